@@ -1,0 +1,47 @@
+# Every target does its own set-up: a fresh clone needs only `make dev` or `make test`.
+PYTHON ?= $(shell for p in python3.12 python3.11 python3; do $$p -c 'import sys; assert sys.version_info >= (3, 11)' \
+            2>/dev/null && { echo $$p; break; }; done)
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
+
+.PHONY: install test dev lint fmt unit integration bench schemas clean
+
+$(STAMP): pyproject.toml
+	@test -n "$(PYTHON)" || { echo "Tulia needs Python 3.11 or newer on PATH"; exit 1; }
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	@rm -f $(VENV)/.installed-*
+	@touch $@
+
+install: $(STAMP)
+
+test: install lint ## the whole suite
+	$(BIN)/python -m pytest -q
+
+unit: install
+	$(BIN)/python -m pytest -q tests/unit
+
+integration: install
+	$(BIN)/python -m pytest -q tests/integration
+
+lint: install
+	$(BIN)/ruff check shared tests bench scripts
+
+fmt: install
+	$(BIN)/ruff check --fix shared tests bench scripts
+	$(BIN)/ruff format shared tests bench scripts
+
+dev: install ## the embedded local stack with the demo shop
+	$(BIN)/tulia dev
+
+bench: install
+	$(BIN)/python bench/catalog_search.py
+	$(BIN)/python bench/dynamodb_calls.py
+
+schemas: install
+	$(BIN)/python -m tulia.tools --schemas
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

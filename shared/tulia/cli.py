@@ -1,0 +1,95 @@
+"""The ``tulia`` command: seed tenant packs, run the local stack, print a local admin token."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+DEFAULT_PACKS = ("packs/demo-shop", "packs/demo-salon")
+
+
+def _find_default_packs() -> list[Path]:
+    for base in (Path.cwd(), *Path.cwd().parents):
+        found = [base / p for p in DEFAULT_PACKS if (base / p).is_dir()]
+        if found:
+            return found
+    return []
+
+
+def _load_all(pack_dirs: list[Path]):  # type: ignore[no-untyped-def]
+    from tulia.packs.loader import PackInvalid, load_pack
+
+    packs, failed = [], False
+    for d in pack_dirs:
+        try:
+            packs.append(load_pack(d))
+        except PackInvalid as exc:
+            failed = True
+            print(f"Pack {exc.pack_dir} is invalid; nothing was written:", file=sys.stderr)
+            for issue in exc.issues:
+                print(f"  - {issue}", file=sys.stderr)
+    return packs, failed
+
+
+def cmd_seed(ns: argparse.Namespace) -> int:
+    from tulia.config import get_settings
+    from tulia.packs.seed import seed_pack
+    from tulia.services import build_services
+    from tulia.store.tables import create_tables
+
+    packs, failed = _load_all([Path(p) for p in ns.pack])
+    if failed:
+        return 1
+    ids = [p.tenant.tenant_id for p in packs]
+    dupes = {i for i in ids if ids.count(i) > 1}
+    if dupes:
+        print(f"Two packs use the same tenant_id: {', '.join(sorted(dupes))}; nothing was written.", file=sys.stderr)
+        return 1
+    if ns.dry_run:
+        for p in packs:
+            print(
+                f"valid: {p.tenant.tenant_id} ({len(p.catalog)} items, {len(p.offers)} offers, "
+                f"{len(p.documents)} documents)"
+            )
+        return 0
+    settings = get_settings()
+    services = build_services(settings)
+    if ns.create_tables:
+        create_tables(services.db.client, settings.table_prefix)
+    for p in packs:
+        print(f"seeded {seed_pack(services, p)}")
+    return 0
+
+
+def cmd_dev(ns: argparse.Namespace) -> int:
+    from tulia.local.stack import run_dev
+
+    pack_dirs = _find_default_packs() + [Path(p) for p in ns.pack or []]
+    packs, failed = _load_all(pack_dirs)
+    if failed:
+        return 1
+    return run_dev(packs, port=ns.port)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tulia", description="Tulia: WhatsApp sales and support agent.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    seed = sub.add_parser("seed", help="validate tenant packs and load them into the store")
+    seed.add_argument("--pack", action="append", required=True, metavar="DIR", help="pack folder (repeatable)")
+    seed.add_argument("--dry-run", action="store_true", help="only validate; write nothing")
+    seed.add_argument("--create-tables", action="store_true", help="create missing tables first (local/moto)")
+    seed.set_defaults(func=cmd_seed)
+
+    dev = sub.add_parser("dev", help="run the embedded local stack with the demo packs")
+    dev.add_argument("--port", type=int, default=8080)
+    dev.add_argument("--pack", action="append", metavar="DIR", help="extra pack folder (repeatable)")
+    dev.set_defaults(func=cmd_dev)
+
+    ns = parser.parse_args(argv)
+    return int(ns.func(ns))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,60 @@
+"""One typed settings object, read from ``TULIA_*`` environment variables.
+
+Only handlers, the CLI and the local stack call :func:`get_settings`; everything below them receives
+values or objects as arguments.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Every setting Tulia reads. The README's settings table documents each one."""
+
+    model_config = SettingsConfigDict(env_prefix="TULIA_", frozen=True, extra="ignore")
+
+    # Where we run
+    stage: str = Field(default="local", pattern=r"^[a-z][a-z0-9-]{0,19}$")
+    aws_region: str = "eu-west-1"
+    aws_endpoint_url: str | None = None  # moto server locally; unset in AWS
+    table_prefix: str = "tulia-local-"
+
+    # External APIs: unset means the built-in simulators of the local stack.
+    whatsapp_api_base: str | None = None
+    mpesa_api_base: str | None = None
+    pesapal_api_base: str | None = None
+    public_base_url: str = "http://localhost:8080"
+
+    # Meta webhook
+    meta_app_secret: SecretStr = SecretStr("local-app-secret")
+    meta_verify_token: SecretStr = SecretStr("local-verify-token")
+
+    # Payments
+    stk_query_delay_seconds: int = Field(default=60, ge=1, le=3600)
+    mpesa_consumer_key: SecretStr = SecretStr("local-consumer-key")
+    mpesa_consumer_secret: SecretStr = SecretStr("local-consumer-secret")
+    pesapal_consumer_key: SecretStr = SecretStr("local-consumer-key")
+    pesapal_consumer_secret: SecretStr = SecretStr("local-consumer-secret")
+    max_order_total_kes: int = Field(default=1_000_000, ge=1)  # absurd amounts are refused
+
+    # Conversation engine
+    llm: Literal["rules", "bedrock"] = "rules"
+
+    # HTTP clients towards providers
+    http_timeout_seconds: float = Field(default=10.0, gt=0, le=60)
+    http_max_retries: int = Field(default=2, ge=0, le=5)
+
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+
+    def table_name(self, logical: str) -> str:
+        return f"{self.table_prefix}{logical}"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,47 @@
+"""Payments: one record per attempt, with the provider's references and a monotonic status."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import Field
+
+from tulia.domain.common import Model
+from tulia.domain.tenant import PaymentMethod
+
+PaymentStatus = Literal["pending", "paid", "failed", "cancelled", "timeout"]
+
+# pending is the only state a provider outcome may leave; a confirmed payment that arrives after a
+# timeout is still recorded (paid late) and flagged for review by the caller.
+PAYMENT_TRANSITIONS: dict[str, frozenset[str]] = {
+    "pending": frozenset({"paid", "failed", "cancelled", "timeout"}),
+    "timeout": frozenset({"paid"}),
+    "failed": frozenset(),
+    "cancelled": frozenset(),
+    "paid": frozenset(),
+}
+
+
+class Payment(Model):
+    tenant_id: str
+    payment_id: str
+    order_id: str
+    customer_id: str
+    method: PaymentMethod
+    amount: int = Field(gt=0)
+    currency: Literal["KES"] = "KES"
+    status: PaymentStatus = "pending"
+    msisdn: str | None = None  # 2547XXXXXXXX, for STK only
+    checkout_request_id: str | None = None
+    merchant_request_id: str | None = None
+    order_tracking_id: str | None = None
+    merchant_reference: str | None = None
+    redirect_url: str | None = None
+    callback_token: str | None = None
+    receipt: str | None = None
+    result_code: str | None = None
+    result_desc: str | None = None
+    needs_review: bool = False
+    created_at: datetime
+    updated_at: datetime

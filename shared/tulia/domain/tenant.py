@@ -1,0 +1,138 @@
+"""The tenant (a shop): persona, languages, payments, delivery and policies."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from tulia.domain.common import Lang, Model, Slug
+
+PaymentMethod = Literal["mpesa_stk", "mpesa_c2b", "pesapal"]
+
+
+class WhatsAppConfig(Model):
+    phone_number_id: str = Field(min_length=1, max_length=64, pattern=r"^[0-9A-Za-z_-]+$")
+    display_phone_number: str = Field(min_length=5, max_length=20)
+
+
+class Persona(Model):
+    bot_name: str = Field(default="Tulia", min_length=1, max_length=40)
+    bot_intro: str = Field(default="the shop's WhatsApp assistant", max_length=200)
+    tone_style: str = Field(default="friendly_concise", max_length=40)
+
+
+class LanguagePolicy(Model):
+    default: Lang = "en"
+    allowed: list[Lang] = Field(default_factory=lambda: ["en", "sw", "sheng"], min_length=1)
+    sheng_fallback: Literal["sw", "en"] = "sw"
+
+    @model_validator(mode="after")
+    def _default_is_allowed(self) -> LanguagePolicy:
+        if self.default not in self.allowed:
+            raise ValueError(f"default language '{self.default}' must be one of allowed {self.allowed}")
+        if len(set(self.allowed)) != len(self.allowed):
+            raise ValueError("allowed languages must not repeat")
+        return self
+
+
+class MpesaStkConfig(Model):
+    shortcode: str = Field(pattern=r"^\d{5,7}$")
+    passkey: str = Field(min_length=8)
+    transaction_type: Literal["CustomerPayBillOnline", "CustomerBuyGoodsOnline"] = "CustomerPayBillOnline"
+    party_b: str | None = Field(default=None, pattern=r"^\d{5,7}$")  # till number for Buy Goods
+    consumer_key: str | None = None
+    consumer_secret: str | None = None
+
+    @property
+    def receiving_shortcode(self) -> str:
+        return self.party_b or self.shortcode
+
+
+class MpesaC2BConfig(Model):
+    paybill: str | None = Field(default=None, pattern=r"^\d{5,7}$")
+    till: str | None = Field(default=None, pattern=r"^\d{5,7}$")
+
+    @model_validator(mode="after")
+    def _one_of(self) -> MpesaC2BConfig:
+        if bool(self.paybill) == bool(self.till):
+            raise ValueError("give exactly one of 'paybill' or 'till'")
+        return self
+
+
+class PesapalConfig(Model):
+    enabled: bool = True
+    consumer_key: str | None = None
+    consumer_secret: str | None = None
+    ipn_id: str | None = None  # learned when the IPN URL is registered
+
+
+class PaymentsConfig(Model):
+    mpesa_stk: MpesaStkConfig | None = None
+    mpesa_c2b: MpesaC2BConfig | None = None
+    pesapal: PesapalConfig | None = None
+
+    def enabled_methods(self) -> list[PaymentMethod]:
+        methods: list[PaymentMethod] = []
+        if self.mpesa_stk is not None:
+            methods.append("mpesa_stk")
+        if self.mpesa_c2b is not None:
+            methods.append("mpesa_c2b")
+        if self.pesapal is not None and self.pesapal.enabled:
+            methods.append("pesapal")
+        return methods
+
+
+class DeliveryZone(Model):
+    name: str = Field(min_length=1, max_length=60)
+    fee: int = Field(ge=0, le=100_000)
+    eta: str = Field(min_length=1, max_length=60)
+    areas: list[str] = Field(default_factory=list)  # neighbourhoods that belong to this zone
+
+
+class PickupConfig(Model):
+    enabled: bool = True
+    address: str | None = None
+    eta: str = "ready in 2 hours"
+
+
+class CompliancePolicy(Model):
+    marketing_requires_opt_in: bool = True
+    escalate_sensitive_topics: bool = True
+    abuse_action: Literal["refuse_and_end", "escalate"] = "refuse_and_end"
+
+
+class HandoffPolicy(Model):
+    enabled: bool = True
+    response_time: str = "within 2 hours"
+    hours: str | None = None
+
+
+class Tenant(Model):
+    tenant_id: Slug
+    name: str = Field(min_length=1, max_length=80)
+    whatsapp: WhatsAppConfig
+    persona: Persona = Field(default_factory=Persona)
+    languages: LanguagePolicy = Field(default_factory=LanguagePolicy)
+    max_chattiness_level: int = Field(default=2, ge=0, le=3)
+    catalog_link_base: str | None = None
+    payments: PaymentsConfig = Field(default_factory=PaymentsConfig)
+    delivery_zones: list[DeliveryZone] = Field(default_factory=list)
+    pickup: PickupConfig = Field(default_factory=PickupConfig)
+    compliance: CompliancePolicy = Field(default_factory=CompliancePolicy)
+    handoff: HandoffPolicy = Field(default_factory=HandoffPolicy)
+    currency: Literal["KES"] = "KES"
+    catalog_version: int = 0
+    kb_version: int = 0
+
+    @field_validator("delivery_zones")
+    @classmethod
+    def _unique_zones(cls, zones: list[DeliveryZone]) -> list[DeliveryZone]:
+        names = [z.name.casefold() for z in zones]
+        if len(set(names)) != len(names):
+            raise ValueError("delivery zone names must be unique")
+        return zones
+
+    def zone_named(self, name: str) -> DeliveryZone | None:
+        wanted = name.strip().casefold()
+        return next((z for z in self.delivery_zones if z.name.casefold() == wanted), None)

@@ -1,0 +1,121 @@
+"""A tiny threaded HTTP server for the provider simulators (stdlib only).
+
+Used by the local stack when a ``TULIA_*_API_BASE`` setting is unset, and by tests as a local
+fake over real HTTP. Every request is recorded so tests can assert what the product sent.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str
+    query: dict[str, str]
+    headers: dict[str, str]
+    body: Any
+
+
+@dataclass
+class Reply:
+    status: int = 200
+    body: Any = field(default_factory=dict)
+    content_type: str = "application/json"
+
+
+Route = Callable[[Recorded], Reply]
+
+
+class SimulatorServer:
+    """Routes are ``(METHOD, path)`` -> handler. Unknown routes answer 404 with a JSON error."""
+
+    name = "simulator"
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.requests: list[Recorded] = []
+        self.routes: dict[tuple[str, str], Route] = {}
+        self.forced: list[Reply] = []  # replies to give, in order, before routing (failure injection)
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _handle(self) -> None:
+                parts = urlsplit(self.path)
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                try:
+                    body: Any = json.loads(raw) if raw else None
+                except ValueError:
+                    body = raw.decode("utf-8", "replace")
+                rec = Recorded(
+                    self.command,
+                    parts.path,
+                    {k: v[-1] for k, v in parse_qs(parts.query).items()},
+                    {k.lower(): v for k, v in self.headers.items()},
+                    body,
+                )
+                reply = server.dispatch(rec)
+                payload = reply.body if isinstance(reply.body, bytes | str) else json.dumps(reply.body)
+                data = payload.encode() if isinstance(payload, str) else payload
+                self.send_response(reply.status)
+                self.send_header("Content-Type", reply.content_type)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_POST = do_PUT = do_DELETE = _handle
+
+            def log_message(self, format: str, *args: Any) -> None:  # quiet
+                return
+
+        self._httpd = ThreadingHTTPServer((host, port), Handler)
+        self._httpd.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def dispatch(self, rec: Recorded) -> Reply:
+        with self._lock:
+            self.requests.append(rec)
+            if self.forced:
+                return self.forced.pop(0)
+        route = self.routes.get((rec.method, rec.path))
+        if route is None:
+            return Reply(404, {"errorMessage": f"no route {rec.method} {rec.path}"})
+        return route(rec)
+
+    def fail_next(self, status: int, body: Any = None, times: int = 1) -> None:
+        with self._lock:
+            self.forced.extend(
+                Reply(status, body if body is not None else {"errorMessage": "simulated"}) for _ in range(times)
+            )
+
+    def calls(self, path: str) -> list[Recorded]:
+        with self._lock:
+            return [r for r in self.requests if r.path == path]
+
+    def start(self) -> SimulatorServer:
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name=self.name, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def __enter__(self) -> SimulatorServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

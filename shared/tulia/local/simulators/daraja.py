@@ -1,0 +1,182 @@
+"""A Daraja (M-Pesa) sandbox simulator serving the documented paths.
+
+It checks what the real sandbox checks (Bearer token, password = base64(shortcode + passkey +
+timestamp), whole-number amount, MSISDN format, field lengths, banned words in callback URLs) so a
+test against it catches the mistakes Safaricom would refuse.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from tulia.local.simulators.base import Recorded, Reply, SimulatorServer
+
+BANNED_URL_WORDS = ("mpesa", "m-pesa", "safaricom", "exe", "exec", "cmd", "sql", "query")
+_MSISDN = re.compile(r"^254(7|1)\d{8}$")
+
+
+@dataclass
+class StkRequest:
+    checkout_request_id: str
+    merchant_request_id: str
+    body: dict[str, Any]
+    result_code: int | None = None  # None: the customer has not acted yet
+
+
+class DarajaSimulator(SimulatorServer):
+    name = "daraja-simulator"
+
+    def __init__(self, passkeys: dict[str, str] | None = None, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.passkeys = dict(passkeys or {})  # shortcode -> passkey; unknown shortcodes are not checked
+        self.tokens: set[str] = set()
+        self.stk: dict[str, StkRequest] = {}
+        self.c2b_registrations: list[dict[str, Any]] = []
+        self.routes.update(
+            {
+                ("GET", "/oauth/v1/generate"): self._oauth,
+                ("POST", "/mpesa/stkpush/v1/processrequest"): self._stk_push,
+                ("POST", "/mpesa/stkpushquery/v1/query"): self._stk_query,
+                ("POST", "/mpesa/c2b/v1/registerurl"): self._register,
+                ("POST", "/mpesa/c2b/v2/registerurl"): self._register,
+            }
+        )
+
+    def _oauth(self, rec: Recorded) -> Reply:
+        if rec.query.get("grant_type") != "client_credentials" or not rec.headers.get("authorization", "").startswith(
+            "Basic "
+        ):
+            return Reply(400, {"errorCode": "400.008.01", "errorMessage": "Invalid Authentication passed"})
+        token = secrets.token_urlsafe(16)
+        self.tokens.add(token)
+        return Reply(200, {"access_token": token, "expires_in": "3599"})
+
+    def _authorized(self, rec: Recorded) -> bool:
+        header = rec.headers.get("authorization", "")
+        return header.startswith("Bearer ") and header[7:] in self.tokens
+
+    def _bad(self, message: str) -> Reply:
+        return Reply(400, {"requestId": secrets.token_hex(4), "errorCode": "400.002.02", "errorMessage": message})
+
+    def _check_password(self, body: dict[str, Any]) -> str | None:
+        shortcode, ts = str(body.get("BusinessShortCode", "")), str(body.get("Timestamp", ""))
+        if not re.fullmatch(r"\d{14}", ts):
+            return "Bad Request - Invalid Timestamp"
+        passkey = self.passkeys.get(shortcode)
+        if passkey is not None:
+            expected = base64.b64encode(f"{shortcode}{passkey}{ts}".encode()).decode()
+            if body.get("Password") != expected:
+                return "Bad Request - Invalid Password"
+        return None
+
+    def _stk_push(self, rec: Recorded) -> Reply:
+        if not self._authorized(rec):
+            return Reply(401, {"errorCode": "404.001.03", "errorMessage": "Invalid Access Token"})
+        body = rec.body if isinstance(rec.body, dict) else {}
+        required = (
+            "BusinessShortCode",
+            "Password",
+            "Timestamp",
+            "TransactionType",
+            "Amount",
+            "PartyA",
+            "PartyB",
+            "PhoneNumber",
+            "CallBackURL",
+            "AccountReference",
+            "TransactionDesc",
+        )
+        missing = [f for f in required if body.get(f) in (None, "")]
+        if missing:
+            return self._bad(f"Bad Request - Invalid {missing[0]}")
+        if (problem := self._check_password(body)) is not None:
+            return self._bad(problem)
+        amount = body["Amount"]
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
+            return self._bad("Bad Request - Invalid Amount")
+        if not _MSISDN.match(str(body["PhoneNumber"])) or not _MSISDN.match(str(body["PartyA"])):
+            return self._bad("Bad Request - Invalid PhoneNumber")
+        if body["TransactionType"] not in ("CustomerPayBillOnline", "CustomerBuyGoodsOnline"):
+            return self._bad("Bad Request - Invalid TransactionType")
+        if len(str(body["AccountReference"])) > 12 or len(str(body["TransactionDesc"])) > 13:
+            return self._bad("Bad Request - Invalid AccountReference")
+        url = str(body["CallBackURL"])
+        if not url.startswith(("http://", "https://")) or any(w in url.lower() for w in BANNED_URL_WORDS):
+            return self._bad("Bad Request - Invalid CallBackURL")
+        checkout = f"ws_CO_{secrets.token_hex(10)}"
+        merchant = f"{secrets.randbelow(90000) + 10000}-{secrets.randbelow(10**8)}-1"
+        self.stk[checkout] = StkRequest(checkout, merchant, body)
+        return Reply(
+            200,
+            {
+                "MerchantRequestID": merchant,
+                "CheckoutRequestID": checkout,
+                "ResponseCode": "0",
+                "ResponseDescription": "Success. Request accepted for processing",
+                "CustomerMessage": "Success. Request accepted for processing",
+            },
+        )
+
+    def _stk_query(self, rec: Recorded) -> Reply:
+        if not self._authorized(rec):
+            return Reply(401, {"errorCode": "404.001.03", "errorMessage": "Invalid Access Token"})
+        body = rec.body if isinstance(rec.body, dict) else {}
+        if (problem := self._check_password(body)) is not None:
+            return self._bad(problem)
+        req = self.stk.get(str(body.get("CheckoutRequestID")))
+        if req is None:
+            return self._bad("Bad Request - Invalid CheckoutRequestID")
+        if req.result_code is None:
+            return Reply(
+                500,
+                {
+                    "requestId": secrets.token_hex(4),
+                    "errorCode": "500.001.1001",
+                    "errorMessage": "The transaction is being processed",
+                },
+            )
+        desc = RESULT_DESCRIPTIONS.get(req.result_code, "Failed")
+        return Reply(
+            200,
+            {
+                "ResponseCode": "0",
+                "ResponseDescription": "The service request has been accepted successsfully",
+                "MerchantRequestID": req.merchant_request_id,
+                "CheckoutRequestID": req.checkout_request_id,
+                "ResultCode": str(req.result_code),
+                "ResultDesc": desc,
+            },
+        )
+
+    def _register(self, rec: Recorded) -> Reply:
+        if not self._authorized(rec):
+            return Reply(401, {"errorCode": "404.001.03", "errorMessage": "Invalid Access Token"})
+        body = rec.body if isinstance(rec.body, dict) else {}
+        for key in ("ConfirmationURL", "ValidationURL"):
+            url = str(body.get(key, ""))
+            if not url.startswith(("http://", "https://")) or any(w in url.lower() for w in BANNED_URL_WORDS):
+                return self._bad(f"Bad Request - Invalid {key}")
+        self.c2b_registrations.append(body)
+        return Reply(
+            200,
+            {"OriginatorCoversationID": secrets.token_hex(6), "ResponseCode": "0", "ResponseDescription": "Success"},
+        )
+
+    # what a person does on the simulated phone
+    def resolve(self, checkout_request_id: str, result_code: int) -> StkRequest:
+        req = self.stk[checkout_request_id]
+        req.result_code = result_code
+        return req
+
+
+RESULT_DESCRIPTIONS = {
+    0: "The service request is processed successfully.",
+    1: "The balance is insufficient for the transaction.",
+    1032: "Request cancelled by user",
+    1037: "DS timeout user cannot be reached",
+    2001: "The initiator information is invalid.",
+}

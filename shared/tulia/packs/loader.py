@@ -1,0 +1,330 @@
+"""Tenant packs: a folder a shop owner can write by hand.
+
+    tenant.yaml     the shop (required)
+    catalog.csv     products and services (required; header sku,name,category,price,stock,description
+                    plus optional type, variants, tags, brand, active, duration_minutes)
+    offers.yaml     offers and coupons (optional)
+    kb/             md, txt, pdf or docx documents (optional; a sub-folder named policy, faq, doc or sop
+                    sets the source type)
+
+The whole pack is validated before anything is written. Every problem names the file, the row or
+field, and what is wrong; :class:`PackInvalid` carries them all.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from tulia.domain.catalog import CatalogItem, VariantDimension, VariantOption
+from tulia.domain.offer import Offer
+from tulia.domain.tenant import Tenant
+from tulia.errors import InvalidInput
+from tulia.rag.extract import SUPPORTED_SUFFIXES, ExtractedDocument, extract
+
+REQUIRED_COLUMNS = ("sku", "name", "category", "price", "stock", "description")
+OPTIONAL_COLUMNS = ("type", "variants", "tags", "brand", "active", "duration_minutes")
+SOURCE_TYPES = ("policy", "faq", "doc", "sop")
+MAX_CATALOG_ROWS = 50_000
+MAX_KB_BYTES = 20 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class PackIssue:
+    file: str
+    location: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}" + (f", {self.location}" if self.location else "")
+        return f"{where}: {self.message}"
+
+
+class PackInvalid(Exception):
+    def __init__(self, pack_dir: Path, issues: list[PackIssue]) -> None:
+        self.pack_dir = pack_dir
+        self.issues = issues
+        super().__init__(f"{pack_dir}: {len(issues)} problem(s)\n" + "\n".join(f"  - {i}" for i in issues))
+
+
+@dataclass(frozen=True)
+class KbDocumentSource:
+    doc_id: str
+    filename: str
+    source_type: str
+    extracted: ExtractedDocument
+
+
+@dataclass
+class Pack:
+    directory: Path
+    tenant: Tenant
+    catalog: list[CatalogItem]
+    offers: list[Offer] = field(default_factory=list)
+    documents: list[KbDocumentSource] = field(default_factory=list)
+
+
+def _pydantic_issues(file: str, exc: ValidationError, prefix: str = "") -> list[PackIssue]:
+    out = []
+    for err in exc.errors(include_url=False):
+        loc = ".".join(str(p) for p in err["loc"])
+        out.append(PackIssue(file, f"{prefix}{loc}" if loc else (prefix.rstrip(": ") or None), err["msg"]))
+    return out
+
+
+def _read_yaml(path: Path, issues: list[PackIssue]) -> Any:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        issues.append(PackIssue(path.name, None, f"not valid YAML ({exc.__class__.__name__}: {exc})".splitlines()[0]))
+        return None
+
+
+def _whole_kes(raw: str) -> int:
+    text = raw.strip().replace(",", "").replace("KES", "").replace("Ksh", "").replace("ksh", "").strip()
+    if re.fullmatch(r"\d+(\.0+)?", text):
+        return int(float(text))
+    raise ValueError(f"price '{raw}' must be a whole number of KES (for example 2500)")
+
+
+def _parse_variants(raw: str) -> list[VariantDimension]:
+    """``colour=Black|Blue;storage=128GB|256GB(+3000)``"""
+    dims = []
+    for part in filter(None, (p.strip() for p in raw.split(";"))):
+        if "=" not in part:
+            raise ValueError(f"variant '{part}' must look like name=option1|option2")
+        name, options = part.split("=", 1)
+        parsed = []
+        for opt in filter(None, (o.strip() for o in options.split("|"))):
+            m = re.fullmatch(r"(.+?)\s*\(\s*([+-]\s*\d[\d,]*)\s*\)", opt)
+            if m:
+                parsed.append(
+                    VariantOption(
+                        value=m.group(1).strip(), price_delta=int(m.group(2).replace(" ", "").replace(",", ""))
+                    )
+                )
+            else:
+                parsed.append(VariantOption(value=opt))
+        dims.append(VariantDimension(name=name.strip(), options=parsed))
+    return dims
+
+
+def _load_catalog(path: Path, tenant_id: str, issues: list[PackIssue]) -> list[CatalogItem]:
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        issues.append(PackIssue(path.name, None, "not UTF-8 text (save the CSV as UTF-8)"))
+        return []
+    reader = csv.DictReader(io.StringIO(text))
+    header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    missing = [c for c in REQUIRED_COLUMNS if c not in header]
+    if missing:
+        issues.append(
+            PackIssue(
+                path.name, "header", f"missing column(s): {', '.join(missing)} (required: {','.join(REQUIRED_COLUMNS)})"
+            )
+        )
+        return []
+    unknown = [h for h in header if h and h not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS]
+    if unknown:
+        issues.append(PackIssue(path.name, "header", f"unknown column(s): {', '.join(unknown)}"))
+    items: list[CatalogItem] = []
+    first_row_of: dict[str, int] = {}
+    for line_no, raw_row in enumerate(reader, start=2):
+        row = {(k or "").strip().lower(): (v or "").strip() for k, v in raw_row.items() if k is not None}
+        if not any(row.values()):
+            continue
+        if line_no - 1 > MAX_CATALOG_ROWS:
+            issues.append(PackIssue(path.name, f"row {line_no}", f"more than {MAX_CATALOG_ROWS} rows"))
+            break
+        loc = f"row {line_no}"
+        sku = row.get("sku", "")
+        try:
+            data: dict[str, Any] = {
+                "tenant_id": tenant_id,
+                "item_id": sku,
+                "name": row["name"],
+                "category": row["category"],
+                "description": row.get("description", ""),
+                "price": _whole_kes(row["price"]) if row["price"] else None,
+            }
+            stock_raw = row.get("stock", "")
+            if stock_raw:
+                if not re.fullmatch(r"-?\d+", stock_raw):
+                    raise ValueError(f"stock '{stock_raw}' must be a whole number (or empty when not tracked)")
+                data["stock"] = int(stock_raw)
+            if row.get("type"):
+                data["type"] = row["type"].lower()
+            if row.get("variants"):
+                data["variants"] = _parse_variants(row["variants"])
+            if row.get("tags"):
+                data["tags"] = [t.strip() for t in re.split(r"[|;]", row["tags"]) if t.strip()]
+            if row.get("brand"):
+                data["brand"] = row["brand"]
+            if row.get("active"):
+                if row["active"].lower() not in ("true", "false", "yes", "no", "1", "0"):
+                    raise ValueError(f"active '{row['active']}' must be yes or no")
+                data["active"] = row["active"].lower() in ("true", "yes", "1")
+            if row.get("duration_minutes"):
+                data["duration_minutes"] = int(row["duration_minutes"])
+            item = CatalogItem.model_validate(data)
+        except ValidationError as exc:
+            issues.extend(_pydantic_issues(path.name, exc, prefix=f"{loc}, column "))
+            continue
+        except ValueError as exc:
+            issues.append(PackIssue(path.name, loc, str(exc)))
+            continue
+        if item.item_id in first_row_of:
+            issues.append(
+                PackIssue(
+                    path.name, loc, f"duplicate sku '{item.item_id}' (first used in row {first_row_of[item.item_id]})"
+                )
+            )
+            continue
+        first_row_of[item.item_id] = line_no
+        items.append(item)
+    if not items and not any(i.file == path.name for i in issues):
+        issues.append(PackIssue(path.name, None, "the catalog has no items"))
+    return items
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:48] or "offer"
+
+
+def _load_offers(path: Path, tenant_id: str, categories: set[str], issues: list[PackIssue]) -> list[Offer]:
+    data = _read_yaml(path, issues)
+    if data is None:
+        return []
+    if isinstance(data, dict) and "offers" in data:
+        data = data["offers"]
+    if not isinstance(data, list):
+        issues.append(PackIssue(path.name, None, "must be a list of offers"))
+        return []
+    offers: list[Offer] = []
+    seen: dict[str, int] = {}
+    for n, raw in enumerate(data, start=1):
+        loc = f"offer {n}"
+        if not isinstance(raw, dict):
+            issues.append(PackIssue(path.name, loc, "must be a mapping of fields"))
+            continue
+        raw = dict(raw)
+        code = str(raw["code"]).strip().upper() if raw.get("code") else None
+        offer_id = code or str(raw.pop("id", "") or _slug(str(raw.get("title", ""))))
+        raw.pop("id", None)
+        for key in ("valid_from", "valid_to"):
+            if isinstance(raw.get(key), date):
+                raw[key] = raw[key].isoformat()
+        try:
+            offer = Offer.model_validate({**raw, "tenant_id": tenant_id, "offer_id": offer_id})
+        except ValidationError as exc:
+            issues.extend(_pydantic_issues(path.name, exc, prefix=f"{loc} ({raw.get('title', '?')}), field "))
+            continue
+        unknown = [c for c in offer.categories if c.casefold() not in categories]
+        if unknown:
+            issues.append(
+                PackIssue(
+                    path.name,
+                    f"{loc} ({offer.title}), field categories",
+                    f"unknown categor{'y' if len(unknown) == 1 else 'ies'}: {', '.join(unknown)}",
+                )
+            )
+            continue
+        if offer.offer_id in seen:
+            issues.append(
+                PackIssue(path.name, loc, f"duplicate offer '{offer.offer_id}' (also offer {seen[offer.offer_id]})")
+            )
+            continue
+        seen[offer.offer_id] = n
+        offers.append(offer)
+    return offers
+
+
+def _source_type(rel: Path) -> str:
+    for part in rel.parts[:-1]:
+        if part.lower() in SOURCE_TYPES:
+            return part.lower()
+    name = rel.stem.lower()
+    if "faq" in name:
+        return "faq"
+    if any(w in name for w in ("policy", "policies", "terms", "warranty", "returns")):
+        return "policy"
+    if "sop" in name or "procedure" in name:
+        return "sop"
+    return "doc"
+
+
+def _load_kb(kb_dir: Path, issues: list[PackIssue]) -> list[KbDocumentSource]:
+    docs: list[KbDocumentSource] = []
+    for path in sorted(p for p in kb_dir.rglob("*") if p.is_file()):
+        rel = path.relative_to(kb_dir)
+        shown = f"kb/{rel.as_posix()}"
+        if path.name.startswith("."):
+            continue
+        if path.suffix.lower() not in SUPPORTED_SUFFIXES:
+            issues.append(PackIssue(shown, None, f"unsupported document type (use {', '.join(SUPPORTED_SUFFIXES)})"))
+            continue
+        if path.stat().st_size > MAX_KB_BYTES:
+            issues.append(PackIssue(shown, None, "larger than 20 MB"))
+            continue
+        try:
+            extracted = extract(path.name, path.read_bytes())
+        except InvalidInput as exc:
+            issues.append(PackIssue(shown, None, exc.message.split(": ", 1)[-1]))
+            continue
+        docs.append(KbDocumentSource(_slug(rel.with_suffix("").as_posix()), shown, _source_type(rel), extracted))
+    return docs
+
+
+def load_pack(directory: str | Path) -> Pack:
+    """Read and validate a whole pack. Raises :class:`PackInvalid` listing every problem."""
+    pack_dir = Path(directory)
+    issues: list[PackIssue] = []
+    if not pack_dir.is_dir():
+        raise PackInvalid(pack_dir, [PackIssue(str(pack_dir), None, "not a folder")])
+    tenant: Tenant | None = None
+    tenant_path = pack_dir / "tenant.yaml"
+    if not tenant_path.is_file():
+        issues.append(PackIssue("tenant.yaml", None, "missing (every pack needs one)"))
+    else:
+        raw = _read_yaml(tenant_path, issues)
+        if raw is not None and not isinstance(raw, dict):
+            issues.append(PackIssue("tenant.yaml", None, "must be a mapping of fields"))
+        elif raw is not None:
+            raw = dict(raw)
+            raw["languages"] = raw.get("languages") or {}
+            for key in ("catalog_version", "kb_version"):
+                raw.pop(key, None)
+            try:
+                tenant = Tenant.model_validate(raw)
+            except ValidationError as exc:
+                issues.extend(_pydantic_issues("tenant.yaml", exc, prefix="field "))
+    tenant_id = tenant.tenant_id if tenant else "invalid"
+
+    catalog: list[CatalogItem] = []
+    catalog_path = pack_dir / "catalog.csv"
+    if not catalog_path.is_file():
+        issues.append(PackIssue("catalog.csv", None, "missing (every pack needs a catalog)"))
+    else:
+        catalog = _load_catalog(catalog_path, tenant_id, issues)
+
+    offers: list[Offer] = []
+    offers_path = pack_dir / "offers.yaml"
+    if offers_path.is_file():
+        offers = _load_offers(offers_path, tenant_id, {i.category.casefold() for i in catalog}, issues)
+
+    documents: list[KbDocumentSource] = []
+    if (pack_dir / "kb").is_dir():
+        documents = _load_kb(pack_dir / "kb", issues)
+
+    if issues or tenant is None:
+        raise PackInvalid(pack_dir, issues)
+    return Pack(pack_dir, tenant, catalog, offers, documents)

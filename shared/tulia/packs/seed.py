@@ -1,0 +1,111 @@
+"""Write a validated pack into the store, replacing what an earlier seed of the same tenant wrote."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tulia.domain.kb import KbChunk, KbDocument
+from tulia.packs.loader import Pack
+from tulia.rag.extract import chunk_sections
+from tulia.services import Services
+
+
+@dataclass(frozen=True)
+class SeedSummary:
+    tenant_id: str
+    name: str
+    phone_number_id: str
+    items: int
+    categories: int
+    offers: int
+    documents: int
+    chunks: int
+
+    def __str__(self) -> str:
+        return (
+            f"{self.tenant_id} ({self.name}): {self.items} items in {self.categories} categories, "
+            f"{self.offers} offers, {self.documents} documents ({self.chunks} chunks); "
+            f"WhatsApp phone_number_id {self.phone_number_id}"
+        )
+
+
+def seed_pack(services: Services, pack: Pack) -> SeedSummary:
+    s = services
+    tid = pack.tenant.tenant_id
+    now = s.clock()
+    existing = s.tenants.find(tid)
+    tenant = pack.tenant
+    if existing is not None:
+        pesapal = tenant.payments.pesapal
+        if pesapal is not None and existing.payments.pesapal is not None and not pesapal.ipn_id:
+            pesapal = pesapal.model_copy(update={"ipn_id": existing.payments.pesapal.ipn_id})
+        tenant = tenant.model_copy(
+            update={
+                "catalog_version": existing.catalog_version,
+                "kb_version": existing.kb_version,
+                "payments": tenant.payments.model_copy(update={"pesapal": pesapal}),
+            }
+        )
+    s.tenants.save(tenant, previous_phone_number_id=existing.whatsapp.phone_number_id if existing else None)
+
+    # catalog: upsert everything in the pack, remove what is no longer in it
+    old_ids = {i.item_id for i in s.catalog.iter_all(tid)}
+    s.catalog.put_many(pack.catalog)
+    s.catalog.delete_many(tid, old_ids - {i.item_id for i in pack.catalog})
+
+    # offers: keep redemption counts of offers that stay
+    old_offers = {o.offer_id: o for o in s.offers.list(tid)}
+    offers = [
+        o.model_copy(update={"redemptions": old_offers[o.offer_id].redemptions}) if o.offer_id in old_offers else o
+        for o in pack.offers
+    ]
+    s.offers.put_many(offers)
+    s.offers.delete_many(tid, set(old_offers) - {o.offer_id for o in offers})
+
+    # knowledge base
+    old_docs = {d.doc_id: d for d in s.kb.documents(tid)}
+    chunk_total = 0
+    for source in pack.documents:
+        version = old_docs[source.doc_id].version + 1 if source.doc_id in old_docs else 1
+        sections = chunk_sections(source.extracted.sections)
+        chunks = [
+            KbChunk(
+                tenant_id=tid,
+                doc_id=source.doc_id,
+                version=version,
+                position=n,
+                title=source.extracted.title,
+                section=sec.heading,
+                source_type=source.source_type,
+                text=sec.text,
+            )  # type: ignore[arg-type]
+            for n, sec in enumerate(sections)
+        ]
+        doc = KbDocument(
+            tenant_id=tid,
+            doc_id=source.doc_id,
+            title=source.extracted.title,
+            filename=source.filename,
+            source_type=source.source_type,
+            status="indexed",
+            version=version,  # type: ignore[arg-type]
+            chunk_count=len(chunks),
+            updated_at=now,
+        )
+        s.kb.save_document(doc, chunks)
+        chunk_total += len(chunks)
+    for doc_id in set(old_docs) - {d.doc_id for d in pack.documents}:
+        s.kb.delete_document(tid, doc_id)
+
+    s.tenants.bump_version(tid, "catalog_version")
+    s.tenants.bump_version(tid, "kb_version")
+    return SeedSummary(
+        tid,
+        tenant.name,
+        tenant.whatsapp.phone_number_id,
+        len(pack.catalog),
+        len({i.category for i in pack.catalog}),
+        len(pack.offers),
+        len(pack.documents),
+        chunk_total,
+    )

@@ -1,0 +1,146 @@
+"""Wiring: build the repositories, search caches and provider clients once per container.
+
+Handlers, the CLI and the local stack call :func:`build_services`; tests pass moto clients and
+HTTP clients pointed at local fakes. Nothing here connects at import time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import httpx
+
+from tulia.config import Settings
+from tulia.domain.common import utc_now
+from tulia.errors import ProviderUnavailable
+from tulia.payments.mpesa.daraja import DarajaClient, DarajaCredentials
+from tulia.payments.pesapal.client import PesapalClient, PesapalCredentials
+from tulia.rag.embedded import KbIndex
+from tulia.search.cache import VersionedCache
+from tulia.search.catalog_index import CatalogIndex
+from tulia.store.catalog import CatalogRepo
+from tulia.store.customers import CustomerRepo
+from tulia.store.dynamo import Dynamo
+from tulia.store.handoffs import HandoffRepo
+from tulia.store.kb import KbRepo
+from tulia.store.offers import OfferRepo
+from tulia.store.orders import OrderRepo, PaymentRepo
+from tulia.store.tenants import TenantRepo
+
+
+@dataclass(frozen=True)
+class PaymentConfig:
+    public_base_url: str
+    max_order_total: int
+    mpesa_credentials: DarajaCredentials
+    pesapal_credentials: PesapalCredentials
+
+    def stk_callback_url(self, token: str) -> str:
+        return f"{self.public_base_url.rstrip('/')}/payments/daraja/stk/{token}"
+
+    @property
+    def pesapal_ipn_url(self) -> str:
+        return f"{self.public_base_url.rstrip('/')}/payments/pesapal/ipn"
+
+    @property
+    def pesapal_return_url(self) -> str:
+        return f"{self.public_base_url.rstrip('/')}/payments/pesapal/return"
+
+
+class _Unconfigured:
+    """Stands in for a provider client whose base URL is not set: every use is a clear error."""
+
+    def __init__(self, provider: str, setting: str) -> None:
+        self.provider, self.setting = provider, setting
+
+    def __getattr__(self, name: str) -> Any:
+        raise ProviderUnavailable(
+            f"{self.provider} is not configured: set {self.setting}.", details={"provider": self.provider}
+        )
+
+
+@dataclass
+class Services:
+    db: Dynamo
+    tenants: TenantRepo
+    customers: CustomerRepo
+    catalog: CatalogRepo
+    offers: OfferRepo
+    orders: OrderRepo
+    payments: PaymentRepo
+    handoffs: HandoffRepo
+    kb: KbRepo
+    catalog_indexes: VersionedCache[CatalogIndex]
+    kb_indexes: VersionedCache[KbIndex]
+    daraja: DarajaClient
+    pesapal: PesapalClient
+    payment_config: PaymentConfig
+    clock: Callable[[], datetime]
+
+
+def build_services(
+    settings: Settings,
+    *,
+    dynamodb: Any = None,
+    http: httpx.Client | None = None,
+    clock: Callable[[], datetime] | None = None,
+    mpesa_api_base: str | None = None,
+    pesapal_api_base: str | None = None,
+) -> Services:
+    """Create every collaborator. ``mpesa_api_base``/``pesapal_api_base`` override the settings
+    (the local stack passes its simulators' URLs)."""
+    if dynamodb is None:
+        import boto3
+        from botocore.config import Config
+
+        dynamodb = boto3.client(
+            "dynamodb",
+            region_name=settings.aws_region,
+            endpoint_url=settings.aws_endpoint_url,
+            config=Config(connect_timeout=2, read_timeout=5, retries={"max_attempts": 3, "mode": "standard"}),
+        )
+    http = http or httpx.Client(timeout=settings.http_timeout_seconds)
+    db = Dynamo(dynamodb, settings.table_prefix)
+    catalog = CatalogRepo(db)
+    kb = KbRepo(db)
+    mpesa_base = mpesa_api_base or settings.mpesa_api_base
+    pesapal_base = pesapal_api_base or settings.pesapal_api_base
+    daraja: Any = (
+        DarajaClient(http, mpesa_base, retries=settings.http_max_retries)
+        if mpesa_base
+        else _Unconfigured("M-Pesa", "TULIA_MPESA_API_BASE")
+    )
+    pesapal: Any = (
+        PesapalClient(http, pesapal_base, retries=settings.http_max_retries)
+        if pesapal_base
+        else _Unconfigured("PesaPal", "TULIA_PESAPAL_API_BASE")
+    )
+    return Services(
+        db=db,
+        tenants=TenantRepo(db),
+        customers=CustomerRepo(db),
+        catalog=catalog,
+        offers=OfferRepo(db),
+        orders=OrderRepo(db),
+        payments=PaymentRepo(db),
+        handoffs=HandoffRepo(db),
+        kb=kb,
+        catalog_indexes=VersionedCache(lambda tenant_id: CatalogIndex(catalog.iter_all(tenant_id))),
+        kb_indexes=VersionedCache(lambda tenant_id: KbIndex(kb.current_chunks(tenant_id))),
+        daraja=daraja,
+        pesapal=pesapal,
+        payment_config=PaymentConfig(
+            public_base_url=settings.public_base_url,
+            max_order_total=settings.max_order_total_kes,
+            mpesa_credentials=DarajaCredentials(
+                settings.mpesa_consumer_key.get_secret_value(), settings.mpesa_consumer_secret.get_secret_value()
+            ),
+            pesapal_credentials=PesapalCredentials(
+                settings.pesapal_consumer_key.get_secret_value(), settings.pesapal_consumer_secret.get_secret_value()
+            ),
+        ),
+        clock=clock or utc_now,
+    )

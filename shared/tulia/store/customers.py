@@ -1,0 +1,211 @@
+"""Customers (tenant-scoped), their phone / WhatsApp-user aliases, and append-only consent events."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from tulia.domain.common import iso, new_id
+from tulia.domain.customer import ConsentEvent, Customer
+from tulia.errors import NotFound
+from tulia.store import keys
+from tulia.store.codec import from_item, to_item
+from tulia.store.dynamo import Dynamo, Key
+from tulia.store.tables import CUSTOMERS
+
+
+class CustomerRepo:
+    def __init__(self, db: Dynamo) -> None:
+        self.db = db
+
+    @staticmethod
+    def key(tenant_id: str, customer_id: str) -> Key:
+        return Key(CUSTOMERS, keys.customer_pk(tenant_id, customer_id), keys.PROFILE)
+
+    @staticmethod
+    def redemption_key(tenant_id: str, customer_id: str, offer_id: str) -> Key:
+        return Key(CUSTOMERS, keys.customer_pk(tenant_id, customer_id), keys.redemption_sk(offer_id))
+
+    @staticmethod
+    def from_item(item: dict[str, Any]) -> Customer:
+        return from_item(Customer, item)
+
+    def get(self, tenant_id: str, customer_id: str) -> Customer:
+        item = self.db.get(CUSTOMERS, keys.customer_pk(tenant_id, customer_id), keys.PROFILE)
+        if item is None:
+            raise NotFound("Unknown customer.", field="customer_id")
+        return self.from_item(item)
+
+    def find_id_by_phone(self, tenant_id: str, phone_e164: str) -> str | None:
+        item = self.db.get(CUSTOMERS, keys.customer_phone_alias_pk(tenant_id, phone_e164), keys.ALIAS)
+        return item["customer_id"] if item else None
+
+    def find_id_by_wa_user(self, tenant_id: str, wa_user_id: str) -> str | None:
+        item = self.db.get(CUSTOMERS, keys.customer_wa_user_alias_pk(tenant_id, wa_user_id), keys.ALIAS)
+        return item["customer_id"] if item else None
+
+    def create(self, customer: Customer) -> None:
+        """Create the profile and its aliases atomically; a concurrent create loses cleanly."""
+        ops: list[dict[str, Any]] = [
+            {
+                "Put": {
+                    "table": CUSTOMERS,
+                    "item": to_item(
+                        customer, pk=keys.customer_pk(customer.tenant_id, customer.customer_id), sk=keys.PROFILE
+                    ),
+                    "condition": "attribute_not_exists(pk)",
+                }
+            }
+        ]
+        aliases = []
+        if customer.phone_e164:
+            aliases.append(keys.customer_phone_alias_pk(customer.tenant_id, customer.phone_e164))
+        if customer.wa_user_id:
+            aliases.append(keys.customer_wa_user_alias_pk(customer.tenant_id, customer.wa_user_id))
+        for alias_pk in aliases:
+            ops.append(
+                {
+                    "Put": {
+                        "table": CUSTOMERS,
+                        "item": {
+                            "pk": alias_pk,
+                            "sk": keys.ALIAS,
+                            "tenant_id": customer.tenant_id,
+                            "customer_id": customer.customer_id,
+                        },
+                        "condition": "attribute_not_exists(pk)",
+                    }
+                }
+            )
+        self.db.transact(ops, conflict_message="customer already exists")
+
+    def add_alias(
+        self, customer: Customer, *, phone_e164: str | None = None, wa_user_id: str | None = None, now: datetime
+    ) -> Customer:
+        """Attach a phone or WhatsApp user id seen later to the same customer (one person, one customer)."""
+        sets, values, ops = ["updated_at = :now"], {":now": iso(now)}, []
+        if phone_e164 and not customer.phone_e164:
+            sets.append("phone_e164 = :phone")
+            values[":phone"] = phone_e164
+            ops.append(keys.customer_phone_alias_pk(customer.tenant_id, phone_e164))
+        if wa_user_id and not customer.wa_user_id:
+            sets.append("wa_user_id = :wau")
+            values[":wau"] = wa_user_id
+            ops.append(keys.customer_wa_user_alias_pk(customer.tenant_id, wa_user_id))
+        if not ops:
+            return customer
+        transact: list[dict[str, Any]] = [
+            {
+                "Update": {
+                    "table": CUSTOMERS,
+                    "pk": keys.customer_pk(customer.tenant_id, customer.customer_id),
+                    "sk": keys.PROFILE,
+                    "update": "SET " + ", ".join(sets),
+                    "condition": "attribute_exists(pk)",
+                    "values": values,
+                }
+            }
+        ]
+        for alias_pk in ops:
+            transact.append(
+                {
+                    "Put": {
+                        "table": CUSTOMERS,
+                        "item": {
+                            "pk": alias_pk,
+                            "sk": keys.ALIAS,
+                            "tenant_id": customer.tenant_id,
+                            "customer_id": customer.customer_id,
+                        },
+                        "condition": "attribute_not_exists(pk)",
+                    }
+                }
+            )
+        self.db.transact(transact, conflict_message="alias already belongs to another customer")
+        return customer.model_copy(
+            update={
+                "phone_e164": customer.phone_e164 or phone_e164,
+                "wa_user_id": customer.wa_user_id or wa_user_id,
+                "updated_at": now,
+            }
+        )
+
+    def save_preferences(self, before: Customer, after: Customer, events: list[ConsentEvent]) -> None:
+        """Write new preferences and append their consent events in one transaction.
+
+        Optimistic: refused if the profile changed since ``before`` was read.
+        """
+        ops: list[dict[str, Any]] = [
+            {
+                "Put": {
+                    "table": CUSTOMERS,
+                    "item": to_item(after, pk=keys.customer_pk(after.tenant_id, after.customer_id), sk=keys.PROFILE),
+                    "condition": "updated_at = :before",
+                    "values": {":before": iso(before.updated_at)},
+                }
+            }
+        ]
+        for event in events:
+            ops.append(
+                {
+                    "Put": {
+                        "table": CUSTOMERS,
+                        "item": to_item(
+                            event,
+                            pk=keys.customer_pk(event.tenant_id, event.customer_id),
+                            sk=keys.consent_event_sk(iso(event.at), event.event_id),
+                        ),
+                        "condition": "attribute_not_exists(pk)",
+                    }
+                }
+            )
+        self.db.transact(ops, conflict_message="The customer changed meanwhile; try again.")
+
+    def consent_events(self, tenant_id: str, customer_id: str) -> list[ConsentEvent]:
+        items = self.db.query_all(CUSTOMERS, keys.customer_pk(tenant_id, customer_id), sk_prefix=keys.CONSENT_PREFIX)
+        return [from_item(ConsentEvent, i) for i in items]
+
+    @staticmethod
+    def new_consent_event(
+        customer: Customer,
+        *,
+        field: str,
+        old: Any,
+        new: Any,
+        source: str,
+        request_id: str,
+        conversation_id: str | None,
+        at: datetime,
+        message_id: str | None = None,
+    ) -> ConsentEvent:
+        return ConsentEvent(
+            tenant_id=customer.tenant_id,
+            customer_id=customer.customer_id,
+            event_id=new_id("cev", 6),
+            at=at,
+            field=field,
+            old_value=old,
+            new_value=new,
+            source=source,  # type: ignore[arg-type]
+            request_id=request_id,
+            conversation_id=conversation_id,
+            message_id=message_id,
+        )
+
+    def redemptions(self, tenant_id: str, customer_id: str) -> dict[str, int]:
+        """How often this customer used each offer: ``{offer_id: uses}``."""
+        items = self.db.query_all(CUSTOMERS, keys.customer_pk(tenant_id, customer_id), sk_prefix=keys.REDEMPTION_PREFIX)
+        return {i["sk"][len(keys.REDEMPTION_PREFIX) :]: int(i.get("uses", 0)) for i in items}
+
+    def set_handoff(self, tenant_id: str, customer_id: str, ticket_id: str | None, now: datetime) -> None:
+        self.db.update(
+            CUSTOMERS,
+            keys.customer_pk(tenant_id, customer_id),
+            keys.PROFILE,
+            update="SET handoff_ticket_id = :t, updated_at = :now"
+            if ticket_id
+            else "REMOVE handoff_ticket_id SET updated_at = :now",
+            condition="attribute_exists(pk)",
+            values={":t": ticket_id, ":now": iso(now)} if ticket_id else {":now": iso(now)},
+            conflict_message="Unknown customer.",
+        )

@@ -1,0 +1,143 @@
+"""The only code that spells DynamoDB keys. Every tenant-owned key takes ``tenant_id`` first."""
+
+from __future__ import annotations
+
+from tulia.errors import InvalidInput
+
+PROFILE = "PROFILE"
+ALIAS = "ALIAS"
+ROUTE = "ROUTE"
+ORDER = "ORDER"
+
+
+def _tid(tenant_id: str) -> str:
+    if not tenant_id or "#" in tenant_id:
+        raise InvalidInput("tenant_id is missing or malformed.", field="tenant_id")
+    return tenant_id
+
+
+def _part(value: str, field: str) -> str:
+    if not value or "#" in value:
+        raise InvalidInput(f"{field} is missing or malformed.", field=field)
+    return value
+
+
+# tenants
+def tenant_pk(tenant_id: str) -> str:
+    return f"{_tid(tenant_id)}#TENANT"
+
+
+def phone_number_route_pk(phone_number_id: str) -> str:
+    """Routing item, not tenant data: which tenant owns a WhatsApp phone_number_id."""
+    return f"WAPHONE#{_part(phone_number_id, 'phone_number_id')}"
+
+
+# customers
+def customer_pk(tenant_id: str, customer_id: str) -> str:
+    return f"{_tid(tenant_id)}#CUST#{_part(customer_id, 'customer_id')}"
+
+
+def customer_phone_alias_pk(tenant_id: str, phone_e164: str) -> str:
+    return f"{_tid(tenant_id)}#PHONE#{_part(phone_e164, 'phone_e164')}"
+
+
+def customer_wa_user_alias_pk(tenant_id: str, wa_user_id: str) -> str:
+    return f"{_tid(tenant_id)}#WAUSER#{_part(wa_user_id, 'wa_user_id')}"
+
+
+def consent_event_sk(at_iso: str, event_id: str) -> str:
+    return f"CONSENT#{at_iso}#{event_id}"
+
+
+CONSENT_PREFIX = "CONSENT#"
+
+
+REDEMPTION_PREFIX = "REDEMPTION#"
+
+
+def redemption_sk(offer_id: str) -> str:
+    return f"{REDEMPTION_PREFIX}{_part(offer_id, 'offer_id')}"
+
+
+# catalog
+def catalog_pk(tenant_id: str) -> str:
+    return f"{_tid(tenant_id)}#CATALOG"
+
+
+def catalog_item_sk(item_id: str) -> str:
+    return f"ITEM#{_part(item_id, 'item_id')}"
+
+
+ITEM_PREFIX = "ITEM#"
+
+
+# offers
+def offers_pk(tenant_id: str) -> str:
+    return f"{_tid(tenant_id)}#OFFERS"
+
+
+def offer_sk(offer_id: str) -> str:
+    return f"OFFER#{_part(offer_id, 'offer_id')}"
+
+
+OFFER_PREFIX = "OFFER#"
+
+
+# orders and payments
+def order_pk(tenant_id: str, order_id: str) -> str:
+    return f"{_tid(tenant_id)}#ORDER#{_part(order_id, 'order_id')}"
+
+
+def payment_sk(payment_id: str) -> str:
+    return f"PAYMENT#{_part(payment_id, 'payment_id')}"
+
+
+PAYMENT_PREFIX = "PAYMENT#"
+
+
+def customer_orders_gsi_pk(tenant_id: str, customer_id: str) -> str:
+    return f"{_tid(tenant_id)}#CUST#{_part(customer_id, 'customer_id')}"
+
+
+def tenant_orders_gsi_pk(tenant_id: str) -> str:
+    return f"{_tid(tenant_id)}#ORDERS"
+
+
+def payment_ref_pk(tenant_id: str, kind: str, ref: str) -> str:
+    """Alias from a provider reference (CheckoutRequestID, OrderTrackingId, callback token)."""
+    return f"{_tid(tenant_id)}#PAYREF#{_part(kind, 'kind')}#{_part(ref, 'ref')}"
+
+
+def payment_token_route_pk(token: str) -> str:
+    """Routing item, not tenant data: the secret token in an STK callback URL -> tenant and payment.
+    (The URL cannot carry the tenant id: Daraja refuses URLs with words such as 'exe' or 'sql'.)"""
+    return f"PAYTOKEN#{_part(token, 'token')}"
+
+
+# handoffs
+def handoff_pk(tenant_id: str, ticket_id: str) -> str:
+    return f"{_tid(tenant_id)}#HANDOFF#{_part(ticket_id, 'ticket_id')}"
+
+
+def handoff_status_gsi_pk(tenant_id: str, status: str) -> str:
+    return f"{_tid(tenant_id)}#HANDOFF#{status}"
+
+
+TICKET = "TICKET"
+
+
+# knowledge base
+def kb_pk(tenant_id: str) -> str:
+    return f"{_tid(tenant_id)}#KB"
+
+
+def kb_doc_sk(doc_id: str) -> str:
+    return f"DOC#{_part(doc_id, 'doc_id')}"
+
+
+def kb_chunk_sk(doc_id: str, version: int, position: int) -> str:
+    return f"CHUNK#{_part(doc_id, 'doc_id')}#{version:06d}#{position:05d}"
+
+
+KB_DOC_PREFIX = "DOC#"
+KB_CHUNK_PREFIX = "CHUNK#"

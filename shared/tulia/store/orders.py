@@ -1,0 +1,382 @@
+"""Orders and payments. A payment lives in its order's partition, so one query reads both.
+
+All state changes are conditional writes: a move not allowed by ``ORDER_TRANSITIONS`` or
+``PAYMENT_TRANSITIONS`` (a late or duplicate callback, a double click) raises ``StateConflict``
+and writes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+from tulia.domain.common import iso
+from tulia.domain.order import ORDER_TRANSITIONS, PAYABLE_STATES, Order
+from tulia.domain.payment import PAYMENT_TRANSITIONS, Payment
+from tulia.errors import NotFound, StateConflict
+from tulia.store import keys
+from tulia.store.codec import from_item, to_item
+from tulia.store.dynamo import Dynamo, Key, Page
+from tulia.store.tables import CUSTOMERS, ORDERS, ORDERS_BY_CUSTOMER, ORDERS_BY_TENANT
+
+
+def _in(values: Iterable[str], prefix: str) -> tuple[str, dict[str, Any]]:
+    vals = {f":{prefix}{n}": v for n, v in enumerate(sorted(values))}
+    return "(" + ", ".join(vals) + ")", vals
+
+
+class OrderRepo:
+    def __init__(self, db: Dynamo) -> None:
+        self.db = db
+
+    @staticmethod
+    def key(tenant_id: str, order_id: str) -> Key:
+        return Key(ORDERS, keys.order_pk(tenant_id, order_id), keys.ORDER)
+
+    @staticmethod
+    def from_item(item: dict[str, Any]) -> Order:
+        return from_item(Order, {k: v for k, v in item.items() if k not in _ORDER_BOOKKEEPING})
+
+    @staticmethod
+    def to_item(order: Order) -> dict[str, Any]:
+        return to_item(
+            order,
+            pk=keys.order_pk(order.tenant_id, order.order_id),
+            sk=keys.ORDER,
+            gsi1pk=keys.customer_orders_gsi_pk(order.tenant_id, order.customer_id),
+            gsi1sk=iso(order.created_at),
+            gsi2pk=keys.tenant_orders_gsi_pk(order.tenant_id),
+            gsi2sk=iso(order.created_at),
+        )
+
+    def get(self, tenant_id: str, order_id: str) -> Order:
+        item = self.db.get(ORDERS, keys.order_pk(tenant_id, order_id), keys.ORDER)
+        if item is None:
+            raise NotFound(f"No order '{order_id}'.", field="order_id")
+        return self.from_item(item)
+
+    def get_with_payments(self, tenant_id: str, order_id: str) -> tuple[Order, list[Payment]]:
+        page = self.db.query(ORDERS, keys.order_pk(tenant_id, order_id), consistent=True)
+        order, payments = None, []
+        for item in page.items:
+            if item["sk"] == keys.ORDER:
+                order = self.from_item(item)
+            elif item["sk"].startswith(keys.PAYMENT_PREFIX):
+                payments.append(PaymentRepo.from_item(item))
+        if order is None:
+            raise NotFound(f"No order '{order_id}'.", field="order_id")
+        return order, sorted(payments, key=lambda p: p.created_at)
+
+    def create(self, order: Order) -> None:
+        self.db.put(
+            ORDERS,
+            self.to_item(order),
+            condition="attribute_not_exists(pk)",
+            conflict_message="order reference already taken",
+        )
+
+    def replace_operation(self, before: Order, after: Order) -> dict[str, Any]:
+        """A transaction part that writes a changed order, refused if it changed since ``before`` was
+        read or while an M-Pesa prompt for the old amount is pending."""
+        return {
+            "Put": {
+                "table": ORDERS,
+                "item": self.to_item(after),
+                "condition": "updated_at = :before AND #s = :status AND attribute_not_exists(stk_claim)",
+                "names": {"#s": "status"},
+                "values": {":before": iso(before.updated_at), ":status": before.status},
+            }
+        }
+
+    def list_for_customer(
+        self, tenant_id: str, customer_id: str, *, limit: int = 10, cursor: str | None = None
+    ) -> Page:
+        page = self.db.query(
+            ORDERS,
+            keys.customer_orders_gsi_pk(tenant_id, customer_id),
+            index=ORDERS_BY_CUSTOMER.name,
+            pk_name=ORDERS_BY_CUSTOMER.pk,
+            sk_name=ORDERS_BY_CUSTOMER.sk,
+            limit=limit,
+            cursor=cursor,
+            forward=False,
+        )
+        return Page([self.from_item(i).model_dump(mode="json") for i in page.items], page.cursor)
+
+    def list_for_tenant(self, tenant_id: str, *, limit: int = 50, cursor: str | None = None) -> Page:
+        page = self.db.query(
+            ORDERS,
+            keys.tenant_orders_gsi_pk(tenant_id),
+            index=ORDERS_BY_TENANT.name,
+            pk_name=ORDERS_BY_TENANT.pk,
+            sk_name=ORDERS_BY_TENANT.sk,
+            limit=limit,
+            cursor=cursor,
+            forward=False,
+        )
+        return Page([self.from_item(i).model_dump(mode="json") for i in page.items], page.cursor)
+
+    def transition(
+        self, tenant_id: str, order_id: str, *, to: str, now: datetime, extra: dict[str, Any] | None = None
+    ) -> Order:
+        """Move the order to ``to`` from any state that allows it; anything else is a StateConflict."""
+        allowed_from = [s for s, nexts in ORDER_TRANSITIONS.items() if to in nexts]
+        in_list, vals = _in(allowed_from, "f")
+        sets = ["#s = :to", "updated_at = :now"]
+        values: dict[str, Any] = {":to": to, ":now": iso(now), **vals}
+        names = {"#s": "status"}
+        for n, (field, value) in enumerate((extra or {}).items()):
+            names[f"#e{n}"] = field
+            values[f":e{n}"] = value
+            sets.append(f"#e{n} = :e{n}")
+        attrs = self.db.update(
+            ORDERS,
+            keys.order_pk(tenant_id, order_id),
+            keys.ORDER,
+            update="SET " + ", ".join(sets),
+            condition=f"attribute_exists(pk) AND #s IN {in_list}",
+            names=names,
+            values=values,
+            conflict_message=f"Order {order_id} cannot move to {to} from its current state.",
+        )
+        return self.from_item(attrs)
+
+    def claim_stk(self, order: Order, payment_id: str, now: datetime) -> Order:
+        """Reserve the order for one STK push: refused while another STK push is pending."""
+        payable, vals = _in(("draft", "pending_payment", "payment_failed"), "p")
+        attrs = self.db.update(
+            ORDERS,
+            keys.order_pk(order.tenant_id, order.order_id),
+            keys.ORDER,
+            update="SET stk_claim = :pid, stk_claim_at = :now, #s = :pending, updated_at = :now",
+            # a claim whose prompt died unanswered (no callback, crash) may be taken over after a while
+            condition=f"(attribute_not_exists(stk_claim) OR stk_claim_at < :stale) AND #s IN {payable}",
+            names={"#s": "status"},
+            values={
+                ":pid": payment_id,
+                ":pending": "pending_payment",
+                ":now": iso(now),
+                ":stale": iso(now - timedelta(seconds=STK_CLAIM_STALE_SECONDS)),
+                **vals,
+            },
+            conflict_message="An M-Pesa prompt is already pending for this order.",
+        )
+        return self.from_item(attrs)
+
+    def release_stk_claim(self, order: Order, payment_id: str, now: datetime) -> None:
+        self.db.update(
+            ORDERS,
+            keys.order_pk(order.tenant_id, order.order_id),
+            keys.ORDER,
+            update="REMOVE stk_claim, stk_claim_at SET #s = :prev, updated_at = :now",
+            condition="stk_claim = :pid",
+            names={"#s": "status"},
+            values={":pid": payment_id, ":prev": order.status, ":now": iso(now)},
+        )
+
+    @staticmethod
+    def stk_claim_of(item: dict[str, Any]) -> str | None:
+        return item.get("stk_claim")
+
+
+_ORDER_BOOKKEEPING = frozenset({"stk_claim", "stk_claim_at"})
+STK_CLAIM_STALE_SECONDS = 180
+
+
+class PaymentRepo:
+    def __init__(self, db: Dynamo) -> None:
+        self.db = db
+
+    @staticmethod
+    def from_item(item: dict[str, Any]) -> Payment:
+        return from_item(Payment, item)
+
+    @staticmethod
+    def ref_key(tenant_id: str, kind: str, ref: str) -> Key:
+        return Key(ORDERS, keys.payment_ref_pk(tenant_id, kind, ref), keys.ALIAS)
+
+    def get(self, tenant_id: str, order_id: str, payment_id: str) -> Payment:
+        item = self.db.get(ORDERS, keys.order_pk(tenant_id, order_id), keys.payment_sk(payment_id))
+        if item is None:
+            raise NotFound("Unknown payment.", field="payment_id")
+        return self.from_item(item)
+
+    def find_by_ref(self, tenant_id: str, kind: str, ref: str) -> Payment | None:
+        alias = self.db.get(ORDERS, keys.payment_ref_pk(tenant_id, kind, ref), keys.ALIAS)
+        if alias is None:
+            return None
+        return self.get(tenant_id, alias["order_id"], alias["payment_id"])
+
+    def find_by_callback_token(self, token: str) -> Payment | None:
+        route = self.db.get(ORDERS, keys.payment_token_route_pk(token), keys.ROUTE)
+        if route is None:
+            return None
+        return self.get(route["tenant_id"], route["order_id"], route["payment_id"])
+
+    def record_started(
+        self,
+        payment: Payment,
+        *,
+        refs: dict[str, str],
+        order_updates: dict[str, Any],
+        callback_token: str | None = None,
+    ) -> None:
+        """Store a new pending payment, its provider-reference aliases, its callback-token route, and
+        the order's pointer to it; the order must still be payable."""
+        ops: list[dict[str, Any]] = [
+            {
+                "Put": {
+                    "table": ORDERS,
+                    "item": to_item(
+                        payment,
+                        pk=keys.order_pk(payment.tenant_id, payment.order_id),
+                        sk=keys.payment_sk(payment.payment_id),
+                    ),
+                    "condition": "attribute_not_exists(pk)",
+                }
+            }
+        ]
+        for kind, ref in refs.items():
+            ops.append(
+                {
+                    "Put": {
+                        "table": ORDERS,
+                        "item": {
+                            "pk": keys.payment_ref_pk(payment.tenant_id, kind, ref),
+                            "sk": keys.ALIAS,
+                            "order_id": payment.order_id,
+                            "payment_id": payment.payment_id,
+                        },
+                        "condition": "attribute_not_exists(pk)",
+                    }
+                }
+            )
+        if callback_token:
+            ops.append(
+                {
+                    "Put": {
+                        "table": ORDERS,
+                        "item": {
+                            "pk": keys.payment_token_route_pk(callback_token),
+                            "sk": keys.ROUTE,
+                            "tenant_id": payment.tenant_id,
+                            "order_id": payment.order_id,
+                            "payment_id": payment.payment_id,
+                        },
+                        "condition": "attribute_not_exists(pk)",
+                    }
+                }
+            )
+        payable, values = _in(PAYABLE_STATES, "p")
+        names = {"#s": "status"}
+        sets = ["#s = :pending"]
+        values[":pending"] = "pending_payment"
+        for n, (field, value) in enumerate(order_updates.items()):
+            names[f"#u{n}"] = field
+            values[f":u{n}"] = value
+            sets.append(f"#u{n} = :u{n}")
+        update = "SET " + ", ".join(sets)
+        ops.append(
+            {
+                "Update": {
+                    "table": ORDERS,
+                    "pk": keys.order_pk(payment.tenant_id, payment.order_id),
+                    "sk": keys.ORDER,
+                    "update": update,
+                    "condition": f"#s IN {payable}",
+                    "names": names,
+                    "values": values,
+                }
+            }
+        )
+        self.db.transact(ops, conflict_message="The payment could not be recorded.")
+
+    def settle(
+        self,
+        payment: Payment,
+        *,
+        to: str,
+        now: datetime,
+        receipt: str | None = None,
+        result_code: str | None = None,
+        result_desc: str | None = None,
+        needs_review: bool = False,
+    ) -> tuple[Payment, Order]:
+        """Apply a provider outcome to the payment and its order in one transaction.
+
+        Only moves allowed by ``PAYMENT_TRANSITIONS`` happen; a duplicate or late outcome raises
+        ``StateConflict`` and leaves both records untouched.
+        """
+        allowed_from = [s for s, nexts in PAYMENT_TRANSITIONS.items() if to in nexts]
+        if not allowed_from:
+            raise StateConflict(f"A payment cannot move to {to}.")
+        pay_in, pay_vals = _in(allowed_from, "f")
+        pay_sets = ["#s = :to", "updated_at = :now", "needs_review = :review"]
+        pay_values: dict[str, Any] = {":to": to, ":now": iso(now), ":review": needs_review, **pay_vals}
+        for field, value in (("receipt", receipt), ("result_code", result_code), ("result_desc", result_desc)):
+            if value is not None:
+                pay_sets.append(f"{field} = :{field}")
+                pay_values[f":{field}"] = value
+        order_pk = keys.order_pk(payment.tenant_id, payment.order_id)
+        if to == "paid":
+            order_to, order_from = "paid", ("pending_payment", "payment_failed", "draft")
+            order_update = (
+                "SET #s = :ost, payment_status = :ps, paid_amount = paid_amount + :amt, paid_at = :now, "
+                "updated_at = :now REMOVE stk_claim, stk_claim_at, pending_payment_id"
+            )
+            extra: dict[str, Any] = {":amt": payment.amount}
+        else:
+            order_to, order_from = "payment_failed", ("pending_payment",)
+            order_update = (
+                "SET #s = :ost, payment_status = :ps, updated_at = :now "
+                "REMOVE stk_claim, stk_claim_at, pending_payment_id"
+            )
+            extra = {}
+        ord_in, ord_vals = _in(order_from, "o")
+        order_condition = f"#s IN {ord_in}"
+        if to != "paid":
+            # a failure only touches the order when it concerns the order's *current* attempt
+            order_condition += " AND pending_payment_id = :pid"
+            ord_vals[":pid"] = payment.payment_id
+        ops: list[dict[str, Any]] = [
+            {
+                "Update": {
+                    "table": ORDERS,
+                    "pk": order_pk,
+                    "sk": keys.payment_sk(payment.payment_id),
+                    "update": "SET " + ", ".join(pay_sets),
+                    "condition": f"#s IN {pay_in}",
+                    "names": {"#s": "status"},
+                    "values": pay_values,
+                }
+            },
+            {
+                "Update": {
+                    "table": ORDERS,
+                    "pk": order_pk,
+                    "sk": keys.ORDER,
+                    "update": order_update,
+                    "condition": order_condition,
+                    "names": {"#s": "status"},
+                    "values": {":ost": order_to, ":ps": to, ":now": iso(now), **ord_vals, **extra},
+                }
+            },
+        ]
+        if to == "paid":
+            ops.append(
+                {
+                    "Update": {
+                        "table": CUSTOMERS,
+                        "pk": keys.customer_pk(payment.tenant_id, payment.customer_id),
+                        "sk": keys.PROFILE,
+                        "update": "SET orders_paid_count = if_not_exists(orders_paid_count, :zero) + :one",
+                        "condition": "attribute_exists(pk)",
+                        "values": {":zero": 0, ":one": 1},
+                    }
+                }
+            )
+        self.db.transact(ops, conflict_message=f"Payment {payment.payment_id} is already settled.")
+        order, payments = OrderRepo(self.db).get_with_payments(payment.tenant_id, payment.order_id)
+        settled = next(p for p in payments if p.payment_id == payment.payment_id)
+        return settled, order

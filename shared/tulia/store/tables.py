@@ -1,0 +1,83 @@
+"""The DynamoDB tables, defined once for the repositories, the local stack, tests and CDK.
+
+Every table has string keys ``pk``/``sk``. Tenant-owned items put the tenant id first in ``pk``
+(see :mod:`tulia.store.keys`), so no query can cross tenants by accident.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Gsi:
+    name: str
+    pk: str
+    sk: str
+
+
+@dataclass(frozen=True)
+class TableDef:
+    logical_name: str
+    purpose: str
+    pk: str = "pk"
+    sk: str = "sk"
+    gsis: tuple[Gsi, ...] = field(default=())
+    ttl_attribute: str | None = None
+
+    def create_kwargs(self, table_name: str) -> dict[str, Any]:
+        attrs = {self.pk, self.sk} | {g.pk for g in self.gsis} | {g.sk for g in self.gsis}
+        kwargs: dict[str, Any] = {
+            "TableName": table_name,
+            "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": a, "AttributeType": "S"} for a in sorted(attrs)],
+            "KeySchema": [
+                {"AttributeName": self.pk, "KeyType": "HASH"},
+                {"AttributeName": self.sk, "KeyType": "RANGE"},
+            ],
+        }
+        if self.gsis:
+            kwargs["GlobalSecondaryIndexes"] = [
+                {
+                    "IndexName": g.name,
+                    "KeySchema": [
+                        {"AttributeName": g.pk, "KeyType": "HASH"},
+                        {"AttributeName": g.sk, "KeyType": "RANGE"},
+                    ],
+                    "Projection": {"ProjectionType": "ALL"},
+                }
+                for g in self.gsis
+            ]
+        return kwargs
+
+
+TENANTS = TableDef("tenants", "Tenant profiles and the phone_number_id -> tenant routes.")
+CUSTOMERS = TableDef("customers", "Customers, their phone/BSUID aliases, consent events, redemptions.")
+CATALOG = TableDef("catalog", "Catalog items, one partition per tenant.")
+OFFERS = TableDef("offers", "Offers and coupons, one partition per tenant.")
+ORDERS_BY_CUSTOMER = Gsi("by_customer", "gsi1pk", "gsi1sk")
+ORDERS_BY_TENANT = Gsi("by_tenant", "gsi2pk", "gsi2sk")
+ORDERS = TableDef(
+    "orders",
+    "Orders with their payments in the same partition, and provider reference aliases.",
+    gsis=(ORDERS_BY_CUSTOMER, ORDERS_BY_TENANT),
+)
+HANDOFFS_BY_STATUS = Gsi("by_status", "gsi1pk", "gsi1sk")
+HANDOFFS = TableDef("handoffs", "Human handoff tickets.", gsis=(HANDOFFS_BY_STATUS,))
+KB = TableDef("kb", "Knowledge-base documents and chunks, one partition per tenant.")
+
+ALL_TABLES: tuple[TableDef, ...] = (TENANTS, CUSTOMERS, CATALOG, OFFERS, ORDERS, HANDOFFS, KB)
+
+
+def create_tables(client: Any, prefix: str, tables: tuple[TableDef, ...] = ALL_TABLES) -> list[str]:
+    """Create the tables that do not exist yet (moto, local stack). Returns the names created."""
+    existing = set(client.list_tables().get("TableNames", []))
+    created = []
+    for table in tables:
+        name = prefix + table.logical_name
+        if name in existing:
+            continue
+        client.create_table(**table.create_kwargs(name))
+        created.append(name)
+    return created

@@ -1,0 +1,97 @@
+"""Tenant profiles, and the route from a WhatsApp phone_number_id to its tenant."""
+
+from __future__ import annotations
+
+from tulia.domain.tenant import Tenant
+from tulia.errors import InvalidInput, NotFound, StateConflict
+from tulia.store import keys
+from tulia.store.codec import from_item, to_item
+from tulia.store.dynamo import Dynamo, Key
+from tulia.store.tables import TENANTS
+
+
+class TenantRepo:
+    def __init__(self, db: Dynamo) -> None:
+        self.db = db
+
+    @staticmethod
+    def key(tenant_id: str) -> Key:
+        return Key(TENANTS, keys.tenant_pk(tenant_id), keys.PROFILE)
+
+    @staticmethod
+    def from_item(item: dict) -> Tenant:  # type: ignore[type-arg]
+        return from_item(Tenant, item)
+
+    def get(self, tenant_id: str) -> Tenant:
+        item = self.db.get(TENANTS, keys.tenant_pk(tenant_id), keys.PROFILE)
+        if item is None:
+            raise NotFound(f"Unknown tenant '{tenant_id}'.", field="tenant_id")
+        return self.from_item(item)
+
+    def find(self, tenant_id: str) -> Tenant | None:
+        item = self.db.get(TENANTS, keys.tenant_pk(tenant_id), keys.PROFILE)
+        return self.from_item(item) if item else None
+
+    def tenant_for_phone_number_id(self, phone_number_id: str) -> str | None:
+        item = self.db.get(TENANTS, keys.phone_number_route_pk(phone_number_id), keys.ROUTE)
+        return item["tenant_id"] if item else None
+
+    def save(self, tenant: Tenant, *, previous_phone_number_id: str | None = None) -> None:
+        """Write the profile and claim its phone_number_id (refused when another tenant owns it)."""
+        route_pk = keys.phone_number_route_pk(tenant.whatsapp.phone_number_id)
+        ops: list[dict] = [  # type: ignore[type-arg]
+            {"Put": {"table": TENANTS, "item": to_item(tenant, pk=keys.tenant_pk(tenant.tenant_id), sk=keys.PROFILE)}},
+            {
+                "Put": {
+                    "table": TENANTS,
+                    "item": {"pk": route_pk, "sk": keys.ROUTE, "tenant_id": tenant.tenant_id},
+                    "condition": "attribute_not_exists(pk) OR tenant_id = :t",
+                    "values": {":t": tenant.tenant_id},
+                }
+            },
+        ]
+        if previous_phone_number_id and previous_phone_number_id != tenant.whatsapp.phone_number_id:
+            ops.append(
+                {
+                    "Delete": {
+                        "table": TENANTS,
+                        "pk": keys.phone_number_route_pk(previous_phone_number_id),
+                        "sk": keys.ROUTE,
+                        "condition": "tenant_id = :t",
+                        "values": {":t": tenant.tenant_id},
+                    }
+                }
+            )
+        try:
+            self.db.transact(ops, conflict_message="phone number already used")
+        except StateConflict as exc:
+            raise InvalidInput(
+                f"WhatsApp phone_number_id {tenant.whatsapp.phone_number_id} already belongs to another tenant.",
+                field="whatsapp.phone_number_id",
+            ) from exc
+
+    def bump_version(self, tenant_id: str, which: str) -> int:
+        """Increase ``catalog_version`` or ``kb_version`` so cached search indexes are rebuilt."""
+        if which not in ("catalog_version", "kb_version"):
+            raise ValueError(which)
+        attrs = self.db.update(
+            TENANTS,
+            keys.tenant_pk(tenant_id),
+            keys.PROFILE,
+            update="SET #v = if_not_exists(#v, :zero) + :one",
+            condition="attribute_exists(pk)",
+            names={"#v": which},
+            values={":zero": 0, ":one": 1},
+            conflict_message=f"Unknown tenant '{tenant_id}'.",
+        )
+        return int(attrs[which])
+
+    def set_pesapal_ipn_id(self, tenant_id: str, ipn_id: str) -> None:
+        self.db.update(
+            TENANTS,
+            keys.tenant_pk(tenant_id),
+            keys.PROFILE,
+            update="SET payments.pesapal.ipn_id = :id",
+            condition="attribute_exists(payments.pesapal)",
+            values={":id": ipn_id},
+        )

@@ -1,0 +1,145 @@
+"""customer_get_or_create and customer_update_preferences."""
+
+from __future__ import annotations
+
+from tulia.domain.common import new_id
+from tulia.domain.customer import Customer
+from tulia.domain.phone import normalize_phone
+from tulia.errors import StateConflict
+from tulia.tools.args import CustomerGetOrCreateArgs, CustomerUpdatePreferencesArgs
+from tulia.tools.common import Output
+from tulia.tools.context import ToolContext
+
+# Consent-bearing fields: every change to one of these appends an immutable consent event.
+CONSENT_FIELDS = ("marketing_opt_in", "offers_whatsapp", "order_updates_whatsapp")
+
+
+class CustomerOut(Output):
+    customer_id: str
+    phone_e164: str | None
+    display_name: str | None
+    language_preference: str | None
+    marketing_opt_in: bool | None
+    notification_prefs: dict[str, bool]
+    orders_paid_count: int
+    in_handoff: bool
+
+
+class CustomerGetOrCreateOut(CustomerOut):
+    created: bool
+
+
+class ConsentEventOut(Output):
+    event_id: str
+    field: str
+    old_value: bool | str | None
+    new_value: bool | str | None
+    source: str
+    at: str
+
+
+class CustomerUpdateOut(CustomerOut):
+    changed: list[str]
+    consent_events: list[ConsentEventOut]
+
+
+def customer_fields(c: Customer) -> dict[str, object]:
+    return {
+        "customer_id": c.customer_id,
+        "phone_e164": c.phone_e164,
+        "display_name": c.display_name,
+        "language_preference": c.language_preference,
+        "marketing_opt_in": c.marketing_opt_in,
+        "notification_prefs": c.notification_prefs.model_dump(),
+        "orders_paid_count": c.orders_paid_count,
+        "in_handoff": c.handoff_ticket_id is not None,
+    }
+
+
+def customer_get_or_create(ctx: ToolContext, args: CustomerGetOrCreateArgs) -> CustomerGetOrCreateOut:
+    repo = ctx.services.customers
+    phone = normalize_phone(args.phone_e164)
+    existing_id = repo.find_id_by_phone(ctx.tenant_id, phone)
+    if existing_id is not None:
+        return CustomerGetOrCreateOut(**customer_fields(repo.get(ctx.tenant_id, existing_id)), created=False)
+    now = ctx.services.clock()
+    name = (args.display_name or "").strip()[:120] or None
+    customer = Customer(
+        tenant_id=ctx.tenant_id,
+        customer_id=new_id("cus"),
+        phone_e164=phone,
+        display_name=name,
+        created_at=now,
+        updated_at=now,
+    )
+    try:
+        repo.create(customer)
+    except StateConflict:
+        # another message of the same customer created it a moment ago: use that one
+        existing_id = repo.find_id_by_phone(ctx.tenant_id, phone)
+        if existing_id is None:
+            raise
+        return CustomerGetOrCreateOut(**customer_fields(repo.get(ctx.tenant_id, existing_id)), created=False)
+    return CustomerGetOrCreateOut(**customer_fields(customer), created=True)
+
+
+def customer_update_preferences(ctx: ToolContext, args: CustomerUpdatePreferencesArgs) -> CustomerUpdateOut:
+    repo = ctx.services.customers
+    before = repo.get(ctx.tenant_id, args.customer_id)
+    wanted = args.updates.model_dump(exclude_none=True)
+    # Opting out of marketing also stops offers; opting in turns offers on unless said otherwise.
+    if wanted.get("marketing_opt_in") is False:
+        wanted.setdefault("offers_whatsapp", False)
+    elif wanted.get("marketing_opt_in") is True:
+        wanted.setdefault("offers_whatsapp", True)
+
+    now = ctx.services.clock()
+    prefs = before.notification_prefs.model_dump()
+    current = {"language_preference": before.language_preference, "marketing_opt_in": before.marketing_opt_in, **prefs}
+    changed = [f for f, v in wanted.items() if current.get(f) != v]
+    if not changed:
+        return CustomerUpdateOut(**customer_fields(before), changed=[], consent_events=[])
+
+    new_prefs = {k: wanted.get(k, v) for k, v in prefs.items()}
+    after = before.model_copy(
+        update={
+            "language_preference": wanted.get("language_preference", before.language_preference),
+            "marketing_opt_in": wanted.get("marketing_opt_in", before.marketing_opt_in),
+            "notification_prefs": before.notification_prefs.model_copy(update=new_prefs),
+            "updated_at": now,
+        }
+    )
+    events = [
+        repo.new_consent_event(
+            before,
+            field=f,
+            old=current.get(f),
+            new=wanted[f],
+            source=args.consent_source,
+            request_id=args.request_id,
+            conversation_id=args.conversation_id,
+            at=now,
+            message_id=ctx.message_id,
+        )
+        for f in changed
+        if f in CONSENT_FIELDS
+    ]
+    try:
+        repo.save_preferences(before, after, events)
+    except StateConflict as exc:
+        raise StateConflict("The customer's preferences changed meanwhile; nothing was saved. Try again.") from exc
+    return CustomerUpdateOut(
+        **customer_fields(after),
+        changed=changed,
+        consent_events=[
+            ConsentEventOut(
+                event_id=e.event_id,
+                field=e.field,
+                old_value=e.old_value,
+                new_value=e.new_value,
+                source=e.source,
+                at=e.at.isoformat(),
+            )
+            for e in events
+        ],
+    )

@@ -1,0 +1,158 @@
+"""Shared fixtures: moto DynamoDB in process, tables from tulia.store.tables, the Daraja and PesaPal
+simulators over real HTTP, a controllable clock, and the demo packs."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import boto3
+import httpx
+import pytest
+from moto import mock_aws
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC = ROOT.parent / "shared" / "spec" / "tulia-v2-spec.md"
+PACKS = ROOT / "packs"
+
+os.environ.update(
+    {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "eu-west-1"}
+)
+for _var in [v for v in os.environ if v.startswith("TULIA_")]:
+    del os.environ[_var]
+
+from tulia.config import Settings  # noqa: E402
+from tulia.local.simulators.daraja import DarajaSimulator  # noqa: E402
+from tulia.local.simulators.pesapal import PesapalSimulator  # noqa: E402
+from tulia.packs.loader import Pack, load_pack  # noqa: E402
+from tulia.packs.seed import seed_pack  # noqa: E402
+from tulia.services import Services, build_services  # noqa: E402
+from tulia.store.tables import create_tables  # noqa: E402
+from tulia.tools.context import ToolContext  # noqa: E402
+from tulia.tools.registry import call_tool  # noqa: E402
+
+SANDBOX_PASSKEY = "bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919"
+SHOP, SALON = "demo-shop", "demo-salon"
+
+
+class Clock:
+    """A clock the test moves by hand. Starts on 2026-11-23 10:00 Nairobi time."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 23, 7, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(milliseconds=1)  # every read is later than the one before
+        return self.now
+
+    def advance(self, **kw: float) -> None:
+        self.now += timedelta(**kw)
+
+
+@pytest.fixture(scope="session")
+def demo_packs() -> dict[str, Pack]:
+    return {SHOP: load_pack(PACKS / SHOP), SALON: load_pack(PACKS / SALON)}
+
+
+@pytest.fixture(scope="session")
+def daraja() -> Iterator[DarajaSimulator]:
+    with DarajaSimulator(passkeys={"174379": SANDBOX_PASSKEY}) as sim:
+        yield sim
+
+
+@pytest.fixture(scope="session")
+def pesapal() -> Iterator[PesapalSimulator]:
+    with PesapalSimulator() as sim:
+        yield sim
+
+
+@pytest.fixture
+def settings() -> Settings:
+    return Settings(table_prefix="test-", public_base_url="https://tulia.example", http_max_retries=1)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def dynamodb() -> Iterator[Any]:
+    with mock_aws():
+        client = boto3.client("dynamodb", region_name="eu-west-1")
+        create_tables(client, "test-")
+        yield client
+
+
+@pytest.fixture
+def services(
+    settings: Settings, dynamodb: Any, clock: Clock, daraja: DarajaSimulator, pesapal: PesapalSimulator
+) -> Iterator[Services]:
+    with httpx.Client(timeout=5) as http:
+        yield build_services(
+            settings,
+            dynamodb=dynamodb,
+            http=http,
+            clock=clock,
+            mpesa_api_base=daraja.base_url,
+            pesapal_api_base=pesapal.base_url,
+        )
+
+
+@pytest.fixture
+def seeded(services: Services, demo_packs: dict[str, Pack]) -> Services:
+    for pack in demo_packs.values():
+        seed_pack(services, pack)
+    return services
+
+
+_ids = itertools.count(1)
+
+
+class Caller:
+    """Calls tools the way the conversation engine will: in one tenant's trusted context."""
+
+    def __init__(self, services: Services, tenant_id: str, customer_id: str | None = None) -> None:
+        self.services, self.tenant_id, self.customer_id = services, tenant_id, customer_id
+
+    def ctx(self) -> ToolContext:
+        return ToolContext(
+            tenant_id=self.tenant_id,
+            request_id=f"req-{next(_ids)}",
+            conversation_id="conv-1",
+            services=self.services,
+            customer_id=self.customer_id,
+        )
+
+    def __call__(self, name: str, **args: Any) -> dict[str, Any]:
+        ctx = self.ctx()
+        full = {"tenant_id": self.tenant_id, "request_id": ctx.request_id, "conversation_id": "conv-1", **args}
+        return call_tool(name, full, ctx)
+
+    def ok(self, name: str, **args: Any) -> dict[str, Any]:
+        result = self(name, **args)
+        assert result["ok"], result
+        return result["data"]
+
+    def err(self, name: str, **args: Any) -> dict[str, Any]:
+        result = self(name, **args)
+        assert not result["ok"], result
+        return result["error"]
+
+
+@pytest.fixture
+def shop(seeded: Services) -> Caller:
+    return Caller(seeded, SHOP)
+
+
+@pytest.fixture
+def salon(seeded: Services) -> Caller:
+    return Caller(seeded, SALON)
+
+
+def new_customer(caller: Caller, phone: str = "0712345678") -> str:
+    return str(caller.ok("customer_get_or_create", phone_e164=phone)["customer_id"])
