@@ -3,9 +3,11 @@ simulators over real HTTP, a controllable clock, and the demo packs."""
 
 from __future__ import annotations
 
+import copy
 import itertools
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -35,6 +37,8 @@ from tulia.store.tables import create_tables  # noqa: E402
 from tulia.tools.context import ToolContext  # noqa: E402
 from tulia.tools.registry import call_tool  # noqa: E402
 
+# one botocore session: it loads the DynamoDB service model once, not once per test
+BOTO = boto3.session.Session(region_name="eu-west-1")
 SANDBOX_PASSKEY = "bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919"
 SHOP, SALON = "demo-shop", "demo-salon"
 
@@ -83,7 +87,7 @@ def clock() -> Clock:
 @pytest.fixture
 def dynamodb() -> Iterator[Any]:
     with mock_aws():
-        client = boto3.client("dynamodb", region_name="eu-west-1")
+        client = BOTO.client("dynamodb")
         create_tables(client, "test-")
         yield client
 
@@ -103,10 +107,38 @@ def services(
         )
 
 
+@dataclass
+class SeededSnapshot:
+    tables: Any
+    catalog_indexes: dict[str, tuple[int, Any]]
+
+
+def _dynamodb_backend() -> Any:
+    from moto.core import DEFAULT_ACCOUNT_ID
+    from moto.dynamodb.models import dynamodb_backends
+
+    return dynamodb_backends[DEFAULT_ACCOUNT_ID]["eu-west-1"]
+
+
+@pytest.fixture(scope="session")
+def seeded_snapshot(demo_packs: dict[str, Pack]) -> SeededSnapshot:
+    """Seed both demo packs once, and keep a copy of moto's tables to restore for each test."""
+    with mock_aws():
+        client = BOTO.client("dynamodb")
+        create_tables(client, "test-")
+        services = build_services(Settings(table_prefix="test-"), dynamodb=client, clock=Clock())
+        for pack in demo_packs.values():
+            seed_pack(services, pack)
+        indexes = {tid: entry for tid, entry in services.catalog_indexes._entries.items()}
+        return SeededSnapshot(copy.deepcopy(_dynamodb_backend().tables), indexes)
+
+
 @pytest.fixture
-def seeded(services: Services, demo_packs: dict[str, Pack]) -> Services:
-    for pack in demo_packs.values():
-        seed_pack(services, pack)
+def seeded(services: Services, seeded_snapshot: SeededSnapshot) -> Services:
+    """The demo shop and the demo salon, freshly seeded for this test (restored from the snapshot)."""
+    _dynamodb_backend().tables = copy.deepcopy(seeded_snapshot.tables)
+    for tenant_id, (version, index) in seeded_snapshot.catalog_indexes.items():
+        services.catalog_indexes.prime(tenant_id, version, index)
     return services
 
 

@@ -7,7 +7,7 @@ import secrets
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, StringConstraints
+from pydantic import BaseModel, ConfigDict, StringConstraints, TypeAdapter
 
 Lang = Literal["en", "sw", "sheng"]
 LangPref = Literal["en", "sw", "sheng", "mixed"]
@@ -32,8 +32,18 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+_DATETIME = TypeAdapter(datetime)
+
+
 def iso(dt: datetime) -> str:
-    return dt.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """The one text form of a time in the store: UTC, exactly as pydantic writes model fields, so a
+    condition such as ``updated_at = :before`` compares like with like."""
+    return str(_DATETIME.dump_python(dt.astimezone(UTC), mode="json"))
+
+
+def sortable(dt: datetime) -> str:
+    """Fixed-width UTC time for sort keys, so keys order exactly as times do."""
+    return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def new_id(prefix: str, nbytes: int = 8) -> str:

@@ -50,8 +50,8 @@ class ConsentEvent(Model):
     event_id: str
     at: datetime
     field: str
-    old_value: bool | str | None
-    new_value: bool | str | None
+    old_value: bool | str | None = None
+    new_value: bool | str | None = None
     source: ConsentSource
     request_id: str
     conversation_id: str | None = None

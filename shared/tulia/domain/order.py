@@ -56,7 +56,7 @@ class OrderTotals(Model):
 
 class AppliedOffer(Model):
     offer_id: str
-    code: str | None
+    code: str | None = None
     title: str
     discount: int = Field(ge=0)
 

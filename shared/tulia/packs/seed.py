@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from tulia.domain.kb import KbChunk, KbDocument
 from tulia.packs.loader import Pack
 from tulia.rag.extract import chunk_sections
+from tulia.search.catalog_index import CatalogIndex
 from tulia.services import Services
 
 
@@ -97,8 +98,9 @@ def seed_pack(services: Services, pack: Pack) -> SeedSummary:
     for doc_id in set(old_docs) - {d.doc_id for d in pack.documents}:
         s.kb.delete_document(tid, doc_id)
 
-    s.tenants.bump_version(tid, "catalog_version")
+    catalog_version = s.tenants.bump_version(tid, "catalog_version")
     s.tenants.bump_version(tid, "kb_version")
+    s.catalog_indexes.prime(tid, catalog_version, CatalogIndex(pack.catalog))
     return SeedSummary(
         tid,
         tenant.name,

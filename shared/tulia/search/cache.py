@@ -19,6 +19,11 @@ class VersionedCache(Generic[T]):
         self._max = max_tenants
         self.builds = 0
 
+    def prime(self, tenant_id: str, version: int, index: T) -> None:
+        """Store an index built elsewhere (for example by the seeder, which has the items at hand)."""
+        with self._lock:
+            self._entries[tenant_id] = (version, index)
+
     def get(self, tenant_id: str, version: int) -> T:
         with self._lock:
             entry = self._entries.get(tenant_id)

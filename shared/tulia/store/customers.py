@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from tulia.domain.common import iso, new_id
+from tulia.domain.common import iso, new_id, sortable
 from tulia.domain.customer import ConsentEvent, Customer
 from tulia.errors import NotFound
 from tulia.store import keys
@@ -153,7 +153,7 @@ class CustomerRepo:
                         "item": to_item(
                             event,
                             pk=keys.customer_pk(event.tenant_id, event.customer_id),
-                            sk=keys.consent_event_sk(iso(event.at), event.event_id),
+                            sk=keys.consent_event_sk(sortable(event.at), event.event_id),
                         ),
                         "condition": "attribute_not_exists(pk)",
                     }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tulia.domain.common import iso
+from tulia.domain.common import iso, sortable
 from tulia.domain.handoff import HandoffTicket
 from tulia.errors import NotFound
 from tulia.store import keys
@@ -32,7 +32,7 @@ class HandoffRepo:
                             pk=keys.handoff_pk(ticket.tenant_id, ticket.ticket_id),
                             sk=keys.TICKET,
                             gsi1pk=keys.handoff_status_gsi_pk(ticket.tenant_id, ticket.status),
-                            gsi1sk=iso(ticket.created_at),
+                            gsi1sk=sortable(ticket.created_at),
                         ),
                         "condition": "attribute_not_exists(pk)",
                     }

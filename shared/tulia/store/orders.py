@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
-from tulia.domain.common import iso
+from tulia.domain.common import iso, sortable
 from tulia.domain.order import ORDER_TRANSITIONS, PAYABLE_STATES, Order
 from tulia.domain.payment import PAYMENT_TRANSITIONS, Payment
 from tulia.errors import NotFound, StateConflict
@@ -45,9 +45,9 @@ class OrderRepo:
             pk=keys.order_pk(order.tenant_id, order.order_id),
             sk=keys.ORDER,
             gsi1pk=keys.customer_orders_gsi_pk(order.tenant_id, order.customer_id),
-            gsi1sk=iso(order.created_at),
+            gsi1sk=sortable(order.created_at),
             gsi2pk=keys.tenant_orders_gsi_pk(order.tenant_id),
-            gsi2sk=iso(order.created_at),
+            gsi2sk=sortable(order.created_at),
         )
 
     def get(self, tenant_id: str, order_id: str) -> Order:
@@ -122,6 +122,8 @@ class OrderRepo:
     ) -> Order:
         """Move the order to ``to`` from any state that allows it; anything else is a StateConflict."""
         allowed_from = [s for s, nexts in ORDER_TRANSITIONS.items() if to in nexts]
+        if not allowed_from:
+            raise StateConflict(f"No order can move to {to}.")
         in_list, vals = _in(allowed_from, "f")
         sets = ["#s = :to", "updated_at = :now"]
         values: dict[str, Any] = {":to": to, ":now": iso(now), **vals}

@@ -1,0 +1,86 @@
+"""Catalog search behaviour a shopper would notice: Swahili words, typos, the right kind of thing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tulia.domain.catalog import CatalogItem
+from tulia.packs.loader import Pack
+from tulia.search.catalog_index import CatalogIndex, Filters
+from tulia.search.text import terms
+
+
+@pytest.fixture(scope="module")
+def index(demo_packs: dict[str, Pack]) -> CatalogIndex:
+    return CatalogIndex(demo_packs["demo-shop"].catalog)
+
+
+def categories(index: CatalogIndex, query: str, n: int = 5, **filters: object) -> list[str]:
+    hits = index.search(query, Filters(**filters), limit=n).hits  # type: ignore[arg-type]
+    by_id = {d.item_id: d for d in index.docs}
+    return [by_id[h.item_id].category_folded for h in hits]
+
+
+def names(index: CatalogIndex, query: str, n: int = 5) -> list[str]:
+    by_id = {d.item_id: d for d in index.docs}
+    return [by_id[h.item_id].name for h in index.search(query, limit=n).hits]
+
+
+def test_swahili_and_sheng_words_map_to_catalog_words() -> None:
+    assert terms("Nataka simu ya Samsung") == ["phone", "samsung"]
+    assert terms("chaja ya iPhone") == ["charger", "iphone"]
+    assert terms("earbuds nyeusi") == ["earphone", "black"]
+    assert "featurephone" in terms("kadudu")
+
+
+def test_swahili_phone_request_finds_smartphones(index: CatalogIndex) -> None:
+    assert set(categories(index, "nataka simu ya samsung")) == {"smartphones"}
+    assert all(n.startswith("Samsung") for n in names(index, "simu ya samsung"))
+
+
+def test_phone_case_request_finds_cases_not_phones(index: CatalogIndex) -> None:
+    assert set(categories(index, "samsung a15 case", 3)) == {"phone cases & covers"}
+    assert names(index, "cover ya samsung a15", 1)[0].startswith("Samsung Galaxy A15")
+
+
+@pytest.mark.parametrize("typo", ["samsnug phone", "samsung fone", "infinx hot 40", "powebank 20000"])
+def test_typos_still_find_the_right_things(index: CatalogIndex, typo: str) -> None:
+    result = index.search(typo, limit=3)
+    assert result.hits, typo
+    assert result.confidence >= 0.5
+
+
+def test_brand_prefix_finds_the_brand(index: CatalogIndex) -> None:
+    assert all("Oraimo" in n for n in names(index, "oraim", 3))
+
+
+def test_feature_phone_slang_finds_basic_phones(index: CatalogIndex) -> None:
+    assert set(categories(index, "kabambe")) == {"feature phones"}
+
+
+def test_filters_price_stock_type_and_category(index: CatalogIndex, demo_packs: dict[str, Pack]) -> None:
+    items = {i.item_id: i for i in demo_packs["demo-shop"].catalog}
+    hits = index.search("phone", Filters(max_price=15_000, in_stock_only=True), limit=10).hits
+    assert hits
+    assert all(items[h.item_id].price <= 15_000 and items[h.item_id].in_stock for h in hits)
+    assert set(categories(index, "samsung", 10, category="tablets")) == {"tablets"}
+    assert index.search("braids", Filters(type="service")).hits == []
+
+
+def test_unknown_words_give_no_results_and_no_confidence(index: CatalogIndex) -> None:
+    result = index.search("zxqv wobblefrotz")
+    assert result.hits == []
+    assert result.confidence == 0.0
+
+
+def test_vague_query_reports_many_matches(index: CatalogIndex) -> None:
+    assert index.search("phone", limit=6).total_matches >= 20
+
+
+def test_empty_query_browses_cheapest_first() -> None:
+    items = [
+        CatalogItem(tenant_id="t", item_id=f"S{n}", name=f"Thing {n}", category="Misc", price=p)
+        for n, p in enumerate([500, 100, 300])
+    ]
+    hits = CatalogIndex(items).search("", limit=2).hits
+    assert [h.item_id for h in hits] == ["S1", "S2"]
