@@ -63,7 +63,7 @@ class _Doc:
     item_id: str
     type: str
     category_folded: str
-    category_terms: frozenset[str]
+    category_head: str | None
     price: int
     in_stock: bool
     tags: frozenset[str]
@@ -110,7 +110,7 @@ class CatalogIndex:
                 item_id=item.item_id,
                 type=item.type,
                 category_folded=fold(item.category),
-                category_terms=frozenset(cat_terms),
+                category_head=cat_terms[-1] if cat_terms else None,
                 price=item.price,
                 in_stock=item.in_stock,
                 tags=frozenset(fold(t) for t in item.tags),
@@ -147,8 +147,11 @@ class CatalogIndex:
         if f.max_price is not None and doc.price > f.max_price:
             return False
         if f.category:
+            # "Smartphones", "smartphones" and "phones" all mean the category whose head word is "phone";
+            # "Phone Cases" (head word "case") is a different category.
             wanted = fold(f.category).strip()
-            if wanted != doc.category_folded and not set(terms(f.category)) <= doc.category_terms:
+            wanted_terms = terms(f.category)
+            if wanted != doc.category_folded and (not wanted_terms or wanted_terms[-1] != doc.category_head):
                 return False
         return not (f.tags and not {fold(t) for t in f.tags} <= doc.tags)
 

@@ -81,7 +81,7 @@ _LEXICON: dict[str, tuple[str, ...]] = {
     "pink": ("pink", "pinki"),
     "cheap": ("cheap", "affordable", "budget", "rahisi", "cheaper", "cheapest"),
     "hair": ("hair", "nywele"),
-    "braid": ("braid", "braids", "braiding", "kusuka", "rasta", "lines", "cornrows", "knotless"),
+    "braid": ("braid", "braids", "braiding", "kusuka", "kusuka_nywele"),
     "haircut": ("haircut", "cut", "kunyoa", "kinyozi", "shave", "trim", "fade"),
     "nail": ("nail", "nails", "kucha", "manicure", "pedicure", "gel"),
     "massage": ("massage", "masaji", "kukandwa"),
