@@ -129,7 +129,7 @@ def seeded_snapshot(demo_packs: dict[str, Pack]) -> SeededSnapshot:
         services = build_services(Settings(table_prefix="test-"), dynamodb=client, clock=Clock())
         for pack in demo_packs.values():
             seed_pack(services, pack)
-        indexes = {tid: entry for tid, entry in services.catalog_indexes._entries.items()}
+        indexes = dict(services.catalog_indexes._entries.items())
         return SeededSnapshot(copy.deepcopy(_dynamodb_backend().tables), indexes)
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from tests.conftest import SALON, SHOP, Caller, Clock, new_customer
 
+from tests.conftest import SALON, SHOP, Caller, Clock, new_customer
 from tulia.domain.common import sortable
 from tulia.domain.order import ORDER_TRANSITIONS
 from tulia.domain.payment import Payment

@@ -1,8 +1,8 @@
 import io
 
 import pytest
-from tests.conftest import PACKS
 
+from tests.conftest import PACKS
 from tulia.errors import InvalidInput
 from tulia.rag.extract import Section, chunk_sections, extract
 

@@ -6,8 +6,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.conftest import ROOT, SPEC
 
+from tests.conftest import ROOT, SPEC
 from tulia.tools.registry import TOOLS, schemas
 from tulia.tools.spec_schemas import load_spec_tool_schemas
 
