@@ -53,6 +53,7 @@ def test_fixed_discount_never_exceeds_the_subtotal() -> None:
         ({"requires_opt_in": True}, {}, "requires_opt_in"),
         ({"first_order_only": True}, {"paid_orders": 1}, "first_order_only"),
         ({"min_order": 20_000}, {}, "below_min_order"),
+        ({"days": ["tue", "wed"]}, {}, "not_today"),  # 2026-11-23 is a Monday
         ({"categories": ["Power Banks"]}, {"category_subtotals": {"Smartphones": 10_000}}, "no_eligible_items"),
     ],
 )
@@ -92,3 +93,7 @@ def test_without_an_order_eligibility_is_known_but_discount_is_not() -> None:
 def test_inconsistent_offers_are_rejected(bad: dict) -> None:
     with pytest.raises(ValueError):
         offer(**bad)
+
+
+def test_weekday_offer_applies_on_its_days() -> None:
+    assert evaluate_offer(offer(days=["Monday"]), check()).eligible  # 2026-11-23 is a Monday

@@ -11,6 +11,8 @@ from pydantic import Field, field_validator, model_validator
 from tulia.domain.common import Model
 
 OfferKind = Literal["percent", "fixed"]
+Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+WEEKDAYS: tuple[Weekday, ...] = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
 class Offer(Model):
@@ -30,8 +32,14 @@ class Offer(Model):
     first_order_only: bool = False
     requires_opt_in: bool = False
     categories: list[str] = Field(default_factory=list)  # empty: the whole catalog
+    days: list[Weekday] = Field(default_factory=list)  # empty: every day (Nairobi calendar)
     redemptions: int = 0
     active: bool = True
+
+    @field_validator("days", mode="before")
+    @classmethod
+    def _short_days(cls, v: object) -> object:
+        return [str(d).strip().lower()[:3] for d in v] if isinstance(v, list) else v
 
     @field_validator("code", mode="before")
     @classmethod
@@ -84,6 +92,8 @@ def evaluate_offer(offer: Offer, check: OfferCheck) -> Eligibility:
         reason = "not_started"
     elif check.today > offer.valid_to:
         reason = "expired"
+    elif offer.days and WEEKDAYS[check.today.weekday()] not in offer.days:
+        reason = "not_today"
     elif offer.usage_limit is not None and offer.redemptions >= offer.usage_limit:
         reason = "usage_limit_reached"
     elif check.customer_redemptions >= offer.per_customer_limit:

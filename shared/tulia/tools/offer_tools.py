@@ -32,6 +32,7 @@ class OfferOut(Output):
     requires_opt_in: bool
     first_order_only: bool
     categories: list[str]
+    days: list[str]
     eligible: bool
     reason: str | None
     estimated_discount: int | None
@@ -98,6 +99,7 @@ def offers_get_applicable(ctx: ToolContext, args: OffersGetApplicableArgs) -> Of
                 requires_opt_in=offer.requires_opt_in,
                 first_order_only=offer.first_order_only,
                 categories=offer.categories,
+                days=list(offer.days),
                 eligible=result.eligible,
                 reason=result.reason,
                 estimated_discount=result.discount,
@@ -121,6 +123,7 @@ REJECTION_MESSAGES = {
     "unknown_code": "There is no offer with that code.",
     "inactive": "That offer is not running.",
     "not_started": "That offer has not started yet.",
+    "not_today": "That offer is not valid today.",
     "expired": "That offer has ended.",
     "usage_limit_reached": "That offer has been fully redeemed.",
     "already_used": "You have already used that code.",

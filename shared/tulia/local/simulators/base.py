@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -29,6 +30,7 @@ class Reply:
     status: int = 200
     body: Any = field(default_factory=dict)
     content_type: str = "application/json"
+    delay_seconds: float = 0.0  # answer late (to exercise client timeouts)
 
 
 Route = Callable[[Recorded], Reply]
@@ -63,6 +65,8 @@ class SimulatorServer:
                     body,
                 )
                 reply = server.dispatch(rec)
+                if reply.delay_seconds:
+                    time.sleep(reply.delay_seconds)
                 payload = reply.body if isinstance(reply.body, bytes | str) else json.dumps(reply.body)
                 data = payload.encode() if isinstance(payload, str) else payload
                 self.send_response(reply.status)
@@ -95,11 +99,16 @@ class SimulatorServer:
             return Reply(404, {"errorMessage": f"no route {rec.method} {rec.path}"})
         return route(rec)
 
-    def fail_next(self, status: int, body: Any = None, times: int = 1) -> None:
+    def fail_next(self, status: int, body: Any = None, times: int = 1, delay_seconds: float = 0.0) -> None:
         with self._lock:
             self.forced.extend(
-                Reply(status, body if body is not None else {"errorMessage": "simulated"}) for _ in range(times)
+                Reply(status, body if body is not None else {"errorMessage": "simulated"}, delay_seconds=delay_seconds)
+                for _ in range(times)
             )
+
+    def clear_failures(self) -> None:
+        with self._lock:
+            self.forced.clear()
 
     def calls(self, path: str) -> list[Recorded]:
         with self._lock:
