@@ -512,9 +512,16 @@ M-Pesa confirmation code and a person from our team will check it for you.
 """
 KB_ABOUT = """About Duka Bora Electronics
 
+Who we are
 Duka Bora Electronics sells genuine phones, laptops, TVs and accessories in Nairobi since 2016.
+
+Opening hours
+Monday to Saturday 8am to 7pm, Sunday 10am to 4pm. Closed on public holidays.
+
+Location
 Our shop is on Moi Avenue, opposite the Kenya National Archives, in Nairobi CBD.
-Opening hours: Monday to Saturday 8am to 7pm, Sunday 10am to 4pm. Closed on public holidays.
+
+Contact
 Call or WhatsApp us on 0700 000 001. We offer free fitting of screen protectors bought from us.
 """
 

@@ -40,7 +40,14 @@ def extract(filename: str, data: bytes) -> ExtractedDocument:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise InvalidInput(f"{filename}: not UTF-8 text.", field=filename) from exc
-        doc = _from_markdown(text, fallback_title, pages=max(1, len(text) // 3000 + 1))
+        pages = max(1, len(text) // 3000 + 1)
+        if suffix == ".md":
+            doc = _from_markdown(text, fallback_title, pages=pages)
+        else:  # plain text: a short first line is the title, short lines without a full stop are headings
+            lines = [line.strip() for line in text.splitlines() if line.strip()]
+            title = lines[0] if lines and len(lines[0]) <= 80 and not lines[0].endswith(".") else fallback_title
+            found = _from_lines(lines, title)
+            doc = ExtractedDocument(found.title, found.sections, pages)
     elif suffix == ".pdf":
         doc = _from_pdf(filename, data, fallback_title)
     elif suffix == ".docx":

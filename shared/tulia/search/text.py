@@ -21,7 +21,7 @@ STOPWORDS = frozenset(
     show some that the this to u want we what which with you your need looking find buy sell selling hi hello hey
     there much how many price cost available got tell about like would could nataka ninataka nataa natafuta tafuta
     nipe niletee naomba omba una mna mko uko iko ziko kuna ya wa za la kwa na ni je gani bei ngapi hii hizi hiyo
-    hizo hapa sasa tu pia au lakini kama sana mimi wewe yangu nauliza uliza nisaidie saidia tafadhali karibu
+    hizo hapa sasa tu pia au lakini kama sana mimi wewe yangu naweza nauliza uliza nisaidie saidia tafadhali karibu
     habari sasa niaje mambo vipi poa boss bro sista msee ama ile hiyo kitu vitu nini
     """.split()  # noqa: SIM905
 )
@@ -81,7 +81,7 @@ _LEXICON: dict[str, tuple[str, ...]] = {
     "pink": ("pink", "pinki"),
     "cheap": ("cheap", "affordable", "budget", "rahisi", "cheaper", "cheapest"),
     "hair": ("hair", "nywele"),
-    "braid": ("braid", "braids", "braiding", "kusuka", "kusuka_nywele"),
+    "braid": ("braid", "braids", "braiding", "kusuka"),
     "haircut": ("haircut", "cut", "kunyoa", "kinyozi", "shave", "trim", "fade"),
     "nail": ("nail", "nails", "kucha", "manicure", "pedicure", "gel"),
     "massage": ("massage", "masaji", "kukandwa"),
@@ -89,6 +89,8 @@ _LEXICON: dict[str, tuple[str, ...]] = {
     "wash": ("wash", "kuosha", "shampoo"),
     "makeup": ("makeup", "make", "urembo"),
     # support words
+    "faulty": ("faulty", "broken", "damaged", "defective", "spoilt", "spoiled", "dead", "imeharibika",
+               "iliyoharibika", "ameharibika", "mbovu", "haifanyi", "haiwaki", "imevunjika", "iliyovunjika"),
     "return": (
         "return",
         "returns",
@@ -118,7 +120,7 @@ _LEXICON: dict[str, tuple[str, ...]] = {
     ),
     "warranty": ("warranty", "guarantee", "dhamana", "waranti"),
     "payment": ("payment", "pay", "paying", "paid", "malipo", "lipa", "kulipa", "nimelipa", "mpesa", "till", "paybill"),
-    "hours": ("hours", "open", "opening", "close", "closing", "saa_za_kazi", "mnafungua", "mnafunga"),
+    "hours": ("hours", "open", "opening", "close", "closing", "mnafungua", "mnafunga"),
     "location": ("location", "where", "wapi", "address", "shop", "duka", "located", "mahali"),
     "fee": ("fee", "fees", "charge", "charges", "gharama", "ada"),
     "time": ("time", "long", "days", "muda", "siku", "when", "lini"),
