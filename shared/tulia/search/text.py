@@ -56,7 +56,6 @@ _LEXICON: dict[str, tuple[str, ...]] = {
         "earpods",
         "buds",
         "airpods",
-        "spika_za_masikio",
     ),
     "powerbank": ("powerbank", "powerbanks", "banki"),
     "battery": ("battery", "batteries", "betri"),
