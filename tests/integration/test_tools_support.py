@@ -10,12 +10,14 @@ from tulia.services import Services
 
 @pytest.mark.parametrize(
     ("question", "doc_id"),
-    [("How do I return a faulty phone?", "policy-returns-policy"),
-     ("naweza kurudisha simu iliyoharibika?", "policy-returns-policy"),
-     ("how long is the warranty on a laptop", "policy-warranty"),
-     ("delivery fee to Kasarani", "faq-delivery"),
-     ("I paid but did not get a confirmation", "faq-payment-help"),
-     ("what are your opening hours", "doc-about-us")],
+    [
+        ("How do I return a faulty phone?", "policy-returns-policy"),
+        ("naweza kurudisha simu iliyoharibika?", "policy-returns-policy"),
+        ("how long is the warranty on a laptop", "policy-warranty"),
+        ("delivery fee to Kasarani", "faq-delivery"),
+        ("I paid but did not get a confirmation", "faq-payment-help"),
+        ("what are your opening hours", "doc-about-us"),
+    ],
 )
 def test_questions_are_answered_from_the_right_document(shop: Caller, question: str, doc_id: str) -> None:
     out = shop.ok("kb_retrieve", query=question, top_k=3)
@@ -25,8 +27,11 @@ def test_questions_are_answered_from_the_right_document(shop: Caller, question: 
 
 def test_snippets_carry_title_section_and_type(shop: Caller) -> None:
     top = shop.ok("kb_retrieve", query="how are refunds paid", top_k=1)["snippets"][0]
-    assert (top["title"], top["section"], top["source_type"]) == ("Returns and Refunds Policy", "How refunds are paid",
-                                                                  "policy")
+    assert (top["title"], top["section"], top["source_type"]) == (
+        "Returns and Refunds Policy",
+        "How refunds are paid",
+        "policy",
+    )
     assert "3 working days" in top["text"]
 
 
@@ -41,22 +46,27 @@ def test_a_question_the_documents_do_not_answer_finds_nothing(shop: Caller) -> N
     assert out == {"snippets": [], "answer_found": False}
 
 
-@pytest.mark.parametrize(("args", "field"), [({"top_k": 9}, "top_k"), ({"top_k": 0}, "top_k"),
-                                             ({"top_k": 3, "source_types": ["blog"]}, "source_types[0]")])
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [({"top_k": 9}, "top_k"), ({"top_k": 0}, "top_k"), ({"top_k": 3, "source_types": ["blog"]}, "source_types[0]")],
+)
 def test_bad_retrieval_arguments(shop: Caller, args: dict, field: str) -> None:
     err = shop.err("kb_retrieve", query="returns", **args)
     assert (err["code"], err["field"]) == ("invalid_input", field)
 
 
-SNAPSHOT = {"summary": "Customer says an M-Pesa payment went through but the order shows unpaid.",
-            "last_messages": [{"from": "customer", "text": "I paid but it says pending"}],
-            "actions": ["order_get_status"]}
+SNAPSHOT = {
+    "summary": "Customer says an M-Pesa payment went through but the order shows unpaid.",
+    "last_messages": [{"from": "customer", "text": "I paid but it says pending"}],
+    "actions": ["order_get_status"],
+}
 
 
 def test_handoff_ticket_stores_the_snapshot_and_puts_the_customer_with_a_human(shop: Caller, seeded: Services) -> None:
     cid = new_customer(shop)
-    ticket = shop.ok("handoff_create_ticket", customer_id=cid, reason="payment dispute", priority="high",
-                     context_snapshot=SNAPSHOT)
+    ticket = shop.ok(
+        "handoff_create_ticket", customer_id=cid, reason="payment dispute", priority="high", context_snapshot=SNAPSHOT
+    )
     assert ticket["created"] is True
     assert ticket["ticket_id"].startswith("HND-")
     assert ticket["expected_response"] == "within 30 minutes (Mon-Sat 8am-7pm)"
@@ -69,24 +79,27 @@ def test_handoff_ticket_stores_the_snapshot_and_puts_the_customer_with_a_human(s
 
 def test_a_second_escalation_reuses_the_open_ticket(shop: Caller, seeded: Services) -> None:
     cid = new_customer(shop)
-    first = shop.ok("handoff_create_ticket", customer_id=cid, reason="wants a human", priority="normal",
-                    context_snapshot={})
-    again = shop.ok("handoff_create_ticket", customer_id=cid, reason="still waiting", priority="high",
-                    context_snapshot={})
+    first = shop.ok(
+        "handoff_create_ticket", customer_id=cid, reason="wants a human", priority="normal", context_snapshot={}
+    )
+    again = shop.ok(
+        "handoff_create_ticket", customer_id=cid, reason="still waiting", priority="high", context_snapshot={}
+    )
     assert (again["ticket_id"], again["created"]) == (first["ticket_id"], False)
     assert len(seeded.handoffs.list_by_status(SHOP, "open").items) == 1
 
 
 @pytest.mark.parametrize(
     ("args", "code", "field"),
-    [({"priority": "asap"}, "invalid_input", "priority"),
-     ({"reason": "   "}, "invalid_input", "reason"),
-     ({"context_snapshot": {"blob": "x" * 70_000}}, "invalid_input", "context_snapshot"),
-     ({"customer_id": "cus_nobody"}, "not_found", "customer_id"),
-     ({"context_snapshot": "not an object"}, "invalid_input", "context_snapshot")],
+    [
+        ({"priority": "asap"}, "invalid_input", "priority"),
+        ({"reason": "   "}, "invalid_input", "reason"),
+        ({"context_snapshot": {"blob": "x" * 70_000}}, "invalid_input", "context_snapshot"),
+        ({"customer_id": "cus_nobody"}, "not_found", "customer_id"),
+        ({"context_snapshot": "not an object"}, "invalid_input", "context_snapshot"),
+    ],
 )
-def test_bad_handoff_requests_open_no_ticket(shop: Caller, seeded: Services, args: dict, code: str,
-                                             field: str) -> None:
+def test_bad_handoff_requests_open_no_ticket(shop: Caller, seeded: Services, args: dict, code: str, field: str) -> None:
     cid = new_customer(shop)
     base = {"customer_id": cid, "reason": "help", "priority": "normal", "context_snapshot": {}}
     err = shop.err("handoff_create_ticket", **{**base, **args})

@@ -1,0 +1,98 @@
+"""The `tulia` command as a shop owner or developer runs it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import boto3
+from moto.server import ThreadedMotoServer
+
+from tests.conftest import PACKS, ROOT
+from tulia.local.stack import free_port
+
+TULIA = [sys.executable, "-m", "tulia.cli"]
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*TULIA, *args], capture_output=True, text=True, cwd=ROOT, timeout=120, env={**os.environ, **(env or {})}
+    )
+
+
+def test_dry_run_validates_both_demo_packs() -> None:
+    out = run("seed", "--pack", "packs/demo-shop", "--pack", "packs/demo-salon", "--dry-run")
+    assert out.returncode == 0, out.stderr
+    assert "valid: demo-shop (311 items" in out.stdout
+    assert "valid: demo-salon" in out.stdout
+
+
+def test_a_broken_pack_exits_non_zero_and_names_the_problem(tmp_path: Path) -> None:
+    broken = tmp_path / "shop"
+    shutil.copytree(PACKS / "demo-shop", broken)
+    lines = (broken / "catalog.csv").read_text().splitlines()
+    lines[5] = lines[5].replace(",Smartphones,", ",,")
+    (broken / "catalog.csv").write_text("\n".join(lines) + "\n")
+    out = run("seed", "--pack", str(broken), "--dry-run")
+    assert out.returncode == 1
+    assert "nothing was written" in out.stderr
+    assert "catalog.csv, row 6, column category" in out.stderr
+
+
+def test_seed_loads_both_demo_packs_into_a_dynamodb_endpoint() -> None:
+    port = free_port()
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    try:
+        endpoint = f"http://127.0.0.1:{port}"
+        out = run(
+            "seed",
+            "--pack",
+            "packs/demo-shop",
+            "--pack",
+            "packs/demo-salon",
+            "--create-tables",
+            env={"TULIA_AWS_ENDPOINT_URL": endpoint, "TULIA_TABLE_PREFIX": "cli-"},
+        )
+        assert out.returncode == 0, out.stderr
+        assert "seeded demo-shop (Duka Bora Electronics): 311 items in 16 categories" in out.stdout
+        assert "seeded demo-salon" in out.stdout
+        client = boto3.client("dynamodb", endpoint_url=endpoint, region_name="eu-west-1")
+        route = client.get_item(
+            TableName="cli-tenants", Key={"pk": {"S": "WAPHONE#106540352242922"}, "sk": {"S": "ROUTE"}}
+        )
+        assert route["Item"]["tenant_id"]["S"] == "demo-shop"
+        again = run(
+            "seed", "--pack", "packs/demo-shop", env={"TULIA_AWS_ENDPOINT_URL": endpoint, "TULIA_TABLE_PREFIX": "cli-"}
+        )
+        assert again.returncode == 0, again.stderr  # re-seeding replaces, it does not fail
+    finally:
+        server.stop()
+
+
+def test_dev_seeds_the_demo_packs_and_stops_cleanly_on_ctrl_c() -> None:
+    proc = subprocess.Popen(
+        [*TULIA, "dev", "--port", str(free_port())], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        lines: list[str] = []
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline() if proc.stdout else ""
+            if not line:
+                break
+            lines.append(line)
+            if "Ctrl-C" in line:
+                break
+        assert any("seeded demo-shop" in line for line in lines), lines
+        assert any("seeded demo-salon" in line for line in lines), lines
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
