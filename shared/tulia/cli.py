@@ -53,12 +53,24 @@ def cmd_seed(ns: argparse.Namespace) -> int:
                 f"{len(p.documents)} documents)"
             )
         return 0
+    from botocore.exceptions import BotoCoreError, ClientError
+
     settings = get_settings()
     services = build_services(settings)
-    if ns.create_tables:
-        create_tables(services.db.client, settings.table_prefix)
-    for p in packs:
-        print(f"seeded {seed_pack(services, p)}")
+    try:
+        if ns.create_tables:
+            create_tables(services.db.client, settings.table_prefix)
+        for p in packs:
+            print(f"seeded {seed_pack(services, p)}")
+    except (BotoCoreError, ClientError) as exc:
+        where = settings.aws_endpoint_url or f"AWS region {settings.aws_region}"
+        print(f"Could not write to DynamoDB at {where}: {exc}", file=sys.stderr)
+        print(
+            "Set TULIA_AWS_ENDPOINT_URL for a local store (see `make dev`), or AWS credentials for AWS; "
+            "--create-tables creates missing tables.",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 
@@ -88,7 +100,16 @@ def main(argv: list[str] | None = None) -> int:
     dev.set_defaults(func=cmd_dev)
 
     ns = parser.parse_args(argv)
-    return int(ns.func(ns))
+    from pydantic import ValidationError
+
+    try:
+        return int(ns.func(ns))
+    except ValidationError as exc:  # a TULIA_* setting with a value it cannot take
+        print("Invalid settings:", file=sys.stderr)
+        for err in exc.errors(include_url=False):
+            name = "TULIA_" + "_".join(str(p) for p in err["loc"]).upper()
+            print(f"  - {name}: {err['msg']}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

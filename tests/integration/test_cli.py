@@ -75,9 +75,10 @@ def test_seed_loads_both_demo_packs_into_a_dynamodb_endpoint() -> None:
         server.stop()
 
 
-def test_dev_seeds_the_demo_packs_and_stops_cleanly_on_ctrl_c() -> None:
+def test_dev_seeds_the_demo_packs_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
+    stderr = (tmp_path / "stderr.txt").open("w")
     proc = subprocess.Popen(
-        [*TULIA, "dev", "--port", str(free_port())], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [*TULIA, "dev", "--port", str(free_port())], cwd=ROOT, stdout=subprocess.PIPE, stderr=stderr, text=True
     )
     try:
         lines: list[str] = []
@@ -96,3 +97,24 @@ def test_dev_seeds_the_demo_packs_and_stops_cleanly_on_ctrl_c() -> None:
     finally:
         if proc.poll() is None:
             proc.kill()
+        stderr.close()
+    assert "Traceback" not in (tmp_path / "stderr.txt").read_text()
+
+
+def test_a_bad_setting_is_named_without_a_traceback() -> None:
+    out = run("seed", "--pack", "packs/demo-salon", env={"TULIA_HTTP_TIMEOUT_SECONDS": "-1"})
+    assert out.returncode == 2
+    assert "TULIA_HTTP_TIMEOUT_SECONDS" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_seed_without_a_reachable_store_explains_what_to_set() -> None:
+    out = run(
+        "seed",
+        "--pack",
+        "packs/demo-salon",
+        env={"TULIA_AWS_ENDPOINT_URL": f"http://127.0.0.1:{free_port()}", "AWS_MAX_ATTEMPTS": "1"},
+    )
+    assert out.returncode == 1
+    assert "Could not write to DynamoDB" in out.stderr
+    assert "Traceback" not in out.stderr

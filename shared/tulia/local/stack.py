@@ -7,6 +7,7 @@ The HTTP routes, the agent poller and the chat page join it with the pipeline is
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import socket
@@ -36,8 +37,12 @@ def run_dev(packs: list[Pack], *, port: int) -> int:
     from tulia.services import build_services
     from tulia.store.tables import create_tables
 
+    stop = threading.Event()
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     for key, value in LOCAL_AWS_ENV.items():
         os.environ.setdefault(key, value)
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's server would log every request
     store_port = free_port()
     store = ThreadedMotoServer(ip_address="127.0.0.1", port=store_port, verbose=False)
     store.start()
@@ -64,9 +69,6 @@ def run_dev(packs: list[Pack], *, port: int) -> int:
             f"{port} arrive with the pipeline issue. Press Ctrl-C to stop.",
             flush=True,
         )
-        stop = threading.Event()
-        signal.signal(signal.SIGINT, lambda *_: stop.set())
-        signal.signal(signal.SIGTERM, lambda *_: stop.set())
         stop.wait()
     finally:
         daraja.stop()

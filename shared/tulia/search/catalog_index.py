@@ -10,6 +10,7 @@ The index only *finds candidates*: prices and stock shown to a customer are re-r
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections import defaultdict
 from collections.abc import Iterable
@@ -81,10 +82,14 @@ class CatalogIndex:
         self.avg_len = (sum(d.length for d in self.docs) / len(self.docs)) if self.docs else 1.0
         n = len(self.docs)
         self.idf = {t: math.log(1 + (n - len(p) + 0.5) / (len(p) + 0.5)) for t, p in self.postings.items()}
+        # precompute each posting's BM25 weight (idf x saturated tf), so a query only multiplies and adds
+        norm = [K1 * (1 - B + B * d.length / self.avg_len) for d in self.docs]
+        for term, plist in self.postings.items():
+            idf = self.idf[term]
+            self.postings[term] = [(doc_no, idf * tf * (K1 + 1) / (tf + norm[doc_no])) for doc_no, tf in plist]
         self.vocabulary = sorted(self.postings)
         self._long_vocab = [t for t in self.vocabulary if len(t) >= 4 and not t.isdigit()]
         self.categories = sorted({d.category_folded for d in self.docs})
-        self._by_id = {d.item_id: d for d in self.docs}
 
     def __len__(self) -> int:
         return len(self.docs)
@@ -172,13 +177,16 @@ class CatalogIndex:
             if not expanded:
                 continue
             expansions[term] = [t for t, _ in expanded]
+            if len(expanded) == 1:
+                cat_term, factor = expanded[0]
+                for doc_no, weight in self.postings[cat_term]:
+                    scores[doc_no] += weight * factor
+                    quality[doc_no] += factor
+                continue
             best_for_doc: dict[int, tuple[float, float]] = {}
             for cat_term, factor in expanded:
-                idf = self.idf[cat_term]
-                for doc_no, tf in self.postings[cat_term]:
-                    doc = self.docs[doc_no]
-                    bm25 = idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * doc.length / self.avg_len))
-                    s = bm25 * factor
+                for doc_no, weight in self.postings[cat_term]:
+                    s = weight * factor
                     if s > best_for_doc.get(doc_no, (0.0, 0.0))[0]:
                         best_for_doc[doc_no] = (s, factor)
             for doc_no, (s, factor) in best_for_doc.items():
@@ -186,15 +194,16 @@ class CatalogIndex:
                 quality[doc_no] += factor
 
         n_terms = len(q_terms)
-        ranked: list[Hit] = []
+        check = filters != Filters()
+        candidates: list[tuple[float, int, int, float]] = []
         for doc_no, s in scores.items():
-            doc = self.docs[doc_no]
-            if not self._passes(doc, filters):
+            if check and not self._passes(self.docs[doc_no], filters):
                 continue
             coverage = quality[doc_no] / n_terms
-            ranked.append(Hit(doc.item_id, s * coverage * coverage, coverage))
-        ranked.sort(key=lambda h: (-h.score, self._by_id[h.item_id].price))
-        best_cov = max((h.coverage for h in ranked), default=0.0)
+            candidates.append((s * coverage * coverage, -self.docs[doc_no].price, doc_no, coverage))
+        best_cov = max((c[3] for c in candidates), default=0.0)
         # "matches" are the items about as complete a match as the best one
-        total = sum(1 for h in ranked if h.coverage >= best_cov - 1e-9 and h.coverage >= 0.5)
-        return SearchResult(ranked[:limit], total, round(best_cov, 3), expansions)
+        total = sum(1 for c in candidates if c[3] >= best_cov - 1e-9 and c[3] >= 0.5)
+        top = heapq.nlargest(limit, candidates)  # best score first; on a tie, the cheaper item
+        hits = [Hit(self.docs[doc_no].item_id, score, cov) for score, _price, doc_no, cov in top]
+        return SearchResult(hits, total, round(best_cov, 3), expansions)
