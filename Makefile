@@ -28,6 +28,8 @@ integration: install
 
 lint: install
 	$(BIN)/ruff check shared tests bench scripts
+	$(BIN)/ruff format --check shared tests bench scripts
+	$(BIN)/mypy
 
 fmt: install
 	$(BIN)/ruff check --fix shared tests bench scripts

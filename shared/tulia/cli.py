@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tulia.packs.loader import Pack
 
 DEFAULT_PACKS = ("packs/demo-shop", "packs/demo-salon")
 
@@ -17,7 +21,7 @@ def _find_default_packs() -> list[Path]:
     return []
 
 
-def _load_all(pack_dirs: list[Path]):  # type: ignore[no-untyped-def]
+def _load_all(pack_dirs: list[Path]) -> tuple[list[Pack], bool]:
     from tulia.packs.loader import PackInvalid, load_pack
 
     packs, failed = [], False

@@ -55,7 +55,7 @@ def assert_shop_untouched(seeded: Services, d: dict[str, Any]) -> None:
     customer = seeded.customers.get(SHOP, d["customer_id"])
     assert (customer.marketing_opt_in, customer.handoff_ticket_id) == (None, None)
     assert seeded.customers.consent_events(SHOP, d["customer_id"]) == []
-    assert seeded.orders.list_for_customer(SHOP, d["customer_id"]).items[0]["order_id"] == d["order_id"]
+    assert seeded.orders.list_for_customer(SHOP, d["customer_id"]).items[0].order_id == d["order_id"]
     assert len(seeded.orders.list_for_customer(SHOP, d["customer_id"]).items) == 1
 
 

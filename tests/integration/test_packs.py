@@ -138,5 +138,5 @@ def test_reseeding_replaces_the_catalog_and_keeps_offer_redemptions(
     assert {i.category for i in seeded.catalog.iter_all(SHOP)} == {"Smartphones"}
     assert shop.err("catalog_get_item", item_id="CB-001")["code"] == "not_found"
     assert shop.ok("catalog_search", query="oraimo charger", limit=5)["results"] == []
-    assert next(o for o in seeded.offers.list(SHOP) if o.offer_id == "VIP500").redemptions == 7
-    assert {o.offer_id for o in seeded.offers.list(SHOP)} == {"WELCOME10", "VIP500"}
+    assert next(o for o in seeded.offers.all_for(SHOP) if o.offer_id == "VIP500").redemptions == 7
+    assert {o.offer_id for o in seeded.offers.all_for(SHOP)} == {"WELCOME10", "VIP500"}

@@ -189,7 +189,7 @@ def test_order_listing_pages_with_a_cursor_that_cannot_cross_tenants(
         refs.append(_order(shop, cid)["order_ref"])
     page1 = seeded.orders.list_for_customer(SHOP, cid, limit=2)
     page2 = seeded.orders.list_for_customer(SHOP, cid, limit=2, cursor=page1.cursor)
-    assert [o["order_id"] for o in page1.items + page2.items] == refs[::-1][:4]
+    assert [o.order_id for o in page1.items + page2.items] == refs[::-1][:4]
     with pytest.raises(InvalidInput):
         seeded.orders.list_for_customer(SALON, cid, limit=2, cursor=page1.cursor)
     with pytest.raises(InvalidInput):

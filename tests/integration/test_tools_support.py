@@ -74,7 +74,7 @@ def test_handoff_ticket_stores_the_snapshot_and_puts_the_customer_with_a_human(s
     assert (stored.status, stored.priority, stored.context_snapshot) == ("open", "high", SNAPSHOT)
     assert shop.ok("customer_get_or_create", phone_e164="0712345678")["in_handoff"] is True
     listed = seeded.handoffs.list_by_status(SHOP, "open").items
-    assert [t["ticket_id"] for t in listed] == [ticket["ticket_id"]]
+    assert [t.ticket_id for t in listed] == [ticket["ticket_id"]]
 
 
 def test_a_second_escalation_reuses_the_open_ticket(shop: Caller, seeded: Services) -> None:

@@ -8,6 +8,8 @@ from pydantic import Field, field_validator, model_validator
 
 from tulia.domain.common import Lang, Model, Slug
 
+ALL_LANGUAGES: tuple[Lang, ...] = ("en", "sw", "sheng")
+
 PaymentMethod = Literal["mpesa_stk", "mpesa_c2b", "pesapal"]
 
 
@@ -24,7 +26,7 @@ class Persona(Model):
 
 class LanguagePolicy(Model):
     default: Lang = "en"
-    allowed: list[Lang] = Field(default_factory=lambda: ["en", "sw", "sheng"], min_length=1)
+    allowed: list[Lang] = Field(default_factory=lambda: list(ALL_LANGUAGES), min_length=1)
     sheng_fallback: Literal["sw", "en"] = "sw"
 
     @model_validator(mode="after")

@@ -25,6 +25,7 @@ import yaml
 from pydantic import ValidationError
 
 from tulia.domain.catalog import CatalogItem, VariantDimension, VariantOption
+from tulia.domain.kb import SourceType
 from tulia.domain.offer import Offer
 from tulia.domain.tenant import Tenant
 from tulia.errors import InvalidInput
@@ -32,7 +33,7 @@ from tulia.rag.extract import SUPPORTED_SUFFIXES, ExtractedDocument, extract
 
 REQUIRED_COLUMNS = ("sku", "name", "category", "price", "stock", "description")
 OPTIONAL_COLUMNS = ("type", "variants", "tags", "brand", "active", "duration_minutes")
-SOURCE_TYPES = ("policy", "faq", "doc", "sop")
+SOURCE_TYPES: tuple[SourceType, ...] = ("policy", "faq", "doc", "sop")
 MAX_CATALOG_ROWS = 50_000
 MAX_KB_BYTES = 20 * 1024 * 1024
 
@@ -59,7 +60,7 @@ class PackInvalid(Exception):
 class KbDocumentSource:
     doc_id: str
     filename: str
-    source_type: str
+    source_type: SourceType
     extracted: ExtractedDocument
 
 
@@ -248,10 +249,11 @@ def _load_offers(path: Path, tenant_id: str, categories: set[str], issues: list[
     return offers
 
 
-def _source_type(rel: Path) -> str:
+def _source_type(rel: Path) -> SourceType:
     for part in rel.parts[:-1]:
-        if part.lower() in SOURCE_TYPES:
-            return part.lower()
+        for source_type in SOURCE_TYPES:
+            if part.lower() == source_type:
+                return source_type
     name = rel.stem.lower()
     if "faq" in name:
         return "faq"

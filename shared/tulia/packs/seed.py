@@ -55,7 +55,7 @@ def seed_pack(services: Services, pack: Pack) -> SeedSummary:
     s.catalog.delete_many(tid, old_ids - {i.item_id for i in pack.catalog})
 
     # offers: keep redemption counts of offers that stay
-    old_offers = {o.offer_id: o for o in s.offers.list(tid)}
+    old_offers = {o.offer_id: o for o in s.offers.all_for(tid)}
     offers = [
         o.model_copy(update={"redemptions": old_offers[o.offer_id].redemptions}) if o.offer_id in old_offers else o
         for o in pack.offers
@@ -79,7 +79,7 @@ def seed_pack(services: Services, pack: Pack) -> SeedSummary:
                 section=sec.heading,
                 source_type=source.source_type,
                 text=sec.text,
-            )  # type: ignore[arg-type]
+            )
             for n, sec in enumerate(sections)
         ]
         doc = KbDocument(
@@ -89,7 +89,7 @@ def seed_pack(services: Services, pack: Pack) -> SeedSummary:
             filename=source.filename,
             source_type=source.source_type,
             status="indexed",
-            version=version,  # type: ignore[arg-type]
+            version=version,
             chunk_count=len(chunks),
             updated_at=now,
         )

@@ -216,9 +216,9 @@ def _fold_phrases(toks: list[str]) -> list[str]:
     out: list[str] = []
     i = 0
     while i < len(toks):
-        pair = (toks[i], toks[i + 1]) if i + 1 < len(toks) else None
-        if pair in PHRASES:
-            out.append(PHRASES[pair])  # type: ignore[index]
+        folded = PHRASES.get((toks[i], toks[i + 1])) if i + 1 < len(toks) else None
+        if folded is not None:
+            out.append(folded)
             i += 2
         else:
             out.append(toks[i])

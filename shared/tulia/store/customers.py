@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from tulia.domain.common import iso, new_id, sortable
-from tulia.domain.customer import ConsentEvent, Customer
+from tulia.domain.customer import ConsentEvent, ConsentSource, Customer
 from tulia.errors import NotFound
 from tulia.store import keys
 from tulia.store.codec import from_item, to_item
@@ -172,7 +172,7 @@ class CustomerRepo:
         field: str,
         old: Any,
         new: Any,
-        source: str,
+        source: ConsentSource,
         request_id: str,
         conversation_id: str | None,
         at: datetime,
@@ -186,7 +186,7 @@ class CustomerRepo:
             field=field,
             old_value=old,
             new_value=new,
-            source=source,  # type: ignore[arg-type]
+            source=source,
             request_id=request_id,
             conversation_id=conversation_id,
             message_id=message_id,

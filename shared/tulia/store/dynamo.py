@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import base64
 import json
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.exceptions import ClientError
@@ -65,9 +66,14 @@ class Key:
     sk: str
 
 
+T = TypeVar("T")
+
+
 @dataclass
-class Page:
-    items: list[dict[str, Any]]
+class Page(Generic[T]):
+    """One page of a listing, and the opaque cursor of the next (None at the end)."""
+
+    items: list[T]
     cursor: str | None
 
 
@@ -174,7 +180,7 @@ class Dynamo:
         cursor: str | None = None,
         forward: bool = True,
         consistent: bool = False,
-    ) -> Page:
+    ) -> Page[dict[str, Any]]:
         pk_attr = pk_name or table.pk
         sk_attr = sk_name or table.sk
         cond = "#pk = :pk"
@@ -232,6 +238,7 @@ class Dynamo:
                 request = resp.get("UnprocessedKeys") or {}
                 if not request:
                     break
+                time.sleep(0.05 * 2**_attempt)  # throttled: back off before asking for the rest
         return found
 
     def batch_write(
@@ -247,6 +254,7 @@ class Dynamo:
                 pending = resp.get("UnprocessedItems") or {}
                 if not pending:
                     break
+                time.sleep(0.05 * 2**_attempt)
 
     def transact(self, operations: Sequence[Mapping[str, Any]], *, conflict_message: str) -> None:
         """Run a TransactWriteItems. Operations are written with plain Python values:

@@ -57,7 +57,9 @@ class HandoffRepo:
             raise NotFound("Unknown handoff ticket.", field="ticket_id")
         return self.from_item(item)
 
-    def list_by_status(self, tenant_id: str, status: str, *, limit: int = 50, cursor: str | None = None) -> Page:
+    def list_by_status(
+        self, tenant_id: str, status: str, *, limit: int = 50, cursor: str | None = None
+    ) -> Page[HandoffTicket]:
         page = self.db.query(
             HANDOFFS,
             keys.handoff_status_gsi_pk(tenant_id, status),
@@ -67,4 +69,4 @@ class HandoffRepo:
             limit=limit,
             cursor=cursor,
         )
-        return Page([self.from_item(i).model_dump(mode="json") for i in page.items], page.cursor)
+        return Page([self.from_item(i) for i in page.items], page.cursor)

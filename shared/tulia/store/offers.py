@@ -20,7 +20,7 @@ class OfferRepo:
     def from_item(item: dict[str, Any]) -> Offer:
         return from_item(Offer, item)
 
-    def list(self, tenant_id: str) -> list[Offer]:
+    def all_for(self, tenant_id: str) -> list[Offer]:
         return [
             self.from_item(i) for i in self.db.query_all(OFFERS, keys.offers_pk(tenant_id), sk_prefix=keys.OFFER_PREFIX)
         ]

@@ -91,7 +91,7 @@ class OrderRepo:
 
     def list_for_customer(
         self, tenant_id: str, customer_id: str, *, limit: int = 10, cursor: str | None = None
-    ) -> Page:
+    ) -> Page[Order]:
         page = self.db.query(
             ORDERS,
             keys.customer_orders_gsi_pk(tenant_id, customer_id),
@@ -102,9 +102,9 @@ class OrderRepo:
             cursor=cursor,
             forward=False,
         )
-        return Page([self.from_item(i).model_dump(mode="json") for i in page.items], page.cursor)
+        return Page([self.from_item(i) for i in page.items], page.cursor)
 
-    def list_for_tenant(self, tenant_id: str, *, limit: int = 50, cursor: str | None = None) -> Page:
+    def list_for_tenant(self, tenant_id: str, *, limit: int = 50, cursor: str | None = None) -> Page[Order]:
         page = self.db.query(
             ORDERS,
             keys.tenant_orders_gsi_pk(tenant_id),
@@ -115,7 +115,7 @@ class OrderRepo:
             cursor=cursor,
             forward=False,
         )
-        return Page([self.from_item(i).model_dump(mode="json") for i in page.items], page.cursor)
+        return Page([self.from_item(i) for i in page.items], page.cursor)
 
     def transition(
         self, tenant_id: str, order_id: str, *, to: str, now: datetime, extra: dict[str, Any] | None = None
@@ -321,6 +321,7 @@ class PaymentRepo:
                 pay_sets.append(f"{field} = :{field}")
                 pay_values[f":{field}"] = value
         order_pk = keys.order_pk(payment.tenant_id, payment.order_id)
+        order_from: tuple[str, ...]
         if to == "paid":
             order_to, order_from = "paid", ("pending_payment", "payment_failed", "draft")
             order_update = (

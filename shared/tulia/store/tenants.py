@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tulia.domain.tenant import Tenant
 from tulia.errors import InvalidInput, NotFound, StateConflict
 from tulia.store import keys
@@ -19,7 +21,7 @@ class TenantRepo:
         return Key(TENANTS, keys.tenant_pk(tenant_id), keys.PROFILE)
 
     @staticmethod
-    def from_item(item: dict) -> Tenant:  # type: ignore[type-arg]
+    def from_item(item: dict[str, Any]) -> Tenant:
         return from_item(Tenant, item)
 
     def get(self, tenant_id: str) -> Tenant:
@@ -39,7 +41,7 @@ class TenantRepo:
     def save(self, tenant: Tenant, *, previous_phone_number_id: str | None = None) -> None:
         """Write the profile and claim its phone_number_id (refused when another tenant owns it)."""
         route_pk = keys.phone_number_route_pk(tenant.whatsapp.phone_number_id)
-        ops: list[dict] = [  # type: ignore[type-arg]
+        ops: list[dict[str, Any]] = [
             {"Put": {"table": TENANTS, "item": to_item(tenant, pk=keys.tenant_pk(tenant.tenant_id), sk=keys.PROFILE)}},
             {
                 "Put": {

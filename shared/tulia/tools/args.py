@@ -155,4 +155,5 @@ def tool_json_schema(model: type[BaseModel]) -> dict[str, Any]:
                 out[key] = clean(value)
         return out
 
-    return clean(raw)  # type: ignore[no-any-return]
+    cleaned: dict[str, Any] = clean(raw)
+    return cleaned

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from typing import Any
 
 from tulia.domain.offer import Offer, OfferCheck, evaluate_offer
 from tulia.domain.order import EDITABLE_STATES, AppliedOffer, Order, compute_totals
 from tulia.errors import COUPON_REJECTED, PAYMENT_IN_PROGRESS, BusinessRuleViolation, NotFound, StateConflict
 from tulia.store.customers import CustomerRepo
+from tulia.store.dynamo import Key
 from tulia.store.orders import OrderRepo
 from tulia.tools.args import OffersGetApplicableArgs, OrderApplyCouponArgs
 from tulia.tools.common import Output
@@ -49,7 +51,7 @@ class ApplyCouponOut(OrderOut):
     already_applied: bool
 
 
-def _load_order(ctx: ToolContext, found: dict, order_id: str, customer_id: str) -> Order:  # type: ignore[type-arg]
+def _load_order(ctx: ToolContext, found: dict[Key, dict[str, Any]], order_id: str, customer_id: str) -> Order:
     raw = found.get(OrderRepo.key(ctx.tenant_id, order_id))
     order = OrderRepo.from_item(raw) if raw else None
     if order is None or order.customer_id != customer_id:
@@ -70,7 +72,7 @@ def offers_get_applicable(ctx: ToolContext, args: OffersGetApplicableArgs) -> Of
     today = nairobi_today(s.clock())
 
     out: list[OfferOut] = []
-    for offer in s.offers.list(tid):
+    for offer in s.offers.all_for(tid):
         if not offer.active or today < offer.valid_from:
             continue  # future offers are not announced early
         if today > offer.valid_to + timedelta(days=EXPIRED_VISIBLE_DAYS):
@@ -160,7 +162,7 @@ def order_apply_coupon(ctx: ToolContext, args: OrderApplyCouponArgs) -> ApplyCou
             "An M-Pesa prompt for this order is pending; wait for it to finish.", code=PAYMENT_IN_PROGRESS
         )
 
-    offer: Offer | None = next((o for o in s.offers.list(tid) if o.code == code), None)
+    offer: Offer | None = next((o for o in s.offers.all_for(tid) if o.code == code), None)
     if offer is None:
         raise _reject("unknown_code", REJECTION_MESSAGES["unknown_code"])
     if order.offer and order.offer.offer_id == offer.offer_id:

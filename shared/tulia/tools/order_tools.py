@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import date, datetime
 
 from rapidfuzz import fuzz
 
@@ -98,7 +98,7 @@ def order_out_fields(order: Order) -> dict[str, object]:
     }
 
 
-def nairobi_today(now: datetime):  # type: ignore[no-untyped-def]
+def nairobi_today(now: datetime) -> date:
     return now.astimezone(NAIROBI).date()
 
 
@@ -110,7 +110,7 @@ def category_subtotals(lines: list[OrderLine]) -> dict[str, int]:
 
 
 def best_automatic_offer(
-    offers: list[Offer], customer: Customer, lines: list[OrderLine], today: object
+    offers: list[Offer], customer: Customer, lines: list[OrderLine], today: date
 ) -> AppliedOffer | None:
     """The codeless offer that saves the customer the most, if any applies."""
     subtotal = sum(line.line_total for line in lines)
@@ -120,7 +120,7 @@ def best_automatic_offer(
             continue
         check = OfferCheck(
             today=today,
-            opted_in=customer.opted_in_to_marketing,  # type: ignore[arg-type]
+            opted_in=customer.opted_in_to_marketing,
             paid_orders=customer.orders_paid_count,
             customer_redemptions=0,
             subtotal=subtotal,
@@ -272,7 +272,7 @@ def order_create(ctx: ToolContext, args: OrderCreateArgs) -> OrderCreateOut:
     missing += delivery_missing
 
     now = s.clock()
-    offer = best_automatic_offer(s.offers.list(tid), customer, lines, nairobi_today(now))
+    offer = best_automatic_offer(s.offers.all_for(tid), customer, lines, nairobi_today(now))
     totals = compute_totals(lines, delivery.fee, offer.discount if offer else 0)
     if totals.total > s.payment_config.max_order_total:
         raise InvalidInput(
@@ -396,7 +396,7 @@ def order_get_status(ctx: ToolContext, args: OrderGetStatusArgs) -> OrderStatusO
             raise NotFound(f"No order {ref} for this customer.", field="order_ref")
         return OrderStatusOut(orders=[_status_item(order, payments)], count=1, more=False)
     page = s.orders.list_for_customer(tid, args.customer_id, limit=STATUS_LIST_LIMIT + 3)
-    orders = [o for o in (Order.model_validate(i) for i in page.items) if o.status != "draft"]
+    orders = [o for o in page.items if o.status != "draft"]
     return OrderStatusOut(
         orders=[_status_item(o, None) for o in orders[:STATUS_LIST_LIMIT]],
         count=min(len(orders), STATUS_LIST_LIMIT),

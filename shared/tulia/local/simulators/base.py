@@ -87,6 +87,7 @@ class SimulatorServer:
     @property
     def base_url(self) -> str:
         host, port = self._httpd.server_address[:2]
+        host = host.decode() if isinstance(host, bytes) else host
         return f"http://{host}:{port}"
 
     def dispatch(self, rec: Recorded) -> Reply:
