@@ -1,0 +1,1 @@
+"""The conversation engine: state, routing rules and (with the engine issue) the LangGraph graph."""
