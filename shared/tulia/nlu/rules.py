@@ -1,0 +1,327 @@
+"""The deterministic understanding engine: an English / Swahili / Sheng lexicon and patterns.
+
+It is the embedded default and the fallback when a model fails. Its confidences drive the same
+thresholds as a model's (spec section 4), so a clear request routes at once, a half-clear one gets
+one clarifying question, and noise goes to the menu.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from tulia.nlu.lexicon import (
+    DELIVERY_COMPLAINT,
+    DELIVERY_WORDS,
+    ENGLISH,
+    EVERYTHING,
+    FRUSTRATION,
+    GREETINGS,
+    OFFERS,
+    ORDER_STATUS,
+    PAYMENT_DISPUTE,
+    PAYMENT_HELP,
+    PICKUP_WORDS,
+    PREFS,
+    PRODUCT_QUESTION,
+    REFUND,
+    SALES,
+    SENSITIVE,
+    SHENG,
+    SMALL_TALK,
+    SUPPORT,
+    SWAHILI,
+    any_phrase,
+    normalize,
+)
+from tulia.nlu.types import JOURNEY_OF, DetectedLang, GovernorClass, Intent, Signals, Slots, Understanding
+from tulia.search.text import STOPWORDS, terms
+
+MAX_TEXT = 1000  # longer messages are read up to here
+
+_ORDER_REF = re.compile(r"\bord[\s-]?([2-9a-hjkmnp-tv-z]{5})\b", re.I)
+_PHONE = re.compile(r"(?<!\d)(\+?254[\s-]?|0)?([17]\d{2})[\s-]?(\d{3})[\s-]?(\d{3})(?!\d)")
+_AMOUNT = r"(?:ksh\.?|kes|kshs|sh\.?)?\s*(\d[\d,]*(?:\.\d+)?)\s*(k|thao|thousand|elfu|ngiri|bob)?"
+_BUDGET_MAX = re.compile(
+    r"(?:under|below|less than|max(?:imum)?|not more than|up ?to|budget(?: of| ni| is)?|chini ya|isizidi|"
+    r"si zaidi ya|around|about|karibu)\s*" + _AMOUNT,
+    re.I,
+)
+_BUDGET_MIN = re.compile(r"(?:above|over|more than|at least|zaidi ya|juu ya)\s*" + _AMOUNT, re.I)
+_BETWEEN = re.compile(r"(?:between|kati ya)\s*" + _AMOUNT + r"\s*(?:and|na|-|to)\s*" + _AMOUNT, re.I)
+_BARE_K = re.compile(r"(?<![\w-])(\d{1,3}(?:\.\d)?)\s*(k|thao|ngiri)(?!\w)", re.I)
+_QUANTITY = re.compile(
+    r"(?<![\w-])(\d{1,3})\s*(?:pcs|pieces|piece|units|vipande|kipande|x)(?!\w)|(?<!\w)x\s*(\d{1,3})(?!\w)", re.I
+)
+_CODE_AFTER_WORD = re.compile(r"(?:code|coupon|voucher|promo|kodi)\s*(?:is|ni|:)?\s*([A-Za-z0-9_-]{3,32})", re.I)
+_CODE_TOKEN = re.compile(r"\b([A-Z][A-Z0-9_-]{3,31}\d[A-Z0-9]*|[A-Z]{2,}\d{2,}[A-Z0-9]*)\b")
+_SPAMMY = re.compile(
+    r"https?://|www\.|click here|earn money|make money|bitcoin|crypto|forex|investment opportunity|"
+    r"you have won|umeshinda|loan offer|mkopo wa haraka|whatsapp me on|join my group",
+    re.I,
+)
+_GIBBERISH = re.compile(r"[bcdfghjklmnpqrstvwxz]{6,}|(.)\1{5,}|^[\W_]+$", re.I)
+# canonical search terms (tulia.search.text) that make a message a support question about the shop's policies
+SUPPORT_TERMS = frozenset({"return", "warranty", "faulty", "hours", "fee"})
+_MULTIPLIERS = {"k": 1000, "thao": 1000, "thousand": 1000, "elfu": 1000, "ngiri": 1000, "bob": 1}
+
+
+def _amount(number: str, unit: str | None) -> int | None:
+    try:
+        value = float(number.replace(",", ""))
+    except ValueError:
+        return None
+    value *= _MULTIPLIERS.get((unit or "").lower(), 1)
+    return int(value) if 0 < value < 100_000_000 else None
+
+
+def extract_slots(text: str) -> Slots:
+    plain = normalize(text)
+    budget_min = budget_max = None
+    if m := _BETWEEN.search(text):
+        budget_min, budget_max = _amount(m.group(1), m.group(2)), _amount(m.group(3), m.group(4))
+    else:
+        if m := _BUDGET_MIN.search(text):
+            budget_min = _amount(m.group(1), m.group(2))
+        if m := _BUDGET_MAX.search(text):
+            budget_max = _amount(m.group(1), m.group(2))
+        elif budget_min is None and (m := _BARE_K.search(text)):
+            budget_max = _amount(m.group(1), m.group(2))  # "phone ya 10k": a price people have in mind
+    quantity = None
+    if m := _QUANTITY.search(text):
+        quantity = int(m.group(1) or m.group(2))
+    ref = _ORDER_REF.search(text)
+    code = None
+    if m := _CODE_AFTER_WORD.search(text):
+        code = m.group(1).upper()
+    elif m := _CODE_TOKEN.search(text):
+        code = m.group(1)
+    if code and ref and code.replace("-", "").upper().startswith("ORD"):
+        code = None
+    phone = None
+    if m := _PHONE.search(text):
+        phone = "0" + m.group(2) + m.group(3) + m.group(4)
+    wants_delivery = True if any_phrase(plain, DELIVERY_WORDS) else (False if any_phrase(plain, PICKUP_WORDS) else None)
+    return Slots(
+        query=product_query(text) or None,
+        budget_max=budget_max,
+        budget_min=budget_min,
+        quantity=quantity if quantity and 0 < quantity <= 1000 else None,
+        order_ref=f"ORD-{ref.group(1).upper()}" if ref else None,
+        coupon_code=code,
+        phone=phone,
+        wants_delivery=wants_delivery,
+        place=text.strip()[:200] if wants_delivery else None,
+        asked_for_everything=any_phrase(plain, EVERYTHING),
+    )
+
+
+_NOISE = re.compile(
+    r"(?:under|below|less than|max(?:imum)?|up ?to|budget(?: of| ni| is)?|chini ya|isizidi|between|kati ya|above|"
+    r"over|around|about)?\s*"
+    + _AMOUNT.replace("(\\d[\\d,]*(?:\\.\\d+)?)", "\\d[\\d,]*(?:\\.\\d+)?").replace(
+        "(k|thao|thousand|elfu|ngiri|bob)?", "(?:k|thao|thousand|elfu|ngiri|bob)?"
+    )
+    + r"(?!\w)",
+    re.I,
+)
+_FILLER = frozenset(
+    {
+        "bei",
+        "price",
+        "cost",
+        "how",
+        "much",
+        "ngapi",
+        "gani",
+        "shillings",
+        "ksh",
+        "kes",
+        "pesa",
+        "budget",
+        "with",
+        "for",
+        "my",
+        "delivery",
+        "deliver",
+        "pickup",
+        "pick",
+        "up",
+        "please",
+        "pls",
+        "tafadhali",
+        "naomba",
+        "nionyeshe",
+        "show",
+        "me",
+        "some",
+        "any",
+        "good",
+        "nzuri",
+        "new",
+        "mpya",
+        "nipe",
+        "una",
+        "mko",
+        "na",
+        "niletee",
+        "leta",
+        "boss",
+        "bro",
+        "msee",
+        "niaje",
+        "sasa",
+        "mambo",
+        "hi",
+        "hello",
+        "hey",
+        "habari",
+        "vipi",
+        "in",
+        "stock",
+        "available",
+        "iko",
+        "ziko",
+        "between",
+        "kati",
+        "and",
+        "to",
+        "something",
+        "anything",
+        "kitu",
+        "thing",
+        "stuff",
+    }
+)
+
+
+_DELIVERY_TAIL = re.compile(r"\b(?:deliver(?:ed|y)?|send it|bring it|leta|niletee|tuma|pick ?up|collect)\b.*$", re.I)
+
+
+def product_query(text: str) -> str:
+    """The words that describe what the customer wants, without fillers, amounts, quantities,
+    references or where it should go."""
+    cleaned = _DELIVERY_TAIL.sub(" ", text)
+    cleaned = _QUANTITY.sub(" ", cleaned)
+    cleaned = _ORDER_REF.sub(" ", cleaned)
+    cleaned = _PHONE.sub(" ", cleaned)
+    cleaned = re.sub(
+        r"(?<!\w)\d{1,6}(?:[.,]\d+)?\s*(?:k|thao|thousand|elfu|ngiri|bob|ksh|kes|shillings)(?!\w)",
+        " ",
+        cleaned,
+        flags=re.I,
+    )
+    cleaned = re.sub(r"(?:ksh\.?|kes|kshs)\s*\d[\d,]*", " ", cleaned, flags=re.I)
+    words = re.findall(r"[\w+.-]+", cleaned.lower())
+    kept = [w for w in words if w not in STOPWORDS and w not in _FILLER and w not in ("chini", "under", "below")]
+    return " ".join(kept)[:120]
+
+
+def detect_language(text: str) -> tuple[DetectedLang, float]:
+    words = re.findall(r"[a-z]+", normalize(text))
+    sw = sum(w in SWAHILI for w in words)
+    sheng_only = sum(w in SHENG and w not in SWAHILI and w not in ENGLISH for w in words)
+    en = sum(w in ENGLISH for w in words)
+    known = sw + sheng_only + en
+    if known == 0:
+        return "en", 0.3
+    certainty = min(1.0, 0.5 + known / 6)
+    if sheng_only and (sw + sheng_only) >= en:
+        return "sheng", round(certainty * (sw + sheng_only) / known, 3)
+    if sw and en and min(sw, en) / known >= 0.34:
+        return "mixed", round(certainty * 0.8, 3)
+    if sw > en:
+        return "sw", round(certainty * sw / known, 3)
+    return "en", round(certainty * en / known, 3)
+
+
+class RulesEngine:
+    """Deterministic intent, language and governor classification."""
+
+    name = "rules"
+
+    def understand(self, text: str, *, is_catalog_word: Callable[[str], bool] | None = None) -> Understanding:
+        text = text[:MAX_TEXT]
+        plain = re.sub(r"([a-z])\1{2,}", r"\1", normalize(text))  # "hellooooo" -> "hello"
+        slots = extract_slots(text)
+        signals = Signals(
+            payment_dispute=any_phrase(plain, PAYMENT_DISPUTE),
+            refund_request=any_phrase(plain, REFUND),
+            delivery_complaint=any_phrase(plain, DELIVERY_COMPLAINT),
+            frustrated=any_phrase(plain, FRUSTRATION),
+            sensitive=any_phrase(plain, SENSITIVE),
+        )
+        language, language_confidence = detect_language(text)
+        intent, confidence, notes = self._intent(plain, slots, signals, is_catalog_word)
+        governor, governor_confidence = self._governor(text, plain, intent)
+        if governor == "spam" or (governor == "casual" and intent != "spam_casual"):
+            intent, confidence = "spam_casual", governor_confidence
+        return Understanding(
+            intent=intent,
+            intent_confidence=confidence,
+            journey=JOURNEY_OF[intent],
+            language=language,
+            language_confidence=language_confidence,
+            governor=governor,
+            governor_confidence=governor_confidence,
+            slots=slots,
+            signals=signals,
+            notes=notes,
+        )
+
+    @staticmethod
+    def _intent(
+        plain: str, slots: Slots, signals: Signals, is_catalog_word: Callable[[str], bool] | None
+    ) -> tuple[Intent, float, str]:
+        product_terms = [t for t in terms(plain) if is_catalog_word and is_catalog_word(t) and t not in SUPPORT_TERMS]
+        scores: dict[Intent, float] = {}
+
+        def vote(intent: Intent, score: float) -> None:
+            scores[intent] = max(scores.get(intent, 0.0), score)
+
+        if slots.order_ref or any_phrase(plain, ORDER_STATUS):
+            vote("order_status", 0.92 if slots.order_ref or "order" in plain or "oda" in plain else 0.8)
+        if signals.delivery_complaint:
+            vote("order_status", 0.85)
+        if signals.payment_dispute or any_phrase(plain, PAYMENT_HELP):
+            vote("payment_help", 0.9 if signals.payment_dispute else 0.82)
+        if slots.coupon_code or any_phrase(plain, OFFERS):
+            vote("discounts_offers", 0.9 if slots.coupon_code else 0.85)
+        if any_phrase(plain, PREFS):
+            vote("preferences_consent", 0.92)  # "no more offers" is about consent, not about offers
+        canonical_terms = set(terms(plain))
+        about_policy = bool(canonical_terms & SUPPORT_TERMS) or signals.refund_request
+        if about_policy or any_phrase(plain, SUPPORT):
+            vote("support_question", 0.9 if about_policy else 0.82)
+        sales_cue = any_phrase(plain, SALES)
+        if product_terms:
+            if any_phrase(plain, PRODUCT_QUESTION):
+                vote("product_question", 0.8)
+            vote("sales_discovery", 0.88 if sales_cue or slots.budget_max else 0.85)
+        elif sales_cue or slots.budget_max or slots.asked_for_everything:
+            vote("sales_discovery", 0.75 if slots.asked_for_everything else 0.6)  # wants to buy, but what?
+        is_greeting = plain in GREETINGS or (any_phrase(plain, SMALL_TALK) and len(plain.split()) <= 6)
+        if not scores:
+            if is_greeting:
+                return "spam_casual", 0.9, "greeting or small talk"
+            return "unknown", 0.3, "no cue"
+        ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+        top, score = ranked[0]
+        if len(ranked) > 1 and ranked[1][1] >= score - 0.05 and JOURNEY_OF[ranked[1][0]] != JOURNEY_OF[top]:
+            # two different journeys fit about equally: ask which one (the clarify band)
+            pair = {top, ranked[1][0]}
+            if pair == {"sales_discovery", "support_question"}:
+                # "return / warranty / broken" about a product is support; otherwise the product words win
+                if about_policy:
+                    return "support_question", 0.9, "policy words about a product"
+                return "sales_discovery", max(scores["sales_discovery"], 0.8), "product words win over support words"
+            return top, 0.6, f"ambiguous between {top} and {ranked[1][0]}"
+        return top, score, ""
+
+    @staticmethod
+    def _governor(text: str, plain: str, intent: Intent) -> tuple[GovernorClass, float]:
+        if _SPAMMY.search(text) or (plain and _GIBBERISH.search(plain.replace(" ", ""))):
+            return "spam", 0.9
+        if intent == "spam_casual" or (intent == "unknown" and any_phrase(plain, SMALL_TALK)):
+            return "casual", 0.85
+        return "business", 0.9 if intent != "unknown" else 0.6

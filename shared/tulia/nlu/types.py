@@ -1,0 +1,76 @@
+"""What the understanding layer tells the graph about one customer message."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Intent = Literal[
+    "sales_discovery",
+    "product_question",
+    "support_question",
+    "order_status",
+    "discounts_offers",
+    "preferences_consent",
+    "payment_help",
+    "human_request",
+    "spam_casual",
+    "unknown",
+]
+Journey = Literal["sales", "support", "orders", "offers", "prefs", "governance", "unknown"]
+DetectedLang = Literal["en", "sw", "sheng", "mixed"]
+GovernorClass = Literal["business", "casual", "spam", "abuse"]
+
+JOURNEY_OF: dict[str, Journey] = {
+    "sales_discovery": "sales",
+    "product_question": "sales",
+    "payment_help": "sales",
+    "support_question": "support",
+    "order_status": "orders",
+    "discounts_offers": "offers",
+    "preferences_consent": "prefs",
+    "human_request": "governance",
+    "spam_casual": "governance",
+    "unknown": "unknown",
+}
+
+
+@dataclass(frozen=True)
+class Slots:
+    """Facts lifted from the message text; never prices or stock, only what the customer said."""
+
+    query: str | None = None  # the product words, fillers removed
+    budget_max: int | None = None
+    budget_min: int | None = None
+    quantity: int | None = None
+    order_ref: str | None = None
+    coupon_code: str | None = None
+    phone: str | None = None
+    wants_delivery: bool | None = None  # True delivery, False pickup, None unsaid
+    place: str | None = None  # an address or area, when the message gives one
+    asked_for_everything: bool = False
+
+
+@dataclass(frozen=True)
+class Signals:
+    """Escalation and safety signals of spec 4.5."""
+
+    payment_dispute: bool = False
+    refund_request: bool = False
+    delivery_complaint: bool = False
+    frustrated: bool = False
+    sensitive: bool = False
+
+
+@dataclass(frozen=True)
+class Understanding:
+    intent: Intent
+    intent_confidence: float
+    journey: Journey
+    language: DetectedLang
+    language_confidence: float
+    governor: GovernorClass
+    governor_confidence: float
+    slots: Slots = field(default_factory=Slots)
+    signals: Signals = field(default_factory=Signals)
+    notes: str = ""
