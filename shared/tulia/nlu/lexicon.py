@@ -40,15 +40,15 @@ OPT_IN = re.compile(
     r"nataka (offers|ofa)|send me offers|yes send me offers)( please| tafadhali)?$"
 )
 HUMAN = (
-    'agent', 'human', 'a person', 'real person', 'customer care', 'customer service', 'call me', 'talk to someone',
-    'speak to someone', 'talk to a person', 'speak to a person', 'manager', 'live agent', 'representative',
-    'nataka kuongea na mtu', 'niongee na mtu', 'nipigie', 'mhudumu', 'binadamu', 'mtu halisi', 'nipe mtu',
-    'customer support', 'talk to a human', 'speak to a human',
+    "agent", "human", "a person", "real person", "customer care", "customer service", "call me", "talk to someone",
+    "speak to someone", "talk to a person", "speak to a person", "manager", "live agent", "representative",
+    "nataka kuongea na mtu", "niongee na mtu", "nipigie", "mhudumu", "binadamu", "mtu halisi", "nipe mtu",
+    "customer support", "talk to a human", "speak to a human",
 )
 LANGUAGE_REQUESTS = {
-    'sw': ('kiswahili', 'swahili', 'kwa kiswahili', 'ongea kiswahili', 'in swahili'),
-    'en': ('english', 'kwa kingereza', 'kiingereza', 'kingereza', 'in english', 'speak english'),
-    'sheng': ('sheng', 'ongea sheng'),
+    "sw": ("kiswahili", "swahili", "kwa kiswahili", "ongea kiswahili", "in swahili"),
+    "en": ("english", "kwa kingereza", "kiingereza", "kingereza", "in english", "speak english"),
+    "sheng": ("sheng", "ongea sheng"),
 }
 LANGUAGE_REQUEST_FRAME = re.compile(
     r"^(please |pls |can you |could you |tafadhali |naomba |ongea |speak |reply |jibu |respond |talk )*"
@@ -56,13 +56,13 @@ LANGUAGE_REQUEST_FRAME = re.compile(
     r"( please| pls| tafadhali| plz)?( only| tu)?$"
 )
 YES = (
-    'yes', 'yeah', 'yep', 'yes please', 'ok', 'okay', 'sure', 'confirm', 'confirmed', 'correct', 'go ahead',
-    'proceed', 'ndiyo', 'ndio', 'eeh', 'ee', 'sawa', 'sawa sawa', 'poa', 'fiti', 'sure thing', 'yes confirm',
-    'ndio tafadhali', 'ok sawa', 'y', 'yea', 'alright', 'fine', 'do it', 'endelea',
+    "yes", "yeah", "yep", "yes please", "ok", "okay", "sure", "confirm", "confirmed", "correct", "go ahead",
+    "proceed", "ndiyo", "ndio", "eeh", "ee", "sawa", "sawa sawa", "poa", "fiti", "sure thing", "yes confirm",
+    "ndio tafadhali", "ok sawa", "y", "yea", "alright", "fine", "do it", "endelea",
 )
 NO = (
-    'no', 'nope', 'nah', 'hapana', 'la', 'sitaki', 'cancel', 'not now', 'hapana asante', 'no thanks',
-    'hapana sitaki', 'n', 'sio', 'si hivyo', 'wrong',
+    "no", "nope", "nah", "hapana", "la", "sitaki", "cancel", "not now", "hapana asante", "no thanks",
+    "hapana sitaki", "n", "sio", "si hivyo", "wrong",
 )
 INJECTION = re.compile(
     r"(ignore|disregard|forget) (all |the |your |any )*(previous|prior|above|earlier|system)? ?"
@@ -71,99 +71,99 @@ INJECTION = re.compile(
     r"jailbreak|do anything now|new instructions:"
 )
 ABUSE = (
-    'fuck', 'fucking', 'shit', 'bitch', 'bastard', 'asshole', 'idiot', 'stupid bot', 'mjinga', 'malaya', 'kuma',
-    'msenge', 'pumbavu', 'mavi', 'fala', 'shenzi', 'mshenzi', 'kumamako', 'wewe ni mjinga',
+    "fuck", "fucking", "shit", "bitch", "bastard", "asshole", "idiot", "stupid bot", "mjinga", "malaya", "kuma",
+    "msenge", "pumbavu", "mavi", "fala", "shenzi", "mshenzi", "kumamako", "wewe ni mjinga",
 )
 FRUSTRATION = (
-    'useless', 'not helping', 'you are not helping', 'waste of time', 'this is ridiculous', 'annoying', 'hauelewi',
-    'husaidii', 'unanisumbua', 'umenichosha', 'nimechoka', 'ujinga', 'bure kabisa', 'again?!', 'still not',
-    'bado tu', 'for the last time',
+    "useless", "not helping", "you are not helping", "waste of time", "this is ridiculous", "annoying", "hauelewi",
+    "husaidii", "unanisumbua", "umenichosha", "nimechoka", "ujinga", "bure kabisa", "again?!", "still not",
+    "bado tu", "for the last time",
 )
 PAYMENT_DISPUTE = (
-    'i paid but', 'paid but', 'i have paid but', 'nimelipa lakini', 'nimelipa but', 'nililipa lakini',
-    'money was deducted', 'pesa imekatwa', 'pesa zimekatwa', 'deducted but', 'charged twice', 'double charged',
-    'nimekatwa', 'paid twice', 'nimelipa mara mbili', 'payment not reflected', 'haijaonyesha', 'paid and no',
-    'nimetuma pesa lakini',
+    "i paid but", "paid but", "i have paid but", "nimelipa lakini", "nimelipa but", "nililipa lakini",
+    "money was deducted", "pesa imekatwa", "pesa zimekatwa", "deducted but", "charged twice", "double charged",
+    "nimekatwa", "paid twice", "nimelipa mara mbili", "payment not reflected", "haijaonyesha", "paid and no",
+    "nimetuma pesa lakini",
 )
 REFUND = (
-    'refund', 'my money back', 'return my money', 'rudisha pesa', 'nirudishie pesa', 'nataka pesa yangu',
-    'chargeback', 'reverse the payment', 'reversal',
+    "refund", "my money back", "return my money", "rudisha pesa", "nirudishie pesa", "nataka pesa yangu",
+    "chargeback", "reverse the payment", "reversal",
 )
 DELIVERY_COMPLAINT = (
-    'never arrived', 'not delivered', 'hasn t arrived', 'hasnt arrived', 'has not arrived', 'haijafika',
-    'bado haijafika', 'haikufika', 'late delivery', 'delivered the wrong', 'wrong item', 'damaged on arrival',
-    'imefika imeharibika', 'broken when it arrived', 'rider didn t', 'rider never',
+    "never arrived", "not delivered", "hasn t arrived", "hasnt arrived", "has not arrived", "haijafika",
+    "bado haijafika", "haikufika", "late delivery", "delivered the wrong", "wrong item", "damaged on arrival",
+    "imefika imeharibika", "broken when it arrived", "rider didn t", "rider never",
 )
 SENSITIVE = (
-    'lawyer', 'sue you', 'court', 'police', 'legal action', 'mahakama', 'wakili', 'polisi', 'medical', 'medicine',
-    'pregnant', 'suicide', 'kill myself', 'dawa ya',
+    "lawyer", "sue you", "court", "police", "legal action", "mahakama", "wakili", "polisi", "medical", "medicine",
+    "pregnant", "suicide", "kill myself", "dawa ya",
 )
 GREETINGS = (
-    'hi', 'hello', 'hey', 'hallo', 'helo', 'hi there', 'good morning', 'good afternoon', 'good evening', 'mambo',
-    'niaje', 'sasa', 'habari', 'habari yako', 'hujambo', 'jambo', 'sema', 'vipi', 'uko aje', 'sasa boss',
-    'mambo vipi', 'niaje msee', 'salama', 'shikamoo', 'morning', 'hey there', 'hola',
+    "hi", "hello", "hey", "hallo", "helo", "hi there", "good morning", "good afternoon", "good evening", "mambo",
+    "niaje", "sasa", "habari", "habari yako", "hujambo", "jambo", "sema", "vipi", "uko aje", "sasa boss",
+    "mambo vipi", "niaje msee", "salama", "shikamoo", "morning", "hey there", "hola",
 )
 SMALL_TALK = (
-    'how are you', 'how r u', 'uko aje', 'uko poa', 'umeamkaje', 'how is your day', 'what s up', 'whats up',
-    'tell me a joke', 'nipe joke', 'do you love me', 'are you single', 'you are cute', 'wewe ni mrembo',
-    'are you a robot', 'are you human', 'what is your name', 'jina lako ni nani', 'who made you', 'thank you',
-    'thanks', 'asante', 'asante sana', 'shukran', 'lol', 'haha', 'hahaha', 'good night', 'usiku mwema', 'bye',
-    'kwaheri', 'see you', 'nice', 'cool', 'ok thanks', 'sawa asante',
+    "how are you", "how r u", "uko aje", "uko poa", "umeamkaje", "how is your day", "what s up", "whats up",
+    "tell me a joke", "nipe joke", "do you love me", "are you single", "you are cute", "wewe ni mrembo",
+    "are you a robot", "are you human", "what is your name", "jina lako ni nani", "who made you", "thank you",
+    "thanks", "asante", "asante sana", "shukran", "lol", "haha", "hahaha", "good night", "usiku mwema", "bye",
+    "kwaheri", "see you", "nice", "cool", "ok thanks", "sawa asante",
 )
 
 # intent cues
 ORDER_STATUS = (
-    'where is my order', 'my order', 'order status', 'track my order', 'tracking', 'oda yangu', 'order yangu',
-    'mzigo wangu', 'iko wapi', 'imefika wapi', 'has my order', 'status of my order', 'when will my order',
-    'when will it arrive', 'lini itafika', 'itafika lini', 'delivery status', 'parcel', 'my package', 'order number',
-    'did my order',
+    "where is my order", "my order", "order status", "track my order", "tracking", "oda yangu", "order yangu",
+    "mzigo wangu", "iko wapi", "imefika wapi", "has my order", "status of my order", "when will my order",
+    "when will it arrive", "lini itafika", "itafika lini", "delivery status", "parcel", "my package", "order number",
+    "did my order",
 )
 PAYMENT_HELP = (
-    'did it go through', 'did my payment', 'has my payment', 'payment status', 'imepita', 'imeenda', 'malipo yangu',
-    'did you receive', 'mmepokea', 'umepokea pesa', 'how do i pay', 'nilipe aje', 'nilipe vipi', 'how can i pay',
-    'pay with', 'lipa na', 'paybill', 'till number', 'card payment', 'pay by card', 'mpesa prompt', 'stk',
-    'prompt haijakuja', 'didn t get the prompt', 'no prompt', 'payment link', 'pay now', 'nilipe', 'nataka kulipa',
-    'i want to pay', 'lipa',
+    "did it go through", "did my payment", "has my payment", "payment status", "imepita", "imeenda", "malipo yangu",
+    "did you receive", "mmepokea", "umepokea pesa", "how do i pay", "nilipe aje", "nilipe vipi", "how can i pay",
+    "pay with", "lipa na", "paybill", "till number", "card payment", "pay by card", "mpesa prompt", "stk",
+    "prompt haijakuja", "didn t get the prompt", "no prompt", "payment link", "pay now", "nilipe", "nataka kulipa",
+    "i want to pay", "lipa",
 )
 OFFERS = (
-    'offer', 'offers', 'discount', 'discounts', 'promo', 'promotion', 'coupon', 'voucher', 'deal', 'deals',
-    'punguzo', 'ofa', 'bei nafuu', 'sale', 'code', 'promo code', 'any offers', 'mna ofa', 'kuna punguzo',
+    "offer", "offers", "discount", "discounts", "promo", "promotion", "coupon", "voucher", "deal", "deals",
+    "punguzo", "ofa", "bei nafuu", "sale", "code", "promo code", "any offers", "mna ofa", "kuna punguzo",
 )
 SUPPORT = (
-    'return', 'refund policy', 'returns', 'warranty', 'guarantee', 'delivery fee', 'delivery charges',
-    'how long does delivery', 'do you deliver', 'mnaleta', 'mnadeliver', 'opening hours', 'open on',
-    'what time do you', 'saa ngapi', 'location', 'where are you', 'mko wapi', 'where is your shop', 'duka liko wapi',
-    'policy', 'exchange', 'badilisha', 'dhamana', 'repair', 'service centre', 'how does', 'how do i', 'can i',
-    'naweza', 'je mnauza', 'contact', 'phone number', 'booking', 'book an appointment', 'cancel my booking',
-    'deposit', 'parking', 'pickup', 'pick up',
+    "return", "refund policy", "returns", "warranty", "guarantee", "delivery fee", "delivery charges",
+    "how long does delivery", "do you deliver", "mnaleta", "mnadeliver", "opening hours", "open on",
+    "what time do you", "saa ngapi", "location", "where are you", "mko wapi", "where is your shop", "duka liko wapi",
+    "policy", "exchange", "badilisha", "dhamana", "repair", "service centre", "how does", "how do i", "can i",
+    "naweza", "je mnauza", "contact", "phone number", "booking", "book an appointment", "cancel my booking",
+    "deposit", "parking", "pickup", "pick up",
 )
 SALES = (
-    'buy', 'want', 'need', 'looking for', 'nataka', 'natafuta', 'ninataka', 'niko na budget', 'budget', 'price',
-    'prices', 'how much', 'bei', 'bei gani', 'ngapi', 'cost', 'in stock', 'available', 'mnauza', 'do you sell',
-    'do you have', 'una', 'mko na', 'nitapata', 'show me', 'nionyeshe', 'cheap', 'cheapest', 'best', 'recommend',
-    'nipendekezee', 'order', 'niagizie', 'nunua', 'kununua', 'nimeona', 'nipe',
+    "buy", "want", "need", "looking for", "nataka", "natafuta", "ninataka", "niko na budget", "budget", "price",
+    "prices", "how much", "bei", "bei gani", "ngapi", "cost", "in stock", "available", "mnauza", "do you sell",
+    "do you have", "una", "mko na", "nitapata", "show me", "nionyeshe", "cheap", "cheapest", "best", "recommend",
+    "nipendekezee", "order", "niagizie", "nunua", "kununua", "nimeona", "nipe",
 )
 PRODUCT_QUESTION = (
-    'does it have', 'does the', 'is it', 'what colours', 'what colors', 'rangi gani', 'ina', 'iko na', 'specs',
-    'specifications', 'battery life', 'camera', 'how many gb', 'storage', 'ram', 'is it original', 'ni original',
-    'genuine', 'compare', 'difference between', 'vs',
+    "does it have", "does the", "is it", "what colours", "what colors", "rangi gani", "ina", "iko na", "specs",
+    "specifications", "battery life", "camera", "how many gb", "storage", "ram", "is it original", "ni original",
+    "genuine", "compare", "difference between", "vs",
 )
 PREFS = (
-    'notifications', 'notification', 'language preference', 'change language', 'my preferences', 'don t send offers',
-    'no more offers', 'send me offers', 'nitumie offers', 'update my number', 'stop offers', 'marketing messages',
-    'privacy', 'my data', 'delete my data', 'futa data',
+    "notifications", "notification", "language preference", "change language", "my preferences", "don t send offers",
+    "no more offers", "send me offers", "nitumie offers", "update my number", "stop offers", "marketing messages",
+    "privacy", "my data", "delete my data", "futa data",
 )
 EVERYTHING = (
-    'everything', 'all items', 'all products', 'full catalog', 'catalogue', 'catalog', 'list everything', 'see all',
-    'show all', 'vitu vyote', 'bidhaa zote', 'kila kitu', 'orodha yote', 'price list',
+    "everything", "all items", "all products", "full catalog", "catalogue", "catalog", "list everything", "see all",
+    "show all", "vitu vyote", "bidhaa zote", "kila kitu", "orodha yote", "price list",
 )
 DELIVERY_WORDS = (
-    'deliver', 'delivery', 'send it', 'bring it', 'leta', 'niletee', 'tuma', 'rider', 'boda', 'home delivery',
-    'to my place', 'kwa nyumba', 'nyumbani',
+    "deliver", "delivery", "send it", "bring it", "leta", "niletee", "tuma", "rider", "boda", "home delivery",
+    "to my place", "kwa nyumba", "nyumbani",
 )
 PICKUP_WORDS = (
-    'pickup', 'pick up', 'pick it up', 'collect', 'nitakuja', 'nitachukua', 'kuchukua', 'at the shop', 'dukani',
-    'in store', 'i will come',
+    "pickup", "pick up", "pick it up", "collect", "nitakuja", "nitachukua", "kuchukua", "at the shop", "dukani",
+    "in store", "i will come",
 )
 
 # language markers
