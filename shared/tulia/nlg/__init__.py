@@ -1,0 +1,1 @@
+"""Wording: WhatsApp message objects, templates per language, and the fact guard for model text."""

@@ -1,0 +1,340 @@
+"""Every customer-facing sentence, in English and Swahili. Sheng replies use the tenant's fallback
+(Swahili by default). Facts are filled in from tool output only, as named fields."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tulia.domain.common import format_kes
+
+# fmt: off
+TEMPLATES: dict[str, dict[str, str]] = {
+    # greetings, menus, governance
+    "welcome": {
+        "en": "Hi{name}! I'm {bot_name} from {shop}. I can help you find products, place an order, pay, "
+              "check an order, and answer questions about our services.",
+        "sw": "Habari{name}! Mimi ni {bot_name} wa {shop}. Naweza kukusaidia kupata bidhaa, kuagiza, kulipa, "
+              "kufuatilia oda, na kujibu maswali kuhusu huduma zetu.",
+    },
+    "small_talk": {
+        "en": "I'm doing well, thank you! What can I help you with today?",
+        "sw": "Niko poa, asante! Nikusaidie na nini leo?",
+    },
+    "redirect": {
+        "en": "Happy to chat, but I'm here for {shop}. I can help with products, orders, payments, offers and "
+              "support. What would you like?",
+        "sw": "Ni vizuri kuongea, lakini niko hapa kwa ajili ya {shop}. Naweza kusaidia na bidhaa, oda, malipo, "
+              "ofa na msaada. Ungependa nini?",
+    },
+    "disengage": {
+        "en": "I can only help with {shop}'s products, orders, payments, offers and support.",
+        "sw": "Naweza kusaidia tu na bidhaa, oda, malipo, ofa na msaada wa {shop}.",
+    },
+    "abuse": {
+        "en": "I'm here to help, but I won't continue this conversation in that tone. "
+              "Send a message about products, orders or payments whenever you're ready.",
+        "sw": "Niko hapa kusaidia, lakini siwezi kuendelea kwa lugha hiyo. "
+              "Tuma ujumbe kuhusu bidhaa, oda au malipo ukiwa tayari.",
+    },
+    "injection": {
+        "en": "I can't change how I work, but I'm glad to help with products, orders, payments, offers or support.",
+        "sw": "Siwezi kubadilisha jinsi ninavyofanya kazi, lakini nafurahi kusaidia na bidhaa, oda, malipo, "
+              "ofa au msaada.",
+    },
+    "menu_prompt": {"en": "What would you like to do?", "sw": "Ungependa kufanya nini?"},
+    "clarify_intent": {
+        "en": "Just to be sure I help with the right thing: what would you like to do?",
+        "sw": "Ili nikusaidie ipasavyo: ungependa kufanya nini?",
+    },
+    "unknown": {
+        "en": "Sorry, I didn't quite get that. I can help you with:",
+        "sw": "Samahani, sijaelewa vizuri. Naweza kukusaidia na:",
+    },
+    "menu_buy": {"en": "Buy something", "sw": "Kununua"},
+    "menu_order": {"en": "My order", "sw": "Oda yangu"},
+    "menu_help": {"en": "Questions/help", "sw": "Maswali/msaada"},
+    "menu_offers": {"en": "Offers", "sw": "Ofa"},
+    "menu_button": {"en": "Options", "sw": "Chaguo"},
+    "language_switched": {
+        "en": "Sure, I'll reply in English from now on.",
+        "sw": "Sawa, nitakujibu kwa Kiswahili kuanzia sasa.",
+    },
+    "language_not_offered": {
+        "en": "Sorry, I can only reply in {languages} here.",
+        "sw": "Samahani, hapa naweza kujibu kwa {languages} tu.",
+    },
+    # consent
+    "opted_out": {
+        "en": "You're unsubscribed: you won't get offers or marketing messages from {shop} anymore. "
+              "You'll still get updates about orders you place. Reply START anytime to subscribe again.",
+        "sw": "Umejiondoa: hutapokea tena ofa wala matangazo kutoka {shop}. Bado utapata taarifa za oda "
+              "utakazoweka. Tuma START wakati wowote kujiunga tena.",
+    },
+    "opted_in": {
+        "en": "You're subscribed to offers from {shop} on WhatsApp. Reply STOP anytime to unsubscribe.",
+        "sw": "Umejiunga kupokea ofa za {shop} kwenye WhatsApp. Tuma STOP wakati wowote kujiondoa.",
+    },
+    "prefs_updated": {
+        "en": "Done, your preferences are updated.",
+        "sw": "Tayari, mapendeleo yako yamesasishwa.",
+    },
+    # handoff
+    "handoff": {
+        "en": "I'm passing you to a person from our team (ticket {ticket}). They'll reply here {eta}.",
+        "sw": "Nakuunganisha na mtu wa timu yetu (tiketi {ticket}). Atakujibu hapa {eta}.",
+    },
+    "handoff_holding": {
+        "en": "Thanks, a person from our team has your conversation and will reply here shortly.",
+        "sw": "Asante, mtu wa timu yetu ana mazungumzo yako na atakujibu hapa hivi karibuni.",
+    },
+    "handoff_unavailable": {
+        "en": "Sorry, I couldn't reach our team right now. Please try again in a few minutes.",
+        "sw": "Samahani, sijaweza kufikia timu yetu sasa hivi. Tafadhali jaribu tena baada ya dakika chache.",
+    },
+    # orders
+    "no_orders": {
+        "en": "I can't find any orders for this number yet. If you have an order reference (like ORD-XXXXX), "
+              "send it and I'll check.",
+        "sw": "Sijapata oda yoyote kwa namba hii bado. Kama una namba ya oda (kama ORD-XXXXX), itume nitaangalia.",
+    },
+    "order_not_found": {
+        "en": "I couldn't find order {ref} for this number. Please check the reference.",
+        "sw": "Sijapata oda {ref} kwa namba hii. Tafadhali hakikisha namba ya oda.",
+    },
+    "order_status": {
+        "en": "Order {ref} ({date})\nItems: {items}\nTotal: {total}\nPayment: {payment}\nStatus: {status}{eta}",
+        "sw": "Oda {ref} ({date})\nBidhaa: {items}\nJumla: {total}\nMalipo: {payment}\nHali: {status}{eta}",
+    },
+    "which_order": {
+        "en": "You have {count} recent orders. Which one do you mean?",
+        "sw": "Una oda {count} za karibuni. Unamaanisha ipi?",
+    },
+    # support
+    "kb_answer": {"en": "{answer}\n\n(From our {source})", "sw": "{answer}\n\n(Kutoka kwa {source} yetu)"},
+    "kb_no_answer": {
+        "en": "I don't have that information. Would you like me to ask a person from our team?",
+        "sw": "Sina taarifa hiyo. Ungependa nimuulize mtu wa timu yetu?",
+    },
+    "ask_person": {"en": "Ask a person", "sw": "Ongea na mtu"},
+    "no_thanks": {"en": "No, thanks", "sw": "Hapana, asante"},
+    # sales
+    "ask_what": {
+        "en": "Sure! What are you looking for?",
+        "sw": "Sawa! Unatafuta nini?",
+    },
+    "shortlist": {
+        "en": "Here's what I found{more}:",
+        "sw": "Hivi ndivyo nimepata{more}:",
+    },
+    "shortlist_footer": {
+        "en": "Reply with the number (1-{n}) or tell me your budget/use-case.",
+        "sw": "Jibu kwa namba (1-{n}) au niambie bajeti/matumizi yako.",
+    },
+    "shortlist_button": {"en": "See options", "sw": "Ona chaguo"},
+    "narrow_down": {
+        "en": "We have many options ({count}+). To narrow down: what's your budget, or which brand do you prefer?",
+        "sw": "Tuna chaguo nyingi ({count}+). Ili tupunguze: bajeti yako ni ngapi, au unapenda brand gani?",
+    },
+    "catalog_link": {
+        "en": "You can also browse everything here: {link}",
+        "sw": "Unaweza pia kuona bidhaa zote hapa: {link}",
+    },
+    "no_results": {
+        "en": "Sorry, I couldn't find \"{query}\" in our shop. Could you describe it differently, or tell me the "
+              "brand or budget?",
+        "sw": "Samahani, sijapata \"{query}\" dukani kwetu. Unaweza kueleza kwa njia nyingine, au niambie brand "
+              "au bajeti?",
+    },
+    "item_details": {
+        "en": "{name}: {price}{stock}",
+        "sw": "{name}: {price}{stock}",
+    },
+    "in_stock_few": {"en": " (only {n} left)", "sw": " (zimebaki {n} tu)"},
+    "out_of_stock": {
+        "en": "Sorry, {name} is out of stock right now. Would you like to see similar items?",
+        "sw": "Samahani, {name} imeisha kwa sasa. Ungependa kuona bidhaa zinazofanana?",
+    },
+    "ask_variant": {"en": "Which {dimension} would you like?", "sw": "Ungependa {dimension} gani?"},
+    "ask_quantity": {"en": "How many would you like?", "sw": "Ungependa ngapi?"},
+    "ask_delivery_mode": {
+        "en": "Would you like delivery or will you pick it up at our shop?",
+        "sw": "Ungependa tukuletee au utachukua dukani?",
+    },
+    "delivery": {"en": "Delivery", "sw": "Tukuletee"},
+    "pickup": {"en": "Pickup", "sw": "Nitachukua"},
+    "ask_address": {
+        "en": "Where should we deliver? Send your area and a landmark (for example: Kilimani, near Yaya Centre).",
+        "sw": "Tukuletee wapi? Tuma eneo lako na alama ya karibu (mfano: Kilimani, karibu na Yaya Centre).",
+    },
+    "ask_zone": {
+        "en": "Which of our delivery zones is that in?",
+        "sw": "Hapo ni katika eneo lipi kati ya haya ya usafirishaji?",
+    },
+    "order_summary": {
+        "en": "Order {ref}\n{lines}\nSubtotal: {subtotal}\n{delivery_line}{discount_line}Total: {total}",
+        "sw": "Oda {ref}\n{lines}\nJumla ndogo: {subtotal}\n{delivery_line}{discount_line}Jumla: {total}",
+    },
+    "delivery_line": {"en": "Delivery ({zone}, {eta}): {fee}\n", "sw": "Usafirishaji ({zone}, {eta}): {fee}\n"},
+    "pickup_line": {"en": "Pickup at the shop: free ({eta})\n", "sw": "Kuchukua dukani: bure ({eta})\n"},
+    "discount_line": {"en": "Discount ({offer}): -{discount}\n", "sw": "Punguzo ({offer}): -{discount}\n"},
+    "offer_hint": {
+        "en": "Tip: you can use code {code} ({title}).",
+        "sw": "Kidokezo: unaweza kutumia code {code} ({title}).",
+    },
+    "ask_payment_method": {"en": "How would you like to pay {amount}?", "sw": "Ungependa kulipa {amount} vipi?"},
+    "method_mpesa_stk": {"en": "M-Pesa prompt", "sw": "M-Pesa (prompt)"},
+    "method_mpesa_c2b": {"en": "M-Pesa Paybill", "sw": "M-Pesa Paybill"},
+    "method_pesapal": {"en": "Card / other", "sw": "Kadi / nyingine"},
+    "confirm_stk": {
+        "en": "Please confirm: send an M-Pesa prompt for {amount} (order {ref}) to {phone}?",
+        "sw": "Tafadhali thibitisha: nitume ombi la M-Pesa la {amount} (oda {ref}) kwa {phone}?",
+    },
+    "confirm_yes": {"en": "Yes, send it", "sw": "Ndiyo, tuma"},
+    "confirm_other_number": {"en": "Other number", "sw": "Namba nyingine"},
+    "ask_mpesa_number": {
+        "en": "Which M-Pesa number should I send the prompt to? (for example 0712 345 678)",
+        "sw": "Nitume ombi la M-Pesa kwa namba gani? (mfano 0712 345 678)",
+    },
+    "bad_mpesa_number": {
+        "en": "That doesn't look like a Kenyan M-Pesa number. Please send it like 0712 345 678.",
+        "sw": "Hiyo haionekani kama namba ya M-Pesa ya Kenya. Tafadhali itume kama 0712 345 678.",
+    },
+    "stk_sent": {
+        "en": "I've sent an M-Pesa prompt for {amount} to {phone}. Enter your M-Pesa PIN on your phone to pay for "
+              "order {ref}.",
+        "sw": "Nimetuma ombi la M-Pesa la {amount} kwa {phone}. Weka PIN yako ya M-Pesa kwenye simu kulipia "
+              "oda {ref}.",
+    },
+    "stk_pending_already": {
+        "en": "An M-Pesa prompt for order {ref} is already on its way to your phone. Please check your phone.",
+        "sw": "Ombi la M-Pesa la oda {ref} tayari limetumwa kwenye simu yako. Tafadhali angalia simu yako.",
+    },
+    "c2b_paybill": {
+        "en": "Pay with M-Pesa Paybill:\n1. Lipa na M-Pesa > Pay Bill\n2. Business number: {business}\n"
+              "3. Account number: {account}\n4. Amount: {amount}\nWe'll confirm here as soon as it arrives.",
+        "sw": "Lipa kwa M-Pesa Paybill:\n1. Lipa na M-Pesa > Pay Bill\n2. Business number: {business}\n"
+              "3. Account number: {account}\n4. Kiasi: {amount}\nTutathibitisha hapa mara tu malipo yakifika.",
+    },
+    "c2b_till": {
+        "en": "Pay with M-Pesa Buy Goods:\n1. Lipa na M-Pesa > Buy Goods and Services\n2. Till number: {business}\n"
+              "3. Amount: {amount}\nThen send us the M-Pesa confirmation code here for order {ref}.",
+        "sw": "Lipa kwa M-Pesa Buy Goods:\n1. Lipa na M-Pesa > Buy Goods and Services\n2. Till number: {business}\n"
+              "3. Kiasi: {amount}\nKisha tutumie code ya uthibitisho ya M-Pesa hapa kwa oda {ref}.",
+    },
+    "card_link": {
+        "en": "Pay {amount} for order {ref} securely here: {link}",
+        "sw": "Lipa {amount} kwa oda {ref} kwa usalama hapa: {link}",
+    },
+    "payment_cancelled_ok": {
+        "en": "No problem, I haven't started any payment. Order {ref} is saved; tell me when you're ready.",
+        "sw": "Sawa, sijaanzisha malipo yoyote. Oda {ref} imehifadhiwa; niambie ukiwa tayari.",
+    },
+    "payment_status_paid": {
+        "en": "Yes! We received {amount} for order {ref} (M-Pesa receipt {receipt}).",
+        "sw": "Ndiyo! Tumepokea {amount} kwa oda {ref} (risiti ya M-Pesa {receipt}).",
+    },
+    "payment_status_pending": {
+        "en": "Your payment for order {ref} is still pending. If you've entered your PIN, it usually confirms within "
+              "a minute.",
+        "sw": "Malipo ya oda {ref} bado yanasubiri. Kama umeweka PIN, kwa kawaida yanathibitishwa ndani ya dakika moja.",
+    },
+    "payment_status_failed": {
+        "en": "The last payment attempt for order {ref} didn't go through. Would you like to try again?",
+        "sw": "Jaribio la mwisho la malipo ya oda {ref} halikufanikiwa. Ungependa kujaribu tena?",
+    },
+    "no_open_order": {
+        "en": "I don't see an order waiting for payment. What would you like to buy?",
+        "sw": "Sioni oda inayosubiri malipo. Ungependa kununua nini?",
+    },
+    # offers
+    "offers_list": {"en": "Current offers for you:\n{offers}", "sw": "Ofa zilizopo kwako:\n{offers}"},
+    "no_offers": {
+        "en": "There are no offers available for you right now.",
+        "sw": "Hakuna ofa inayopatikana kwako kwa sasa.",
+    },
+    "offers_apply_hint": {
+        "en": "Send the code when you're ordering and I'll apply it.",
+        "sw": "Tuma code unapoagiza na nitaiweka.",
+    },
+    "coupon_applied": {
+        "en": "Code {code} applied to order {ref}: -{discount}. New total: {total}.",
+        "sw": "Code {code} imewekwa kwenye oda {ref}: -{discount}. Jumla mpya: {total}.",
+    },
+    "coupon_rejected": {"en": "Sorry, code {code} can't be used: {reason}", "sw": "Samahani, code {code} haiwezi "
+                                                                                     "kutumika: {reason}"},
+    "coupon_no_order": {
+        "en": "Code {code} noted. I'll apply it as soon as we've put your order together. What would you like?",
+        "sw": "Code {code} nimeipokea. Nitaiweka tukishaandaa oda yako. Ungependa nini?",
+    },
+    # failures
+    "tool_error": {
+        "en": "Sorry, something went wrong on our side. Please try again in a moment.",
+        "sw": "Samahani, kuna hitilafu upande wetu. Tafadhali jaribu tena baada ya muda mfupi.",
+    },
+    "media_unsupported": {
+        "en": "I can only read text messages for now. Please type what you need.",
+        "sw": "Kwa sasa naweza kusoma ujumbe wa maandishi tu. Tafadhali andika unachohitaji.",
+    },
+}
+
+COUPON_REASONS: dict[str, dict[str, str]] = {
+    "unknown_code": {"en": "there is no offer with that code.", "sw": "hakuna ofa yenye code hiyo."},
+    "expired": {"en": "that offer has ended.", "sw": "ofa hiyo imeisha."},
+    "not_started": {"en": "that offer hasn't started yet.", "sw": "ofa hiyo bado haijaanza."},
+    "not_today": {"en": "that offer isn't valid today.", "sw": "ofa hiyo si halali leo."},
+    "usage_limit_reached": {"en": "it has been fully redeemed.", "sw": "imeshatumika yote."},
+    "already_used": {"en": "you've already used it.", "sw": "umeshaitumia."},
+    "requires_opt_in": {"en": "it's for customers subscribed to our WhatsApp offers.",
+                        "sw": "ni ya wateja waliojiunga na ofa zetu za WhatsApp."},
+    "first_order_only": {"en": "it's for a first order only.", "sw": "ni ya oda ya kwanza tu."},
+    "below_min_order": {"en": "the order is below the minimum for it.", "sw": "oda iko chini ya kiwango cha chini."},
+    "no_eligible_items": {"en": "it doesn't cover the items in this order.",
+                          "sw": "haihusu bidhaa zilizo kwenye oda hii."},
+    "one_code_per_order": {"en": "this order already uses another code.", "sw": "oda hii tayari ina code nyingine."},
+    "better_offer_applied": {"en": "this order already has a bigger discount.",
+                             "sw": "oda hii tayari ina punguzo kubwa zaidi."},
+}
+
+STATUS_WORDS: dict[str, dict[str, str]] = {
+    "draft": {"en": "not placed yet", "sw": "bado haijawekwa"},
+    "pending_payment": {"en": "waiting for payment", "sw": "inasubiri malipo"},
+    "payment_failed": {"en": "payment not completed", "sw": "malipo hayajakamilika"},
+    "paid": {"en": "paid, being prepared", "sw": "imelipwa, inaandaliwa"},
+    "fulfilled": {"en": "completed", "sw": "imekamilika"},
+    "cancelled": {"en": "cancelled", "sw": "imeghairiwa"},
+    "none": {"en": "not paid yet", "sw": "bado haijalipwa"},
+    "pending": {"en": "pending", "sw": "inasubiri"},
+    "failed": {"en": "failed", "sw": "imeshindikana"},
+    "timeout": {"en": "not completed (timed out)", "sw": "haikukamilika (muda uliisha)"},
+}
+# fmt: on
+
+
+def template_language(lang: str, sheng_fallback: str = "sw") -> str:
+    if lang in ("en", "sw"):
+        return lang
+    return sheng_fallback if sheng_fallback in ("en", "sw") else "en"
+
+
+def render(key: str, lang: str, sheng_fallback: str = "sw", **facts: Any) -> str:
+    """Fill template ``key`` in ``lang`` (Sheng and mixed fall back) with facts."""
+    language = template_language(lang, sheng_fallback)
+    texts = TEMPLATES[key]
+    return texts.get(language, texts["en"]).format_map(_Facts(facts))
+
+
+def word(table: dict[str, dict[str, str]], key: str, lang: str, sheng_fallback: str = "sw") -> str:
+    language = template_language(lang, sheng_fallback)
+    entry = table.get(key, {})
+    return entry.get(language) or entry.get("en") or key
+
+
+def money(amount: int) -> str:
+    return format_kes(amount)
+
+
+class _Facts(dict):  # type: ignore[type-arg]
+    """Missing facts render as empty text rather than failing a whole reply."""
+
+    def __missing__(self, key: str) -> str:
+        return ""

@@ -1,0 +1,98 @@
+"""WhatsApp message objects, templates in both languages, and the fact guard."""
+
+from __future__ import annotations
+
+import pytest
+
+from tulia.nlg.guard import passes, unsupported_facts
+from tulia.nlg.messages import OutboundMessage, buttons, listing, text
+from tulia.nlg.templates import COUPON_REASONS, STATUS_WORDS, TEMPLATES, render
+
+
+def test_every_template_exists_in_english_and_swahili() -> None:
+    for table in (TEMPLATES, COUPON_REASONS, STATUS_WORDS):
+        assert all(set(v) == {"en", "sw"} for v in table.values())
+
+
+def test_sheng_uses_the_tenants_fallback_language() -> None:
+    assert render("ask_what", "sheng", sheng_fallback="sw") == render("ask_what", "sw")
+    assert render("ask_what", "sheng", sheng_fallback="en") == render("ask_what", "en")
+    assert render("ask_what", "mixed") == render("ask_what", "sw")
+
+
+def test_reply_buttons_become_an_interactive_message() -> None:
+    payload = buttons("Lipa vipi?", [("pay_mpesa", "M-Pesa"), ("pay_card", "Card")]).to_whatsapp(to="+254712345678")
+    assert payload["to"] == "254712345678"
+    assert payload["interactive"]["type"] == "button"
+    assert [b["reply"]["title"] for b in payload["interactive"]["action"]["buttons"]] == ["M-Pesa", "Card"]
+
+
+def test_too_many_buttons_fall_back_to_numbered_text() -> None:
+    msg = buttons("Pick one", [(str(n), f"Option {n}") for n in range(4)])
+    payload = msg.to_whatsapp(to="254712345678")
+    assert payload["type"] == "text"
+    assert "1. Option 0" in payload["text"]["body"]
+    assert "4. Option 3" in payload["text"]["body"]
+
+
+def test_button_titles_longer_than_20_chars_fall_back() -> None:
+    assert buttons("x", [("a", "A very long button title here")]).to_whatsapp(to="1")["type"] == "text"
+
+
+def test_lists_clip_rows_to_whatsapp_limits_and_fall_back_past_ten_rows() -> None:
+    rows = [(f"sku{n}", f"Samsung Galaxy A55 5G 256GB Awesome {n}", "KES 54,000 " + "x" * 80) for n in range(6)]
+    payload = listing("Here you go", rows, button="See options").to_whatsapp(to="254712345678")
+    row = payload["interactive"]["action"]["sections"][0]["rows"][0]
+    assert len(row["title"]) <= 24
+    assert len(row["description"]) <= 72
+    eleven = listing("Too many", [(str(n), f"Item {n}", None) for n in range(11)], button="See")
+    assert eleven.to_whatsapp(to="1")["type"] == "text"
+
+
+def test_long_text_is_clipped_to_whatsapp_limit() -> None:
+    assert len(text("x" * 5000).to_whatsapp(to="1")["text"]["body"]) == 4096
+
+
+def test_a_user_without_a_phone_is_addressed_by_recipient_id() -> None:
+    payload = text("hi").to_whatsapp(recipient="KE.1502576394655843")
+    assert payload["recipient"] == "KE.1502576394655843"
+    assert "to" not in payload
+
+
+def test_plain_text_form_numbers_the_choices() -> None:
+    msg = OutboundMessage(kind="list", body="Choose", choices=[{"id": "a", "title": "Alpha", "description": "KES 1"}])
+    assert msg.plain_text() == "Choose\n\n1. Alpha - KES 1"
+
+
+TOOL_OUTPUT = {
+    "order_ref": "ORD-7F3K2",
+    "totals": {"total": 21800, "delivery_fee": 300},
+    "eta": "next day",
+    "offers": [{"code": "WELCOME10", "value": 10}],
+}
+
+
+@pytest.mark.parametrize(
+    "good",
+    [
+        "Your order ORD-7F3K2 comes to KES 21,800 including KES 300 delivery.",
+        "Use WELCOME10 for 10% off.",
+        "Order ORD-7F3K2 arrives next day.",
+    ],
+)
+def test_the_guard_passes_facts_from_tool_output(good: str) -> None:
+    assert passes(good, TOOL_OUTPUT)
+
+
+@pytest.mark.parametrize(
+    ("bad", "invented"),
+    [
+        ("Your total is KES 19,999.", "19999"),
+        ("Use code SAVE50 for half price!", "SAVE50"),
+        ("It arrives in 2 days.", "2"),
+        ("Order ORD-9ZZZZ is on its way.", "ORD-9ZZZZ"),
+        ("Get 15% off today", "15"),
+    ],
+)
+def test_the_guard_catches_invented_facts(bad: str, invented: str) -> None:
+    assert invented in unsupported_facts(bad, TOOL_OUTPUT)
