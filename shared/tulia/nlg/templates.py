@@ -236,7 +236,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "payment_status_pending": {
         "en": "Your payment for order {ref} is still pending. If you've entered your PIN, it usually confirms within "
               "a minute.",
-        "sw": "Malipo ya oda {ref} bado yanasubiri. Kama umeweka PIN, kwa kawaida yanathibitishwa ndani ya dakika moja.",
+        "sw": "Malipo ya oda {ref} bado yanasubiri. Kama umeweka PIN, kwa kawaida yanathibitishwa ndani ya "
+              "dakika moja.",
     },
     "payment_status_failed": {
         "en": "The last payment attempt for order {ref} didn't go through. Would you like to try again?",
@@ -333,7 +334,7 @@ def money(amount: int) -> str:
     return format_kes(amount)
 
 
-class _Facts(dict):  # type: ignore[type-arg]
+class _Facts(dict[str, Any]):
     """Missing facts render as empty text rather than failing a whole reply."""
 
     def __missing__(self, key: str) -> str:
