@@ -12,13 +12,21 @@ from tulia.errors import InvalidInput, NotFound, StateConflict
 from tulia.services import Services
 from tulia.store import keys
 from tulia.store.dynamo import decode_cursor
-from tulia.store.tables import ALL_TABLES, CUSTOMERS
+from tulia.store.tables import ALL_TABLES, CHECKPOINTS, CUSTOMERS
 
 
-def test_every_table_has_string_pk_and_sk(dynamodb) -> None:
+def test_every_table_is_created_from_its_single_definition(dynamodb) -> None:
     for table in ALL_TABLES:
         desc = dynamodb.describe_table(TableName=f"test-{table.logical_name}")["Table"]
-        assert [k["AttributeName"] for k in desc["KeySchema"]] == ["pk", "sk"]
+        assert [k["AttributeName"] for k in desc["KeySchema"]] == [table.pk, table.sk]
+        assert {
+            a["AttributeType"] for a in desc["AttributeDefinitions"] if a["AttributeName"] in (table.pk, table.sk)
+        } == {"S"}
+
+
+def test_our_tables_use_lowercase_keys_and_checkpoints_use_the_savers_own() -> None:
+    assert all((t.pk, t.sk) == ("pk", "sk") for t in ALL_TABLES if t is not CHECKPOINTS)
+    assert (CHECKPOINTS.pk, CHECKPOINTS.sk) == ("PK", "SK")  # langgraph-checkpoint-aws DynamoDBSaver's schema
 
 
 def test_tenant_owned_keys_start_with_the_tenant_id() -> None:

@@ -137,3 +137,10 @@ def test_escalation_triggers(signals: EscalationSignals, reason: str | None) -> 
 
 def test_sensitive_topics_follow_tenant_policy() -> None:
     assert escalation_reason(EscalationSignals(sensitive_topic=True), escalate_sensitive=False) is None
+
+
+def test_a_message_without_language_keeps_the_conversations_language() -> None:
+    assert choose_language("en", 0.3, allowed=ALL, default="en", current="sw") == "sw"
+    assert choose_language("sw", 0.6, allowed=ALL, default="en", current="sw") == "sw"  # weak, but agrees
+    assert choose_language("en", 0.6, allowed=ALL, default="sw", current="sheng") == "sw"  # weak, disagrees
+    assert choose_language("en", 0.3, allowed=["en"], default="en", current="sw") == "en"

@@ -6,10 +6,9 @@ these functions decide. Each threshold is a constant so tests can pin its bounda
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
-
-from tulia.domain.common import Lang
 
 # 4.1 intent
 INTENT_ROUTE_MIN = 0.70  # >= : go to the suggested journey
@@ -17,6 +16,7 @@ INTENT_CLARIFY_MIN = 0.50  # >= (and below INTENT_ROUTE_MIN): one clarifying que
 
 # 4.2 language
 LANGUAGE_CONFIDENCE_MIN = 0.75
+LANGUAGE_EVIDENCE_MIN = 0.35  # below: the message has no language in it ("2", "ok", an emoji, "iPhone 13")
 
 # 4.3 / 4.6 governor and chattiness: casual turns allowed per conversation at each level
 CASUAL_TURNS_ALLOWED = {0: 0, 1: 1, 2: 2, 3: 4}
@@ -53,18 +53,26 @@ def choose_language(
     detected: str,
     confidence: float,
     *,
-    allowed: list[Lang],
-    default: Lang,
+    allowed: Sequence[str],
+    default: str,
     requested: str | None = None,
     preferred: str | None = None,
-) -> Lang:
+    current: str | None = None,
+) -> str:
     """4.2: an explicit request (now or saved as the customer's preference) wins if the tenant allows
-    it; else a confident detection of an allowed language; else the tenant's default."""
+    it; else a confident detection of an allowed language; else the tenant's default.
+
+    A message with no language in it (a number, a product name), or with weak evidence of the language
+    the conversation is already in, keeps that language: answering "2" or "niletee Kilimani" to a
+    Swahili question does not switch to English.
+    """
     for choice in (requested, preferred):
-        if choice in allowed:
+        if choice is not None and choice in allowed:
             return choice
     if confidence >= LANGUAGE_CONFIDENCE_MIN and detected in allowed:
         return detected
+    if current is not None and current in allowed and (confidence < LANGUAGE_EVIDENCE_MIN or detected == current):
+        return current
     return default
 
 

@@ -7,6 +7,7 @@ answer with a number.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -113,7 +114,7 @@ def text(body: str) -> OutboundMessage:
     return OutboundMessage(kind="text", body=body)
 
 
-def buttons(body: str, choices: list[tuple[str, str]], *, footer: str | None = None) -> OutboundMessage:
+def buttons(body: str, choices: Sequence[tuple[str, str]], *, footer: str | None = None) -> OutboundMessage:
     return OutboundMessage(
         kind="buttons", body=body, choices=[Choice(id=i, title=t) for i, t in choices], footer=footer
     )
@@ -121,7 +122,7 @@ def buttons(body: str, choices: list[tuple[str, str]], *, footer: str | None = N
 
 def listing(
     body: str,
-    rows: list[tuple[str, str, str | None]],
+    rows: Sequence[tuple[str, str, str | None]],
     *,
     button: str,
     header: str | None = None,

@@ -169,6 +169,10 @@ PICKUP_WORDS = (
 # language markers
 SWAHILI = frozenset(
     """
+    niletee nileteeni leta letea tuma nitumie nipigie nipe nionyeshe nataka ningependa napenda tafadhali karibu
+    nyumbani kazini mtaa barabara hapo pale huko nitachukua nitakuja nikuje nimelipa nimeona sijapata haijafika
+    acha wacha kunitumia usinitumie ujumbe niondoe ondoa kuongea ongea mhudumu kurudisha rudisha imeharibika
+    imepita imefika iko ziko nini lini saa ngapi muda siku wiki mwezi mwaka leo kesho asubuhi jioni usiku
     na ya wa za la kwa ni nini gani hii hiyo hizi sana tu pia lakini kama mimi wewe yeye sisi nyinyi wao nataka
     ninataka natafuta naomba tafadhali asante habari nzuri sawa ndiyo ndio hapana bei ngapi simu viatu nguo mko uko
     iko kuna una ina leo kesho jana lini wapi vipi aje nipe niletee nitumie kununua kulipa nimelipa yangu yako wangu

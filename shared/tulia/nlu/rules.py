@@ -63,6 +63,8 @@ _SPAMMY = re.compile(
 _GIBBERISH = re.compile(r"[bcdfghjklmnpqrstvwxz]{6,}|(.)\1{5,}|^[\W_]+$", re.I)
 # canonical search terms (tulia.search.text) that make a message a support question about the shop's policies
 SUPPORT_TERMS = frozenset({"return", "warranty", "faulty", "hours", "fee"})
+# canonical terms that are about the shop's service, never a product ("where" -> location, "when" -> time)
+NOT_PRODUCT_TERMS = SUPPORT_TERMS | {"location", "time", "payment", "delivery", "booking", "cheap", "order"}
 _MULTIPLIERS = {"k": 1000, "thao": 1000, "thousand": 1000, "elfu": 1000, "ngiri": 1000, "bob": 1}
 
 
@@ -187,6 +189,12 @@ _FILLER = frozenset(
         "and",
         "to",
         "something",
+        "kununua",
+        "nunua",
+        "vitu",
+        "buy",
+        "want",
+        "need",
         "anything",
         "kitu",
         "thing",
@@ -273,7 +281,10 @@ class RulesEngine:
     def _intent(
         plain: str, slots: Slots, signals: Signals, is_catalog_word: Callable[[str], bool] | None
     ) -> tuple[Intent, float, str]:
-        product_terms = [t for t in terms(plain) if is_catalog_word and is_catalog_word(t) and t not in SUPPORT_TERMS]
+        content = [t for t in terms(plain) if t not in NOT_PRODUCT_TERMS]
+        product_terms = [t for t in content if is_catalog_word and is_catalog_word(t)]
+        if content and len(product_terms) / len(content) < 0.34:
+            product_terms = []  # "purple elephants dance quietly": one catalog word is not a shopping request
         scores: dict[Intent, float] = {}
 
         def vote(intent: Intent, score: float) -> None:

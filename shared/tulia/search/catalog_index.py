@@ -76,6 +76,8 @@ class CatalogIndex:
     def __init__(self, items: Iterable[CatalogItem]) -> None:
         self.docs: list[_Doc] = []
         self.postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
+        # words that name things the shop sells (not description words): for recognising a shopping request
+        self.product_terms: set[str] = set()
         for item in items:
             if item.active:
                 self._add(item)
@@ -109,6 +111,8 @@ class CatalogIndex:
         for name, toks in fields:
             for tok in toks:
                 weights[tok] += FIELD_WEIGHTS[name]
+            if name != "description":
+                self.product_terms.update(t for t in toks if not t.isdigit())
         doc_no = len(self.docs)
         self.docs.append(
             _Doc(
@@ -200,7 +204,8 @@ class CatalogIndex:
             if check and not self._passes(self.docs[doc_no], filters):
                 continue
             coverage = quality[doc_no] / n_terms
-            candidates.append((s * coverage * coverage, -self.docs[doc_no].price, doc_no, coverage))
+            # near-equal scores (one decimal) are ordered cheapest first: a vague "samsung phone" starts affordable
+            candidates.append((round(s * coverage * coverage, 1), -self.docs[doc_no].price, doc_no, coverage))
         best_cov = max((c[3] for c in candidates), default=0.0)
         # "matches" are the items about as complete a match as the best one
         total = sum(1 for c in candidates if c[3] >= best_cov - 1e-9 and c[3] >= 0.5)

@@ -67,7 +67,13 @@ HANDOFFS_BY_STATUS = Gsi("by_status", "gsi1pk", "gsi1sk")
 HANDOFFS = TableDef("handoffs", "Human handoff tickets.", gsis=(HANDOFFS_BY_STATUS,))
 KB = TableDef("kb", "Knowledge-base documents and chunks, one partition per tenant.")
 
-ALL_TABLES: tuple[TableDef, ...] = (TENANTS, CUSTOMERS, CATALOG, OFFERS, ORDERS, HANDOFFS, KB)
+# LangGraph checkpoints, in the key schema langgraph-checkpoint-aws's DynamoDBSaver expects. Its thread
+# ids are derived from tenant and customer (tulia.graph.nodes.conversation_id_for).
+CHECKPOINTS = TableDef(
+    "checkpoints", "LangGraph conversation checkpoints (DynamoDBSaver).", pk="PK", sk="SK", ttl_attribute="ttl"
+)
+
+ALL_TABLES: tuple[TableDef, ...] = (TENANTS, CUSTOMERS, CATALOG, OFFERS, ORDERS, HANDOFFS, KB, CHECKPOINTS)
 
 
 def create_tables(client: Any, prefix: str, tables: tuple[TableDef, ...] = ALL_TABLES) -> list[str]:

@@ -1,0 +1,92 @@
+"""Calling tools from nodes: always through the registry, in the trusted context, with a trace."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from tulia.graph.context import EngineContext
+from tulia.graph.state import ConversationState
+from tulia.nlg.messages import OutboundMessage
+from tulia.tools.context import ToolContext
+from tulia.tools.registry import call_tool
+
+
+@dataclass
+class Turn:
+    """What one node adds to the state: replies, trace entries and field updates."""
+
+    state: ConversationState
+    runtime: Runtime[EngineContext]
+    node: str
+    updates: dict[str, Any] = field(default_factory=dict)
+    replies: list[OutboundMessage] = field(default_factory=list)
+    trace: list[dict[str, Any]] = field(default_factory=list)
+    tool_errors: int | None = None
+
+    @property
+    def ctx(self) -> EngineContext:
+        return self.runtime.context
+
+    @property
+    def lang(self) -> str:
+        return str(self.updates.get("response_language") or self.state.response_language)
+
+    def get(self, name: str) -> Any:
+        return self.updates[name] if name in self.updates else getattr(self.state, name)
+
+    def tool(self, name: str, **args: Any) -> dict[str, Any]:
+        """Run a tool; return ``{"ok": ...}``. Failures are counted for the escalation rule."""
+        customer_id = self.get("customer_id")
+        tool_ctx = ToolContext(
+            tenant_id=self.ctx.tenant_id,
+            request_id=self.state.request_id,
+            conversation_id=self.state.conversation_id,
+            services=self.ctx.services,
+            customer_id=customer_id,
+            message_id=self.ctx.message_id,
+        )
+        started = time.perf_counter()
+        result = call_tool(
+            name,
+            {
+                "tenant_id": self.ctx.tenant_id,
+                "request_id": self.state.request_id,
+                "conversation_id": self.state.conversation_id,
+                **args,
+            },
+            tool_ctx,
+        )
+        entry: dict[str, Any] = {
+            "kind": "tool",
+            "node": self.node,
+            "tool": name,
+            "ok": result["ok"],
+            "latency_ms": round((time.perf_counter() - started) * 1000, 2),
+        }
+        if not result["ok"]:
+            entry["error"] = result["error"]["code"]
+            if result["error"]["code"] in ("provider_unavailable", "internal_error"):
+                self.tool_errors = (self.tool_errors or self.state.consecutive_tool_errors) + 1
+        else:
+            self.tool_errors = 0
+        self.trace.append(entry)
+        return result
+
+    def say(self, message: OutboundMessage) -> None:
+        self.replies.append(message)
+
+    def set(self, **updates: Any) -> None:
+        self.updates.update(updates)
+
+    def done(self) -> dict[str, Any]:
+        out = dict(self.updates)
+        out["trace"] = [{"kind": "node", "node": self.node}, *self.trace]
+        if self.replies:
+            out["outbox"] = [m.model_dump() for m in self.replies]
+        if self.tool_errors is not None:
+            out["consecutive_tool_errors"] = self.tool_errors
+        return out

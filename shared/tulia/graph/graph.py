@@ -1,0 +1,108 @@
+"""The top-level orchestrator of spec 7.1, with the journeys as nodes, compiled with a checkpointer.
+
+One thread per (tenant, customer). A turn runs ingest -> load_context -> fast_path -> (classifiers ->
+router) -> journey -> respond -> wait; ``wait`` interrupts, and the next message resumes the thread
+with ``Command(resume=message)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.graph import START, StateGraph
+
+from tulia.graph import nodes as n
+from tulia.graph.context import EngineContext
+from tulia.graph.journeys.offers import offers
+from tulia.graph.journeys.orders import orders
+from tulia.graph.journeys.sales import sales
+from tulia.graph.journeys.support import support
+from tulia.graph.state import ConversationState
+
+FAST_ROUTES = {
+    "classify": "intent_classify",
+    "prefs": "prefs",
+    "holding": "holding",
+    "media": "media",
+    "handoff": "handoff",
+    "language": "language",
+    "injection": "injection",
+    "governance": "governance",
+    "unknown": "unknown",
+    "failed": "respond",
+}
+JOURNEYS = ("sales", "support", "orders", "offers")
+# A turn visits about ten nodes (a topic switch about fifteen); anything near this limit is a bug.
+TURN_STEP_LIMIT = 40
+
+
+def after_load(state: ConversationState) -> str:
+    return "respond" if state.route == "failed" else "fast_path"
+
+
+def after_fast_path(state: ConversationState) -> str:
+    if state.route in ("answer", "maybe_answer"):
+        pending = state.pending
+        if pending in ("menu", "clarify_intent"):
+            return "intent_classify"
+        if pending == "order_selection":
+            return "orders"
+        if pending == "escalation_offer":
+            return "support"
+        return "sales"
+    return FAST_ROUTES.get(state.route or "classify", "intent_classify")
+
+
+def after_journey(state: ConversationState) -> str:
+    if state.route == "reclassify":
+        return "intent_classify"
+    if state.route == "handoff":
+        return "handoff"
+    return "respond"
+
+
+def build_graph(checkpointer: Any) -> Any:
+    g: StateGraph[ConversationState, EngineContext, Any, Any] = StateGraph(
+        ConversationState, context_schema=EngineContext
+    )
+    for name, fn in (
+        ("ingest", n.ingest),
+        ("load_context", n.load_context),
+        ("fast_path", n.fast_path),
+        ("intent_classify", n.intent_classify),
+        ("language_policy", n.language_policy),
+        ("governor", n.governor),
+        ("governance", n.governance),
+        ("clarify", n.clarify),
+        ("unknown", n.unknown),
+        ("injection", n.injection),
+        ("media", n.media),
+        ("language", n.language),
+        ("prefs", n.prefs),
+        ("handoff", n.handoff),
+        ("holding", n.holding),
+        ("sales", sales),
+        ("support", support),
+        ("orders", orders),
+        ("offers", offers),
+        ("respond", n.respond),
+        ("wait", n.wait_for_customer),
+    ):
+        g.add_node(name, fn)
+    g.add_edge(START, "ingest")
+    g.add_edge("ingest", "load_context")
+    g.add_conditional_edges("load_context", after_load, ["fast_path", "respond"])
+    g.add_conditional_edges("fast_path", after_fast_path, sorted({*FAST_ROUTES.values(), "sales", "orders", "support"}))
+    g.add_edge("intent_classify", "language_policy")
+    g.add_edge("language_policy", "governor")
+    g.add_conditional_edges(
+        "governor", n.after_governor, ["governance", "handoff", *JOURNEYS, "prefs", "clarify", "unknown"]
+    )
+    g.add_conditional_edges("governance", n.after_governance, ["handoff", "respond"])
+    for journey in JOURNEYS:
+        g.add_conditional_edges(journey, after_journey, ["intent_classify", "handoff", "respond"])
+    for simple in ("clarify", "unknown", "injection", "media", "language", "prefs", "handoff", "holding"):
+        g.add_edge(simple, "respond")
+    g.add_edge("respond", "wait")
+    g.add_edge("wait", "ingest")
+    return g.compile(checkpointer=checkpointer)

@@ -1,0 +1,72 @@
+"""The offers journey: only real offers from offers_get_applicable; a code is applied with
+order_apply_coupon and the sale continues to payment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from tulia.graph.calls import Turn
+from tulia.graph.context import EngineContext
+from tulia.graph.journeys.sales import _ask_payment_method, order_summary
+from tulia.graph.nodes import t
+from tulia.graph.state import ConversationState
+from tulia.nlg.messages import text
+from tulia.nlg.templates import COUPON_REASONS, money, word
+
+
+def offers(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    turn = Turn(state, runtime, "offers")
+    code = state.understanding.get("slots", {}).get("coupon_code")
+    if code:
+        if not state.order_id:
+            turn.say(text(t(turn, "coupon_no_order", code=code)))
+            turn.set(pending_coupon=code)
+            return turn.done()
+        result = turn.tool(
+            "order_apply_coupon", customer_id=state.customer_id, order_id=state.order_id, coupon_code=code
+        )
+        if not result["ok"]:
+            reason = result["error"].get("reason") or "unknown_code"
+            turn.say(text(t(turn, "coupon_rejected", code=code, reason=word(COUPON_REASONS, reason, turn.lang))))
+            return turn.done()
+        order = result["data"]
+        turn.set(order_totals={**order["totals"], "amount_due": order["amount_due"]})
+        turn.say(
+            text(
+                t(
+                    turn,
+                    "coupon_applied",
+                    code=code,
+                    ref=order["order_ref"],
+                    discount=money(order["totals"]["discount"]),
+                    total=money(order["totals"]["total"]),
+                )
+            )
+        )
+        turn.say(text(order_summary(turn, order)))
+        _ask_payment_method(turn, order)
+        return turn.done()
+    result = turn.tool(
+        "offers_get_applicable",
+        customer_id=state.customer_id,
+        **({"order_id": state.order_id} if state.order_id else {}),
+    )
+    if not result["ok"]:
+        turn.say(text(t(turn, "tool_error")))
+        return turn.done()
+    eligible = [o for o in result["data"]["offers"] if o["eligible"]]
+    if not eligible:
+        turn.say(text(t(turn, "no_offers")))
+        return turn.done()
+    lines = []
+    for o in eligible[:6]:
+        line = f"- {o['title']}"
+        if o["code"]:
+            line += f" (code {o['code']})"
+        if o["min_order"]:
+            line += f", min. {money(o['min_order'])}"
+        lines.append(line + f", until {o['valid_to']}")
+    turn.say(text(t(turn, "offers_list", offers="\n".join(lines)) + "\n" + t(turn, "offers_apply_hint")))
+    return turn.done()

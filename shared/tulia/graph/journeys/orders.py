@@ -1,0 +1,87 @@
+"""The orders journey: order_get_status, then a 3-6 line summary; several orders -> ask which."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from tulia.graph.calls import Turn
+from tulia.graph.context import EngineContext
+from tulia.graph.nodes import t
+from tulia.graph.state import ConversationState
+from tulia.nlg.messages import listing, text
+from tulia.nlg.templates import STATUS_WORDS, money, word
+
+
+def orders(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    turn = Turn(state, runtime, "orders")
+    ref = None
+    if state.route in ("answer", "maybe_answer") and state.pending == "order_selection":
+        option = _chosen(turn)
+        if option is None:
+            turn.set(route="reclassify")
+            return turn.done()
+        ref = option["id"].split(":", 1)[1]
+    else:
+        ref = state.understanding.get("slots", {}).get("order_ref")
+    result = turn.tool("order_get_status", customer_id=state.customer_id, **({"order_ref": ref} if ref else {}))
+    turn.set(pending=None, pending_options=[])
+    if not result["ok"]:
+        key = "order_not_found" if result["error"]["code"] in ("not_found", "invalid_input") else "tool_error"
+        turn.say(text(t(turn, key, ref=ref or "")))
+        return turn.done()
+    found = result["data"]["orders"]
+    if not found:
+        turn.say(text(t(turn, "no_orders")))
+    elif len(found) == 1:
+        turn.say(text(status_text(turn, found[0])))
+        turn.set(order_id=found[0]["order_ref"])
+    else:
+        options = [
+            {
+                "id": f"order:{o['order_ref']}",
+                "title": o["order_ref"],
+                "description": f"{o['created_at'][:10]} - {money(o['total'])}",
+            }
+            for o in found
+        ]
+        turn.say(
+            listing(
+                t(turn, "which_order", count=len(found)),
+                [(o["id"], o["title"], o["description"]) for o in options],
+                button=t(turn, "menu_order"),
+            )
+        )
+        turn.set(pending="order_selection", pending_options=options)
+    return turn.done()
+
+
+def _chosen(turn: Turn) -> dict[str, Any] | None:
+    s = turn.state
+    reply_id = s.inbound.get("reply_id")
+    if reply_id:
+        return next((o for o in s.pending_options if o["id"] == reply_id), None)
+    choice = s.understanding.get("choice")
+    if choice is not None and 1 <= choice <= len(s.pending_options):
+        return s.pending_options[choice - 1]
+    body = str(s.inbound.get("text") or "").upper().replace(" ", "")
+    return next((o for o in s.pending_options if o["title"].replace("-", "") in body.replace("-", "")), None)
+
+
+def status_text(turn: Turn, order: dict[str, Any]) -> str:
+    items = ", ".join(f"{i['quantity']} x {i['name']}" for i in order["items"])
+    eta = ""
+    if order["eta"] and order["status"] in ("paid", "fulfilled"):
+        eta = f"\nETA: {order['eta']}"
+    return t(
+        turn,
+        "order_status",
+        ref=order["order_ref"],
+        date=order["created_at"][:10],
+        items=items,
+        total=money(order["total"]),
+        payment=word(STATUS_WORDS, order["payment_status"], turn.lang),
+        status=word(STATUS_WORDS, order["status"], turn.lang),
+        eta=eta,
+    )

@@ -1,0 +1,67 @@
+"""The support journey (RAG): kb_retrieve, answer only from the snippets, or say so and offer a person."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from tulia.graph.calls import Turn
+from tulia.graph.context import EngineContext
+from tulia.graph.nodes import inbound_text, t
+from tulia.graph.state import ConversationState
+from tulia.nlg.messages import buttons, text
+from tulia.search.text import terms
+
+ANSWER_CHARS = 500
+
+
+def support(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    turn = Turn(state, runtime, "support")
+    if state.route in ("answer", "maybe_answer") and state.pending == "escalation_offer":
+        fast = state.understanding.get("fast")
+        reply_id = state.inbound.get("reply_id")
+        if fast == "yes" or reply_id == "esc:yes" or state.understanding.get("choice") == 1:
+            turn.set(route="handoff", escalation_reason="missing_information", pending=None, pending_options=[])
+        elif fast == "no" or reply_id == "esc:no" or state.understanding.get("choice") == 2:
+            turn.set(pending=None, pending_options=[])
+            turn.say(text(t(turn, "menu_prompt")))
+        else:
+            turn.set(route="reclassify")
+        return turn.done()
+    question = inbound_text(state)
+    result = turn.tool("kb_retrieve", query=question, top_k=3)
+    if not result["ok"]:
+        turn.say(text(t(turn, "tool_error")))
+        return turn.done()
+    snippets = result["data"]["snippets"]
+    turn.set(kb_snippets=[{k: s[k] for k in ("doc_id", "title", "section", "score")} for s in snippets])
+    if not snippets:
+        turn.say(
+            buttons(t(turn, "kb_no_answer"), [("esc:yes", t(turn, "ask_person")), ("esc:no", t(turn, "no_thanks"))])
+        )
+        turn.set(pending="escalation_offer", pending_options=[{"id": "esc:yes"}, {"id": "esc:no"}])
+        return turn.done()
+    top = snippets[0]
+    source = top["title"] + (f" - {top['section']}" if top["section"] else "")
+    turn.say(text(t(turn, "kb_answer", answer=best_sentences(top["text"], question), source=source)))
+    turn.set(pending=None, pending_options=[])
+    return turn.done()
+
+
+def best_sentences(passage: str, question: str, limit: int = ANSWER_CHARS) -> str:
+    """The passage's sentences that share the most words with the question, in their order."""
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", passage) if s.strip()]
+    if len(passage) <= limit:
+        return passage.strip()
+    wanted = set(terms(question))
+    scored = sorted(range(len(sentences)), key=lambda i: -len(wanted & set(terms(sentences[i]))))
+    chosen: list[int] = []
+    size = 0
+    for i in scored:
+        if size + len(sentences[i]) > limit and chosen:
+            break
+        chosen.append(i)
+        size += len(sentences[i]) + 1
+    return " ".join(sentences[i] for i in sorted(chosen))

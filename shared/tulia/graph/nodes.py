@@ -1,0 +1,480 @@
+"""The orchestrator's nodes (spec 7.1): ingest, load tenant and customer, fast path, the three
+classifiers, the router, governance, clarify/unknown, handoff, preferences, respond and wait."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from langgraph.runtime import Runtime
+from langgraph.types import interrupt
+
+from tulia.graph.calls import Turn
+from tulia.graph.context import EngineContext
+from tulia.graph.routing import EscalationSignals, choose_language, escalation_reason, govern, route_intent
+from tulia.graph.state import ConversationState
+from tulia.nlg.messages import OutboundMessage, listing, text
+from tulia.nlg.templates import render
+from tulia.nlu.fastpath import fast_path as detect_fast_path
+from tulia.nlu.rules import MAX_TEXT, detect_language
+
+MENU = (
+    ("menu:buy", "menu_buy"),
+    ("menu:order", "menu_order"),
+    ("menu:help", "menu_help"),
+    ("menu:offers", "menu_offers"),
+)
+MENU_INTENTS = {
+    "menu:buy": "sales_discovery",
+    "menu:order": "order_status",
+    "menu:help": "support_question",
+    "menu:offers": "discounts_offers",
+}
+SUPPORTED_INBOUND = ("text", "interactive", "button")
+
+
+def conversation_id_for(tenant_id: str, phone_e164: str) -> str:
+    """Stable per (tenant, customer) without carrying the phone number into logs."""
+    return "conv_" + hashlib.sha256(f"{tenant_id}|{phone_e164}".encode()).hexdigest()[:20]
+
+
+def t(turn: Turn, key: str, **facts: Any) -> str:
+    return render(key, turn.lang, str(turn.get("sheng_fallback")), **facts)
+
+
+def menu(turn: Turn, body_key: str = "menu_prompt", **facts: Any) -> OutboundMessage:
+    rows = [(menu_id, t(turn, label), None) for menu_id, label in MENU]
+    return listing(t(turn, body_key, **facts), rows, button=t(turn, "menu_button"))
+
+
+def inbound_text(state: ConversationState) -> str:
+    return str(state.inbound.get("text") or "")[:MAX_TEXT]
+
+
+# ---------------------------------------------------------------------------------------------
+def ingest(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """Start a turn: reset per-turn fields, remember the message in the bounded window."""
+    ctx = runtime.context
+    body = inbound_text(state)
+    return {
+        "tenant_id": ctx.tenant_id,
+        "conversation_id": conversation_id_for(ctx.tenant_id, ctx.phone_e164),
+        "request_id": str(state.inbound.get("message_id") or f"turn-{state.turn_count + 1}"),
+        "turn_count": state.turn_count + 1,
+        "outbox": None,
+        "trace": None,
+        "understanding": {},
+        "route": None,
+        "response_text": None,
+        "kb_snippets": [],
+        "escalation_required": False,
+        "escalation_reason": None,
+        "requested_language": None,
+        "messages": [{"role": "customer", "text": body[:500] or f"[{state.inbound.get('type', 'message')}]"}],
+    }
+
+
+def load_context(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """Tenant and customer first, through their tools, before anything else."""
+    turn = Turn(state, runtime, "load_context")
+    tenant = turn.tool("tenant_get_context")
+    customer = turn.tool(
+        "customer_get_or_create",
+        phone_e164=turn.ctx.phone_e164,
+        **({"display_name": turn.ctx.display_name} if turn.ctx.display_name else {}),
+    )
+    if not tenant["ok"] or not customer["ok"]:
+        turn.set(route="failed")
+        turn.say(text(render("tool_error", "en")))
+        return turn.done()
+    ten, cus = tenant["data"], customer["data"]
+    turn.set(
+        tenant_name=ten["tenant_name"],
+        bot_name=ten["bot_name"],
+        bot_intro=ten["bot_intro"],
+        tone_style=ten["tone_style"],
+        default_language=ten["default_language"],
+        allowed_languages=ten["allowed_languages"],
+        sheng_fallback=ten["sheng_fallback"],
+        max_chattiness_level=ten["max_chattiness_level"],
+        catalog_link_base=ten["catalog_link_base"],
+        payments_enabled=ten["payments_enabled"],
+        compliance=ten["compliance"],
+        handoff=ten["handoff"],
+        customer_id=cus["customer_id"],
+        phone_e164=cus["phone_e164"],
+        display_name=cus["display_name"],
+        customer_language_pref=cus["language_preference"],
+        marketing_opt_in=cus["marketing_opt_in"],
+        notification_prefs=cus["notification_prefs"],
+        in_handoff=cus["in_handoff"],
+    )
+    if state.turn_count <= 1 or not state.response_language:
+        turn.set(response_language=ten["default_language"])
+    return turn.done()
+
+
+def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """Decisions that never wait for a model (ARCHITECTURE section 5)."""
+    turn = Turn(state, runtime, "fast_path")
+    body = inbound_text(state)
+    detected, confidence = detect_language(body) if body.strip() else ("en", 0.0)
+    turn.set(
+        response_language=choose_language(
+            detected,
+            confidence,
+            allowed=state.allowed_languages,
+            default=state.default_language,
+            preferred=state.customer_language_pref,
+            current=state.response_language if state.turn_count > 1 else None,
+        ),
+        language_confidence=confidence,
+    )
+    kind = state.inbound.get("type", "text")
+    hit = detect_fast_path(body, awaiting_answer=state.pending is not None) if body else None
+    reply_id = state.inbound.get("reply_id")
+    route: str
+    if hit is not None and hit.kind == "opt_out":
+        route = "prefs"
+        turn.set(understanding={"keyword": "opt_out"})
+    elif state.in_handoff:
+        route = "holding"
+    elif kind not in SUPPORTED_INBOUND:
+        route = "media"
+    elif hit is not None and hit.kind == "opt_in":
+        route = "prefs"
+        turn.set(understanding={"keyword": "opt_in"})
+    elif hit is not None and hit.kind == "human":
+        route = "handoff"
+        turn.set(escalation_required=True, escalation_reason="human_requested")
+    elif hit is not None and hit.kind == "language":
+        route = "language"
+        turn.set(requested_language=hit.language)
+    elif hit is not None and hit.kind == "injection":
+        route = "injection"
+    elif hit is not None and hit.kind == "abuse":
+        route = "governance"
+        turn.set(governor_classification="abuse", governor_confidence=1.0)
+    elif reply_id and str(reply_id).startswith("menu:"):
+        route = "classify"
+        turn.set(understanding={"menu": reply_id})
+    elif (
+        state.pending in ("menu", "clarify_intent")
+        and hit is not None
+        and hit.kind == "choice"
+        and (1 <= (hit.choice or 0) <= len(MENU))
+    ):
+        route = "classify"
+        turn.set(understanding={"menu": MENU[(hit.choice or 1) - 1][0]})
+    elif state.pending is not None and (reply_id or (hit is not None and hit.kind in ("choice", "yes", "no"))):
+        route = "answer"
+        turn.set(understanding={"fast": hit.kind if hit else "reply", "choice": hit.choice if hit else None})
+    elif state.pending is not None and body.strip():
+        route = "maybe_answer"  # free text while a question is pending: the journey decides
+    elif not body.strip():
+        route = "unknown"
+    else:
+        route = "classify"
+    turn.set(route=route)
+    turn.trace.append({"kind": "route", "node": "fast_path", "route": route})
+    return turn.done()
+
+
+# classifiers -----------------------------------------------------------------------------------
+def intent_classify(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    turn = Turn(state, runtime, "intent_classify")
+    turn.set(route="classified")  # a journey reached from here handles the message as new, never as an answer
+    menu_choice = state.understanding.get("menu")
+    if menu_choice:
+        intent = MENU_INTENTS[menu_choice]
+        from tulia.nlu.types import JOURNEY_OF
+
+        turn.set(
+            intent=intent,
+            intent_confidence=1.0,
+            journey=JOURNEY_OF[intent],
+            understanding={"menu": menu_choice, "intent": intent, "slots": {}, "signals": {}},
+            governor_classification="business",
+            governor_confidence=1.0,
+        )
+        return turn.done()
+    services = turn.ctx.services
+    tenant = services.tenants.get(turn.ctx.tenant_id)
+    index = services.catalog_indexes.get(turn.ctx.tenant_id, tenant.catalog_version)
+    u = turn.ctx.engine.understand(inbound_text(state), is_catalog_word=index.product_terms.__contains__)
+    turn.trace.append({"kind": "engine", "node": "intent_classify", "engine": turn.ctx.engine.name})
+    turn.set(
+        intent=u.intent,
+        intent_confidence=u.intent_confidence,
+        journey=u.journey,
+        understanding={
+            "intent": u.intent,
+            "confidence": u.intent_confidence,
+            "language": u.language,
+            "language_confidence": u.language_confidence,
+            "governor": u.governor,
+            "governor_confidence": u.governor_confidence,
+            "notes": u.notes,
+            "slots": {k: v for k, v in u.slots.__dict__.items() if v not in (None, False)},
+            "signals": {k: v for k, v in u.signals.__dict__.items() if v},
+        },
+    )
+    return turn.done()
+
+
+def language_policy(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    turn = Turn(state, runtime, "language_policy")
+    u = state.understanding
+    if "language" in u:
+        turn.set(
+            response_language=choose_language(
+                u["language"],
+                u["language_confidence"],
+                allowed=state.allowed_languages,
+                default=state.default_language,
+                preferred=state.customer_language_pref,
+                current=state.response_language,
+            ),
+            language_confidence=u["language_confidence"],
+        )
+    return turn.done()
+
+
+def governor(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    turn = Turn(state, runtime, "governor")
+    u = state.understanding
+    if "governor" in u:
+        turn.set(governor_classification=u["governor"], governor_confidence=u["governor_confidence"])
+    return turn.done()
+
+
+def after_governor(state: ConversationState) -> str:
+    """The journey router of spec 7.1 with the escalation rules of 4.5 and the thresholds of 4.1."""
+    if state.governor_classification != "business":
+        return "governance"
+    signals = state.understanding.get("signals", {})
+    reason = escalation_reason(
+        EscalationSignals(
+            payment_dispute=bool(signals.get("payment_dispute")),
+            refund_request=bool(signals.get("refund_request")),
+            delivery_complaint=bool(signals.get("delivery_complaint")),
+            sensitive_topic=bool(signals.get("sensitive")),
+            consecutive_tool_errors=state.consecutive_tool_errors,
+            clarification_loops=state.clarification_loops,
+            frustrated_unresolved_turns=state.frustrated_turns + (1 if signals.get("frustrated") else 0),
+        ),
+        escalate_sensitive=bool(state.compliance.get("escalate_sensitive_topics", True)),
+    )
+    if reason is not None:
+        return "handoff"
+    route = route_intent(state.intent_confidence, clarified_once=state.clarified_once)
+    if route == "clarify" and state.journey == "sales":
+        return "sales"  # they want to buy but not what: the one clarifying question is "what are you looking for?"
+    if route == "journey":
+        return {
+            "sales": "sales",
+            "support": "support",
+            "orders": "orders",
+            "offers": "offers",
+            "prefs": "prefs",
+            "governance": "governance",
+        }.get(state.journey, "unknown")
+    return route
+
+
+# simple journeys -------------------------------------------------------------------------------
+def governance(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    turn = Turn(state, runtime, "governance")
+    decision = govern(
+        state.governor_classification,
+        casual_turns=state.casual_turns,
+        spam_turns=state.spam_turns,
+        chattiness=state.max_chattiness_level,
+        abuse_action=state.compliance.get("abuse_action", "refuse_and_end"),
+    )
+    turn.set(casual_turns=decision.casual_turns, spam_turns=decision.spam_turns)
+    turn.trace.append({"kind": "route", "node": "governance", "route": decision.action})
+    shop = state.tenant_name or ""
+    if decision.action == "small_talk":
+        greeting = state.turn_count <= 1 or inbound_text(state).strip().lower() in ("hi", "hello", "mambo", "habari")
+        name = f" {state.display_name.split()[0]}" if state.display_name else ""
+        body = (
+            t(turn, "welcome", name=name, bot_name=state.bot_name or "", shop=shop)
+            if greeting
+            else t(turn, "small_talk")
+        )
+        turn.say(menu(turn) if not greeting else text(body))
+        if greeting:
+            turn.say(menu(turn))
+        turn.set(pending="menu")
+    elif decision.action == "redirect":
+        turn.say(menu(turn, "redirect", shop=shop))
+        turn.set(pending="menu")
+    elif decision.action == "disengage":
+        turn.say(text(t(turn, "disengage", shop=shop)))
+    elif decision.action == "refuse":
+        turn.say(text(t(turn, "abuse")))
+    else:  # escalate
+        return {**turn.done(), "route": "handoff", "escalation_required": True, "escalation_reason": "abuse"}
+    return turn.done()
+
+
+def after_governance(state: ConversationState) -> str:
+    return "handoff" if state.route == "handoff" else "respond"
+
+
+def clarify(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    turn = Turn(state, runtime, "clarify")
+    turn.say(menu(turn, "clarify_intent"))
+    turn.set(pending="clarify_intent", clarified_once=True, clarification_loops=state.clarification_loops + 1)
+    return turn.done()
+
+
+def unknown(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    turn = Turn(state, runtime, "unknown")
+    turn.say(menu(turn, "unknown"))
+    turn.set(pending="menu", clarification_loops=state.clarification_loops + 1)
+    return turn.done()
+
+
+def injection(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    turn = Turn(state, runtime, "injection")
+    turn.say(menu(turn, "injection"))
+    turn.set(pending="menu")
+    return turn.done()
+
+
+def media(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    turn = Turn(state, runtime, "media")
+    turn.say(text(t(turn, "media_unsupported")))
+    return turn.done()
+
+
+def language(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """An explicit language request: switch now and remember it (if the tenant offers that language)."""
+    turn = Turn(state, runtime, "language")
+    wanted = state.requested_language or "en"
+    if wanted not in state.allowed_languages:
+        turn.say(text(t(turn, "language_not_offered", languages=", ".join(state.allowed_languages))))
+        return turn.done()
+    turn.set(response_language=wanted, customer_language_pref=wanted, language_confidence=1.0)
+    turn.tool(
+        "customer_update_preferences",
+        customer_id=state.customer_id,
+        updates={"language_preference": wanted},
+        consent_source="user_message",
+    )
+    turn.say(text(render("language_switched", wanted, state.sheng_fallback)))
+    return turn.done()
+
+
+def prefs(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """Preferences and consent: STOP / START keywords and preference requests."""
+    turn = Turn(state, runtime, "prefs")
+    keyword = state.understanding.get("keyword")
+    body = inbound_text(state).lower()
+    if keyword is None:
+        if any(w in body for w in ("no more", "don't send", "dont send", "stop", "sitaki", "acha", "usinitumie")):
+            keyword = "opt_out"
+        elif any(w in body for w in ("send me", "nitumie", "subscribe", "nataka offers")):
+            keyword = "opt_in"
+    if keyword in ("opt_out", "opt_in"):
+        opted_in = keyword == "opt_in"
+        result = turn.tool(
+            "customer_update_preferences",
+            customer_id=state.customer_id,
+            updates={"marketing_opt_in": opted_in},
+            consent_source="user_message",
+        )
+        if not result["ok"]:
+            turn.say(text(t(turn, "tool_error")))
+            return turn.done()
+        turn.set(
+            marketing_opt_in=opted_in,
+            notification_prefs=result["data"]["notification_prefs"],
+            pending=None,
+            pending_options=[],
+        )
+        turn.say(text(t(turn, "opted_in" if opted_in else "opted_out", shop=state.tenant_name or "")))
+    else:
+        turn.say(text(t(turn, "opted_in" if state.marketing_opt_in else "opted_out", shop=state.tenant_name or "")))
+    return turn.done()
+
+
+def handoff(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """Escalate: a ticket with the conversation's snapshot, then the conversation belongs to a person."""
+    turn = Turn(state, runtime, "handoff")
+    reason = state.escalation_reason or _escalation_reason_of(state) or "human_requested"
+    priority = "high" if reason in ("payment_dispute", "refund_request", "delivery_complaint") else "normal"
+    snapshot = {
+        "summary": f"{reason.replace('_', ' ')}; last intent {state.intent}; order {state.order_id or '-'}",
+        "last_messages": state.messages[-10:],
+        "actions": [e for e in state.trace if e.get("kind") == "tool"][-10:],
+        "order_id": state.order_id,
+        "language": state.response_language,
+    }
+    result = turn.tool(
+        "handoff_create_ticket",
+        customer_id=state.customer_id,
+        reason=reason,
+        priority=priority,
+        context_snapshot=snapshot,
+    )
+    if not result["ok"]:
+        turn.say(text(t(turn, "handoff_unavailable")))
+        return turn.done()
+    ticket = result["data"]
+    turn.set(
+        escalation_required=True,
+        escalation_reason=reason,
+        handoff_ticket_id=ticket["ticket_id"],
+        in_handoff=True,
+        pending=None,
+        pending_options=[],
+    )
+    turn.say(text(t(turn, "handoff", ticket=ticket["ticket_id"], eta=ticket["expected_response"] or "")))
+    return turn.done()
+
+
+def _escalation_reason_of(state: ConversationState) -> str | None:
+    signals = state.understanding.get("signals", {})
+    for key, reason in (
+        ("payment_dispute", "payment_dispute"),
+        ("refund_request", "refund_request"),
+        ("delivery_complaint", "delivery_complaint"),
+        ("sensitive", "sensitive_topic"),
+    ):
+        if signals.get(key):
+            return reason
+    if state.consecutive_tool_errors >= 2:
+        return "repeated_tool_errors"
+    if state.clarification_loops >= 3:
+        return "clarification_loop"
+    if signals.get("frustrated"):
+        return "frustration_unresolved"
+    return None
+
+
+def holding(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    turn = Turn(state, runtime, "holding")
+    turn.say(text(t(turn, "handoff_holding")))
+    return turn.done()
+
+
+# end of a turn ---------------------------------------------------------------------------------
+def respond(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """Close the turn: remember what the bot said, keep the per-turn counters honest."""
+    said = "\n".join(OutboundMessage.model_validate(m).plain_text() for m in state.outbox)
+    frustrated = bool(state.understanding.get("signals", {}).get("frustrated"))
+    return {
+        "response_text": said or None,
+        "messages": [{"role": "bot", "text": said[:500]}] if said else [],
+        "frustrated_turns": state.frustrated_turns + 1 if frustrated else 0,
+        "trace": [{"kind": "node", "node": "respond"}],
+    }
+
+
+def wait_for_customer(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """The conversation waits here between messages; the next message resumes it."""
+    inbound = interrupt({"waiting_for": state.pending or "message"})
+    return {"inbound": inbound}

@@ -1,0 +1,147 @@
+"""The conversation state: the spec's ConversationState (section 3) plus what multi-turn dialogue
+needs. If it is not in state, the agent does not know it. Clients never enter state; it is
+checkpointed after every turn, so it stays small (bounded message window, at most 6 results).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+Intent = Literal[
+    "sales_discovery",
+    "product_question",
+    "support_question",
+    "order_status",
+    "discounts_offers",
+    "preferences_consent",
+    "payment_help",
+    "human_request",
+    "spam_casual",
+    "unknown",
+]
+Journey = Literal["sales", "support", "orders", "offers", "prefs", "governance", "unknown"]
+Lang = Literal["en", "sw", "sheng", "mixed"]
+GovernorClass = Literal["business", "casual", "spam", "abuse"]
+PaymentStatus = Literal["none", "pending", "paid", "failed", "cancelled", "timeout"]
+
+# What the bot is waiting for. A reply that answers it fills the slot; anything else is re-classified.
+Pending = Literal[
+    "clarify_intent",
+    "item_selection",
+    "variant",
+    "quantity",
+    "delivery_mode",
+    "delivery_address",
+    "delivery_zone",
+    "payment_method",
+    "payment_confirmation",
+    "mpesa_number",
+    "order_selection",
+    "escalation_offer",
+    "menu",
+    "category",
+]
+
+MESSAGE_WINDOW = 12
+
+
+def append_or_reset(old: list[Any] | None, new: list[Any] | None) -> list[Any]:
+    """Reducer for per-turn lists: nodes append; ``None`` (sent at the start of a turn) empties."""
+    if new is None:
+        return []
+    return [*(old or []), *new]
+
+
+def window(old: list[Any] | None, new: list[Any] | None) -> list[Any]:
+    """Reducer for the message window: append, keep the last MESSAGE_WINDOW."""
+    return [*(old or []), *(new or [])][-MESSAGE_WINDOW:]
+
+
+@dataclass
+class ConversationState:
+    # Identity and scoping (spec)
+    tenant_id: str = ""
+    conversation_id: str = ""
+    request_id: str = ""
+    customer_id: str | None = None
+    phone_e164: str | None = None
+
+    # Tenant context (spec)
+    tenant_name: str | None = None
+    bot_name: str | None = None
+    bot_intro: str | None = None
+    tone_style: str = "friendly_concise"
+    default_language: Lang = "en"
+    allowed_languages: list[str] = field(default_factory=lambda: ["en", "sw", "sheng"])
+    sheng_fallback: str = "sw"
+    max_chattiness_level: int = 2
+    catalog_link_base: str | None = None
+    payments_enabled: dict[str, bool] = field(default_factory=dict)
+    compliance: dict[str, Any] = field(default_factory=dict)
+    handoff: dict[str, Any] = field(default_factory=dict)
+
+    # Customer preferences and consent (spec)
+    customer_language_pref: Lang | None = None
+    marketing_opt_in: bool | None = None
+    notification_prefs: dict[str, bool] = field(default_factory=dict)
+    display_name: str | None = None
+    in_handoff: bool = False
+
+    # Classifiers (spec)
+    intent: Intent = "unknown"
+    intent_confidence: float = 0.0
+    journey: Journey = "unknown"
+    response_language: Lang = "en"
+    language_confidence: float = 0.0
+    governor_classification: GovernorClass = "business"
+    governor_confidence: float = 0.0
+
+    # Catalog selection and ordering (spec)
+    last_catalog_query: str | None = None
+    last_catalog_filters: dict[str, Any] = field(default_factory=dict)
+    last_catalog_results: list[dict[str, Any]] = field(default_factory=list)
+    catalog_total_matches_estimate: int | None = None
+    selected_item_ids: list[str] = field(default_factory=list)
+    cart: list[dict[str, Any]] = field(default_factory=list)  # [{item_id, quantity, variant_selection}]
+    order_id: str | None = None
+    order_totals: dict[str, Any] = field(default_factory=dict)
+    payment_request_id: str | None = None
+    payment_status: PaymentStatus | None = None
+
+    # Retrieval (spec)
+    kb_snippets: list[dict[str, Any]] = field(default_factory=list)
+
+    # Safety and escalation (spec)
+    escalation_required: bool = False
+    escalation_reason: str | None = None
+    handoff_ticket_id: str | None = None
+
+    # Conversation controls (spec)
+    turn_count: int = 0
+    casual_turns: int = 0
+    spam_turns: int = 0
+
+    # Output (spec)
+    response_text: str | None = None
+
+    # --- dialogue state the engine needs -------------------------------------------------------
+    inbound: dict[str, Any] = field(default_factory=dict)  # this turn's message
+    understanding: dict[str, Any] = field(default_factory=dict)  # this turn's classifier output
+    route: str | None = None  # where the fast path or the router sent this turn
+    pending: Pending | None = None  # what the bot asked and waits for
+    pending_options: list[dict[str, Any]] = field(default_factory=list)  # [{id, title, ...}] of that question
+    clarified_once: bool = False  # the one clarifying question of spec 4.1 was asked
+    clarification_loops: int = 0
+    consecutive_tool_errors: int = 0
+    frustrated_turns: int = 0
+    rejected_shortlists: int = 0
+    requested_language: str | None = None
+    selected_item: dict[str, Any] = field(default_factory=dict)  # catalog_get_item output of the chosen item
+    delivery: dict[str, Any] = field(default_factory=dict)  # {mode, address_text}
+    payment_method: str | None = None
+    payment_phone: str | None = None  # an M-Pesa number the customer gave (normalised, confirmed back)
+    pending_coupon: str | None = None
+    messages: Annotated[list[dict[str, str]], window] = field(default_factory=list)
+    outbox: Annotated[list[dict[str, Any]], append_or_reset] = field(default_factory=list)
+    trace: Annotated[list[dict[str, Any]], append_or_reset] = field(default_factory=list)
