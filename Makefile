@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 
-.PHONY: install test dev lint fmt unit integration bench schemas clean
+.PHONY: install test dev lint fmt unit integration bench schemas clean readme-sample
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Tulia needs Python 3.11 or newer on PATH"; exit 1; }
@@ -41,6 +41,10 @@ dev: install ## the embedded local stack with the demo shop
 bench: install
 	$(BIN)/python bench/catalog_search.py
 	$(BIN)/python bench/dynamodb_calls.py
+	$(BIN)/python bench/conversation_turns.py
+
+readme-sample: install
+	$(BIN)/python scripts/readme_sample.py
 
 schemas: install
 	$(BIN)/python -m tulia.tools --schemas

@@ -188,3 +188,39 @@ def salon(seeded: Services) -> Caller:
 
 def new_customer(caller: Caller, phone: str = "0712345678") -> str:
     return str(caller.ok("customer_get_or_create", phone_e164=phone)["customer_id"])
+
+
+# --- conversation engines ------------------------------------------------------------------------
+def scripted_llm_engine(seeded_snapshot: SeededSnapshot, model: Any = None) -> Any:
+    """The ``bedrock`` engine on a scripted chat model whose default answers read the message as the
+    rules engine does (with both demo catalogs as its product knowledge)."""
+    from tulia.llm.scripted import ScriptedChatModel, rules_responder
+    from tulia.nlu.bedrock import bedrock_engine
+
+    words: set[str] = set()
+    for _version, index in seeded_snapshot.catalog_indexes.values():
+        words |= set(index.product_terms)
+    model = model or ScriptedChatModel(responder=rules_responder(words.__contains__))
+    return bedrock_engine(Settings(), models={"classifier": model, "writer": model})
+
+
+@pytest.fixture(params=["rules", "bedrock"])
+def engine(request: pytest.FixtureRequest, seeded_snapshot: SeededSnapshot) -> Any:
+    """Each conversation test runs on both understanding engines."""
+    from tulia.nlu.rules import RulesEngine
+
+    return RulesEngine() if request.param == "rules" else scripted_llm_engine(seeded_snapshot)
+
+
+@pytest.fixture
+def conversations(seeded: Services, engine: Any) -> Any:
+    from tests.chat import conversations_for
+
+    return conversations_for(seeded, engine)
+
+
+@pytest.fixture
+def chat(conversations: Any) -> Any:
+    from tests.chat import Chat
+
+    return Chat(conversations)

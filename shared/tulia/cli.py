@@ -1,4 +1,4 @@
-"""The ``tulia`` command: seed tenant packs, run the local stack, print a local admin token."""
+"""The ``tulia`` command: seed tenant packs, run the local stack, chat with a shop in the terminal."""
 
 from __future__ import annotations
 
@@ -88,6 +88,22 @@ def cmd_dev(ns: argparse.Namespace) -> int:
     return run_dev(packs, port=ns.port)
 
 
+def cmd_chat(ns: argparse.Namespace) -> int:
+    from tulia.local.chat import run_chat
+
+    pack_dirs = [Path(p) for p in ns.pack] if ns.pack else _find_default_packs()
+    if not pack_dirs:
+        print("No packs: give --pack DIR (the demo packs are in packs/).", file=sys.stderr)
+        return 1
+    packs, failed = _load_all(pack_dirs)
+    if failed:
+        return 1
+    interactive = sys.stdin.isatty()
+    return run_chat(
+        packs, sys.stdin, tenant_id=ns.tenant, phone=ns.phone, markdown=ns.markdown, interactive=interactive
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tulia", description="Tulia: WhatsApp sales and support agent.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -102,6 +118,13 @@ def main(argv: list[str] | None = None) -> int:
     dev.add_argument("--port", type=int, default=8080)
     dev.add_argument("--pack", action="append", metavar="DIR", help="extra pack folder (repeatable)")
     dev.set_defaults(func=cmd_dev)
+
+    chat = sub.add_parser("chat", help="chat with a shop's bot in the terminal (one stdin line = one message)")
+    chat.add_argument("--pack", action="append", metavar="DIR", help="pack folder (repeatable; default: demo packs)")
+    chat.add_argument("--tenant", help="tenant_id to chat with (default: the first pack's)")
+    chat.add_argument("--phone", default="+254712345678", help="the customer's WhatsApp number")
+    chat.add_argument("--markdown", action="store_true", help="print the transcript as Markdown")
+    chat.set_defaults(func=cmd_chat)
 
     ns = parser.parse_args(argv)
     from pydantic import ValidationError

@@ -44,6 +44,12 @@ class Settings(BaseSettings):
 
     # Conversation engine
     llm: Literal["rules", "bedrock"] = "rules"
+    # Model ids per node class (cross-region inference profiles work too). Classifier: the one
+    # intent/language/governor call and sales narrowing; writer: the text nodes a tenant enables.
+    bedrock_classifier_model: str = "eu.amazon.nova-micro-v1:0"
+    bedrock_writer_model: str = "eu.amazon.nova-lite-v1:0"
+    bedrock_region: str | None = None  # defaults to aws_region
+    llm_timeout_seconds: float = Field(default=8.0, gt=0, le=60)
 
     # HTTP clients towards providers
     http_timeout_seconds: float = Field(default=10.0, gt=0, le=60)

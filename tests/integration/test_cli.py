@@ -118,3 +118,26 @@ def test_seed_without_a_reachable_store_explains_what_to_set() -> None:
     assert out.returncode == 1
     assert "Could not write to DynamoDB" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_chat_talks_to_the_demo_salon_in_the_terminal() -> None:
+    out = subprocess.run(
+        [*TULIA, "chat", "--pack", "packs/demo-salon", "--phone", "+254722000111"],
+        input="STOP\nnataka kusukwa\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        env={**os.environ, "TULIA_LLM": "rules"},
+    )
+    assert out.returncode == 0, out.stderr
+    assert "customer> STOP" in out.stdout
+    transcript = out.stdout.split("customer> nataka kusukwa", 1)[1]
+    assert "KES" in transcript  # a shortlist of the salon's services with their prices
+    assert '"level"' not in out.stdout  # a transcript, not log lines
+
+
+def test_chat_refuses_an_unknown_tenant() -> None:
+    out = run("chat", "--pack", "packs/demo-salon", "--tenant", "nobody")
+    assert out.returncode == 1
+    assert "No pack has tenant_id 'nobody'" in out.stderr

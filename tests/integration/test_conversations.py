@@ -1,4 +1,5 @@
-"""Multi-turn conversations through the LangGraph engine (rules engine), checkpointed in DynamoDB (moto).
+"""Multi-turn conversations through the LangGraph engine (on both understanding engines), checkpointed
+in DynamoDB (moto).
 
 Each test reads like a chat and asserts what a customer or shop owner would notice: the facts in the
 replies, the tools that ran, the order and payment state, the consent record.
@@ -6,60 +7,16 @@ replies, the tools that ran, the order and payment state, the consent record.
 
 from __future__ import annotations
 
-import itertools
 import re
 from typing import Any
 
 import pytest
 
+from tests.chat import Chat, kes
 from tests.conftest import SHOP, Caller
 from tulia.graph.conversation import Conversations, dynamodb_checkpointer
 from tulia.local.simulators.daraja import DarajaSimulator
-from tulia.nlu.rules import RulesEngine
 from tulia.services import Services
-
-_ids = itertools.count(1)
-
-
-class Chat:
-    def __init__(self, conversations: Conversations, tenant_id: str = SHOP, phone: str = "+254712345678") -> None:
-        self.conversations, self.tenant_id, self.phone = conversations, tenant_id, phone
-        self.last: Any = None
-
-    def send(self, body: str = "", *, reply_id: str | None = None, kind: str | None = None) -> str:
-        inbound: dict[str, Any] = {
-            "type": kind or ("interactive" if reply_id else "text"),
-            "text": body,
-            "message_id": f"wamid.{next(_ids)}",
-        }
-        if reply_id:
-            inbound["reply_id"] = reply_id
-        self.last = self.conversations.handle(tenant_id=self.tenant_id, phone_e164=self.phone, inbound=inbound)
-        return "\n".join(m.plain_text() for m in self.last.replies)
-
-    @property
-    def state(self) -> dict[str, Any]:
-        return self.last.state
-
-    def nodes(self) -> list[str]:
-        return [e["node"] for e in self.last.trace if e.get("kind") == "node"]
-
-    def tools(self) -> list[str]:
-        return [e["tool"] for e in self.last.trace if e.get("kind") == "tool"]
-
-
-@pytest.fixture
-def conversations(seeded: Services) -> Conversations:
-    return Conversations(seeded, RulesEngine(), dynamodb_checkpointer("test-checkpoints", region_name="eu-west-1"))
-
-
-@pytest.fixture
-def chat(conversations: Conversations) -> Chat:
-    return Chat(conversations)
-
-
-def kes(amount: int) -> str:
-    return f"KES {amount:,}"
 
 
 def test_swahili_sale_from_nataka_simu_to_an_mpesa_prompt(
@@ -292,15 +249,11 @@ def test_odd_messages_get_a_polite_answer(chat: Chat, body: str, kind: str, expe
     assert expected in reply
 
 
-def test_the_conversation_resumes_from_its_checkpoint(seeded: Services) -> None:
-    first = Chat(
-        Conversations(seeded, RulesEngine(), dynamodb_checkpointer("test-checkpoints", region_name="eu-west-1"))
-    )
+def test_the_conversation_resumes_from_its_checkpoint(seeded: Services, engine: Any) -> None:
+    first = Chat(Conversations(seeded, engine, dynamodb_checkpointer("test-checkpoints", region_name="eu-west-1")))
     first.send("samsung galaxy a15 phone")
     number = next(
         n for n, o in enumerate(first.state["pending_options"], start=1) if o["title"] == "Samsung Galaxy A15"
     )
-    later = Chat(
-        Conversations(seeded, RulesEngine(), dynamodb_checkpointer("test-checkpoints", region_name="eu-west-1"))
-    )
+    later = Chat(Conversations(seeded, engine, dynamodb_checkpointer("test-checkpoints", region_name="eu-west-1")))
     assert "colour" in later.send(str(number))

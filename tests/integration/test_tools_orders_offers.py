@@ -144,9 +144,14 @@ def test_order_status_by_reference_and_latest_orders(shop: Caller, cid: str, clo
     assert [o["order_ref"] for o in latest["orders"]] == [second["order_ref"], first["order_ref"]]
 
 
-def test_drafts_are_not_listed_as_orders(shop: Caller, cid: str) -> None:
-    shop.ok("order_create", customer_id=cid, items=[A15], delivery={"mode": "pickup"})
+def test_a_recent_draft_is_listed_and_an_abandoned_one_is_not(shop: Caller, cid: str, clock: Clock) -> None:
+    draft = shop.ok("order_create", customer_id=cid, items=[A15], delivery={"mode": "pickup"})
+    listed = shop.ok("order_get_status", customer_id=cid)["orders"]
+    assert [(o["order_ref"], o["status"]) for o in listed] == [(draft["order_ref"], "draft")]
+    clock.advance(days=8)
     assert shop.ok("order_get_status", customer_id=cid)["orders"] == []
+    # asked by its reference, an old draft is still found
+    assert shop.ok("order_get_status", customer_id=cid, order_ref=draft["order_ref"])["count"] == 1
 
 
 def test_another_customers_order_reference_is_not_found(shop: Caller, cid: str) -> None:

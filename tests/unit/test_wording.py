@@ -96,3 +96,17 @@ def test_the_guard_passes_facts_from_tool_output(good: str) -> None:
 )
 def test_the_guard_catches_invented_facts(bad: str, invented: str) -> None:
     assert invented in unsupported_facts(bad, TOOL_OUTPUT)
+
+
+def test_the_guard_reads_timestamps_as_dates_and_identifiers_as_wholes() -> None:
+    ticket = {"ticket_id": "HND-3YYH7", "created_at": "2026-11-23T09:15:05Z", "expected_response": "within 2 hours"}
+    # the digits of the clock time and of the reference are not facts the model may reuse
+    assert unsupported_facts("Someone will reply within 15 minutes.", ticket) == ["15"]
+    assert unsupported_facts("Ticket HND-3YYH8 is open.", ticket) == ["HND-3YYH8"]
+    assert passes("Ticket HND-3YYH7, opened 23/11/2026: a reply within 2 hours.", ticket)
+
+
+def test_the_guard_ignores_list_numbering_but_not_numbers_in_steps() -> None:
+    steps = {"business": "600984", "amount": 2610}
+    assert passes("1. Go to Lipa na M-Pesa\n2. Paybill 600984\n3. Pay KES 2,610", steps)
+    assert unsupported_facts("1. Paybill 600984\n2. Pay KES 2,500", steps) == ["2500"]

@@ -22,6 +22,9 @@ class Persona(Model):
     bot_name: str = Field(default="Tulia", min_length=1, max_length=40)
     bot_intro: str = Field(default="the shop's WhatsApp assistant", max_length=200)
     tone_style: str = Field(default="friendly_concise", max_length=40)
+    # Let the model word the text nodes of spec 6.2 (with TULIA_LLM=bedrock); every fact in its
+    # wording must pass the fact guard, or the template is sent.
+    llm_wording: bool = False
 
 
 class LanguagePolicy(Model):

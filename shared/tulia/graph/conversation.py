@@ -30,6 +30,7 @@ class Conversations:
     def __init__(self, services: Services, engine: UnderstandingEngine, checkpointer: Any) -> None:
         self.services = services
         self.engine = engine
+        self.checkpointer = checkpointer
         self.graph = build_graph(checkpointer)
 
     def handle(
@@ -46,7 +47,12 @@ class Conversations:
             display_name=display_name,
             message_id=inbound.get("message_id"),
         )
-        waiting = bool(self.graph.get_state(config).next)
+        peek = getattr(self.checkpointer, "peek", None)
+        if peek is not None:
+            latest = peek(config)  # read once: the graph's own read of this turn reuses it
+            waiting = latest is not None and any(w[1] == INTERRUPT for w in latest.pending_writes or ())
+        else:
+            waiting = bool(self.graph.get_state(config).next)
         payload: Any = Command(resume=inbound) if waiting else {"inbound": inbound}
         values = self.graph.invoke(payload, config, context=context, durability="exit")
         return TurnResult(
@@ -56,7 +62,42 @@ class Conversations:
         )
 
 
-def dynamodb_checkpointer(table_name: str, *, region_name: str, endpoint_url: str | None = None) -> Any:
+INTERRUPT = "__interrupt__"  # the pending-write channel LangGraph records an interrupt() on
+
+
+def dynamodb_checkpointer(
+    table_name: str, *, region_name: str, endpoint_url: str | None = None, ttl_days: int | None = 30
+) -> Any:
+    """``DynamoDBSaver`` that reads a thread's latest checkpoint once per turn (see ``peek``).
+
+    Checkpoint history expires after ``ttl_days`` (the table's TTL attribute)."""
+    from langgraph.checkpoint.base import get_checkpoint_id
     from langgraph_checkpoint_aws import DynamoDBSaver
 
-    return DynamoDBSaver(table_name=table_name, region_name=region_name, endpoint_url=endpoint_url)
+    class TurnScopedSaver(DynamoDBSaver):
+        def __init__(self) -> None:
+            super().__init__(
+                table_name=table_name,
+                region_name=region_name,
+                endpoint_url=endpoint_url,
+                ttl_seconds=ttl_days * 86_400 if ttl_days else None,
+            )
+            self._peeked: dict[str, Any] = {}
+
+        def peek(self, config: Any) -> Any:
+            """Read the latest checkpoint and keep it for the graph's next read of the same thread."""
+            latest = super().get_tuple(config)
+            self._peeked[config["configurable"]["thread_id"]] = latest
+            return latest
+
+        def get_tuple(self, config: Any) -> Any:
+            conf = config["configurable"]
+            if (
+                get_checkpoint_id(config) is None
+                and not conf.get("checkpoint_ns")
+                and conf["thread_id"] in self._peeked
+            ):
+                return self._peeked.pop(conf["thread_id"])
+            return super().get_tuple(config)
+
+    return TurnScopedSaver()

@@ -13,6 +13,7 @@ from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.routing import EscalationSignals, choose_language, escalation_reason, govern, route_intent
 from tulia.graph.state import ConversationState
+from tulia.graph.wording import prompt_context, worded
 from tulia.nlg.messages import OutboundMessage, listing, text
 from tulia.nlg.templates import render
 from tulia.nlu.fastpath import fast_path as detect_fast_path
@@ -93,6 +94,7 @@ def load_context(state: ConversationState, runtime: Runtime[EngineContext]) -> d
         bot_name=ten["bot_name"],
         bot_intro=ten["bot_intro"],
         tone_style=ten["tone_style"],
+        llm_wording=ten["llm_wording"],
         default_language=ten["default_language"],
         allowed_languages=ten["allowed_languages"],
         sheng_fallback=ten["sheng_fallback"],
@@ -201,8 +203,13 @@ def intent_classify(state: ConversationState, runtime: Runtime[EngineContext]) -
     services = turn.ctx.services
     tenant = services.tenants.get(turn.ctx.tenant_id)
     index = services.catalog_indexes.get(turn.ctx.tenant_id, tenant.catalog_version)
-    u = turn.ctx.engine.understand(inbound_text(state), is_catalog_word=index.product_terms.__contains__)
-    turn.trace.append({"kind": "engine", "node": "intent_classify", "engine": turn.ctx.engine.name})
+    u = turn.ctx.engine.understand(
+        inbound_text(state), is_catalog_word=index.product_terms.__contains__, context=prompt_context(turn)
+    )
+    turn.trace.append(
+        {"kind": "engine", "node": "intent_classify", "engine": turn.ctx.engine.name, "fallback": u.fallback}
+    )
+    turn.trace.extend(u.llm_calls)
     turn.set(
         intent=u.intent,
         intent_confidence=u.intent_confidence,
@@ -215,6 +222,7 @@ def intent_classify(state: ConversationState, runtime: Runtime[EngineContext]) -
             "governor": u.governor,
             "governor_confidence": u.governor_confidence,
             "notes": u.notes,
+            "fallback": u.fallback,
             "slots": {k: v for k, v in u.slots.__dict__.items() if v not in (None, False)},
             "signals": {k: v for k, v in u.signals.__dict__.items() if v},
         },
@@ -395,7 +403,9 @@ def prefs(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str
             pending=None,
             pending_options=[],
         )
-        turn.say(text(t(turn, "opted_in" if opted_in else "opted_out", shop=state.tenant_name or "")))
+        confirmation = t(turn, "opted_in" if opted_in else "opted_out", shop=state.tenant_name or "")
+        customer = result["data"]
+        turn.say(text(worded(turn, "prefs_consent_response", confirmation, [customer], customer_json=customer)))
     else:
         turn.say(text(t(turn, "opted_in" if state.marketing_opt_in else "opted_out", shop=state.tenant_name or "")))
     return turn.done()
@@ -432,7 +442,8 @@ def handoff(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
         pending=None,
         pending_options=[],
     )
-    turn.say(text(t(turn, "handoff", ticket=ticket["ticket_id"], eta=ticket["expected_response"] or "")))
+    message = t(turn, "handoff", ticket=ticket["ticket_id"], eta=ticket["expected_response"] or "")
+    turn.say(text(worded(turn, "handoff_message", message, [ticket], ticket_json=ticket)))
     return turn.done()
 
 

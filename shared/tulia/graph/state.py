@@ -72,6 +72,7 @@ class ConversationState:
     bot_name: str | None = None
     bot_intro: str | None = None
     tone_style: str = "friendly_concise"
+    llm_wording: bool = False  # the tenant lets the model word text nodes (fact-guarded)
     default_language: Lang = "en"
     allowed_languages: list[str] = field(default_factory=lambda: ["en", "sw", "sheng"])
     sheng_fallback: str = "sw"

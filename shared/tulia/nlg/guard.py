@@ -7,7 +7,6 @@ template wording is used instead.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -25,17 +24,72 @@ def _numbers(text: str) -> set[str]:
     return out
 
 
+_ISO_DATETIME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")
+_IDENTIFIER = re.compile(r"^[A-Za-z]*[_-]?[A-Za-z0-9_-]*\d[A-Za-z0-9_-]*$")
+
+
+def _walk(value: Any, numbers: set[str], tokens: set[str]) -> None:
+    """Collect the facts a tool output states. Timestamps give their date (day, month, year), not
+    their clock digits; identifiers are facts as a whole, not the digits inside them."""
+    if isinstance(value, dict):
+        for v in value.values():
+            _walk(v, numbers, tokens)
+    elif isinstance(value, list | tuple | set):
+        for v in value:
+            _walk(v, numbers, tokens)
+    elif isinstance(value, bool) or value is None:
+        return
+    elif isinstance(value, int | float):
+        numbers |= _numbers(str(value))
+    else:
+        text = str(value)
+        date = _ISO_DATETIME.match(text)
+        if date:
+            year, month, day = date.groups()
+            numbers |= {year, month, day, str(int(month)), str(int(day)), f"{year}-{month}-{day}"}
+            return
+        if " " not in text and _IDENTIFIER.match(text) and not text.replace(",", "").replace(".", "").isdigit():
+            tokens.add(text.upper())
+            tokens.update(p.upper() for p in text.split("-"))
+            return
+        numbers |= _numbers(text)
+        words = _WORD.findall(text)
+        tokens |= {w.upper() for w in words} | {p.upper() for w in words for p in w.split("-")}
+
+
 def facts_of(*tool_outputs: Any) -> tuple[set[str], set[str]]:
-    blob = json.dumps(tool_outputs, default=str, ensure_ascii=False)
-    return _numbers(blob), {t.upper() for t in re.findall(r"[A-Za-z0-9_-]{3,}", blob)}
+    numbers: set[str] = set()
+    tokens: set[str] = set()
+    _walk(tool_outputs, numbers, tokens)
+    return numbers, tokens
+
+
+_LIST_MARKER = re.compile(r"^(\s*)\d{1,2}[.)](?=\s)", re.M)
+
+
+_WORD = re.compile(r"[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*")
+
+
+def _is_identifier(word: str) -> bool:
+    return any(c.isalpha() for c in word) and any(c.isdigit() for c in word)
 
 
 def unsupported_facts(text: str, *tool_outputs: Any, allowed_numbers: set[str] | None = None) -> list[str]:
-    """The numbers and reference-like tokens in ``text`` that no tool output contains."""
+    """The numbers and reference-like tokens in ``text`` that no tool output contains.
+
+    Words that mix letters and digits (ORD-7F3K2, 128GB, TK4XYZ12AB) are checked whole; other
+    numbers are checked as numbers. The numbering of a list ("1. Go to M-Pesa") is layout, not a fact."""
+    text = _LIST_MARKER.sub(r"\1", text)
     numbers, tokens = facts_of(*tool_outputs)
     numbers |= allowed_numbers or set()
-    missing = [n for n in _numbers(text) if n not in numbers]
-    missing += [t for t in _TOKEN.findall(text) if t.upper() not in tokens]
+    missing: list[str] = []
+    identifiers = [w for w in _WORD.findall(text) if _is_identifier(w)]
+    for word in identifiers:
+        if word.upper() not in tokens and not all(part.upper() in tokens for part in word.split("-")):
+            missing.append(word)
+    plain = _WORD.sub(lambda m: " " if _is_identifier(m.group(0)) else m.group(0), text)
+    missing += [n for n in _numbers(plain) if n not in numbers]
+    missing += [t for t in _TOKEN.findall(plain) if t.upper() not in tokens]
     return missing
 
 

@@ -126,15 +126,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "Here's what I found{more}:",
         "sw": "Hivi ndivyo nimepata{more}:",
     },
+    "shortlist_more": {"en": " (the best {n} of {total} matches)", "sw": " (bora {n} kati ya {total})"},
     "shortlist_footer": {
         "en": "Reply with the number (1-{n}) or tell me your budget/use-case.",
         "sw": "Jibu kwa namba (1-{n}) au niambie bajeti/matumizi yako.",
     },
     "shortlist_button": {"en": "See options", "sw": "Ona chaguo"},
-    "narrow_down": {
-        "en": "We have many options ({count}+). To narrow down: what's your budget, or which brand do you prefer?",
-        "sw": "Tuna chaguo nyingi ({count}+). Ili tupunguze: bajeti yako ni ngapi, au unapenda brand gani?",
-    },
     "catalog_link": {
         "en": "You can also browse everything here: {link}",
         "sw": "Unaweza pia kuona bidhaa zote hapa: {link}",
@@ -243,6 +240,16 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "The last payment attempt for order {ref} didn't go through. Would you like to try again?",
         "sw": "Jaribio la mwisho la malipo ya oda {ref} halikufanikiwa. Ungependa kujaribu tena?",
     },
+    "payment_status_cancelled": {
+        "en": "The M-Pesa prompt for order {ref} was cancelled, so nothing was paid. Would you like to try again?",
+        "sw": "Ombi la M-Pesa la oda {ref} lilighairiwa, kwa hivyo hakuna kilicholipwa. Ungependa kujaribu tena?",
+    },
+    "payment_status_timeout": {
+        "en": "The M-Pesa prompt for order {ref} expired before it was completed, so nothing was paid. Would you "
+              "like to try again?",
+        "sw": "Ombi la M-Pesa la oda {ref} liliisha muda kabla ya kukamilika, kwa hivyo hakuna kilicholipwa. "
+              "Ungependa kujaribu tena?",
+    },
     "no_open_order": {
         "en": "I don't see an order waiting for payment. What would you like to buy?",
         "sw": "Sioni oda inayosubiri malipo. Ungependa kununua nini?",
@@ -297,7 +304,7 @@ COUPON_REASONS: dict[str, dict[str, str]] = {
 }
 
 STATUS_WORDS: dict[str, dict[str, str]] = {
-    "draft": {"en": "not placed yet", "sw": "bado haijawekwa"},
+    "draft": {"en": "waiting for you to choose how to pay", "sw": "inasubiri uchague njia ya kulipa"},
     "pending_payment": {"en": "waiting for payment", "sw": "inasubiri malipo"},
     "payment_failed": {"en": "payment not completed", "sw": "malipo hayajakamilika"},
     "paid": {"en": "paid, being prepared", "sw": "imelipwa, inaandaliwa"},
@@ -328,6 +335,19 @@ def word(table: dict[str, dict[str, str]], key: str, lang: str, sheng_fallback: 
     language = template_language(lang, sheng_fallback)
     entry = table.get(key, {})
     return entry.get(language) or entry.get("en") or key
+
+
+def payment_outcome(status: str, lang: str, sheng_fallback: str = "sw", **facts: Any) -> str:
+    """What the customer is told about a payment in ``status`` (paid, pending, failed, cancelled,
+    timeout): after "did it go through?" and when a provider's outcome arrives. Facts: ``amount``,
+    ``ref``, ``receipt``."""
+    key = {
+        "paid": "payment_status_paid",
+        "pending": "payment_status_pending",
+        "cancelled": "payment_status_cancelled",
+        "timeout": "payment_status_timeout",
+    }.get(status, "payment_status_failed")
+    return render(key, lang, sheng_fallback, **facts)
 
 
 def money(amount: int) -> str:

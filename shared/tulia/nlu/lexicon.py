@@ -135,7 +135,8 @@ SUPPORT = (
     "what time do you", "saa ngapi", "location", "where are you", "mko wapi", "where is your shop", "duka liko wapi",
     "policy", "exchange", "badilisha", "dhamana", "repair", "service centre", "how does", "how do i", "can i",
     "naweza", "je mnauza", "contact", "phone number", "booking", "book an appointment", "cancel my booking",
-    "deposit", "parking", "pickup", "pick up",
+    "deposit", "parking", "pickup", "pick up", "how much is delivery", "how much for delivery", "delivery to",
+    "deliver to", "delivery cost", "cost of delivery", "delivery charge", "shipping", "usafirishaji", "delivery time",
 )
 SALES = (
     "buy", "want", "need", "looking for", "nataka", "natafuta", "ninataka", "niko na budget", "budget", "price",
@@ -170,6 +171,7 @@ PICKUP_WORDS = (
 SWAHILI = frozenset(
     """
     niletee nileteeni leta letea tuma nitumie nipigie nipe nionyeshe nataka ningependa napenda tafadhali karibu
+    ati ama kwani kiasi kitu vitu kijana
     nyumbani kazini mtaa barabara hapo pale huko nitachukua nitakuja nikuje nimelipa nimeona sijapata haijafika
     acha wacha kunitumia usinitumie ujumbe niondoe ondoa kuongea ongea mhudumu kurudisha rudisha imeharibika
     imepita imefika iko ziko nini lini saa ngapi muda siku wiki mwezi mwaka leo kesho asubuhi jioni usiku
@@ -184,7 +186,7 @@ SWAHILI = frozenset(
 SHENG = frozenset(
     """
     niaje msee mse manze maze poa fiti form ganji doh mullah thao ngiri kaa mbogi mathe buda fala ngori kadudu mtoi
-    dem chali rada sherehe bazu ati ama kuna mnoma noma mnaa walai vako kwani sasa uko aje kiasi kitu kijana mresh
+    dem chali rada sherehe bazu mnoma noma mnaa walai vako uko aje mresh
     mrefu venye vile sana wasee mbao finje punch ngwai cheki chill chillax bana bro boss uliza ju juu manzi mdosi
     dough mbleina sijui saa hii kadha kifaa nipee nikuje msupa kibao
     """.split()
@@ -197,4 +199,14 @@ ENGLISH = frozenset(
     about any some all more most less than then there here get got send show tell me us
     """.split()
 )
+# fmt: on
+
+# Swahili (and common misspelt) colour words -> the English names catalogs use for variants
+# fmt: off
+COLOURS = {
+    "nyeusi": "black", "nyeupe": "white", "bluu": "blue", "buluu": "blue", "samawati": "blue", "nyekundu": "red",
+    "kijani": "green", "njano": "yellow", "manjano": "yellow", "kijivu": "grey", "gray": "grey", "zambarau": "purple",
+    "pinki": "pink", "waridi": "pink", "dhahabu": "gold", "fedha": "silver", "kahawia": "brown",
+    "machungwa": "orange", "rangi ya chungwa": "orange",
+}
 # fmt: on

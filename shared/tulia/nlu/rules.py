@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from tulia.nlu.lexicon import (
     DELIVERY_COMPLAINT,
@@ -36,6 +37,11 @@ from tulia.nlu.lexicon import (
 )
 from tulia.nlu.types import JOURNEY_OF, DetectedLang, GovernorClass, Intent, Signals, Slots, Understanding
 from tulia.search.text import STOPWORDS, terms
+
+if TYPE_CHECKING:
+    from tulia.llm.client import LlmResult
+    from tulia.llm.prompts import PromptContext
+    from tulia.llm.schemas import NarrowOut
 
 MAX_TEXT = 1000  # longer messages are read up to here
 
@@ -248,7 +254,13 @@ class RulesEngine:
 
     name = "rules"
 
-    def understand(self, text: str, *, is_catalog_word: Callable[[str], bool] | None = None) -> Understanding:
+    def understand(
+        self,
+        text: str,
+        *,
+        is_catalog_word: Callable[[str], bool] | None = None,
+        context: PromptContext | None = None,
+    ) -> Understanding:
         text = text[:MAX_TEXT]
         plain = re.sub(r"([a-z])\1{2,}", r"\1", normalize(text))  # "hellooooo" -> "hello"
         slots = extract_slots(text)
@@ -276,6 +288,12 @@ class RulesEngine:
             signals=signals,
             notes=notes,
         )
+
+    def narrow(self, text: str, *, context: PromptContext) -> LlmResult[NarrowOut] | None:
+        return None  # the journey uses the extracted slots
+
+    def write(self, node: str, *, context: PromptContext, values: dict[str, Any]) -> LlmResult[Any] | None:
+        return None  # templates only
 
     @staticmethod
     def _intent(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 Intent = Literal[
     "sales_discovery",
@@ -74,3 +74,5 @@ class Understanding:
     slots: Slots = field(default_factory=Slots)
     signals: Signals = field(default_factory=Signals)
     notes: str = ""
+    llm_calls: tuple[dict[str, Any], ...] = ()  # accounting records of the model calls made for this
+    fallback: Literal["rules", "clarify"] | None = None  # the model failed: rules engine / clarifying question

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from tulia.domain.tenant import Tenant
@@ -13,8 +14,14 @@ from tulia.store.tables import TENANTS
 
 
 class TenantRepo:
-    def __init__(self, db: Dynamo) -> None:
+    """Tenant profiles. ``get`` keeps a profile for ``cache_seconds`` (every tool of a turn needs it);
+    a save or version bump through this repository drops the cached copy at once, and other
+    containers see a change within ``cache_seconds``."""
+
+    def __init__(self, db: Dynamo, *, cache_seconds: float = 15.0) -> None:
         self.db = db
+        self.cache_seconds = cache_seconds
+        self._cache: dict[str, tuple[float, Tenant]] = {}
 
     @staticmethod
     def key(tenant_id: str) -> Key:
@@ -25,10 +32,15 @@ class TenantRepo:
         return from_item(Tenant, item)
 
     def get(self, tenant_id: str) -> Tenant:
+        cached = self._cache.get(tenant_id)
+        if cached is not None and time.monotonic() - cached[0] < self.cache_seconds:
+            return cached[1]
         item = self.db.get(TENANTS, keys.tenant_pk(tenant_id), keys.PROFILE)
         if item is None:
             raise NotFound(f"Unknown tenant '{tenant_id}'.", field="tenant_id")
-        return self.from_item(item)
+        tenant = self.from_item(item)
+        self._cache[tenant_id] = (time.monotonic(), tenant)
+        return tenant
 
     def find(self, tenant_id: str) -> Tenant | None:
         item = self.db.get(TENANTS, keys.tenant_pk(tenant_id), keys.PROFILE)
@@ -40,6 +52,7 @@ class TenantRepo:
 
     def save(self, tenant: Tenant, *, previous_phone_number_id: str | None = None) -> None:
         """Write the profile and claim its phone_number_id (refused when another tenant owns it)."""
+        self._cache.pop(tenant.tenant_id, None)
         route_pk = keys.phone_number_route_pk(tenant.whatsapp.phone_number_id)
         ops: list[dict[str, Any]] = [
             {"Put": {"table": TENANTS, "item": to_item(tenant, pk=keys.tenant_pk(tenant.tenant_id), sk=keys.PROFILE)}},
@@ -76,6 +89,7 @@ class TenantRepo:
         """Increase ``catalog_version`` or ``kb_version`` so cached search indexes are rebuilt."""
         if which not in ("catalog_version", "kb_version"):
             raise ValueError(which)
+        self._cache.pop(tenant_id, None)
         attrs = self.db.update(
             TENANTS,
             keys.tenant_pk(tenant_id),

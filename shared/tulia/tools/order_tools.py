@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from rapidfuzz import fuzz
 
@@ -383,6 +383,9 @@ def _status_item(order: Order, payments: list[Payment] | None) -> OrderStatusIte
     )
 
 
+DRAFT_SHOWN_FOR = timedelta(days=7)
+
+
 def order_get_status(ctx: ToolContext, args: OrderGetStatusArgs) -> OrderStatusOut:
     s, tid = ctx.services, ctx.tenant_id
     if args.order_ref:
@@ -396,7 +399,10 @@ def order_get_status(ctx: ToolContext, args: OrderGetStatusArgs) -> OrderStatusO
             raise NotFound(f"No order {ref} for this customer.", field="order_ref")
         return OrderStatusOut(orders=[_status_item(order, payments)], count=1, more=False)
     page = s.orders.list_for_customer(tid, args.customer_id, limit=STATUS_LIST_LIMIT + 3)
-    orders = [o for o in page.items if o.status != "draft"]
+    # A draft is an order summary the customer was shown but has not paid for: recent ones are part of
+    # "where is my order?"; abandoned ones stop cluttering the answer after a week.
+    recent = s.clock() - DRAFT_SHOWN_FOR
+    orders = [o for o in page.items if o.status != "draft" or o.created_at >= recent]
     return OrderStatusOut(
         orders=[_status_item(o, None) for o in orders[:STATUS_LIST_LIMIT]],
         count=min(len(orders), STATUS_LIST_LIMIT),

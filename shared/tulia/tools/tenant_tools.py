@@ -20,6 +20,7 @@ class TenantContextOut(Output):
     bot_name: str
     bot_intro: str
     tone_style: str
+    llm_wording: bool
     default_language: str
     allowed_languages: list[str]
     sheng_fallback: str
@@ -41,6 +42,7 @@ def context_of(tenant: Tenant) -> TenantContextOut:
         bot_name=tenant.persona.bot_name,
         bot_intro=tenant.persona.bot_intro,
         tone_style=tenant.persona.tone_style,
+        llm_wording=tenant.persona.llm_wording,
         default_language=tenant.languages.default,
         allowed_languages=list(tenant.languages.allowed),
         sheng_fallback=tenant.languages.sheng_fallback,

@@ -10,8 +10,9 @@ from langgraph.runtime import Runtime
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.journeys.sales import _ask_payment_method, order_summary
-from tulia.graph.nodes import t
+from tulia.graph.nodes import inbound_text, t
 from tulia.graph.state import ConversationState
+from tulia.graph.wording import worded
 from tulia.nlg.messages import text
 from tulia.nlg.templates import COUPON_REASONS, money, word
 
@@ -68,5 +69,9 @@ def offers(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[st
         if o["min_order"]:
             line += f", min. {money(o['min_order'])}"
         lines.append(line + f", until {o['valid_to']}")
-    turn.say(text(t(turn, "offers_list", offers="\n".join(lines)) + "\n" + t(turn, "offers_apply_hint")))
+    listed = t(turn, "offers_list", offers="\n".join(lines)) + "\n" + t(turn, "offers_apply_hint")
+    shown = eligible[:6]
+    turn.say(
+        text(worded(turn, "offers_answer", listed, [shown], offers_json=shown, user_message=inbound_text(state)[:2000]))
+    )
     return turn.done()

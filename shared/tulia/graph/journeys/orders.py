@@ -10,6 +10,7 @@ from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.nodes import t
 from tulia.graph.state import ConversationState
+from tulia.graph.wording import worded
 from tulia.nlg.messages import listing, text
 from tulia.nlg.templates import STATUS_WORDS, money, word
 
@@ -35,7 +36,19 @@ def orders(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[st
     if not found:
         turn.say(text(t(turn, "no_orders")))
     elif len(found) == 1:
-        turn.say(text(status_text(turn, found[0])))
+        summary = status_text(turn, found[0])
+        turn.say(
+            text(
+                worded(
+                    turn,
+                    "order_status_response",
+                    summary,
+                    [found],
+                    orders_json=found,
+                    user_message=str(state.inbound.get("text") or "")[:2000],
+                )
+            )
+        )
         turn.set(order_id=found[0]["order_ref"])
     else:
         options = [

@@ -19,9 +19,11 @@ from tulia.graph.context import EngineContext
 from tulia.graph.nodes import inbound_text, t
 from tulia.graph.routing import MAX_SHORTLIST_ITEMS, should_show_catalog_link
 from tulia.graph.state import ConversationState
+from tulia.graph.wording import prompt_context
+from tulia.nlg.guard import unsupported_facts
 from tulia.nlg.messages import buttons, listing, text
-from tulia.nlg.templates import COUPON_REASONS, money, word
-from tulia.nlu.lexicon import DELIVERY_WORDS, PICKUP_WORDS, any_phrase, normalize
+from tulia.nlg.templates import COUPON_REASONS, money, payment_outcome, word
+from tulia.nlu.lexicon import COLOURS, DELIVERY_WORDS, PICKUP_WORDS, any_phrase, normalize
 from tulia.nlu.rules import extract_slots
 
 SALES_PENDING = (
@@ -61,11 +63,40 @@ def _start(turn: Turn) -> None:
     if s.intent == "payment_help":
         _payment_help(turn)
         return
+    # a new search starts a new sale: nothing of the last one (item, delivery, payment) is assumed
+    turn.set(cart=[], selected_item={}, delivery={}, payment_method=None, payment_phone=None)
     query = slots.get("query")
-    if not query and not slots.get("asked_for_everything"):
+    model_query = None
+    narrowing = (
+        turn.ctx.engine.narrow(inbound_text(s), context=prompt_context(turn)) if "menu" not in s.understanding else None
+    )
+    if narrowing is not None:
+        turn.trace.extend(narrowing.calls)
+        out = narrowing.value
+        if out is not None and out.action == "search" and out.query:
+            model_query = out.query
+            # budgets the customer typed are read deterministically and win over the model's
+            slots = {"budget_max": out.filters.max_price, "budget_min": out.filters.min_price} | {
+                k: v for k, v in slots.items() if v
+            }
+        elif out is not None and out.action == "clarify" and not query and not slots.get("asked_for_everything"):
+            question = (out.question or "").strip()
+            if question and len(question) <= 300 and not unsupported_facts(question):
+                turn.trace.append({"kind": "step", "node": "sales_narrow_query", "action": "clarify", "by": "model"})
+                turn.say(text(question))
+                turn.set(
+                    pending=None,
+                    pending_options=[],
+                    clarification_loops=s.clarification_loops + 1,
+                    clarified_once=True,
+                )
+                return
+    if not (model_query or query) and not slots.get("asked_for_everything"):
         _ask_category(turn)
         return
-    _search(turn, query or "", slots)
+    _search(
+        turn, model_query or query or "", slots, fallback_query=query if model_query and query != model_query else None
+    )
 
 
 def _ask_category(turn: Turn) -> None:
@@ -83,7 +114,9 @@ def _ask_category(turn: Turn) -> None:
     )
 
 
-def _search(turn: Turn, query: str, slots: dict[str, Any], *, category: str | None = None) -> None:
+def _search(
+    turn: Turn, query: str, slots: dict[str, Any], *, category: str | None = None, fallback_query: str | None = None
+) -> None:
     s = turn.state
     filters: dict[str, Any] = {"in_stock_only": True}
     if slots.get("budget_max"):
@@ -98,6 +131,9 @@ def _search(turn: Turn, query: str, slots: dict[str, Any], *, category: str | No
         turn.say(text(t(turn, "tool_error")))
         return
     data = result["data"]
+    if not data["results"] and fallback_query:
+        _search(turn, fallback_query, slots, category=category)  # the model's query found nothing; try the words
+        return
     if not data["results"]:
         unfiltered = turn.tool("catalog_search", query=query, limit=3)
         if unfiltered["ok"] and unfiltered["data"]["results"]:
@@ -122,7 +158,13 @@ def _search(turn: Turn, query: str, slots: dict[str, Any], *, category: str | No
     )
     turn.say(
         listing(
-            t(turn, "shortlist", more=""),
+            t(
+                turn,
+                "shortlist",
+                more=t(turn, "shortlist_more", n=n, total=data["total_matches_estimate"])
+                if data["total_matches_estimate"] > n
+                else "",
+            ),
             rows,
             button=t(turn, "shortlist_button"),
             footer=t(turn, "shortlist_footer", n=n),
@@ -254,11 +296,15 @@ def _answer(turn: Turn) -> bool:
 
 
 def _option_named_in(turn: Turn, body: str) -> dict[str, Any] | None:
-    words = normalize(body)
-    for option in turn.state.pending_options:
-        if normalize(option["title"]) in words:
+    """The pending option the customer named ("black", "nyeusi", "the 256GB one"), if exactly one fits."""
+    words = " ".join(COLOURS.get(w, w) for w in normalize(body).split())
+    options = turn.state.pending_options
+    for option in options:
+        if normalize(option["title"]) in words.split() or f" {normalize(option['title'])} " in f" {words} ":
             return option
-    return None
+    said = {w for w in words.split() if len(w) >= 3}
+    partial = [o for o in options if said & {COLOURS.get(w, w) for w in normalize(o["title"]).split()}]
+    return partial[0] if len(partial) == 1 else None
 
 
 def _mode_from(turn: Turn, body: str) -> str | None:
@@ -581,24 +627,22 @@ def _payment_help(turn: Turn) -> None:
         return
     order = result["data"]["orders"][0]
     payments = order["payments"] or []
+    paid = next((p for p in reversed(payments) if p["status"] == "paid"), None)
     last = payments[-1] if payments else None
-    if order["payment_status"] == "paid" or (last and last["status"] == "paid"):
-        paid = next(p for p in reversed(payments) if p["status"] == "paid") if payments else None
-        turn.say(
-            text(
-                t(
-                    turn,
-                    "payment_status_paid",
-                    amount=money(paid["amount"] if paid else order["total"]),
-                    ref=order["order_ref"],
-                    receipt=(paid or {}).get("receipt") or "-",
-                )
+    if order["payment_status"] == "paid" or paid is not None:
+        status, amount, receipt = "paid", (paid or {}).get("amount", order["total"]), (paid or {}).get("receipt")
+    else:
+        status = last["status"] if last else "pending"
+        amount, receipt = order["total"], None
+    lang, fallback = turn.lang, str(turn.get("sheng_fallback"))
+    turn.say(
+        text(
+            payment_outcome(
+                status, lang, fallback, amount=money(amount), ref=order["order_ref"], receipt=receipt or "-"
             )
         )
-        turn.set(payment_status="paid")
-    elif last is None or last["status"] == "pending":
-        turn.say(text(t(turn, "payment_status_pending", ref=order["order_ref"])))
-    else:
-        turn.say(text(t(turn, "payment_status_failed", ref=order["order_ref"])))
-        turn.set(payment_status=last["status"])
+    )
+    if status != "pending":
+        turn.set(payment_status=status)
+    if status in ("failed", "cancelled", "timeout"):
         _ask_payment_method(turn, {"order_id": s.order_id})

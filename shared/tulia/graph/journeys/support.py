@@ -11,6 +11,7 @@ from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.nodes import inbound_text, t
 from tulia.graph.state import ConversationState
+from tulia.graph.wording import worded
 from tulia.nlg.messages import buttons, text
 from tulia.search.text import terms
 
@@ -45,7 +46,9 @@ def support(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
         return turn.done()
     top = snippets[0]
     source = top["title"] + (f" - {top['section']}" if top["section"] else "")
-    turn.say(text(t(turn, "kb_answer", answer=best_sentences(top["text"], question), source=source)))
+    answer = t(turn, "kb_answer", answer=best_sentences(top["text"], question), source=source)
+    shown = [{"title": s["title"], "section": s["section"], "text": s["text"]} for s in snippets]
+    turn.say(text(worded(turn, "support_rag_answer", answer, [shown], user_message=question, snippets_json=shown)))
     turn.set(pending=None, pending_options=[])
     return turn.done()
 

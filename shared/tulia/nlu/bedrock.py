@@ -1,0 +1,116 @@
+"""The model-backed understanding engine (``TULIA_LLM=bedrock``).
+
+One classifier call per turn answers the three classifier prompts of Appendix B together; each
+classifier node still gets its own output. Facts the customer typed (order references, codes,
+phone numbers, budgets) and the escalation signals of spec 4.5 are read deterministically, as in
+the rules engine, so a model can never invent them. When the model is unavailable (errors, open
+circuit) the rules engine answers; when it answers twice with invalid JSON the turn falls back to a
+clarifying question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from langchain_core.language_models import BaseChatModel
+
+from tulia.llm.client import LlmClient, LlmResult
+from tulia.llm.prompts import PromptContext, classify_turn_prompt, render
+from tulia.llm.schemas import ClassifyTurnOut, NarrowOut
+from tulia.nlu.rules import MAX_TEXT, RulesEngine, detect_language
+from tulia.nlu.types import JOURNEY_OF, Understanding
+
+if TYPE_CHECKING:
+    from tulia.config import Settings
+
+PROMPT_TEXT_LIMIT = 2000  # characters of the customer's message a prompt carries
+
+
+class LlmEngine:
+    name = "bedrock"
+
+    def __init__(self, classifier: LlmClient, writer: LlmClient | None = None) -> None:
+        self.classifier = classifier
+        self.writer = writer or classifier
+        self.rules = RulesEngine()
+
+    def understand(
+        self,
+        text: str,
+        *,
+        is_catalog_word: Callable[[str], bool] | None = None,
+        context: PromptContext | None = None,
+    ) -> Understanding:
+        text = text[:MAX_TEXT]
+        read = self.rules.understand(text, is_catalog_word=is_catalog_word)  # slots and signals
+        ctx = context or PromptContext(tenant_id="-", tenant_name="-")
+        result = self.classifier.json("classify_turn", ctx, classify_turn_prompt(ctx, text), ClassifyTurnOut)
+        calls = tuple(result.calls)
+        if result.failure == "unavailable":
+            return replace(read, llm_calls=calls, fallback="rules")
+        if result.value is None:
+            language, language_confidence = detect_language(text)
+            return Understanding(
+                intent="unknown",
+                intent_confidence=0.6,  # the clarify band of spec 4.1: ask one question
+                journey="unknown",
+                language=language,
+                language_confidence=language_confidence,
+                governor="business",
+                governor_confidence=0.6,
+                slots=read.slots,
+                signals=read.signals,
+                notes="model answer was not valid JSON twice",
+                llm_calls=calls,
+                fallback="clarify",
+            )
+        out = result.value
+        return Understanding(
+            intent=out.intent_classify.intent,
+            intent_confidence=out.intent_classify.confidence,
+            journey=JOURNEY_OF[out.intent_classify.intent],
+            language=out.language_policy.response_language,
+            language_confidence=out.language_policy.confidence,
+            governor=out.governor_spam_casual.classification,
+            governor_confidence=out.governor_spam_casual.confidence,
+            slots=read.slots,
+            signals=read.signals,
+            notes=out.intent_classify.notes,
+            llm_calls=calls,
+        )
+
+    def narrow(self, text: str, *, context: PromptContext) -> LlmResult[NarrowOut] | None:
+        prompt = render("sales_narrow_query", user_message=text[:PROMPT_TEXT_LIMIT])
+        return self.classifier.json("sales_narrow_query", context, prompt, NarrowOut)
+
+    def write(self, node: str, *, context: PromptContext, values: dict[str, Any]) -> LlmResult[Any] | None:
+        return self.writer.text(node, context, render(node, **values))
+
+
+def bedrock_engine(settings: Settings, *, models: dict[str, BaseChatModel] | None = None) -> LlmEngine:
+    """Chat models for the two node classes from settings; ``models`` replaces them (tests)."""
+    if models is None:
+        from botocore.config import Config
+        from langchain_aws import ChatBedrockConverse
+
+        region = settings.bedrock_region or settings.aws_region
+        config = Config(
+            connect_timeout=settings.llm_timeout_seconds,
+            read_timeout=settings.llm_timeout_seconds,
+            retries={"max_attempts": 2, "mode": "standard"},
+        )
+        models = {
+            role: ChatBedrockConverse(
+                model_id=model_id, region_name=region, temperature=0, max_tokens=600, config=config
+            )
+            for role, model_id in (
+                ("classifier", settings.bedrock_classifier_model),
+                ("writer", settings.bedrock_writer_model),
+            )
+        }
+    return LlmEngine(
+        LlmClient(models["classifier"], settings.bedrock_classifier_model, role="classifier"),
+        LlmClient(models["writer"], settings.bedrock_writer_model, role="writer"),
+    )

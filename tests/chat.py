@@ -1,0 +1,51 @@
+"""A customer's side of a WhatsApp chat with the engine, for conversation tests."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from tulia.graph.conversation import Conversations, dynamodb_checkpointer
+from tulia.services import Services
+
+_ids = itertools.count(1)
+
+
+class Chat:
+    def __init__(
+        self, conversations: Conversations, tenant_id: str = "demo-shop", phone: str = "+254712345678"
+    ) -> None:
+        self.conversations, self.tenant_id, self.phone = conversations, tenant_id, phone
+        self.last: Any = None
+
+    def send(self, body: str = "", *, reply_id: str | None = None, kind: str | None = None) -> str:
+        inbound: dict[str, Any] = {
+            "type": kind or ("interactive" if reply_id else "text"),
+            "text": body,
+            "message_id": f"wamid.{next(_ids)}",
+        }
+        if reply_id:
+            inbound["reply_id"] = reply_id
+        self.last = self.conversations.handle(tenant_id=self.tenant_id, phone_e164=self.phone, inbound=inbound)
+        return "\n".join(m.plain_text() for m in self.last.replies)
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self.last.state
+
+    def nodes(self) -> list[str]:
+        return [e["node"] for e in self.last.trace if e.get("kind") == "node"]
+
+    def tools(self) -> list[str]:
+        return [e["tool"] for e in self.last.trace if e.get("kind") == "tool"]
+
+    def llm_calls(self) -> list[dict[str, Any]]:
+        return [e for e in self.last.trace if e.get("kind") == "llm"]
+
+
+def conversations_for(services: Services, engine: Any) -> Conversations:
+    return Conversations(services, engine, dynamodb_checkpointer("test-checkpoints", region_name="eu-west-1"))
+
+
+def kes(amount: int) -> str:
+    return f"KES {amount:,}"

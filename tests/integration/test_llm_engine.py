@@ -1,0 +1,171 @@
+"""The ``bedrock`` engine on a scripted chat model: what the model may decide, what it may word, and
+what happens when it fails or invents facts. No model host is ever called."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.chat import Chat, conversations_for
+from tests.conftest import SHOP, SeededSnapshot, scripted_llm_engine
+from tulia.llm.scripted import ScriptedChatModel, rules_responder
+from tulia.services import Services
+
+
+@pytest.fixture
+def model(seeded_snapshot: SeededSnapshot) -> ScriptedChatModel:
+    words: set[str] = set()
+    for _version, index in seeded_snapshot.catalog_indexes.values():
+        words |= set(index.product_terms)
+    return ScriptedChatModel(responder=rules_responder(words.__contains__))
+
+
+@pytest.fixture
+def llm_chat(seeded: Services, seeded_snapshot: SeededSnapshot, model: ScriptedChatModel) -> Chat:
+    return Chat(conversations_for(seeded, scripted_llm_engine(seeded_snapshot, model)))
+
+
+def enable_llm_wording(services: Services) -> None:
+    tenant = services.tenants.get(SHOP)
+    services.tenants.save(
+        tenant.model_copy(update={"persona": tenant.persona.model_copy(update={"llm_wording": True})})
+    )
+
+
+def guard_verdicts(chat: Chat) -> list[dict[str, Any]]:
+    return [e for e in chat.last.trace if e.get("kind") == "guard"]
+
+
+def test_fast_path_turns_make_no_model_call_and_others_at_most_two(llm_chat: Chat, model: ScriptedChatModel) -> None:
+    llm_chat.send("I want a samsung phone")
+    assert [c["node"] for c in llm_chat.llm_calls()] == ["classify_turn", "sales_narrow_query"]
+    llm_chat.send("1")  # a numbered answer to the shortlist: fast path
+    assert llm_chat.llm_calls() == []
+    llm_chat.send("STOP")
+    assert llm_chat.llm_calls() == []
+    llm_chat.send("where is my order?")
+    assert [c["node"] for c in llm_chat.llm_calls()] == ["classify_turn"]
+    assert len(model.calls) == 3
+
+
+def test_the_classifier_prompt_carries_the_tenant_and_the_message(llm_chat: Chat, model: ScriptedChatModel) -> None:
+    llm_chat.send("Nataka simu ya Samsung")
+    [call] = model.calls_for("classify_turn")
+    assert call["prompt"].endswith("Current user message: Nataka simu ya Samsung")
+    assert "- Allowed: en, sw, sheng" in call["prompt"]
+
+
+def test_model_decisions_route_the_turn(llm_chat: Chat, model: ScriptedChatModel) -> None:
+    model.queue(
+        "classify_turn",
+        '{"intent_classify": {"intent": "order_status", "confidence": 0.93, "notes": "tracking"},'
+        ' "language_policy": {"response_language": "sw", "confidence": 0.9},'
+        ' "governor_spam_casual": {"classification": "business", "confidence": 0.97}}',
+    )
+    reply = llm_chat.send("mzigo wangu umefika wapi boss")
+    assert "orders" in llm_chat.nodes()
+    assert llm_chat.state["response_language"] == "sw"
+    assert "Sijapata oda" in reply or "oda" in reply.lower()
+
+
+def test_invalid_json_twice_falls_back_to_one_clarifying_question(llm_chat: Chat, model: ScriptedChatModel) -> None:
+    model.queue("classify_turn", "I think they want to buy", "intent: sales")
+    reply = llm_chat.send("nataka hii")
+    calls = llm_chat.llm_calls()
+    assert [(c["node"], c["ok"], c.get("error")) for c in calls] == [
+        ("classify_turn", False, "invalid_json"),
+        ("classify_turn", False, "invalid_json"),
+    ]
+    assert "clarify" in llm_chat.nodes()
+    assert llm_chat.state["pending"] == "clarify_intent"
+    assert "Buy something" in reply or "Kununua" in reply
+
+
+def test_a_model_outage_falls_back_to_the_rules_engine(llm_chat: Chat, model: ScriptedChatModel) -> None:
+    model.queue("classify_turn", RuntimeError("ServiceUnavailable"))
+    reply = llm_chat.send("where is my order ORD-ABCDE?")
+    assert "couldn't find order ORD-ABCDE" in reply
+    engine_entry = next(e for e in llm_chat.last.trace if e.get("kind") == "engine")
+    assert engine_entry["fallback"] == "rules"
+
+
+def test_the_model_narrows_a_vague_wish_into_a_catalog_search(llm_chat: Chat, model: ScriptedChatModel) -> None:
+    model.queue(
+        "sales_narrow_query",
+        '{"action": "search", "query": "power bank", "filters": {"type": "product"}, "limit": 6}',
+    )
+    reply = llm_chat.send("I need something to keep my phone charged on a long safari")
+    assert "Power Bank" in reply
+    assert llm_chat.tools()[-1] == "catalog_search"
+
+
+def test_a_model_clarifying_question_with_invented_numbers_is_not_sent(
+    llm_chat: Chat, model: ScriptedChatModel
+) -> None:
+    model.queue(
+        "sales_narrow_query",
+        '{"action": "clarify", "question": "Our phones start at KES 4,999. What budget do you have?"}',
+    )
+    reply = llm_chat.send("I want to buy something")
+    assert "4,999" not in reply
+    assert "What are you looking for?" in reply  # the template question with the shop's categories
+
+
+# the fact guard on model wording --------------------------------------------------------------
+def test_an_invented_offer_is_caught_by_the_guard(llm_chat: Chat, model: ScriptedChatModel, seeded: Services) -> None:
+    enable_llm_wording(seeded)
+    model.queue("offers_answer", "Great news! Use code MEGA50 today for 50% off everything in the shop.")
+    reply = llm_chat.send("any offers?")
+    assert "MEGA50" not in reply
+    assert "50%" not in reply
+    assert "WELCOME10" in reply  # the template, from offers_get_applicable
+    [verdict] = guard_verdicts(llm_chat)
+    assert verdict["verdict"] == "template"
+    assert "MEGA50" in verdict["unsupported"]
+
+
+def test_an_invented_price_in_a_support_answer_is_caught(
+    llm_chat: Chat, model: ScriptedChatModel, seeded: Services
+) -> None:
+    enable_llm_wording(seeded)
+    model.queue("support_rag_answer", "Delivery to Eastlands is only KES 250 and arrives the same day.")
+    reply = llm_chat.send("How much is delivery to Eastlands?")
+    assert "KES 250" not in reply
+    assert "KES 350" in reply
+    assert guard_verdicts(llm_chat)[0]["unsupported"] == ["250"]
+
+
+def test_faithful_model_wording_is_sent(llm_chat: Chat, model: ScriptedChatModel, seeded: Services) -> None:
+    enable_llm_wording(seeded)
+    worded = "Delivery to Eastlands (Buruburu, Donholm, Umoja...) costs KES 350 and arrives the next day."
+    model.queue("support_rag_answer", worded)
+    assert llm_chat.send("How much is delivery to Eastlands?") == worded
+    assert guard_verdicts(llm_chat) == [{"kind": "guard", "node": "support_rag_answer", "verdict": "model"}]
+    [prompt] = [c["prompt"] for c in model.calls_for("support_rag_answer")]
+    assert "Eastlands" in prompt
+    assert prompt.startswith("Answer the question using ONLY the provided snippets.")
+
+
+def test_an_invented_handoff_time_is_caught(llm_chat: Chat, model: ScriptedChatModel, seeded: Services) -> None:
+    enable_llm_wording(seeded)
+    model.queue("handoff_message", "A person will reply within 5 minutes, promise!")
+    reply = llm_chat.send("I want to talk to a human")
+    assert "5 minutes" not in reply
+    assert "within 30 minutes" in reply  # the tenant's handoff policy, from the ticket
+
+
+def test_without_llm_wording_the_model_never_words_replies(llm_chat: Chat, model: ScriptedChatModel) -> None:
+    llm_chat.send("any offers?")
+    llm_chat.send("How are refunds paid?")
+    assert {c["node"] for c in model.calls} == {"classify_turn"}
+
+
+def test_model_calls_are_accounted_per_turn(llm_chat: Chat) -> None:
+    llm_chat.send("I want a samsung phone")
+    for call in llm_chat.llm_calls():
+        assert call["model"] == "eu.amazon.nova-micro-v1:0"
+        assert call["input_tokens"] > 0
+        assert call["output_tokens"] > 0
+        assert call["cost_usd"] > 0
+        assert call["latency_ms"] >= 0
