@@ -257,3 +257,23 @@ def test_the_conversation_resumes_from_its_checkpoint(seeded: Services, engine: 
     )
     later = Chat(Conversations(seeded, engine, dynamodb_checkpointer("test-checkpoints", region_name="eu-west-1")))
     assert "colour" in later.send(str(number))
+
+
+def test_journeys_are_subgraphs_of_appendix_c_and_their_steps_are_traced(chat: Chat) -> None:
+    from tulia.graph.journeys import offers, orders, prefs, sales, support
+
+    steps = {
+        sales.sales: {"sales_start", "sales_narrow_query", "catalog_search", "pending_answer", "payment_status"},
+        support.support: {"support_start", "kb_retrieve", "support_rag_answer"},
+        orders.orders: {"order_lookup", "order_status_response"},
+        offers.offers: {"offers_start", "offers_lookup", "offers_answer", "apply_coupon"},
+        prefs.prefs: {"prefs_parse", "prefs_update", "prefs_consent_response"},
+    }
+    for journey, expected in steps.items():
+        assert expected <= set(journey.graph.get_graph().nodes)
+    chat.send("I want a samsung phone")
+    assert chat.nodes()[-5:] == ["sales", "sales_start", "sales_narrow_query", "catalog_search", "respond"]
+    chat.send("How are refunds paid?")  # a topic switch: the sale's pending question is left, support runs
+    nodes = chat.nodes()
+    assert nodes[nodes.index("pending_answer") + 1] == "intent_classify"
+    assert nodes[-5:] == ["support", "support_start", "kb_retrieve", "support_rag_answer", "respond"]

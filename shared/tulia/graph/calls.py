@@ -83,7 +83,7 @@ class Turn:
         self.updates.update(updates)
 
     def done(self) -> dict[str, Any]:
-        out = dict(self.updates)
+        out = {"step": None, **self.updates}  # a step choice lasts one edge
         out["trace"] = [{"kind": "node", "node": self.node}, *self.trace]
         if self.replies:
             out["outbox"] = [m.model_dump() for m in self.replies]

@@ -15,6 +15,7 @@ from tulia.graph import nodes as n
 from tulia.graph.context import EngineContext
 from tulia.graph.journeys.offers import offers
 from tulia.graph.journeys.orders import orders
+from tulia.graph.journeys.prefs import prefs
 from tulia.graph.journeys.sales import sales
 from tulia.graph.journeys.support import support
 from tulia.graph.state import ConversationState
@@ -78,7 +79,7 @@ def build_graph(checkpointer: Any) -> Any:
         ("injection", n.injection),
         ("media", n.media),
         ("language", n.language),
-        ("prefs", n.prefs),
+        ("prefs", prefs),
         ("handoff", n.handoff),
         ("holding", n.holding),
         ("sales", sales),

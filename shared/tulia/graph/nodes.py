@@ -66,6 +66,8 @@ def ingest(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[st
         "trace": None,
         "understanding": {},
         "route": None,
+        "step": None,
+        "scratch": {},
         "response_text": None,
         "kb_snippets": [],
         "escalation_required": False,
@@ -376,41 +378,6 @@ def language(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[
     return turn.done()
 
 
-def prefs(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
-    """Preferences and consent: STOP / START keywords and preference requests."""
-    turn = Turn(state, runtime, "prefs")
-    keyword = state.understanding.get("keyword")
-    body = inbound_text(state).lower()
-    if keyword is None:
-        if any(w in body for w in ("no more", "don't send", "dont send", "stop", "sitaki", "acha", "usinitumie")):
-            keyword = "opt_out"
-        elif any(w in body for w in ("send me", "nitumie", "subscribe", "nataka offers")):
-            keyword = "opt_in"
-    if keyword in ("opt_out", "opt_in"):
-        opted_in = keyword == "opt_in"
-        result = turn.tool(
-            "customer_update_preferences",
-            customer_id=state.customer_id,
-            updates={"marketing_opt_in": opted_in},
-            consent_source="user_message",
-        )
-        if not result["ok"]:
-            turn.say(text(t(turn, "tool_error")))
-            return turn.done()
-        turn.set(
-            marketing_opt_in=opted_in,
-            notification_prefs=result["data"]["notification_prefs"],
-            pending=None,
-            pending_options=[],
-        )
-        confirmation = t(turn, "opted_in" if opted_in else "opted_out", shop=state.tenant_name or "")
-        customer = result["data"]
-        turn.say(text(worded(turn, "prefs_consent_response", confirmation, [customer], customer_json=customer)))
-    else:
-        turn.say(text(t(turn, "opted_in" if state.marketing_opt_in else "opted_out", shop=state.tenant_name or "")))
-    return turn.done()
-
-
 def handoff(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
     """Escalate: a ticket with the conversation's snapshot, then the conversation belongs to a person."""
     turn = Turn(state, runtime, "handoff")
@@ -481,6 +448,7 @@ def respond(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
         "response_text": said or None,
         "messages": [{"role": "bot", "text": said[:500]}] if said else [],
         "frustrated_turns": state.frustrated_turns + 1 if frustrated else 0,
+        "scratch": {},  # nothing of a turn's working data stays in the checkpoint
         "trace": [{"kind": "node", "node": "respond"}],
     }
 

@@ -10,13 +10,15 @@ from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.nodes import t
 from tulia.graph.state import ConversationState
+from tulia.graph.subgraph import as_node, journey_graph
 from tulia.graph.wording import worded
 from tulia.nlg.messages import listing, text
 from tulia.nlg.templates import STATUS_WORDS, money, word
 
 
-def orders(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
-    turn = Turn(state, runtime, "orders")
+def order_lookup(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """order_get_status: by the reference given (or chosen from a list), else the latest orders."""
+    turn = Turn(state, runtime, "order_lookup")
     ref = None
     if state.route in ("answer", "maybe_answer") and state.pending == "order_selection":
         option = _chosen(turn)
@@ -32,7 +34,14 @@ def orders(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[st
         key = "order_not_found" if result["error"]["code"] in ("not_found", "invalid_input") else "tool_error"
         turn.say(text(t(turn, key, ref=ref or "")))
         return turn.done()
-    found = result["data"]["orders"]
+    turn.set(scratch={"orders": result["data"]["orders"]}, step="order_status_response")
+    return turn.done()
+
+
+def order_status_response(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """One order: its status in a few lines. Several: ask which, by reference and date."""
+    turn = Turn(state, runtime, "order_status_response")
+    found = state.scratch.get("orders", [])
     if not found:
         turn.say(text(t(turn, "no_orders")))
     elif len(found) == 1:
@@ -68,6 +77,17 @@ def orders(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[st
         )
         turn.set(pending="order_selection", pending_options=options)
     return turn.done()
+
+
+orders = as_node(
+    "orders",
+    journey_graph(
+        "orders",
+        {"order_lookup": order_lookup, "order_status_response": order_status_response},
+        {"order_lookup": ["order_status_response"]},
+        entry="order_lookup",
+    ),
+)
 
 
 def _chosen(turn: Turn) -> dict[str, Any] | None:

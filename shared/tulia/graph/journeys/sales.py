@@ -19,12 +19,14 @@ from tulia.graph.context import EngineContext
 from tulia.graph.nodes import inbound_text, t
 from tulia.graph.routing import MAX_SHORTLIST_ITEMS, should_show_catalog_link
 from tulia.graph.state import ConversationState
+from tulia.graph.subgraph import as_node, journey_graph
 from tulia.graph.wording import prompt_context
 from tulia.nlg.guard import unsupported_facts
 from tulia.nlg.messages import buttons, listing, text
 from tulia.nlg.templates import COUPON_REASONS, money, payment_outcome, word
 from tulia.nlu.lexicon import COLOURS, DELIVERY_WORDS, PICKUP_WORDS, any_phrase, normalize
 from tulia.nlu.rules import extract_slots
+from tulia.search.text import terms
 
 SALES_PENDING = (
     "item_selection",
@@ -44,31 +46,50 @@ METHOD_WORDS = {
 }
 
 
-def sales(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
-    turn = Turn(state, runtime, "sales")
+def sales_start(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """An answer to the sale's pending question, "did my payment go through?", or a new wish."""
+    turn = Turn(state, runtime, "sales_start")
     if state.route in ("answer", "maybe_answer") and state.pending in SALES_PENDING:
-        if not _answer(turn):
-            turn.set(route="reclassify")
+        turn.set(step="pending_answer")
         return turn.done()
-    _start(turn)
+    slots = state.understanding.get("slots", {})
+    if slots.get("coupon_code"):
+        turn.set(pending_coupon=slots["coupon_code"])
+    if state.intent == "payment_help":
+        turn.set(step="payment_status")
+    else:
+        # a new search starts a new sale: nothing of the last one (item, delivery, payment) is assumed
+        turn.set(cart=[], selected_item={}, delivery={}, payment_method=None, payment_phone=None)
+        turn.set(step="sales_narrow_query")
     return turn.done()
 
 
-# entry -----------------------------------------------------------------------------------------
-def _start(turn: Turn) -> None:
-    s = turn.state
-    slots = s.understanding.get("slots", {})
-    if slots.get("coupon_code"):
-        turn.set(pending_coupon=slots["coupon_code"])
-    if s.intent == "payment_help":
-        _payment_help(turn)
-        return
-    # a new search starts a new sale: nothing of the last one (item, delivery, payment) is assumed
-    turn.set(cart=[], selected_item={}, delivery={}, payment_method=None, payment_phone=None)
+def pending_answer(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """Selection, variant, delivery, payment method, confirmation: the steps after the shortlist
+    (catalog_get_item, product_disambiguate, order_create, offers, payment_router) as the answer
+    requires. A reply that answers nothing goes back to be classified."""
+    turn = Turn(state, runtime, "pending_answer")
+    if not _answer(turn):
+        turn.set(route="reclassify")
+    return turn.done()
+
+
+def payment_status(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    turn = Turn(state, runtime, "payment_status")
+    _payment_help(turn)
+    return turn.done()
+
+
+def sales_narrow_query(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """A catalog search request, or one clarifying question (the model's when it has one)."""
+    turn = Turn(state, runtime, "sales_narrow_query")
+    slots = dict(state.understanding.get("slots", {}))
     query = slots.get("query")
     model_query = None
     narrowing = (
-        turn.ctx.engine.narrow(inbound_text(s), context=prompt_context(turn)) if "menu" not in s.understanding else None
+        turn.ctx.engine.narrow(inbound_text(state), context=prompt_context(turn))
+        if "menu" not in state.understanding
+        else None
     )
     if narrowing is not None:
         turn.trace.extend(narrowing.calls)
@@ -82,21 +103,45 @@ def _start(turn: Turn) -> None:
         elif out is not None and out.action == "clarify" and not query and not slots.get("asked_for_everything"):
             question = (out.question or "").strip()
             if question and len(question) <= 300 and not unsupported_facts(question):
-                turn.trace.append({"kind": "step", "node": "sales_narrow_query", "action": "clarify", "by": "model"})
-                turn.say(text(question))
-                turn.set(
-                    pending=None,
-                    pending_options=[],
-                    clarification_loops=s.clarification_loops + 1,
-                    clarified_once=True,
-                )
-                return
+                turn.set(scratch={"question": question}, step="ask_clarifying_question")
+                return turn.done()
     if not (model_query or query) and not slots.get("asked_for_everything"):
-        _ask_category(turn)
-        return
-    _search(
-        turn, model_query or query or "", slots, fallback_query=query if model_query and query != model_query else None
+        turn.set(step="ask_clarifying_question")
+        return turn.done()
+    turn.set(
+        scratch={
+            "query": model_query or query or "",
+            "slots": slots,
+            "fallback_query": query if model_query and query != model_query else None,
+        },
+        step="catalog_search",
     )
+    return turn.done()
+
+
+def ask_clarifying_question(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    turn = Turn(state, runtime, "ask_clarifying_question")
+    question = state.scratch.get("question")
+    if question:
+        turn.trace.append({"kind": "step", "node": "sales_narrow_query", "action": "clarify", "by": "model"})
+        turn.say(text(question))
+        turn.set(
+            pending=None,
+            pending_options=[],
+            clarification_loops=state.clarification_loops + 1,
+            clarified_once=True,
+        )
+    else:
+        _ask_category(turn)
+    return turn.done()
+
+
+def catalog_search(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """catalog_search, then the shortlist (catalog_present_options) with the catalog link rules."""
+    turn = Turn(state, runtime, "catalog_search")
+    work = state.scratch
+    _search(turn, work["query"], work["slots"], fallback_query=work.get("fallback_query"))
+    return turn.done()
 
 
 def _ask_category(turn: Turn) -> None:
@@ -224,7 +269,7 @@ def _answer(turn: Turn) -> bool:
             _select(turn, option["id"].split(":", 1)[1], body)
             return True
         slots = extract_slots(body).__dict__
-        if slots.get("query") or slots.get("budget_max"):  # a new wish: search again
+        if _names_products(turn, slots.get("query")) or slots.get("budget_max"):  # a new wish: search again
             query = slots.get("query") or s.last_catalog_query or ""
             _search(turn, query, {k: v for k, v in slots.items() if v})
             return True
@@ -293,6 +338,16 @@ def _answer(turn: Turn) -> bool:
             return False
         return _set_mpesa_number(turn, phone)
     return False
+
+
+def _names_products(turn: Turn, query: str | None) -> bool:
+    """Whether words name something the shop sells ("the samsung one"), not another topic ("how are
+    refunds paid?", which goes back to be classified)."""
+    if not query:
+        return False
+    services = turn.ctx.services
+    index = services.catalog_indexes.get(turn.ctx.tenant_id, services.tenants.get(turn.ctx.tenant_id).catalog_version)
+    return any(term in index.product_terms for term in terms(query))
 
 
 def _option_named_in(turn: Turn, body: str) -> dict[str, Any] | None:
@@ -646,3 +701,24 @@ def _payment_help(turn: Turn) -> None:
         turn.set(payment_status=status)
     if status in ("failed", "cancelled", "timeout"):
         _ask_payment_method(turn, {"order_id": s.order_id})
+
+
+sales = as_node(
+    "sales",
+    journey_graph(
+        "sales",
+        {
+            "sales_start": sales_start,
+            "pending_answer": pending_answer,
+            "payment_status": payment_status,
+            "sales_narrow_query": sales_narrow_query,
+            "ask_clarifying_question": ask_clarifying_question,
+            "catalog_search": catalog_search,
+        },
+        {
+            "sales_start": ["pending_answer", "payment_status", "sales_narrow_query"],
+            "sales_narrow_query": ["ask_clarifying_question", "catalog_search"],
+        },
+        entry="sales_start",
+    ),
+)

@@ -1,4 +1,5 @@
-"""The support journey (RAG): kb_retrieve, answer only from the snippets, or say so and offer a person."""
+"""The support journey (RAG, spec Appendix C): kb_retrieve, answer only from the snippets, or say so
+and offer a person; the escalation itself is the orchestrator's handoff node."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.nodes import inbound_text, t
 from tulia.graph.state import ConversationState
+from tulia.graph.subgraph import as_node, journey_graph
 from tulia.graph.wording import worded
 from tulia.nlg.messages import buttons, text
 from tulia.search.text import terms
@@ -18,32 +20,50 @@ from tulia.search.text import terms
 ANSWER_CHARS = 500
 
 
-def support(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
-    turn = Turn(state, runtime, "support")
-    if state.route in ("answer", "maybe_answer") and state.pending == "escalation_offer":
-        fast = state.understanding.get("fast")
-        reply_id = state.inbound.get("reply_id")
-        if fast == "yes" or reply_id == "esc:yes" or state.understanding.get("choice") == 1:
-            turn.set(route="handoff", escalation_reason="missing_information", pending=None, pending_options=[])
-        elif fast == "no" or reply_id == "esc:no" or state.understanding.get("choice") == 2:
-            turn.set(pending=None, pending_options=[])
-            turn.say(text(t(turn, "menu_prompt")))
-        else:
-            turn.set(route="reclassify")
+def support_start(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """An answer to "shall I pass you to a person?", or a new question for the documents."""
+    turn = Turn(state, runtime, "support_start")
+    if not (state.route in ("answer", "maybe_answer") and state.pending == "escalation_offer"):
+        turn.set(step="kb_retrieve")
         return turn.done()
-    question = inbound_text(state)
-    result = turn.tool("kb_retrieve", query=question, top_k=3)
+    fast = state.understanding.get("fast")
+    reply_id = state.inbound.get("reply_id")
+    if fast == "yes" or reply_id == "esc:yes" or state.understanding.get("choice") == 1:
+        turn.set(route="handoff", escalation_reason="missing_information", pending=None, pending_options=[])
+    elif fast == "no" or reply_id == "esc:no" or state.understanding.get("choice") == 2:
+        turn.set(pending=None, pending_options=[])
+        turn.say(text(t(turn, "menu_prompt")))
+    else:
+        turn.set(route="reclassify")
+    return turn.done()
+
+
+def kb_retrieve(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    turn = Turn(state, runtime, "kb_retrieve")
+    result = turn.tool("kb_retrieve", query=inbound_text(state), top_k=3)
     if not result["ok"]:
         turn.say(text(t(turn, "tool_error")))
         return turn.done()
     snippets = result["data"]["snippets"]
-    turn.set(kb_snippets=[{k: s[k] for k in ("doc_id", "title", "section", "score")} for s in snippets])
+    turn.set(
+        kb_snippets=[{k: s[k] for k in ("doc_id", "title", "section", "score")} for s in snippets],
+        scratch={"snippets": snippets},
+        step="support_rag_answer",
+    )
+    return turn.done()
+
+
+def support_rag_answer(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """Answer only from the snippets; without any, say so and offer a person."""
+    turn = Turn(state, runtime, "support_rag_answer")
+    snippets = state.scratch.get("snippets", [])
     if not snippets:
         turn.say(
             buttons(t(turn, "kb_no_answer"), [("esc:yes", t(turn, "ask_person")), ("esc:no", t(turn, "no_thanks"))])
         )
         turn.set(pending="escalation_offer", pending_options=[{"id": "esc:yes"}, {"id": "esc:no"}])
         return turn.done()
+    question = inbound_text(state)
     top = snippets[0]
     source = top["title"] + (f" - {top['section']}" if top["section"] else "")
     answer = t(turn, "kb_answer", answer=best_sentences(top["text"], question), source=source)
@@ -51,6 +71,17 @@ def support(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
     turn.say(text(worded(turn, "support_rag_answer", answer, [shown], user_message=question, snippets_json=shown)))
     turn.set(pending=None, pending_options=[])
     return turn.done()
+
+
+support = as_node(
+    "support",
+    journey_graph(
+        "support",
+        {"support_start": support_start, "kb_retrieve": kb_retrieve, "support_rag_answer": support_rag_answer},
+        {"support_start": ["kb_retrieve"], "kb_retrieve": ["support_rag_answer"]},
+        entry="support_start",
+    ),
+)
 
 
 def best_sentences(passage: str, question: str, limit: int = ANSWER_CHARS) -> str:

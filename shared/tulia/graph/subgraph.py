@@ -1,0 +1,62 @@
+"""Journeys as LangGraph subgraphs (spec Appendix C) inside the orchestrator.
+
+A journey is a ``StateGraph`` over the same ``ConversationState``, compiled without a checkpointer
+of its own (the orchestrator's thread is checkpointed once per turn). The orchestrator calls it as
+one node: the subgraph returns its whole state, so the per-turn lists it appends to (``outbox``,
+``trace``) are handed back as just the new entries, and the message window is left to the
+orchestrator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+
+from tulia.graph.context import EngineContext
+from tulia.graph.state import ConversationState
+
+APPENDED = ("outbox", "trace")
+Node = Any  # (state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]
+
+
+def by_step(state: ConversationState) -> str:
+    """Conditional edge: the step a node chose for this turn, or the end of the journey."""
+    return state.step or END
+
+
+def journey_graph(name: str, nodes: dict[str, Node], edges: dict[str, list[str]], entry: str) -> Any:
+    """Compile a journey: ``edges[node]`` lists the nodes it may hand over to through ``state.step``."""
+    g: StateGraph[ConversationState, EngineContext, Any, Any] = StateGraph(
+        ConversationState, context_schema=EngineContext
+    )
+    for node_name, fn in nodes.items():
+        g.add_node(node_name, fn)
+    g.add_edge(START, entry)
+    for node_name in nodes:
+        targets = edges.get(node_name, [])
+        if targets:
+            g.add_conditional_edges(node_name, by_step, [*targets, END])
+        else:
+            g.add_edge(node_name, END)
+    return g.compile(checkpointer=False, name=name)
+
+
+def as_node(name: str, graph: Any) -> Any:
+    """The orchestrator's node that runs the journey subgraph and returns only what it changed."""
+
+    def run(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+        before = {key: len(getattr(state, key)) for key in APPENDED}
+        values = {f.name: getattr(state, f.name) for f in fields(state)}
+        out = graph.invoke({**values, "step": None}, context=runtime.context)
+        update = {k: v for k, v in out.items() if k not in ("messages", *APPENDED)}
+        update["outbox"] = out.get("outbox", [])[before["outbox"] :]
+        update["trace"] = [{"kind": "node", "node": name}, *out.get("trace", [])[before["trace"] :]]
+        update["step"] = None
+        return update
+
+    run.__name__ = name
+    run.graph = graph  # type: ignore[attr-defined]  # the compiled subgraph, for inspection
+    return run
