@@ -240,7 +240,11 @@ def test_offers_list_only_real_offers(chat: Chat) -> None:
         ("", "text", "I can help you with"),
         ("😀😀", "text", "I can help you with"),
         ("", "image", "I can only read text messages"),
-        ("x" * 10_000, "text", ""),
+        ("x" * 10_000, "text", "I can help you with"),
+        ("I want a samsung phone " + "please " * 2_000, "text", "Samsung Galaxy"),  # 10,000+ chars: read up to 1,000
+        ("Nataka simu ya Samsung 📱 شكرا", "text", "Samsung Galaxy A15 - KES 21,500"),  # mixed scripts
+        ("", "audio", "I can only read text messages"),
+        ("", "location", "I can only read text messages"),
     ],
 )
 def test_odd_messages_get_a_polite_answer(chat: Chat, body: str, kind: str, expected: str) -> None:
@@ -277,3 +281,28 @@ def test_journeys_are_subgraphs_of_appendix_c_and_their_steps_are_traced(chat: C
     nodes = chat.nodes()
     assert nodes[nodes.index("pending_answer") + 1] == "intent_classify"
     assert nodes[-5:] == ["support", "support_start", "kb_retrieve", "support_rag_answer", "respond"]
+
+
+def test_a_sheng_customer_gets_the_tenants_sheng_fallback_and_their_budget(chat: Chat) -> None:
+    reply = chat.send("niaje msee, niko na budget ya 3k ya earphones")
+    assert "Hivi ndivyo nimepata" in reply  # demo shop: Sheng is answered in Swahili
+    prices = [int(p.replace(",", "")) for p in re.findall(r"KES ([\d,]+)", reply)]
+    assert prices
+    assert max(prices) <= 3_000
+
+
+@pytest.mark.parametrize(
+    ("message", "journey", "expected"),
+    [
+        ("Mnarudisha pesa aje?", "support", "3 working days"),
+        ("mnabadilisha simu ikiharibika?", "support", "exchange a faulty item"),
+        ("oda yangu iko wapi?", "orders", "Sijapata oda yoyote"),
+        ("kuna ofa yoyote?", "offers", "Ofa zilizopo kwako"),
+        ("sitaki tena matangazo", "prefs", "Umejiondoa"),
+        ("nataka kuongea na mtu", "handoff", "mtu wa timu yetu"),
+    ],
+)
+def test_every_journey_in_swahili(chat: Chat, message: str, journey: str, expected: str) -> None:
+    reply = chat.send(message)
+    assert journey in chat.nodes()
+    assert expected in reply

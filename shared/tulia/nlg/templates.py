@@ -110,7 +110,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "Una oda {count} za karibuni. Unamaanisha ipi?",
     },
     # support
-    "kb_answer": {"en": "{answer}\n\n(From our {source})", "sw": "{answer}\n\n(Kutoka kwa {source} yetu)"},
+    "kb_answer": {"en": "{answer}\n\n(From our {source})", "sw": "{answer}\n\n(Chanzo: {source})"},
     "kb_no_answer": {
         "en": "I don't have that information. Would you like me to ask a person from our team?",
         "sw": "Sina taarifa hiyo. Ungependa nimuulize mtu wa timu yetu?",

@@ -152,7 +152,8 @@ PRODUCT_QUESTION = (
 PREFS = (
     "notifications", "notification", "language preference", "change language", "my preferences", "don t send offers",
     "no more offers", "send me offers", "nitumie offers", "update my number", "stop offers", "marketing messages",
-    "privacy", "my data", "delete my data", "futa data",
+    "privacy", "my data", "delete my data", "futa data", "matangazo", "sitaki ofa", "usinitumie ofa",
+    "acha kunitumia", "nitumie ofa",
 )
 EVERYTHING = (
     "everything", "all items", "all products", "full catalog", "catalogue", "catalog", "list everything", "see all",
@@ -171,7 +172,7 @@ PICKUP_WORDS = (
 SWAHILI = frozenset(
     """
     niletee nileteeni leta letea tuma nitumie nipigie nipe nionyeshe nataka ningependa napenda tafadhali karibu
-    ati ama kwani kiasi kitu vitu kijana
+    ati ama kwani kiasi kitu vitu kijana ofa yoyote yeyote wowote zozote matangazo tena
     nyumbani kazini mtaa barabara hapo pale huko nitachukua nitakuja nikuje nimelipa nimeona sijapata haijafika
     acha wacha kunitumia usinitumie ujumbe niondoe ondoa kuongea ongea mhudumu kurudisha rudisha imeharibika
     imepita imefika iko ziko nini lini saa ngapi muda siku wiki mwezi mwaka leo kesho asubuhi jioni usiku

@@ -300,7 +300,7 @@ class RulesEngine:
         plain: str, slots: Slots, signals: Signals, is_catalog_word: Callable[[str], bool] | None
     ) -> tuple[Intent, float, str]:
         content = [t for t in terms(plain) if t not in NOT_PRODUCT_TERMS]
-        product_terms = [t for t in content if is_catalog_word and is_catalog_word(t)]
+        product_terms = [t for t in content if len(t) > 1 and is_catalog_word and is_catalog_word(t)]
         if content and len(product_terms) / len(content) < 0.34:
             product_terms = []  # "purple elephants dance quietly": one catalog word is not a shopping request
         scores: dict[Intent, float] = {}

@@ -72,11 +72,12 @@ _LEXICON: dict[str, tuple[str, ...]] = {
     "makeup": ("makeup", "make", "urembo"),
     "faulty": (
         "faulty", "broken", "damaged", "defective", "spoilt", "spoiled", "dead", "imeharibika", "iliyoharibika",
-        "ameharibika", "mbovu", "haifanyi", "haiwaki", "imevunjika", "iliyovunjika",
+        "ameharibika", "mbovu", "haifanyi", "haiwaki", "imevunjika", "iliyovunjika", "ikiharibika", "ikivunjika",
     ),
     "return": (
         "return", "returns", "returning", "refund", "refunds", "rudisha", "kurudisha", "exchange", "badilisha",
-        "kubadilisha", "rejesha", "marejesho",
+        "kubadilisha", "rejesha", "marejesho", "mnarudisha", "mtarudisha", "nirudishiwe", "kurudishiwa", "mnarefund",
+        "mnabadilisha", "mtabadilisha", "nibadilishiwe",
     ),
     "delivery": (
         "delivery", "deliver", "deliveries", "shipping", "ship", "kuleta", "leta", "kufikisha", "usafirishaji",

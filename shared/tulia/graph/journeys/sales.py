@@ -184,7 +184,7 @@ def _search(
         if unfiltered["ok"] and unfiltered["data"]["results"]:
             turn.say(text(t(turn, "out_of_stock", name=unfiltered["data"]["results"][0]["name"])))
         else:
-            turn.say(text(t(turn, "no_results", query=query or category or "")))
+            turn.say(text(t(turn, "no_results", query=_echo(query or category or ""))))
         if data.get("catalog_link"):
             turn.say(text(t(turn, "catalog_link", link=data["catalog_link"])))
         turn.set(pending=None, pending_options=[])
@@ -338,6 +338,11 @@ def _answer(turn: Turn) -> bool:
             return False
         return _set_mpesa_number(turn, phone)
     return False
+
+
+def _echo(words: str, limit: int = 40) -> str:
+    """The customer's words quoted back, never a wall of text."""
+    return words if len(words) <= limit else words[: limit - 3].rstrip() + "..."
 
 
 def _names_products(turn: Turn, query: str | None) -> bool:
