@@ -306,3 +306,26 @@ def test_every_journey_in_swahili(chat: Chat, message: str, journey: str, expect
     reply = chat.send(message)
     assert journey in chat.nodes()
     assert expected in reply
+
+
+def test_a_provider_outage_charges_nothing_offers_a_retry_then_a_person(
+    chat: Chat, seeded: Services, daraja: DarajaSimulator
+) -> None:
+    chat.send("I want an oraimo 20000mAh power bank")
+    chat.send("1")
+    chat.send("black")
+    chat.send("pickup")
+    chat.send("M-Pesa prompt")
+    daraja.fail_next(503, {"errorMessage": "Service unavailable"}, times=20)
+    try:
+        first = chat.send("yes")
+        assert "couldn't reach M-Pesa just now, so nothing was charged" in first
+        assert chat.state["pending"] == "payment_confirmation"  # "yes" tries again
+        second = chat.send("yes")
+    finally:
+        daraja.clear_failures()
+    assert "M-Pesa still isn't answering, and nothing was charged" in second
+    assert "passing you to a person" in second  # spec 4.5: two tool errors in a row
+    ticket_id = seeded.customers.get(SHOP, chat.state["customer_id"]).handoff_ticket_id
+    assert seeded.handoffs.get(SHOP, ticket_id).reason == "repeated_tool_errors"
+    assert seeded.orders.get(SHOP, chat.state["order_id"]).status != "paid"

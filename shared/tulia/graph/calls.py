@@ -71,7 +71,7 @@ class Turn:
             entry["error"] = result["error"]["code"]
             if result["error"]["code"] in ("provider_unavailable", "internal_error"):
                 self.tool_errors = (self.tool_errors or self.state.consecutive_tool_errors) + 1
-        else:
+        elif self.node != "load_context":  # loading tenant and customer says nothing of the journey's tools
             self.tool_errors = 0
         self.trace.append(entry)
         return result

@@ -18,6 +18,7 @@ from tulia.graph.journeys.orders import orders
 from tulia.graph.journeys.prefs import prefs
 from tulia.graph.journeys.sales import sales
 from tulia.graph.journeys.support import support
+from tulia.graph.routing import CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE
 from tulia.graph.state import ConversationState
 
 FAST_ROUTES = {
@@ -57,8 +58,8 @@ def after_fast_path(state: ConversationState) -> str:
 def after_journey(state: ConversationState) -> str:
     if state.route == "reclassify":
         return "intent_classify"
-    if state.route == "handoff":
-        return "handoff"
+    if state.route == "handoff" or state.consecutive_tool_errors >= CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE:
+        return "handoff"  # spec 4.5: two tool errors in a row go to a person at once
     return "respond"
 
 

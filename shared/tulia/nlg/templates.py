@@ -222,6 +222,16 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "Pay {amount} for order {ref} securely here: {link}",
         "sw": "Lipa {amount} kwa oda {ref} kwa usalama hapa: {link}",
     },
+    "payment_unavailable": {
+        "en": "I couldn't reach {provider} just now, so nothing was charged. Reply YES to try again, or pick "
+              "another way to pay.",
+        "sw": "Sikuweza kufikia {provider} sasa hivi, kwa hivyo hakuna kilichokatwa. Jibu NDIYO kujaribu tena, au "
+              "chagua njia nyingine ya kulipa.",
+    },
+    "payment_unavailable_again": {
+        "en": "{provider} still isn't answering, and nothing was charged.",
+        "sw": "{provider} bado haijibu, na hakuna kilichokatwa.",
+    },
     "payment_cancelled_ok": {
         "en": "No problem, I haven't started any payment. Order {ref} is saved; tell me when you're ready.",
         "sw": "Sawa, sijaanzisha malipo yoyote. Oda {ref} imehifadhiwa; niambie ukiwa tayari.",

@@ -17,7 +17,7 @@ from tulia.errors import InvalidInput
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.nodes import inbound_text, t
-from tulia.graph.routing import MAX_SHORTLIST_ITEMS, should_show_catalog_link
+from tulia.graph.routing import CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE, MAX_SHORTLIST_ITEMS, should_show_catalog_link
 from tulia.graph.state import ConversationState
 from tulia.graph.subgraph import as_node, journey_graph
 from tulia.graph.wording import prompt_context
@@ -583,7 +583,7 @@ def _payment_router(turn: Turn, method: str) -> None:
     if method == "mpesa_c2b":
         result = turn.tool("payment_get_c2b_instructions", order_id=s.order_id)
         if not result["ok"]:
-            turn.say(text(t(turn, "tool_error")))
+            _payment_not_started(turn, "M-Pesa")
             return
         c2b = result["data"]
         key = "c2b_paybill" if c2b["method"] == "paybill" else "c2b_till"
@@ -603,7 +603,7 @@ def _payment_router(turn: Turn, method: str) -> None:
         return
     result = turn.tool("payment_create_pesapal_checkout", order_id=s.order_id)
     if not result["ok"]:
-        turn.say(text(t(turn, "tool_error")))
+        _payment_not_started(turn, "PesaPal")
         return
     checkout = result["data"]
     turn.say(
@@ -672,7 +672,22 @@ def _stk_push(turn: Turn) -> None:
     elif result["error"]["code"] == "payment_in_progress":
         turn.say(text(t(turn, "stk_pending_already", ref=s.order_id)))
     else:
-        turn.say(text(t(turn, "tool_error")))
+        # nothing was charged: say so, and keep the confirmation open so "yes" tries again (a second
+        # failure in a row goes to a person instead)
+        if (turn.tool_errors or 0) < CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE:
+            turn.say(text(t(turn, "payment_unavailable", provider="M-Pesa")))
+            _confirm_stk(turn, phone or "")
+        else:
+            turn.say(text(t(turn, "payment_unavailable_again", provider="M-Pesa")))
+
+
+def _payment_not_started(turn: Turn, provider: str) -> None:
+    """A payment step failed on our side or the provider's: nothing was charged; choose again."""
+    if (turn.tool_errors or 0) < CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE:
+        turn.say(text(t(turn, "payment_unavailable", provider=provider)))
+        turn.set(pending="payment_method")  # the same choices stay open
+    else:
+        turn.say(text(t(turn, "payment_unavailable_again", provider=provider)))
 
 
 def _payment_help(turn: Turn) -> None:
