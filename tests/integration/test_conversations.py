@@ -329,3 +329,27 @@ def test_a_provider_outage_charges_nothing_offers_a_retry_then_a_person(
     ticket_id = seeded.customers.get(SHOP, chat.state["customer_id"]).handoff_ticket_id
     assert seeded.handoffs.get(SHOP, ticket_id).reason == "repeated_tool_errors"
     assert seeded.orders.get(SHOP, chat.state["order_id"]).status != "paid"
+
+
+def test_with_several_orders_the_customer_picks_one_by_reference_and_date(chat: Chat, shop: Caller) -> None:
+    customer_id = shop.ok("customer_get_or_create", phone_e164=chat.phone)["customer_id"]
+    shop.customer_id = customer_id
+    refs = []
+    for sku in ("SG-002", "SG-003"):
+        order = shop.ok(
+            "order_create",
+            customer_id=customer_id,
+            items=[{"item_id": sku, "quantity": 1}],
+            delivery={"mode": "pickup"},
+        )
+        shop.ok("payment_get_c2b_instructions", order_id=order["order_id"])
+        refs.append(order["order_ref"])
+    question = chat.send("oda yangu iko wapi?")
+    assert "Una oda 2 za karibuni" in question
+    assert all(ref in question for ref in refs)
+    assert chat.state["pending"] == "order_selection"
+    assert re.search(r"20\d\d-\d\d-\d\d - KES", question)  # each by reference and date
+    first_listed = chat.state["pending_options"][0]["title"]
+    answer = chat.send("1")
+    assert f"Oda {first_listed}" in answer
+    assert chat.tools()[-1] == "order_get_status"
