@@ -27,13 +27,13 @@ integration: install
 	$(BIN)/python -m pytest -q tests/integration
 
 lint: install
-	$(BIN)/ruff check shared tests bench scripts
-	$(BIN)/ruff format --check shared tests bench scripts
+	$(BIN)/ruff check shared functions tests bench scripts
+	$(BIN)/ruff format --check shared functions tests bench scripts
 	$(BIN)/mypy
 
 fmt: install
-	$(BIN)/ruff check --fix shared tests bench scripts
-	$(BIN)/ruff format shared tests bench scripts
+	$(BIN)/ruff check --fix shared functions tests bench scripts
+	$(BIN)/ruff format shared functions tests bench scripts
 
 dev: install ## the embedded local stack with the demo shop
 	$(BIN)/tulia dev
@@ -42,6 +42,7 @@ bench: install
 	$(BIN)/python bench/catalog_search.py
 	$(BIN)/python bench/dynamodb_calls.py
 	$(BIN)/python bench/conversation_turns.py
+	$(BIN)/python bench/webhook.py
 
 readme-sample: install
 	$(BIN)/python scripts/readme_sample.py

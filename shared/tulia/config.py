@@ -24,6 +24,10 @@ class Settings(BaseSettings):
     aws_endpoint_url: str | None = None  # moto server locally; unset in AWS
     table_prefix: str = "tulia-local-"
 
+    # Queues: the agent's FIFO queue URL (set by CDK); unset, it is looked up by name
+    # (<table_prefix>inbound.fifo) in the region / endpoint above.
+    inbound_queue_url: str | None = None
+
     # External APIs: unset means the built-in simulators of the local stack.
     whatsapp_api_base: str | None = None
     mpesa_api_base: str | None = None

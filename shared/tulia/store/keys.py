@@ -141,3 +141,12 @@ def kb_chunk_sk(doc_id: str, version: int, position: int) -> str:
 
 KB_DOC_PREFIX = "DOC#"
 KB_CHUNK_PREFIX = "CHUNK#"
+
+
+# WhatsApp messages (inbound markers, statuses, outbox)
+INBOUND = "INBOUND"
+STATUS_PREFIX = "STATUS#"
+
+
+def wa_message_pk(tenant_id: str, message_id: str) -> str:
+    return f"{_tid(tenant_id)}#WAMSG#{_part(message_id, 'message_id')}"

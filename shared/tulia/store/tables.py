@@ -67,13 +67,19 @@ HANDOFFS_BY_STATUS = Gsi("by_status", "gsi1pk", "gsi1sk")
 HANDOFFS = TableDef("handoffs", "Human handoff tickets.", gsis=(HANDOFFS_BY_STATUS,))
 KB = TableDef("kb", "Knowledge-base documents and chunks, one partition per tenant.")
 
+MESSAGES = TableDef(
+    "messages",
+    "WhatsApp message records: inbound de-duplication markers, delivery statuses, the agent's reply outbox.",
+    ttl_attribute="expires_at",
+)
+
 # LangGraph checkpoints, in the key schema langgraph-checkpoint-aws's DynamoDBSaver expects. Its thread
 # ids are derived from tenant and customer (tulia.graph.nodes.conversation_id_for).
 CHECKPOINTS = TableDef(
     "checkpoints", "LangGraph conversation checkpoints (DynamoDBSaver).", pk="PK", sk="SK", ttl_attribute="ttl"
 )
 
-ALL_TABLES: tuple[TableDef, ...] = (TENANTS, CUSTOMERS, CATALOG, OFFERS, ORDERS, HANDOFFS, KB, CHECKPOINTS)
+ALL_TABLES: tuple[TableDef, ...] = (TENANTS, CUSTOMERS, CATALOG, OFFERS, ORDERS, HANDOFFS, KB, MESSAGES, CHECKPOINTS)
 
 
 def create_tables(client: Any, prefix: str, tables: tuple[TableDef, ...] = ALL_TABLES) -> list[str]:
@@ -85,5 +91,9 @@ def create_tables(client: Any, prefix: str, tables: tuple[TableDef, ...] = ALL_T
         if name in existing:
             continue
         client.create_table(**table.create_kwargs(name))
+        if table.ttl_attribute:
+            client.update_time_to_live(
+                TableName=name, TimeToLiveSpecification={"Enabled": True, "AttributeName": table.ttl_attribute}
+            )
         created.append(name)
     return created

@@ -1,0 +1,1 @@
+"""The serverless pipeline: webhook -> SQS FIFO -> agent -> WhatsApp, and the payment callbacks."""

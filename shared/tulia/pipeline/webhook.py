@@ -1,0 +1,116 @@
+"""The WhatsApp webhook: verify, authenticate, parse, route to the tenant, de-duplicate, enqueue.
+
+It answers Meta quickly and does no conversation work (that is the agent's, behind the FIFO queue).
+Kept free of LangChain/LangGraph and pydantic-heavy paths so the function starts fast.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from tulia.channel.whatsapp import WebhookError, parse, signature_valid, subscription_challenge
+from tulia.observability import logger as log
+from tulia.store.messages import MessageRepo
+from tulia.store.queues import InboundQueue
+
+ROUTE_CACHE_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class HttpResponse:
+    status: int
+    body: str = ""
+    content_type: str = "application/json"
+
+
+def _json(status: int, **body: Any) -> HttpResponse:
+    return HttpResponse(status, json.dumps(body))
+
+
+@dataclass
+class WebhookService:
+    app_secret: str
+    verify_token: str
+    tenant_for_phone_number_id: Callable[[str], str | None]
+    messages: MessageRepo
+    queue: InboundQueue
+    clock: Callable[[], datetime]
+    _routes: dict[str, tuple[float, str | None]] = field(default_factory=dict)
+
+    def verify(self, params: dict[str, str]) -> HttpResponse:
+        challenge = subscription_challenge(params, self.verify_token)
+        if challenge is None:
+            log.warning("webhook verification refused", extra={"mode": params.get("hub.mode")})
+            return HttpResponse(403, "forbidden", "text/plain")
+        return HttpResponse(200, challenge, "text/plain")
+
+    def receive(self, raw_body: bytes, signature: str | None) -> HttpResponse:
+        if not signature_valid(raw_body, signature, self.app_secret):
+            log.warning("webhook signature missing or wrong", extra={"has_signature": bool(signature)})
+            return _json(401, error="invalid_signature")
+        try:
+            webhook = parse(json.loads(raw_body))
+        except (ValueError, WebhookError) as exc:  # json.JSONDecodeError is a ValueError
+            log.warning("webhook payload malformed", extra={"why": str(exc)[:200]})
+            return _json(400, error="malformed_payload")
+        queued = duplicates = unrouted = 0
+        now = self.clock()
+        for message in webhook.messages:
+            tenant_id = self._tenant(message.phone_number_id)
+            if tenant_id is None:
+                unrouted += 1
+                log.warning(
+                    "message for an unknown business number", extra={"phone_number_id": message.phone_number_id}
+                )
+                continue
+            if not self.messages.claim_inbound(
+                tenant_id, message.message_id, now=now, customer_key=message.customer_key
+            ):
+                duplicates += 1
+                continue
+            try:
+                self.queue.send(
+                    tenant_id=tenant_id,
+                    customer_key=message.customer_key,
+                    dedup=message.message_id,
+                    body={"kind": "message", "tenant_id": tenant_id, "message": message.to_dict()},
+                )
+            except Exception:  # noqa: BLE001 - any failure to queue means: let Meta retry
+                # not queued: forget the marker and let Meta retry the whole delivery
+                self.messages.release_inbound(tenant_id, message.message_id)
+                log.exception("could not queue an inbound message", extra={"tenant_id": tenant_id})
+                return _json(503, error="queue_unavailable")
+            queued += 1
+        for status in webhook.statuses:
+            tenant_id = self._tenant(status.phone_number_id)
+            if tenant_id is None or not status.message_id:
+                continue
+            error = {"code": status.error_code, "details": status.error_details} if status.error_code else None
+            self.messages.record_status(
+                tenant_id, status.message_id, status.status, at=status.timestamp, now=now, error=error
+            )
+        log.info(
+            "webhook received",
+            extra={
+                "queued": queued,
+                "duplicates": duplicates,
+                "unrouted": unrouted,
+                "statuses": len(webhook.statuses),
+                "ignored": webhook.ignored,
+            },
+        )
+        return _json(200, queued=queued, duplicates=duplicates)
+
+    def _tenant(self, phone_number_id: str) -> str | None:
+        cached = self._routes.get(phone_number_id)
+        if cached is not None and time.monotonic() - cached[0] < ROUTE_CACHE_SECONDS:
+            return cached[1]
+        tenant_id = self.tenant_for_phone_number_id(phone_number_id)
+        if tenant_id is not None:  # a miss is asked again: a shop onboarded a minute ago is served at once
+            self._routes[phone_number_id] = (time.monotonic(), tenant_id)
+        return tenant_id

@@ -1,0 +1,61 @@
+"""The webhook function's wiring: settings, clients and the service, built once per container."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from tulia.pipeline.apigw import request_of, response_of
+from tulia.pipeline.webhook import HttpResponse, WebhookService
+
+WEBHOOK_PATH = "/webhooks/whatsapp"
+
+
+@lru_cache(maxsize=1)
+def service() -> WebhookService:
+    import boto3
+    from botocore.config import Config
+
+    from tulia.config import get_settings
+    from tulia.domain.common import utc_now
+    from tulia.store import keys
+    from tulia.store.dynamo import Dynamo
+    from tulia.store.messages import MessageRepo
+    from tulia.store.queues import INBOUND, InboundQueue
+    from tulia.store.tables import TENANTS
+
+    settings = get_settings()
+    config = Config(connect_timeout=2, read_timeout=3, retries={"max_attempts": 3, "mode": "standard"})
+    dynamodb = boto3.client(
+        "dynamodb", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url, config=config
+    )
+    sqs = boto3.client("sqs", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url, config=config)
+    db = Dynamo(dynamodb, settings.table_prefix)
+    queue_url = (
+        settings.inbound_queue_url or sqs.get_queue_url(QueueName=INBOUND.name(settings.table_prefix))["QueueUrl"]
+    )
+
+    def tenant_for(phone_number_id: str) -> str | None:
+        item = db.get(TENANTS, keys.phone_number_route_pk(phone_number_id), keys.ROUTE, consistent=False)
+        return str(item["tenant_id"]) if item else None
+
+    return WebhookService(
+        app_secret=settings.meta_app_secret.get_secret_value(),
+        verify_token=settings.meta_verify_token.get_secret_value(),
+        tenant_for_phone_number_id=tenant_for,
+        messages=MessageRepo(db),
+        queue=InboundQueue(sqs, queue_url),
+        clock=utc_now,
+    )
+
+
+def handle(event: dict[str, Any], svc: WebhookService | None = None) -> dict[str, Any]:
+    request = request_of(event)
+    if request.path.rstrip("/") != WEBHOOK_PATH:
+        return response_of(HttpResponse(404, '{"error":"not_found"}'))
+    svc = svc or service()
+    if request.method == "GET":
+        return response_of(svc.verify(request.params))
+    if request.method == "POST":
+        return response_of(svc.receive(request.body, request.headers.get("x-hub-signature-256")))
+    return response_of(HttpResponse(405, '{"error":"method_not_allowed"}'))

@@ -1,0 +1,60 @@
+"""WhatsApp message records: one inbound marker per message id (de-duplication that outlives Meta's
+redeliveries), and the delivery statuses of what we sent."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from tulia.errors import StateConflict
+from tulia.store import keys
+from tulia.store.dynamo import Dynamo
+from tulia.store.tables import MESSAGES
+
+# Meta redelivers an unacknowledged webhook for up to about 7 days: keep the marker longer.
+INBOUND_MARKER_TTL = timedelta(days=8)
+STATUS_TTL = timedelta(days=30)
+
+
+class MessageRepo:
+    def __init__(self, db: Dynamo) -> None:
+        self.db = db
+
+    def claim_inbound(self, tenant_id: str, message_id: str, *, now: datetime, customer_key: str) -> bool:
+        """Record that this message arrived; False when it already had (a redelivery)."""
+        try:
+            self.db.put(
+                MESSAGES,
+                {
+                    "pk": keys.wa_message_pk(tenant_id, message_id),
+                    "sk": keys.INBOUND,
+                    "received_at": now.isoformat(),
+                    "customer_key": customer_key,
+                    "expires_at": int((now + INBOUND_MARKER_TTL).timestamp()),
+                },
+                condition="attribute_not_exists(pk)",
+            )
+        except StateConflict:
+            return False
+        return True
+
+    def release_inbound(self, tenant_id: str, message_id: str) -> None:
+        """Forget a marker whose message could not be queued, so Meta's retry is accepted."""
+        self.db.delete(MESSAGES, keys.wa_message_pk(tenant_id, message_id), keys.INBOUND)
+
+    def record_status(
+        self, tenant_id: str, message_id: str, status: str, *, at: int, now: datetime, error: dict[str, Any] | None
+    ) -> None:
+        item: dict[str, Any] = {
+            "pk": keys.wa_message_pk(tenant_id, message_id),
+            "sk": keys.STATUS_PREFIX + status,
+            "at": at,
+            "expires_at": int((now + STATUS_TTL).timestamp()),
+        }
+        if error:
+            item["error"] = error
+        self.db.put(MESSAGES, item)
+
+    def statuses(self, tenant_id: str, message_id: str) -> list[dict[str, Any]]:
+        page = self.db.query(MESSAGES, keys.wa_message_pk(tenant_id, message_id), sk_prefix=keys.STATUS_PREFIX)
+        return list(page.items)

@@ -1,0 +1,67 @@
+"""The SQS queues, defined once for the handlers, the local stack, tests and CDK."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class QueueDef:
+    logical_name: str
+    purpose: str
+    fifo: bool = True
+    visibility_timeout_seconds: int = 120  # longer than the agent's timeout
+    max_receive_count: int = 5  # then the message goes to the dead-letter queue
+
+    def name(self, prefix: str) -> str:
+        return prefix + self.logical_name
+
+    def create_kwargs(self, name: str) -> dict[str, Any]:
+        attributes = {"VisibilityTimeout": str(self.visibility_timeout_seconds)}
+        if self.fifo:
+            attributes |= {"FifoQueue": "true", "ContentBasedDeduplication": "false"}
+        return {"QueueName": name, "Attributes": attributes}
+
+
+INBOUND = QueueDef(
+    "inbound.fifo",
+    "Customer messages and payment events for the agent; one message group per tenant and customer.",
+)
+ALL_QUEUES: tuple[QueueDef, ...] = (INBOUND,)
+
+
+def create_queues(client: Any, prefix: str, queues: tuple[QueueDef, ...] = ALL_QUEUES) -> dict[str, str]:
+    """Create the queues (idempotent) and return their URLs by logical name."""
+    return {q.logical_name: client.create_queue(**q.create_kwargs(q.name(prefix)))["QueueUrl"] for q in queues}
+
+
+def group_id(tenant_id: str, customer_key: str) -> str:
+    """One FIFO group per tenant and customer: their messages are handled in order, one at a time.
+    The customer's number is hashed so it does not show in queue metrics and logs."""
+    return f"{tenant_id}.{hashlib.sha256(customer_key.encode()).hexdigest()[:32]}"
+
+
+def dedup_id(message_id: str) -> str:
+    return (
+        message_id
+        if len(message_id) <= 128 and message_id.isascii()
+        else hashlib.sha256(message_id.encode()).hexdigest()
+    )
+
+
+class InboundQueue:
+    """Sends work to the agent's FIFO queue."""
+
+    def __init__(self, client: Any, url: str) -> None:
+        self.client, self.url = client, url
+
+    def send(self, *, tenant_id: str, customer_key: str, dedup: str, body: dict[str, Any]) -> None:
+        self.client.send_message(
+            QueueUrl=self.url,
+            MessageBody=json.dumps(body, separators=(",", ":"), ensure_ascii=False),
+            MessageGroupId=group_id(tenant_id, customer_key),
+            MessageDeduplicationId=dedup_id(dedup),
+        )
