@@ -34,7 +34,8 @@ class Settings(BaseSettings):
     pesapal_api_base: str | None = None
     public_base_url: str = "http://localhost:8080"
 
-    # Meta webhook
+    # Meta: the Graph API token when a tenant has none of its own, and the webhook secrets
+    whatsapp_access_token: SecretStr = SecretStr("local-access-token")
     meta_app_secret: SecretStr = SecretStr("local-app-secret")
     meta_verify_token: SecretStr = SecretStr("local-verify-token")
 

@@ -16,6 +16,7 @@ PaymentMethod = Literal["mpesa_stk", "mpesa_c2b", "pesapal"]
 class WhatsAppConfig(Model):
     phone_number_id: str = Field(min_length=1, max_length=64, pattern=r"^[0-9A-Za-z_-]+$")
     display_phone_number: str = Field(min_length=5, max_length=20)
+    access_token: str | None = Field(default=None, repr=False)  # else TULIA_WHATSAPP_ACCESS_TOKEN
 
 
 class Persona(Model):

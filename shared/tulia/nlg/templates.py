@@ -285,6 +285,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "Code {code} nimeipokea. Nitaiweka tukishaandaa oda yako. Ungependa nini?",
     },
     # failures
+    "no_phone_sender": {
+        "en": "Thanks for your message! To shop with us here we need the phone number on your WhatsApp account. "
+              "Please message us from a number we can see, or call the shop.",
+        "sw": "Asante kwa ujumbe wako! Ili ununue hapa tunahitaji namba ya simu ya WhatsApp yako. Tafadhali "
+              "tutumie ujumbe kutoka namba tunayoweza kuona, au piga simu dukani.",
+    },
     "tool_error": {
         "en": "Sorry, something went wrong on our side. Please try again in a moment.",
         "sw": "Samahani, kuna hitilafu upande wetu. Tafadhali jaribu tena baada ya muda mfupi.",

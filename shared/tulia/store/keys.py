@@ -145,6 +145,7 @@ KB_CHUNK_PREFIX = "CHUNK#"
 
 # WhatsApp messages (inbound markers, statuses, outbox)
 INBOUND = "INBOUND"
+OUTBOX = "OUTBOX"
 STATUS_PREFIX = "STATUS#"
 
 

@@ -14,6 +14,7 @@ from tulia.store.tables import MESSAGES
 # Meta redelivers an unacknowledged webhook for up to about 7 days: keep the marker longer.
 INBOUND_MARKER_TTL = timedelta(days=8)
 STATUS_TTL = timedelta(days=30)
+OUTBOX_TTL = timedelta(days=8)
 
 
 class MessageRepo:
@@ -58,3 +59,61 @@ class MessageRepo:
     def statuses(self, tenant_id: str, message_id: str) -> list[dict[str, Any]]:
         page = self.db.query(MESSAGES, keys.wa_message_pk(tenant_id, message_id), sk_prefix=keys.STATUS_PREFIX)
         return list(page.items)
+
+    # the agent's outbox: the replies of one turn, stored before they are sent ----------------------
+    def get_outbox(self, tenant_id: str, message_id: str) -> dict[str, Any] | None:
+        return self.db.get(MESSAGES, keys.wa_message_pk(tenant_id, message_id), keys.OUTBOX)
+
+    def save_outbox(
+        self,
+        tenant_id: str,
+        message_id: str,
+        *,
+        phone_number_id: str,
+        replies: list[dict[str, Any]],
+        covers: list[str],
+        trace: list[dict[str, Any]],
+        now: datetime,
+    ) -> bool:
+        """Store a turn's replies under the message that closed the turn; False if already stored.
+        The other messages of the turn point to it."""
+        expires = int((now + OUTBOX_TTL).timestamp())
+        try:
+            self.db.put(
+                MESSAGES,
+                {
+                    "pk": keys.wa_message_pk(tenant_id, message_id),
+                    "sk": keys.OUTBOX,
+                    "phone_number_id": phone_number_id,
+                    "replies": replies,
+                    "sent": [None] * len(replies),
+                    "covers": covers,
+                    "trace": trace,
+                    "created_at": now.isoformat(),
+                    "expires_at": expires,
+                },
+                condition="attribute_not_exists(pk)",
+            )
+        except StateConflict:
+            return False
+        for other in covers:
+            if other != message_id:
+                self.db.put(
+                    MESSAGES,
+                    {
+                        "pk": keys.wa_message_pk(tenant_id, other),
+                        "sk": keys.OUTBOX,
+                        "answered_in": message_id,
+                        "expires_at": expires,
+                    },
+                )
+        return True
+
+    def mark_sent(self, tenant_id: str, message_id: str, index: int, result: str) -> None:
+        self.db.update(
+            MESSAGES,
+            keys.wa_message_pk(tenant_id, message_id),
+            keys.OUTBOX,
+            update=f"SET sent[{int(index)}] = :r",
+            values={":r": result},
+        )

@@ -95,10 +95,14 @@ class SimulatorServer:
             self.requests.append(rec)
             if self.forced:
                 return self.forced.pop(0)
-        route = self.routes.get((rec.method, rec.path))
+        route = self.routes.get((rec.method, rec.path)) or self.route_for(rec)
         if route is None:
             return Reply(404, {"errorMessage": f"no route {rec.method} {rec.path}"})
         return route(rec)
+
+    def route_for(self, rec: Recorded) -> Route | None:
+        """Routes with a variable path (override); the exact routes are tried first."""
+        return None
 
     def fail_next(self, status: int, body: Any = None, times: int = 1, delay_seconds: float = 0.0) -> None:
         with self._lock:

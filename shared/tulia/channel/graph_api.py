@@ -1,0 +1,87 @@
+"""Sending WhatsApp messages through the Cloud API (PROTOCOLS.md 1.5, 1.7).
+
+``POST {base}/{phone_number_id}/messages`` with the tenant's bearer token. Throttling (429 / 130429)
+and server errors are retried a bounded number of times with backoff; errors that retrying cannot
+fix (undeliverable 131026, outside the 24 h window 131047, bad parameters, bad token) are raised at
+once as permanent.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+
+RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
+RETRY_CODES = frozenset({130429, 131000, 131056, 2, 4})
+
+
+class SendFailed(Exception):
+    def __init__(self, message: str, *, status: int | None, code: int | None, retryable: bool) -> None:
+        super().__init__(message)
+        self.status, self.code, self.retryable = status, code, retryable
+
+
+class WhatsAppSender:
+    def __init__(
+        self,
+        http: httpx.Client,
+        base_url: str,
+        *,
+        max_retries: int = 3,
+        backoff_seconds: float = 0.3,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.http, self.base = http, base_url.rstrip("/")
+        self.max_retries, self.backoff, self.sleep = max_retries, backoff_seconds, sleep
+
+    def send(self, phone_number_id: str, token: str, payload: dict[str, Any]) -> str:
+        """Send one message; returns its wamid."""
+        body = self._post(phone_number_id, token, payload)
+        try:
+            return str(body["messages"][0]["id"])
+        except (KeyError, IndexError, TypeError) as exc:
+            raise SendFailed("Graph API answered without a message id", status=200, code=None, retryable=True) from exc
+
+    def mark_read(self, phone_number_id: str, token: str, message_id: str) -> None:
+        self._post(
+            phone_number_id, token, {"messaging_product": "whatsapp", "status": "read", "message_id": message_id}
+        )
+
+    def _post(self, phone_number_id: str, token: str, payload: dict[str, Any]) -> dict[str, Any]:
+        url = f"{self.base}/{phone_number_id}/messages"
+        headers = {"Authorization": f"Bearer {token}"}
+        attempt = 0
+        while True:
+            try:
+                resp = self.http.post(url, json=payload, headers=headers)
+            except httpx.TransportError as exc:
+                failure = SendFailed(
+                    f"Graph API unreachable: {type(exc).__name__}", status=None, code=None, retryable=True
+                )
+            else:
+                if resp.status_code < 400:
+                    data = resp.json()
+                    return data if isinstance(data, dict) else {}
+                failure = _failure(resp)
+            if not failure.retryable or attempt >= self.max_retries:
+                raise failure
+            attempt += 1
+            self.sleep(self.backoff * 2 ** (attempt - 1))
+
+
+def _failure(resp: httpx.Response) -> SendFailed:
+    try:
+        error = resp.json().get("error") or {}
+    except ValueError:
+        error = {}
+    code = error.get("code")
+    retryable = resp.status_code in RETRY_STATUS or code in RETRY_CODES
+    return SendFailed(
+        f"Graph API HTTP {resp.status_code}: {error.get('message') or resp.text[:200]}",
+        status=resp.status_code,
+        code=code if isinstance(code, int) else None,
+        retryable=retryable,
+    )

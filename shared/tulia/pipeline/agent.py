@@ -1,0 +1,164 @@
+"""The agent: turns queued customer messages into replies sent on WhatsApp.
+
+For each FIFO message group (one tenant and customer) in a batch, in order:
+- consecutive plain-text messages are answered as one turn (customers split one request over
+  several quick messages);
+- a turn whose replies are already in the outbox (a retry) is not run again: its unsent replies are
+  sent;
+- otherwise the conversation engine runs the turn, the replies are stored in the outbox, then sent
+  one by one through the Graph API, each marked sent, and the customer's messages are marked read.
+A failure leaves the turn and every later message of that group to SQS's retry (FIFO order is kept);
+other groups go on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from tulia.channel.graph_api import SendFailed, WhatsAppSender
+from tulia.channel.whatsapp import InboundMessage
+from tulia.graph.conversation import Conversations
+from tulia.nlg.messages import text
+from tulia.nlg.templates import render
+from tulia.observability import logger as log
+from tulia.services import Services
+from tulia.store.messages import MessageRepo
+
+
+@dataclass(frozen=True)
+class QueuedRecord:
+    record_id: str  # the SQS messageId (what a partial batch failure names)
+    group_id: str
+    body: dict[str, Any]
+
+
+@dataclass
+class Turn:
+    tenant_id: str
+    messages: list[InboundMessage] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        return self.messages[-1].message_id
+
+    def inbound(self) -> dict[str, Any]:
+        last = self.messages[-1]
+        body = "\n".join(m.text for m in self.messages if m.text) if len(self.messages) > 1 else last.text
+        return {"type": last.kind, "text": body, "reply_id": last.reply_id, "message_id": last.message_id}
+
+
+def _joinable(turn: Turn, message: InboundMessage, tenant_id: str) -> bool:
+    last = turn.messages[-1]
+    return turn.tenant_id == tenant_id and message.kind == last.kind == "text" and not last.reply_id
+
+
+@dataclass
+class AgentService:
+    services: Services
+    conversations: Conversations
+    messages: MessageRepo
+    sender: WhatsAppSender
+    default_token: str
+    clock: Callable[[], datetime]
+
+    def process(self, records: list[QueuedRecord]) -> list[str]:
+        """Handle a batch; returns the record ids to retry."""
+        groups: dict[str, list[QueuedRecord]] = {}
+        for record in records:
+            groups.setdefault(record.group_id, []).append(record)
+        failed: list[str] = []
+        for group in groups.values():
+            done = 0
+            for turn, used in self._turns(group):
+                try:
+                    self._run(turn)
+                except Exception:  # noqa: BLE001 - any failure: retry this turn and what follows it in the group
+                    log.exception(
+                        "turn failed; the rest of its group will be retried", extra={"tenant_id": turn.tenant_id}
+                    )
+                    failed += [r.record_id for r in group[done:]]
+                    break
+                done += used
+        return failed
+
+    def _turns(self, group: list[QueuedRecord]) -> list[tuple[Turn, int]]:
+        turns: list[tuple[Turn, int]] = []
+        for record in group:
+            if record.body.get("kind") != "message":
+                log.warning("unknown queued record kind", extra={"kind": record.body.get("kind")})
+                turns.append((Turn(str(record.body.get("tenant_id") or "")), 1))
+                continue
+            message = InboundMessage.from_dict(record.body["message"])
+            tenant_id = str(record.body["tenant_id"])
+            if turns and turns[-1][0].messages and _joinable(turns[-1][0], message, tenant_id):
+                turn, used = turns[-1]
+                turn.messages.append(message)
+                turns[-1] = (turn, used + 1)
+            else:
+                turns.append((Turn(tenant_id, [message]), 1))
+        return turns
+
+    def _run(self, turn: Turn) -> None:
+        if not turn.messages:
+            return
+        tenant_id, last = turn.tenant_id, turn.messages[-1]
+        tenant = self.services.tenants.get(tenant_id)
+        token = tenant.whatsapp.access_token or self.default_token
+        outbox = self.messages.get_outbox(tenant_id, turn.key)
+        if outbox is None:
+            if any(self.messages.get_outbox(tenant_id, m.message_id) for m in turn.messages[:-1]):
+                log.info("turn already answered in an earlier delivery", extra={"tenant_id": tenant_id})
+                return
+            replies, trace = self._answer(turn)
+            to = {"to": last.phone_e164} if last.phone_e164 else {"recipient": last.wa_user_id}
+            payloads = [m.to_whatsapp(**to) for m in replies]
+            saved = self.messages.save_outbox(
+                tenant_id,
+                turn.key,
+                phone_number_id=last.phone_number_id,
+                replies=payloads,
+                covers=[m.message_id for m in turn.messages],
+                trace=trace,
+                now=self.clock(),
+            )
+            outbox = self.messages.get_outbox(tenant_id, turn.key) if not saved else None
+            if outbox is None:
+                outbox = {"phone_number_id": last.phone_number_id, "replies": payloads, "sent": [None] * len(payloads)}
+        if "answered_in" in outbox:
+            return  # this message was part of a turn closed by a later message
+        for index, payload in enumerate(outbox["replies"]):
+            if outbox["sent"][index]:
+                continue
+            try:
+                wamid = self.sender.send(outbox["phone_number_id"], token, payload)
+            except SendFailed as exc:
+                if exc.retryable:
+                    raise
+                log.error(
+                    "reply not deliverable", extra={"tenant_id": tenant_id, "code": exc.code, "status": exc.status}
+                )
+                wamid = f"failed:{exc.code or exc.status}"
+            self.messages.mark_sent(tenant_id, turn.key, index, wamid)
+        for message in turn.messages:
+            try:
+                self.sender.mark_read(last.phone_number_id, token, message.message_id)
+            except SendFailed:
+                log.info("could not mark a message read", extra={"tenant_id": tenant_id})
+
+    def _answer(self, turn: Turn) -> tuple[list[Any], list[dict[str, Any]]]:
+        last = turn.messages[-1]
+        if last.phone_e164 is None:
+            # A sender Meta gives no phone number for (a WhatsApp username). The customer tools key
+            # customers by phone (spec schema), so this turn gets a holding answer and is logged.
+            log.warning("sender without a phone number", extra={"tenant_id": turn.tenant_id})
+            return [text(render("no_phone_sender", "en"))], [{"kind": "node", "node": "no_phone_sender"}]
+        result = self.conversations.handle(
+            tenant_id=turn.tenant_id,
+            phone_e164=last.phone_e164,
+            inbound=turn.inbound(),
+            display_name=last.display_name,
+        )
+        return result.replies, result.trace

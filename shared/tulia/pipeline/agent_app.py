@@ -1,0 +1,68 @@
+"""The agent function's wiring (built once per container) and its SQS event adapter."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from tulia.pipeline.agent import AgentService, QueuedRecord
+
+
+def records_of(event: dict[str, Any]) -> list[QueuedRecord]:
+    """SQS event records (Lambda's shape) in order; an unreadable body is dropped with a log line."""
+    from tulia.observability import logger as log
+
+    out = []
+    for record in event.get("Records") or []:
+        try:
+            body = json.loads(record["body"])
+        except (KeyError, ValueError):
+            log.error("unreadable queued record dropped", extra={"message_id": record.get("messageId")})
+            continue
+        group = (record.get("attributes") or {}).get("MessageGroupId") or "-"
+        out.append(QueuedRecord(record_id=str(record["messageId"]), group_id=str(group), body=body))
+    return out
+
+
+def batch_response(failed: list[str]) -> dict[str, Any]:
+    """Partial batch failure report (the event source mapping has ReportBatchItemFailures)."""
+    return {"batchItemFailures": [{"itemIdentifier": record_id} for record_id in failed]}
+
+
+@lru_cache(maxsize=1)
+def service() -> AgentService:
+    import httpx
+
+    from tulia.channel.graph_api import WhatsAppSender
+    from tulia.config import get_settings
+    from tulia.domain.common import utc_now
+    from tulia.graph.conversation import Conversations, dynamodb_checkpointer
+    from tulia.nlu.engine import build_engine
+    from tulia.services import build_services
+    from tulia.store.messages import MessageRepo
+
+    settings = get_settings()
+    if not settings.whatsapp_api_base:
+        raise RuntimeError("TULIA_WHATSAPP_API_BASE is not set (e.g. https://graph.facebook.com/v21.0)")
+    services = build_services(settings)
+    return AgentService(
+        services=services,
+        conversations=Conversations(
+            services,
+            build_engine(settings.llm, settings),
+            dynamodb_checkpointer(
+                settings.table_name("checkpoints"),
+                region_name=settings.aws_region,
+                endpoint_url=settings.aws_endpoint_url,
+            ),
+        ),
+        messages=MessageRepo(services.db),
+        sender=WhatsAppSender(httpx.Client(timeout=settings.http_timeout_seconds), settings.whatsapp_api_base),
+        default_token=settings.whatsapp_access_token.get_secret_value(),
+        clock=utc_now,
+    )
+
+
+def handle(event: dict[str, Any], svc: AgentService | None = None) -> dict[str, Any]:
+    return batch_response((svc or service()).process(records_of(event)))

@@ -1,0 +1,261 @@
+"""The agent function: signed webhooks -> moto SQS FIFO -> Lambda SQS events -> the engine -> the Graph
+API simulator over HTTP. Asserts what a customer would see: which number got which reply, once."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.chat import conversations_for
+from tests.conftest import BOTO, SHOP, Clock
+from tests.integration.test_webhook import (
+    SALON_NUMBER,
+    SECRET,
+    TOKEN,
+    api_event,
+    meta_payload,
+    signed,
+    text_message,
+    value,
+)
+from tulia.channel.graph_api import WhatsAppSender
+from tulia.local.simulators.graph import GraphSimulator
+from tulia.nlu.rules import RulesEngine
+from tulia.pipeline import agent_app
+from tulia.pipeline.agent import AgentService
+from tulia.pipeline.webhook import WebhookService
+from tulia.pipeline.webhook_app import handle as webhook
+from tulia.services import Services
+from tulia.store.messages import MessageRepo
+from tulia.store.queues import INBOUND, InboundQueue, create_queues
+
+SHOP_PHONE, SALON_PHONE = "254712345678", "254722000111"
+
+
+@pytest.fixture(scope="module")
+def graph() -> Iterator[GraphSimulator]:
+    with GraphSimulator() as sim:
+        yield sim
+
+
+@dataclass
+class Pipeline:
+    webhook: WebhookService
+    agent: AgentService
+    sqs: Any
+    url: str
+    graph: GraphSimulator
+
+    def customer_sends(self, *values: dict[str, Any]) -> None:
+        body = meta_payload(*values)
+        assert webhook(api_event("POST", body=body, headers=signed(body)), self.webhook)["statusCode"] == 200
+
+    def lambda_event(self) -> dict[str, Any]:
+        """What the SQS event source mapping hands the agent: up to 10 records, with their attributes."""
+        got = self.sqs.receive_message(
+            QueueUrl=self.url, MaxNumberOfMessages=10, MessageSystemAttributeNames=["All"], WaitTimeSeconds=0
+        ).get("Messages", [])
+        return {
+            "Records": [
+                {
+                    "messageId": m["MessageId"],
+                    "receiptHandle": m["ReceiptHandle"],
+                    "body": m["Body"],
+                    "attributes": m["Attributes"],
+                    "messageAttributes": {},
+                    "md5OfBody": m["MD5OfBody"],
+                    "eventSource": "aws:sqs",
+                    "eventSourceARN": "arn:aws:sqs:eu-west-1:123456789012:test-inbound.fifo",
+                    "awsRegion": "eu-west-1",
+                }
+                for m in got
+            ]
+        }
+
+    def run_agent(self, event: dict[str, Any] | None = None) -> dict[str, Any]:
+        event = event if event is not None else self.lambda_event()
+        result = agent_app.handle(event, self.agent)
+        failed = {f["itemIdentifier"] for f in result["batchItemFailures"]}
+        for record in event["Records"]:  # Lambda deletes what succeeded
+            if record["messageId"] not in failed:
+                self.sqs.delete_message(QueueUrl=self.url, ReceiptHandle=record["receiptHandle"])
+        return result
+
+    def replies_to(self, phone: str) -> list[str]:
+        out = []
+        for sent in self.graph.messages_to(phone):
+            p = sent.payload
+            out.append(p["text"]["body"] if p["type"] == "text" else p["interactive"]["body"]["text"])
+        return out
+
+
+@pytest.fixture
+def pipeline(seeded: Services, clock: Clock, graph: GraphSimulator) -> Iterator[Pipeline]:
+    graph.sent.clear()
+    graph.read.clear()
+    sqs = BOTO.client("sqs")
+    url = create_queues(sqs, "test-")[INBOUND.logical_name]
+    hook = WebhookService(
+        app_secret=SECRET,
+        verify_token=TOKEN,
+        tenant_for_phone_number_id=seeded.tenants.tenant_for_phone_number_id,
+        messages=MessageRepo(seeded.db),
+        queue=InboundQueue(sqs, url),
+        clock=clock,
+    )
+    with httpx.Client(timeout=5) as http:
+        agent = AgentService(
+            services=seeded,
+            conversations=conversations_for(seeded, RulesEngine()),
+            messages=MessageRepo(seeded.db),
+            sender=WhatsAppSender(http, graph.base_url, backoff_seconds=0.0),
+            default_token="test-graph-token",
+            clock=clock,
+        )
+        yield Pipeline(hook, agent, sqs, url, graph)
+    graph.clear_failures()
+
+
+def test_a_customer_message_is_answered_on_whatsapp_from_the_shops_number(pipeline: Pipeline) -> None:
+    pipeline.customer_sends(value(text_message("Nataka simu ya Samsung", mid="wamid.s1")))
+    assert pipeline.run_agent() == {"batchItemFailures": []}
+    [reply] = pipeline.graph.messages_to(SHOP_PHONE)
+    assert reply.phone_number_id == "106540352242922"
+    assert reply.payload["type"] == "interactive"
+    assert reply.payload["interactive"]["type"] == "list"
+    rows = [r["title"] for s in reply.payload["interactive"]["action"]["sections"] for r in s["rows"]]
+    assert "Samsung Galaxy A15" in rows
+    assert ("106540352242922", "wamid.s1") in pipeline.graph.read
+
+
+def test_quick_messages_of_one_customer_are_answered_as_one_turn(pipeline: Pipeline) -> None:
+    pipeline.customer_sends(
+        value(text_message("Habari", mid="wamid.q1")),
+        value(text_message("nataka simu", mid="wamid.q2")),
+        value(text_message("ya Samsung", mid="wamid.q3")),
+    )
+    pipeline.run_agent()
+    replies = pipeline.replies_to(SHOP_PHONE)
+    assert len(replies) == 1  # one shortlist, not a greeting, a question and a shortlist
+    assert "Hivi ndivyo nimepata" in replies[0]
+    outbox = MessageRepo(pipeline.agent.services.db).get_outbox(SHOP, "wamid.q3")
+    assert outbox is not None
+    assert outbox["covers"] == ["wamid.q1", "wamid.q2", "wamid.q3"]
+
+
+def test_a_retried_record_resends_stored_replies_without_running_the_graph_again(pipeline: Pipeline) -> None:
+    pipeline.customer_sends(value(text_message("any offers?", mid="wamid.r1")))
+    event = pipeline.lambda_event()
+    pipeline.graph.fail_next(503, {"error": {"code": 131000, "message": "Something went wrong"}}, times=20)
+    try:
+        first = pipeline.run_agent(event)
+    finally:
+        pipeline.graph.clear_failures()
+    assert first["batchItemFailures"] == [{"itemIdentifier": event["Records"][0]["messageId"]}]
+    assert pipeline.replies_to(SHOP_PHONE) == []
+    state_before = pipeline.agent.conversations.graph.get_state(
+        {"configurable": {"thread_id": _thread(pipeline, SHOP, "+" + SHOP_PHONE)}}
+    ).values["turn_count"]
+    second = pipeline.run_agent(event)  # SQS redelivers the same record
+    assert second == {"batchItemFailures": []}
+    [offers] = pipeline.replies_to(SHOP_PHONE)
+    assert "WELCOME10" in offers
+    state_after = pipeline.agent.conversations.graph.get_state(
+        {"configurable": {"thread_id": _thread(pipeline, SHOP, "+" + SHOP_PHONE)}}
+    ).values["turn_count"]
+    assert state_after == state_before == 1  # the graph ran once
+    pipeline.run_agent(event)  # and a third delivery sends nothing more
+    assert len(pipeline.replies_to(SHOP_PHONE)) == 1
+
+
+def test_two_tenants_and_several_customers_each_get_their_own_replies(pipeline: Pipeline) -> None:
+    pipeline.customer_sends(
+        value(text_message("oraimo power bank", mid="wamid.m1")),
+        value(
+            text_message("nataka kusukwa", mid="wamid.m2", sender=SALON_PHONE),
+            number=SALON_NUMBER,
+            wa_id=SALON_PHONE,
+        ),
+        value(text_message("where is my order?", mid="wamid.m3", sender="254733000222"), wa_id="254733000222"),
+    )
+    pipeline.run_agent()
+    shop = pipeline.graph.messages_to(SHOP_PHONE)
+    salon = pipeline.graph.messages_to(SALON_PHONE)
+    other = pipeline.graph.messages_to("254733000222")
+    assert {m.phone_number_id for m in shop + other} == {"106540352242922"}
+    assert {m.phone_number_id for m in salon} == {SALON_NUMBER}
+    assert "20000mAh" in json.dumps(shop[0].payload)
+    assert "Braids" in json.dumps(salon[0].payload)
+    assert "can't find any orders" in pipeline.replies_to("254733000222")[0]
+
+
+def test_a_failing_turn_holds_back_only_its_own_group(pipeline: Pipeline) -> None:
+    pipeline.customer_sends(value(text_message("hi", mid="wamid.g1")))
+    good = pipeline.lambda_event()
+    broken = json.loads(json.dumps(good))
+    record = broken["Records"][0]
+    record["messageId"], record["attributes"]["MessageGroupId"] = "rec-broken", "ghost-tenant.abc"
+    body = json.loads(record["body"])
+    body["tenant_id"] = "ghost-tenant"  # a tenant removed while its message waited: this turn fails
+    body["message"]["message_id"] = "wamid.ghost"
+    record["body"] = json.dumps(body)
+    later = json.loads(json.dumps(record))
+    later["messageId"] = "rec-broken-later"
+    event = {"Records": [record, later, *good["Records"]]}
+    result = pipeline.run_agent(event)
+    assert result["batchItemFailures"] == [{"itemIdentifier": "rec-broken"}, {"itemIdentifier": "rec-broken-later"}]
+    assert len(pipeline.replies_to(SHOP_PHONE)) == 2  # the healthy group was answered (welcome + menu)
+
+
+def test_an_undeliverable_reply_is_recorded_not_retried_forever(pipeline: Pipeline) -> None:
+    pipeline.graph.undeliverable.add(SHOP_PHONE)
+    try:
+        pipeline.customer_sends(value(text_message("any offers?", mid="wamid.u1")))
+        assert pipeline.run_agent() == {"batchItemFailures": []}
+    finally:
+        pipeline.graph.undeliverable.discard(SHOP_PHONE)
+    outbox = MessageRepo(pipeline.agent.services.db).get_outbox(SHOP, "wamid.u1")
+    assert outbox is not None
+    assert outbox["sent"] == ["failed:131026"]
+
+
+def test_a_sender_without_a_phone_number_gets_an_explanation_addressed_by_user_id(pipeline: Pipeline) -> None:
+    pipeline.customer_sends(
+        value(text_message("niaje", mid="wamid.b1", sender=None), wa_id=None, user_id="KE.1502576394655843")
+    )
+    pipeline.run_agent()
+    [sent] = pipeline.graph.messages_to("KE.1502576394655843")
+    assert sent.payload["recipient"] == "KE.1502576394655843"
+    assert "to" not in sent.payload
+    assert "phone number" in sent.payload["text"]["body"]
+
+
+def _thread(pipeline: Pipeline, tenant_id: str, phone: str) -> str:
+    from tulia.graph.nodes import conversation_id_for
+
+    return conversation_id_for(tenant_id, phone)
+
+
+def test_an_unreadable_queued_record_is_dropped_not_retried_forever(pipeline: Pipeline) -> None:
+    event = {"Records": [{"messageId": "bad-1", "body": "{not json", "attributes": {"MessageGroupId": "g"}}]}
+    assert agent_app.handle(event, pipeline.agent) == {"batchItemFailures": []}
+    assert pipeline.graph.sent == []
+
+
+def test_the_agent_function_needs_the_graph_api_base(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tulia.config import get_settings
+
+    monkeypatch.delenv("TULIA_WHATSAPP_API_BASE", raising=False)
+    get_settings.cache_clear()
+    agent_app.service.cache_clear()
+    try:
+        with pytest.raises(RuntimeError, match="TULIA_WHATSAPP_API_BASE"):
+            agent_app.service()
+    finally:
+        get_settings.cache_clear()
+        agent_app.service.cache_clear()
