@@ -47,6 +47,10 @@ class Settings(BaseSettings):
     pesapal_consumer_secret: SecretStr = SecretStr("local-consumer-secret")
     max_order_total_kes: int = Field(default=1_000_000, ge=1)  # absurd amounts are refused
 
+    # Agent: messages of one customer that arrive within this window are answered as one turn
+    # (the SQS event source's batching window; the local poller's too)
+    agent_batch_window_seconds: float = Field(default=1.0, ge=0, le=10)
+
     # Conversation engine
     llm: Literal["rules", "bedrock"] = "rules"
     # Model ids per node class (cross-region inference profiles work too). Classifier: the one

@@ -1,20 +1,24 @@
-"""The embedded local stack.
+"""The embedded local stack (`tulia dev` / `make dev`).
 
-Today it runs the embedded store (moto in server mode) and the Daraja and PesaPal simulators,
-creates the tables from :mod:`tulia.store.tables`, seeds the packs and reports what was loaded.
-The HTTP routes, the agent poller and the chat page join it with the pipeline issue.
+One process, no AWS account, no internet: moto in server mode for DynamoDB and SQS, tables and
+queues created from the definitions the code uses, the provider simulators (Graph API, Daraja,
+PesaPal) wherever a ``TULIA_*_API_BASE`` setting is unset, the demo packs seeded, a local HTTP
+server with API Gateway's routes calling the same handlers with v2 events, and a poller feeding the
+SQS FIFO queue to the agent handler as Lambda would.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
 import socket
 import threading
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from tulia.config import Settings
+from tulia.config import Settings, get_settings
 
 if TYPE_CHECKING:
     from tulia.packs.loader import Pack
@@ -28,51 +32,151 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@dataclass
+class LocalStack:
+    packs: list[Pack]
+    port: int = 8080
+    settings: Settings = field(default_factory=get_settings)
+    seeded: list[Any] = field(default_factory=list)  # what seeding each pack loaded
+    _stops: list[Any] = field(default_factory=list)
+
+    def start(self) -> LocalStack:
+        import boto3
+        import httpx
+        from moto.server import ThreadedMotoServer
+
+        from tulia.channel.graph_api import WhatsAppSender
+        from tulia.graph.conversation import Conversations, dynamodb_checkpointer
+        from tulia.local.http import LocalApi
+        from tulia.local.poller import QueuePoller
+        from tulia.local.simulators.daraja import DarajaSimulator
+        from tulia.local.simulators.graph import GraphSimulator
+        from tulia.local.simulators.pesapal import PesapalSimulator
+        from tulia.nlu.engine import build_engine
+        from tulia.packs.seed import seed_pack
+        from tulia.pipeline import agent_app, payments_app, webhook_app
+        from tulia.pipeline.agent import AgentService
+        from tulia.pipeline.payments import PaymentCallbacks
+        from tulia.pipeline.webhook import WebhookService
+        from tulia.services import build_services
+        from tulia.store.messages import MessageRepo
+        from tulia.store.queues import INBOUND, InboundQueue, create_queues
+        from tulia.store.tables import create_tables
+
+        for key, value in LOCAL_AWS_ENV.items():
+            os.environ.setdefault(key, value)
+        logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's server would log every request
+
+        store_port = free_port()
+        store = ThreadedMotoServer(ip_address="127.0.0.1", port=store_port, verbose=False)
+        store.start()
+        self._stops.append(store.stop)
+        self.store_url = f"http://127.0.0.1:{store_port}"
+
+        s = self.settings
+        self.graph = self.daraja = self.pesapal = None
+        if not s.whatsapp_api_base:
+            self.graph = GraphSimulator().start()
+            self._stops.append(self.graph.stop)
+        if not s.mpesa_api_base:
+            passkeys = {
+                p.tenant.payments.mpesa_stk.shortcode: p.tenant.payments.mpesa_stk.passkey
+                for p in self.packs
+                if p.tenant.payments.mpesa_stk
+            }
+            self.daraja = DarajaSimulator(passkeys=passkeys).start()
+            self._stops.append(self.daraja.stop)
+        if not s.pesapal_api_base:
+            self.pesapal = PesapalSimulator().start()
+            self._stops.append(self.pesapal.stop)
+        public = s.public_base_url if "TULIA_PUBLIC_BASE_URL" in os.environ else f"http://localhost:{self.port}"
+        self.settings = s = s.model_copy(update={"aws_endpoint_url": self.store_url, "public_base_url": public})
+        self.whatsapp_api_base = s.whatsapp_api_base or (self.graph.base_url if self.graph else "")
+
+        self.http = httpx.Client(timeout=s.http_timeout_seconds)
+        self._stops.append(self.http.close)
+        self.services = services = build_services(
+            s,
+            http=self.http,
+            mpesa_api_base=s.mpesa_api_base or (self.daraja.base_url if self.daraja else None),
+            pesapal_api_base=s.pesapal_api_base or (self.pesapal.base_url if self.pesapal else None),
+        )
+        create_tables(services.db.client, s.table_prefix)
+        sqs = boto3.client("sqs", region_name=s.aws_region, endpoint_url=self.store_url)
+        self.queue_url = create_queues(sqs, s.table_prefix)[INBOUND.logical_name]
+        for pack in self.packs:
+            self.seeded.append(seed_pack(services, pack))
+
+        self.webhook = WebhookService(
+            app_secret=s.meta_app_secret.get_secret_value(),
+            verify_token=s.meta_verify_token.get_secret_value(),
+            tenant_for_phone_number_id=services.tenants.tenant_for_phone_number_id,
+            messages=MessageRepo(services.db),
+            queue=InboundQueue(sqs, self.queue_url),
+            clock=services.clock,
+        )
+        self.agent = AgentService(
+            services=services,
+            conversations=Conversations(
+                services,
+                build_engine(s.llm, s),
+                dynamodb_checkpointer(
+                    s.table_name("checkpoints"), region_name=s.aws_region, endpoint_url=self.store_url
+                ),
+            ),
+            messages=MessageRepo(services.db),
+            sender=WhatsAppSender(self.http, self.whatsapp_api_base),
+            default_token=s.whatsapp_access_token.get_secret_value(),
+            clock=services.clock,
+        )
+        self.payments = PaymentCallbacks(
+            services=services, queue=InboundQueue(sqs, self.queue_url), clock=services.clock
+        )
+        self.api = LocalApi(
+            self.port,
+            {
+                webhook_app.WEBHOOK_PATH: lambda event: webhook_app.handle(event, self.webhook),
+                payments_app.PAYMENTS_PREFIX: lambda event: payments_app.handle(event, self.payments),
+            },
+        ).start()
+        self._stops.insert(0, self.api.stop)
+        self.poller = QueuePoller(
+            sqs,
+            self.queue_url,
+            lambda event: agent_app.handle(event, self.agent),
+            window_seconds=s.agent_batch_window_seconds,
+        ).start()
+        self._stops.insert(0, self.poller.stop)
+        return self
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        for stop in self._stops:
+            with contextlib.suppress(Exception):  # stopping is best effort
+                stop()
+        self._stops.clear()
+
+
 def run_dev(packs: list[Pack], *, port: int) -> int:
-    from moto.server import ThreadedMotoServer
-
-    from tulia.local.simulators.daraja import DarajaSimulator
-    from tulia.local.simulators.pesapal import PesapalSimulator
-    from tulia.packs.seed import seed_pack
-    from tulia.services import build_services
-    from tulia.store.tables import create_tables
-
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    for key, value in LOCAL_AWS_ENV.items():
-        os.environ.setdefault(key, value)
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's server would log every request
-    store_port = free_port()
-    store = ThreadedMotoServer(ip_address="127.0.0.1", port=store_port, verbose=False)
-    store.start()
-    daraja = DarajaSimulator(
-        passkeys={
-            p.tenant.payments.mpesa_stk.shortcode: p.tenant.payments.mpesa_stk.passkey
-            for p in packs
-            if p.tenant.payments.mpesa_stk
-        }
-    ).start()
-    pesapal = PesapalSimulator().start()
+    stack = LocalStack(packs, port=port)
     try:
-        settings = Settings(
-            aws_endpoint_url=f"http://127.0.0.1:{store_port}", public_base_url=f"http://localhost:{port}"
-        )
-        services = build_services(settings, mpesa_api_base=daraja.base_url, pesapal_api_base=pesapal.base_url)
-        create_tables(services.db.client, settings.table_prefix)
-        print(f"Embedded store (moto server): http://127.0.0.1:{store_port}")
-        print(f"Daraja simulator: {daraja.base_url}   PesaPal simulator: {pesapal.base_url}")
-        for pack in packs:
-            print(f"seeded {seed_pack(services, pack)}")
-        print(
-            "Tools are live against this store. The webhook routes and the chat page on port "
-            f"{port} arrive with the pipeline issue. Press Ctrl-C to stop.",
-            flush=True,
-        )
+        stack.start()
+        print(f"Embedded store (moto server: DynamoDB, SQS): {stack.store_url}")
+        for name, sim in (("Graph API", stack.graph), ("Daraja", stack.daraja), ("PesaPal", stack.pesapal)):
+            print(f"{name}: {sim.base_url} (simulator)" if sim else f"{name}: the URL of its TULIA_*_API_BASE setting")
+        for line in stack.seeded:
+            print(f"seeded {line}")
+        print(f"Webhook: {stack.base_url}/webhooks/whatsapp (GET verification, POST signed messages)")
+        print(f"Payment callbacks: {stack.settings.public_base_url}/payments/daraja/stk/<token>")
+        print(f"Tulia is running on {stack.base_url}. Press Ctrl-C to stop.", flush=True)
         stop.wait()
     finally:
-        daraja.stop()
-        pesapal.stop()
-        store.stop()
+        stack.stop()
         print("stopped.")
     return 0

@@ -22,10 +22,12 @@ from tulia.channel.graph_api import SendFailed, WhatsAppSender
 from tulia.channel.whatsapp import InboundMessage
 from tulia.graph.conversation import Conversations
 from tulia.nlg.messages import text
-from tulia.nlg.templates import render
+from tulia.nlg.templates import money, payment_outcome, render
 from tulia.observability import logger as log
 from tulia.services import Services
 from tulia.store.messages import MessageRepo
+from tulia.tools.context import ToolContext
+from tulia.tools.registry import call_tool
 
 
 @dataclass(frozen=True)
@@ -39,9 +41,12 @@ class QueuedRecord:
 class Turn:
     tenant_id: str
     messages: list[InboundMessage] = field(default_factory=list)
+    payment: dict[str, Any] | None = None  # a payment event from the payments function
 
     @property
     def key(self) -> str:
+        if self.payment is not None:
+            return f"pay-{self.payment['payment_id']}-{self.payment['status']}"
         return self.messages[-1].message_id
 
     def inbound(self) -> dict[str, Any]:
@@ -87,6 +92,9 @@ class AgentService:
     def _turns(self, group: list[QueuedRecord]) -> list[tuple[Turn, int]]:
         turns: list[tuple[Turn, int]] = []
         for record in group:
+            if record.body.get("kind") == "payment":
+                turns.append((Turn(str(record.body["tenant_id"]), payment=record.body), 1))
+                continue
             if record.body.get("kind") != "message":
                 log.warning("unknown queued record kind", extra={"kind": record.body.get("kind")})
                 turns.append((Turn(str(record.body.get("tenant_id") or "")), 1))
@@ -102,6 +110,9 @@ class AgentService:
         return turns
 
     def _run(self, turn: Turn) -> None:
+        if turn.payment is not None:
+            self._notify_payment(turn)
+            return
         if not turn.messages:
             return
         tenant_id, last = turn.tenant_id, turn.messages[-1]
@@ -109,9 +120,10 @@ class AgentService:
         token = tenant.whatsapp.access_token or self.default_token
         outbox = self.messages.get_outbox(tenant_id, turn.key)
         if outbox is None:
-            if any(self.messages.get_outbox(tenant_id, m.message_id) for m in turn.messages[:-1]):
-                log.info("turn already answered in an earlier delivery", extra={"tenant_id": tenant_id})
-                return
+            # messages answered in an earlier delivery are not answered again
+            turn.messages = [
+                m for m in turn.messages[:-1] if self.messages.get_outbox(tenant_id, m.message_id) is None
+            ] + [last]
             replies, trace = self._answer(turn)
             to = {"to": last.phone_e164} if last.phone_e164 else {"recipient": last.wa_user_id}
             payloads = [m.to_whatsapp(**to) for m in replies]
@@ -129,6 +141,14 @@ class AgentService:
                 outbox = {"phone_number_id": last.phone_number_id, "replies": payloads, "sent": [None] * len(payloads)}
         if "answered_in" in outbox:
             return  # this message was part of a turn closed by a later message
+        self._send_outbox(tenant_id, turn.key, outbox, token)
+        for message in turn.messages:
+            try:
+                self.sender.mark_read(last.phone_number_id, token, message.message_id)
+            except SendFailed:
+                log.info("could not mark a message read", extra={"tenant_id": tenant_id})
+
+    def _send_outbox(self, tenant_id: str, key: str, outbox: dict[str, Any], token: str) -> None:
         for index, payload in enumerate(outbox["replies"]):
             if outbox["sent"][index]:
                 continue
@@ -141,12 +161,84 @@ class AgentService:
                     "reply not deliverable", extra={"tenant_id": tenant_id, "code": exc.code, "status": exc.status}
                 )
                 wamid = f"failed:{exc.code or exc.status}"
-            self.messages.mark_sent(tenant_id, turn.key, index, wamid)
-        for message in turn.messages:
-            try:
-                self.sender.mark_read(last.phone_number_id, token, message.message_id)
-            except SendFailed:
-                log.info("could not mark a message read", extra={"tenant_id": tenant_id})
+            self.messages.mark_sent(tenant_id, key, index, wamid)
+
+    def _notify_payment(self, turn: Turn) -> None:
+        """Tell the customer what happened to their payment, in their language: the receipt on
+        success; otherwise that nothing was paid, with the Paybill/Till way to pay (tool output)."""
+        event, tenant_id = turn.payment or {}, turn.tenant_id
+        s = self.services
+        tenant = s.tenants.get(tenant_id)
+        token = tenant.whatsapp.access_token or self.default_token
+        outbox = self.messages.get_outbox(tenant_id, turn.key)
+        if outbox is None:
+            order = s.orders.get(tenant_id, event["order_id"])
+            payment = s.payments.get(tenant_id, event["order_id"], event["payment_id"])
+            customer = s.customers.get(tenant_id, order.customer_id)
+            lang = customer.language_preference or tenant.languages.default
+            fallback = tenant.languages.sheng_fallback
+            replies = [
+                text(
+                    payment_outcome(
+                        event["status"],
+                        lang,
+                        fallback,
+                        amount=money(payment.amount),
+                        ref=order.order_id,
+                        receipt=payment.receipt or "-",
+                    )
+                )
+            ]
+            if event["status"] in ("failed", "cancelled", "timeout") and tenant.payments.mpesa_c2b is not None:
+                steps = self._c2b_steps(tenant_id, customer.customer_id, order.order_id, lang, fallback)
+                if steps:
+                    replies.append(text(steps))
+            to = {"to": customer.phone_e164} if customer.phone_e164 else {"recipient": customer.wa_user_id}
+            payloads = [m.to_whatsapp(**to) for m in replies]
+            trace = [{"kind": "node", "node": "payment_outcome", "status": event["status"]}]
+            if not self.messages.save_outbox(
+                tenant_id,
+                turn.key,
+                phone_number_id=tenant.whatsapp.phone_number_id,
+                replies=payloads,
+                covers=[turn.key],
+                trace=trace,
+                now=self.clock(),
+            ):
+                outbox = self.messages.get_outbox(tenant_id, turn.key)
+            if outbox is None:
+                outbox = {
+                    "phone_number_id": tenant.whatsapp.phone_number_id,
+                    "replies": payloads,
+                    "sent": [None] * len(payloads),
+                }
+        self._send_outbox(tenant_id, turn.key, outbox, token)
+
+    def _c2b_steps(self, tenant_id: str, customer_id: str, order_id: str, lang: str, fallback: str) -> str | None:
+        ctx = ToolContext(
+            tenant_id=tenant_id,
+            request_id=f"payment-event-{order_id}",
+            conversation_id="payments",
+            services=self.services,
+            customer_id=customer_id,
+        )
+        result = call_tool(
+            "payment_get_c2b_instructions",
+            {"tenant_id": tenant_id, "request_id": ctx.request_id, "conversation_id": "payments", "order_id": order_id},
+            ctx,
+        )
+        if not result["ok"]:
+            return None
+        c2b = result["data"]
+        return render(
+            "c2b_paybill" if c2b["method"] == "paybill" else "c2b_till",
+            lang,
+            fallback,
+            business=c2b["business_number"],
+            account=c2b["account_reference"] or "",
+            amount=money(c2b["amount"]),
+            ref=c2b["order_ref"],
+        )
 
     def _answer(self, turn: Turn) -> tuple[list[Any], list[dict[str, Any]]]:
         last = turn.messages[-1]

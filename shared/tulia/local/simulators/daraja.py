@@ -25,6 +25,7 @@ class StkRequest:
     merchant_request_id: str
     body: dict[str, Any]
     result_code: int | None = None  # None: the customer has not acted yet
+    receipt: str | None = None
 
 
 class DarajaSimulator(SimulatorServer):
@@ -171,6 +172,34 @@ class DarajaSimulator(SimulatorServer):
         req = self.stk[checkout_request_id]
         req.result_code = result_code
         return req
+
+    def complete(self, checkout_request_id: str, result_code: int, *, send_callback: bool = True) -> dict[str, Any]:
+        """The customer acts on the prompt (0 paid, 1 insufficient funds, 1032 cancelled, 2001 wrong PIN,
+        1037 unreachable); Safaricom then POSTs the callback to the CallBackURL (unless told not to,
+        so the no-callback timeout path runs). Returns the callback body."""
+        req = self.resolve(checkout_request_id, result_code)
+        callback: dict[str, Any] = {
+            "MerchantRequestID": req.merchant_request_id,
+            "CheckoutRequestID": req.checkout_request_id,
+            "ResultCode": result_code,
+            "ResultDesc": RESULT_DESCRIPTIONS.get(result_code, "Failed"),
+        }
+        if result_code == 0:
+            req.receipt = "T" + secrets.token_hex(5).upper()[:9]
+            callback["CallbackMetadata"] = {
+                "Item": [
+                    {"Name": "Amount", "Value": req.body["Amount"]},
+                    {"Name": "MpesaReceiptNumber", "Value": req.receipt},
+                    {"Name": "TransactionDate", "Value": 20261123101500},
+                    {"Name": "PhoneNumber", "Value": int(req.body["PhoneNumber"])},
+                ]
+            }
+        body = {"Body": {"stkCallback": callback}}
+        if send_callback:
+            import httpx
+
+            httpx.post(str(req.body["CallBackURL"]), json=body, timeout=10)
+        return body
 
 
 RESULT_DESCRIPTIONS = {

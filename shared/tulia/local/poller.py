@@ -1,0 +1,81 @@
+"""Feeds the inbound SQS FIFO queue to the agent handler the way Lambda's event source mapping does:
+batches of up to 10 gathered over a short window, partial batch failures left for a later retry."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from tulia.observability import logger as log
+
+LOCAL_RETRY_SECONDS = 5  # a failed record becomes visible again this soon locally (Lambda: the queue's timeout)
+
+
+class QueuePoller:
+    def __init__(
+        self,
+        sqs: Any,
+        queue_url: str,
+        handler: Callable[[dict[str, Any]], dict[str, Any]],
+        *,
+        window_seconds: float = 1.0,
+        queue_arn: str = "arn:aws:sqs:eu-west-1:000000000000:local-inbound.fifo",
+    ) -> None:
+        self.sqs, self.url, self.handler = sqs, queue_url, handler
+        self.window, self.arn = window_seconds, queue_arn
+        self._stop = threading.Event()
+        self.batches = 0
+
+    def poll_once(self) -> int:
+        got = self.sqs.receive_message(
+            QueueUrl=self.url, MaxNumberOfMessages=10, MessageSystemAttributeNames=["All"], WaitTimeSeconds=0
+        ).get("Messages", [])
+        if not got:
+            return 0
+        event = {
+            "Records": [
+                {
+                    "messageId": m["MessageId"],
+                    "receiptHandle": m["ReceiptHandle"],
+                    "body": m["Body"],
+                    "attributes": m.get("Attributes", {}),
+                    "messageAttributes": {},
+                    "md5OfBody": m.get("MD5OfBody", ""),
+                    "eventSource": "aws:sqs",
+                    "eventSourceARN": self.arn,
+                    "awsRegion": "eu-west-1",
+                }
+                for m in got
+            ]
+        }
+        try:
+            result = self.handler(event)
+            failed = {f["itemIdentifier"] for f in result.get("batchItemFailures", [])}
+        except Exception:  # noqa: BLE001 - the whole batch failed, as a crashed Lambda would
+            log.exception("agent batch failed")
+            failed = {r["messageId"] for r in event["Records"]}
+        for record in event["Records"]:
+            if record["messageId"] in failed:
+                self.sqs.change_message_visibility(
+                    QueueUrl=self.url, ReceiptHandle=record["receiptHandle"], VisibilityTimeout=LOCAL_RETRY_SECONDS
+                )
+            else:
+                self.sqs.delete_message(QueueUrl=self.url, ReceiptHandle=record["receiptHandle"])
+        self.batches += 1
+        return len(got)
+
+    def run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.poll_once()
+            except Exception:  # noqa: BLE001 - keep polling; the store may be restarting
+                log.exception("poller error")
+            self._stop.wait(self.window)  # messages arriving within the window form one batch
+
+    def start(self) -> QueuePoller:
+        threading.Thread(target=self.run, name="agent-poller", daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()

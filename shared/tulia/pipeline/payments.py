@@ -1,0 +1,115 @@
+"""Payment callbacks: the Daraja STK callback (PROTOCOLS.md 2.3, 2.6).
+
+Callbacks are unsigned, so nothing changes on a callback's word alone: the URL carries an
+unguessable token that names one pending payment, and the outcome is confirmed with Daraja's STK
+query before the payment and its order move (with conditional writes; a duplicate or late callback
+changes nothing). Then a payment event goes to the agent, in the customer's own FIFO group, so the
+customer is told the outcome in their language. Daraja always gets the acknowledgement it expects.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from tulia.errors import ProviderError, ProviderUnavailable, StateConflict, TuliaError
+from tulia.observability import logger as log
+from tulia.payments.mpesa.daraja import DarajaCredentials
+from tulia.pipeline.webhook import HttpResponse
+from tulia.services import Services
+from tulia.store.queues import InboundQueue
+
+ACK = HttpResponse(200, json.dumps({"ResultCode": 0, "ResultDesc": "Accepted"}))
+# Daraja result codes -> our payment states (anything else unsuccessful is a failure)
+OUTCOME_OF_CODE = {"0": "paid", "1032": "cancelled", "1037": "timeout", "1019": "timeout"}
+
+
+def metadata(callback: dict[str, Any]) -> dict[str, Any]:
+    items = ((callback.get("CallbackMetadata") or {}).get("Item")) or []
+    return {str(i.get("Name")): i.get("Value") for i in items if isinstance(i, dict)}
+
+
+@dataclass
+class PaymentCallbacks:
+    services: Services
+    queue: InboundQueue
+    clock: Callable[[], datetime]
+
+    def stk_callback(self, token: str, raw_body: bytes) -> HttpResponse:
+        try:
+            callback = json.loads(raw_body)["Body"]["stkCallback"]
+            checkout_id = str(callback["CheckoutRequestID"])
+        except (ValueError, KeyError, TypeError):
+            log.warning("STK callback malformed")
+            return HttpResponse(400, json.dumps({"ResultCode": 1, "ResultDesc": "Malformed callback"}))
+        payment = self.services.payments.find_by_callback_token(token) if token else None
+        if payment is None or payment.checkout_request_id != checkout_id:
+            log.warning("STK callback for no payment of ours", extra={"known_token": payment is not None})
+            return ACK  # acknowledged, nothing changes
+        if payment.status not in ("pending", "timeout"):
+            log.info("duplicate or late STK callback", extra={"tenant_id": payment.tenant_id, "status": payment.status})
+            return ACK
+        self.resolve(payment.tenant_id, payment.order_id, payment.payment_id, callback=callback)
+        return ACK
+
+    def resolve(
+        self, tenant_id: str, order_id: str, payment_id: str, *, callback: dict[str, Any] | None = None
+    ) -> str | None:
+        """Ask Daraja what happened to an STK push and apply it. Returns the new status, or None
+        while the customer has not acted (or Daraja cannot say yet)."""
+        s = self.services
+        payment = s.payments.get(tenant_id, order_id, payment_id)
+        tenant = s.tenants.get(tenant_id)
+        cfg = tenant.payments.mpesa_stk
+        if cfg is None or not payment.checkout_request_id:
+            return None
+        creds = (
+            DarajaCredentials(cfg.consumer_key, cfg.consumer_secret)
+            if cfg.consumer_key and cfg.consumer_secret
+            else s.payment_config.mpesa_credentials
+        )
+        try:
+            query = s.daraja.stk_query(cfg, creds, payment.checkout_request_id)
+        except (ProviderError, ProviderUnavailable):
+            log.warning("STK query failed; the payment stays pending", extra={"tenant_id": tenant_id})
+            return None
+        if query.pending or query.result_code is None:
+            return None
+        to = OUTCOME_OF_CODE.get(query.result_code, "failed")
+        meta = metadata(callback or {})
+        receipt = str(meta["MpesaReceiptNumber"]) if to == "paid" and meta.get("MpesaReceiptNumber") else None
+        paid_late = to == "paid" and payment.status == "timeout"
+        if to == "paid" and meta.get("Amount") is not None and int(meta["Amount"]) != payment.amount:
+            log.error("STK callback amount differs from the payment", extra={"tenant_id": tenant_id})
+        try:
+            payment, order = s.payments.settle(
+                payment,
+                to=to,
+                now=self.clock(),
+                receipt=receipt,
+                result_code=query.result_code,
+                result_desc=query.result_desc,
+                needs_review=paid_late,
+            )
+        except StateConflict:
+            return None  # someone else applied an outcome first
+        except TuliaError:
+            log.exception("could not apply an STK outcome", extra={"tenant_id": tenant_id})
+            raise
+        customer = s.customers.get(tenant_id, order.customer_id)
+        self.queue.send(
+            tenant_id=tenant_id,
+            customer_key=customer.phone_e164 or f"bsuid:{customer.wa_user_id}",
+            dedup=f"pay-{payment.payment_id}-{to}",
+            body={
+                "kind": "payment",
+                "tenant_id": tenant_id,
+                "order_id": order.order_id,
+                "payment_id": payment.payment_id,
+                "status": to,
+            },
+        )
+        return to

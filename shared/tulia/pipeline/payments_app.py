@@ -1,0 +1,38 @@
+"""The payments function's wiring and routes: ``POST /payments/daraja/stk/{token}``."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from tulia.pipeline.apigw import request_of, response_of
+from tulia.pipeline.payments import PaymentCallbacks
+from tulia.pipeline.webhook import HttpResponse
+
+PAYMENTS_PREFIX = "/payments/"
+_STK = re.compile(r"^/payments/daraja/stk/([0-9a-f]{16,128})/?$")
+
+
+@lru_cache(maxsize=1)
+def service() -> PaymentCallbacks:
+    import boto3
+
+    from tulia.config import get_settings
+    from tulia.domain.common import utc_now
+    from tulia.services import build_services
+    from tulia.store.queues import INBOUND, InboundQueue
+
+    settings = get_settings()
+    services = build_services(settings)
+    sqs = boto3.client("sqs", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url)
+    url = settings.inbound_queue_url or sqs.get_queue_url(QueueName=INBOUND.name(settings.table_prefix))["QueueUrl"]
+    return PaymentCallbacks(services=services, queue=InboundQueue(sqs, url), clock=utc_now)
+
+
+def handle(event: dict[str, Any], svc: PaymentCallbacks | None = None) -> dict[str, Any]:
+    request = request_of(event)
+    stk = _STK.match(request.path)
+    if request.method == "POST" and stk:
+        return response_of((svc or service()).stk_callback(stk.group(1), request.body))
+    return response_of(HttpResponse(404, '{"error":"not_found"}'))

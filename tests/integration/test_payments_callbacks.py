@@ -1,0 +1,143 @@
+"""The payments function: Daraja STK callbacks (real event shapes, the Daraja simulator over HTTP,
+moto), confirmed with the STK query before anything changes, and the customer told the outcome."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+
+from tests.chat import Chat
+from tests.conftest import BOTO, SHOP, Clock
+from tests.integration.test_agent import Pipeline
+from tests.integration.test_launch_checklist import start_stk
+from tests.integration.test_webhook import api_event
+from tulia.channel.graph_api import WhatsAppSender
+from tulia.local.simulators.daraja import DarajaSimulator
+from tulia.local.simulators.graph import GraphSimulator
+from tulia.pipeline import payments_app
+from tulia.pipeline.agent import AgentService
+from tulia.pipeline.payments import PaymentCallbacks
+from tulia.services import Services
+from tulia.store.messages import MessageRepo
+from tulia.store.queues import INBOUND, InboundQueue, create_queues
+
+PHONE = "254712345678"
+
+
+@pytest.fixture(scope="module")
+def graph() -> Iterator[GraphSimulator]:
+    with GraphSimulator() as sim:
+        yield sim
+
+
+@pytest.fixture
+def setup(seeded: Services, clock: Clock, graph: GraphSimulator, chat: Chat) -> Iterator[dict[str, Any]]:
+    graph.sent.clear()
+    sqs = BOTO.client("sqs")
+    url = create_queues(sqs, "test-")[INBOUND.logical_name]
+    callbacks = PaymentCallbacks(services=seeded, queue=InboundQueue(sqs, url), clock=clock)
+    with httpx.Client(timeout=5) as http:
+        agent = AgentService(
+            services=seeded,
+            conversations=chat.conversations,
+            messages=MessageRepo(seeded.db),
+            sender=WhatsAppSender(http, graph.base_url, backoff_seconds=0.0),
+            default_token="test-graph-token",
+            clock=clock,
+        )
+        yield {"callbacks": callbacks, "pipe": Pipeline(None, agent, sqs, url, graph)}  # type: ignore[arg-type]
+
+
+def callback(daraja: DarajaSimulator, checkout: str, code: int) -> tuple[str, bytes]:
+    body = daraja.complete(checkout, code, send_callback=False)
+    return urlsplit(str(daraja.stk[checkout].body["CallBackURL"])).path, json.dumps(body).encode()
+
+
+def post(setup: dict[str, Any], path: str, body: bytes) -> dict[str, Any]:
+    return payments_app.handle(api_event("POST", path=path, body=body), setup["callbacks"])
+
+
+def test_stk_success_is_confirmed_and_the_customer_gets_the_receipt(
+    chat: Chat, seeded: Services, daraja: DarajaSimulator, setup: dict[str, Any]
+) -> None:
+    ref = start_stk(chat)
+    payment = seeded.payments.get(SHOP, ref, chat.state["payment_request_id"])
+    path, body = callback(daraja, payment.checkout_request_id, 0)
+    assert path.startswith("/payments/daraja/stk/")
+    response = post(setup, path, body)
+    assert (response["statusCode"], json.loads(response["body"])["ResultCode"]) == (200, 0)
+    paid = seeded.payments.get(SHOP, ref, payment.payment_id)
+    receipt = daraja.stk[payment.checkout_request_id].receipt
+    assert (paid.status, paid.receipt) == ("paid", receipt)
+    assert seeded.orders.get(SHOP, ref).status == "paid"
+    assert len(daraja.calls("/mpesa/stkpushquery/v1/query")) >= 1  # confirmed, not taken on the callback's word
+    pipe: Pipeline = setup["pipe"]
+    assert pipe.run_agent() == {"batchItemFailures": []}
+    [told] = pipe.replies_to(PHONE)
+    assert f"We received KES {payment.amount:,} for order {ref}" in told
+    assert receipt in told
+    # the same callback again: nothing changes, nobody is told twice
+    post(setup, path, body)
+    pipe.run_agent()
+    assert len(pipe.replies_to(PHONE)) == 1
+
+
+@pytest.mark.parametrize(
+    ("code", "status", "words"),
+    [(1032, "cancelled", "was cancelled"), (2001, "failed", "didn't go through"), (1037, "timeout", "expired")],
+)
+def test_an_unsuccessful_prompt_is_explained_with_the_paybill_way_to_pay(
+    chat: Chat, seeded: Services, daraja: DarajaSimulator, setup: dict[str, Any], code: int, status: str, words: str
+) -> None:
+    ref = start_stk(chat)
+    payment = seeded.payments.get(SHOP, ref, chat.state["payment_request_id"])
+    post(setup, *callback(daraja, payment.checkout_request_id, code))
+    assert seeded.payments.get(SHOP, ref, payment.payment_id).status == status
+    assert seeded.orders.get(SHOP, ref).status != "paid"
+    pipe: Pipeline = setup["pipe"]
+    pipe.run_agent()
+    outcome, steps = pipe.replies_to(PHONE)
+    assert words in outcome
+    assert f"Account number: {ref}" in steps
+    assert "Business number: 600984" in steps
+
+
+def test_a_forged_success_changes_nothing(
+    chat: Chat, seeded: Services, daraja: DarajaSimulator, setup: dict[str, Any]
+) -> None:
+    ref = start_stk(chat)
+    payment = seeded.payments.get(SHOP, ref, chat.state["payment_request_id"])
+    token_path = urlsplit(str(daraja.stk[payment.checkout_request_id].body["CallBackURL"])).path
+    forged = {
+        "Body": {
+            "stkCallback": {
+                "MerchantRequestID": "x",
+                "CheckoutRequestID": payment.checkout_request_id,
+                "ResultCode": 0,
+                "ResultDesc": "The service request is processed successfully.",
+                "CallbackMetadata": {"Item": [{"Name": "MpesaReceiptNumber", "Value": "FAKE000001"}]},
+            }
+        }
+    }
+    assert post(setup, token_path, json.dumps(forged).encode())["statusCode"] == 200
+    assert seeded.payments.get(SHOP, ref, payment.payment_id).status == "pending"  # Daraja says: still processing
+    assert setup["pipe"].lambda_event()["Records"] == []
+    unknown = "/payments/daraja/stk/" + "ab" * 16
+    assert post(setup, unknown, json.dumps(forged).encode())["statusCode"] == 200
+    assert post(setup, token_path, b"{not json")["statusCode"] == 400
+    assert seeded.payments.get(SHOP, ref, payment.payment_id).status == "pending"
+
+
+def test_other_payment_paths_are_404(setup: dict[str, Any]) -> None:
+    assert post(setup, "/payments/daraja/stk/NOT-A-TOKEN", b"{}")["statusCode"] == 404
+    assert (
+        payments_app.handle(api_event("GET", path="/payments/daraja/stk/" + "ab" * 16), setup["callbacks"])[
+            "statusCode"
+        ]
+        == 404
+    )
