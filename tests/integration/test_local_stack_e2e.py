@@ -39,7 +39,16 @@ class Stack:
         assert (
             self.post(meta_payload(value(text_message(words, mid=mid, sender=phone), wa_id=phone))).status_code == 200
         )
-        return "\n".join(wait_for(lambda: self.texts_to(phone)[before:]))
+        wait_for(lambda: self.texts_to(phone)[before:])
+        return "\n".join(self.settled(phone)[before:])
+
+    def settled(self, phone: str, quiet_seconds: float = 0.5) -> list[str]:
+        """The replies once a turn's messages have all arrived (nothing new for a moment)."""
+        seen = -1
+        while len(self.texts_to(phone)) != seen:
+            seen = len(self.texts_to(phone))
+            time.sleep(quiet_seconds)
+        return self.texts_to(phone)
 
     def post(self, body: bytes, signature: str | None = None) -> httpx.Response:
         headers = {"content-type": "application/json", "x-hub-signature-256": signature or sign(body, SECRET)}
@@ -83,6 +92,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
             "TULIA_MPESA_API_BASE": daraja.base_url,
             "TULIA_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
             "TULIA_AGENT_BATCH_WINDOW_SECONDS": "0.5",
+            "TULIA_STK_QUERY_DELAY_SECONDS": "2",
             "TULIA_LOG_LEVEL": "WARNING",
         }
         proc = subprocess.Popen(
@@ -198,3 +208,19 @@ def test_a_cancelled_prompt_is_explained_with_paybill_steps(stack: Stack) -> Non
     told = "\n".join(wait_for(lambda: len(stack.texts_to(phone)) >= before + 2 and stack.texts_to(phone)[before:]))
     assert "was cancelled, so nothing was paid" in told
     assert "Business number: 600984" in told
+
+
+def test_a_prompt_without_a_callback_is_resolved_by_the_stk_query(stack: Stack) -> None:
+    phone = "254711000012"
+    stack.say(phone, "I want an oraimo 20000mAh power bank")
+    stack.say(phone, "1")
+    stack.say(phone, "black")
+    stack.say(phone, "pickup")
+    stack.say(phone, "M-Pesa prompt")
+    stack.say(phone, "yes")
+    [stk] = [r for r in stack.daraja.stk.values() if r.body["PhoneNumber"] == phone]
+    before = len(stack.texts_to(phone))
+    stack.daraja.complete(stk.checkout_request_id, 1037, send_callback=False)  # Safaricom never calls back
+    told = "\n".join(wait_for(lambda: len(stack.texts_to(phone)) >= before + 2 and stack.texts_to(phone)[before:]))
+    assert "expired before it was completed" in told
+    assert len(stack.daraja.calls("/mpesa/stkpushquery/v1/query")) >= 1

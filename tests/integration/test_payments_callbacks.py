@@ -141,3 +141,64 @@ def test_other_payment_paths_are_404(setup: dict[str, Any]) -> None:
         ]
         == 404
     )
+
+
+# the no-callback path: a delayed STK query ----------------------------------------------------
+@pytest.fixture
+def checks(setup: dict[str, Any]) -> Any:
+    from tulia.store.queues import PAYMENT_CHECKS, PaymentCheckQueue
+
+    sqs = setup["pipe"].sqs
+    url = sqs.get_queue_url(QueueName=PAYMENT_CHECKS.name("test-"))["QueueUrl"]
+    queue = PaymentCheckQueue(sqs, url)
+    setup["callbacks"].checks = queue
+    setup["callbacks"].check_delay_seconds = 0  # scheduled checks are visible at once here
+    return queue
+
+
+def scheduled(checks: Any) -> list[dict[str, Any]]:
+    got = checks.client.receive_message(QueueUrl=checks.url, MaxNumberOfMessages=10).get("Messages", [])
+    for m in got:
+        checks.client.delete_message(QueueUrl=checks.url, ReceiptHandle=m["ReceiptHandle"])
+    return [json.loads(m["Body"]) for m in got]
+
+
+def test_a_prompt_nobody_answers_times_out_after_the_checks(
+    chat: Chat, seeded: Services, daraja: DarajaSimulator, setup: dict[str, Any], checks: Any
+) -> None:
+    ref = start_stk(chat)
+    pay_id = chat.state["payment_request_id"]
+    callbacks: PaymentCallbacks = setup["callbacks"]
+    check = {"tenant_id": SHOP, "order_id": ref, "payment_id": pay_id, "attempt": 1}
+    assert callbacks.check(check) is None  # Daraja: still being processed
+    [again] = scheduled(checks)
+    assert again["attempt"] == 2
+    assert callbacks.check({**check, "attempt": 3}) == "timeout"
+    assert seeded.payments.get(SHOP, ref, pay_id).status == "timeout"
+    pipe: Pipeline = setup["pipe"]
+    pipe.run_agent()
+    assert "expired before it was completed" in pipe.replies_to(PHONE)[0]
+
+
+def test_a_paid_prompt_whose_callback_was_lost_is_found_by_the_check(
+    chat: Chat, seeded: Services, daraja: DarajaSimulator, setup: dict[str, Any], checks: Any
+) -> None:
+    ref = start_stk(chat)
+    pay_id = chat.state["payment_request_id"]
+    payment = seeded.payments.get(SHOP, ref, pay_id)
+    daraja.complete(payment.checkout_request_id, 0, send_callback=False)
+    check = {"tenant_id": SHOP, "order_id": ref, "payment_id": pay_id, "attempt": 1}
+    assert payments_app.handle({"Records": [{"messageId": "c1", "body": json.dumps(check)}]}, setup["callbacks"]) == {
+        "batchItemFailures": []
+    }
+    assert seeded.orders.get(SHOP, ref).status == "paid"
+    pipe: Pipeline = setup["pipe"]
+    pipe.run_agent()
+    assert pipe.replies_to(PHONE) == [f"Yes! We received KES {payment.amount:,} for order {ref}."]
+    assert callbacks_check_is_quiet(setup, check)
+
+
+def callbacks_check_is_quiet(setup: dict[str, Any], check: dict[str, Any]) -> bool:
+    """A later check of a settled payment changes nothing and tells nobody."""
+    assert setup["callbacks"].check(check) == "paid"
+    return setup["pipe"].lambda_event()["Records"] == []

@@ -60,7 +60,7 @@ class LocalStack:
         from tulia.pipeline.webhook import WebhookService
         from tulia.services import build_services
         from tulia.store.messages import MessageRepo
-        from tulia.store.queues import INBOUND, InboundQueue, create_queues
+        from tulia.store.queues import INBOUND, PAYMENT_CHECKS, InboundQueue, PaymentCheckQueue, create_queues
         from tulia.store.tables import create_tables
 
         for key, value in LOCAL_AWS_ENV.items():
@@ -103,7 +103,9 @@ class LocalStack:
         )
         create_tables(services.db.client, s.table_prefix)
         sqs = boto3.client("sqs", region_name=s.aws_region, endpoint_url=self.store_url)
-        self.queue_url = create_queues(sqs, s.table_prefix)[INBOUND.logical_name]
+        queues = create_queues(sqs, s.table_prefix)
+        self.queue_url = queues[INBOUND.logical_name]
+        checks = PaymentCheckQueue(sqs, queues[PAYMENT_CHECKS.logical_name])
         for pack in self.packs:
             self.seeded.append(seed_pack(services, pack))
 
@@ -128,9 +130,15 @@ class LocalStack:
             sender=WhatsAppSender(self.http, self.whatsapp_api_base),
             default_token=s.whatsapp_access_token.get_secret_value(),
             clock=services.clock,
+            checks=checks,
+            stk_check_delay_seconds=s.stk_query_delay_seconds,
         )
         self.payments = PaymentCallbacks(
-            services=services, queue=InboundQueue(sqs, self.queue_url), clock=services.clock
+            services=services,
+            queue=InboundQueue(sqs, self.queue_url),
+            clock=services.clock,
+            checks=checks,
+            check_delay_seconds=s.stk_query_delay_seconds,
         )
         self.api = LocalApi(
             self.port,
@@ -147,6 +155,10 @@ class LocalStack:
             window_seconds=s.agent_batch_window_seconds,
         ).start()
         self._stops.insert(0, self.poller.stop)
+        self.checks_poller = QueuePoller(
+            sqs, checks.url, lambda event: payments_app.handle(event, self.payments), window_seconds=1.0
+        ).start()
+        self._stops.insert(0, self.checks_poller.stop)
         return self
 
     @property

@@ -240,6 +240,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "Yes! We received {amount} for order {ref} (M-Pesa receipt {receipt}).",
         "sw": "Ndiyo! Tumepokea {amount} kwa oda {ref} (risiti ya M-Pesa {receipt}).",
     },
+    "payment_status_paid_no_receipt": {
+        "en": "Yes! We received {amount} for order {ref}.",
+        "sw": "Ndiyo! Tumepokea {amount} kwa oda {ref}.",
+    },
     "payment_status_pending": {
         "en": "Your payment for order {ref} is still pending. If you've entered your PIN, it usually confirms within "
               "a minute.",
@@ -358,7 +362,9 @@ def payment_outcome(status: str, lang: str, sheng_fallback: str = "sw", **facts:
     timeout): after "did it go through?" and when a provider's outcome arrives. Facts: ``amount``,
     ``ref``, ``receipt``."""
     key = {
-        "paid": "payment_status_paid",
+        "paid": "payment_status_paid"
+        if facts.get("receipt") not in (None, "", "-")
+        else "payment_status_paid_no_receipt",
         "pending": "payment_status_pending",
         "cancelled": "payment_status_cancelled",
         "timeout": "payment_status_timeout",

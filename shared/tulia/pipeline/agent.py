@@ -26,6 +26,7 @@ from tulia.nlg.templates import money, payment_outcome, render
 from tulia.observability import logger as log
 from tulia.services import Services
 from tulia.store.messages import MessageRepo
+from tulia.store.queues import PaymentCheckQueue
 from tulia.tools.context import ToolContext
 from tulia.tools.registry import call_tool
 
@@ -68,6 +69,8 @@ class AgentService:
     sender: WhatsAppSender
     default_token: str
     clock: Callable[[], datetime]
+    checks: PaymentCheckQueue | None = None  # where an STK push schedules its no-callback check
+    stk_check_delay_seconds: int = 60
 
     def process(self, records: list[QueuedRecord]) -> list[str]:
         """Handle a batch; returns the record ids to retry."""
@@ -253,4 +256,15 @@ class AgentService:
             inbound=turn.inbound(),
             display_name=last.display_name,
         )
+        stk_started = any(
+            e.get("kind") == "tool" and e.get("tool") == "payment_initiate_stk_push" and e.get("ok")
+            for e in result.trace
+        )
+        if stk_started and self.checks is not None:
+            self.checks.schedule(
+                tenant_id=turn.tenant_id,
+                order_id=str(result.state["order_id"]),
+                payment_id=str(result.state["payment_request_id"]),
+                delay_seconds=self.stk_check_delay_seconds,
+            )
         return result.replies, result.trace

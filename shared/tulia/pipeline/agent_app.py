@@ -46,6 +46,12 @@ def service() -> AgentService:
     if not settings.whatsapp_api_base:
         raise RuntimeError("TULIA_WHATSAPP_API_BASE is not set (e.g. https://graph.facebook.com/v21.0)")
     services = build_services(settings)
+    import boto3
+
+    from tulia.store.queues import PAYMENT_CHECKS, PaymentCheckQueue
+
+    sqs = boto3.client("sqs", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url)
+    checks_url = sqs.get_queue_url(QueueName=PAYMENT_CHECKS.name(settings.table_prefix))["QueueUrl"]
     return AgentService(
         services=services,
         conversations=Conversations(
@@ -61,6 +67,8 @@ def service() -> AgentService:
         sender=WhatsAppSender(httpx.Client(timeout=settings.http_timeout_seconds), settings.whatsapp_api_base),
         default_token=settings.whatsapp_access_token.get_secret_value(),
         clock=utc_now,
+        checks=PaymentCheckQueue(sqs, checks_url),
+        stk_check_delay_seconds=settings.stk_query_delay_seconds,
     )
 
 

@@ -20,7 +20,7 @@ from tulia.observability import logger as log
 from tulia.payments.mpesa.daraja import DarajaCredentials
 from tulia.pipeline.webhook import HttpResponse
 from tulia.services import Services
-from tulia.store.queues import InboundQueue
+from tulia.store.queues import InboundQueue, PaymentCheckQueue
 
 ACK = HttpResponse(200, json.dumps({"ResultCode": 0, "ResultDesc": "Accepted"}))
 # Daraja result codes -> our payment states (anything else unsuccessful is a failure)
@@ -32,11 +32,45 @@ def metadata(callback: dict[str, Any]) -> dict[str, Any]:
     return {str(i.get("Name")): i.get("Value") for i in items if isinstance(i, dict)}
 
 
+MAX_STK_CHECKS = 3  # STK queries of a push that got no callback before it is declared timed out
+
+
 @dataclass
 class PaymentCallbacks:
     services: Services
     queue: InboundQueue
     clock: Callable[[], datetime]
+    checks: PaymentCheckQueue | None = None
+    check_delay_seconds: int = 60
+
+    def check(self, body: dict[str, Any]) -> str | None:
+        """A delayed check of an STK push: if no callback resolved it, ask Daraja; if Daraja still
+        cannot say after a few checks, the prompt has long expired on the phone: timeout."""
+        tenant_id, order_id, payment_id = str(body["tenant_id"]), str(body["order_id"]), str(body["payment_id"])
+        payment = self.services.payments.get(tenant_id, order_id, payment_id)
+        if payment.status != "pending":
+            return payment.status  # the callback came
+        outcome = self.resolve(tenant_id, order_id, payment_id)
+        if outcome is not None:
+            return outcome
+        attempt = int(body.get("attempt") or 1)
+        if attempt < MAX_STK_CHECKS and self.checks is not None:
+            self.checks.schedule(
+                tenant_id=tenant_id,
+                order_id=order_id,
+                payment_id=payment_id,
+                delay_seconds=self.check_delay_seconds,
+                attempt=attempt + 1,
+            )
+            return None
+        try:
+            payment, order = self.services.payments.settle(
+                payment, to="timeout", now=self.clock(), result_desc="no callback and no answer to the STK query"
+            )
+        except StateConflict:
+            return None
+        self._tell(payment.tenant_id, order.order_id, order.customer_id, payment.payment_id, "timeout")
+        return "timeout"
 
     def stk_callback(self, token: str, raw_body: bytes) -> HttpResponse:
         try:
@@ -99,17 +133,21 @@ class PaymentCallbacks:
         except TuliaError:
             log.exception("could not apply an STK outcome", extra={"tenant_id": tenant_id})
             raise
-        customer = s.customers.get(tenant_id, order.customer_id)
+        self._tell(tenant_id, order.order_id, order.customer_id, payment.payment_id, to)
+        return to
+
+    def _tell(self, tenant_id: str, order_id: str, customer_id: str, payment_id: str, status: str) -> None:
+        """A payment event for the agent, in the customer's own FIFO group."""
+        customer = self.services.customers.get(tenant_id, customer_id)
         self.queue.send(
             tenant_id=tenant_id,
             customer_key=customer.phone_e164 or f"bsuid:{customer.wa_user_id}",
-            dedup=f"pay-{payment.payment_id}-{to}",
+            dedup=f"pay-{payment_id}-{status}",
             body={
                 "kind": "payment",
                 "tenant_id": tenant_id,
-                "order_id": order.order_id,
-                "payment_id": payment.payment_id,
-                "status": to,
+                "order_id": order_id,
+                "payment_id": payment_id,
+                "status": status,
             },
         )
-        return to

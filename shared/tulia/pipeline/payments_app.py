@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 from typing import Any
@@ -21,18 +22,41 @@ def service() -> PaymentCallbacks:
     from tulia.config import get_settings
     from tulia.domain.common import utc_now
     from tulia.services import build_services
-    from tulia.store.queues import INBOUND, InboundQueue
+    from tulia.store.queues import INBOUND, PAYMENT_CHECKS, InboundQueue, PaymentCheckQueue
 
     settings = get_settings()
     services = build_services(settings)
     sqs = boto3.client("sqs", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url)
     url = settings.inbound_queue_url or sqs.get_queue_url(QueueName=INBOUND.name(settings.table_prefix))["QueueUrl"]
-    return PaymentCallbacks(services=services, queue=InboundQueue(sqs, url), clock=utc_now)
+    checks_url = sqs.get_queue_url(QueueName=PAYMENT_CHECKS.name(settings.table_prefix))["QueueUrl"]
+    return PaymentCallbacks(
+        services=services,
+        queue=InboundQueue(sqs, url),
+        clock=utc_now,
+        checks=PaymentCheckQueue(sqs, checks_url),
+        check_delay_seconds=settings.stk_query_delay_seconds,
+    )
 
 
 def handle(event: dict[str, Any], svc: PaymentCallbacks | None = None) -> dict[str, Any]:
+    """API Gateway callbacks, or (with ``Records``) the delayed STK checks from SQS."""
+    if "Records" in event:
+        return handle_checks(event, svc or service())
     request = request_of(event)
     stk = _STK.match(request.path)
     if request.method == "POST" and stk:
         return response_of((svc or service()).stk_callback(stk.group(1), request.body))
     return response_of(HttpResponse(404, '{"error":"not_found"}'))
+
+
+def handle_checks(event: dict[str, Any], svc: PaymentCallbacks) -> dict[str, Any]:
+    from tulia.observability import logger as log
+
+    failed = []
+    for record in event.get("Records") or []:
+        try:
+            svc.check(json.loads(record["body"]))
+        except Exception:  # noqa: BLE001 - retried by SQS (then the dead-letter queue)
+            log.exception("STK check failed")
+            failed.append({"itemIdentifier": record["messageId"]})
+    return {"batchItemFailures": failed}

@@ -30,7 +30,14 @@ INBOUND = QueueDef(
     "inbound.fifo",
     "Customer messages and payment events for the agent; one message group per tenant and customer.",
 )
-ALL_QUEUES: tuple[QueueDef, ...] = (INBOUND,)
+PAYMENT_CHECKS = QueueDef(
+    "payment-checks",
+    "Delayed checks of STK pushes that got no callback: the STK query resolves them.",
+    fifo=False,
+    visibility_timeout_seconds=60,
+)
+ALL_QUEUES: tuple[QueueDef, ...] = (INBOUND, PAYMENT_CHECKS)
+MAX_SQS_DELAY_SECONDS = 900
 
 
 def create_queues(client: Any, prefix: str, queues: tuple[QueueDef, ...] = ALL_QUEUES) -> dict[str, str]:
@@ -64,4 +71,20 @@ class InboundQueue:
             MessageBody=json.dumps(body, separators=(",", ":"), ensure_ascii=False),
             MessageGroupId=group_id(tenant_id, customer_key),
             MessageDeduplicationId=dedup_id(dedup),
+        )
+
+
+class PaymentCheckQueue:
+    """Schedules an STK query for a payment that may never get its callback."""
+
+    def __init__(self, client: Any, url: str) -> None:
+        self.client, self.url = client, url
+
+    def schedule(self, *, tenant_id: str, order_id: str, payment_id: str, delay_seconds: int, attempt: int = 1) -> None:
+        self.client.send_message(
+            QueueUrl=self.url,
+            MessageBody=json.dumps(
+                {"tenant_id": tenant_id, "order_id": order_id, "payment_id": payment_id, "attempt": attempt}
+            ),
+            DelaySeconds=max(0, min(int(delay_seconds), MAX_SQS_DELAY_SECONDS)),
         )
