@@ -42,7 +42,7 @@ bench: install
 	$(BIN)/python bench/catalog_search.py
 	$(BIN)/python bench/dynamodb_calls.py
 	$(BIN)/python bench/conversation_turns.py
-	$(BIN)/python bench/webhook.py
+	$(BIN)/python bench/functions.py
 
 readme-sample: install
 	$(BIN)/python scripts/readme_sample.py

@@ -41,9 +41,9 @@ class PaymentConfig:
     def stk_callback_url(self, token: str) -> str:
         return f"{self.public_base_url.rstrip('/')}/payments/daraja/stk/{token}"
 
-    @property
-    def pesapal_ipn_url(self) -> str:
-        return f"{self.public_base_url.rstrip('/')}/payments/pesapal/ipn"
+    def pesapal_ipn_url(self, tenant_id: str) -> str:
+        """One IPN URL per tenant (PesaPal's notification names no tenant; the status is asked anyway)."""
+        return f"{self.public_base_url.rstrip('/')}/payments/pesapal/ipn/{tenant_id}"
 
     @property
     def pesapal_return_url(self) -> str:

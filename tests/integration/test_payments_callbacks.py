@@ -202,3 +202,77 @@ def callbacks_check_is_quiet(setup: dict[str, Any], check: dict[str, Any]) -> bo
     """A later check of a settled payment changes nothing and tells nobody."""
     assert setup["callbacks"].check(check) == "paid"
     return setup["pipe"].lambda_event()["Records"] == []
+
+
+# PesaPal IPN ------------------------------------------------------------------------------------
+def card_checkout(chat: Chat, seeded: Services) -> Any:
+    from tests.integration.test_launch_checklist import buy_a_power_bank_for_pickup
+
+    ref = buy_a_power_bank_for_pickup(chat)
+    assert "securely here" in chat.send("card")
+    return seeded.payments.get(SHOP, ref, chat.state["payment_request_id"])
+
+
+def ipn(setup: dict[str, Any], payment: Any, *, tenant: str = SHOP, method: str = "POST") -> dict[str, Any]:
+    note = {
+        "OrderTrackingId": payment.order_tracking_id,
+        "OrderMerchantReference": payment.merchant_reference,
+        "OrderNotificationType": "IPNCHANGE",
+    }
+    path = f"/payments/pesapal/ipn/{tenant}"
+    if method == "GET":
+        event = api_event("GET", path=path, params=note)
+    else:
+        event = api_event("POST", path=path, body=json.dumps(note).encode())
+    return payments_app.handle(event, setup["callbacks"])
+
+
+def test_a_completed_pesapal_payment_is_confirmed_answered_and_told(
+    chat: Chat, seeded: Services, pesapal: Any, setup: dict[str, Any]
+) -> None:
+    payment = card_checkout(chat, seeded)
+    assert json.loads(ipn(setup, payment)["body"])["status"] == 200
+    assert seeded.payments.get(SHOP, payment.order_id, payment.payment_id).status == "pending"  # not yet paid
+    done = pesapal.complete(payment.order_tracking_id, 1)
+    response = ipn(setup, payment, method="GET")
+    assert json.loads(response["body"]) == {
+        "orderNotificationType": "IPNCHANGE",
+        "orderTrackingId": payment.order_tracking_id,
+        "orderMerchantReference": payment.merchant_reference,
+        "status": 200,
+    }
+    settled = seeded.payments.get(SHOP, payment.order_id, payment.payment_id)
+    assert (settled.status, settled.receipt) == ("paid", done.confirmation_code)
+    assert seeded.orders.get(SHOP, payment.order_id).status == "paid"
+    pipe: Pipeline = setup["pipe"]
+    pipe.run_agent()
+    [told] = pipe.replies_to(PHONE)
+    assert f"We received KES {payment.amount:,} for order {payment.order_id}" in told
+    ipn(setup, payment)  # a duplicate notification
+    pipe.run_agent()
+    assert len(pipe.replies_to(PHONE)) == 1
+
+
+def test_a_failed_pesapal_payment_and_notifications_for_other_tenants_or_orders(
+    chat: Chat, seeded: Services, pesapal: Any, setup: dict[str, Any]
+) -> None:
+    payment = card_checkout(chat, seeded)
+    pesapal.complete(payment.order_tracking_id, 1)
+    # the same tracking id under another tenant's URL finds nothing there
+    assert json.loads(ipn(setup, payment, tenant="demo-salon")["body"])["status"] == 200
+    assert seeded.payments.get(SHOP, payment.order_id, payment.payment_id).status == "pending"
+    bad = payments_app.handle(
+        api_event("POST", path=f"/payments/pesapal/ipn/{SHOP}", body=b"{oops"), setup["callbacks"]
+    )
+    assert bad["statusCode"] == 400
+    pesapal.complete(payment.order_tracking_id, 2)
+    ipn(setup, payment)
+    assert seeded.payments.get(SHOP, payment.order_id, payment.payment_id).status == "failed"
+
+
+def test_the_customer_returning_from_the_hosted_page_sees_a_thank_you(setup: dict[str, Any]) -> None:
+    page = payments_app.handle(
+        api_event("GET", path="/payments/pesapal/return", params={"OrderTrackingId": "x"}), setup["callbacks"]
+    )
+    assert page["statusCode"] == 200
+    assert "go back to WhatsApp" in page["body"]

@@ -212,7 +212,7 @@ def test_pesapal_checkout_link_is_created_once_and_tracked(
     assert len(sent["id"]) <= 50
     assert sent["billing_address"]["phone_number"] == "+254712345678"
     assert sent["callback_url"] == "https://tulia.example/payments/pesapal/return"
-    assert pesapal.ipns[sent["notification_id"]]["url"] == "https://tulia.example/payments/pesapal/ipn"
+    assert pesapal.ipns[sent["notification_id"]]["url"] == "https://tulia.example/payments/pesapal/ipn/demo-shop"
     payment = seeded.payments.find_by_ref(SHOP, "pesapal", out["order_tracking_id"])
     assert (payment.method, payment.status, payment.amount) == ("pesapal", "pending", 21800)
     again = shop.ok("payment_create_pesapal_checkout", order_id=order["order_id"])

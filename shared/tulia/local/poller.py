@@ -70,12 +70,16 @@ class QueuePoller:
             try:
                 self.poll_once()
             except Exception:  # noqa: BLE001 - keep polling; the store may be restarting
-                log.exception("poller error")
+                if not self._stop.is_set():
+                    log.exception("poller error")
             self._stop.wait(self.window)  # messages arriving within the window form one batch
 
     def start(self) -> QueuePoller:
-        threading.Thread(target=self.run, name="agent-poller", daemon=True).start()
+        self._thread = threading.Thread(target=self.run, name="queue-poller", daemon=True)
+        self._thread.start()
         return self
 
     def stop(self) -> None:
+        """Stop after the batch in hand (before the store it reads from goes away)."""
         self._stop.set()
+        self._thread.join(timeout=30)

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tulia.pipeline.agent import AgentService, QueuedRecord
+if TYPE_CHECKING:  # LangGraph and the engine load on the first batch, not at import (cold start)
+    from tulia.pipeline.agent import AgentService, QueuedRecord
 
 
 def records_of(event: dict[str, Any]) -> list[QueuedRecord]:
     """SQS event records (Lambda's shape) in order; an unreadable body is dropped with a log line."""
     from tulia.observability import logger as log
+    from tulia.pipeline.agent import QueuedRecord
 
     out = []
     for record in event.get("Records") or []:
@@ -39,6 +41,7 @@ def service() -> AgentService:
     from tulia.domain.common import utc_now
     from tulia.graph.conversation import Conversations, dynamodb_checkpointer
     from tulia.nlu.engine import build_engine
+    from tulia.pipeline.agent import AgentService
     from tulia.services import build_services
     from tulia.store.messages import MessageRepo
 

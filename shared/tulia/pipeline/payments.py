@@ -18,6 +18,7 @@ from typing import Any
 from tulia.errors import ProviderError, ProviderUnavailable, StateConflict, TuliaError
 from tulia.observability import logger as log
 from tulia.payments.mpesa.daraja import DarajaCredentials
+from tulia.payments.pesapal.client import PesapalCredentials
 from tulia.pipeline.webhook import HttpResponse
 from tulia.services import Services
 from tulia.store.queues import InboundQueue, PaymentCheckQueue
@@ -88,6 +89,70 @@ class PaymentCallbacks:
             return ACK
         self.resolve(payment.tenant_id, payment.order_id, payment.payment_id, callback=callback)
         return ACK
+
+    def pesapal_ipn(self, tenant_id: str, note: dict[str, Any]) -> HttpResponse:
+        """PesaPal's IPN (or the customer's return from the hosted page): only ids, so the status is
+        asked with GetTransactionStatus; answered in the format PesaPal expects."""
+        tracking = str(note.get("OrderTrackingId") or "")
+        reference = str(note.get("OrderMerchantReference") or "")
+        kind = str(note.get("OrderNotificationType") or "IPNCHANGE")
+
+        def answer(status: int) -> HttpResponse:
+            body = {
+                "orderNotificationType": kind,
+                "orderTrackingId": tracking,
+                "orderMerchantReference": reference,
+                "status": status,
+            }
+            return HttpResponse(200, json.dumps(body))
+
+        if not tracking or not tenant_id or "#" in tenant_id:
+            return HttpResponse(400, json.dumps({"status": 400, "error": "OrderTrackingId missing"}))
+        payment = self.services.payments.find_by_ref(tenant_id, "pesapal", tracking)
+        if payment is None or (reference and reference != payment.merchant_reference):
+            log.warning("PesaPal notification for no payment of ours", extra={"tenant_id": tenant_id})
+            return answer(200)  # nothing of ours: acknowledged, nothing changes
+        if payment.status not in ("pending", "timeout"):
+            return answer(200)  # a duplicate notification
+        s = self.services
+        tenant = s.tenants.get(tenant_id)
+        cfg = tenant.payments.pesapal
+        creds = (
+            PesapalCredentials(cfg.consumer_key, cfg.consumer_secret)
+            if cfg is not None and cfg.consumer_key and cfg.consumer_secret
+            else s.payment_config.pesapal_credentials
+        )
+        try:
+            status = s.pesapal.transaction_status(creds, tracking)
+        except (ProviderError, ProviderUnavailable):
+            return answer(500)  # ask PesaPal to notify again
+        if status.merchant_reference != payment.merchant_reference:
+            log.error("PesaPal status names another order", extra={"tenant_id": tenant_id})
+            return answer(200)
+        if status.status_code == 1:
+            if status.currency != "KES" or status.amount is None or int(status.amount) != payment.amount:
+                # never marked paid on another amount or currency: left pending for a person
+                log.error("PesaPal amount or currency differs from the payment", extra={"tenant_id": tenant_id})
+                return answer(200)
+            to, review = "paid", payment.status == "timeout"
+        elif status.status_code == 2:
+            to, review = "failed", False
+        else:
+            return answer(200)  # not decided yet (0), or reversed (3): staff handle reversals
+        try:
+            payment, order = s.payments.settle(
+                payment,
+                to=to,
+                now=self.clock(),
+                receipt=status.confirmation_code or None,
+                result_code=str(status.status_code),
+                result_desc=status.description,
+                needs_review=review,
+            )
+        except StateConflict:
+            return answer(200)
+        self._tell(tenant_id, order.order_id, order.customer_id, payment.payment_id, to)
+        return answer(200)
 
     def resolve(
         self, tenant_id: str, order_id: str, payment_id: str, *, callback: dict[str, Any] | None = None

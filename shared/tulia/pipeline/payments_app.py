@@ -13,6 +13,12 @@ from tulia.pipeline.webhook import HttpResponse
 
 PAYMENTS_PREFIX = "/payments/"
 _STK = re.compile(r"^/payments/daraja/stk/([0-9a-f]{16,128})/?$")
+_IPN = re.compile(r"^/payments/pesapal/ipn/([a-z0-9][a-z0-9-]{1,62})/?$")
+RETURN_PAGE = (
+    "<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>"
+    "<title>Payment received</title><p style='font-family:sans-serif;margin:2em'>Thank you! You can go back to "
+    "WhatsApp: we will confirm your payment there as soon as it is through.</p>"
+)
 
 
 @lru_cache(maxsize=1)
@@ -46,6 +52,18 @@ def handle(event: dict[str, Any], svc: PaymentCallbacks | None = None) -> dict[s
     stk = _STK.match(request.path)
     if request.method == "POST" and stk:
         return response_of((svc or service()).stk_callback(stk.group(1), request.body))
+    ipn = _IPN.match(request.path)
+    if ipn and request.method in ("GET", "POST"):
+        note: dict[str, Any] = dict(request.params)
+        if request.method == "POST" and request.body:
+            try:
+                body = json.loads(request.body)
+            except ValueError:
+                return response_of(HttpResponse(400, '{"status":400,"error":"malformed"}'))
+            note |= body if isinstance(body, dict) else {}
+        return response_of((svc or service()).pesapal_ipn(ipn.group(1), note))
+    if request.method == "GET" and request.path.rstrip("/") == "/payments/pesapal/return":
+        return response_of(HttpResponse(200, RETURN_PAGE, "text/html; charset=utf-8"))
     return response_of(HttpResponse(404, '{"error":"not_found"}'))
 
 

@@ -284,7 +284,7 @@ def payment_create_pesapal_checkout(ctx: ToolContext, args: PaymentCreatePesapal
     )
     ipn_id = cfg.ipn_id
     if not ipn_id:
-        ipn_id = s.pesapal.register_ipn(creds, s.payment_config.pesapal_ipn_url)
+        ipn_id = s.pesapal.register_ipn(creds, s.payment_config.pesapal_ipn_url(ctx.tenant_id))
         s.tenants.set_pesapal_ipn_id(ctx.tenant_id, ipn_id)
     payment_id = new_id("pay")
     merchant_reference = f"{order.reference}-{payment_id[-8:]}"

@@ -18,6 +18,7 @@ class PesapalOrder:
     tracking_id: str
     body: dict[str, Any]
     status_code: int = 0  # 0 pending/invalid, 1 completed, 2 failed, 3 reversed
+    confirmation_code: str = ""
 
 
 class PesapalSimulator(SimulatorServer):
@@ -132,7 +133,7 @@ class PesapalSimulator(SimulatorServer):
                 "payment_method": "MPESA" if order.status_code == 1 else "",
                 "amount": order.body["amount"],
                 "created_date": "2026-01-01T10:03:11Z",
-                "confirmation_code": f"SIM{secrets.token_hex(4).upper()}" if order.status_code == 1 else "",
+                "confirmation_code": order.confirmation_code,
                 "payment_status_description": desc,
                 "description": "",
                 "message": "Request processed successfully",
@@ -146,7 +147,24 @@ class PesapalSimulator(SimulatorServer):
             },
         )
 
-    def complete(self, tracking_id: str, status_code: int = 1) -> PesapalOrder:
+    def complete(self, tracking_id: str, status_code: int = 1, *, send_ipn: bool = False) -> PesapalOrder:
+        """The customer finishes (1) or fails (2) on the hosted page; PesaPal then notifies the
+        merchant's IPN URL (only the ids: the result must be asked with GetTransactionStatus)."""
         order = self.orders[tracking_id]
         order.status_code = status_code
+        if status_code == 1 and not order.confirmation_code:
+            order.confirmation_code = f"SIM{secrets.token_hex(4).upper()}"
+        if send_ipn:
+            import httpx
+
+            ipn = self.ipns[order.body["notification_id"]]
+            note = {
+                "OrderTrackingId": tracking_id,
+                "OrderMerchantReference": order.body["id"],
+                "OrderNotificationType": "IPNCHANGE",
+            }
+            if ipn["ipn_notification_type"] == "POST":
+                httpx.post(ipn["url"], json=note, timeout=10)
+            else:
+                httpx.get(ipn["url"], params=note, timeout=10)
         return order
