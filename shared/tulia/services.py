@@ -41,6 +41,11 @@ class PaymentConfig:
     def stk_callback_url(self, token: str) -> str:
         return f"{self.public_base_url.rstrip('/')}/payments/daraja/stk/{token}"
 
+    def c2b_urls(self, token: str) -> tuple[str, str]:
+        """(confirmation, validation) URLs of a tenant's C2B token."""
+        base = f"{self.public_base_url.rstrip('/')}/payments/daraja/c2b/{token}"
+        return f"{base}/confirmation", f"{base}/validation"
+
     def pesapal_ipn_url(self, tenant_id: str) -> str:
         """One IPN URL per tenant (PesaPal's notification names no tenant; the status is asked anyway)."""
         return f"{self.public_base_url.rstrip('/')}/payments/pesapal/ipn/{tenant_id}"

@@ -224,3 +224,32 @@ def test_a_prompt_without_a_callback_is_resolved_by_the_stk_query(stack: Stack) 
     told = "\n".join(wait_for(lambda: len(stack.texts_to(phone)) >= before + 2 and stack.texts_to(phone)[before:]))
     assert "expired before it was completed" in told
     assert len(stack.daraja.calls("/mpesa/stkpushquery/v1/query")) >= 1
+
+
+def test_a_paybill_payment_confirmed_by_daraja_reaches_the_customer(stack: Stack) -> None:
+    phone = "254711000013"
+    stack.say(phone, "I want an oraimo 20000mAh power bank")
+    stack.say(phone, "1")
+    stack.say(phone, "black")
+    summary = stack.say(phone, "pickup")
+    steps = stack.say(phone, "paybill")
+    ref = summary.split("Order ", 1)[1].split()[0]
+    assert f"Account number: {ref}" in steps
+    amount = steps.split("Amount: KES ", 1)[1].split()[0].replace(",", "")
+    [registration] = [r for r in stack.daraja.c2b_registrations if r["ShortCode"] == "600984"]
+    assert registration["ConfirmationURL"].startswith(stack.url + "/payments/daraja/c2b/")
+    confirmation = {
+        "TransactionType": "Pay Bill",
+        "TransID": "RKL51E2E01",
+        "TransTime": "20261123121325",
+        "TransAmount": f"{amount}.00",
+        "BusinessShortCode": "600984",
+        "BillRefNumber": ref,
+        "MSISDN": "2547 ***** 013",
+        "FirstName": "WANJIKU",
+    }
+    before = len(stack.texts_to(phone))
+    answer = httpx.post(registration["ConfirmationURL"], json=confirmation, timeout=10)
+    assert answer.json() == {"ResultCode": 0, "ResultDesc": "Accepted"}
+    told = "\n".join(wait_for(lambda: stack.texts_to(phone)[before:]))
+    assert f"We received KES {int(amount):,} for order {ref}" in told

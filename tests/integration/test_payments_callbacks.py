@@ -276,3 +276,77 @@ def test_the_customer_returning_from_the_hosted_page_sees_a_thank_you(setup: dic
     )
     assert page["statusCode"] == 200
     assert "go back to WhatsApp" in page["body"]
+
+
+# C2B (Paybill / Till from the phone menu) --------------------------------------------------------
+def c2b_body(ref: str, amount: str, *, trans_id: str = "RKL51ZDR4F", shortcode: str = "600984") -> bytes:
+    return json.dumps(
+        {
+            "TransactionType": "Pay Bill",
+            "TransID": trans_id,
+            "TransTime": "20261123121325",
+            "TransAmount": amount,
+            "BusinessShortCode": shortcode,
+            "BillRefNumber": ref,
+            "InvoiceNumber": "",
+            "OrgAccountBalance": "",
+            "ThirdPartyTransID": "",
+            "MSISDN": "2547 ***** 678",
+            "FirstName": "WANJIKU",
+            "MiddleName": "",
+            "LastName": "",
+        }
+    ).encode()
+
+
+def c2b(setup: dict[str, Any], seeded: Services, phase: str, body: bytes, token: str | None = None) -> dict[str, Any]:
+    token = token or seeded.tenants.c2b_token(SHOP)
+    path = f"/payments/daraja/c2b/{token}/{phase}"
+    response = payments_app.handle(api_event("POST", path=path, body=body), setup["callbacks"])
+    return {"status": response["statusCode"], **json.loads(response["body"])}
+
+
+def test_a_paybill_payment_with_the_order_reference_pays_the_order_once(
+    chat: Chat, seeded: Services, setup: dict[str, Any]
+) -> None:
+    from tests.integration.test_launch_checklist import buy_a_power_bank_for_pickup
+
+    ref = buy_a_power_bank_for_pickup(chat)
+    chat.send("paybill")
+    due = seeded.orders.get(SHOP, ref).amount_due
+    typed = ref.replace("-", "").lower()  # what people type: "ord7f3k2"
+    assert c2b(setup, seeded, "validation", c2b_body(typed, f"{due}.00"))["ResultCode"] == "0"
+    assert c2b(setup, seeded, "validation", c2b_body(typed, f"{due - 1}.00")) == {
+        "status": 200,
+        "ResultCode": "C2B00013",
+        "ResultDesc": "Rejected",
+    }
+    assert c2b(setup, seeded, "validation", c2b_body("ORD-ZZZZZ", f"{due}.00"))["ResultCode"] == "C2B00012"
+    confirmed = c2b(setup, seeded, "confirmation", c2b_body(typed, f"{due}.00"))
+    assert confirmed == {"status": 200, "ResultCode": 0, "ResultDesc": "Accepted"}
+    order = seeded.orders.get(SHOP, ref)
+    assert order.status == "paid"
+    pipe: Pipeline = setup["pipe"]
+    pipe.run_agent()
+    [told] = pipe.replies_to(PHONE)
+    assert f"We received KES {due:,} for order {ref}" in told
+    assert "RKL51ZDR4F" in told
+    c2b(setup, seeded, "confirmation", c2b_body(typed, f"{due}.00"))  # Daraja repeats itself
+    pipe.run_agent()
+    assert len(pipe.replies_to(PHONE)) == 1
+
+
+def test_c2b_callbacks_that_do_not_match_change_nothing(chat: Chat, seeded: Services, setup: dict[str, Any]) -> None:
+    from tests.integration.test_launch_checklist import buy_a_power_bank_for_pickup
+
+    ref = buy_a_power_bank_for_pickup(chat)
+    due = seeded.orders.get(SHOP, ref).amount_due
+    for body, token in (
+        (c2b_body(ref, f"{due}.00"), "ab" * 16),  # not the tenant's token
+        (c2b_body(ref, f"{due}.00", shortcode="999999"), None),  # another business number
+        (c2b_body(ref, f"{due + 500}.00", trans_id="RKL51ZDR5G"), None),  # another amount
+    ):
+        assert c2b(setup, seeded, "confirmation", body, token)["ResultCode"] == 0  # acknowledged
+    assert seeded.orders.get(SHOP, ref).status != "paid"
+    assert c2b(setup, seeded, "confirmation", b"{not json")["status"] == 400
+    assert setup["pipe"].lambda_event()["Records"] == []

@@ -108,6 +108,7 @@ class LocalStack:
         checks = PaymentCheckQueue(sqs, queues[PAYMENT_CHECKS.logical_name])
         for pack in self.packs:
             self.seeded.append(seed_pack(services, pack))
+        self.c2b_registered = [t for t in (p.tenant for p in self.packs) if self._register_c2b(t)]
 
         self.webhook = WebhookService(
             app_secret=s.meta_app_secret.get_secret_value(),
@@ -160,6 +161,28 @@ class LocalStack:
         ).start()
         self._stops.insert(0, self.checks_poller.stop)
         return self
+
+    def _register_c2b(self, tenant: Any) -> bool:
+        """Tell Daraja where to confirm Paybill/Till payments of this tenant (its secret-token URLs)."""
+        from tulia.errors import TuliaError
+
+        c2b = tenant.payments.mpesa_c2b
+        if c2b is None:
+            return False
+        confirmation, validation = self.services.payment_config.c2b_urls(
+            self.services.tenants.c2b_token(tenant.tenant_id)
+        )
+        try:
+            self.services.daraja.register_c2b_urls(
+                self.services.payment_config.mpesa_credentials,
+                shortcode=str(c2b.paybill or c2b.till),
+                confirmation_url=confirmation,
+                validation_url=validation,
+            )
+        except TuliaError as exc:
+            print(f"C2B URLs of {tenant.tenant_id} not registered with Daraja: {exc}")
+            return False
+        return True
 
     @property
     def base_url(self) -> str:

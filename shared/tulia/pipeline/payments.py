@@ -13,15 +13,19 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
-from tulia.errors import ProviderError, ProviderUnavailable, StateConflict, TuliaError
+from tulia.domain.common import new_id
+from tulia.domain.payment import Payment
+from tulia.errors import InvalidInput, NotFound, ProviderError, ProviderUnavailable, StateConflict, TuliaError
 from tulia.observability import logger as log
 from tulia.payments.mpesa.daraja import DarajaCredentials
 from tulia.payments.pesapal.client import PesapalCredentials
 from tulia.pipeline.webhook import HttpResponse
 from tulia.services import Services
 from tulia.store.queues import InboundQueue, PaymentCheckQueue
+from tulia.tools.order_tools import normalize_order_ref
 
 ACK = HttpResponse(200, json.dumps({"ResultCode": 0, "ResultDesc": "Accepted"}))
 # Daraja result codes -> our payment states (anything else unsuccessful is a failure)
@@ -153,6 +157,81 @@ class PaymentCallbacks:
             return answer(200)
         self._tell(tenant_id, order.order_id, order.customer_id, payment.payment_id, to)
         return answer(200)
+
+    def c2b(self, token: str, phase: str, raw_body: bytes) -> HttpResponse:
+        """C2B validation (accept or refuse a Paybill/Till payment before it happens) and confirmation
+        (it happened). Matched on the tenant's secret URL token, its shortcode, the order reference the
+        customer typed and the exact amount due; a TransID is applied once."""
+
+        def reply(code: str = "0", desc: str = "Accepted") -> HttpResponse:
+            return HttpResponse(
+                200, json.dumps({"ResultCode": code if phase == "validation" else 0, "ResultDesc": desc})
+            )
+
+        def refuse(code: str, why: str) -> HttpResponse:
+            log.warning("C2B payment not matched", extra={"phase": phase, "why": why})
+            return reply(code, "Rejected") if phase == "validation" else reply()
+
+        try:
+            body = json.loads(raw_body)
+            trans_id = str(body["TransID"])
+            amount_text = str(body["TransAmount"])
+        except (ValueError, KeyError, TypeError):
+            return HttpResponse(400, json.dumps({"ResultCode": "C2B00016", "ResultDesc": "Rejected"}))
+        s = self.services
+        tenant_id = s.tenants.tenant_for_c2b_token(token)
+        if tenant_id is None:
+            return refuse("C2B00016", "unknown token")
+        tenant = s.tenants.get(tenant_id)
+        c2b = tenant.payments.mpesa_c2b
+        if c2b is None or str(body.get("BusinessShortCode")) != (c2b.paybill or c2b.till):
+            return refuse("C2B00015", "shortcode")
+        try:
+            ref = normalize_order_ref(str(body.get("BillRefNumber") or ""))
+            order = s.orders.get(tenant_id, ref)
+        except (InvalidInput, NotFound):
+            if phase == "confirmation":
+                log.error("C2B money received for no order: a person must match it", extra={"tenant_id": tenant_id})
+            return refuse("C2B00012", "account number")
+        try:
+            amount = Decimal(amount_text)
+        except ArithmeticError:
+            return refuse("C2B00013", "amount")
+        if amount != order.amount_due or order.status not in ("draft", "pending_payment", "payment_failed"):
+            if phase == "confirmation":
+                log.error("C2B payment does not match its order: a person must look", extra={"tenant_id": tenant_id})
+            return refuse("C2B00013", "amount or order state")
+        if phase == "validation":
+            return reply()
+        if s.payments.find_by_ref(tenant_id, "c2b", trans_id) is not None:
+            return reply()  # this confirmation was applied before
+        now = self.clock()
+        payment = Payment(
+            tenant_id=tenant_id,
+            payment_id=new_id("pay"),
+            order_id=order.order_id,
+            customer_id=order.customer_id,
+            method="mpesa_c2b",
+            amount=int(amount),
+            receipt=trans_id,
+            created_at=now,
+            updated_at=now,
+        )
+        try:
+            s.payments.record_started(
+                payment,
+                refs={"c2b": trans_id},
+                order_updates={
+                    "pending_payment_id": payment.payment_id,
+                    "payment_status": "pending",
+                    "updated_at": now.isoformat(),
+                },
+            )
+            payment, order = s.payments.settle(payment, to="paid", now=now, receipt=trans_id, result_code="0")
+        except StateConflict:
+            return reply()  # a concurrent confirmation of the same TransID, or the order moved on
+        self._tell(tenant_id, order.order_id, order.customer_id, payment.payment_id, "paid")
+        return reply()
 
     def resolve(
         self, tenant_id: str, order_id: str, payment_id: str, *, callback: dict[str, Any] | None = None

@@ -13,6 +13,7 @@ from tulia.pipeline.webhook import HttpResponse
 
 PAYMENTS_PREFIX = "/payments/"
 _STK = re.compile(r"^/payments/daraja/stk/([0-9a-f]{16,128})/?$")
+_C2B = re.compile(r"^/payments/daraja/c2b/([0-9a-f]{16,128})/(confirmation|validation)/?$")
 _IPN = re.compile(r"^/payments/pesapal/ipn/([a-z0-9][a-z0-9-]{1,62})/?$")
 RETURN_PAGE = (
     "<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>"
@@ -52,6 +53,9 @@ def handle(event: dict[str, Any], svc: PaymentCallbacks | None = None) -> dict[s
     stk = _STK.match(request.path)
     if request.method == "POST" and stk:
         return response_of((svc or service()).stk_callback(stk.group(1), request.body))
+    c2b = _C2B.match(request.path)
+    if request.method == "POST" and c2b:
+        return response_of((svc or service()).c2b(c2b.group(1), c2b.group(2), request.body))
     ipn = _IPN.match(request.path)
     if ipn and request.method in ("GET", "POST"):
         note: dict[str, Any] = dict(request.params)

@@ -151,3 +151,11 @@ STATUS_PREFIX = "STATUS#"
 
 def wa_message_pk(tenant_id: str, message_id: str) -> str:
     return f"{_tid(tenant_id)}#WAMSG#{_part(message_id, 'message_id')}"
+
+
+C2B = "C2B"
+
+
+def c2b_token_route_pk(token: str) -> str:
+    """Routing item: the secret token in a tenant's C2B confirmation/validation URLs -> the tenant."""
+    return f"C2BTOKEN#{_part(token, 'token')}"

@@ -111,3 +111,40 @@ class TenantRepo:
             condition="attribute_exists(payments.pesapal)",
             values={":id": ipn_id},
         )
+
+    # C2B callback URLs carry a secret per-tenant token (Daraja callbacks are unsigned)
+    def c2b_token(self, tenant_id: str) -> str:
+        """The tenant's C2B URL token, created on first use."""
+        import secrets
+
+        item = self.db.get(TENANTS, keys.tenant_pk(tenant_id), keys.C2B)
+        if item:
+            return str(item["token"])
+        token = secrets.token_hex(16)
+        try:
+            self.db.transact(
+                [
+                    {
+                        "Put": {
+                            "table": TENANTS,
+                            "item": {"pk": keys.tenant_pk(tenant_id), "sk": keys.C2B, "token": token},
+                            "condition": "attribute_not_exists(pk)",
+                        }
+                    },
+                    {
+                        "Put": {
+                            "table": TENANTS,
+                            "item": {"pk": keys.c2b_token_route_pk(token), "sk": keys.ROUTE, "tenant_id": tenant_id},
+                        }
+                    },
+                ],
+                conflict_message="C2B token created concurrently",
+            )
+        except StateConflict:
+            item = self.db.get(TENANTS, keys.tenant_pk(tenant_id), keys.C2B)
+            return str(item["token"]) if item else token
+        return token
+
+    def tenant_for_c2b_token(self, token: str) -> str | None:
+        item = self.db.get(TENANTS, keys.c2b_token_route_pk(token), keys.ROUTE)
+        return str(item["tenant_id"]) if item else None
