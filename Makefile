@@ -43,6 +43,7 @@ bench: install
 	$(BIN)/python bench/dynamodb_calls.py
 	$(BIN)/python bench/conversation_turns.py
 	$(BIN)/python bench/functions.py
+	$(BIN)/python bench/pipeline_throughput.py
 
 readme-sample: install
 	$(BIN)/python scripts/readme_sample.py

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -85,7 +86,11 @@ def cmd_dev(ns: argparse.Namespace) -> int:
     packs, failed = _load_all(pack_dirs)
     if failed:
         return 1
-    return run_dev(packs, port=ns.port)
+    code = run_dev(packs, port=ns.port)
+    # the stack was stopped; leave now even if a server thread of a dependency lingers
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def cmd_chat(ns: argparse.Namespace) -> int:

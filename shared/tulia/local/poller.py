@@ -20,11 +20,13 @@ class QueuePoller:
         handler: Callable[[dict[str, Any]], dict[str, Any]],
         *,
         window_seconds: float = 1.0,
+        workers: int = 1,
         queue_arn: str = "arn:aws:sqs:eu-west-1:000000000000:local-inbound.fifo",
     ) -> None:
         self.sqs, self.url, self.handler = sqs, queue_url, handler
-        self.window, self.arn = window_seconds, queue_arn
+        self.window, self.arn, self.workers = window_seconds, queue_arn, workers
         self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
         self.batches = 0
 
     def poll_once(self) -> int:
@@ -75,11 +77,17 @@ class QueuePoller:
             self._stop.wait(self.window)  # messages arriving within the window form one batch
 
     def start(self) -> QueuePoller:
-        self._thread = threading.Thread(target=self.run, name="queue-poller", daemon=True)
-        self._thread.start()
+        """``workers`` concurrent pollers, as Lambda runs concurrent invocations; FIFO keeps each
+        customer's messages in order (a group in flight is not handed to a second worker)."""
+        self._threads = [
+            threading.Thread(target=self.run, name=f"queue-poller-{n}", daemon=True) for n in range(self.workers)
+        ]
+        for thread in self._threads:
+            thread.start()
         return self
 
     def stop(self) -> None:
-        """Stop after the batch in hand (before the store it reads from goes away)."""
+        """Stop after the batches in hand (before the store they read from goes away)."""
         self._stop.set()
-        self._thread.join(timeout=30)
+        for thread in self._threads:
+            thread.join(timeout=5)

@@ -23,6 +23,8 @@ from tulia.config import Settings, get_settings
 if TYPE_CHECKING:
     from tulia.packs.loader import Pack
 
+STOP_DEADLINE_SECONDS = 10.0
+AGENT_WORKERS = 4  # concurrent agent "invocations" in the local stack
 LOCAL_AWS_ENV = {"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local", "AWS_DEFAULT_REGION": "eu-west-1"}
 
 
@@ -154,6 +156,7 @@ class LocalStack:
             self.queue_url,
             lambda event: agent_app.handle(event, self.agent),
             window_seconds=s.agent_batch_window_seconds,
+            workers=AGENT_WORKERS,
         ).start()
         self._stops.insert(0, self.poller.stop)
         self.checks_poller = QueuePoller(
@@ -210,8 +213,16 @@ def run_dev(packs: list[Pack], *, port: int) -> int:
         print(f"Webhook: {stack.base_url}/webhooks/whatsapp (GET verification, POST signed messages)")
         print(f"Payment callbacks: {stack.settings.public_base_url}/payments/daraja/stk/<token>")
         print(f"Tulia is running on {stack.base_url}. Press Ctrl-C to stop.", flush=True)
-        stop.wait()
+        # Wake up regularly: a Ctrl-C delivered to another thread only runs its handler when the
+        # main thread next executes Python code; a bare wait() could sleep through it.
+        while not stop.wait(0.5):
+            pass
     finally:
-        stack.stop()
-        print("stopped.")
+        # stop in the background with a deadline: Ctrl-C must always end the stack promptly
+        stopper = threading.Thread(target=stack.stop, name="stack-stop", daemon=True)
+        stopper.start()
+        stopper.join(timeout=STOP_DEADLINE_SECONDS)
+        if stopper.is_alive():
+            print(f"some parts did not stop within {STOP_DEADLINE_SECONDS:.0f} s; exiting anyway")
+        print("stopped.", flush=True)
     return 0
