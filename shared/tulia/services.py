@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -30,6 +30,9 @@ from tulia.store.offers import OfferRepo
 from tulia.store.orders import OrderRepo, PaymentRepo
 from tulia.store.tenants import TenantRepo
 
+if TYPE_CHECKING:
+    from tulia.domain.tenant import Tenant
+
 
 @dataclass(frozen=True)
 class PaymentConfig:
@@ -37,6 +40,20 @@ class PaymentConfig:
     max_order_total: int
     mpesa_credentials: DarajaCredentials
     pesapal_credentials: PesapalCredentials
+
+    def daraja_credentials_for(self, tenant: Tenant) -> DarajaCredentials:
+        """The tenant's own Daraja app keys when it has them, else the deployment's."""
+        cfg = tenant.payments.mpesa_stk
+        if cfg is not None and cfg.consumer_key and cfg.consumer_secret:
+            return DarajaCredentials(cfg.consumer_key, cfg.consumer_secret)
+        return self.mpesa_credentials
+
+    def pesapal_credentials_for(self, tenant: Tenant) -> PesapalCredentials:
+        """The tenant's own PesaPal keys when it has them, else the deployment's."""
+        cfg = tenant.payments.pesapal
+        if cfg is not None and cfg.consumer_key and cfg.consumer_secret:
+            return PesapalCredentials(cfg.consumer_key, cfg.consumer_secret)
+        return self.pesapal_credentials
 
     def stk_callback_url(self, token: str) -> str:
         return f"{self.public_base_url.rstrip('/')}/payments/daraja/stk/{token}"

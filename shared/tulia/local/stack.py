@@ -177,7 +177,7 @@ class LocalStack:
         )
         try:
             self.services.daraja.register_c2b_urls(
-                self.services.payment_config.mpesa_credentials,
+                self.services.payment_config.daraja_credentials_for(tenant),
                 shortcode=str(c2b.paybill or c2b.till),
                 confirmation_url=confirmation,
                 validation_url=validation,

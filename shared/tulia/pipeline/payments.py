@@ -20,8 +20,6 @@ from tulia.domain.common import new_id
 from tulia.domain.payment import Payment
 from tulia.errors import InvalidInput, NotFound, ProviderError, ProviderUnavailable, StateConflict, TuliaError
 from tulia.observability import logger as log
-from tulia.payments.mpesa.daraja import DarajaCredentials
-from tulia.payments.pesapal.client import PesapalCredentials
 from tulia.pipeline.webhook import HttpResponse
 from tulia.services import Services
 from tulia.store.queues import InboundQueue, PaymentCheckQueue
@@ -120,14 +118,8 @@ class PaymentCallbacks:
             return answer(200)  # a duplicate notification
         s = self.services
         tenant = s.tenants.get(tenant_id)
-        cfg = tenant.payments.pesapal
-        creds = (
-            PesapalCredentials(cfg.consumer_key, cfg.consumer_secret)
-            if cfg is not None and cfg.consumer_key and cfg.consumer_secret
-            else s.payment_config.pesapal_credentials
-        )
         try:
-            status = s.pesapal.transaction_status(creds, tracking)
+            status = s.pesapal.transaction_status(s.payment_config.pesapal_credentials_for(tenant), tracking)
         except (ProviderError, ProviderUnavailable):
             return answer(500)  # ask PesaPal to notify again
         if status.merchant_reference != payment.merchant_reference:
@@ -244,13 +236,10 @@ class PaymentCallbacks:
         cfg = tenant.payments.mpesa_stk
         if cfg is None or not payment.checkout_request_id:
             return None
-        creds = (
-            DarajaCredentials(cfg.consumer_key, cfg.consumer_secret)
-            if cfg.consumer_key and cfg.consumer_secret
-            else s.payment_config.mpesa_credentials
-        )
         try:
-            query = s.daraja.stk_query(cfg, creds, payment.checkout_request_id)
+            query = s.daraja.stk_query(
+                cfg, s.payment_config.daraja_credentials_for(tenant), payment.checkout_request_id
+            )
         except (ProviderError, ProviderUnavailable):
             log.warning("STK query failed; the payment stays pending", extra={"tenant_id": tenant_id})
             return None

@@ -24,8 +24,6 @@ from tulia.errors import (
     ProviderUnavailable,
     StateConflict,
 )
-from tulia.payments.mpesa.daraja import DarajaCredentials
-from tulia.payments.pesapal.client import PesapalCredentials
 from tulia.store.customers import CustomerRepo
 from tulia.store.orders import OrderRepo
 from tulia.store.tenants import TenantRepo
@@ -210,11 +208,7 @@ def payment_initiate_stk_push(ctx: ToolContext, args: PaymentInitiateStkPushArgs
             details={"pending_payment_id": order.pending_payment_id or OrderRepo.stk_claim_of(raw)},
         ) from exc
     token = secrets.token_hex(16)
-    creds = (
-        DarajaCredentials(cfg.consumer_key, cfg.consumer_secret)
-        if cfg.consumer_key and cfg.consumer_secret
-        else s.payment_config.mpesa_credentials
-    )
+    creds = s.payment_config.daraja_credentials_for(tenant)
     try:
         result = s.daraja.stk_push(
             cfg,
@@ -277,11 +271,7 @@ def payment_create_pesapal_checkout(ctx: ToolContext, args: PaymentCreatePesapal
             status="pending",
             reused=True,
         )
-    creds = (
-        PesapalCredentials(cfg.consumer_key, cfg.consumer_secret)
-        if cfg.consumer_key and cfg.consumer_secret
-        else s.payment_config.pesapal_credentials
-    )
+    creds = s.payment_config.pesapal_credentials_for(tenant)
     ipn_id = cfg.ipn_id
     if not ipn_id:
         ipn_id = s.pesapal.register_ipn(creds, s.payment_config.pesapal_ipn_url(ctx.tenant_id))
