@@ -372,6 +372,19 @@ def payment_outcome(status: str, lang: str, sheng_fallback: str = "sw", **facts:
     return render(key, lang, sheng_fallback, **facts)
 
 
+def c2b_instructions(c2b: dict[str, Any], lang: str, sheng_fallback: str = "sw") -> str:
+    """The Paybill or Till steps, from ``payment_get_c2b_instructions`` output."""
+    return render(
+        "c2b_paybill" if c2b["method"] == "paybill" else "c2b_till",
+        lang,
+        sheng_fallback,
+        business=c2b["business_number"],
+        account=c2b["account_reference"] or "",
+        amount=money(c2b["amount"]),
+        ref=c2b["order_ref"],
+    )
+
+
 def money(amount: int) -> str:
     return format_kes(amount)
 

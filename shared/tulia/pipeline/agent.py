@@ -22,7 +22,7 @@ from tulia.channel.graph_api import SendFailed, WhatsAppSender
 from tulia.channel.whatsapp import InboundMessage
 from tulia.graph.conversation import Conversations
 from tulia.nlg.messages import text
-from tulia.nlg.templates import money, payment_outcome, render
+from tulia.nlg.templates import c2b_instructions, money, payment_outcome, render
 from tulia.observability import logger as log
 from tulia.services import Services
 from tulia.store.messages import MessageRepo
@@ -39,7 +39,7 @@ class QueuedRecord:
 
 
 @dataclass
-class Turn:
+class QueuedTurn:
     tenant_id: str
     messages: list[InboundMessage] = field(default_factory=list)
     payment: dict[str, Any] | None = None  # a payment event from the payments function
@@ -56,7 +56,7 @@ class Turn:
         return {"type": last.kind, "text": body, "reply_id": last.reply_id, "message_id": last.message_id}
 
 
-def _joinable(turn: Turn, message: InboundMessage, tenant_id: str) -> bool:
+def _joinable(turn: QueuedTurn, message: InboundMessage, tenant_id: str) -> bool:
     last = turn.messages[-1]
     return turn.tenant_id == tenant_id and message.kind == last.kind == "text" and not last.reply_id
 
@@ -92,15 +92,15 @@ class AgentService:
                 done += used
         return failed
 
-    def _turns(self, group: list[QueuedRecord]) -> list[tuple[Turn, int]]:
-        turns: list[tuple[Turn, int]] = []
+    def _turns(self, group: list[QueuedRecord]) -> list[tuple[QueuedTurn, int]]:
+        turns: list[tuple[QueuedTurn, int]] = []
         for record in group:
             if record.body.get("kind") == "payment":
-                turns.append((Turn(str(record.body["tenant_id"]), payment=record.body), 1))
+                turns.append((QueuedTurn(str(record.body["tenant_id"]), payment=record.body), 1))
                 continue
             if record.body.get("kind") != "message":
                 log.warning("unknown queued record kind", extra={"kind": record.body.get("kind")})
-                turns.append((Turn(str(record.body.get("tenant_id") or "")), 1))
+                turns.append((QueuedTurn(str(record.body.get("tenant_id") or "")), 1))
                 continue
             message = InboundMessage.from_dict(record.body["message"])
             tenant_id = str(record.body["tenant_id"])
@@ -109,10 +109,10 @@ class AgentService:
                 turn.messages.append(message)
                 turns[-1] = (turn, used + 1)
             else:
-                turns.append((Turn(tenant_id, [message]), 1))
+                turns.append((QueuedTurn(tenant_id, [message]), 1))
         return turns
 
-    def _run(self, turn: Turn) -> None:
+    def _run(self, turn: QueuedTurn) -> None:
         if turn.payment is not None:
             self._notify_payment(turn)
             return
@@ -130,18 +130,9 @@ class AgentService:
             replies, trace = self._answer(turn)
             to = {"to": last.phone_e164} if last.phone_e164 else {"recipient": last.wa_user_id}
             payloads = [m.to_whatsapp(**to) for m in replies]
-            saved = self.messages.save_outbox(
-                tenant_id,
-                turn.key,
-                phone_number_id=last.phone_number_id,
-                replies=payloads,
-                covers=[m.message_id for m in turn.messages],
-                trace=trace,
-                now=self.clock(),
+            outbox = self._store(
+                tenant_id, turn.key, last.phone_number_id, payloads, [m.message_id for m in turn.messages], trace
             )
-            outbox = self.messages.get_outbox(tenant_id, turn.key) if not saved else None
-            if outbox is None:
-                outbox = {"phone_number_id": last.phone_number_id, "replies": payloads, "sent": [None] * len(payloads)}
         if "answered_in" in outbox:
             return  # this message was part of a turn closed by a later message
         self._send_outbox(tenant_id, turn.key, outbox, token)
@@ -150,6 +141,29 @@ class AgentService:
                 self.sender.mark_read(last.phone_number_id, token, message.message_id)
             except SendFailed:
                 log.info("could not mark a message read", extra={"tenant_id": tenant_id})
+
+    def _store(
+        self,
+        tenant_id: str,
+        key: str,
+        phone_number_id: str,
+        payloads: list[dict[str, Any]],
+        covers: list[str],
+        trace: list[dict[str, Any]],
+    ) -> dict[str, Any]:
+        """Put a turn's replies in the outbox before sending; if another delivery stored them
+        first, send what that one stored."""
+        stored = self.messages.save_outbox(
+            tenant_id,
+            key,
+            phone_number_id=phone_number_id,
+            replies=payloads,
+            covers=covers,
+            trace=trace,
+            now=self.clock(),
+        )
+        earlier = None if stored else self.messages.get_outbox(tenant_id, key)
+        return earlier or {"phone_number_id": phone_number_id, "replies": payloads, "sent": [None] * len(payloads)}
 
     def _send_outbox(self, tenant_id: str, key: str, outbox: dict[str, Any], token: str) -> None:
         for index, payload in enumerate(outbox["replies"]):
@@ -166,7 +180,7 @@ class AgentService:
                 wamid = f"failed:{exc.code or exc.status}"
             self.messages.mark_sent(tenant_id, key, index, wamid)
 
-    def _notify_payment(self, turn: Turn) -> None:
+    def _notify_payment(self, turn: QueuedTurn) -> None:
         """Tell the customer what happened to their payment, in their language: the receipt on
         success; otherwise that nothing was paid, with the Paybill/Till way to pay (tool output)."""
         event, tenant_id = turn.payment or {}, turn.tenant_id
@@ -199,22 +213,7 @@ class AgentService:
             to = {"to": customer.phone_e164} if customer.phone_e164 else {"recipient": customer.wa_user_id}
             payloads = [m.to_whatsapp(**to) for m in replies]
             trace = [{"kind": "node", "node": "payment_outcome", "status": event["status"]}]
-            if not self.messages.save_outbox(
-                tenant_id,
-                turn.key,
-                phone_number_id=tenant.whatsapp.phone_number_id,
-                replies=payloads,
-                covers=[turn.key],
-                trace=trace,
-                now=self.clock(),
-            ):
-                outbox = self.messages.get_outbox(tenant_id, turn.key)
-            if outbox is None:
-                outbox = {
-                    "phone_number_id": tenant.whatsapp.phone_number_id,
-                    "replies": payloads,
-                    "sent": [None] * len(payloads),
-                }
+            outbox = self._store(tenant_id, turn.key, tenant.whatsapp.phone_number_id, payloads, [turn.key], trace)
         self._send_outbox(tenant_id, turn.key, outbox, token)
 
     def _c2b_steps(self, tenant_id: str, customer_id: str, order_id: str, lang: str, fallback: str) -> str | None:
@@ -230,20 +229,9 @@ class AgentService:
             {"tenant_id": tenant_id, "request_id": ctx.request_id, "conversation_id": "payments", "order_id": order_id},
             ctx,
         )
-        if not result["ok"]:
-            return None
-        c2b = result["data"]
-        return render(
-            "c2b_paybill" if c2b["method"] == "paybill" else "c2b_till",
-            lang,
-            fallback,
-            business=c2b["business_number"],
-            account=c2b["account_reference"] or "",
-            amount=money(c2b["amount"]),
-            ref=c2b["order_ref"],
-        )
+        return c2b_instructions(result["data"], lang, fallback) if result["ok"] else None
 
-    def _answer(self, turn: Turn) -> tuple[list[Any], list[dict[str, Any]]]:
+    def _answer(self, turn: QueuedTurn) -> tuple[list[Any], list[dict[str, Any]]]:
         last = turn.messages[-1]
         if last.phone_e164 is None:
             # A sender Meta gives no phone number for (a WhatsApp username). The customer tools key

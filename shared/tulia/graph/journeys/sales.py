@@ -23,7 +23,7 @@ from tulia.graph.subgraph import as_node, journey_graph
 from tulia.graph.wording import prompt_context
 from tulia.nlg.guard import unsupported_facts
 from tulia.nlg.messages import buttons, listing, text
-from tulia.nlg.templates import COUPON_REASONS, money, payment_outcome, word
+from tulia.nlg.templates import COUPON_REASONS, c2b_instructions, money, payment_outcome, word
 from tulia.nlu.lexicon import COLOURS, DELIVERY_WORDS, PICKUP_WORDS, any_phrase, normalize
 from tulia.nlu.rules import extract_slots
 from tulia.search.text import terms
@@ -585,20 +585,7 @@ def _payment_router(turn: Turn, method: str) -> None:
         if not result["ok"]:
             _payment_not_started(turn, "M-Pesa")
             return
-        c2b = result["data"]
-        key = "c2b_paybill" if c2b["method"] == "paybill" else "c2b_till"
-        turn.say(
-            text(
-                t(
-                    turn,
-                    key,
-                    business=c2b["business_number"],
-                    account=c2b["account_reference"] or "",
-                    amount=money(c2b["amount"]),
-                    ref=c2b["order_ref"],
-                )
-            )
-        )
+        turn.say(text(c2b_instructions(result["data"], turn.lang, str(turn.get("sheng_fallback")))))
         turn.set(pending=None, pending_options=[], payment_status="pending")
         return
     result = turn.tool("payment_create_pesapal_checkout", order_id=s.order_id)
