@@ -6,7 +6,14 @@ import base64
 from dataclasses import dataclass
 from typing import Any
 
-from tulia.pipeline.webhook import HttpResponse
+
+@dataclass(frozen=True)
+class HttpResponse:
+    """What a handler answers; :func:`response_of` turns it into API Gateway's shape."""
+
+    status: int
+    body: str = ""
+    content_type: str = "application/json"
 
 
 @dataclass(frozen=True)

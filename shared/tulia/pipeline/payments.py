@@ -20,7 +20,7 @@ from tulia.domain.common import new_id
 from tulia.domain.payment import Payment
 from tulia.errors import InvalidInput, NotFound, ProviderError, ProviderUnavailable, StateConflict, TuliaError
 from tulia.observability import logger as log
-from tulia.pipeline.webhook import HttpResponse
+from tulia.pipeline.apigw import HttpResponse
 from tulia.services import Services
 from tulia.store.queues import InboundQueue, PaymentCheckQueue
 from tulia.tools.order_tools import normalize_order_ref

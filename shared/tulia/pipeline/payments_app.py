@@ -7,9 +7,8 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from tulia.pipeline.apigw import request_of, response_of
+from tulia.pipeline.apigw import HttpResponse, request_of, response_of
 from tulia.pipeline.payments import PaymentCallbacks
-from tulia.pipeline.webhook import HttpResponse
 
 PAYMENTS_PREFIX = "/payments/"
 _STK = re.compile(r"^/payments/daraja/stk/([0-9a-f]{16,128})/?$")

@@ -15,17 +15,11 @@ from typing import Any
 
 from tulia.channel.whatsapp import WebhookError, parse, signature_valid, subscription_challenge
 from tulia.observability import logger as log
+from tulia.pipeline.apigw import HttpResponse
 from tulia.store.messages import MessageRepo
 from tulia.store.queues import InboundQueue
 
 ROUTE_CACHE_SECONDS = 60.0
-
-
-@dataclass(frozen=True)
-class HttpResponse:
-    status: int
-    body: str = ""
-    content_type: str = "application/json"
 
 
 def _json(status: int, **body: Any) -> HttpResponse:

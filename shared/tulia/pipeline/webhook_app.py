@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from tulia.pipeline.apigw import request_of, response_of
-from tulia.pipeline.webhook import HttpResponse, WebhookService
+from tulia.pipeline.apigw import HttpResponse, request_of, response_of
+from tulia.pipeline.webhook import WebhookService
 
 WEBHOOK_PATH = "/webhooks/whatsapp"
 
@@ -18,11 +18,10 @@ def service() -> WebhookService:
 
     from tulia.config import get_settings
     from tulia.domain.common import utc_now
-    from tulia.store import keys
     from tulia.store.dynamo import Dynamo
     from tulia.store.messages import MessageRepo
     from tulia.store.queues import INBOUND, InboundQueue
-    from tulia.store.tables import TENANTS
+    from tulia.store.tenants import TenantRepo
 
     settings = get_settings()
     config = Config(connect_timeout=2, read_timeout=3, retries={"max_attempts": 3, "mode": "standard"})
@@ -35,14 +34,10 @@ def service() -> WebhookService:
         settings.inbound_queue_url or sqs.get_queue_url(QueueName=INBOUND.name(settings.table_prefix))["QueueUrl"]
     )
 
-    def tenant_for(phone_number_id: str) -> str | None:
-        item = db.get(TENANTS, keys.phone_number_route_pk(phone_number_id), keys.ROUTE, consistent=False)
-        return str(item["tenant_id"]) if item else None
-
     return WebhookService(
         app_secret=settings.meta_app_secret.get_secret_value(),
         verify_token=settings.meta_verify_token.get_secret_value(),
-        tenant_for_phone_number_id=tenant_for,
+        tenant_for_phone_number_id=TenantRepo(db).tenant_for_phone_number_id,
         messages=MessageRepo(db),
         queue=InboundQueue(sqs, queue_url),
         clock=utc_now,
