@@ -191,16 +191,22 @@ def new_customer(caller: Caller, phone: str = "0712345678") -> str:
 
 
 # --- conversation engines ------------------------------------------------------------------------
-def scripted_llm_engine(seeded_snapshot: SeededSnapshot, model: Any = None) -> Any:
-    """The ``bedrock`` engine on a scripted chat model whose default answers read the message as the
-    rules engine does (with both demo catalogs as its product knowledge)."""
+def scripted_model(seeded_snapshot: SeededSnapshot) -> Any:
+    """A scripted chat model whose default answers read the message as the rules engine does, with
+    both demo catalogs as its product knowledge."""
     from tulia.llm.scripted import ScriptedChatModel, rules_responder
-    from tulia.nlu.bedrock import bedrock_engine
 
     words: set[str] = set()
     for _version, index in seeded_snapshot.catalog_indexes.values():
         words |= set(index.product_terms)
-    model = model or ScriptedChatModel(responder=rules_responder(words.__contains__))
+    return ScriptedChatModel(responder=rules_responder(words.__contains__))
+
+
+def scripted_llm_engine(seeded_snapshot: SeededSnapshot, model: Any = None) -> Any:
+    """The ``bedrock`` engine on a scripted chat model (see :func:`scripted_model`)."""
+    from tulia.nlu.bedrock import bedrock_engine
+
+    model = model or scripted_model(seeded_snapshot)
     return bedrock_engine(Settings(), models={"classifier": model, "writer": model})
 
 

@@ -8,17 +8,14 @@ from typing import Any
 import pytest
 
 from tests.chat import Chat, conversations_for
-from tests.conftest import SHOP, SeededSnapshot, scripted_llm_engine
-from tulia.llm.scripted import ScriptedChatModel, rules_responder
+from tests.conftest import SHOP, SeededSnapshot, scripted_llm_engine, scripted_model
+from tulia.llm.scripted import ScriptedChatModel
 from tulia.services import Services
 
 
 @pytest.fixture
 def model(seeded_snapshot: SeededSnapshot) -> ScriptedChatModel:
-    words: set[str] = set()
-    for _version, index in seeded_snapshot.catalog_indexes.values():
-        words |= set(index.product_terms)
-    return ScriptedChatModel(responder=rules_responder(words.__contains__))
+    return scripted_model(seeded_snapshot)  # type: ignore[no-any-return]
 
 
 @pytest.fixture
