@@ -237,7 +237,9 @@ class AgentService:
             # A sender Meta gives no phone number for (a WhatsApp username). The customer tools key
             # customers by phone (spec schema), so this turn gets a holding answer and is logged.
             log.warning("sender without a phone number", extra={"tenant_id": turn.tenant_id})
-            return [text(render("no_phone_sender", "en"))], [{"kind": "node", "node": "no_phone_sender"}]
+            languages = self.services.tenants.get(turn.tenant_id).languages
+            reply = render("no_phone_sender", languages.default, languages.sheng_fallback)
+            return [text(reply)], [{"kind": "node", "node": "no_phone_sender"}]
         result = self.conversations.handle(
             tenant_id=turn.tenant_id,
             phone_e164=last.phone_e164,
