@@ -29,6 +29,19 @@ class Chat:
         self.last = self.conversations.handle(tenant_id=self.tenant_id, phone_e164=self.phone, inbound=inbound)
         return "\n".join(m.plain_text() for m in self.last.replies)
 
+    def cart(self, *lines: tuple[str, int], note: str = "") -> str:
+        """Send a cart from the shop's WhatsApp catalog: (product retailer id, quantity) lines."""
+        inbound: dict[str, Any] = {
+            "type": "order",
+            "text": note,
+            "message_id": f"wamid.{next(_ids)}",
+            "order_items": [
+                {"product_retailer_id": sku, "quantity": qty, "item_price": 1, "currency": "KES"} for sku, qty in lines
+            ],
+        }
+        self.last = self.conversations.handle(tenant_id=self.tenant_id, phone_e164=self.phone, inbound=inbound)
+        return "\n".join(m.plain_text() for m in self.last.replies)
+
     @property
     def state(self) -> dict[str, Any]:
         return self.last.state

@@ -173,6 +173,35 @@ def test_a_retried_record_resends_stored_replies_without_running_the_graph_again
     assert len(pipeline.replies_to(SHOP_PHONE)) == 1
 
 
+def test_a_cart_from_the_whatsapp_catalog_becomes_an_order_and_goes_on_to_payment(
+    pipeline: Pipeline, seeded: Services
+) -> None:
+    cart = {
+        "from": SHOP_PHONE,
+        "id": "wamid.cart1",
+        "timestamp": "1795428000",
+        "type": "order",
+        "order": {
+            "catalog_id": "CAT1",
+            "text": "",
+            "product_items": [
+                {"product_retailer_id": "CH-002", "quantity": "2", "item_price": 10, "currency": "KES"},
+            ],
+        },
+    }
+    pipeline.customer_sends(value(cart, wa_id=SHOP_PHONE))
+    pipeline.run_agent()
+    assert "pick it up" in pipeline.replies_to(SHOP_PHONE)[-1]
+    pipeline.customer_sends(value(text_message("pickup", mid="wamid.cart2", sender=SHOP_PHONE), wa_id=SHOP_PHONE))
+    pipeline.run_agent()
+    replies = pipeline.replies_to(SHOP_PHONE)
+    customer_id = seeded.customers.find_id_by_phone(SHOP, "+" + SHOP_PHONE)
+    [order] = seeded.orders.list_for_customer(SHOP, str(customer_id)).items
+    assert [(line.item_id, line.quantity, line.unit_price) for line in order.lines] == [("CH-002", 2, 1_900)]
+    assert any(f"Order {order.order_id}" in r for r in replies)
+    assert "How would you like to pay" in replies[-1]
+
+
 def test_two_tenants_and_several_customers_each_get_their_own_replies(pipeline: Pipeline) -> None:
     pipeline.customer_sends(
         value(text_message("oraimo power bank", mid="wamid.m1")),

@@ -353,3 +353,51 @@ def test_with_several_orders_the_customer_picks_one_by_reference_and_date(chat: 
     answer = chat.send("1")
     assert f"Oda {first_listed}" in answer
     assert chat.tools()[-1] == "order_get_status"
+
+
+def test_a_whatsapp_catalog_cart_becomes_an_order_at_catalog_prices(chat: Chat, seeded: Services) -> None:
+    # the cart says KES 1 a piece; the order is built from the shop's catalog
+    reply = chat.cart(("SG-002", 2), ("CH-002", 1), ("GONE-999", 1))
+    assert "1 item(s) in your cart are no longer in our catalog" in reply
+    assert "delivery or will you pick it up" in reply
+    summary = chat.send("pickup")
+    ref = chat.state["order_id"]
+    order = seeded.orders.get(SHOP, ref)
+    assert [(line.item_id, line.quantity, line.unit_price) for line in order.lines] == [
+        ("SG-002", 2, 500),
+        ("CH-002", 1, 1_900),
+    ]
+    assert f"2 x Samsung Galaxy A15 Tempered Glass Screen Protector: {kes(1_000)}" in summary
+    assert f"1 x Oraimo 33W Fast Charger (USB-C): {kes(1_900)}" in summary
+    assert order.totals.subtotal == 2_900
+    assert f"Total: {kes(order.totals.total)}" in summary  # after the shop's automatic offer, if any
+    assert chat.state["pending"] == "payment_method"  # and on to payment
+    assert "M-Pesa" in chat.send("1")
+
+
+def test_a_catalog_cart_asks_for_each_missing_variant_then_orders(chat: Chat, seeded: Services) -> None:
+    reply = chat.cart(("PH-SAM-001", 1), ("TB-003", 1))
+    assert "Samsung Galaxy A05" in reply
+    assert "colour" in reply
+    assert "storage" in chat.send("Silver")
+    assert "delivery or will you pick it up" in chat.send("128GB")  # the tablet has one storage: not asked
+    chat.send(reply_id="mode:pickup")
+    order = seeded.orders.get(SHOP, chat.state["order_id"])
+    assert [(line.item_id, line.unit_price, line.variant_selection) for line in order.lines] == [
+        ("PH-SAM-001", 15_500, {"colour": "Silver", "storage": "128GB"}),  # the catalog's +2,000 applies
+        ("TB-003", 62_000, {"storage": "128GB"}),
+    ]
+
+
+def test_a_catalog_cart_of_sold_out_items_makes_no_order(chat: Chat) -> None:
+    reply = chat.cart(("LP-007", 1))
+    assert "Lenovo ThinkPad E14 Core i5 16GB/512GB is out of stock" in reply
+    assert "couldn't make an order from that cart" in reply
+    assert chat.state["order_id"] is None
+    assert "order_create" not in chat.tools()
+
+
+def test_a_catalog_cart_asking_more_than_the_stock_says_how_many_are_left(chat: Chat) -> None:
+    chat.cart(("LP-003", 3))  # 1 in stock
+    assert "we only have 1 of HP ProBook 450 G10 Core i7 16GB/512GB" in chat.send("pickup")
+    assert chat.state["order_id"] is None

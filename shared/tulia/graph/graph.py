@@ -32,6 +32,7 @@ FAST_ROUTES = {
     "governance": "governance",
     "unknown": "unknown",
     "failed": "respond",
+    "catalog_order": "sales",
 }
 JOURNEYS = ("sales", "support", "orders", "offers")
 # A turn visits about ten nodes (a topic switch about fifteen); anything near this limit is a bug.

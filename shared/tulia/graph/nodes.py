@@ -31,7 +31,7 @@ MENU_INTENTS = {
     "menu:help": "support_question",
     "menu:offers": "discounts_offers",
 }
-SUPPORTED_INBOUND = ("text", "interactive", "button")
+SUPPORTED_INBOUND = ("text", "interactive", "button", "order")
 
 
 def conversation_id_for(tenant_id: str, phone_e164: str) -> str:
@@ -148,6 +148,11 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     elif hit is not None and hit.kind == "opt_in":
         route = "prefs"
         turn.set(understanding={"keyword": "opt_in"})
+    elif kind == "order":
+        route = "catalog_order"  # a cart sent from the shop's WhatsApp catalog: a purchase, no guessing
+        turn.set(
+            intent="sales_discovery", intent_confidence=1.0, journey="sales", understanding={"catalog_order": True}
+        )
     elif hit is not None and hit.kind == "human":
         route = "handoff"
         turn.set(escalation_required=True, escalation_reason="human_requested")

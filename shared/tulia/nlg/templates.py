@@ -151,6 +151,20 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "Sorry, {name} is out of stock right now. Would you like to see similar items?",
         "sw": "Samahani, {name} imeisha kwa sasa. Ungependa kuona bidhaa zinazofanana?",
     },
+    "only_n_left": {
+        "en": "Sorry, we only have {n} of {name} right now. Tell me how many you'd like, or choose something else.",
+        "sw": "Samahani, tuna {name} {n} tu kwa sasa. Niambie ungependa ngapi, au chagua kitu kingine.",
+    },
+    "cart_items_unknown": {
+        "en": "{count} item(s) in your cart are no longer in our catalog, so I left them out.",
+        "sw": "Bidhaa {count} kwenye kikapu chako hazipo tena kwenye katalogi yetu, kwa hivyo nimeziacha.",
+    },
+    "cart_empty": {
+        "en": "I couldn't make an order from that cart: none of its items can be ordered right now. "
+              "Tell me what you're looking for and I'll find it.",
+        "sw": "Sikuweza kutengeneza oda kutoka kikapu hicho: hakuna bidhaa inayoweza kuagizwa sasa hivi. "
+              "Niambie unatafuta nini nikusaidie.",
+    },
     "ask_variant": {"en": "Which {dimension} would you like?", "sw": "Ungependa {dimension} gani?"},
     "ask_quantity": {"en": "How many would you like?", "sw": "Ungependa ngapi?"},
     "ask_delivery_mode": {

@@ -53,7 +53,15 @@ class QueuedTurn:
     def inbound(self) -> dict[str, Any]:
         last = self.messages[-1]
         body = "\n".join(m.text for m in self.messages if m.text) if len(self.messages) > 1 else last.text
-        return {"type": last.kind, "text": body, "reply_id": last.reply_id, "message_id": last.message_id}
+        inbound: dict[str, Any] = {
+            "type": last.kind,
+            "text": body,
+            "reply_id": last.reply_id,
+            "message_id": last.message_id,
+        }
+        if last.order_items:
+            inbound["order_items"] = last.order_items
+        return inbound
 
 
 def _joinable(turn: QueuedTurn, message: InboundMessage, tenant_id: str) -> bool:

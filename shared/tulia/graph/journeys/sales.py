@@ -39,6 +39,7 @@ SALES_PENDING = (
     "payment_confirmation",
     "mpesa_number",
 )
+MAX_CART_LINES = 20  # order_create's own limit on lines
 METHOD_WORDS = {
     "mpesa_stk": ("prompt", "stk", "m-pesa", "mpesa", "m pesa"),
     "mpesa_c2b": ("paybill", "till", "buy goods"),
@@ -55,7 +56,9 @@ def sales_start(state: ConversationState, runtime: Runtime[EngineContext]) -> di
     slots = state.understanding.get("slots", {})
     if slots.get("coupon_code"):
         turn.set(pending_coupon=slots["coupon_code"])
-    if state.intent == "payment_help":
+    if state.route == "catalog_order":
+        turn.set(step="catalog_order")
+    elif state.intent == "payment_help":
         turn.set(step="payment_status")
     else:
         # a new search starts a new sale: nothing of the last one (item, delivery, payment) is assumed
@@ -72,6 +75,52 @@ def pending_answer(state: ConversationState, runtime: Runtime[EngineContext]) ->
     if not _answer(turn):
         turn.set(route="reclassify")
     return turn.done()
+
+
+def catalog_order(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """A cart sent from the shop's WhatsApp catalog (its product retailer ids are our item ids).
+
+    Every product is read with catalog_get_item: the order is built from the catalog's prices and
+    stock, never from the prices inside the cart. Products that are gone or sold out are named; the
+    rest continue like any selection (missing variants and delivery asked, order created, payment)."""
+    turn = Turn(state, runtime, "catalog_order")
+    wanted: dict[str, int] = {}
+    for entry in state.inbound.get("order_items") or []:
+        item_id, quantity = str(entry.get("product_retailer_id") or "").strip(), int(entry.get("quantity") or 0)
+        if item_id and quantity > 0:
+            wanted[item_id] = wanted.get(item_id, 0) + quantity
+    turn.set(cart=[], selected_item={}, delivery={}, payment_method=None, payment_phone=None, order_id=None)
+    cart: list[dict[str, Any]] = []
+    unavailable: list[str] = []
+    for item_id, quantity in list(wanted.items())[:MAX_CART_LINES]:
+        result = turn.tool("catalog_get_item", item_id=item_id)
+        if not result["ok"]:
+            if result["error"]["code"] != "not_found":
+                turn.say(text(t(turn, "tool_error")))
+                return turn.done()
+            unavailable.append(item_id)
+            continue
+        item = result["data"]
+        if not item["in_stock"]:
+            turn.say(text(t(turn, "out_of_stock", name=item["name"])))
+            continue
+        cart.append({"item_id": item_id, "quantity": quantity, "variant_selection": {}, "item": _snapshot(item)})
+    if unavailable:
+        turn.say(text(t(turn, "cart_items_unknown", count=len(unavailable))))
+    if not cart:
+        turn.say(text(t(turn, "cart_empty")))
+        turn.set(pending=None, pending_options=[])
+        return turn.done()
+    turn.trace.append({"kind": "step", "node": "catalog_order", "lines": len(cart), "unavailable": len(unavailable)})
+    turn.set(cart=cart, selected_item=cart[0]["item"], selected_item_ids=[line["item_id"] for line in cart])
+    turn.set(rejected_shortlists=0, order_totals={})
+    _continue_order(turn)
+    return turn.done()
+
+
+def _snapshot(item: dict[str, Any]) -> dict[str, Any]:
+    """What the later steps of a sale need of an item (kept small: it lives in the checkpoint)."""
+    return {k: item[k] for k in ("item_id", "name", "price", "type", "variants")}
 
 
 def payment_status(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
@@ -285,7 +334,8 @@ def _answer(turn: Turn) -> bool:
         if option is None:
             return False
         cart = [dict(line) for line in s.cart]
-        cart[0]["variant_selection"] = {**cart[0].get("variant_selection", {}), option["dimension"]: option["title"]}
+        line = cart[int(option.get("line", 0))]
+        line["variant_selection"] = {**line.get("variant_selection", {}), option["dimension"]: option["title"]}
         turn.set(cart=cart)
         _continue_order(turn)
         return True
@@ -420,13 +470,23 @@ def _select(turn: Turn, item_id: str, body: str) -> None:
 def _continue_order(turn: Turn) -> None:
     """product_disambiguate: ask only for what is missing, then create the order."""
     s = turn.state
-    item = turn.get("selected_item")
     cart = turn.get("cart")
-    line = cart[0]
-    for variant in item["variants"]:
-        if variant["name"] not in line.get("variant_selection", {}):
+    items = [line.get("item") or turn.get("selected_item") for line in cart]
+    for index, (line, item) in enumerate(zip(cart, items, strict=True)):
+        for variant in item["variants"]:
+            if variant["name"] in line.get("variant_selection", {}):
+                continue
+            if len(variant["options"]) == 1:  # nothing to choose: never ask
+                cart = [dict(c) for c in cart]
+                cart[index]["variant_selection"] = {
+                    **line.get("variant_selection", {}),
+                    variant["name"]: variant["options"][0],
+                }
+                line = cart[index]
+                turn.set(cart=cart)
+                continue
             options = [
-                {"id": f"var:{variant['name']}:{o}", "title": o, "dimension": variant["name"]}
+                {"id": f"var:{index}:{variant['name']}:{o}", "title": o, "dimension": variant["name"], "line": index}
                 for o in variant["options"]
             ]
             body = f"{item['name']} - {money(item['price'])}\n" + t(turn, "ask_variant", dimension=variant["name"])
@@ -437,7 +497,7 @@ def _continue_order(turn: Turn) -> None:
             turn.set(pending="variant", pending_options=options)
             return
     delivery = dict(turn.get("delivery") or {})
-    if item["type"] != "service":
+    if any(item["type"] != "service" for item in items):
         slots = s.understanding.get("slots", {})
         if not delivery.get("mode") and slots.get("wants_delivery") is not None:
             delivery["mode"] = "delivery" if slots["wants_delivery"] else "pickup"
@@ -463,6 +523,7 @@ def _continue_order(turn: Turn) -> None:
                 "quantity": line["quantity"],
                 **({"variant_selection": line["variant_selection"]} if line.get("variant_selection") else {}),
             }
+            for line in cart
         ],
     }
     if delivery.get("mode"):
@@ -472,7 +533,13 @@ def _continue_order(turn: Turn) -> None:
     if not result["ok"]:
         error = result["error"]
         if error["code"] == "out_of_stock":
-            turn.say(text(t(turn, "out_of_stock", name=item["name"])))
+            short = (error.get("details") or {}).get("item_id")
+            name = next((i["name"] for i in items if i.get("item_id", short) == short), items[0]["name"])
+            available = (error.get("details") or {}).get("available")
+            if available:
+                turn.say(text(t(turn, "only_n_left", name=name, n=available)))
+            else:
+                turn.say(text(t(turn, "out_of_stock", name=name)))
         else:
             turn.say(text(t(turn, "tool_error")))
         turn.set(pending=None, pending_options=[])
@@ -718,12 +785,13 @@ sales = as_node(
             "sales_start": sales_start,
             "pending_answer": pending_answer,
             "payment_status": payment_status,
+            "catalog_order": catalog_order,
             "sales_narrow_query": sales_narrow_query,
             "ask_clarifying_question": ask_clarifying_question,
             "catalog_search": catalog_search,
         },
         {
-            "sales_start": ["pending_answer", "payment_status", "sales_narrow_query"],
+            "sales_start": ["pending_answer", "payment_status", "catalog_order", "sales_narrow_query"],
             "sales_narrow_query": ["ask_clarifying_question", "catalog_search"],
         },
         entry="sales_start",
