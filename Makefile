@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 
-.PHONY: install test dev lint fmt unit integration bench schemas clean readme-sample
+.PHONY: install browser test dev lint fmt unit integration bench schemas clean readme-sample
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Tulia needs Python 3.11 or newer on PATH"; exit 1; }
@@ -17,8 +17,18 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-test: install lint ## the whole suite
-	$(BIN)/python -m pytest -q
+# The chat page's browser test drives Debian's chromium with Playwright's client (CI runs as root).
+CHROMIUM ?= /usr/bin/chromium
+browser:
+	@test -x $(CHROMIUM) || { \
+	  if [ "$$(id -u)" = 0 ]; then APT=""; elif command -v sudo >/dev/null; then APT=sudo; else \
+	    echo "chromium is missing: install the Debian package 'chromium' (the browser test needs it)"; exit 1; fi; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  $$APT apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1 || \
+	  { $$APT apt-get update -qq && $$APT apt-get install -y -qq --no-install-recommends chromium; }; }
+
+test: install browser lint ## the whole suite
+	TULIA_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest -q
 
 unit: install
 	$(BIN)/python -m pytest -q tests/unit

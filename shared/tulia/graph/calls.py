@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -71,8 +72,10 @@ class Turn:
             entry["error"] = result["error"]["code"]
             if result["error"]["code"] in ("provider_unavailable", "internal_error"):
                 self.tool_errors = (self.tool_errors or self.state.consecutive_tool_errors) + 1
-        elif self.node != "load_context":  # loading tenant and customer says nothing of the journey's tools
-            self.tool_errors = 0
+        else:
+            entry["result"] = brief(result["data"])
+            if self.node != "load_context":  # loading tenant and customer says nothing of the journey's tools
+                self.tool_errors = 0
         self.trace.append(entry)
         return result
 
@@ -90,3 +93,12 @@ class Turn:
         if self.tool_errors is not None:
             out["consecutive_tool_errors"] = self.tool_errors
         return out
+
+
+TRACE_RESULT_CHARS = 240
+
+
+def brief(data: Any) -> str:
+    """A tool result as one short line for the turn's trace (the chat page shows it)."""
+    line = json.dumps(data, ensure_ascii=False, default=str, separators=(",", ":"))
+    return line if len(line) <= TRACE_RESULT_CHARS else line[: TRACE_RESULT_CHARS - 3] + "..."

@@ -214,7 +214,14 @@ def intent_classify(state: ConversationState, runtime: Runtime[EngineContext]) -
         inbound_text(state), is_catalog_word=index.product_terms.__contains__, context=prompt_context(turn)
     )
     turn.trace.append(
-        {"kind": "engine", "node": "intent_classify", "engine": turn.ctx.engine.name, "fallback": u.fallback}
+        {
+            "kind": "engine",
+            "node": "intent_classify",
+            "engine": turn.ctx.engine.name,
+            "intent": u.intent,
+            "confidence": round(u.intent_confidence, 2),
+            "fallback": u.fallback,
+        }
     )
     turn.trace.extend(u.llm_calls)
     turn.set(

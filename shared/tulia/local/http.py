@@ -52,7 +52,7 @@ def _is_text(content_type: str) -> bool:
 
 
 class LocalApi:
-    """Routes: exact paths or path prefixes (ending in '/') -> a Lambda-style handler."""
+    """Routes: exact paths or path prefixes (ending in '/'; the root is exact) -> a Lambda-style handler."""
 
     def __init__(self, port: int, routes: dict[str, LambdaHandler], host: str = "127.0.0.1") -> None:
         self.routes = routes
@@ -99,7 +99,7 @@ class LocalApi:
     def route(self, path: str) -> LambdaHandler | None:
         if path in self.routes:
             return self.routes[path]
-        prefixes = [p for p in self.routes if p.endswith("/") and path.startswith(p)]
+        prefixes = [p for p in self.routes if p.endswith("/") and p != "/" and path.startswith(p)]
         return self.routes[max(prefixes, key=len)] if prefixes else None
 
     @property

@@ -49,6 +49,8 @@ class LocalStack:
 
         from tulia.channel.graph_api import WhatsAppSender
         from tulia.graph.conversation import Conversations, dynamodb_checkpointer
+        from tulia.local import chatpage
+        from tulia.local.chatpage import ChatPage
         from tulia.local.http import LocalApi
         from tulia.local.poller import QueuePoller
         from tulia.local.simulators.daraja import DarajaSimulator
@@ -76,9 +78,12 @@ class LocalStack:
         self.store_url = f"http://127.0.0.1:{store_port}"
 
         s = self.settings
-        self.graph = self.daraja = self.pesapal = None
+        self.graph: GraphSimulator | None = None
+        self.daraja: DarajaSimulator | None = None
+        self.pesapal: PesapalSimulator | None = None
         if not s.whatsapp_api_base:
-            self.graph = GraphSimulator().start()
+            self.graph = GraphSimulator()
+            self.graph.start()
             self._stops.append(self.graph.stop)
         if not s.mpesa_api_base:
             passkeys = {
@@ -86,10 +91,12 @@ class LocalStack:
                 for p in self.packs
                 if p.tenant.payments.mpesa_stk
             }
-            self.daraja = DarajaSimulator(passkeys=passkeys).start()
+            self.daraja = DarajaSimulator(passkeys=passkeys)
+            self.daraja.start()
             self._stops.append(self.daraja.stop)
         if not s.pesapal_api_base:
-            self.pesapal = PesapalSimulator().start()
+            self.pesapal = PesapalSimulator()
+            self.pesapal.start()
             self._stops.append(self.pesapal.stop)
         public = s.public_base_url if "TULIA_PUBLIC_BASE_URL" in os.environ else f"http://localhost:{self.port}"
         self.settings = s = s.model_copy(update={"aws_endpoint_url": self.store_url, "public_base_url": public})
@@ -143,11 +150,23 @@ class LocalStack:
             checks=checks,
             check_delay_seconds=s.stk_query_delay_seconds,
         )
+        self.chat_page = ChatPage(
+            services=services,
+            tenant_ids=[p.tenant.tenant_id for p in self.packs],
+            webhook_url=f"{self.base_url}{webhook_app.WEBHOOK_PATH}",
+            app_secret=s.meta_app_secret.get_secret_value(),
+            messages=MessageRepo(services.db),
+            graph=self.graph,
+            daraja=self.daraja,
+            stk_check_delay_seconds=s.stk_query_delay_seconds,
+        )
         self.api = LocalApi(
             self.port,
             {
                 webhook_app.WEBHOOK_PATH: lambda event: webhook_app.handle(event, self.webhook),
                 payments_app.PAYMENTS_PREFIX: lambda event: payments_app.handle(event, self.payments),
+                chatpage.PAGE_PATH: self.chat_page.handle,
+                chatpage.API_PREFIX: self.chat_page.handle,
             },
         ).start()
         self._stops.insert(0, self.api.stop)
@@ -212,6 +231,7 @@ def run_dev(packs: list[Pack], *, port: int) -> int:
             print(f"seeded {line}")
         print(f"Webhook: {stack.base_url}/webhooks/whatsapp (GET verification, POST signed messages)")
         print(f"Payment callbacks: {stack.settings.public_base_url}/payments/daraja/stk/<token>")
+        print(f"Chat with the shops as a WhatsApp customer: {stack.base_url}/", flush=True)
         print(f"Tulia is running on {stack.base_url}. Press Ctrl-C to stop.", flush=True)
         # Wake up regularly: a Ctrl-C delivered to another thread only runs its handler when the
         # main thread next executes Python code; a bare wait() could sleep through it.

@@ -254,6 +254,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "Yes! We received {amount} for order {ref} (M-Pesa receipt {receipt}).",
         "sw": "Ndiyo! Tumepokea {amount} kwa oda {ref} (risiti ya M-Pesa {receipt}).",
     },
+    "payment_status_paid_card": {
+        "en": "Yes! We received {amount} for order {ref} (payment confirmation {receipt}).",
+        "sw": "Ndiyo! Tumepokea {amount} kwa oda {ref} (uthibitisho wa malipo {receipt}).",
+    },
     "payment_status_paid_no_receipt": {
         "en": "Yes! We received {amount} for order {ref}.",
         "sw": "Ndiyo! Tumepokea {amount} kwa oda {ref}.",
@@ -374,9 +378,11 @@ def word(table: dict[str, dict[str, str]], key: str, lang: str, sheng_fallback: 
 def payment_outcome(status: str, lang: str, sheng_fallback: str = "sw", **facts: Any) -> str:
     """What the customer is told about a payment in ``status`` (paid, pending, failed, cancelled,
     timeout): after "did it go through?" and when a provider's outcome arrives. Facts: ``amount``,
-    ``ref``, ``receipt``."""
+    ``ref``, ``receipt``; ``method`` names the receipt (an M-Pesa receipt, or a card payment's
+    confirmation code)."""
+    method = facts.pop("method", None)
     key = {
-        "paid": "payment_status_paid"
+        "paid": ("payment_status_paid_card" if method == "pesapal" else "payment_status_paid")
         if facts.get("receipt") not in (None, "", "-")
         else "payment_status_paid_no_receipt",
         "pending": "payment_status_pending",

@@ -211,6 +211,7 @@ class AgentService:
                         amount=money(payment.amount),
                         ref=order.order_id,
                         receipt=payment.receipt or "-",
+                        method=payment.method,
                     )
                 )
             ]

@@ -758,6 +758,7 @@ def _payment_help(turn: Turn) -> None:
     payments = order["payments"] or []
     paid = next((p for p in reversed(payments) if p["status"] == "paid"), None)
     last = payments[-1] if payments else None
+    method = (paid or {}).get("method")
     if order["payment_status"] == "paid" or paid is not None:
         status, amount, receipt = "paid", (paid or {}).get("amount", order["total"]), (paid or {}).get("receipt")
     else:
@@ -767,7 +768,13 @@ def _payment_help(turn: Turn) -> None:
     turn.say(
         text(
             payment_outcome(
-                status, lang, fallback, amount=money(amount), ref=order["order_ref"], receipt=receipt or "-"
+                status,
+                lang,
+                fallback,
+                amount=money(amount),
+                ref=order["order_ref"],
+                receipt=receipt or "-",
+                method=method,
             )
         )
     )

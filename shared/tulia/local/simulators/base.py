@@ -31,6 +31,7 @@ class Reply:
     body: Any = field(default_factory=dict)
     content_type: str = "application/json"
     delay_seconds: float = 0.0  # answer late (to exercise client timeouts)
+    headers: dict[str, str] = field(default_factory=dict)  # e.g. Location of a redirect
 
 
 Route = Callable[[Recorded], Reply]
@@ -53,10 +54,14 @@ class SimulatorServer:
                 parts = urlsplit(self.path)
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b""
-                try:
-                    body: Any = json.loads(raw) if raw else None
-                except ValueError:
-                    body = raw.decode("utf-8", "replace")
+                body: Any
+                if "x-www-form-urlencoded" in (self.headers.get("Content-Type") or ""):
+                    body = {k: v[-1] for k, v in parse_qs(raw.decode("utf-8", "replace")).items()}
+                else:
+                    try:
+                        body = json.loads(raw) if raw else None
+                    except ValueError:
+                        body = raw.decode("utf-8", "replace")
                 rec = Recorded(
                     self.command,
                     parts.path,
@@ -72,6 +77,8 @@ class SimulatorServer:
                 self.send_response(reply.status)
                 self.send_header("Content-Type", reply.content_type)
                 self.send_header("Content-Length", str(len(data)))
+                for name, value in reply.headers.items():
+                    self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(data)
 

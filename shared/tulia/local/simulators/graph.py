@@ -10,7 +10,8 @@ from __future__ import annotations
 import itertools
 import re
 import threading
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from tulia.local.simulators.base import Recorded, Reply, Route, SimulatorServer
@@ -24,6 +25,7 @@ class SentMessage:
     to: str  # the phone (digits) or the BSUID the message was addressed to
     payload: dict[str, Any]
     message_id: str
+    at: float = field(default_factory=time.time)  # when Meta accepted it
 
 
 def _graph_error(code: int, message: str, status: int = 400) -> Reply:
@@ -77,10 +79,14 @@ class GraphSimulator(SimulatorServer):
             return None
         return lambda r: self._messages(r, match.group(1))
 
-    def messages_to(self, to: str) -> list[SentMessage]:
+    def messages_to(self, to: str, phone_number_id: str | None = None) -> list[SentMessage]:
         digits = to.lstrip("+")
         with self._sent_lock:
-            return [m for m in self.sent if m.to == digits]
+            return [m for m in self.sent if m.to == digits and phone_number_id in (None, m.phone_number_id)]
+
+    def was_read(self, phone_number_id: str, message_id: str) -> bool:
+        with self._sent_lock:
+            return (phone_number_id, message_id) in self.read
 
     def _messages(self, rec: Recorded, phone_number_id: str) -> Reply:
         if not rec.headers.get("authorization", "").startswith("Bearer ") or len(rec.headers["authorization"]) < 10:

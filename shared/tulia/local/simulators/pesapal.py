@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import html
 import re
 import secrets
 import uuid
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from tulia.local.simulators.base import Recorded, Reply, SimulatorServer
 
@@ -36,6 +38,8 @@ class PesapalSimulator(SimulatorServer):
                 ("GET", "/api/URLSetup/GetIpnList"): self._ipn_list,
                 ("POST", "/api/Transactions/SubmitOrderRequest"): self._submit,
                 ("GET", "/api/Transactions/GetTransactionStatus"): self._status,
+                ("GET", "/checkout"): self._checkout_page,
+                ("POST", "/checkout"): self._checkout_action,
             }
         )
 
@@ -147,6 +151,40 @@ class PesapalSimulator(SimulatorServer):
             },
         )
 
+    # the hosted checkout page the customer opens from the payment link --------------------------
+    def _checkout_page(self, rec: Recorded) -> Reply:
+        order = self.orders.get(rec.query.get("OrderTrackingId", ""))
+        if order is None:
+            return Reply(404, _page("Payment not found", "<p>This payment link is not valid.</p>"), "text/html")
+        if order.status_code:
+            done = {1: "This payment is complete.", 2: "This payment failed.", 3: "This payment was reversed."}
+            return Reply(200, _page("PesaPal", f"<p id='outcome'>{done[order.status_code]}</p>"), "text/html")
+        amount = order.body["amount"]
+        body = (
+            f"<p>Pay <b id='amount'>KES {amount:,.0f}</b> to merchant reference "
+            f"<b id='reference'>{html.escape(str(order.body['id']))}</b></p>"
+            f"<p>{html.escape(str(order.body.get('description', '')))}</p>"
+            "<p class='note'>Simulator: no card is charged. Choose what the customer's bank answers.</p>"
+            "<form method='post' action='/checkout'>"
+            f"<input type='hidden' name='OrderTrackingId' value='{html.escape(order.tracking_id)}'>"
+            "<button name='action' value='pay' id='pay'>Pay now</button> "
+            "<button name='action' value='fail' id='fail' class='secondary'>Card declined</button>"
+            "</form>"
+        )
+        return Reply(200, _page("PesaPal checkout", body), "text/html")
+
+    def _checkout_action(self, rec: Recorded) -> Reply:
+        form = rec.body if isinstance(rec.body, dict) else {}
+        order = self.orders.get(str(form.get("OrderTrackingId", "")))
+        if order is None or form.get("action") not in ("pay", "fail"):
+            return Reply(400, _page("Payment not found", "<p>Unknown payment.</p>"), "text/html")
+        if not order.status_code:
+            self.complete(order.tracking_id, 1 if form["action"] == "pay" else 2, send_ipn=True)
+        # like PesaPal: back to the merchant's callback page with the ids
+        query = urlencode({"OrderTrackingId": order.tracking_id, "OrderMerchantReference": order.body["id"]})
+        back = f"{order.body['callback_url']}{'&' if '?' in order.body['callback_url'] else '?'}{query}"
+        return Reply(303, b"", "text/plain", headers={"Location": back})
+
     def complete(self, tracking_id: str, status_code: int = 1, *, send_ipn: bool = False) -> PesapalOrder:
         """The customer finishes (1) or fails (2) on the hosted page; PesaPal then notifies the
         merchant's IPN URL (only the ids: the result must be asked with GetTransactionStatus)."""
@@ -168,3 +206,14 @@ class PesapalSimulator(SimulatorServer):
             else:
                 httpx.get(ipn["url"], params=note, timeout=10)
         return order
+
+
+def _page(title: str, body: str) -> str:
+    return (
+        "<!doctype html><html><head><meta charset='utf-8'><meta name='viewport' content='width=device-width'>"
+        f"<title>{html.escape(title)}</title><style>body{{font-family:system-ui,sans-serif;max-width:28rem;"
+        "margin:3rem auto;padding:0 1rem;color:#1d2939}h1{font-size:1.3rem;color:#0b5cab}button{font-size:1rem;"
+        "padding:.6rem 1.2rem;border:0;border-radius:.4rem;background:#0b5cab;color:#fff;cursor:pointer}"
+        "button.secondary{background:#b42318}.note{color:#667085;font-size:.85rem}</style></head>"
+        f"<body><h1>{html.escape(title)}</h1>{body}</body></html>"
+    )

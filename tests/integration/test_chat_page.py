@@ -1,0 +1,231 @@
+"""The chat page of `tulia dev` (built-in simulators): its JSON API over HTTP, the PesaPal hosted
+checkout, and a purchase with an M-Pesa prompt approved on the simulated phone in headless Chromium
+(Playwright's client driving Debian's chromium)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import ROOT
+from tests.integration.test_local_stack_e2e import wait_for
+from tulia.local.stack import free_port
+
+OUTPUT = ROOT / "test-output"
+SHOP = "demo-shop"
+
+
+class Page:
+    """The chat page's API, as the page's script calls it."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def send(self, phone: str, **message: Any) -> httpx.Response:
+        return httpx.post(f"{self.url}/dev/send", json={"tenant_id": SHOP, "phone": phone, **message}, timeout=20)
+
+    def chat(self, phone: str) -> dict[str, Any]:
+        got = httpx.get(f"{self.url}/dev/chat", params={"tenant_id": SHOP, "phone": phone}, timeout=10)
+        assert got.status_code == 200, got.text
+        return dict(got.json())
+
+    def shop_texts(self, phone: str) -> list[str]:
+        out = []
+        for m in self.chat(phone)["messages"]:
+            if m["direction"] == "out":
+                p = m["payload"]
+                body = p["text"]["body"] if p["type"] == "text" else p["interactive"]["body"]["text"]
+                if p["type"] == "interactive" and p["interactive"]["type"] == "list":
+                    rows = [r for s in p["interactive"]["action"]["sections"] for r in s["rows"]]
+                    body += "\n" + "\n".join(r["title"] for r in rows)
+                out.append(body)
+        return out
+
+    def say(self, phone: str, **message: Any) -> str:
+        """Send and return the shop's answer once the turn's trace is stored and its replies arrived."""
+        before = len(self.shop_texts(phone))
+        sent = self.send(phone, **message)
+        assert sent.status_code == 200, sent.text
+        mid = sent.json()["message_id"]
+
+        def answered() -> bool:
+            turns = {t["message_id"]: t for t in self.chat(phone)["turns"]}
+            return not turns[mid].get("pending") and len(self.shop_texts(phone)) > before
+
+        wait_for(answered)
+        return "\n".join(self.shop_texts(phone)[before:])
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
+    port = free_port()
+    log = tmp_path_factory.mktemp("dev") / "dev.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TULIA_")}
+    env |= {"TULIA_STK_QUERY_DELAY_SECONDS": "2", "TULIA_LOG_LEVEL": "WARNING"}
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tulia.cli", "dev", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        try:
+            wait_for(lambda: "Press Ctrl-C" in log.read_text(), timeout=120)
+            assert f"Chat with the shops as a WhatsApp customer: http://127.0.0.1:{port}/" in log.read_text()
+            yield Page(f"http://127.0.0.1:{port}")
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+    assert "Traceback" not in log.read_text(), log.read_text()[-3000:]
+
+
+def test_the_page_is_served_at_the_root(stack: Page) -> None:
+    page = httpx.get(stack.url + "/", timeout=10)
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    assert "Tulia local chat" in page.text
+    shops = httpx.get(stack.url + "/dev/tenants", timeout=10).json()
+    assert {t["tenant_id"] for t in shops["tenants"]} == {"demo-shop", "demo-salon"}
+    assert shops["simulators"] == {"graph": True, "daraja": True}
+
+
+def test_bad_input_to_the_page_api_is_refused_and_sends_nothing(stack: Page) -> None:
+    phone = "+254711500001"
+    assert stack.send(phone, type="text", text="").status_code == 400
+    assert stack.send(phone, type="order", items=[{"sku": "CH-002", "quantity": 0}]).status_code == 400
+    assert stack.send(phone, type="sticker").status_code == 400
+    assert stack.send("not a number", type="text", text="hi").status_code == 400
+    unknown = httpx.post(
+        f"{stack.url}/dev/send", json={"tenant_id": "nope", "phone": phone, "type": "text", "text": "hi"}, timeout=10
+    )
+    assert unknown.status_code == 404
+    bad_stk = httpx.post(f"{stack.url}/dev/stk", json={"checkout_request_id": "x", "action": "approve"}, timeout=10)
+    assert bad_stk.status_code == 404
+    assert stack.chat(phone)["messages"] == []
+
+
+def test_a_message_from_the_page_is_answered_with_its_trace(stack: Page) -> None:
+    phone = "+254711500002"
+    answer = stack.say(phone, type="text", text="do you have chargers?")
+    assert "Oraimo" in answer
+    [turn] = stack.chat(phone)["turns"]
+    assert turn["said"] == "do you have chargers?"
+    kinds = {e["kind"] for e in turn["trace"]}
+    assert {"node", "tool", "route", "engine"} <= kinds
+    search = next(e for e in turn["trace"] if e.get("tool") == "catalog_search")
+    assert search["ok"] is True
+    assert search["latency_ms"] >= 0
+    assert "Oraimo" in search["result"]
+    engine = next(e for e in turn["trace"] if e["kind"] == "engine")
+    assert engine["intent"] == "sales_discovery"
+    mine = [m for m in stack.chat(phone)["messages"] if m["direction"] == "in"]
+    wait_for(lambda: all(m["read"] for m in [x for x in stack.chat(phone)["messages"] if x["direction"] == "in"]))
+    assert len(mine) == 1
+
+
+def test_a_card_payment_on_the_hosted_checkout_page_confirms_the_order(stack: Page) -> None:
+    phone = "+254711500003"
+    stack.say(phone, type="order", items=[{"sku": "CH-002", "quantity": 1}])
+    stack.say(phone, type="button_reply", id="mode:pickup", title="Pickup")
+    link_reply = stack.say(phone, type="text", text="card")
+    link = re.search(r"(http://\S+/checkout\?OrderTrackingId=[\w-]+)", link_reply)
+    assert link, link_reply
+    amount = re.search(r"Pay (KES [\d,]+)", link_reply)
+    assert amount, link_reply
+    page = httpx.get(link.group(1), timeout=10)
+    assert page.status_code == 200
+    assert "Pay now" in page.text
+    tracking = link.group(1).split("=", 1)[1]
+    paid = httpx.post(
+        link.group(1).split("?")[0], data={"OrderTrackingId": tracking, "action": "pay"}, timeout=20
+    )  # the customer pays; PesaPal sends the IPN and redirects back to the shop
+    assert paid.status_code == 303
+    assert "/payments/pesapal/return" in paid.headers["location"]
+    [confirmation] = wait_for(lambda: [t for t in stack.shop_texts(phone) if "We received" in t])
+    assert f"We received {amount.group(1)} for order" in confirmation
+    assert "payment confirmation SIM" in confirmation  # PesaPal's code, not called an M-Pesa receipt
+    again = httpx.get(link.group(1), timeout=10)
+    assert "This payment is complete." in again.text
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    chromium = os.environ.get("TULIA_CHROMIUM", "/usr/bin/chromium")
+    if not Path(chromium).exists():
+        if "TULIA_CHROMIUM" in os.environ:  # `make test` installs it: missing there is a failure
+            pytest.fail(f"no browser at {chromium}: `make browser` installs Debian's chromium")
+        pytest.skip(f"no browser at {chromium} (run `make test`, which installs Debian's chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=chromium,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+def test_a_person_buys_a_phone_in_the_browser_and_approves_the_mpesa_prompt(stack: Page, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(stack.url + "/")
+    expect(page.locator("#tenant option")).to_have_count(2)
+    page.fill("#phone", "+254711500004")
+    page.fill("#name", "Achieng")
+    page.click("#open")
+
+    def say(words: str) -> None:
+        page.fill("#text", words)
+        page.press("#text", "Enter")
+
+    shop = page.locator(".msg.out")
+    say("I want a Samsung phone")
+    page.locator(".msg.out .list-open").last.click()  # the shortlist is a WhatsApp list
+    page.locator(".list-row", has_text="Samsung Galaxy A15").click()
+    page.locator(".msg.out").last.locator(".reply-btn", has_text="Blue").first.click()
+    expect(shop.last).to_contain_text("storage")
+    page.locator(".msg.out").last.locator(".reply-btn", has_text="128GB").click()
+    expect(shop.last).to_contain_text("pick it up")
+    page.locator(".msg.out").last.locator(".reply-btn", has_text="Pickup").click()
+    expect(shop.last).to_contain_text("How would you like to pay")
+    expect(page.locator(".msg.out", has_text="KES 21,500").last).to_be_visible()
+    page.locator(".msg.out").last.locator(".reply-btn", has_text="M-Pesa prompt").click()
+    page.locator(".msg.out").last.locator(".reply-btn", has_text="Yes, send it").click()
+
+    prompt = page.locator("#stk")
+    expect(prompt).to_be_visible(timeout=20_000)  # the M-Pesa prompt on the simulated phone
+    expect(page.locator("#stk-text")).to_contain_text("Ksh21,500")
+    page.fill("#stk-pin", "1234")
+    page.click("#stk-ok")
+    expect(prompt).to_be_hidden()
+    receipt = page.locator(".msg.out", has_text="We received KES 21,500")
+    expect(receipt).to_be_visible(timeout=20_000)  # without reloading the page
+    expect(receipt).to_contain_text(re.compile(r"M-Pesa receipt T[0-9A-F]{9}"))
+    expect(page.locator("#trace .turn").first).to_be_visible()
+    expect(page.locator("#trace")).to_contain_text("payment_initiate_stk_push")
+    OUTPUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUTPUT / "chat-page-purchase.png"), full_page=True)
+    assert errors == []
