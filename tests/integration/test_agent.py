@@ -253,15 +253,60 @@ def test_an_undeliverable_reply_is_recorded_not_retried_forever(pipeline: Pipeli
     assert outbox["sent"] == ["failed:131026"]
 
 
-def test_a_sender_without_a_phone_number_gets_an_explanation_addressed_by_user_id(pipeline: Pipeline) -> None:
-    pipeline.customer_sends(
-        value(text_message("niaje", mid="wamid.b1", sender=None), wa_id=None, user_id="KE.1502576394655843")
-    )
+BSUID = "KE.1502576394655843"
+
+
+def _username_says(pipeline: Pipeline, words: str, mid: str, phone: str | None = None) -> None:
+    """A WhatsApp user with a username: Meta sends the business-scoped user id, the phone only if allowed."""
+    pipeline.customer_sends(value(text_message(words, mid=mid, sender=phone), wa_id=phone, user_id=BSUID))
+    assert pipeline.run_agent() == {"batchItemFailures": []}
+
+
+def _texts(pipeline: Pipeline, to: str) -> list[str]:
+    out = []
+    for sent in pipeline.graph.messages_to(to):
+        p = sent.payload
+        out.append(p["text"]["body"] if p["type"] == "text" else p["interactive"]["body"]["text"])
+    return out
+
+
+def test_a_customer_without_a_phone_number_shops_and_is_asked_for_the_mpesa_number(
+    pipeline: Pipeline, seeded: Services
+) -> None:
+    _username_says(pipeline, "do you have oraimo power banks?", "wamid.b1")
+    [shortlist] = pipeline.graph.messages_to(BSUID)
+    assert shortlist.payload["recipient"] == BSUID  # addressed by user id: Meta withheld the phone
+    assert "to" not in shortlist.payload
+    customer_id = seeded.customers.find_id_by_wa_user(SHOP, BSUID)
+    assert customer_id is not None
+    assert seeded.customers.get(SHOP, customer_id).phone_e164 is None
+    for n, words in enumerate(["1", "black", "pickup", "M-Pesa prompt"], start=2):
+        _username_says(pipeline, words, f"wamid.b{n}")
+    assert "M-Pesa number" in _texts(pipeline, BSUID)[-1]  # an STK push needs a phone: asked, not guessed
+    _username_says(pipeline, "0722 123 456", "wamid.b9")
+    assert "+254 7** *** 456" in _texts(pipeline, BSUID)[-1]
+    [order] = seeded.orders.list_for_customer(SHOP, customer_id).items
+    assert order.customer_id == customer_id
+
+
+def test_one_person_seen_first_by_user_id_then_with_a_phone_stays_one_customer(
+    pipeline: Pipeline, seeded: Services
+) -> None:
+    _username_says(pipeline, "habari", "wamid.u1")
+    first = seeded.customers.find_id_by_wa_user(SHOP, BSUID)
+    _username_says(pipeline, "any offers?", "wamid.u2", phone="254733000111")
+    assert seeded.customers.find_id_by_phone(SHOP, "+254733000111") == first
+    customer = seeded.customers.get(SHOP, str(first))
+    assert (customer.phone_e164, customer.wa_user_id) == ("+254733000111", BSUID)
+    assert pipeline.graph.messages_to("254733000111")[-1].payload["to"] == "254733000111"  # the phone wins
+
+
+def test_a_phone_customer_who_later_shows_a_user_id_keeps_both(pipeline: Pipeline, seeded: Services) -> None:
+    pipeline.customer_sends(value(text_message("hi", mid="wamid.p1", sender="254733000222"), wa_id="254733000222"))
     pipeline.run_agent()
-    [sent] = pipeline.graph.messages_to("KE.1502576394655843")
-    assert sent.payload["recipient"] == "KE.1502576394655843"
-    assert "to" not in sent.payload
-    assert "phone number" in sent.payload["text"]["body"]
+    _username_says(pipeline, "any offers?", "wamid.p2", phone="254733000222")
+    customer_id = seeded.customers.find_id_by_phone(SHOP, "+254733000222")
+    assert seeded.customers.find_id_by_wa_user(SHOP, BSUID) == customer_id
 
 
 def _thread(pipeline: Pipeline, tenant_id: str, phone: str) -> str:

@@ -107,6 +107,42 @@ def test_an_unsuccessful_prompt_is_explained_with_the_paybill_way_to_pay(
     assert "Business number: 600984" in steps
 
 
+def test_yes_after_a_cancelled_prompt_sends_a_new_prompt_for_the_same_order(
+    chat: Chat, seeded: Services, daraja: DarajaSimulator, setup: dict[str, Any]
+) -> None:
+    ref = start_stk(chat)
+    first = seeded.payments.get(SHOP, ref, chat.state["payment_request_id"])
+    post(setup, *callback(daraja, first.checkout_request_id, 1032))
+    pipe: Pipeline = setup["pipe"]
+    pipe.run_agent()
+    [offer] = [m.payload for m in pipe.graph.messages_to(PHONE) if m.payload["type"] == "interactive"]
+    assert [b["reply"]["id"] for b in offer["interactive"]["action"]["buttons"]] == [
+        "confirm:yes",
+        "confirm:other",
+        "confirm:no",
+    ]
+    again = chat.send("yes")  # the customer answers the retry offer
+    assert f"I've sent an M-Pesa prompt for KES {first.amount:,}" in again
+    second = seeded.payments.get(SHOP, ref, chat.state["payment_request_id"])
+    assert second.payment_id != first.payment_id
+    assert (second.amount, second.order_id) == (first.amount, ref)
+
+
+def test_a_payment_outcome_does_not_take_over_another_question(
+    chat: Chat, seeded: Services, daraja: DarajaSimulator, setup: dict[str, Any]
+) -> None:
+    ref = start_stk(chat)
+    payment = seeded.payments.get(SHOP, ref, chat.state["payment_request_id"])
+    chat.send("I want a samsung phone")  # a new sale: the shortlist question is open
+    pending = chat.state["pending"]
+    post(setup, *callback(daraja, payment.checkout_request_id, 1032))
+    pipe: Pipeline = setup["pipe"]
+    pipe.run_agent()
+    assert "was cancelled, so nothing was paid" in pipe.replies_to(PHONE)[-1]
+    state = chat.conversations.graph.get_state({"configurable": {"thread_id": chat.state["conversation_id"]}})
+    assert state.values["pending"] == pending
+
+
 def test_a_forged_success_changes_nothing(
     chat: Chat, seeded: Services, daraja: DarajaSimulator, setup: dict[str, Any]
 ) -> None:
@@ -350,3 +386,40 @@ def test_c2b_callbacks_that_do_not_match_change_nothing(chat: Chat, seeded: Serv
     assert seeded.orders.get(SHOP, ref).status != "paid"
     assert c2b(setup, seeded, "confirmation", b"{not json")["status"] == 400
     assert setup["pipe"].lambda_event()["Records"] == []
+
+
+def test_money_for_an_unknown_account_number_is_kept_for_the_shop_to_match(
+    seeded: Services, setup: dict[str, Any]
+) -> None:
+    body = c2b_body("MY NAME", "2500.00", trans_id="RKL51ZDR7K")
+    assert c2b(setup, seeded, "confirmation", body)["ResultCode"] == 0
+    assert c2b(setup, seeded, "confirmation", body)["ResultCode"] == 0  # Daraja repeats: kept once
+    [kept] = seeded.payments.list_unmatched(SHOP).items
+    assert (kept.trans_id, kept.amount, kept.bill_ref, kept.reason) == (
+        "RKL51ZDR7K",
+        "2500.00",
+        "MY NAME",
+        "unknown_reference",
+    )
+    assert kept.status == "open"
+    assert seeded.payments.list_unmatched("demo-salon").items == []  # the shop's own, nobody else's
+
+
+def test_a_wrong_amount_for_a_real_order_is_kept_and_a_person_takes_over(
+    chat: Chat, seeded: Services, setup: dict[str, Any]
+) -> None:
+    from tests.integration.test_launch_checklist import buy_a_power_bank_for_pickup
+
+    ref = buy_a_power_bank_for_pickup(chat)
+    order = seeded.orders.get(SHOP, ref)
+    body = c2b_body(ref, f"{order.amount_due - 100}.00", trans_id="RKL51ZDR8M")
+    assert c2b(setup, seeded, "confirmation", body)["ResultCode"] == 0
+    assert seeded.orders.get(SHOP, ref).status != "paid"  # short money never marks an order paid
+    [kept] = seeded.payments.list_unmatched(SHOP).items
+    assert (kept.reason, kept.order_id, kept.customer_id) == ("amount_mismatch", ref, order.customer_id)
+    customer = seeded.customers.get(SHOP, order.customer_id)
+    assert customer.handoff_ticket_id is not None
+    ticket = seeded.handoffs.get(SHOP, customer.handoff_ticket_id)
+    assert ticket.priority == "high"
+    assert ticket.context_snapshot["mpesa_transaction"] == "RKL51ZDR8M"
+    assert ref in ticket.reason

@@ -45,3 +45,24 @@ class Payment(Model):
     needs_review: bool = False
     created_at: datetime
     updated_at: datetime
+
+
+UnmatchedReason = Literal["unknown_reference", "amount_mismatch", "order_not_payable"]
+
+
+class UnmatchedPayment(Model):
+    """Money that arrived (a confirmed Paybill/Till payment) but pays no order as it stands: a person
+    must match it (the shop's reconciliation view). One record per M-Pesa transaction."""
+
+    tenant_id: str
+    trans_id: str = Field(min_length=1, max_length=40)
+    method: PaymentMethod = "mpesa_c2b"
+    amount: str  # as Daraja sent it ("1710.00"): never rounded into something else
+    bill_ref: str = Field(default="", max_length=40)  # the account number the customer typed
+    payer_name: str = Field(default="", max_length=120)  # Daraja's FirstName (the MSISDN is masked)
+    reason: UnmatchedReason
+    order_id: str | None = None  # the order the reference named, when it exists
+    customer_id: str | None = None
+    handoff_ticket_id: str | None = None
+    status: Literal["open", "resolved"] = "open"
+    received_at: datetime

@@ -16,8 +16,22 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class EngineContext:
     tenant_id: str  # resolved from the WhatsApp phone_number_id, never from text
-    phone_e164: str  # the chat's own number (the channel's wa_id)
+    phone_e164: str | None  # the chat's own number (the channel's wa_id), when Meta shares it
     services: Services
     engine: UnderstandingEngine
     display_name: str | None = None
     message_id: str | None = None
+    wa_user_id: str | None = None  # the business-scoped user id (BSUID), when Meta sends one
+
+    @property
+    def customer_key(self) -> str:
+        """Who the chat is with: the phone when known, else the BSUID."""
+        return customer_key(self.phone_e164, self.wa_user_id)
+
+
+def customer_key(phone_e164: str | None, wa_user_id: str | None) -> str:
+    if phone_e164:
+        return phone_e164
+    if wa_user_id:
+        return f"bsuid:{wa_user_id}"
+    raise ValueError("a chat needs the customer's phone number or WhatsApp user id")

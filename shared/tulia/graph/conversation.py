@@ -11,7 +11,7 @@ from typing import Any
 
 from langgraph.types import Command
 
-from tulia.graph.context import EngineContext
+from tulia.graph.context import EngineContext, customer_key
 from tulia.graph.graph import TURN_STEP_LIMIT, build_graph
 from tulia.graph.nodes import conversation_id_for
 from tulia.nlg.messages import OutboundMessage
@@ -34,10 +34,18 @@ class Conversations:
         self.graph = build_graph(checkpointer)
 
     def handle(
-        self, *, tenant_id: str, phone_e164: str, inbound: dict[str, Any], display_name: str | None = None
+        self,
+        *,
+        tenant_id: str,
+        phone_e164: str | None,
+        inbound: dict[str, Any],
+        display_name: str | None = None,
+        wa_user_id: str | None = None,
     ) -> TurnResult:
-        """``inbound``: ``{"type": "text"|"interactive"|..., "text": str, "reply_id": str?, "message_id": str}``."""
-        thread = conversation_id_for(tenant_id, phone_e164)
+        """``inbound``: ``{"type": "text"|"interactive"|..., "text": str, "reply_id": str?, "message_id": str}``.
+
+        The customer is the phone when Meta shares it, else the business-scoped user id."""
+        thread = conversation_id_for(tenant_id, customer_key(phone_e164, wa_user_id))
         config: dict[str, Any] = {"configurable": {"thread_id": thread}, "recursion_limit": TURN_STEP_LIMIT}
         context = EngineContext(
             tenant_id=tenant_id,
@@ -46,6 +54,7 @@ class Conversations:
             engine=self.engine,
             display_name=display_name,
             message_id=inbound.get("message_id"),
+            wa_user_id=wa_user_id,
         )
         peek = getattr(self.checkpointer, "peek", None)
         if peek is not None:

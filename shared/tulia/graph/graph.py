@@ -33,6 +33,7 @@ FAST_ROUTES = {
     "unknown": "unknown",
     "failed": "respond",
     "catalog_order": "sales",
+    "payment_event": "sales",
 }
 JOURNEYS = ("sales", "support", "orders", "offers")
 # A turn visits about ten nodes (a topic switch about fifteen); anything near this limit is a bug.

@@ -18,6 +18,7 @@ from tulia.nlg.messages import OutboundMessage, listing, text
 from tulia.nlg.templates import render
 from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.nlu.rules import MAX_TEXT, detect_language
+from tulia.tools.customer_tools import link_whatsapp_user, whatsapp_user_customer
 
 MENU = (
     ("menu:buy", "menu_buy"),
@@ -34,9 +35,9 @@ MENU_INTENTS = {
 SUPPORTED_INBOUND = ("text", "interactive", "button", "order")
 
 
-def conversation_id_for(tenant_id: str, phone_e164: str) -> str:
-    """Stable per (tenant, customer) without carrying the phone number into logs."""
-    return "conv_" + hashlib.sha256(f"{tenant_id}|{phone_e164}".encode()).hexdigest()[:20]
+def conversation_id_for(tenant_id: str, customer_key: str) -> str:
+    """Stable per (tenant, customer) without carrying the phone number (or user id) into logs."""
+    return "conv_" + hashlib.sha256(f"{tenant_id}|{customer_key}".encode()).hexdigest()[:20]
 
 
 def t(turn: Turn, key: str, **facts: Any) -> str:
@@ -59,7 +60,7 @@ def ingest(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[st
     body = inbound_text(state)
     return {
         "tenant_id": ctx.tenant_id,
-        "conversation_id": conversation_id_for(ctx.tenant_id, ctx.phone_e164),
+        "conversation_id": conversation_id_for(ctx.tenant_id, ctx.customer_key),
         "request_id": str(state.inbound.get("message_id") or f"turn-{state.turn_count + 1}"),
         "turn_count": state.turn_count + 1,
         "outbox": None,
@@ -80,12 +81,25 @@ def ingest(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[st
 def load_context(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
     """Tenant and customer first, through their tools, before anything else."""
     turn = Turn(state, runtime, "load_context")
+    ctx = turn.ctx
     tenant = turn.tool("tenant_get_context")
-    customer = turn.tool(
-        "customer_get_or_create",
-        phone_e164=turn.ctx.phone_e164,
-        **({"display_name": turn.ctx.display_name} if turn.ctx.display_name else {}),
-    )
+    if ctx.phone_e164:
+        if ctx.wa_user_id:  # a customer known so far only by user id now shows their phone: one person
+            link_whatsapp_user(ctx.services, ctx.tenant_id, phone_e164=ctx.phone_e164, wa_user_id=ctx.wa_user_id)
+        customer = turn.tool(
+            "customer_get_or_create",
+            phone_e164=ctx.phone_e164,
+            **({"display_name": ctx.display_name} if ctx.display_name else {}),
+        )
+        if customer["ok"] and ctx.wa_user_id:
+            link_whatsapp_user(
+                ctx.services, ctx.tenant_id, customer_id=customer["data"]["customer_id"], wa_user_id=ctx.wa_user_id
+            )
+    else:
+        # Meta withheld the phone (a WhatsApp username): the customer is keyed by the channel's
+        # business-scoped user id (trusted, from the webhook); the spec's tool is keyed by phone.
+        customer = whatsapp_user_customer(ctx.services, ctx.tenant_id, str(ctx.wa_user_id), ctx.display_name)
+        turn.trace.append({"kind": "step", "node": "load_context", "customer": "by WhatsApp user id"})
     if not tenant["ok"] or not customer["ok"]:
         turn.set(route="failed")
         turn.say(text(render("tool_error", "en")))
@@ -138,7 +152,9 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     hit = detect_fast_path(body, awaiting_answer=state.pending is not None) if body else None
     reply_id = state.inbound.get("reply_id")
     route: str
-    if hit is not None and hit.kind == "opt_out":
+    if kind == "payment_event":
+        route = "payment_event"  # a payment's outcome from the payments function, not a customer's words
+    elif hit is not None and hit.kind == "opt_out":
         route = "prefs"
         turn.set(understanding={"keyword": "opt_out"})
     elif state.in_handoff:

@@ -201,6 +201,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "Tafadhali thibitisha: nitume ombi la M-Pesa la {amount} (oda {ref}) kwa {phone}?",
     },
     "confirm_yes": {"en": "Yes, send it", "sw": "Ndiyo, tuma"},
+    "retry_prompt": {"en": "Yes, try again", "sw": "Ndiyo, jaribu tena"},
     "confirm_other_number": {"en": "Other number", "sw": "Namba nyingine"},
     "ask_mpesa_number": {
         "en": "Which M-Pesa number should I send the prompt to? (for example 0712 345 678)",
@@ -307,12 +308,6 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "Code {code} nimeipokea. Nitaiweka tukishaandaa oda yako. Ungependa nini?",
     },
     # failures
-    "no_phone_sender": {
-        "en": "Thanks for your message! To shop with us here we need the phone number on your WhatsApp account. "
-              "Please message us from a number we can see, or call the shop.",
-        "sw": "Asante kwa ujumbe wako! Ili ununue hapa tunahitaji namba ya simu ya WhatsApp yako. Tafadhali "
-              "tutumie ujumbe kutoka namba tunayoweza kuona, au piga simu dukani.",
-    },
     "tool_error": {
         "en": "Sorry, something went wrong on our side. Please try again in a moment.",
         "sw": "Samahani, kuna hitilafu upande wetu. Tafadhali jaribu tena baada ya muda mfupi.",

@@ -21,14 +21,10 @@ from typing import Any
 from tulia.channel.graph_api import SendFailed, WhatsAppSender
 from tulia.channel.whatsapp import InboundMessage
 from tulia.graph.conversation import Conversations
-from tulia.nlg.messages import text
-from tulia.nlg.templates import c2b_instructions, money, payment_outcome, render
 from tulia.observability import logger as log
 from tulia.services import Services
 from tulia.store.messages import MessageRepo
 from tulia.store.queues import PaymentCheckQueue
-from tulia.tools.context import ToolContext
-from tulia.tools.registry import call_tool
 
 
 @dataclass(frozen=True)
@@ -189,69 +185,35 @@ class AgentService:
             self.messages.mark_sent(tenant_id, key, index, wamid)
 
     def _notify_payment(self, turn: QueuedTurn) -> None:
-        """Tell the customer what happened to their payment, in their language: the receipt on
-        success; otherwise that nothing was paid, with the Paybill/Till way to pay (tool output)."""
+        """A payment's outcome is a turn of the customer's conversation: the graph tells them in
+        their language from the order record (the receipt; or nothing paid, the Paybill steps and a
+        retry offer that "yes" answers, since the conversation now waits for that answer)."""
         event, tenant_id = turn.payment or {}, turn.tenant_id
-        s = self.services
-        tenant = s.tenants.get(tenant_id)
+        tenant = self.services.tenants.get(tenant_id)
         token = tenant.whatsapp.access_token or self.default_token
         outbox = self.messages.get_outbox(tenant_id, turn.key)
         if outbox is None:
-            order = s.orders.get(tenant_id, event["order_id"])
-            payment = s.payments.get(tenant_id, event["order_id"], event["payment_id"])
-            customer = s.customers.get(tenant_id, order.customer_id)
-            lang = customer.language_preference or tenant.languages.default
-            fallback = tenant.languages.sheng_fallback
-            replies = [
-                text(
-                    payment_outcome(
-                        event["status"],
-                        lang,
-                        fallback,
-                        amount=money(payment.amount),
-                        ref=order.order_id,
-                        receipt=payment.receipt or "-",
-                        method=payment.method,
-                    )
-                )
-            ]
-            if event["status"] in ("failed", "cancelled", "timeout") and tenant.payments.mpesa_c2b is not None:
-                steps = self._c2b_steps(tenant_id, customer.customer_id, order.order_id, lang, fallback)
-                if steps:
-                    replies.append(text(steps))
+            order = self.services.orders.get(tenant_id, event["order_id"])
+            customer = self.services.customers.get(tenant_id, order.customer_id)
+            result = self.conversations.handle(
+                tenant_id=tenant_id,
+                phone_e164=customer.phone_e164,
+                wa_user_id=customer.wa_user_id,
+                inbound={"type": "payment_event", "text": "", "message_id": turn.key, "payment": dict(event)},
+            )
             to = {"to": customer.phone_e164} if customer.phone_e164 else {"recipient": customer.wa_user_id}
-            payloads = [m.to_whatsapp(**to) for m in replies]
-            trace = [{"kind": "node", "node": "payment_outcome", "status": event["status"]}]
-            outbox = self._store(tenant_id, turn.key, tenant.whatsapp.phone_number_id, payloads, [turn.key], trace)
+            payloads = [m.to_whatsapp(**to) for m in result.replies]
+            outbox = self._store(
+                tenant_id, turn.key, tenant.whatsapp.phone_number_id, payloads, [turn.key], result.trace
+            )
         self._send_outbox(tenant_id, turn.key, outbox, token)
-
-    def _c2b_steps(self, tenant_id: str, customer_id: str, order_id: str, lang: str, fallback: str) -> str | None:
-        ctx = ToolContext(
-            tenant_id=tenant_id,
-            request_id=f"payment-event-{order_id}",
-            conversation_id="payments",
-            services=self.services,
-            customer_id=customer_id,
-        )
-        result = call_tool(
-            "payment_get_c2b_instructions",
-            {"tenant_id": tenant_id, "request_id": ctx.request_id, "conversation_id": "payments", "order_id": order_id},
-            ctx,
-        )
-        return c2b_instructions(result["data"], lang, fallback) if result["ok"] else None
 
     def _answer(self, turn: QueuedTurn) -> tuple[list[Any], list[dict[str, Any]]]:
         last = turn.messages[-1]
-        if last.phone_e164 is None:
-            # A sender Meta gives no phone number for (a WhatsApp username). The customer tools key
-            # customers by phone (spec schema), so this turn gets a holding answer and is logged.
-            log.warning("sender without a phone number", extra={"tenant_id": turn.tenant_id})
-            languages = self.services.tenants.get(turn.tenant_id).languages
-            reply = render("no_phone_sender", languages.default, languages.sheng_fallback)
-            return [text(reply)], [{"kind": "node", "node": "no_phone_sender"}]
         result = self.conversations.handle(
             tenant_id=turn.tenant_id,
             phone_e164=last.phone_e164,
+            wa_user_id=last.wa_user_id,
             inbound=turn.inbound(),
             display_name=last.display_name,
         )

@@ -17,13 +17,16 @@ from decimal import Decimal
 from typing import Any
 
 from tulia.domain.common import new_id
-from tulia.domain.payment import Payment
+from tulia.domain.order import Order
+from tulia.domain.payment import Payment, UnmatchedPayment
 from tulia.errors import InvalidInput, NotFound, ProviderError, ProviderUnavailable, StateConflict, TuliaError
 from tulia.observability import logger as log
 from tulia.pipeline.apigw import HttpResponse
 from tulia.services import Services
 from tulia.store.queues import InboundQueue, PaymentCheckQueue
+from tulia.tools.context import ToolContext
 from tulia.tools.order_tools import normalize_order_ref
+from tulia.tools.registry import call_tool
 
 ACK = HttpResponse(200, json.dumps({"ResultCode": 0, "ResultDesc": "Accepted"}))
 # Daraja result codes -> our payment states (anything else unsuccessful is a failure)
@@ -183,15 +186,17 @@ class PaymentCallbacks:
             order = s.orders.get(tenant_id, ref)
         except (InvalidInput, NotFound):
             if phase == "confirmation":
-                log.error("C2B money received for no order: a person must match it", extra={"tenant_id": tenant_id})
+                self._unmatched(tenant_id, body, "unknown_reference")
             return refuse("C2B00012", "account number")
         try:
             amount = Decimal(amount_text)
         except ArithmeticError:
             return refuse("C2B00013", "amount")
-        if amount != order.amount_due or order.status not in ("draft", "pending_payment", "payment_failed"):
+        payable = order.status in ("draft", "pending_payment", "payment_failed")
+        if amount != order.amount_due or not payable:
             if phase == "confirmation":
-                log.error("C2B payment does not match its order: a person must look", extra={"tenant_id": tenant_id})
+                reason = "amount_mismatch" if payable else "order_not_payable"
+                self._unmatched(tenant_id, body, reason, order=order)
             return refuse("C2B00013", "amount or order state")
         if phase == "validation":
             return reply()
@@ -268,6 +273,54 @@ class PaymentCallbacks:
             raise
         self._tell(tenant_id, order.order_id, order.customer_id, payment.payment_id, to)
         return to
+
+    def _unmatched(self, tenant_id: str, body: dict[str, Any], reason: str, order: Order | None = None) -> None:
+        """Money arrived that pays no order as it stands: keep it for the shop to reconcile (once per
+        TransID). When the reference names an order, its customer's conversation goes to a person."""
+        log.error("C2B money received that pays no order: a person must match it", extra={"tenant_id": tenant_id})
+        unmatched = UnmatchedPayment(
+            tenant_id=tenant_id,
+            trans_id=str(body["TransID"])[:40],
+            amount=str(body["TransAmount"])[:20],
+            bill_ref=str(body.get("BillRefNumber") or "")[:40],
+            payer_name=str(body.get("FirstName") or "")[:120],
+            reason=reason,
+            order_id=order.order_id if order else None,
+            customer_id=order.customer_id if order else None,
+            received_at=self.clock(),
+        )
+        if not self.services.payments.record_unmatched(unmatched) or order is None:
+            return  # kept before (Daraja repeats confirmations), or nobody to hand over
+        ctx = ToolContext(
+            tenant_id=tenant_id,
+            request_id=f"c2b-{unmatched.trans_id}",
+            conversation_id="payments",
+            services=self.services,
+            customer_id=order.customer_id,
+        )
+        snapshot = {
+            "order_ref": order.order_id,
+            "amount_due": order.amount_due,
+            "order_status": order.status,
+            "received": unmatched.amount,
+            "mpesa_transaction": unmatched.trans_id,
+            "reason": reason,
+        }
+        ticket = call_tool(
+            "handoff_create_ticket",
+            {
+                "tenant_id": tenant_id,
+                "request_id": ctx.request_id,
+                "conversation_id": ctx.conversation_id,
+                "customer_id": order.customer_id,
+                "reason": f"M-Pesa payment of KES {unmatched.amount} does not match order {order.order_id}",
+                "priority": "high",
+                "context_snapshot": snapshot,
+            },
+            ctx,
+        )
+        if not ticket["ok"]:
+            log.error("no handoff ticket for unmatched money", extra={"tenant_id": tenant_id})
 
     def _tell(self, tenant_id: str, order_id: str, customer_id: str, payment_id: str, status: str) -> None:
         """A payment event for the agent, in the customer's own FIFO group."""

@@ -108,6 +108,15 @@ def payment_ref_pk(tenant_id: str, kind: str, ref: str) -> str:
     return f"{_tid(tenant_id)}#PAYREF#{_part(kind, 'kind')}#{_part(ref, 'ref')}"
 
 
+def unmatched_payments_pk(tenant_id: str) -> str:
+    """Money received that pays no order (a person reconciles it), one partition per tenant."""
+    return f"{_tid(tenant_id)}#UNMATCHED"
+
+
+def unmatched_payment_sk(method: str, trans_id: str) -> str:
+    return f"{_part(method, 'method')}#{_part(trans_id, 'trans_id')}"
+
+
 def payment_token_route_pk(token: str) -> str:
     """Routing item, not tenant data: the secret token in an STK callback URL -> tenant and payment.
     (The URL cannot carry the tenant id: Daraja refuses URLs with words such as 'exe' or 'sql'.)"""

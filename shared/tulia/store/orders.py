@@ -13,7 +13,7 @@ from typing import Any
 
 from tulia.domain.common import iso, sortable
 from tulia.domain.order import ORDER_TRANSITIONS, PAYABLE_STATES, Order
-from tulia.domain.payment import PAYMENT_TRANSITIONS, Payment
+from tulia.domain.payment import PAYMENT_TRANSITIONS, Payment, UnmatchedPayment
 from tulia.errors import NotFound, StateConflict
 from tulia.store import keys
 from tulia.store.codec import from_item, to_item
@@ -209,6 +209,26 @@ class PaymentRepo:
         if alias is None:
             return None
         return self.get(tenant_id, alias["order_id"], alias["payment_id"])
+
+    def record_unmatched(self, unmatched: UnmatchedPayment) -> bool:
+        """Keep money that pays no order for a person to match; False if this transaction was kept before."""
+        try:
+            self.db.put(
+                ORDERS,
+                to_item(
+                    unmatched,
+                    pk=keys.unmatched_payments_pk(unmatched.tenant_id),
+                    sk=keys.unmatched_payment_sk(unmatched.method, unmatched.trans_id),
+                ),
+                condition="attribute_not_exists(pk)",
+            )
+        except StateConflict:
+            return False
+        return True
+
+    def list_unmatched(self, tenant_id: str, *, limit: int = 50, cursor: str | None = None) -> Page[UnmatchedPayment]:
+        page = self.db.query(ORDERS, keys.unmatched_payments_pk(tenant_id), limit=limit, cursor=cursor)
+        return Page([from_item(UnmatchedPayment, i) for i in page.items], page.cursor)
 
     def find_by_callback_token(self, token: str) -> Payment | None:
         route = self.db.get(ORDERS, keys.payment_token_route_pk(token), keys.ROUTE)

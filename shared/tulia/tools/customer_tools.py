@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from tulia.domain.common import new_id
 from tulia.domain.customer import Customer
 from tulia.domain.phone import normalize_phone
 from tulia.errors import StateConflict
+from tulia.observability import logger as log
 from tulia.tools.args import CustomerGetOrCreateArgs, CustomerUpdatePreferencesArgs
 from tulia.tools.common import Output
 from tulia.tools.context import ToolContext
+
+if TYPE_CHECKING:
+    from tulia.services import Services
 
 # Consent-bearing fields: every change to one of these appends an immutable consent event.
 CONSENT_FIELDS = ("marketing_opt_in", "offers_whatsapp", "order_updates_whatsapp")
@@ -143,3 +149,66 @@ def customer_update_preferences(ctx: ToolContext, args: CustomerUpdatePreference
             for e in events
         ],
     )
+
+
+# WhatsApp senders without a phone number (usernames, PROTOCOLS.md 1.8) ---------------------------
+# The spec's customer tool is keyed by phone. A sender Meta gives only a business-scoped user id
+# (BSUID) for is found or created by that id here: the id comes from the signed webhook (trusted
+# channel identity), never from the model. Both ids are kept when both are seen: one person, one
+# customer.
+def whatsapp_user_customer(
+    services: Services, tenant_id: str, wa_user_id: str, display_name: str | None
+) -> dict[str, Any]:
+    """The customer known by this user id (created on first contact), as the customer tool answers."""
+    repo = services.customers
+    existing_id = repo.find_id_by_wa_user(tenant_id, wa_user_id)
+    if existing_id is None:
+        now = services.clock()
+        customer = Customer(
+            tenant_id=tenant_id,
+            customer_id=new_id("cus"),
+            wa_user_id=wa_user_id,
+            display_name=(display_name or "").strip()[:120] or None,
+            created_at=now,
+            updated_at=now,
+        )
+        try:
+            repo.create(customer)
+            return {"ok": True, "data": {**customer_fields(customer), "created": True}}
+        except StateConflict:  # another message of the same sender created it a moment ago
+            existing_id = repo.find_id_by_wa_user(tenant_id, wa_user_id)
+            if existing_id is None:
+                raise
+    return {"ok": True, "data": {**customer_fields(repo.get(tenant_id, existing_id)), "created": False}}
+
+
+def link_whatsapp_user(
+    services: Services,
+    tenant_id: str,
+    *,
+    wa_user_id: str,
+    phone_e164: str | None = None,
+    customer_id: str | None = None,
+) -> None:
+    """Keep both ids of one person on one customer.
+
+    Before the phone lookup (``phone_e164``): a customer known so far only by this user id gets the
+    phone, unless the phone already belongs to another customer. After it (``customer_id``): the
+    customer found by phone gets the user id, unless the id already belongs to another customer
+    (then both records stay; the shop can merge them)."""
+    repo = services.customers
+    now = services.clock()
+    try:
+        if phone_e164 is not None:
+            known_id = repo.find_id_by_wa_user(tenant_id, wa_user_id)
+            if known_id is None:
+                return
+            customer = repo.get(tenant_id, known_id)
+            if customer.phone_e164 is None and repo.find_id_by_phone(tenant_id, phone_e164) is None:
+                repo.add_alias(customer, phone_e164=phone_e164, now=now)
+        elif customer_id is not None:
+            customer = repo.get(tenant_id, customer_id)
+            if customer.wa_user_id is None:
+                repo.add_alias(customer, wa_user_id=wa_user_id, now=now)
+    except StateConflict:
+        log.warning("a WhatsApp id already belongs to another customer", extra={"tenant_id": tenant_id})

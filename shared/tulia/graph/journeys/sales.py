@@ -56,7 +56,9 @@ def sales_start(state: ConversationState, runtime: Runtime[EngineContext]) -> di
     slots = state.understanding.get("slots", {})
     if slots.get("coupon_code"):
         turn.set(pending_coupon=slots["coupon_code"])
-    if state.route == "catalog_order":
+    if state.route == "payment_event":
+        turn.set(step="payment_event")
+    elif state.route == "catalog_order":
         turn.set(step="catalog_order")
     elif state.intent == "payment_help":
         turn.set(step="payment_status")
@@ -121,6 +123,69 @@ def catalog_order(state: ConversationState, runtime: Runtime[EngineContext]) -> 
 def _snapshot(item: dict[str, Any]) -> dict[str, Any]:
     """What the later steps of a sale need of an item (kept small: it lives in the checkpoint)."""
     return {k: item[k] for k in ("item_id", "name", "price", "type", "variants")}
+
+
+PAYMENT_PENDING = ("payment_method", "payment_confirmation", "mpesa_number")
+
+
+class PaymentEventUnreadable(RuntimeError):
+    """The order behind a payment event could not be read: the queue delivers the event again."""
+
+
+def payment_event(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """A payment's outcome (callback, IPN or STK query, from the payments function), told from the
+    order record in the conversation's language: the receipt when paid; otherwise that nothing was
+    paid, with a retry offer the customer answers with "yes" (or a tap) and the Paybill steps."""
+    turn = Turn(state, runtime, "payment_event")
+    event = dict(state.inbound.get("payment") or {})
+    order_id, status = str(event.get("order_id") or ""), str(event.get("status") or "")
+    result = turn.tool("order_get_status", customer_id=state.customer_id, order_ref=order_id)
+    if not result["ok"]:
+        raise PaymentEventUnreadable(f"order of a payment event unreadable: {result['error']['code']}")
+    order = result["data"]["orders"][0]
+    payments = order["payments"] or []
+    paid = next((p for p in reversed(payments) if p["status"] == "paid"), None)
+    lang, fallback = turn.lang, str(turn.get("sheng_fallback"))
+    free = state.pending is None or state.pending in PAYMENT_PENDING  # no other question of ours is open
+    if status == "paid" or paid is not None:
+        if paid is None:  # the event ran ahead of the record: the queue delivers it again
+            raise PaymentEventUnreadable("a paid event for an order with no paid payment")
+        if status != "paid":
+            return turn.done()  # an older attempt failed, but the order is paid: nothing to tell
+        facts = {"amount": money(paid["amount"]), "ref": order["order_ref"], "receipt": paid["receipt"] or "-"}
+        turn.say(text(payment_outcome("paid", lang, fallback, method=paid["method"], **facts)))
+        if state.order_id == order_id:
+            turn.set(payment_status="paid")
+            if state.pending in PAYMENT_PENDING:
+                turn.set(pending=None, pending_options=[])
+        return turn.done()
+    outcome = payment_outcome(status, lang, fallback, amount=money(order["amount_due"]), ref=order["order_ref"])
+    failed = next((p for p in reversed(payments) if p["status"] == status), None)
+    if not free:
+        # the customer is answering another question of ours: tell them, without taking it over
+        turn.say(text(outcome))
+        return turn.done()
+    turn.set(order_id=order_id, order_totals={"total": order["total"], "amount_due": order["amount_due"]})
+    turn.set(payment_status=status)
+    if failed is not None and failed["method"] == "mpesa_stk":
+        options = [
+            ("confirm:yes", t(turn, "retry_prompt")),
+            ("confirm:other", t(turn, "confirm_other_number")),
+            ("confirm:no", t(turn, "no_thanks")),
+        ]
+        turn.say(buttons(outcome, options))
+        turn.set(
+            pending="payment_confirmation",
+            pending_options=[{"id": i, "title": title} for i, title in options],
+            payment_method="mpesa_stk",
+        )
+    else:
+        turn.say(text(outcome))
+        _ask_payment_method(turn, {"order_id": order_id})
+    steps = turn.tool("payment_get_c2b_instructions", order_id=order_id)
+    if steps["ok"]:
+        turn.say(text(c2b_instructions(steps["data"], lang, fallback)))
+    return turn.done()
 
 
 def payment_status(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
@@ -793,12 +858,13 @@ sales = as_node(
             "pending_answer": pending_answer,
             "payment_status": payment_status,
             "catalog_order": catalog_order,
+            "payment_event": payment_event,
             "sales_narrow_query": sales_narrow_query,
             "ask_clarifying_question": ask_clarifying_question,
             "catalog_search": catalog_search,
         },
         {
-            "sales_start": ["pending_answer", "payment_status", "catalog_order", "sales_narrow_query"],
+            "sales_start": ["pending_answer", "payment_status", "catalog_order", "payment_event", "sales_narrow_query"],
             "sales_narrow_query": ["ask_clarifying_question", "catalog_search"],
         },
         entry="sales_start",
