@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 
-.PHONY: install browser test dev lint fmt unit integration bench schemas clean readme-sample
+.PHONY: install browser test dev lint fmt unit integration e2e bench schemas clean readme-sample
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Tulia needs Python 3.11 or newer on PATH"; exit 1; }
@@ -35,6 +35,9 @@ unit: install
 
 integration: install
 	$(BIN)/python -m pytest -q tests/integration
+
+e2e: install browser ## the local stack over HTTP, and the chat page in headless Chromium
+	TULIA_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest -q tests/e2e
 
 lint: install
 	$(BIN)/ruff check shared functions tests bench scripts

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from tests.conftest import ROOT
-from tests.integration.test_local_stack_e2e import wait_for
+from tests.e2e.test_local_stack import wait_for
 from tulia.local.stack import free_port
 
 OUTPUT = ROOT / "test-output"
