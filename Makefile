@@ -40,13 +40,13 @@ e2e: install browser ## the local stack over HTTP, and the chat page in headless
 	TULIA_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest -q tests/e2e
 
 lint: install
-	$(BIN)/ruff check shared functions tests bench scripts
-	$(BIN)/ruff format --check shared functions tests bench scripts
+	$(BIN)/ruff check shared functions tests bench scripts infra
+	$(BIN)/ruff format --check shared functions tests bench scripts infra
 	$(BIN)/mypy
 
 fmt: install
-	$(BIN)/ruff check --fix shared functions tests bench scripts
-	$(BIN)/ruff format shared functions tests bench scripts
+	$(BIN)/ruff check --fix shared functions tests bench scripts infra
+	$(BIN)/ruff format shared functions tests bench scripts infra
 
 dev: install ## the embedded local stack with the demo shop
 	$(BIN)/tulia dev

@@ -1,0 +1,44 @@
+"""CDK entry point (``cdk.json``): ``cdk synth|deploy --context stage=dev``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+for path in (ROOT, ROOT / "shared"):  # the infra package, and tulia's table and queue definitions
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))
+
+import aws_cdk as cdk  # noqa: E402
+
+from infra.config import ContextError, stage_config  # noqa: E402
+from infra.stack import TuliaStack  # noqa: E402
+
+CONTEXT_KEYS = (
+    "stage",
+    "agentReservedConcurrency",
+    "webhookReservedConcurrency",
+    "agentBatchSize",
+    "dlqMaxReceiveCount",
+)
+
+
+def build(app: cdk.App) -> TuliaStack:
+    context = {key: app.node.try_get_context(key) for key in CONTEXT_KEYS}
+    config = stage_config(context)
+    return TuliaStack(app, f"Tulia-{config.stage}", config=config, description=f"Tulia ({config.stage})")
+
+
+def main() -> None:
+    app = cdk.App()
+    try:
+        build(app)
+    except ContextError as exc:
+        sys.stderr.write(f"cdk synth stopped: {exc}\n")
+        raise SystemExit(2) from None
+    app.synth()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""Per-stage settings of the CDK app, read from CDK context and checked before anything is built.
+
+``--context stage=dev|prod`` picks a stage; every resource name is derived from it, so two stages
+live side by side in one account. A missing, unknown or malformed value stops synthesis with a
+message that names the value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+
+class ContextError(ValueError):
+    """A CDK context value that cannot be used (the message says which and what is allowed)."""
+
+
+@dataclass(frozen=True)
+class FunctionSize:
+    memory_mb: int
+    timeout_seconds: int
+    reserved_concurrency: int | None = None  # None: the account's unreserved pool
+
+
+@dataclass(frozen=True)
+class StageConfig:
+    stage: str
+    log_level: str
+    retain_data: bool  # tables, buckets and the user pool survive `cdk destroy`
+    webhook: FunctionSize
+    agent: FunctionSize
+    payments: FunctionSize
+    admin: FunctionSize
+    kb_ingest: FunctionSize
+    agent_batch_size: int = 10
+    dlq_max_receive_count: int = 5
+    api_rate_limit: int = 50  # requests per second, steady
+    api_burst_limit: int = 100
+    bedrock_models: tuple[str, ...] = ("eu.amazon.nova-micro-v1:0", "eu.amazon.nova-lite-v1:0")
+    embedding_model: str = "amazon.titan-embed-text-v2:0"
+
+    def name(self, part: str) -> str:
+        """A resource name of this stage: ``tulia-<stage>-<part>``."""
+        return f"tulia-{self.stage}-{part}"
+
+    @property
+    def table_prefix(self) -> str:
+        return f"tulia-{self.stage}-"
+
+
+STAGES: dict[str, StageConfig] = {
+    "dev": StageConfig(
+        stage="dev",
+        log_level="DEBUG",
+        retain_data=False,
+        webhook=FunctionSize(256, 10),
+        agent=FunctionSize(1024, 60),
+        payments=FunctionSize(512, 30),
+        admin=FunctionSize(512, 30),
+        kb_ingest=FunctionSize(1024, 300),
+        api_rate_limit=20,
+        api_burst_limit=40,
+    ),
+    "prod": StageConfig(
+        stage="prod",
+        log_level="INFO",
+        retain_data=True,
+        webhook=FunctionSize(256, 10),
+        agent=FunctionSize(1536, 60),
+        payments=FunctionSize(512, 30),
+        admin=FunctionSize(512, 30),
+        kb_ingest=FunctionSize(2048, 600),
+    ),
+}
+
+_INT_OVERRIDES = {
+    "agentReservedConcurrency": (0, 1000),
+    "webhookReservedConcurrency": (0, 1000),
+    "agentBatchSize": (1, 10),
+    "dlqMaxReceiveCount": (1, 1000),
+}
+
+
+def stage_config(context: dict[str, Any]) -> StageConfig:
+    """The stage's settings with the context's overrides, or :class:`ContextError`."""
+    stage = context.get("stage")
+    if stage is None:
+        raise ContextError(f"context value 'stage' is missing: pass --context stage=<{'|'.join(STAGES)}>")
+    if not isinstance(stage, str) or stage not in STAGES:
+        raise ContextError(f"context value 'stage' is {stage!r}; allowed: {', '.join(STAGES)}")
+    config = STAGES[stage]
+    values: dict[str, int] = {}
+    for key, (low, high) in _INT_OVERRIDES.items():
+        raw = context.get(key)
+        if raw is None:
+            continue
+        if not re.fullmatch(r"\d{1,4}", str(raw)) or not low <= int(raw) <= high:
+            raise ContextError(f"context value {key!r} is {raw!r}; allowed: a whole number from {low} to {high}")
+        values[key] = int(raw)
+    if "agentReservedConcurrency" in values:
+        config = replace(config, agent=replace(config.agent, reserved_concurrency=values["agentReservedConcurrency"]))
+    if "webhookReservedConcurrency" in values:
+        config = replace(
+            config, webhook=replace(config.webhook, reserved_concurrency=values["webhookReservedConcurrency"])
+        )
+    if "agentBatchSize" in values:
+        config = replace(config, agent_batch_size=values["agentBatchSize"])
+    if "dlqMaxReceiveCount" in values:
+        config = replace(config, dlq_max_receive_count=values["dlqMaxReceiveCount"])
+    return config
