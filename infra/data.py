@@ -76,7 +76,7 @@ class Queues(Construct):
         dlq = sqs.Queue(
             self,
             f"{base.title().replace('-', '')}Dlq",
-            queue_name=f"{config.name(base)}-dlq{suffix}",
+            queue_name=f"{config.table_prefix}{base}-dlq{suffix}",
             retention_period=Duration.days(14),
             encryption=sqs.QueueEncryption.SQS_MANAGED,
             enforce_ssl=True,
@@ -86,7 +86,7 @@ class Queues(Construct):
         queue = sqs.Queue(
             self,
             base.title().replace("-", ""),
-            queue_name=f"{config.name(base)}{suffix}",
+            queue_name=d.name(config.table_prefix),  # the name the code looks the queue up by
             visibility_timeout=Duration.seconds(visibility),
             retention_period=Duration.days(4),
             encryption=sqs.QueueEncryption.SQS_MANAGED,

@@ -5,10 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from aws_cdk import Duration, Stack, Tags
+from aws_cdk import aws_apigatewayv2 as apigw
+from aws_cdk import aws_apigatewayv2_integrations as integrations
+from aws_cdk import aws_lambda_event_sources as sources
 from constructs import Construct
 
 from infra.config import StageConfig
 from infra.data import DataTables, Queues
+from infra.functions import FunctionSpec, function, layer
 from tulia.store.queues import INBOUND, PAYMENT_CHECKS
 
 
@@ -27,4 +31,77 @@ class TuliaStack(Stack):
                 INBOUND.logical_name: Duration.seconds(config.agent.timeout_seconds),
                 PAYMENT_CHECKS.logical_name: Duration.seconds(config.payments.timeout_seconds),
             },
+        )
+
+        self.layers = {name: layer(self, f"{name.title()}Layer", name, config) for name in ("base", "agent")}
+        self.api = apigw.HttpApi(
+            self,
+            "Api",
+            api_name=config.name("api"),
+            description="WhatsApp webhooks, payment callbacks and the admin API",
+        )
+        stage = self.api.default_stage.node.default_child  # throttling of the $default stage
+        stage.add_property_override(
+            "DefaultRouteSettings",
+            {"ThrottlingRateLimit": config.api_rate_limit, "ThrottlingBurstLimit": config.api_burst_limit},
+        )
+        inbound = self.queues[INBOUND.logical_name]
+        checks = self.queues[PAYMENT_CHECKS.logical_name]
+        common = {"TULIA_INBOUND_QUEUE_URL": inbound.queue_url, "TULIA_PUBLIC_BASE_URL": self.api.api_endpoint}
+
+        def make(spec: FunctionSpec, env: dict[str, str]) -> Any:
+            return function(
+                self, spec.name.title().replace("_", ""), spec, config=config, layers=self.layers, environment=env
+            )
+
+        self.webhook = make(
+            FunctionSpec("webhook", config.webhook, ("base",), "Meta webhook: verify, parse, dedupe, enqueue"), common
+        )
+        self.agent = make(
+            FunctionSpec("agent", config.agent, ("base", "agent"), "Conversation turns: LangGraph, tools, replies"),
+            {**common, "TULIA_LLM": "bedrock"},
+        )
+        self.payments = make(
+            FunctionSpec("payments", config.payments, ("base",), "Daraja and PesaPal callbacks, STK checks"),
+            common,
+        )
+        self.agent.add_event_source(
+            sources.SqsEventSource(
+                inbound,
+                batch_size=config.agent_batch_size,
+                report_batch_item_failures=True,  # partial batch failures: only failed messages return
+            )
+        )
+        self.payments.add_event_source(sources.SqsEventSource(checks, batch_size=10, report_batch_item_failures=True))
+
+        # data access: each function only what it uses
+        t = self.tables
+        for name in ("tenants", "messages"):
+            t[name].grant_read_write_data(self.webhook)
+        inbound.grant_send_messages(self.webhook)
+        for name in (
+            "tenants",
+            "customers",
+            "catalog",
+            "offers",
+            "orders",
+            "handoffs",
+            "kb",
+            "messages",
+            "checkpoints",
+        ):
+            t[name].grant_read_write_data(self.agent)
+        checks.grant_send_messages(self.agent)
+        for name in ("tenants", "customers", "orders", "handoffs"):
+            t[name].grant_read_write_data(self.payments)
+        inbound.grant_send_messages(self.payments)
+        checks.grant_send_messages(self.payments)
+
+        webhook = integrations.HttpLambdaIntegration("WebhookIntegration", self.webhook)
+        self.api.add_routes(
+            path="/webhooks/whatsapp", methods=[apigw.HttpMethod.GET, apigw.HttpMethod.POST], integration=webhook
+        )
+        payments = integrations.HttpLambdaIntegration("PaymentsIntegration", self.payments)
+        self.api.add_routes(
+            path="/payments/{proxy+}", methods=[apigw.HttpMethod.GET, apigw.HttpMethod.POST], integration=payments
         )

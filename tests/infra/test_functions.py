@@ -1,0 +1,114 @@
+"""Lambda functions, their event sources, routes and permissions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _functions(t: Any) -> dict[str, dict[str, Any]]:
+    return {
+        f["Properties"]["FunctionName"]: {"id": lid, **f["Properties"]}
+        for lid, f in t.find_resources("AWS::Lambda::Function").items()
+        if "FunctionName" in f["Properties"]
+    }
+
+
+def _layer_ids(t: Any) -> dict[str, str]:
+    return {
+        layer["Properties"]["LayerName"]: lid for lid, layer in t.find_resources("AWS::Lambda::LayerVersion").items()
+    }
+
+
+def test_functions_run_python_3_12_on_arm64_with_tracing_and_powertools(dev: Any) -> None:
+    functions = _functions(dev)
+    assert {"tulia-dev-webhook", "tulia-dev-agent", "tulia-dev-payments"} <= set(functions)
+    for name in ("webhook", "agent", "payments"):
+        f = functions[f"tulia-dev-{name}"]
+        assert (f["Runtime"], f["Architectures"], f["Handler"]) == ("python3.12", ["arm64"], "handler.handler")
+        assert f["TracingConfig"] == {"Mode": "Active"}
+        env = f["Environment"]["Variables"]
+        assert env["POWERTOOLS_SERVICE_NAME"] == f"tulia-{name}"
+        assert env["POWERTOOLS_METRICS_NAMESPACE"] == "Tulia"
+        assert env["TULIA_TABLE_PREFIX"] == "tulia-dev-"
+        assert "TULIA_INBOUND_QUEUE_URL" in env
+    assert (functions["tulia-dev-agent"]["MemorySize"], functions["tulia-dev-agent"]["Timeout"]) == (1024, 60)
+    assert functions["tulia-dev-agent"]["Environment"]["Variables"]["TULIA_LLM"] == "bedrock"
+
+
+def test_only_the_agent_carries_the_conversation_engine_layer(dev: Any) -> None:
+    functions, layers = _functions(dev), _layer_ids(dev)
+    base, agent = {"Ref": layers["tulia-dev-base-deps"]}, {"Ref": layers["tulia-dev-agent-deps"]}
+    assert functions["tulia-dev-webhook"]["Layers"] == [base]
+    assert functions["tulia-dev-payments"]["Layers"] == [base]
+    assert functions["tulia-dev-agent"]["Layers"] == [base, agent]
+
+
+def test_the_agent_reads_the_inbound_queue_with_partial_batch_failures(dev: Any) -> None:
+    queues = {q["Properties"]["QueueName"]: lid for lid, q in dev.find_resources("AWS::SQS::Queue").items()}
+    functions = _functions(dev)
+    dev.has_resource_properties(
+        "AWS::Lambda::EventSourceMapping",
+        {
+            "EventSourceArn": {"Fn::GetAtt": [queues["tulia-dev-inbound.fifo"], "Arn"]},
+            "FunctionName": {"Ref": functions["tulia-dev-agent"]["id"]},
+            "BatchSize": 10,
+            "FunctionResponseTypes": ["ReportBatchItemFailures"],
+        },
+    )
+
+
+def test_reserved_concurrency_and_batch_size_come_from_context() -> None:
+    from tests.infra.conftest import synth
+
+    t = synth(stage="dev", agentReservedConcurrency="7", agentBatchSize="5")
+    assert _functions(t)["tulia-dev-agent"]["ReservedConcurrentExecutions"] == 7
+    t.has_resource_properties("AWS::Lambda::EventSourceMapping", {"BatchSize": 5})
+
+
+def test_public_routes_are_the_webhook_and_the_payment_callbacks_without_authorizer(dev: Any) -> None:
+    routes = {
+        r["Properties"]["RouteKey"]: r["Properties"] for r in dev.find_resources("AWS::ApiGatewayV2::Route").values()
+    }
+    assert set(routes) == {
+        "GET /webhooks/whatsapp",
+        "POST /webhooks/whatsapp",
+        "GET /payments/{proxy+}",
+        "POST /payments/{proxy+}",
+    }
+    assert {r.get("AuthorizationType", "NONE") for r in routes.values()} == {"NONE"}
+
+
+def test_the_api_is_throttled(dev: Any) -> None:
+    dev.has_resource_properties(
+        "AWS::ApiGatewayV2::Stage",
+        {"DefaultRouteSettings": {"ThrottlingRateLimit": 20, "ThrottlingBurstLimit": 40}},
+    )
+
+
+def test_no_policy_grants_wildcard_actions_or_resources_on_data(dev: Any) -> None:
+    for policy in dev.find_resources("AWS::IAM::Policy").values():
+        for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
+            actions = statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
+            assert "*" not in actions
+            assert not any(a.endswith(":*") for a in actions if a.startswith(("dynamodb", "sqs")))
+            if any(a.startswith("dynamodb:") for a in actions):
+                resources = (
+                    statement["Resource"] if isinstance(statement["Resource"], list) else [statement["Resource"]]
+                )
+                assert "*" not in resources
+
+
+def test_the_webhook_may_not_touch_orders_or_customers(dev: Any) -> None:
+    functions = _functions(dev)
+    tables = {t["Properties"]["TableName"]: lid for lid, t in dev.find_resources("AWS::DynamoDB::Table").items()}
+    role = functions["tulia-dev-webhook"]["Role"]["Fn::GetAtt"][0]
+    statements = [
+        s
+        for p in dev.find_resources("AWS::IAM::Policy").values()
+        if {"Ref": role} in p["Properties"]["Roles"]
+        for s in p["Properties"]["PolicyDocument"]["Statement"]
+    ]
+    text = str(statements)
+    assert tables["tulia-dev-messages"] in text
+    assert tables["tulia-dev-orders"] not in text
+    assert tables["tulia-dev-customers"] not in text
