@@ -57,6 +57,7 @@ bench: install
 	$(BIN)/python bench/conversation_turns.py
 	$(BIN)/python bench/functions.py
 	$(BIN)/python bench/pipeline_throughput.py
+	$(BIN)/python bench/package_sizes.py
 
 readme-sample: install
 	$(BIN)/python scripts/readme_sample.py
