@@ -7,12 +7,14 @@ from typing import Any
 from aws_cdk import Duration, Stack, Tags
 from aws_cdk import aws_apigatewayv2 as apigw
 from aws_cdk import aws_apigatewayv2_integrations as integrations
+from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda_event_sources as sources
 from constructs import Construct
 
 from infra.config import StageConfig
 from infra.data import DataTables, Queues
 from infra.functions import FunctionSpec, function, layer
+from infra.monitoring import Alarms
 from tulia.store.queues import INBOUND, PAYMENT_CHECKS
 
 
@@ -104,4 +106,31 @@ class TuliaStack(Stack):
         payments = integrations.HttpLambdaIntegration("PaymentsIntegration", self.payments)
         self.api.add_routes(
             path="/payments/{proxy+}", methods=[apigw.HttpMethod.GET, apigw.HttpMethod.POST], integration=payments
+        )
+
+        # the model ids the agent may invoke, nothing else (cross-region inference profiles and the
+        # foundation models behind them, which Bedrock may serve from any region of the profile)
+        self.agent.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["bedrock:InvokeModel", "bedrock:InvokeModelWithResponseStream"],
+                resources=[
+                    arn
+                    for model in config.bedrock_models
+                    for arn in (
+                        f"arn:{self.partition}:bedrock:{self.region}:{self.account}:inference-profile/{model}",
+                        f"arn:{self.partition}:bedrock:*::foundation-model/{model.split('.', 1)[1]}",
+                    )
+                ],
+            )
+        )
+        self.agent.add_environment("TULIA_BEDROCK_CLASSIFIER_MODEL", config.bedrock_models[0])
+        self.agent.add_environment("TULIA_BEDROCK_WRITER_MODEL", config.bedrock_models[1])
+
+        self.alarms = Alarms(
+            self,
+            "Alarms",
+            config=config,
+            functions={"webhook": self.webhook, "agent": self.agent, "payments": self.payments},
+            dead_letters=self.queues.dead_letters,
+            api=self.api,
         )

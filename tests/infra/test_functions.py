@@ -13,6 +13,16 @@ def _functions(t: Any) -> dict[str, dict[str, Any]]:
     }
 
 
+def _statements(t: Any) -> list[dict[str, Any]]:
+    """Every statement of every inline and managed policy (CDK moves overflow into managed ones)."""
+    return [
+        statement
+        for kind in ("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy")
+        for policy in t.find_resources(kind).values()
+        for statement in policy["Properties"]["PolicyDocument"]["Statement"]
+    ]
+
+
 def _layer_ids(t: Any) -> dict[str, str]:
     return {
         layer["Properties"]["LayerName"]: lid for lid, layer in t.find_resources("AWS::Lambda::LayerVersion").items()
@@ -86,16 +96,15 @@ def test_the_api_is_throttled(dev: Any) -> None:
 
 
 def test_no_policy_grants_wildcard_actions_or_resources_on_data(dev: Any) -> None:
-    for policy in dev.find_resources("AWS::IAM::Policy").values():
-        for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
-            actions = statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
-            assert "*" not in actions
-            assert not any(a.endswith(":*") for a in actions if a.startswith(("dynamodb", "sqs")))
-            if any(a.startswith("dynamodb:") for a in actions):
-                resources = (
-                    statement["Resource"] if isinstance(statement["Resource"], list) else [statement["Resource"]]
-                )
-                assert "*" not in resources
+    statements = _statements(dev)
+    assert len(statements) > 20
+    for statement in statements:
+        actions = statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
+        assert "*" not in actions
+        assert not any(a.endswith(":*") for a in actions if a.startswith(("dynamodb", "sqs")))
+        if any(a.startswith("dynamodb:") for a in actions):
+            resources = statement["Resource"] if isinstance(statement["Resource"], list) else [statement["Resource"]]
+            assert "*" not in resources
 
 
 def test_the_webhook_may_not_touch_orders_or_customers(dev: Any) -> None:
@@ -104,11 +113,45 @@ def test_the_webhook_may_not_touch_orders_or_customers(dev: Any) -> None:
     role = functions["tulia-dev-webhook"]["Role"]["Fn::GetAtt"][0]
     statements = [
         s
-        for p in dev.find_resources("AWS::IAM::Policy").values()
-        if {"Ref": role} in p["Properties"]["Roles"]
+        for kind in ("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy")
+        for p in dev.find_resources(kind).values()
+        if {"Ref": role} in p["Properties"].get("Roles", [])
         for s in p["Properties"]["PolicyDocument"]["Statement"]
     ]
     text = str(statements)
     assert tables["tulia-dev-messages"] in text
     assert tables["tulia-dev-orders"] not in text
     assert tables["tulia-dev-customers"] not in text
+
+
+def test_the_agent_may_invoke_only_the_configured_bedrock_models(dev: Any) -> None:
+    statements = [
+        s
+        for s in _statements(dev)
+        if "bedrock:InvokeModel" in (s["Action"] if isinstance(s["Action"], list) else [s["Action"]])
+    ]
+    assert len(statements) == 1
+    resources = str(statements[0]["Resource"])
+    assert "inference-profile/eu.amazon.nova-micro-v1:0" in resources
+    assert "foundation-model/amazon.nova-lite-v1:0" in resources
+    assert "'*'" not in resources
+    env = _functions(dev)["tulia-dev-agent"]["Environment"]["Variables"]
+    assert env["TULIA_BEDROCK_CLASSIFIER_MODEL"] == "eu.amazon.nova-micro-v1:0"
+
+
+def test_alarms_watch_dead_letters_errors_throttles_slow_turns_and_5xx(dev: Any) -> None:
+    alarms = {
+        a["Properties"]["AlarmName"]: a["Properties"] for a in dev.find_resources("AWS::CloudWatch::Alarm").values()
+    }
+    expected = {
+        "tulia-dev-inbound-dlq-not-empty",
+        "tulia-dev-payment-checks-dlq-not-empty",
+        "tulia-dev-agent-near-timeout",
+        "tulia-dev-api-5xx",
+    } | {f"tulia-dev-{f}-{kind}" for f in ("webhook", "agent", "payments") for kind in ("errors", "throttles")}
+    assert set(alarms) == expected
+    assert alarms["tulia-dev-inbound-dlq-not-empty"]["MetricName"] == "ApproximateNumberOfMessagesVisible"
+    assert alarms["tulia-dev-inbound-dlq-not-empty"]["Threshold"] == 0
+    assert alarms["tulia-dev-agent-near-timeout"]["Threshold"] == 48_000  # 80 % of 60 s
+    assert alarms["tulia-dev-api-5xx"]["MetricName"] == "5xx"
+    assert all(a["AlarmActions"] for a in alarms.values())  # every alarm notifies the stage's topic

@@ -1,0 +1,97 @@
+"""Alarms on what breaks a shop's day: messages stuck in a dead-letter queue, function errors and
+throttles, an agent close to its timeout, and the webhook answering Meta with 5xx. They notify one
+SNS topic per stage (subscribe an email or a pager to it after deploy)."""
+
+from __future__ import annotations
+
+from aws_cdk import Duration
+from aws_cdk import aws_apigatewayv2 as apigw
+from aws_cdk import aws_cloudwatch as cw
+from aws_cdk import aws_cloudwatch_actions as actions
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_kms as kms
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_sns as sns
+from aws_cdk import aws_sqs as sqs
+from constructs import Construct
+
+from infra.config import StageConfig
+
+NEAR_TIMEOUT = 0.8  # the agent's slowest invocations above 80 % of its timeout
+
+
+class Alarms(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        cid: str,
+        *,
+        config: StageConfig,
+        functions: dict[str, lambda_.Function],
+        dead_letters: dict[str, sqs.Queue],
+        api: apigw.HttpApi,
+    ) -> None:
+        super().__init__(scope, cid)
+        self.topic = sns.Topic(
+            self,
+            "Topic",
+            topic_name=config.name("alarms"),
+            master_key=kms.Alias.from_alias_name(self, "SnsKey", "alias/aws/sns"),
+        )
+        self.topic.add_to_resource_policy(
+            iam.PolicyStatement(
+                effect=iam.Effect.DENY,
+                principals=[iam.AnyPrincipal()],
+                actions=["sns:Publish"],
+                resources=[self.topic.topic_arn],
+                conditions={"Bool": {"aws:SecureTransport": "false"}},
+            )
+        )
+        notify = actions.SnsAction(self.topic)
+        self.alarms: list[cw.Alarm] = []
+
+        def alarm(name: str, metric: cw.IMetric, threshold: float, what: str) -> None:
+            made = cw.Alarm(
+                self,
+                name,
+                alarm_name=config.name(name),
+                alarm_description=what,
+                metric=metric,
+                threshold=threshold,
+                evaluation_periods=1,
+                comparison_operator=cw.ComparisonOperator.GREATER_THAN_THRESHOLD,
+                treat_missing_data=cw.TreatMissingData.NOT_BREACHING,
+            )
+            made.add_alarm_action(notify)
+            self.alarms.append(made)
+
+        five_minutes = Duration.minutes(5)
+        for logical, dlq in dead_letters.items():
+            base = logical.removesuffix(".fifo")
+            alarm(
+                f"{base}-dlq-not-empty",
+                dlq.metric_approximate_number_of_messages_visible(period=five_minutes, statistic="Maximum"),
+                0,
+                f"Messages of the {base} queue failed every retry and wait in its dead-letter queue.",
+            )
+        for name, fn in functions.items():
+            alarm(f"{name}-errors", fn.metric_errors(period=five_minutes, statistic="Sum"), 0, f"{name} failed.")
+            alarm(
+                f"{name}-throttles",
+                fn.metric_throttles(period=five_minutes, statistic="Sum"),
+                0,
+                f"{name} was throttled (concurrency exhausted).",
+            )
+        agent = functions["agent"]
+        alarm(
+            "agent-near-timeout",
+            agent.metric_duration(period=five_minutes, statistic="Maximum"),
+            config.agent.timeout_seconds * 1000 * NEAR_TIMEOUT,
+            "The agent's slowest turn came within 20 % of its timeout.",
+        )
+        alarm(
+            "api-5xx",
+            api.metric_server_error(period=five_minutes, statistic="Sum"),
+            0,
+            "The API answered with 5xx (Meta retries webhooks; providers retry callbacks).",
+        )
