@@ -45,6 +45,21 @@ def sign(raw_body: bytes, app_secret: str) -> str:
     return "sha256=" + hmac.new(app_secret.encode(), raw_body, hashlib.sha256).hexdigest()
 
 
+def customer_key(phone_e164: str | None, wa_user_id: str | None) -> str:
+    """Who a chat is with, within a tenant: the phone when Meta shares it, else the business-scoped
+    user id (queues' message groups, conversation threads)."""
+    if phone_e164:
+        return phone_e164
+    if wa_user_id:
+        return f"bsuid:{wa_user_id}"
+    raise ValueError("a chat needs the customer's phone number or WhatsApp user id")
+
+
+def addressed_to(phone_e164: str | None, wa_user_id: str | None) -> dict[str, str]:
+    """How a reply names its recipient (PROTOCOLS.md 1.8): ``to`` the phone, else ``recipient``."""
+    return {"to": phone_e164} if phone_e164 else {"recipient": str(wa_user_id)}
+
+
 @dataclass(frozen=True)
 class InboundMessage:
     """One customer message, as the agent needs it."""
@@ -69,7 +84,7 @@ class InboundMessage:
     @property
     def customer_key(self) -> str:
         """The customer within the tenant: the phone when known, else the BSUID."""
-        return self.phone_e164 or f"bsuid:{self.wa_user_id}"
+        return customer_key(self.phone_e164, self.wa_user_id)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from tulia.channel.whatsapp import customer_key
+
 if TYPE_CHECKING:
     from tulia.nlu.engine import UnderstandingEngine
     from tulia.services import Services
@@ -27,11 +29,3 @@ class EngineContext:
     def customer_key(self) -> str:
         """Who the chat is with: the phone when known, else the BSUID."""
         return customer_key(self.phone_e164, self.wa_user_id)
-
-
-def customer_key(phone_e164: str | None, wa_user_id: str | None) -> str:
-    if phone_e164:
-        return phone_e164
-    if wa_user_id:
-        return f"bsuid:{wa_user_id}"
-    raise ValueError("a chat needs the customer's phone number or WhatsApp user id")

@@ -11,7 +11,8 @@ from typing import Any
 
 from langgraph.types import Command
 
-from tulia.graph.context import EngineContext, customer_key
+from tulia.channel.whatsapp import customer_key
+from tulia.graph.context import EngineContext
 from tulia.graph.graph import TURN_STEP_LIMIT, build_graph
 from tulia.graph.nodes import conversation_id_for
 from tulia.nlg.messages import OutboundMessage

@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from tulia.channel.graph_api import SendFailed, WhatsAppSender
-from tulia.channel.whatsapp import InboundMessage
+from tulia.channel.whatsapp import InboundMessage, addressed_to
 from tulia.graph.conversation import Conversations
 from tulia.observability import logger as log
 from tulia.services import Services
@@ -132,7 +132,7 @@ class AgentService:
                 m for m in turn.messages[:-1] if self.messages.get_outbox(tenant_id, m.message_id) is None
             ] + [last]
             replies, trace = self._answer(turn)
-            to = {"to": last.phone_e164} if last.phone_e164 else {"recipient": last.wa_user_id}
+            to = addressed_to(last.phone_e164, last.wa_user_id)
             payloads = [m.to_whatsapp(**to) for m in replies]
             outbox = self._store(
                 tenant_id, turn.key, last.phone_number_id, payloads, [m.message_id for m in turn.messages], trace
@@ -201,7 +201,7 @@ class AgentService:
                 wa_user_id=customer.wa_user_id,
                 inbound={"type": "payment_event", "text": "", "message_id": turn.key, "payment": dict(event)},
             )
-            to = {"to": customer.phone_e164} if customer.phone_e164 else {"recipient": customer.wa_user_id}
+            to = addressed_to(customer.phone_e164, customer.wa_user_id)
             payloads = [m.to_whatsapp(**to) for m in result.replies]
             outbox = self._store(
                 tenant_id, turn.key, tenant.whatsapp.phone_number_id, payloads, [turn.key], result.trace

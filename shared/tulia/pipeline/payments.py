@@ -16,6 +16,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from tulia.channel.whatsapp import customer_key
 from tulia.domain.common import new_id
 from tulia.domain.order import Order
 from tulia.domain.payment import Payment, UnmatchedPayment
@@ -327,7 +328,7 @@ class PaymentCallbacks:
         customer = self.services.customers.get(tenant_id, customer_id)
         self.queue.send(
             tenant_id=tenant_id,
-            customer_key=customer.phone_e164 or f"bsuid:{customer.wa_user_id}",
+            customer_key=customer_key(customer.phone_e164, customer.wa_user_id),
             dedup=f"pay-{payment_id}-{status}",
             body={
                 "kind": "payment",
