@@ -84,14 +84,15 @@ def load_context(state: ConversationState, runtime: Runtime[EngineContext]) -> d
     ctx = turn.ctx
     tenant = turn.tool("tenant_get_context")
     if ctx.phone_e164:
-        if ctx.wa_user_id:  # a customer known so far only by user id now shows their phone: one person
+        if ctx.wa_user_id and state.customer_id is None:
+            # a new phone-keyed thread: the customer may be known so far only by user id (one person)
             link_whatsapp_user(ctx.services, ctx.tenant_id, phone_e164=ctx.phone_e164, wa_user_id=ctx.wa_user_id)
         customer = turn.tool(
             "customer_get_or_create",
             phone_e164=ctx.phone_e164,
             **({"display_name": ctx.display_name} if ctx.display_name else {}),
         )
-        if customer["ok"] and ctx.wa_user_id:
+        if customer["ok"] and ctx.wa_user_id and not customer["data"]["wa_user_id"]:
             link_whatsapp_user(
                 ctx.services, ctx.tenant_id, customer_id=customer["data"]["customer_id"], wa_user_id=ctx.wa_user_id
             )

@@ -23,6 +23,7 @@ CONSENT_FIELDS = ("marketing_opt_in", "offers_whatsapp", "order_updates_whatsapp
 class CustomerOut(Output):
     customer_id: str
     phone_e164: str | None
+    wa_user_id: str | None
     display_name: str | None
     language_preference: str | None
     marketing_opt_in: bool | None
@@ -53,6 +54,7 @@ def customer_fields(c: Customer) -> dict[str, object]:
     return {
         "customer_id": c.customer_id,
         "phone_e164": c.phone_e164,
+        "wa_user_id": c.wa_user_id,
         "display_name": c.display_name,
         "language_preference": c.language_preference,
         "marketing_opt_in": c.marketing_opt_in,
