@@ -171,7 +171,7 @@ def function(
             "POWERTOOLS_LOG_LEVEL": config.log_level,
             "POWERTOOLS_METRICS_NAMESPACE": "Tulia",
             "TULIA_STAGE": config.stage,
-            "TULIA_LOG_LEVEL": config.log_level if config.log_level != "DEBUG" else "DEBUG",
+            "TULIA_LOG_LEVEL": config.log_level,
             "TULIA_TABLE_PREFIX": config.table_prefix,
             **environment,
         },

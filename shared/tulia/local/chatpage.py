@@ -236,18 +236,27 @@ class ChatPage:
         return {"message_id": mid, "webhook_status": answer.status_code}
 
     def _cart(self, tenant_id: str, lines: list[Any]) -> list[dict[str, Any]]:
-        prices = {i["sku"]: i["price"] for i in self.catalog(tenant_id)}
-        items = []
+        wanted: list[tuple[str, int]] = []
         for line in lines[:30]:
             if not isinstance(line, dict):
                 raise BadRequest("cart lines are objects with sku and quantity")
             sku, quantity = str(line.get("sku", "")), line.get("quantity")
             if not isinstance(quantity, int) or isinstance(quantity, bool) or not 1 <= quantity <= 99:
                 raise BadRequest(f"quantity of {sku or 'a line'} must be a whole number from 1 to 99")
-            items.append(
-                {"product_retailer_id": sku, "quantity": quantity, "item_price": prices.get(sku, 0), "currency": "KES"}
-            )
-        return items
+            wanted.append((sku, quantity))
+        try:  # the price shown in the customer's catalog (the bot itself never trusts it)
+            found = self.services.catalog.get_many(tenant_id, sorted({sku for sku, _ in wanted}))
+        except InvalidInput as exc:
+            raise BadRequest(str(exc)) from exc
+        return [
+            {
+                "product_retailer_id": sku,
+                "quantity": quantity,
+                "item_price": found[sku].price if sku in found else 0,
+                "currency": "KES",
+            }
+            for sku, quantity in wanted
+        ]
 
     def stk(self, body: dict[str, Any]) -> dict[str, Any]:
         if self.daraja is None:

@@ -64,9 +64,14 @@ def sales_start(state: ConversationState, runtime: Runtime[EngineContext]) -> di
         turn.set(step="payment_status")
     else:
         # a new search starts a new sale: nothing of the last one (item, delivery, payment) is assumed
-        turn.set(cart=[], selected_item={}, delivery={}, payment_method=None, payment_phone=None)
+        _new_sale(turn)
         turn.set(step="sales_narrow_query")
     return turn.done()
+
+
+def _new_sale(turn: Turn) -> None:
+    """Nothing of the last sale (item, delivery, payment) is assumed in a new one."""
+    turn.set(cart=[], selected_item={}, delivery={}, payment_method=None, payment_phone=None)
 
 
 def pending_answer(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
@@ -91,7 +96,8 @@ def catalog_order(state: ConversationState, runtime: Runtime[EngineContext]) -> 
         item_id, quantity = str(entry.get("product_retailer_id") or "").strip(), int(entry.get("quantity") or 0)
         if item_id and quantity > 0:
             wanted[item_id] = wanted.get(item_id, 0) + quantity
-    turn.set(cart=[], selected_item={}, delivery={}, payment_method=None, payment_phone=None, order_id=None)
+    _new_sale(turn)
+    turn.set(order_id=None)
     cart: list[dict[str, Any]] = []
     unavailable: list[str] = []
     for item_id, quantity in list(wanted.items())[:MAX_CART_LINES]:
