@@ -28,11 +28,19 @@ class Settings(BaseSettings):
     # (<table_prefix>inbound.fifo) in the region / endpoint above.
     inbound_queue_url: str | None = None
 
+    # S3 bucket for checkpoints too large for a DynamoDB item (set by CDK); unset: DynamoDB only
+    checkpoint_bucket: str | None = None
+
     # External APIs: unset means the built-in simulators of the local stack.
     whatsapp_api_base: str | None = None
     mpesa_api_base: str | None = None
     pesapal_api_base: str | None = None
     public_base_url: str = "http://localhost:8080"
+
+    # Secrets Manager name prefix (the CDK app sets tulia/<stage>/): when set, the secret values below
+    # are read from the secrets <prefix>meta and <prefix>payments, and each tenant's credentials from
+    # <prefix>tenants/<tenant_id> (see tulia.credentials); unset, the values below are used.
+    secrets_prefix: str | None = Field(default=None, pattern=r"^[A-Za-z0-9/_+=.@-]{1,200}/$")
 
     # Meta: the Graph API token when a tenant has none of its own, and the webhook secrets
     whatsapp_access_token: SecretStr = SecretStr("local-access-token")

@@ -140,9 +140,14 @@ def build_services(
         if pesapal_base
         else _Unconfigured("PesaPal", "TULIA_PESAPAL_API_BASE")
     )
+    tenant_secrets = None
+    if settings.secrets_prefix:  # AWS: tenants' credentials live in Secrets Manager
+        from tulia.credentials import TenantSecrets, secret_store
+
+        tenant_secrets = TenantSecrets(secret_store(settings), settings.secrets_prefix)
     return Services(
         db=db,
-        tenants=TenantRepo(db),
+        tenants=TenantRepo(db, secrets=tenant_secrets),
         customers=CustomerRepo(db),
         catalog=catalog,
         offers=OfferRepo(db),

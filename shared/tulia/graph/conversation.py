@@ -75,12 +75,22 @@ class Conversations:
 INTERRUPT = "__interrupt__"  # the pending-write channel LangGraph records an interrupt() on
 
 
+CHECKPOINT_TTL_DAYS = 30  # the CDK app's lifecycle rule for offloaded checkpoints uses the same figure
+
+
 def dynamodb_checkpointer(
-    table_name: str, *, region_name: str, endpoint_url: str | None = None, ttl_days: int | None = 30
+    table_name: str,
+    *,
+    region_name: str,
+    endpoint_url: str | None = None,
+    ttl_days: int | None = CHECKPOINT_TTL_DAYS,
+    offload_bucket: str | None = None,
 ) -> Any:
     """``DynamoDBSaver`` that reads a thread's latest checkpoint once per turn (see ``peek``).
 
-    Checkpoint history expires after ``ttl_days`` (the table's TTL attribute)."""
+    Checkpoint history expires after ``ttl_days`` (the table's TTL attribute). With
+    ``offload_bucket``, checkpoints over DynamoDB's item size (the saver's 350 KB threshold) are kept in
+    that S3 bucket, tagged ``ttl-days`` so the bucket's lifecycle rule expires them with the rest."""
     from langgraph.checkpoint.base import get_checkpoint_id
     from langgraph_checkpoint_aws import DynamoDBSaver
 
@@ -91,6 +101,11 @@ def dynamodb_checkpointer(
                 region_name=region_name,
                 endpoint_url=endpoint_url,
                 ttl_seconds=ttl_days * 86_400 if ttl_days else None,
+                s3_offload_config=(
+                    {"bucket_name": offload_bucket, **({"endpoint_url": endpoint_url} if endpoint_url else {})}
+                    if offload_bucket
+                    else None
+                ),
             )
             self._peeked: dict[str, Any] = {}
 

@@ -25,17 +25,14 @@ import yaml
 from pydantic import ValidationError
 
 from tulia.domain.catalog import CatalogItem, VariantDimension, VariantOption
-from tulia.domain.kb import SourceType
 from tulia.domain.offer import Offer
 from tulia.domain.tenant import Tenant
 from tulia.errors import InvalidInput
-from tulia.rag.extract import SUPPORTED_SUFFIXES, ExtractedDocument, extract
+from tulia.rag.ingest import MAX_KB_BYTES, KbDocumentSource, read_document
 
 REQUIRED_COLUMNS = ("sku", "name", "category", "price", "stock", "description")
 OPTIONAL_COLUMNS = ("type", "variants", "tags", "brand", "active", "duration_minutes")
-SOURCE_TYPES: tuple[SourceType, ...] = ("policy", "faq", "doc", "sop")
 MAX_CATALOG_ROWS = 50_000
-MAX_KB_BYTES = 20 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -54,14 +51,6 @@ class PackInvalid(Exception):
         self.pack_dir = pack_dir
         self.issues = issues
         super().__init__(f"{pack_dir}: {len(issues)} problem(s)\n" + "\n".join(f"  - {i}" for i in issues))
-
-
-@dataclass(frozen=True)
-class KbDocumentSource:
-    doc_id: str
-    filename: str
-    source_type: SourceType
-    extracted: ExtractedDocument
 
 
 @dataclass
@@ -249,21 +238,6 @@ def _load_offers(path: Path, tenant_id: str, categories: set[str], issues: list[
     return offers
 
 
-def _source_type(rel: Path) -> SourceType:
-    for part in rel.parts[:-1]:
-        for source_type in SOURCE_TYPES:
-            if part.lower() == source_type:
-                return source_type
-    name = rel.stem.lower()
-    if "faq" in name:
-        return "faq"
-    if any(w in name for w in ("policy", "policies", "terms", "warranty", "returns")):
-        return "policy"
-    if "sop" in name or "procedure" in name:
-        return "sop"
-    return "doc"
-
-
 def _load_kb(kb_dir: Path, issues: list[PackIssue]) -> list[KbDocumentSource]:
     docs: list[KbDocumentSource] = []
     for path in sorted(p for p in kb_dir.rglob("*") if p.is_file()):
@@ -271,18 +245,13 @@ def _load_kb(kb_dir: Path, issues: list[PackIssue]) -> list[KbDocumentSource]:
         shown = f"kb/{rel.as_posix()}"
         if path.name.startswith("."):
             continue
-        if path.suffix.lower() not in SUPPORTED_SUFFIXES:
-            issues.append(PackIssue(shown, None, f"unsupported document type (use {', '.join(SUPPORTED_SUFFIXES)})"))
-            continue
-        if path.stat().st_size > MAX_KB_BYTES:
+        if path.stat().st_size > MAX_KB_BYTES:  # before reading it
             issues.append(PackIssue(shown, None, "larger than 20 MB"))
             continue
         try:
-            extracted = extract(path.name, path.read_bytes())
+            docs.append(read_document(rel.as_posix(), path.read_bytes(), shown_as=shown))
         except InvalidInput as exc:
             issues.append(PackIssue(shown, None, exc.message.split(": ", 1)[-1]))
-            continue
-        docs.append(KbDocumentSource(_slug(rel.with_suffix("").as_posix()), shown, _source_type(rel), extracted))
     return docs
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tulia.domain.kb import KbChunk, KbDocument
 from tulia.packs.loader import Pack
-from tulia.rag.extract import chunk_sections
+from tulia.rag.ingest import store_document
 from tulia.search.catalog_index import CatalogIndex
 from tulia.services import Services
 
@@ -64,38 +63,11 @@ def seed_pack(services: Services, pack: Pack) -> SeedSummary:
     s.offers.delete_many(tid, set(old_offers) - {o.offer_id for o in offers})
 
     # knowledge base
-    old_docs = {d.doc_id: d for d in s.kb.documents(tid)}
+    old_docs = {d.doc_id for d in s.kb.documents(tid)}
     chunk_total = 0
     for source in pack.documents:
-        version = old_docs[source.doc_id].version + 1 if source.doc_id in old_docs else 1
-        sections = chunk_sections(source.extracted.sections)
-        chunks = [
-            KbChunk(
-                tenant_id=tid,
-                doc_id=source.doc_id,
-                version=version,
-                position=n,
-                title=source.extracted.title,
-                section=sec.heading,
-                source_type=source.source_type,
-                text=sec.text,
-            )
-            for n, sec in enumerate(sections)
-        ]
-        doc = KbDocument(
-            tenant_id=tid,
-            doc_id=source.doc_id,
-            title=source.extracted.title,
-            filename=source.filename,
-            source_type=source.source_type,
-            status="indexed",
-            version=version,
-            chunk_count=len(chunks),
-            updated_at=now,
-        )
-        s.kb.save_document(doc, chunks)
-        chunk_total += len(chunks)
-    for doc_id in set(old_docs) - {d.doc_id for d in pack.documents}:
+        chunk_total += store_document(s, tid, source, now=now).chunk_count
+    for doc_id in old_docs - {d.doc_id for d in pack.documents}:
         s.kb.delete_document(tid, doc_id)
 
     catalog_version = s.tenants.bump_version(tid, "catalog_version")

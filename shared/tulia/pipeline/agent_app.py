@@ -38,6 +38,7 @@ def service() -> AgentService:
 
     from tulia.channel.graph_api import WhatsAppSender
     from tulia.config import get_settings
+    from tulia.credentials import deployment_settings
     from tulia.domain.common import utc_now
     from tulia.graph.conversation import Conversations, dynamodb_checkpointer
     from tulia.nlu.engine import build_engine
@@ -45,7 +46,7 @@ def service() -> AgentService:
     from tulia.services import build_services
     from tulia.store.messages import MessageRepo
 
-    settings = get_settings()
+    settings = deployment_settings(get_settings(), "meta", "payments")
     if not settings.whatsapp_api_base:
         raise RuntimeError("TULIA_WHATSAPP_API_BASE is not set (e.g. https://graph.facebook.com/v21.0)")
     services = build_services(settings)
@@ -64,6 +65,7 @@ def service() -> AgentService:
                 settings.table_name("checkpoints"),
                 region_name=settings.aws_region,
                 endpoint_url=settings.aws_endpoint_url,
+                offload_bucket=settings.checkpoint_bucket,
             ),
         ),
         messages=MessageRepo(services.db),

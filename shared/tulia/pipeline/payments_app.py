@@ -26,11 +26,12 @@ def service() -> PaymentCallbacks:
     import boto3
 
     from tulia.config import get_settings
+    from tulia.credentials import deployment_settings
     from tulia.domain.common import utc_now
     from tulia.services import build_services
     from tulia.store.queues import INBOUND, PAYMENT_CHECKS, InboundQueue, PaymentCheckQueue
 
-    settings = get_settings()
+    settings = deployment_settings(get_settings(), "payments")
     services = build_services(settings)
     sqs = boto3.client("sqs", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url)
     url = settings.inbound_queue_url or sqs.get_queue_url(QueueName=INBOUND.name(settings.table_prefix))["QueueUrl"]

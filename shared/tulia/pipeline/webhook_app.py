@@ -17,13 +17,14 @@ def service() -> WebhookService:
     from botocore.config import Config
 
     from tulia.config import get_settings
+    from tulia.credentials import deployment_settings
     from tulia.domain.common import utc_now
     from tulia.store.dynamo import Dynamo
     from tulia.store.messages import MessageRepo
     from tulia.store.queues import INBOUND, InboundQueue
     from tulia.store.tenants import TenantRepo
 
-    settings = get_settings()
+    settings = deployment_settings(get_settings(), "meta")
     config = Config(connect_timeout=2, read_timeout=3, retries={"max_attempts": 3, "mode": "standard"})
     dynamodb = boto3.client(
         "dynamodb", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url, config=config

@@ -26,6 +26,10 @@ class KbRepo:
             from_item(KbDocument, i) for i in self.db.query_all(KB, keys.kb_pk(tenant_id), sk_prefix=keys.KB_DOC_PREFIX)
         ]
 
+    def document(self, tenant_id: str, doc_id: str) -> KbDocument | None:
+        item = self.db.get(KB, keys.kb_pk(tenant_id), keys.kb_doc_sk(doc_id))
+        return from_item(KbDocument, item) if item else None
+
     def save_document(self, doc: KbDocument, chunks: Sequence[KbChunk]) -> None:
         pk = keys.kb_pk(doc.tenant_id)
         previous = self.db.get(KB, pk, keys.kb_doc_sk(doc.doc_id))

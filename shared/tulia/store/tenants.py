@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
 
 from tulia.domain.tenant import Tenant
 from tulia.errors import InvalidInput, NotFound, StateConflict
@@ -12,24 +14,43 @@ from tulia.store.codec import from_item, to_item
 from tulia.store.dynamo import Dynamo, Key
 from tulia.store.tables import TENANTS
 
+if TYPE_CHECKING:
+    from tulia.credentials import TenantSecrets
+
 
 class TenantRepo:
     """Tenant profiles. ``get`` keeps a profile for ``cache_seconds`` (every tool of a turn needs it);
     a save or version bump through this repository drops the cached copy at once, and other
-    containers see a change within ``cache_seconds``."""
+    containers see a change within ``cache_seconds``.
 
-    def __init__(self, db: Dynamo, *, cache_seconds: float = 15.0) -> None:
+    With ``secrets`` (AWS), a tenant's credentials live in its Secrets Manager secret: ``save`` takes
+    them out of the stored profile, and every read puts them back."""
+
+    def __init__(self, db: Dynamo, *, cache_seconds: float = 15.0, secrets: TenantSecrets | None = None) -> None:
         self.db = db
         self.cache_seconds = cache_seconds
+        self.secrets = secrets
         self._cache: dict[str, tuple[float, Tenant]] = {}
 
     @staticmethod
     def key(tenant_id: str) -> Key:
         return Key(TENANTS, keys.tenant_pk(tenant_id), keys.PROFILE)
 
-    @staticmethod
-    def from_item(item: dict[str, Any]) -> Tenant:
-        return from_item(Tenant, item)
+    def from_item(self, item: dict[str, Any]) -> Tenant:
+        """The stored profile as a tenant, with its credentials when they live in a secret."""
+        if self.secrets is None:
+            return from_item(Tenant, item)
+        tenant_id = str(item.get("tenant_id", ""))
+        try:
+            return from_item(Tenant, self.secrets.join(tenant_id, dict(item)))
+        except ValidationError as exc:
+            from tulia.errors import TuliaError
+
+            raise TuliaError(
+                f"Tenant '{tenant_id}' is incomplete ({exc.errors()[0]['loc']}): "
+                f"are its credentials in secret '{self.secrets.name(tenant_id)}'?",
+                field="tenant_id",
+            ) from exc
 
     def get(self, tenant_id: str) -> Tenant:
         cached = self._cache.get(tenant_id)
@@ -54,8 +75,12 @@ class TenantRepo:
         """Write the profile and claim its phone_number_id (refused when another tenant owns it)."""
         self._cache.pop(tenant.tenant_id, None)
         route_pk = keys.phone_number_route_pk(tenant.whatsapp.phone_number_id)
+        item = to_item(tenant, pk=keys.tenant_pk(tenant.tenant_id), sk=keys.PROFILE)
+        if self.secrets is not None:  # the secret first: a stored profile never lacks its credentials
+            item, credentials = self.secrets.split(item)
+            self.secrets.save(tenant.tenant_id, credentials)
         ops: list[dict[str, Any]] = [
-            {"Put": {"table": TENANTS, "item": to_item(tenant, pk=keys.tenant_pk(tenant.tenant_id), sk=keys.PROFILE)}},
+            {"Put": {"table": TENANTS, "item": item}},
             {
                 "Put": {
                     "table": TENANTS,

@@ -231,7 +231,7 @@ def order_create(ctx: ToolContext, args: OrderCreateArgs) -> OrderCreateOut:
     customer_raw = found.get(CustomerRepo.key(tid, args.customer_id))
     if customer_raw is None:
         raise NotFound("Unknown customer.", field="customer_id")
-    tenant, customer = TenantRepo.from_item(tenant_raw), CustomerRepo.from_item(customer_raw)
+    tenant, customer = s.tenants.from_item(tenant_raw), CustomerRepo.from_item(customer_raw)
 
     lines: list[OrderLine] = []
     missing: list[str] = []

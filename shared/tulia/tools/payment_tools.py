@@ -114,7 +114,7 @@ def _load_payable(
         customer = (
             CustomerRepo.from_item(raw_customer) if raw_customer else ctx.services.customers.get(tid, order.customer_id)
         )
-    return TenantRepo.from_item(found[TenantRepo.key(tid)]), order, raw, customer
+    return ctx.services.tenants.from_item(found[TenantRepo.key(tid)]), order, raw, customer
 
 
 def _unavailable(method: str, tenant: Tenant) -> BusinessRuleViolation:

@@ -72,7 +72,7 @@ def handoff_create_ticket(ctx: ToolContext, args: HandoffCreateTicketArgs) -> Ti
     raw_customer = found.get(CustomerRepo.key(tid, args.customer_id))
     if raw_customer is None:
         raise NotFound("Unknown customer.", field="customer_id")
-    tenant, customer = TenantRepo.from_item(found[TenantRepo.key(tid)]), CustomerRepo.from_item(raw_customer)
+    tenant, customer = s.tenants.from_item(found[TenantRepo.key(tid)]), CustomerRepo.from_item(raw_customer)
     if customer.handoff_ticket_id:
         # already with a human: do not open a second ticket for the same conversation
         ticket = s.handoffs.get(tid, customer.handoff_ticket_id)

@@ -1,0 +1,142 @@
+"""Knowledge-base documents into the store: from a tenant pack (``tulia seed``) or from an upload to
+the KB bucket (the ``kb_ingest`` function). One path for both, so an uploaded document is chunked and
+kept exactly as a seeded one."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
+
+from tulia.domain.kb import KbChunk, KbDocument, SourceType
+from tulia.errors import InvalidInput, NotFound
+from tulia.rag.extract import SUPPORTED_SUFFIXES, ExtractedDocument, chunk_sections, extract
+
+if TYPE_CHECKING:
+    from tulia.services import Services
+
+SOURCE_TYPES: tuple[SourceType, ...] = ("policy", "faq", "doc", "sop")
+MAX_KB_BYTES = 20 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class KbDocumentSource:
+    doc_id: str
+    filename: str
+    source_type: SourceType
+    extracted: ExtractedDocument
+
+
+def document_id(relative_path: str) -> str:
+    """A stable id from the document's path without its suffix (``faq/Returns.md`` -> ``faq-returns``)."""
+    stem = PurePosixPath(relative_path).with_suffix("").as_posix()
+    return re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-")[:48] or "document"
+
+
+def source_type(relative_path: str) -> SourceType:
+    """From a folder named like a source type, else words in the file name, else ``doc``."""
+    path = PurePosixPath(relative_path)
+    for part in path.parts[:-1]:
+        for kind in SOURCE_TYPES:
+            if part.lower() == kind:
+                return kind
+    name = path.stem.lower()
+    if "faq" in name:
+        return "faq"
+    if any(w in name for w in ("policy", "policies", "terms", "warranty", "returns")):
+        return "policy"
+    if "sop" in name or "procedure" in name:
+        return "sop"
+    return "doc"
+
+
+def check_document(relative_path: str, size: int, *, shown_as: str | None = None) -> None:
+    """:class:`InvalidInput` when the document's type or size cannot be used (before reading it)."""
+    shown = shown_as or relative_path
+    if PurePosixPath(relative_path).suffix.lower() not in SUPPORTED_SUFFIXES:
+        raise InvalidInput(f"{shown}: unsupported document type (use {', '.join(SUPPORTED_SUFFIXES)})")
+    if size > MAX_KB_BYTES:
+        raise InvalidInput(f"{shown}: larger than 20 MB")
+
+
+def read_document(relative_path: str, data: bytes, *, shown_as: str | None = None) -> KbDocumentSource:
+    """Extract a document, or :class:`InvalidInput` saying why it cannot be used."""
+    check_document(relative_path, len(data), shown_as=shown_as)
+    return KbDocumentSource(
+        document_id(relative_path),
+        shown_as or relative_path,
+        source_type(relative_path),
+        extract(PurePosixPath(relative_path).name, data),
+    )
+
+
+def store_document(services: Services, tenant_id: str, source: KbDocumentSource, *, now: datetime) -> KbDocument:
+    """Write the document's chunks as its next version; readers switch to it in one step."""
+    previous = services.kb.document(tenant_id, source.doc_id)
+    version = previous.version + 1 if previous else 1
+    chunks = [
+        KbChunk(
+            tenant_id=tenant_id,
+            doc_id=source.doc_id,
+            version=version,
+            position=n,
+            title=source.extracted.title,
+            section=sec.heading,
+            source_type=source.source_type,
+            text=sec.text,
+        )
+        for n, sec in enumerate(chunk_sections(source.extracted.sections))
+    ]
+    doc = KbDocument(
+        tenant_id=tenant_id,
+        doc_id=source.doc_id,
+        title=source.extracted.title,
+        filename=source.filename,
+        source_type=source.source_type,
+        status="indexed",
+        version=version,
+        chunk_count=len(chunks),
+        updated_at=now,
+    )
+    services.kb.save_document(doc, chunks)
+    return doc
+
+
+def ingest_upload(services: Services, key: str, size: int, load: Callable[[], bytes]) -> KbDocument:
+    """An object ``<tenant_id>/<path>`` of ``size`` bytes uploaded to the KB bucket (``load`` reads
+    it), as the tenant's document.
+
+    A document that cannot be read is recorded as failed with the reason; when an earlier version
+    exists, that version stays searchable and carries the error of the failed upload."""
+    tenant_id, _, relative = key.partition("/")
+    if not relative or services.tenants.find(tenant_id) is None:
+        raise NotFound(f"Upload '{key}' names no known tenant (keys are <tenant_id>/<file>).", field="key")
+    now = services.clock()
+    try:
+        check_document(relative, size)  # an unusable upload is refused before it is downloaded
+        source = read_document(relative, load())
+    except InvalidInput as exc:
+        doc_id = document_id(relative)
+        previous = services.kb.document(tenant_id, doc_id)
+        if previous is not None and previous.status == "indexed":
+            failed = previous.model_copy(update={"error": exc.message, "updated_at": now})
+            services.kb.save_document(failed, [])
+        else:
+            failed = KbDocument(
+                tenant_id=tenant_id,
+                doc_id=doc_id,
+                title=PurePosixPath(relative).stem,
+                filename=relative,
+                source_type=source_type(relative),
+                status="failed",
+                error=exc.message,
+                updated_at=now,
+            )
+            services.kb.save_document(failed, [])
+        return failed
+    doc = store_document(services, tenant_id, source, now=now)
+    services.tenants.bump_version(tenant_id, "kb_version")
+    return doc
