@@ -95,3 +95,77 @@ class Alarms(Construct):
             0,
             "The API answered with 5xx (Meta retries webhooks; providers retry callbacks).",
         )
+
+
+WEBHOOK_METRICS = ("InboundMessages", "DuplicateDeliveries", "UnroutedMessages")
+PANELS: dict[str, tuple[str, ...]] = {
+    "Conversations": ("Turns", *WEBHOOK_METRICS),
+    "Sales": (
+        "OrdersCreated",
+        "StkPushesStarted",
+        "CardCheckoutsStarted",
+        "PaybillInstructionsGiven",
+        "CouponsApplied",
+    ),
+    "Payments": ("PaymentsPaid", "PaymentsFailed", "PaymentsCancelled", "PaymentsTimedOut"),
+    "Care": ("Escalations", "ToolErrors"),
+    "Model usage": ("LlmCalls", "LlmInputTokens", "LlmOutputTokens", "LlmCostMicroUsd"),
+}
+
+
+class Dashboard(Construct):
+    """One CloudWatch dashboard per stage: the business metrics the functions publish
+    (:mod:`tulia.observability.metrics`) over the health of the functions and queues."""
+
+    def __init__(
+        self,
+        scope: Construct,
+        cid: str,
+        *,
+        config: StageConfig,
+        functions: dict[str, lambda_.Function],
+        dead_letters: dict[str, sqs.Queue],
+    ) -> None:
+        super().__init__(scope, cid)
+        from tulia.observability.metrics import NAMESPACE, UNITS
+
+        hour = Duration.hours(1)
+
+        def business(name: str) -> cw.Metric:
+            service = "tulia-webhook" if name in WEBHOOK_METRICS else "tulia-agent"
+            return cw.Metric(
+                namespace=NAMESPACE, metric_name=name, dimensions_map={"service": service}, statistic="Sum", period=hour
+            )
+
+        drawn = {name for names in PANELS.values() for name in names}
+        missing = set(UNITS) - drawn
+        if missing:  # a metric the code publishes must be on the dashboard
+            raise ValueError(f"metrics missing from the dashboard: {sorted(missing)}")
+        self.dashboard = cw.Dashboard(self, "Dashboard", dashboard_name=config.name("overview"))
+        self.dashboard.add_widgets(
+            *[
+                cw.GraphWidget(title=title, left=[business(n) for n in names], width=8, height=6)
+                for title, names in PANELS.items()
+            ],
+        )
+        five = Duration.minutes(5)
+        self.dashboard.add_widgets(
+            cw.GraphWidget(
+                title="Function errors",
+                left=[fn.metric_errors(period=five, label=name) for name, fn in functions.items()],
+                width=8,
+            ),
+            cw.GraphWidget(
+                title="Function p95 duration (ms)",
+                left=[fn.metric_duration(period=five, statistic="p95", label=name) for name, fn in functions.items()],
+                width=8,
+            ),
+            cw.GraphWidget(
+                title="Dead-letter queues",
+                left=[
+                    q.metric_approximate_number_of_messages_visible(period=five, label=name)
+                    for name, q in dead_letters.items()
+                ],
+                width=8,
+            ),
+        )

@@ -9,12 +9,18 @@ from aws_cdk import aws_apigatewayv2 as apigw
 from aws_cdk import aws_apigatewayv2_integrations as integrations
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda_event_sources as sources
+from aws_cdk import aws_s3 as s3
+from aws_cdk import aws_s3_notifications as s3n
 from constructs import Construct
 
+from infra.auth import StaffAuth
 from infra.config import StageConfig
+from infra.credentials import Secrets
 from infra.data import DataTables, Queues
 from infra.functions import FunctionSpec, function, layer
-from infra.monitoring import Alarms
+from infra.monitoring import Alarms, Dashboard
+from infra.search import KnowledgeSearch
+from infra.storage import Buckets
 from tulia.store.queues import INBOUND, PAYMENT_CHECKS
 
 
@@ -35,7 +41,12 @@ class TuliaStack(Stack):
             },
         )
 
-        self.layers = {name: layer(self, f"{name.title()}Layer", name, config) for name in ("base", "agent")}
+        self.buckets = Buckets(self, "Buckets", config=config)
+        self.secrets = Secrets(self, "Secrets", config=config)
+        self.auth = StaffAuth(self, "Staff", config=config)
+        self.layers = {
+            name: layer(self, f"{name.title()}Layer", name, config) for name in ("base", "agent", "documents")
+        }
         self.api = apigw.HttpApi(
             self,
             "Api",
@@ -50,6 +61,7 @@ class TuliaStack(Stack):
         inbound = self.queues[INBOUND.logical_name]
         checks = self.queues[PAYMENT_CHECKS.logical_name]
         common = {"TULIA_INBOUND_QUEUE_URL": inbound.queue_url, "TULIA_PUBLIC_BASE_URL": self.api.api_endpoint}
+        with_secrets = {**common, "TULIA_SECRETS_PREFIX": self.secrets.prefix}
 
         def make(spec: FunctionSpec, env: dict[str, str]) -> Any:
             return function(
@@ -57,16 +69,30 @@ class TuliaStack(Stack):
             )
 
         self.webhook = make(
-            FunctionSpec("webhook", config.webhook, ("base",), "Meta webhook: verify, parse, dedupe, enqueue"), common
+            FunctionSpec("webhook", config.webhook, ("base",), "Meta webhook: verify, parse, dedupe, enqueue"),
+            with_secrets,
         )
         self.agent = make(
             FunctionSpec("agent", config.agent, ("base", "agent"), "Conversation turns: LangGraph, tools, replies"),
-            {**common, "TULIA_LLM": "bedrock"},
+            {
+                **with_secrets,
+                "TULIA_LLM": "bedrock",
+                "TULIA_CHECKPOINT_BUCKET": self.buckets.checkpoints.bucket_name,
+            },
         )
         self.payments = make(
             FunctionSpec("payments", config.payments, ("base",), "Daraja and PesaPal callbacks, STK checks"),
-            common,
+            with_secrets,
         )
+        self.admin = make(
+            FunctionSpec("admin", config.admin, ("base",), "Admin API for shop staff (Cognito JWT)"),
+            {"TULIA_PUBLIC_BASE_URL": self.api.api_endpoint, "TULIA_KB_BUCKET": self.buckets.kb.bucket_name},
+        )
+        self.kb_ingest = make(
+            FunctionSpec("kb_ingest", config.kb_ingest, ("base", "documents"), "KB uploads -> chunks and index"),
+            {"TULIA_KB_BUCKET": self.buckets.kb.bucket_name},
+        )
+        self.buckets.kb.add_event_notification(s3.EventType.OBJECT_CREATED, s3n.LambdaDestination(self.kb_ingest))
         self.agent.add_event_source(
             sources.SqsEventSource(
                 inbound,
@@ -98,6 +124,26 @@ class TuliaStack(Stack):
             t[name].grant_read_write_data(self.payments)
         inbound.grant_send_messages(self.payments)
         checks.grant_send_messages(self.payments)
+        for name in ("tenants", "kb"):
+            t[name].grant_read_write_data(self.kb_ingest)
+        self.buckets.kb.grant_read(self.kb_ingest)
+        # the admin function grows its grants with the admin API; today it reads no data
+
+        # checkpoints too large for DynamoDB: objects only (the lifecycle rule is the stack's)
+        self.agent.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["s3:GetObject", "s3:PutObject", "s3:PutObjectTagging", "s3:DeleteObject"],
+                resources=[self.buckets.checkpoints.arn_for_objects("*")],
+            )
+        )
+        self.agent.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["s3:GetLifecycleConfiguration"], resources=[self.buckets.checkpoints.bucket_arn]
+            )
+        )
+        self.secrets.grant(self.webhook, meta=True)
+        self.secrets.grant(self.agent, meta=True, payments=True, tenants=True)
+        self.secrets.grant(self.payments, payments=True, tenants=True)
 
         webhook = integrations.HttpLambdaIntegration("WebhookIntegration", self.webhook)
         self.api.add_routes(
@@ -106,6 +152,15 @@ class TuliaStack(Stack):
         payments = integrations.HttpLambdaIntegration("PaymentsIntegration", self.payments)
         self.api.add_routes(
             path="/payments/{proxy+}", methods=[apigw.HttpMethod.GET, apigw.HttpMethod.POST], integration=payments
+        )
+        admin = integrations.HttpLambdaIntegration("AdminIntegration", self.admin)
+        for path in ("/admin", "/admin/{proxy+}"):
+            self.api.add_routes(
+                path=path, methods=[apigw.HttpMethod.ANY], integration=admin, authorizer=self.auth.authorizer
+            )
+
+        self.search = KnowledgeSearch(
+            self, "Search", config=config, readers=[self.agent], writers=[self.admin], indexers=[self.kb_ingest]
         )
 
         # the model ids the agent may invoke, nothing else (cross-region inference profiles and the
@@ -126,11 +181,16 @@ class TuliaStack(Stack):
         self.agent.add_environment("TULIA_BEDROCK_CLASSIFIER_MODEL", config.bedrock_models[0])
         self.agent.add_environment("TULIA_BEDROCK_WRITER_MODEL", config.bedrock_models[1])
 
+        functions = {
+            "webhook": self.webhook,
+            "agent": self.agent,
+            "payments": self.payments,
+            "admin": self.admin,
+            "kb_ingest": self.kb_ingest,
+        }
         self.alarms = Alarms(
-            self,
-            "Alarms",
-            config=config,
-            functions={"webhook": self.webhook, "agent": self.agent, "payments": self.payments},
-            dead_letters=self.queues.dead_letters,
-            api=self.api,
+            self, "Alarms", config=config, functions=functions, dead_letters=self.queues.dead_letters, api=self.api
+        )
+        self.dashboard = Dashboard(
+            self, "Dashboard", config=config, functions=functions, dead_letters=self.queues.dead_letters
         )

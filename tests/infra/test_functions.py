@@ -75,17 +75,34 @@ def test_reserved_concurrency_and_batch_size_come_from_context() -> None:
     t.has_resource_properties("AWS::Lambda::EventSourceMapping", {"BatchSize": 5})
 
 
-def test_public_routes_are_the_webhook_and_the_payment_callbacks_without_authorizer(dev: Any) -> None:
+PUBLIC_ROUTES = {
+    "GET /webhooks/whatsapp",
+    "POST /webhooks/whatsapp",
+    "GET /payments/{proxy+}",
+    "POST /payments/{proxy+}",
+}
+ADMIN_ROUTES = {"ANY /admin", "ANY /admin/{proxy+}"}
+
+
+def test_public_routes_have_no_authorizer_and_every_admin_route_has_the_staff_jwt(dev: Any) -> None:
     routes = {
         r["Properties"]["RouteKey"]: r["Properties"] for r in dev.find_resources("AWS::ApiGatewayV2::Route").values()
     }
-    assert set(routes) == {
-        "GET /webhooks/whatsapp",
-        "POST /webhooks/whatsapp",
-        "GET /payments/{proxy+}",
-        "POST /payments/{proxy+}",
-    }
-    assert {r.get("AuthorizationType", "NONE") for r in routes.values()} == {"NONE"}
+    assert set(routes) == PUBLIC_ROUTES | ADMIN_ROUTES
+    assert {routes[k].get("AuthorizationType", "NONE") for k in PUBLIC_ROUTES} == {"NONE"}
+    authorizers = dev.find_resources("AWS::ApiGatewayV2::Authorizer")
+    assert len(authorizers) == 1
+    ((authorizer_id, authorizer),) = authorizers.items()
+    for key in ADMIN_ROUTES:
+        assert routes[key]["AuthorizationType"] == "JWT"
+        assert routes[key]["AuthorizerId"] == {"Ref": authorizer_id}
+    jwt = authorizer["Properties"]["JwtConfiguration"]
+    clients = dev.find_resources("AWS::Cognito::UserPoolClient")
+    assert jwt["Audience"] == [{"Ref": next(iter(clients))}]
+    pool = next(iter(dev.find_resources("AWS::Cognito::UserPool")))
+    assert "cognito-idp" in str(jwt["Issuer"])
+    assert pool in str(jwt["Issuer"])
+    assert authorizer["Properties"]["IdentitySource"] == ["$request.header.Authorization"]
 
 
 def test_the_api_is_throttled(dev: Any) -> None:
@@ -148,7 +165,11 @@ def test_alarms_watch_dead_letters_errors_throttles_slow_turns_and_5xx(dev: Any)
         "tulia-dev-payment-checks-dlq-not-empty",
         "tulia-dev-agent-near-timeout",
         "tulia-dev-api-5xx",
-    } | {f"tulia-dev-{f}-{kind}" for f in ("webhook", "agent", "payments") for kind in ("errors", "throttles")}
+    } | {
+        f"tulia-dev-{f}-{kind}"
+        for f in ("webhook", "agent", "payments", "admin", "kb_ingest")
+        for kind in ("errors", "throttles")
+    }
     assert set(alarms) == expected
     assert alarms["tulia-dev-inbound-dlq-not-empty"]["MetricName"] == "ApproximateNumberOfMessagesVisible"
     assert alarms["tulia-dev-inbound-dlq-not-empty"]["Threshold"] == 0

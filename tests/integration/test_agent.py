@@ -333,3 +333,50 @@ def test_the_agent_function_needs_the_graph_api_base(monkeypatch: pytest.MonkeyP
     finally:
         get_settings.cache_clear()
         agent_app.service.cache_clear()
+
+
+class Recorded:
+    """What the functions published as business metrics, per call."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[dict[str, float], str | None]] = []
+
+    def __call__(self, counts: Any, *, tenant_id: str | None = None) -> None:
+        self.calls.append((dict(counts), tenant_id))
+
+    def total(self, name: str) -> float:
+        return sum(counts.get(name, 0) for counts, _ in self.calls)
+
+
+def test_business_metrics_count_each_message_turn_and_order_once(pipeline: Pipeline) -> None:
+    recorded = Recorded()
+    pipeline.webhook.record = pipeline.agent.record = recorded
+    cart = {
+        "from": SHOP_PHONE,
+        "id": "wamid.m1",
+        "timestamp": "1795428000",
+        "type": "order",
+        "order": {"catalog_id": "C", "product_items": [{"product_retailer_id": "CH-002", "quantity": "1"}]},
+    }
+    pipeline.customer_sends(value(cart, wa_id=SHOP_PHONE))
+    pipeline.customer_sends(value(cart, wa_id=SHOP_PHONE))  # Meta delivers the same message twice
+    pipeline.run_agent()
+    pipeline.customer_sends(value(text_message("pickup", mid="wamid.m2", sender=SHOP_PHONE), wa_id=SHOP_PHONE))
+    event = pipeline.lambda_event()
+    pipeline.run_agent(event)
+    pipeline.run_agent(event)  # SQS redelivers: the stored turn is not counted again
+    assert recorded.total("InboundMessages") == 2
+    assert recorded.total("DuplicateDeliveries") == 1
+    assert recorded.total("Turns") == 2
+    assert recorded.total("OrdersCreated") == 1
+    assert {tenant for counts, tenant in recorded.calls if "Turns" in counts} == {SHOP}
+
+
+def test_metrics_are_published_as_embedded_metric_format_with_the_tenant(capsys: pytest.CaptureFixture[str]) -> None:
+    from tulia.observability.metrics import MetricsRecorder
+
+    MetricsRecorder()({"Turns": 1, "OrdersCreated": 1}, tenant_id=SHOP)
+    record = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    (directive,) = record["_aws"]["CloudWatchMetrics"]
+    assert {m["Name"] for m in directive["Metrics"]} == {"Turns", "OrdersCreated"}
+    assert (record["Turns"], record["OrdersCreated"], record["tenant_id"]) == ([1.0], [1.0], SHOP)

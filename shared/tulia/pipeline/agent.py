@@ -22,6 +22,7 @@ from tulia.channel.graph_api import SendFailed, WhatsAppSender
 from tulia.channel.whatsapp import InboundMessage, addressed_to
 from tulia.graph.conversation import Conversations
 from tulia.observability import logger as log
+from tulia.observability.metrics import MetricsSink, payment_counts, turn_counts
 from tulia.services import Services
 from tulia.store.messages import MessageRepo
 from tulia.store.queues import PaymentCheckQueue
@@ -75,6 +76,7 @@ class AgentService:
     clock: Callable[[], datetime]
     checks: PaymentCheckQueue | None = None  # where an STK push schedules its no-callback check
     stk_check_delay_seconds: int = 60
+    record: MetricsSink | None = None  # business metrics of each turn (the Lambda publishes them)
 
     def process(self, records: list[QueuedRecord]) -> list[str]:
         """Handle a batch; returns the record ids to retry."""
@@ -137,6 +139,8 @@ class AgentService:
             outbox = self._store(
                 tenant_id, turn.key, last.phone_number_id, payloads, [m.message_id for m in turn.messages], trace
             )
+            if self.record is not None:  # counted once: a redelivered turn finds its outbox
+                self.record(turn_counts(trace), tenant_id=tenant_id)
         if "answered_in" in outbox:
             return  # this message was part of a turn closed by a later message
         self._send_outbox(tenant_id, turn.key, outbox, token)
@@ -206,6 +210,9 @@ class AgentService:
             outbox = self._store(
                 tenant_id, turn.key, tenant.whatsapp.phone_number_id, payloads, [turn.key], result.trace
             )
+            if self.record is not None:
+                counts = {k: v for k, v in turn_counts(result.trace).items() if k != "Turns"}
+                self.record(counts | payment_counts(str(event.get("status"))), tenant_id=tenant_id)
         self._send_outbox(tenant_id, turn.key, outbox, token)
 
     def _answer(self, turn: QueuedTurn) -> tuple[list[Any], list[dict[str, Any]]]:

@@ -42,6 +42,7 @@ def service() -> AgentService:
     from tulia.domain.common import utc_now
     from tulia.graph.conversation import Conversations, dynamodb_checkpointer
     from tulia.nlu.engine import build_engine
+    from tulia.observability.metrics import MetricsRecorder
     from tulia.pipeline.agent import AgentService
     from tulia.services import build_services
     from tulia.store.messages import MessageRepo
@@ -74,6 +75,7 @@ def service() -> AgentService:
         clock=utc_now,
         checks=PaymentCheckQueue(sqs, checks_url),
         stk_check_delay_seconds=settings.stk_query_delay_seconds,
+        record=MetricsRecorder(),
     )
 
 

@@ -11,13 +11,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tulia.channel.whatsapp import WebhookError, parse, signature_valid, subscription_challenge
 from tulia.observability import logger as log
 from tulia.pipeline.apigw import HttpResponse
 from tulia.store.messages import MessageRepo
 from tulia.store.queues import InboundQueue
+
+if TYPE_CHECKING:
+    from tulia.observability.metrics import MetricsSink
 
 ROUTE_CACHE_SECONDS = 60.0
 
@@ -34,6 +37,7 @@ class WebhookService:
     messages: MessageRepo
     queue: InboundQueue
     clock: Callable[[], datetime]
+    record: MetricsSink | None = None  # business metrics (the Lambda publishes them)
     _routes: dict[str, tuple[float, str | None]] = field(default_factory=dict)
 
     def verify(self, params: dict[str, str]) -> HttpResponse:
@@ -88,6 +92,9 @@ class WebhookService:
             self.messages.record_status(
                 tenant_id, status.message_id, status.status, at=status.timestamp, now=now, error=error
             )
+        if self.record is not None:
+            counts = {"InboundMessages": queued, "DuplicateDeliveries": duplicates, "UnroutedMessages": unrouted}
+            self.record({k: v for k, v in counts.items() if v})
         log.info(
             "webhook received",
             extra={

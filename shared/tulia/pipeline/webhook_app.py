@@ -19,6 +19,7 @@ def service() -> WebhookService:
     from tulia.config import get_settings
     from tulia.credentials import deployment_settings
     from tulia.domain.common import utc_now
+    from tulia.observability.metrics import MetricsRecorder
     from tulia.store.dynamo import Dynamo
     from tulia.store.messages import MessageRepo
     from tulia.store.queues import INBOUND, InboundQueue
@@ -42,6 +43,7 @@ def service() -> WebhookService:
         messages=MessageRepo(db),
         queue=InboundQueue(sqs, queue_url),
         clock=utc_now,
+        record=MetricsRecorder(),
     )
 
 

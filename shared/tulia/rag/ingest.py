@@ -112,7 +112,7 @@ def ingest_upload(services: Services, key: str, size: int, load: Callable[[], by
     A document that cannot be read is recorded as failed with the reason; when an earlier version
     exists, that version stays searchable and carries the error of the failed upload."""
     tenant_id, _, relative = key.partition("/")
-    if not relative or services.tenants.find(tenant_id) is None:
+    if not relative or not services.tenants.exists(tenant_id):
         raise NotFound(f"Upload '{key}' names no known tenant (keys are <tenant_id>/<file>).", field="key")
     now = services.clock()
     try:

@@ -67,6 +67,10 @@ class TenantRepo:
         item = self.db.get(TENANTS, keys.tenant_pk(tenant_id), keys.PROFILE)
         return self.from_item(item) if item else None
 
+    def exists(self, tenant_id: str) -> bool:
+        """Whether the tenant exists (its credentials are not read)."""
+        return self.db.get(TENANTS, keys.tenant_pk(tenant_id), keys.PROFILE) is not None
+
     def tenant_for_phone_number_id(self, phone_number_id: str) -> str | None:
         item = self.db.get(TENANTS, keys.phone_number_route_pk(phone_number_id), keys.ROUTE)
         return item["tenant_id"] if item else None
