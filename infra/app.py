@@ -25,9 +25,16 @@ CONTEXT_KEYS = (
 
 
 def build(app: cdk.App) -> TuliaStack:
+    from cdk_nag import AwsSolutionsChecks
+
+    from infra.nag import accept_findings
+
     context = {key: app.node.try_get_context(key) for key in CONTEXT_KEYS}
     config = stage_config(context)
-    return TuliaStack(app, f"Tulia-{config.stage}", config=config, description=f"Tulia ({config.stage})")
+    stack = TuliaStack(app, f"Tulia-{config.stage}", config=config, description=f"Tulia ({config.stage})")
+    accept_findings(stack)
+    cdk.Aspects.of(app).add(AwsSolutionsChecks(verbose=True))  # every finding is an error or suppressed with a reason
+    return stack
 
 
 def main() -> None:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from aws_cdk import Duration, Stack, Tags
+from aws_cdk import Duration, RemovalPolicy, Stack, Tags
 from aws_cdk import aws_apigatewayv2 as apigw
 from aws_cdk import aws_apigatewayv2_integrations as integrations
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda_event_sources as sources
+from aws_cdk import aws_logs as logs
 from aws_cdk import aws_s3 as s3
 from aws_cdk import aws_s3_notifications as s3n
 from constructs import Construct
@@ -53,10 +55,33 @@ class TuliaStack(Stack):
             api_name=config.name("api"),
             description="WhatsApp webhooks, payment callbacks and the admin API",
         )
-        stage = self.api.default_stage.node.default_child  # throttling of the $default stage
+        stage = self.api.default_stage.node.default_child  # throttling and access logs of the $default stage
         stage.add_property_override(
             "DefaultRouteSettings",
             {"ThrottlingRateLimit": config.api_rate_limit, "ThrottlingBurstLimit": config.api_burst_limit},
+        )
+        access_logs = logs.LogGroup(
+            self,
+            "ApiAccessLogs",
+            log_group_name=f"/aws/apigateway/{config.name('api')}",
+            retention=logs.RetentionDays.ONE_MONTH if config.retain_data else logs.RetentionDays.ONE_WEEK,
+            removal_policy=RemovalPolicy.RETAIN if config.retain_data else RemovalPolicy.DESTROY,
+        )
+        stage.access_log_settings = apigw.CfnStage.AccessLogSettingsProperty(
+            destination_arn=access_logs.log_group_arn,
+            # no query strings or bodies: they can carry phone numbers
+            format=json.dumps(
+                {
+                    "requestId": "$context.requestId",
+                    "time": "$context.requestTime",
+                    "method": "$context.httpMethod",
+                    "route": "$context.routeKey",
+                    "status": "$context.status",
+                    "latencyMs": "$context.responseLatency",
+                    "integrationError": "$context.integrationErrorMessage",
+                    "sourceIp": "$context.identity.sourceIp",
+                }
+            ),
         )
         inbound = self.queues[INBOUND.logical_name]
         checks = self.queues[PAYMENT_CHECKS.logical_name]
@@ -126,7 +151,9 @@ class TuliaStack(Stack):
         checks.grant_send_messages(self.payments)
         for name in ("tenants", "kb"):
             t[name].grant_read_write_data(self.kb_ingest)
-        self.buckets.kb.grant_read(self.kb_ingest)
+        self.kb_ingest.add_to_role_policy(
+            iam.PolicyStatement(actions=["s3:GetObject"], resources=[self.buckets.kb.arn_for_objects("*")])
+        )
         # the admin function grows its grants with the admin API; today it reads no data
 
         # checkpoints too large for DynamoDB: objects only (the lifecycle rule is the stack's)

@@ -29,14 +29,19 @@ def _silence_node_end_of_life() -> None:
 _silence_node_end_of_life()
 
 
-def synth(**context: Any) -> Any:
-    """The app's stack for this context, as aws_cdk.assertions sees it (assets are not bundled)."""
+def synth_stack(**context: Any) -> Any:
+    """The app's stack for this context, built offline (assets are not bundled; cdk-nag runs)."""
     import aws_cdk as cdk
-    from aws_cdk.assertions import Template
     from infra.app import build
 
-    app = cdk.App(context={"aws:cdk:bundling-stacks": [], **context})
-    return Template.from_stack(build(app))
+    return build(cdk.App(context={"aws:cdk:bundling-stacks": [], **context}))
+
+
+def synth(**context: Any) -> Any:
+    """The app's stack for this context, as aws_cdk.assertions sees it."""
+    from aws_cdk.assertions import Template
+
+    return Template.from_stack(synth_stack(**context))
 
 
 @pytest.fixture(scope="session")
