@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 
-.PHONY: install browser test dev lint fmt unit integration e2e bench schemas clean readme-sample
+.PHONY: install browser cdk-cli synth test dev lint fmt unit integration e2e bench schemas clean readme-sample
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Tulia needs Python 3.11 or newer on PATH"; exit 1; }
@@ -27,8 +27,18 @@ browser:
 	  $$APT apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1 || \
 	  { $$APT apt-get update -qq && $$APT apt-get install -y -qq --no-install-recommends chromium; }; }
 
-test: install browser lint ## the whole suite
-	TULIA_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest -q
+# The CDK CLI (npm package aws-cdk) in .cdk/, with Node.js from apt when it is missing.
+CDK := .cdk/node_modules/.bin/cdk
+cdk-cli: $(CDK)
+$(CDK):
+	@command -v npm >/dev/null || { 	  if [ "$$(id -u)" = 0 ]; then APT=""; elif command -v sudo >/dev/null; then APT=sudo; else 	    echo "Node.js is missing: install the Debian packages 'nodejs' and 'npm' (cdk synth needs them)"; exit 1; fi; 	  export DEBIAN_FRONTEND=noninteractive; 	  $$APT apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null 2>&1 || 	  { $$APT apt-get update -qq && $$APT apt-get install -y -qq --no-install-recommends nodejs npm; }; }
+	npm install --silent --no-audit --no-fund --prefix .cdk aws-cdk@2
+
+synth: install cdk-cli ## cdk synth of the dev stage, bundling the functions and layers (no Docker)
+	$(CDK) synth --context stage=dev --quiet
+
+test: install browser cdk-cli lint ## the whole suite
+	TULIA_CHROMIUM=$(CHROMIUM) TULIA_CDK_CLI=$(CDK) $(BIN)/python -m pytest -q
 
 unit: install
 	$(BIN)/python -m pytest -q tests/unit

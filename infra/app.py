@@ -1,4 +1,8 @@
-"""CDK entry point (``cdk.json``): ``cdk synth|deploy --context stage=dev``."""
+"""CDK entry point (``cdk.json``): ``cdk synth|deploy --context stage=dev``.
+
+``--context bundle=false`` synthesises the template without building the functions' packages (pip
+needs the package index for the Lambda wheels), which is how the tests check it offline.
+"""
 
 from __future__ import annotations
 
@@ -29,6 +33,12 @@ def build(app: cdk.App) -> TuliaStack:
 
     from infra.nag import accept_findings
 
+    bundle = app.node.try_get_context("bundle")
+    if bundle not in (None, True, False, "true", "false"):
+        raise ContextError(f"context value 'bundle' is {bundle!r}; allowed: true, false")
+    if bundle in (False, "false"):
+        # the template only (offline checks): functions and layers are not built
+        app.node.set_context("aws:cdk:bundling-stacks", [])
     context = {key: app.node.try_get_context(key) for key in CONTEXT_KEYS}
     config = stage_config(context)
     stack = TuliaStack(app, f"Tulia-{config.stage}", config=config, description=f"Tulia ({config.stage})")

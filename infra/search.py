@@ -61,8 +61,8 @@ class KnowledgeSearch(Construct):
             standby_replicas="ENABLED" if config.retain_data else "DISABLED",
             description=f"Tulia knowledge base ({config.stage}): chunks of every tenant, filtered by tenant_id",
         )
-        self.collection.add_dependency(encryption)
-        self.collection.add_dependency(network)
+        self.collection.node.add_dependency(encryption)
+        self.collection.node.add_dependency(network)
 
         def rule(functions: list[lambda_.Function], permissions: list[str], what: str) -> dict[str, object]:
             return {
