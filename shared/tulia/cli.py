@@ -93,6 +93,33 @@ def cmd_dev(ns: argparse.Namespace) -> int:
     os._exit(code)
 
 
+def cmd_register_urls(ns: argparse.Namespace) -> int:
+    from tulia.config import get_settings
+    from tulia.credentials import deployment_settings
+    from tulia.errors import TuliaError
+    from tulia.payments.setup import register_provider_urls
+    from tulia.services import build_services
+
+    settings = deployment_settings(get_settings(), "payments")
+    services = build_services(settings)
+    status = 0
+    for tenant_id in ns.tenant_id:
+        try:
+            result = register_provider_urls(services, tenant_id)
+        except TuliaError as exc:
+            print(f"{tenant_id}: {exc.message}", file=sys.stderr)
+            status = 1
+            continue
+        for line in result.done:
+            print(f"{tenant_id}: registered {line}")
+        for line in result.failed:
+            print(f"{tenant_id}: NOT registered {line}", file=sys.stderr)
+        if not result.done and not result.failed:
+            print(f"{tenant_id}: nothing to register (no Paybill/Till and no PesaPal)")
+        status = status or (1 if result.failed else 0)
+    return status
+
+
 def cmd_chat(ns: argparse.Namespace) -> int:
     from tulia.local.chat import run_chat
 
@@ -118,6 +145,13 @@ def main(argv: list[str] | None = None) -> int:
     seed.add_argument("--dry-run", action="store_true", help="only validate; write nothing")
     seed.add_argument("--create-tables", action="store_true", help="create missing tables first (local/moto)")
     seed.set_defaults(func=cmd_seed)
+
+    reg = sub.add_parser(
+        "register-urls",
+        help="tell Daraja (C2B) and PesaPal (IPN) a tenant's callback URLs under TULIA_PUBLIC_BASE_URL",
+    )
+    reg.add_argument("--tenant-id", action="append", required=True, metavar="T", help="tenant (repeatable)")
+    reg.set_defaults(func=cmd_register_urls)
 
     dev = sub.add_parser("dev", help="run the embedded local stack with the demo packs")
     dev.add_argument("--port", type=int, default=8080)

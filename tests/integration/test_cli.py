@@ -143,3 +143,35 @@ def test_chat_refuses_an_unknown_tenant() -> None:
     out = run("chat", "--pack", "packs/demo-salon", "--tenant", "nobody")
     assert out.returncode == 1
     assert "No pack has tenant_id 'nobody'" in out.stderr
+
+
+def test_register_urls_tells_daraja_and_pesapal_where_the_deployment_is() -> None:
+    from tulia.local.simulators.daraja import DarajaSimulator
+    from tulia.local.simulators.pesapal import PesapalSimulator
+
+    port = free_port()
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    try:
+        with DarajaSimulator() as daraja, PesapalSimulator() as pesapal:
+            env = {
+                "TULIA_AWS_ENDPOINT_URL": f"http://127.0.0.1:{port}",
+                "TULIA_TABLE_PREFIX": "reg-",
+                "TULIA_MPESA_API_BASE": daraja.base_url,
+                "TULIA_PESAPAL_API_BASE": pesapal.base_url,
+                "TULIA_PUBLIC_BASE_URL": "https://api.tulia.example",
+            }
+            assert run("seed", "--pack", "packs/demo-shop", "--create-tables", env=env).returncode == 0
+            out = run("register-urls", "--tenant-id", "demo-shop", env=env)
+            assert out.returncode == 0, out.stderr
+            assert "registered Daraja C2B URLs of shortcode 600984" in out.stdout
+            assert "registered PesaPal IPN https://api.tulia.example/payments/pesapal/ipn/demo-shop" in out.stdout
+            [c2b] = daraja.calls("/mpesa/c2b/v1/registerurl")
+            assert c2b.body["ShortCode"] == "600984"
+            assert c2b.body["ConfirmationURL"].startswith("https://api.tulia.example/payments/daraja/c2b/")
+            assert c2b.body["ConfirmationURL"].endswith("/confirmation")
+            unknown = run("register-urls", "--tenant-id", "no-such-shop", env=env)
+            assert unknown.returncode == 1
+            assert "Unknown tenant 'no-such-shop'" in unknown.stderr
+    finally:
+        server.stop()

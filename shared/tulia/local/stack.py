@@ -186,25 +186,14 @@ class LocalStack:
 
     def _register_c2b(self, tenant: Any) -> bool:
         """Tell Daraja where to confirm Paybill/Till payments of this tenant (its secret-token URLs)."""
-        from tulia.errors import TuliaError
+        from tulia.payments.setup import register_provider_urls
 
-        c2b = tenant.payments.mpesa_c2b
-        if c2b is None:
+        if tenant.payments.mpesa_c2b is None:
             return False
-        confirmation, validation = self.services.payment_config.c2b_urls(
-            self.services.tenants.c2b_token(tenant.tenant_id)
-        )
-        try:
-            self.services.daraja.register_c2b_urls(
-                self.services.payment_config.daraja_credentials_for(tenant),
-                shortcode=str(c2b.paybill or c2b.till),
-                confirmation_url=confirmation,
-                validation_url=validation,
-            )
-        except TuliaError as exc:
-            print(f"C2B URLs of {tenant.tenant_id} not registered with Daraja: {exc}")
-            return False
-        return True
+        result = register_provider_urls(self.services, tenant.tenant_id)
+        for problem in result.failed:
+            print(f"{tenant.tenant_id}: not registered: {problem}")
+        return not any(p.startswith("Daraja") for p in result.failed)
 
     @property
     def base_url(self) -> str:

@@ -1,0 +1,50 @@
+"""Telling the providers where to reach a tenant's deployment: Daraja's C2B confirmation and
+validation URLs (secret-token paths), and PesaPal's IPN URL. Used by ``tulia register-urls`` after a
+deploy or a URL change, and by the local stack at start."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tulia.errors import TuliaError
+from tulia.services import Services
+
+
+@dataclass
+class Registration:
+    tenant_id: str
+    done: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+
+def register_provider_urls(services: Services, tenant_id: str) -> Registration:
+    """Register the tenant's C2B URLs with Daraja (when it takes Paybill/Till payments) and its IPN URL
+    with PesaPal (when card payments are on, keeping the IPN id). Each provider on its own: one
+    refusing does not stop the other; what failed is reported with the provider's reason."""
+    s = services
+    tenant = s.tenants.get(tenant_id)
+    out = Registration(tenant_id)
+    c2b = tenant.payments.mpesa_c2b
+    if c2b is not None:
+        confirmation, validation = s.payment_config.c2b_urls(s.tenants.c2b_token(tenant_id))
+        shortcode = str(c2b.paybill or c2b.till)
+        try:
+            s.daraja.register_c2b_urls(
+                s.payment_config.daraja_credentials_for(tenant),
+                shortcode=shortcode,
+                confirmation_url=confirmation,
+                validation_url=validation,
+            )
+            out.done.append(f"Daraja C2B URLs of shortcode {shortcode} -> {confirmation.rsplit('/', 2)[0]}/...")
+        except TuliaError as exc:
+            out.failed.append(f"Daraja C2B URLs of shortcode {shortcode}: {exc.message}")
+    pesapal = tenant.payments.pesapal
+    if pesapal is not None and pesapal.enabled:
+        url = s.payment_config.pesapal_ipn_url(tenant_id)
+        try:
+            ipn_id = s.pesapal.register_ipn(s.payment_config.pesapal_credentials_for(tenant), url)
+            s.tenants.set_pesapal_ipn_id(tenant_id, ipn_id)
+            out.done.append(f"PesaPal IPN {url} (ipn_id {ipn_id})")
+        except TuliaError as exc:
+            out.failed.append(f"PesaPal IPN {url}: {exc.message}")
+    return out
