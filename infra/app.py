@@ -25,6 +25,8 @@ CONTEXT_KEYS = (
     "webhookReservedConcurrency",
     "agentBatchSize",
     "dlqMaxReceiveCount",
+    "apiDomain",
+    "apiCertificateArn",
 )
 
 

@@ -39,6 +39,10 @@ class StageConfig:
     api_burst_limit: int = 100
     bedrock_models: tuple[str, ...] = ("eu.amazon.nova-micro-v1:0", "eu.amazon.nova-lite-v1:0")
     embedding_model: str = "amazon.titan-embed-text-v2:0"
+    # the API's own domain (ACM certificate in the stack's region); without one, the public base URL
+    # is API Gateway's *.execute-api.* host, which Daraja refuses in callback URLs ("exe")
+    api_domain: str | None = None
+    api_certificate_arn: str | None = None
 
     def name(self, part: str) -> str:
         """A resource name of this stage: ``tulia-<stage>-<part>``."""
@@ -108,4 +112,17 @@ def stage_config(context: dict[str, Any]) -> StageConfig:
         config = replace(config, agent_batch_size=values["agentBatchSize"])
     if "dlqMaxReceiveCount" in values:
         config = replace(config, dlq_max_receive_count=values["dlqMaxReceiveCount"])
+    domain, certificate = context.get("apiDomain"), context.get("apiCertificateArn")
+    if (domain is None) != (certificate is None):
+        raise ContextError("context values 'apiDomain' and 'apiCertificateArn' go together: give both or neither")
+    if domain is not None:
+        if not isinstance(domain, str) or not re.fullmatch(r"(?=.{4,253}$)([a-z0-9-]{1,63}\.)+[a-z]{2,63}", domain):
+            raise ContextError(f"context value 'apiDomain' is {domain!r}; allowed: a lowercase DNS name")
+        if any(word in domain for word in ("mpesa", "m-pesa", "safaricom", "exe", "cmd", "sql", "query")):
+            raise ContextError(f"context value 'apiDomain' is {domain!r}; Daraja refuses callback URLs with that word")
+        if not isinstance(certificate, str) or not re.fullmatch(
+            r"arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate/[0-9a-f-]{36}", certificate
+        ):
+            raise ContextError(f"context value 'apiCertificateArn' is {certificate!r}; allowed: an ACM certificate ARN")
+        config = replace(config, api_domain=domain, api_certificate_arn=certificate)
     return config

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from aws_cdk import Duration, RemovalPolicy, Stack, Tags
+from aws_cdk import Annotations, CfnOutput, Duration, RemovalPolicy, Stack, Tags
 from aws_cdk import aws_apigatewayv2 as apigw
 from aws_cdk import aws_apigatewayv2_integrations as integrations
+from aws_cdk import aws_certificatemanager as acm
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda_event_sources as sources
 from aws_cdk import aws_logs as logs
@@ -83,9 +84,28 @@ class TuliaStack(Stack):
                 }
             ),
         )
+        self.public_base_url = self.api.api_endpoint
+        if config.api_domain and config.api_certificate_arn:
+            domain = apigw.DomainName(
+                self,
+                "ApiDomain",
+                domain_name=config.api_domain,
+                certificate=acm.Certificate.from_certificate_arn(self, "ApiCertificate", config.api_certificate_arn),
+            )
+            apigw.ApiMapping(self, "ApiMapping", api=self.api, domain_name=domain)
+            self.public_base_url = f"https://{config.api_domain}"
+            CfnOutput(
+                self, "ApiDomainTarget", value=domain.regional_domain_name, description="CNAME target of apiDomain"
+            )
+        else:
+            Annotations.of(self).add_warning(
+                "No apiDomain: callback URLs use API Gateway's execute-api host, which Daraja refuses "
+                "(M-Pesa needs --context apiDomain=... --context apiCertificateArn=..., see docs/deploy.md)."
+            )
+        CfnOutput(self, "PublicBaseUrl", value=self.public_base_url, description="Webhook and callback base URL")
         inbound = self.queues[INBOUND.logical_name]
         checks = self.queues[PAYMENT_CHECKS.logical_name]
-        common = {"TULIA_INBOUND_QUEUE_URL": inbound.queue_url, "TULIA_PUBLIC_BASE_URL": self.api.api_endpoint}
+        common = {"TULIA_INBOUND_QUEUE_URL": inbound.queue_url, "TULIA_PUBLIC_BASE_URL": self.public_base_url}
         with_secrets = {**common, "TULIA_SECRETS_PREFIX": self.secrets.prefix}
 
         def make(spec: FunctionSpec, env: dict[str, str]) -> Any:
@@ -111,7 +131,7 @@ class TuliaStack(Stack):
         )
         self.admin = make(
             FunctionSpec("admin", config.admin, ("base",), "Admin API for shop staff (Cognito JWT)"),
-            {"TULIA_PUBLIC_BASE_URL": self.api.api_endpoint, "TULIA_KB_BUCKET": self.buckets.kb.bucket_name},
+            {"TULIA_PUBLIC_BASE_URL": self.public_base_url, "TULIA_KB_BUCKET": self.buckets.kb.bucket_name},
         )
         self.kb_ingest = make(
             FunctionSpec("kb_ingest", config.kb_ingest, ("base", "documents"), "KB uploads -> chunks and index"),

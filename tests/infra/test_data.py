@@ -87,6 +87,21 @@ def test_two_stages_have_no_name_in_common(dev: Any, prod: Any) -> None:
     assert names(dev).isdisjoint(names(prod))
 
 
+CERT = "arn:aws:acm:eu-west-1:123456789012:certificate/0b5a6f1e-1c2d-4e5f-8a9b-0c1d2e3f4a5b"
+
+
+def test_callbacks_use_the_apis_own_domain_when_given(dev: Any) -> None:
+    own = synth(stage="dev", apiDomain="api.dukabora.example", apiCertificateArn=CERT)
+    (domain,) = own.find_resources("AWS::ApiGatewayV2::DomainName").values()
+    assert domain["Properties"]["DomainName"] == "api.dukabora.example"
+    assert domain["Properties"]["DomainNameConfigurations"][0]["CertificateArn"] == CERT
+    for fn in own.find_resources("AWS::Lambda::Function").values():
+        env = fn["Properties"].get("Environment", {}).get("Variables", {})
+        if "TULIA_PUBLIC_BASE_URL" in env:
+            assert env["TULIA_PUBLIC_BASE_URL"] == "https://api.dukabora.example"
+    assert dev.find_resources("AWS::ApiGatewayV2::DomainName") == {}
+
+
 @pytest.mark.parametrize(
     ("context", "says"),
     [
@@ -97,6 +112,13 @@ def test_two_stages_have_no_name_in_common(dev: Any, prod: Any) -> None:
             "'agentBatchSize' is 'eleven'; allowed: a whole number from 1 to 10",
         ),
         ({"stage": "dev", "agentReservedConcurrency": "-1"}, "'agentReservedConcurrency' is '-1'"),
+        ({"stage": "dev", "apiDomain": "api.shop.example"}, "'apiDomain' and 'apiCertificateArn' go together"),
+        (
+            {"stage": "dev", "apiDomain": "pay-mpesa.shop.example", "apiCertificateArn": CERT},
+            "Daraja refuses callback URLs with that word",
+        ),
+        ({"stage": "dev", "apiDomain": "api.shop.example", "apiCertificateArn": "mine"}, "an ACM certificate ARN"),
+        ({"stage": "dev", "bundle": "maybe"}, "'bundle' is 'maybe'; allowed: true, false"),
     ],
 )
 def test_bad_context_stops_synthesis_with_a_message_naming_the_value(context: dict[str, str], says: str) -> None:
