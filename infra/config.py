@@ -39,6 +39,10 @@ class StageConfig:
     api_burst_limit: int = 100
     bedrock_models: tuple[str, ...] = ("eu.amazon.nova-micro-v1:0", "eu.amazon.nova-lite-v1:0")
     embedding_model: str = "amazon.titan-embed-text-v2:0"
+    # the providers' API roots (dev: the sandboxes; prod: production)
+    whatsapp_api_base: str = "https://graph.facebook.com/v21.0"
+    mpesa_api_base: str = "https://sandbox.safaricom.co.ke"
+    pesapal_api_base: str = "https://cybqa.pesapal.com/pesapalv3"
     # the API's own domain (ACM certificate in the stack's region); without one, the public base URL
     # is API Gateway's *.execute-api.* host, which Daraja refuses in callback URLs ("exe")
     api_domain: str | None = None
@@ -75,6 +79,8 @@ STAGES: dict[str, StageConfig] = {
         payments=FunctionSize(512, 30),
         admin=FunctionSize(512, 30),
         kb_ingest=FunctionSize(2048, 600),
+        mpesa_api_base="https://api.safaricom.co.ke",
+        pesapal_api_base="https://pay.pesapal.com/v3",
     ),
 }
 

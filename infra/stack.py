@@ -105,7 +105,13 @@ class TuliaStack(Stack):
         CfnOutput(self, "PublicBaseUrl", value=self.public_base_url, description="Webhook and callback base URL")
         inbound = self.queues[INBOUND.logical_name]
         checks = self.queues[PAYMENT_CHECKS.logical_name]
-        common = {"TULIA_INBOUND_QUEUE_URL": inbound.queue_url, "TULIA_PUBLIC_BASE_URL": self.public_base_url}
+        common = {
+            "TULIA_INBOUND_QUEUE_URL": inbound.queue_url,
+            "TULIA_PUBLIC_BASE_URL": self.public_base_url,
+            "TULIA_WHATSAPP_API_BASE": config.whatsapp_api_base,
+            "TULIA_MPESA_API_BASE": config.mpesa_api_base,
+            "TULIA_PESAPAL_API_BASE": config.pesapal_api_base,
+        }
         with_secrets = {**common, "TULIA_SECRETS_PREFIX": self.secrets.prefix}
 
         def make(spec: FunctionSpec, env: dict[str, str]) -> Any:

@@ -41,6 +41,8 @@ def test_functions_run_python_3_12_on_arm64_with_tracing_and_powertools(dev: Any
         assert env["POWERTOOLS_METRICS_NAMESPACE"] == "Tulia"
         assert env["TULIA_TABLE_PREFIX"] == "tulia-dev-"
         assert "TULIA_INBOUND_QUEUE_URL" in env
+        assert env["TULIA_WHATSAPP_API_BASE"] == "https://graph.facebook.com/v21.0"
+        assert env["TULIA_MPESA_API_BASE"] == "https://sandbox.safaricom.co.ke"  # dev: the sandboxes
     assert (functions["tulia-dev-agent"]["MemorySize"], functions["tulia-dev-agent"]["Timeout"]) == (1024, 60)
     assert functions["tulia-dev-agent"]["Environment"]["Variables"]["TULIA_LLM"] == "bedrock"
 
