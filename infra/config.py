@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from tulia.payments.mpesa.daraja import BANNED_URL_WORDS
+
 
 class ContextError(ValueError):
     """A CDK context value that cannot be used (the message says which and what is allowed)."""
@@ -124,7 +126,7 @@ def stage_config(context: dict[str, Any]) -> StageConfig:
     if domain is not None:
         if not isinstance(domain, str) or not re.fullmatch(r"(?=.{4,253}$)([a-z0-9-]{1,63}\.)+[a-z]{2,63}", domain):
             raise ContextError(f"context value 'apiDomain' is {domain!r}; allowed: a lowercase DNS name")
-        if any(word in domain for word in ("mpesa", "m-pesa", "safaricom", "exe", "cmd", "sql", "query")):
+        if any(word in domain for word in BANNED_URL_WORDS):
             raise ContextError(f"context value 'apiDomain' is {domain!r}; Daraja refuses callback URLs with that word")
         if not isinstance(certificate, str) or not re.fullmatch(
             r"arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate/[0-9a-f-]{36}", certificate

@@ -9,8 +9,9 @@ import httpx
 import pytest
 
 from tests.conftest import SALON, SANDBOX_PASSKEY, SHOP, Caller, new_customer
-from tulia.local.simulators.daraja import BANNED_URL_WORDS, DarajaSimulator
+from tulia.local.simulators.daraja import DarajaSimulator
 from tulia.local.simulators.pesapal import PesapalSimulator
+from tulia.payments.mpesa.daraja import BANNED_URL_WORDS
 from tulia.services import Services
 
 STK_PATH = "/mpesa/stkpush/v1/processrequest"

@@ -58,6 +58,7 @@ class LocalStack:
         from tulia.local.simulators.pesapal import PesapalSimulator
         from tulia.nlu.engine import build_engine
         from tulia.packs.seed import seed_pack
+        from tulia.payments.setup import register_provider_urls
         from tulia.pipeline import agent_app, payments_app, webhook_app
         from tulia.pipeline.agent import AgentService
         from tulia.pipeline.payments import PaymentCallbacks
@@ -117,7 +118,9 @@ class LocalStack:
         checks = PaymentCheckQueue(sqs, queues[PAYMENT_CHECKS.logical_name])
         for pack in self.packs:
             self.seeded.append(seed_pack(services, pack))
-        self.c2b_registered = [t for t in (p.tenant for p in self.packs) if self._register_c2b(t)]
+        for pack in self.packs:  # as `tulia register-urls` does after a deploy
+            for problem in register_provider_urls(services, pack.tenant.tenant_id).failed:
+                print(f"{pack.tenant.tenant_id}: not registered: {problem}")
 
         self.webhook = WebhookService(
             app_secret=s.meta_app_secret.get_secret_value(),
@@ -183,17 +186,6 @@ class LocalStack:
         ).start()
         self._stops.insert(0, self.checks_poller.stop)
         return self
-
-    def _register_c2b(self, tenant: Any) -> bool:
-        """Tell Daraja where to confirm Paybill/Till payments of this tenant (its secret-token URLs)."""
-        from tulia.payments.setup import register_provider_urls
-
-        if tenant.payments.mpesa_c2b is None:
-            return False
-        result = register_provider_urls(self.services, tenant.tenant_id)
-        for problem in result.failed:
-            print(f"{tenant.tenant_id}: not registered: {problem}")
-        return not any(p.startswith("Daraja") for p in result.failed)
 
     @property
     def base_url(self) -> str:

@@ -121,9 +121,8 @@ def ingest_upload(services: Services, key: str, size: int, load: Callable[[], by
     except InvalidInput as exc:
         doc_id = document_id(relative)
         previous = services.kb.document(tenant_id, doc_id)
-        if previous is not None and previous.status == "indexed":
+        if previous is not None and previous.status == "indexed":  # stays searchable, with the error
             failed = previous.model_copy(update={"error": exc.message, "updated_at": now})
-            services.kb.save_document(failed, [])
         else:
             failed = KbDocument(
                 tenant_id=tenant_id,
@@ -135,7 +134,7 @@ def ingest_upload(services: Services, key: str, size: int, load: Callable[[], by
                 error=exc.message,
                 updated_at=now,
             )
-            services.kb.save_document(failed, [])
+        services.kb.save_document(failed, [])
         return failed
     doc = store_document(services, tenant_id, source, now=now)
     services.tenants.bump_version(tenant_id, "kb_version")

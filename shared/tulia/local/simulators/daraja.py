@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tulia.local.simulators.base import Recorded, Reply, SimulatorServer
+from tulia.payments.mpesa.daraja import BANNED_URL_WORDS
 
-BANNED_URL_WORDS = ("mpesa", "m-pesa", "safaricom", "exe", "exec", "cmd", "sql", "query")
 _MSISDN = re.compile(r"^254(7|1)\d{8}$")
 
 

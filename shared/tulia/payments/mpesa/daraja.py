@@ -19,6 +19,8 @@ from tulia.domain.tenant import MpesaStkConfig
 from tulia.errors import ProviderError, ProviderUnavailable
 from tulia.payments.http import call_json
 
+# Daraja refuses callback and C2B URLs that contain any of these words
+BANNED_URL_WORDS = ("mpesa", "m-pesa", "safaricom", "exe", "exec", "cmd", "sql", "query")
 PENDING_ERROR_CODE = "500.001.1001"  # "The transaction is being processed"
 
 
