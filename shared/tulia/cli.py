@@ -120,6 +120,29 @@ def cmd_register_urls(ns: argparse.Namespace) -> int:
     return status
 
 
+def cmd_admin_token(ns: argparse.Namespace) -> int:
+    from tulia.domain.common import TENANT_ID_PATTERN
+    from tulia.local.auth import issue_token, load_pool, tenant_known
+
+    if not TENANT_ID_PATTERN.fullmatch(ns.tenant_id):
+        print(f"'{ns.tenant_id}' is not a tenant id (lowercase letters, digits and dashes).", file=sys.stderr)
+        return 2
+    try:
+        pool = load_pool(ns.port)
+        if not tenant_known(pool, ns.tenant_id):
+            print(f"No shop '{ns.tenant_id}' in the running stack ({pool.api_url}).", file=sys.stderr)
+            return 1
+        token = issue_token(pool, ns.tenant_id, ns.role, ns.email)
+    except FileNotFoundError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    except Exception as exc:  # noqa: BLE001 - the stack is gone or not answering
+        print(f"The local stack did not answer ({exc.__class__.__name__}): is `tulia dev` running?", file=sys.stderr)
+        return 1
+    print(token)
+    return 0
+
+
 def cmd_chat(ns: argparse.Namespace) -> int:
     from tulia.local.chat import run_chat
 
@@ -157,6 +180,16 @@ def main(argv: list[str] | None = None) -> int:
     dev.add_argument("--port", type=int, default=8080)
     dev.add_argument("--pack", action="append", metavar="DIR", help="extra pack folder (repeatable)")
     dev.set_defaults(func=cmd_dev)
+
+    tok = sub.add_parser(
+        "admin-token",
+        help="print a staff ID token (JWT) from the running local stack's user pool, for the admin API",
+    )
+    tok.add_argument("--tenant-id", required=True, metavar="T", help="the shop the staff member belongs to")
+    tok.add_argument("--role", choices=["owner", "agent"], default="owner")
+    tok.add_argument("--email", help="the staff member (default: <role>@<tenant>.local; created on first use)")
+    tok.add_argument("--port", type=int, help="the stack's port (default: the most recently started stack)")
+    tok.set_defaults(func=cmd_admin_token)
 
     chat = sub.add_parser("chat", help="chat with a shop's bot in the terminal (one stdin line = one message)")
     chat.add_argument("--pack", action="append", metavar="DIR", help="pack folder (repeatable; default: demo packs)")

@@ -31,6 +31,16 @@ class Settings(BaseSettings):
     # S3 bucket for checkpoints too large for a DynamoDB item (set by CDK); unset: DynamoDB only
     checkpoint_bucket: str | None = None
 
+    # Knowledge base: the bucket staff upload documents to (set by CDK; the local stack makes one), and
+    # the OpenSearch (Serverless) endpoint; unset, the embedded index answers. Embeddings: a
+    # deterministic local function, or Amazon Titan Text Embeddings v2 on Bedrock.
+    kb_bucket: str | None = None
+    opensearch_endpoint: str | None = None
+    opensearch_index: str = Field(default="tulia-kb-chunks", pattern=r"^[a-z0-9][a-z0-9_-]{0,254}$")
+    opensearch_service: Literal["aoss", "es"] = "aoss"  # SigV4 service: Serverless or a managed domain
+    embeddings: Literal["local", "bedrock"] = "local"
+    bedrock_embedding_model: str = "amazon.titan-embed-text-v2:0"
+
     # External APIs: unset means the built-in simulators of the local stack.
     whatsapp_api_base: str | None = None
     mpesa_api_base: str | None = None

@@ -19,6 +19,7 @@ from tulia.errors import ProviderUnavailable
 from tulia.payments.mpesa.daraja import DarajaClient, DarajaCredentials
 from tulia.payments.pesapal.client import PesapalClient, PesapalCredentials
 from tulia.rag.embedded import KbIndex
+from tulia.rag.retriever import EmbeddedKbSearch, KbSearch
 from tulia.search.cache import VersionedCache
 from tulia.search.catalog_index import CatalogIndex
 from tulia.store.catalog import CatalogRepo
@@ -97,10 +98,16 @@ class Services:
     kb: KbRepo
     catalog_indexes: VersionedCache[CatalogIndex]
     kb_indexes: VersionedCache[KbIndex]
+    kb_search: KbSearch
     daraja: DarajaClient
     pesapal: PesapalClient
     payment_config: PaymentConfig
     clock: Callable[[], datetime]
+
+
+def kb_search_for(settings: Settings, *, tenants: TenantRepo, kb: KbRepo, indexes: VersionedCache[KbIndex]) -> KbSearch:
+    """OpenSearch when ``TULIA_OPENSEARCH_ENDPOINT`` is set, else the embedded index."""
+    return EmbeddedKbSearch(tenants, indexes)
 
 
 def build_services(
@@ -145,9 +152,12 @@ def build_services(
         from tulia.credentials import TenantSecrets, secret_store
 
         tenant_secrets = TenantSecrets(secret_store(settings), settings.secrets_prefix)
+    tenants = TenantRepo(db, secrets=tenant_secrets)
+    kb_indexes: VersionedCache[KbIndex] = VersionedCache(lambda tenant_id: KbIndex(kb.current_chunks(tenant_id)))
+    kb_search: KbSearch = kb_search_for(settings, tenants=tenants, kb=kb, indexes=kb_indexes)
     return Services(
         db=db,
-        tenants=TenantRepo(db, secrets=tenant_secrets),
+        tenants=tenants,
         customers=CustomerRepo(db),
         catalog=catalog,
         offers=OfferRepo(db),
@@ -156,7 +166,8 @@ def build_services(
         handoffs=HandoffRepo(db),
         kb=kb,
         catalog_indexes=VersionedCache(lambda tenant_id: CatalogIndex(catalog.iter_all(tenant_id))),
-        kb_indexes=VersionedCache(lambda tenant_id: KbIndex(kb.current_chunks(tenant_id))),
+        kb_indexes=kb_indexes,
+        kb_search=kb_search,
         daraja=daraja,
         pesapal=pesapal,
         payment_config=PaymentConfig(

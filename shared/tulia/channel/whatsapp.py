@@ -55,6 +55,12 @@ def customer_key(phone_e164: str | None, wa_user_id: str | None) -> str:
     raise ValueError("a chat needs the customer's phone number or WhatsApp user id")
 
 
+def conversation_id_for(tenant_id: str, customer_key: str) -> str:
+    """The conversation (LangGraph thread) of a customer: stable per (tenant, customer) without
+    carrying the phone number (or user id) into logs."""
+    return "conv_" + hashlib.sha256(f"{tenant_id}|{customer_key}".encode()).hexdigest()[:20]
+
+
 def addressed_to(phone_e164: str | None, wa_user_id: str | None) -> dict[str, str]:
     """How a reply names its recipient (PROTOCOLS.md 1.8): ``to`` the phone, else ``recipient``."""
     return {"to": phone_e164} if phone_e164 else {"recipient": str(wa_user_id)}

@@ -74,6 +74,11 @@ class Turn:
                 self.tool_errors = (self.tool_errors or self.state.consecutive_tool_errors) + 1
         else:
             entry["result"] = brief(result["data"])
+            if name == "catalog_search":  # the shop's analytics count searches that found nothing
+                entry["query"] = str(result["data"].get("query") or args.get("query") or "")[:80]
+                entry["matches"] = int(result["data"].get("total_matches_estimate") or 0)
+            elif name == "handoff_create_ticket":
+                entry["reason"] = str(args.get("reason") or "")[:60]
             if self.node != "load_context":  # loading tenant and customer says nothing of the journey's tools
                 self.tool_errors = 0
         self.trace.append(entry)

@@ -3,12 +3,14 @@ classifiers, the router, governance, clarify/unknown, handoff, preferences, resp
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
+from tulia.channel.whatsapp import conversation_id_for
+from tulia.domain.handoff import TranscriptEntry
+from tulia.errors import TuliaError
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.routing import EscalationSignals, choose_language, escalation_reason, govern, route_intent
@@ -33,11 +35,6 @@ MENU_INTENTS = {
     "menu:offers": "discounts_offers",
 }
 SUPPORTED_INBOUND = ("text", "interactive", "button", "order")
-
-
-def conversation_id_for(tenant_id: str, customer_key: str) -> str:
-    """Stable per (tenant, customer) without carrying the phone number (or user id) into logs."""
-    return "conv_" + hashlib.sha256(f"{tenant_id}|{customer_key}".encode()).hexdigest()[:20]
 
 
 def t(turn: Turn, key: str, **facts: Any) -> str:
@@ -127,6 +124,7 @@ def load_context(state: ConversationState, runtime: Runtime[EngineContext]) -> d
         marketing_opt_in=cus["marketing_opt_in"],
         notification_prefs=cus["notification_prefs"],
         in_handoff=cus["in_handoff"],
+        handoff_ticket_id=cus["handoff_ticket_id"],
     )
     if state.turn_count <= 1 or not state.response_language:
         turn.set(response_language=ten["default_language"])
@@ -463,8 +461,21 @@ def _escalation_reason_of(state: ConversationState) -> str | None:
 
 
 def holding(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """A person has the conversation: what the customer writes goes to the ticket for them to read;
+    the bot only says, once per handover, that a person will answer."""
     turn = Turn(state, runtime, "holding")
-    turn.say(text(t(turn, "handoff_holding")))
+    body = inbound_text(state)
+    if state.handoff_ticket_id and body:
+        entry = TranscriptEntry(
+            role="customer", text=body[:1000], at=turn.ctx.services.clock(), message_id=turn.ctx.message_id
+        )
+        try:
+            turn.ctx.services.handoffs.note_customer_message(turn.ctx.tenant_id, state.handoff_ticket_id, entry)
+        except TuliaError as exc:
+            turn.trace.append({"kind": "step", "node": "holding", "transcript": exc.code})
+    if state.handoff_ticket_id is None or state.holding_notice_for != state.handoff_ticket_id:
+        turn.say(text(t(turn, "handoff_holding")))
+        turn.set(holding_notice_for=state.handoff_ticket_id)
     return turn.done()
 
 

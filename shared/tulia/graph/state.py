@@ -145,6 +145,7 @@ class ConversationState:
     payment_method: str | None = None
     payment_phone: str | None = None  # an M-Pesa number the customer gave (normalised, confirmed back)
     pending_coupon: str | None = None
+    holding_notice_for: str | None = None  # the handoff ticket whose "a person will reply" was said
     messages: Annotated[list[dict[str, str]], window] = field(default_factory=list)
     outbox: Annotated[list[dict[str, Any]], append_or_reset] = field(default_factory=list)
     trace: Annotated[list[dict[str, Any]], append_or_reset] = field(default_factory=list)

@@ -10,6 +10,7 @@ SQS FIFO queue to the agent handler as Lambda would.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import signal
@@ -45,11 +46,15 @@ class LocalStack:
     def start(self) -> LocalStack:
         import boto3
         import httpx
+        from botocore.config import Config
         from moto.server import ThreadedMotoServer
 
+        from tulia.admin import api as admin_api
+        from tulia.admin.api import build_admin_api
         from tulia.channel.graph_api import WhatsAppSender
         from tulia.graph.conversation import Conversations, dynamodb_checkpointer
         from tulia.local import chatpage
+        from tulia.local.auth import JwtVerifier, create_pool, forget_pool, save_pool
         from tulia.local.chatpage import ChatPage
         from tulia.local.http import LocalApi
         from tulia.local.poller import QueuePoller
@@ -59,13 +64,15 @@ class LocalStack:
         from tulia.nlu.engine import build_engine
         from tulia.packs.seed import seed_pack
         from tulia.payments.setup import register_provider_urls
-        from tulia.pipeline import agent_app, payments_app, webhook_app
+        from tulia.pipeline import agent_app, kb_ingest_app, payments_app, webhook_app
+        from tulia.pipeline.admin_app import build_deps
         from tulia.pipeline.agent import AgentService
         from tulia.pipeline.payments import PaymentCallbacks
         from tulia.pipeline.webhook import WebhookService
         from tulia.services import build_services
         from tulia.store.messages import MessageRepo
         from tulia.store.queues import INBOUND, PAYMENT_CHECKS, InboundQueue, PaymentCheckQueue, create_queues
+        from tulia.store.stats import StatsRepo
         from tulia.store.tables import create_tables
 
         for key, value in LOCAL_AWS_ENV.items():
@@ -145,6 +152,7 @@ class LocalStack:
             clock=services.clock,
             checks=checks,
             stk_check_delay_seconds=s.stk_query_delay_seconds,
+            stats=StatsRepo(services.db),
         )
         self.payments = PaymentCallbacks(
             services=services,
@@ -153,6 +161,46 @@ class LocalStack:
             checks=checks,
             check_delay_seconds=s.stk_query_delay_seconds,
         )
+        # staff sign-in (moto's Cognito), the KB bucket whose uploads are ingested, and the admin API
+        self.pool = create_pool(self.store_url, s.aws_region, self.base_url, s.table_prefix)
+        save_pool(self.pool, self.port)
+        self._stops.append(lambda: forget_pool(self.port))
+        s3 = boto3.client(
+            "s3",
+            region_name=s.aws_region,
+            endpoint_url=self.store_url,
+            config=Config(s3={"addressing_style": "path"}, signature_version="s3v4"),
+        )
+        self.kb_bucket = s.kb_bucket or f"{s.table_prefix}kb"
+        s3.create_bucket(Bucket=self.kb_bucket, CreateBucketConfiguration={"LocationConstraint": s.aws_region})
+        uploads_url = sqs.create_queue(QueueName=f"{s.table_prefix}kb-uploads")["QueueUrl"]
+        uploads_arn = sqs.get_queue_attributes(QueueUrl=uploads_url, AttributeNames=["QueueArn"])["Attributes"][
+            "QueueArn"
+        ]
+        s3.put_bucket_notification_configuration(
+            Bucket=self.kb_bucket,
+            NotificationConfiguration={
+                "QueueConfigurations": [{"QueueArn": uploads_arn, "Events": ["s3:ObjectCreated:*"]}]
+            },
+        )
+        self.settings = s = s.model_copy(update={"kb_bucket": self.kb_bucket})
+
+        def read_upload(bucket: str, key: str) -> tuple[int, Any]:
+            size = int(s3.head_object(Bucket=bucket, Key=key)["ContentLength"])
+            return size, lambda: bytes(s3.get_object(Bucket=bucket, Key=key)["Body"].read())
+
+        def ingest_uploads(event: dict[str, Any]) -> dict[str, Any]:
+            for record in event["Records"]:  # each SQS body is an S3 event, as Lambda would receive it
+                body = json.loads(record["body"])
+                if body.get("Records"):  # (S3 also sends a test event without records)
+                    kb_ingest_app.handle(body, (services, read_upload))
+            return {"batchItemFailures": []}
+
+        self.admin_api = build_admin_api(
+            build_deps(s, services, http=self.http, whatsapp_api_base=self.whatsapp_api_base), swagger=True
+        )
+        self.verifier = JwtVerifier(self.pool, self.http)
+
         self.chat_page = ChatPage(
             services=services,
             tenant_ids=[p.tenant.tenant_id for p in self.packs],
@@ -170,6 +218,8 @@ class LocalStack:
                 payments_app.PAYMENTS_PREFIX: lambda event: payments_app.handle(event, self.payments),
                 chatpage.PAGE_PATH: self.chat_page.handle,
                 chatpage.API_PREFIX: self.chat_page.handle,
+                admin_api.PREFIX: self._admin,
+                admin_api.PREFIX + "/": self._admin,
             },
         ).start()
         self._stops.insert(0, self.api.stop)
@@ -181,11 +231,31 @@ class LocalStack:
             workers=AGENT_WORKERS,
         ).start()
         self._stops.insert(0, self.poller.stop)
+        self.uploads_poller = QueuePoller(sqs, uploads_url, ingest_uploads, window_seconds=0.5).start()
+        self._stops.insert(0, self.uploads_poller.stop)
         self.checks_poller = QueuePoller(
             sqs, checks.url, lambda event: payments_app.handle(event, self.payments), window_seconds=1.0
         ).start()
         self._stops.insert(0, self.checks_poller.stop)
         return self
+
+    def _admin(self, event: dict[str, Any]) -> dict[str, Any]:
+        """API Gateway's part for the admin routes: the JWT authorizer (the OpenAPI document and the
+        Swagger page are public routes), then the admin function."""
+        from tulia.admin import api as admin_api
+        from tulia.local.auth import api_gateway_claims
+        from tulia.pipeline import admin_app
+
+        if event["rawPath"] not in (admin_api.OPENAPI_PATH, admin_api.SWAGGER_PATH):
+            claims = self.verifier.claims(event["headers"].get("authorization"))
+            if claims is None:
+                return {
+                    "statusCode": 401,
+                    "headers": {"content-type": "application/json", "www-authenticate": "Bearer"},
+                    "body": '{"message":"Unauthorized"}',
+                }
+            event["requestContext"]["authorizer"] = {"jwt": {"claims": api_gateway_claims(claims), "scopes": None}}
+        return admin_app.handle(event, self.admin_api)
 
     @property
     def base_url(self) -> str:
@@ -205,7 +275,7 @@ def run_dev(packs: list[Pack], *, port: int) -> int:
     stack = LocalStack(packs, port=port)
     try:
         stack.start()
-        print(f"Embedded store (moto server: DynamoDB, SQS): {stack.store_url}")
+        print(f"Embedded store (moto server: DynamoDB, SQS, S3, Cognito): {stack.store_url}")
         for name, sim in (("Graph API", stack.graph), ("Daraja", stack.daraja), ("PesaPal", stack.pesapal)):
             print(f"{name}: {sim.base_url} (simulator)" if sim else f"{name}: the URL of its TULIA_*_API_BASE setting")
         for line in stack.seeded:
@@ -213,6 +283,10 @@ def run_dev(packs: list[Pack], *, port: int) -> int:
         print(f"Webhook: {stack.base_url}/webhooks/whatsapp (GET verification, POST signed messages)")
         print(f"Payment callbacks: {stack.settings.public_base_url}/payments/daraja/stk/<token>")
         print(f"Chat with the shops as a WhatsApp customer: {stack.base_url}/", flush=True)
+        print(
+            f"Admin API: {stack.base_url}/admin (OpenAPI {stack.base_url}/admin/openapi.json, try it at "
+            f"{stack.base_url}/admin/docs); a token: tulia admin-token --tenant-id <shop> [--role owner|agent]"
+        )
         print(f"Tulia is running on {stack.base_url}. Press Ctrl-C to stop.", flush=True)
         # Wake up regularly: a Ctrl-C delivered to another thread only runs its handler when the
         # main thread next executes Python code; a bare wait() could sleep through it.

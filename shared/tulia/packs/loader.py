@@ -13,8 +13,6 @@ field, and what is wrong; :class:`PackInvalid` carries them all.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -24,15 +22,12 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from tulia.domain.catalog import CatalogItem, VariantDimension, VariantOption
+from tulia.domain.catalog import CatalogItem
+from tulia.domain.catalog_rows import rows_from_csv
 from tulia.domain.offer import Offer
 from tulia.domain.tenant import Tenant
 from tulia.errors import InvalidInput
 from tulia.rag.ingest import MAX_KB_BYTES, KbDocumentSource, read_document
-
-REQUIRED_COLUMNS = ("sku", "name", "category", "price", "stock", "description")
-OPTIONAL_COLUMNS = ("type", "variants", "tags", "brand", "active", "duration_minutes")
-MAX_CATALOG_ROWS = 50_000
 
 
 @dataclass(frozen=True)
@@ -78,112 +73,24 @@ def _read_yaml(path: Path, issues: list[PackIssue]) -> Any:
         return None
 
 
-def _whole_kes(raw: str) -> int:
-    text = raw.strip().replace(",", "").replace("KES", "").replace("Ksh", "").replace("ksh", "").strip()
-    if re.fullmatch(r"\d+(\.0+)?", text):
-        return int(float(text))
-    raise ValueError(f"price '{raw}' must be a whole number of KES (for example 2500)")
-
-
-def _parse_variants(raw: str) -> list[VariantDimension]:
-    """``colour=Black|Blue;storage=128GB|256GB(+3000)``"""
-    dims = []
-    for part in filter(None, (p.strip() for p in raw.split(";"))):
-        if "=" not in part:
-            raise ValueError(f"variant '{part}' must look like name=option1|option2")
-        name, options = part.split("=", 1)
-        parsed = []
-        for opt in filter(None, (o.strip() for o in options.split("|"))):
-            m = re.fullmatch(r"(.+?)\s*\(\s*([+-]\s*\d[\d,]*)\s*\)", opt)
-            if m:
-                parsed.append(
-                    VariantOption(
-                        value=m.group(1).strip(), price_delta=int(m.group(2).replace(" ", "").replace(",", ""))
-                    )
-                )
-            else:
-                parsed.append(VariantOption(value=opt))
-        dims.append(VariantDimension(name=name.strip(), options=parsed))
-    return dims
-
-
 def _load_catalog(path: Path, tenant_id: str, issues: list[PackIssue]) -> list[CatalogItem]:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         issues.append(PackIssue(path.name, None, "not UTF-8 text (save the CSV as UTF-8)"))
         return []
-    reader = csv.DictReader(io.StringIO(text))
-    header = [h.strip().lower() for h in (reader.fieldnames or [])]
-    missing = [c for c in REQUIRED_COLUMNS if c not in header]
-    if missing:
-        issues.append(
-            PackIssue(
-                path.name, "header", f"missing column(s): {', '.join(missing)} (required: {','.join(REQUIRED_COLUMNS)})"
-            )
-        )
-        return []
-    unknown = [h for h in header if h and h not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS]
-    if unknown:
-        issues.append(PackIssue(path.name, "header", f"unknown column(s): {', '.join(unknown)}"))
-    items: list[CatalogItem] = []
-    first_row_of: dict[str, int] = {}
-    for line_no, raw_row in enumerate(reader, start=2):
-        row = {(k or "").strip().lower(): (v or "").strip() for k, v in raw_row.items() if k is not None}
-        if not any(row.values()):
-            continue
-        if line_no - 1 > MAX_CATALOG_ROWS:
-            issues.append(PackIssue(path.name, f"row {line_no}", f"more than {MAX_CATALOG_ROWS} rows"))
-            break
-        loc = f"row {line_no}"
-        sku = row.get("sku", "")
-        try:
-            data: dict[str, Any] = {
-                "tenant_id": tenant_id,
-                "item_id": sku,
-                "name": row["name"],
-                "category": row["category"],
-                "description": row.get("description", ""),
-                "price": _whole_kes(row["price"]) if row["price"] else None,
-            }
-            stock_raw = row.get("stock", "")
-            if stock_raw:
-                if not re.fullmatch(r"-?\d+", stock_raw):
-                    raise ValueError(f"stock '{stock_raw}' must be a whole number (or empty when not tracked)")
-                data["stock"] = int(stock_raw)
-            if row.get("type"):
-                data["type"] = row["type"].lower()
-            if row.get("variants"):
-                data["variants"] = _parse_variants(row["variants"])
-            if row.get("tags"):
-                data["tags"] = [t.strip() for t in re.split(r"[|;]", row["tags"]) if t.strip()]
-            if row.get("brand"):
-                data["brand"] = row["brand"]
-            if row.get("active"):
-                if row["active"].lower() not in ("true", "false", "yes", "no", "1", "0"):
-                    raise ValueError(f"active '{row['active']}' must be yes or no")
-                data["active"] = row["active"].lower() in ("true", "yes", "1")
-            if row.get("duration_minutes"):
-                data["duration_minutes"] = int(row["duration_minutes"])
-            item = CatalogItem.model_validate(data)
-        except ValidationError as exc:
-            issues.extend(_pydantic_issues(path.name, exc, prefix=f"{loc}, column "))
-            continue
-        except ValueError as exc:
-            issues.append(PackIssue(path.name, loc, str(exc)))
-            continue
-        if item.item_id in first_row_of:
+    result = rows_from_csv(text, tenant_id)
+    for problem in result.problems:
+        where, _, what = problem.partition(": ")
+        issues.append(PackIssue(path.name, where, what))
+    for row in result.invalid:
+        for e in row.errors:
             issues.append(
-                PackIssue(
-                    path.name, loc, f"duplicate sku '{item.item_id}' (first used in row {first_row_of[item.item_id]})"
-                )
+                PackIssue(path.name, f"row {row.row}" + (f", column {e.field}" if e.field else ""), e.message)
             )
-            continue
-        first_row_of[item.item_id] = line_no
-        items.append(item)
-    if not items and not any(i.file == path.name for i in issues):
+    if not result.rows and not result.problems:
         issues.append(PackIssue(path.name, None, "the catalog has no items"))
-    return items
+    return result.valid
 
 
 def _slug(text: str) -> str:

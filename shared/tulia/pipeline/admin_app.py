@@ -1,29 +1,85 @@
-"""The admin function behind ``/admin/*`` (Cognito JWT authorizer in AWS).
-
-The admin API itself arrives with its own issue; until then every route answers 501 with a
-structured error, after checking that the verified token names a tenant (a token without one is
-refused with 401, as the full API will)."""
+"""The admin function behind ``/admin/*``: the Powertools resolver of :mod:`tulia.admin.api` over the
+shop's data. API Gateway's JWT authorizer has verified the token (locally, the stack's front door
+does the same) before an event reaches :func:`handle`."""
 
 from __future__ import annotations
 
-import json
+import threading
+from functools import lru_cache
 from typing import Any
 
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
 
-def _response(status: int, body: dict[str, Any]) -> dict[str, Any]:
-    return {"statusCode": status, "headers": {"content-type": "application/json"}, "body": json.dumps(body)}
+from tulia.admin.common import AdminDeps
+
+_LOCK = threading.Lock()  # a resolver serves one request at a time (the local stack has threads)
 
 
-def handle(event: dict[str, Any]) -> dict[str, Any]:
-    claims = ((event.get("requestContext") or {}).get("authorizer") or {}).get("jwt", {}).get("claims") or {}
-    tenant_id = claims.get("custom:tenant_id")
-    if not tenant_id:
-        return _response(401, {"code": "unauthorized", "message": "The token names no tenant (custom:tenant_id)."})
-    return _response(
-        501,
-        {
-            "code": "not_implemented",
-            "message": "The admin API is not part of this release yet.",
-            "details": {"tenant_id": tenant_id, "path": event.get("rawPath")},
-        },
+def build_deps(settings: Any, services: Any, *, http: Any = None, whatsapp_api_base: str | None = None) -> AdminDeps:
+    """Everything the routes use, from settings: uploads need ``kb_bucket``; replies from the inbox
+    need the Graph API root."""
+    import boto3
+    import httpx
+    from botocore.config import Config
+
+    from tulia.admin.customer_data import CheckpointConversations
+    from tulia.admin.handoffs import WhatsAppReplies
+    from tulia.admin.kb import KbUploads
+    from tulia.store.audit import AuditRepo
+    from tulia.store.stats import StatsRepo
+
+    uploads = None
+    if settings.kb_bucket:
+        s3 = boto3.client(
+            "s3",
+            region_name=settings.aws_region,
+            endpoint_url=settings.aws_endpoint_url,
+            config=Config(s3={"addressing_style": "path"}, signature_version="s3v4"),
+        )
+        uploads = KbUploads(s3, settings.kb_bucket)
+    api_base = whatsapp_api_base or settings.whatsapp_api_base
+    replies = (
+        WhatsAppReplies(
+            http or httpx.Client(timeout=settings.http_timeout_seconds),
+            api_base,
+            settings.whatsapp_access_token.get_secret_value(),
+        )
+        if api_base
+        else None
     )
+
+    def saver() -> Any:
+        from tulia.graph.conversation import dynamodb_checkpointer
+
+        return dynamodb_checkpointer(
+            settings.table_name("checkpoints"),
+            region_name=settings.aws_region,
+            endpoint_url=settings.aws_endpoint_url,
+            offload_bucket=settings.checkpoint_bucket,
+        )
+
+    return AdminDeps(
+        services=services,
+        audit=AuditRepo(services.db),
+        uploads=uploads,
+        send_whatsapp=replies,
+        conversations=CheckpointConversations(saver),
+        stats=StatsRepo(services.db),
+    )
+
+
+@lru_cache(maxsize=1)
+def service() -> APIGatewayHttpResolver:
+    from tulia.admin.api import build_admin_api
+    from tulia.config import get_settings
+    from tulia.credentials import deployment_settings
+    from tulia.services import build_services
+
+    settings = deployment_settings(get_settings(), "meta")
+    return build_admin_api(build_deps(settings, build_services(settings)))
+
+
+def handle(event: dict[str, Any], api: APIGatewayHttpResolver | None = None) -> dict[str, Any]:
+    resolver = api or service()
+    with _LOCK:
+        return resolver.resolve(event, None)  # type: ignore[arg-type]

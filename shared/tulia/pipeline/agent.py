@@ -26,6 +26,7 @@ from tulia.observability.metrics import MetricsSink, payment_counts, turn_counts
 from tulia.services import Services
 from tulia.store.messages import MessageRepo
 from tulia.store.queues import PaymentCheckQueue
+from tulia.store.stats import StatsRepo
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ class AgentService:
     checks: PaymentCheckQueue | None = None  # where an STK push schedules its no-callback check
     stk_check_delay_seconds: int = 60
     record: MetricsSink | None = None  # business metrics of each turn (the Lambda publishes them)
+    stats: StatsRepo | None = None  # the shop's daily counters (the admin API's analytics)
 
     def process(self, records: list[QueuedRecord]) -> list[str]:
         """Handle a batch; returns the record ids to retry."""
@@ -141,6 +143,12 @@ class AgentService:
             )
             if self.record is not None:  # counted once: a redelivered turn finds its outbox
                 self.record(turn_counts(trace), tenant_id=tenant_id)
+            if self.stats is not None:
+                self._count(
+                    lambda stats: stats.record_turn(
+                        tenant_id, at=self.clock(), trace=trace, messages=len(turn.messages), customer=last.customer_key
+                    )
+                )
         if "answered_in" in outbox:
             return  # this message was part of a turn closed by a later message
         self._send_outbox(tenant_id, turn.key, outbox, token)
@@ -197,7 +205,7 @@ class AgentService:
         token = tenant.whatsapp.access_token or self.default_token
         outbox = self.messages.get_outbox(tenant_id, turn.key)
         if outbox is None:
-            order = self.services.orders.get(tenant_id, event["order_id"])
+            order, payments = self.services.orders.get_with_payments(tenant_id, event["order_id"])
             customer = self.services.customers.get(tenant_id, order.customer_id)
             result = self.conversations.handle(
                 tenant_id=tenant_id,
@@ -213,7 +221,26 @@ class AgentService:
             if self.record is not None:
                 counts = {k: v for k, v in turn_counts(result.trace).items() if k != "Turns"}
                 self.record(counts | payment_counts(str(event.get("status"))), tenant_id=tenant_id)
+            if self.stats is not None:
+                method = next((p.method for p in payments if p.payment_id == event.get("payment_id")), "unknown")
+                self._count(
+                    lambda stats: stats.record_payment(
+                        tenant_id,
+                        at=self.clock(),
+                        method=method,
+                        status=str(event.get("status")),
+                        amount=order.paid_amount or order.totals.total,
+                    )
+                )
         self._send_outbox(tenant_id, turn.key, outbox, token)
+
+    def _count(self, write: Callable[[StatsRepo], None]) -> None:
+        """Analytics counters are best effort: a failure to count never fails a customer's turn."""
+        assert self.stats is not None
+        try:
+            write(self.stats)
+        except Exception:  # noqa: BLE001 - counted or not, the customer's reply goes out
+            log.exception("analytics counters not written")
 
     def _answer(self, turn: QueuedTurn) -> tuple[list[Any], list[dict[str, Any]]]:
         last = turn.messages[-1]

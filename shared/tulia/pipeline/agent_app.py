@@ -46,6 +46,7 @@ def service() -> AgentService:
     from tulia.pipeline.agent import AgentService
     from tulia.services import build_services
     from tulia.store.messages import MessageRepo
+    from tulia.store.stats import StatsRepo
 
     settings = deployment_settings(get_settings(), "meta", "payments")
     if not settings.whatsapp_api_base:
@@ -76,6 +77,7 @@ def service() -> AgentService:
         checks=PaymentCheckQueue(sqs, checks_url),
         stk_check_delay_seconds=settings.stk_query_delay_seconds,
         record=MetricsRecorder(),
+        stats=StatsRepo(services.db),
     )
 
 

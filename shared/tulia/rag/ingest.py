@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from tulia.domain.kb import KbChunk, KbDocument, SourceType
 from tulia.errors import InvalidInput, NotFound
+from tulia.nlu.lexicon import INJECTION, normalize
 from tulia.rag.extract import SUPPORTED_SUFFIXES, ExtractedDocument, chunk_sections, extract
 
 if TYPE_CHECKING:
@@ -73,10 +74,32 @@ def read_document(relative_path: str, data: bytes, *, shown_as: str | None = Non
     )
 
 
+INSTRUCTIONS_FLAG = "instructions_removed"
+
+
+def without_instructions(text: str) -> tuple[str, int]:
+    """The text without sentences that try to instruct the assistant ("ignore previous
+    instructions", "you are now..."): documents are data; such a sentence never reaches a prompt or
+    a customer. Returns (text, sentences removed)."""
+    kept, removed = [], 0
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+        if sentence.strip() and INJECTION.search(normalize(sentence)):
+            removed += 1
+        else:
+            kept.append(sentence)
+    return (" ".join(s for s in kept if s.strip()) if removed else text), removed
+
+
 def store_document(services: Services, tenant_id: str, source: KbDocumentSource, *, now: datetime) -> KbDocument:
     """Write the document's chunks as its next version; readers switch to it in one step."""
     previous = services.kb.document(tenant_id, source.doc_id)
     version = previous.version + 1 if previous else 1
+    sections, removed = [], 0
+    for sec in chunk_sections(source.extracted.sections):
+        clean, dropped = without_instructions(sec.text)
+        removed += dropped
+        if clean.strip():
+            sections.append((sec.heading, clean))
     chunks = [
         KbChunk(
             tenant_id=tenant_id,
@@ -84,11 +107,11 @@ def store_document(services: Services, tenant_id: str, source: KbDocumentSource,
             version=version,
             position=n,
             title=source.extracted.title,
-            section=sec.heading,
+            section=heading,
             source_type=source.source_type,
-            text=sec.text,
+            text=clean,
         )
-        for n, sec in enumerate(chunk_sections(source.extracted.sections))
+        for n, (heading, clean) in enumerate(sections)
     ]
     doc = KbDocument(
         tenant_id=tenant_id,
@@ -99,8 +122,10 @@ def store_document(services: Services, tenant_id: str, source: KbDocumentSource,
         status="indexed",
         version=version,
         chunk_count=len(chunks),
+        flags=[f"{INSTRUCTIONS_FLAG}:{removed}"] if removed else [],
         updated_at=now,
     )
+    services.kb_search.index_document(doc, chunks)  # searchable before readers switch to this version
     services.kb.save_document(doc, chunks)
     return doc
 
@@ -121,15 +146,15 @@ def ingest_upload(services: Services, key: str, size: int, load: Callable[[], by
     except InvalidInput as exc:
         doc_id = document_id(relative)
         previous = services.kb.document(tenant_id, doc_id)
-        if previous is not None and previous.status == "indexed":  # stays searchable, with the error
-            failed = previous.model_copy(update={"error": exc.message, "updated_at": now})
+        if previous is not None and previous.chunk_count > 0:  # stays searchable, with the error
+            failed = previous.model_copy(update={"status": "indexed", "error": exc.message, "updated_at": now})
         else:
             failed = KbDocument(
                 tenant_id=tenant_id,
                 doc_id=doc_id,
                 title=PurePosixPath(relative).stem,
                 filename=relative,
-                source_type=source_type(relative),
+                source_type=previous.source_type if previous else source_type(relative),
                 status="failed",
                 error=exc.message,
                 updated_at=now,

@@ -30,6 +30,17 @@ class CustomerRepo:
     def from_item(item: dict[str, Any]) -> Customer:
         return from_item(Customer, item)
 
+    @staticmethod
+    def profile_item(customer: Customer) -> dict[str, Any]:
+        """The stored profile, listed per tenant by creation time (the admin API's customer list)."""
+        return to_item(
+            customer,
+            pk=keys.customer_pk(customer.tenant_id, customer.customer_id),
+            sk=keys.PROFILE,
+            gsi1pk=keys.tenant_customers_gsi_pk(customer.tenant_id),
+            gsi1sk=f"{sortable(customer.created_at)}#{customer.customer_id}",
+        )
+
     def get(self, tenant_id: str, customer_id: str) -> Customer:
         item = self.db.get(CUSTOMERS, keys.customer_pk(tenant_id, customer_id), keys.PROFILE)
         if item is None:
@@ -50,9 +61,7 @@ class CustomerRepo:
             {
                 "Put": {
                     "table": CUSTOMERS,
-                    "item": to_item(
-                        customer, pk=keys.customer_pk(customer.tenant_id, customer.customer_id), sk=keys.PROFILE
-                    ),
+                    "item": self.profile_item(customer),
                     "condition": "attribute_not_exists(pk)",
                 }
             }
@@ -139,7 +148,7 @@ class CustomerRepo:
             {
                 "Put": {
                     "table": CUSTOMERS,
-                    "item": to_item(after, pk=keys.customer_pk(after.tenant_id, after.customer_id), sk=keys.PROFILE),
+                    "item": self.profile_item(after),
                     "condition": "updated_at = :before",
                     "values": {":before": iso(before.updated_at)},
                 }

@@ -19,7 +19,7 @@ from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.exceptions import ClientError
 
 from tulia.errors import InvalidInput, StateConflict
-from tulia.store.tables import TableDef
+from tulia.store.tables import Gsi, TableDef
 
 _SER = TypeSerializer()
 _DES = TypeDeserializer()
@@ -208,6 +208,67 @@ class Dynamo:
             kwargs["ExclusiveStartKey"] = start
         resp = self.client.query(**kwargs)
         return Page([deserialize(i) for i in resp.get("Items", [])], encode_cursor(resp.get("LastEvaluatedKey")))
+
+    def page(
+        self,
+        table: TableDef,
+        pk: str,
+        *,
+        limit: int,
+        cursor: str | None = None,
+        index: Gsi | None = None,
+        sk_prefix: str | None = None,
+        sk_between: tuple[str, str] | None = None,
+        where: str | None = None,
+        names: Mapping[str, str] | None = None,
+        values: Mapping[str, Any] | None = None,
+        forward: bool = True,
+    ) -> Page[dict[str, Any]]:
+        """Up to ``limit`` items matching ``where`` (a filter expression), reading as many DynamoDB pages
+        as it takes; the cursor points just after the last item returned, so no item is skipped or
+        repeated. ``sk_between`` bounds the sort key (inclusive)."""
+        pk_attr, sk_attr = (index.pk, index.sk) if index else (table.pk, table.sk)
+        cond = "#pk = :pk"
+        all_names = {"#pk": pk_attr, **(names or {})}
+        all_values: dict[str, Any] = {":pk": pk, **(values or {})}
+        if sk_prefix is not None:
+            cond += " AND begins_with(#sk, :skp)"
+            all_names["#sk"] = sk_attr
+            all_values[":skp"] = sk_prefix
+        elif sk_between is not None:
+            cond += " AND #sk BETWEEN :sk_from AND :sk_to"
+            all_names["#sk"] = sk_attr
+            all_values[":sk_from"], all_values[":sk_to"] = sk_between
+        kwargs: dict[str, Any] = {
+            "TableName": self.name(table),
+            "KeyConditionExpression": cond,
+            "ExpressionAttributeNames": all_names,
+            "ExpressionAttributeValues": _values(all_values),
+            "ScanIndexForward": forward,
+            # with a filter, read more than asked: most pages would otherwise come back short
+            "Limit": limit if where is None else max(limit, 100),
+        }
+        if index:
+            kwargs["IndexName"] = index.name
+        if where:
+            kwargs["FilterExpression"] = where
+        start = decode_cursor(cursor, expected_pk=pk, pk_name=pk_attr)
+        items: list[dict[str, Any]] = []
+        while True:
+            if start:
+                kwargs["ExclusiveStartKey"] = start
+            resp = self.client.query(**kwargs)
+            items.extend(resp.get("Items", []))
+            start = resp.get("LastEvaluatedKey")
+            if len(items) >= limit or not start:
+                break
+        more = len(items) > limit or (len(items) == limit and bool(start))
+        items = items[:limit]
+        next_cursor = None
+        if more and items:
+            key_attrs = {table.pk, table.sk} | ({index.pk, index.sk} if index else set())
+            next_cursor = encode_cursor({a: items[-1][a] for a in key_attrs if a in items[-1]})
+        return Page([deserialize(i) for i in items], next_cursor)
 
     def query_all(self, table: TableDef, pk: str, *, sk_prefix: str | None = None) -> Iterator[dict[str, Any]]:
         cursor: str | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tulia.domain.common import iso, sortable
-from tulia.domain.handoff import HandoffTicket
+from tulia.domain.handoff import HandoffTicket, TranscriptEntry
 from tulia.errors import NotFound
 from tulia.store import keys
 from tulia.store.codec import from_item, to_item
@@ -27,13 +27,7 @@ class HandoffRepo:
                 {
                     "Put": {
                         "table": HANDOFFS,
-                        "item": to_item(
-                            ticket,
-                            pk=keys.handoff_pk(ticket.tenant_id, ticket.ticket_id),
-                            sk=keys.TICKET,
-                            gsi1pk=keys.handoff_status_gsi_pk(ticket.tenant_id, ticket.status),
-                            gsi1sk=sortable(ticket.created_at),
-                        ),
+                        "item": self.item(ticket),
                         "condition": "attribute_not_exists(pk)",
                     }
                 },
@@ -70,3 +64,74 @@ class HandoffRepo:
             cursor=cursor,
         )
         return Page([self.from_item(i) for i in page.items], page.cursor)
+
+    def item(self, ticket: HandoffTicket) -> dict[str, Any]:
+        return to_item(
+            ticket,
+            pk=keys.handoff_pk(ticket.tenant_id, ticket.ticket_id),
+            sk=keys.TICKET,
+            gsi1pk=keys.handoff_status_gsi_pk(ticket.tenant_id, ticket.status),
+            gsi1sk=sortable(ticket.created_at),
+        )
+
+    def replace(self, before: HandoffTicket, after: HandoffTicket) -> None:
+        """Write a changed ticket; refused (StateConflict) if it changed since ``before`` was read."""
+        self.db.put(
+            HANDOFFS,
+            self.item(after),
+            condition="updated_at = :before",
+            values={":before": iso(before.updated_at)},
+            conflict_message="The ticket changed meanwhile; reload it and try again.",
+        )
+
+    def resolve(self, before: HandoffTicket, after: HandoffTicket) -> None:
+        """Close the ticket and give the conversation back to the bot, in one transaction."""
+        self.db.transact(
+            [
+                {
+                    "Put": {
+                        "table": HANDOFFS,
+                        "item": self.item(after),
+                        "condition": "updated_at = :before",
+                        "values": {":before": iso(before.updated_at)},
+                    }
+                },
+                {
+                    "Update": {
+                        "table": CUSTOMERS,
+                        "pk": keys.customer_pk(after.tenant_id, after.customer_id),
+                        "sk": keys.PROFILE,
+                        "update": "REMOVE handoff_ticket_id SET updated_at = :now",
+                        # a newer ticket of the same customer stays in force
+                        "condition": (
+                            "attribute_exists(pk) AND (handoff_ticket_id = :t OR "
+                            "attribute_not_exists(handoff_ticket_id) OR handoff_ticket_id = :null)"
+                        ),
+                        "values": {":t": after.ticket_id, ":now": iso(after.updated_at), ":null": None},
+                    }
+                },
+            ],
+            conflict_message="The ticket changed meanwhile; reload it and try again.",
+        )
+
+    def note_customer_message(self, tenant_id: str, ticket_id: str, entry: TranscriptEntry) -> None:
+        """Append what the customer wrote while a person has the conversation (the inbox shows it,
+        and it reopens WhatsApp's 24-hour window for the person's replies)."""
+        self.db.update(
+            HANDOFFS,
+            keys.handoff_pk(tenant_id, ticket_id),
+            keys.TICKET,
+            update=(
+                "SET transcript = list_append(if_not_exists(transcript, :empty), :entry), "
+                "last_customer_message_at = :at, updated_at = :at"
+            ),
+            condition="attribute_exists(pk) AND #s <> :resolved",
+            names={"#s": "status"},
+            values={
+                ":empty": [],
+                ":entry": [entry.model_dump(mode="json")],
+                ":at": iso(entry.at),
+                ":resolved": "resolved",
+            },
+            conflict_message="The ticket is closed.",
+        )

@@ -40,6 +40,10 @@ class KbRepo:
         if previous and previous["version"] != doc.version:
             self._delete_chunks(doc.tenant_id, doc.doc_id, int(previous["version"]))
 
+    def put_document(self, doc: KbDocument) -> None:
+        """Write the document record alone (its status), keeping its chunks."""
+        self.db.put(KB, to_item(doc, pk=keys.kb_pk(doc.tenant_id), sk=keys.kb_doc_sk(doc.doc_id)))
+
     def delete_document(self, tenant_id: str, doc_id: str) -> None:
         pk = keys.kb_pk(tenant_id)
         previous = self.db.get(KB, pk, keys.kb_doc_sk(doc_id))
@@ -54,7 +58,7 @@ class KbRepo:
         chunks: list[dict[str, Any]] = []
         for item in self.db.query_all(KB, keys.kb_pk(tenant_id)):
             if item["sk"].startswith(keys.KB_DOC_PREFIX):
-                if item.get("status") == "indexed":
+                if int(item.get("chunk_count") or 0) > 0:  # an indexed version (also while a new upload is pending)
                     docs[item["doc_id"]] = int(item["version"])
             elif item["sk"].startswith(keys.KB_CHUNK_PREFIX):
                 chunks.append(item)

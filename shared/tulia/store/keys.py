@@ -37,6 +37,10 @@ def customer_pk(tenant_id: str, customer_id: str) -> str:
     return f"{_tid(tenant_id)}#CUST#{_part(customer_id, 'customer_id')}"
 
 
+def tenant_customers_gsi_pk(tenant_id: str) -> str:
+    return f"{_tid(tenant_id)}#CUSTOMERS"
+
+
 def customer_phone_alias_pk(tenant_id: str, phone_e164: str) -> str:
     return f"{_tid(tenant_id)}#PHONE#{_part(phone_e164, 'phone_e164')}"
 
@@ -168,3 +172,28 @@ C2B = "C2B"
 def c2b_token_route_pk(token: str) -> str:
     """Routing item: the secret token in a tenant's C2B confirmation/validation URLs -> the tenant."""
     return f"C2BTOKEN#{_part(token, 'token')}"
+
+
+# audit trail and daily counters
+def audit_pk(tenant_id: str) -> str:
+    return f"{_tid(tenant_id)}#AUDIT"
+
+
+def audit_sk(at_sortable: str, entry_id: str) -> str:
+    return f"{at_sortable}#{_part(entry_id, 'entry_id')}"
+
+
+def stats_pk(tenant_id: str) -> str:
+    return f"{_tid(tenant_id)}#STATS"
+
+
+def stats_day_sk(day_iso: str) -> str:
+    return f"DAY#{day_iso}"
+
+
+def stats_nomatch_sk(day_iso: str, query: str) -> str:
+    return f"NOMATCH#{day_iso}#{query}"
+
+
+STATS_DAY_PREFIX = "DAY#"
+STATS_NOMATCH_PREFIX = "NOMATCH#"

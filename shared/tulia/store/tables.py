@@ -53,7 +53,12 @@ class TableDef:
 
 
 TENANTS = TableDef("tenants", "Tenant profiles and the phone_number_id -> tenant routes.")
-CUSTOMERS = TableDef("customers", "Customers, their phone/BSUID aliases, consent events, redemptions.")
+CUSTOMERS_BY_TENANT = Gsi("by_tenant", "gsi1pk", "gsi1sk")
+CUSTOMERS = TableDef(
+    "customers",
+    "Customers, their phone/BSUID aliases, consent events, redemptions.",
+    gsis=(CUSTOMERS_BY_TENANT,),
+)
 CATALOG = TableDef("catalog", "Catalog items, one partition per tenant.")
 OFFERS = TableDef("offers", "Offers and coupons, one partition per tenant.")
 ORDERS_BY_CUSTOMER = Gsi("by_customer", "gsi1pk", "gsi1sk")
@@ -66,6 +71,12 @@ ORDERS = TableDef(
 HANDOFFS_BY_STATUS = Gsi("by_status", "gsi1pk", "gsi1sk")
 HANDOFFS = TableDef("handoffs", "Human handoff tickets.", gsis=(HANDOFFS_BY_STATUS,))
 KB = TableDef("kb", "Knowledge-base documents and chunks, one partition per tenant.")
+AUDIT = TableDef("audit", "Who changed what in a shop and when: admin API writes, erasures. Append-only.")
+STATS = TableDef(
+    "stats",
+    "Daily counters per shop (turns, orders, payments, searches without a match).",
+    ttl_attribute="expires_at",
+)
 
 MESSAGES = TableDef(
     "messages",
@@ -79,7 +90,19 @@ CHECKPOINTS = TableDef(
     "checkpoints", "LangGraph conversation checkpoints (DynamoDBSaver).", pk="PK", sk="SK", ttl_attribute="ttl"
 )
 
-ALL_TABLES: tuple[TableDef, ...] = (TENANTS, CUSTOMERS, CATALOG, OFFERS, ORDERS, HANDOFFS, KB, MESSAGES, CHECKPOINTS)
+ALL_TABLES: tuple[TableDef, ...] = (
+    TENANTS,
+    CUSTOMERS,
+    CATALOG,
+    OFFERS,
+    ORDERS,
+    HANDOFFS,
+    KB,
+    AUDIT,
+    STATS,
+    MESSAGES,
+    CHECKPOINTS,
+)
 
 
 def create_tables(client: Any, prefix: str, tables: tuple[TableDef, ...] = ALL_TABLES) -> list[str]:

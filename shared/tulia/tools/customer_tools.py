@@ -30,6 +30,7 @@ class CustomerOut(Output):
     notification_prefs: dict[str, bool]
     orders_paid_count: int
     in_handoff: bool
+    handoff_ticket_id: str | None
 
 
 class CustomerGetOrCreateOut(CustomerOut):
@@ -61,6 +62,7 @@ def customer_fields(c: Customer) -> dict[str, object]:
         "notification_prefs": c.notification_prefs.model_dump(),
         "orders_paid_count": c.orders_paid_count,
         "in_handoff": c.handoff_ticket_id is not None,
+        "handoff_ticket_id": c.handoff_ticket_id,
     }
 
 

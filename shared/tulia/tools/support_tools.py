@@ -41,10 +41,9 @@ class TicketOut(Output):
 
 
 def kb_retrieve(ctx: ToolContext, args: KbRetrieveArgs) -> KbRetrieveOut:
-    s = ctx.services
-    tenant = s.tenants.get(ctx.tenant_id)
-    index = s.kb_indexes.get(ctx.tenant_id, tenant.kb_version)
-    passages = index.search(args.query[:MAX_QUERY_CHARS], top_k=args.top_k, source_types=args.source_types)
+    passages = ctx.services.kb_search.search(
+        ctx.tenant_id, args.query[:MAX_QUERY_CHARS], top_k=args.top_k, source_types=args.source_types
+    )
     snippets = [
         Snippet(
             doc_id=p.chunk.doc_id,
@@ -95,6 +94,7 @@ def handoff_create_ticket(ctx: ToolContext, args: HandoffCreateTicketArgs) -> Ti
             reason=reason[:500],
             priority=args.priority,
             context_snapshot=args.context_snapshot,
+            last_customer_message_at=now,  # a ticket opens on the customer's turn
             created_at=now,
             updated_at=now,
         )

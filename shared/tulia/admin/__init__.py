@@ -1,0 +1,1 @@
+"""The admin API: what a shop's staff use to run the shop (``/admin/*``, Cognito JWT)."""

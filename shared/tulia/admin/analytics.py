@@ -1,0 +1,133 @@
+"""Analytics for a date range (Nairobi calendar days): conversations, messages, orders created and
+paid, conversion, revenue, payment success by method, escalations and their reasons, searches that
+found nothing, and the LLM's calls, tokens and estimated cost. Owner only. Read from the daily
+counters the agent keeps (:mod:`tulia.store.stats`): one query per request, whatever the range."""
+
+
+from collections.abc import Callable
+from datetime import date, timedelta
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
+from aws_lambda_powertools.event_handler.openapi.params import Query
+from pydantic import BaseModel
+
+from tulia.admin.auth import Principal
+from tulia.admin.common import AdminDeps
+from tulia.domain.common import NAIROBI
+from tulia.errors import InvalidInput
+from tulia.store.stats import StatsRepo
+
+MAX_RANGE_DAYS = 366
+METHODS = ("mpesa_stk", "mpesa_c2b", "pesapal")
+OUTCOMES = ("paid", "failed", "cancelled", "timeout")
+
+
+class MethodStats(BaseModel):
+    started: int
+    paid: int
+    failed: int
+    cancelled: int
+    timed_out: int
+    success_rate: float | None  # paid / started; None when nothing started
+
+
+class SearchMiss(BaseModel):
+    query: str
+    count: int
+
+
+class Analytics(BaseModel):
+    date_from: date
+    date_to: date
+    conversations: int
+    turns: int
+    messages: int
+    orders_created: int
+    orders_paid: int
+    conversion_rate: float | None  # orders paid / conversations
+    revenue_kes: int
+    payments: dict[str, MethodStats]
+    escalations: int
+    escalation_rate: float | None  # escalations / conversations
+    escalation_reasons: dict[str, int]
+    top_unmatched_searches: list[SearchMiss]
+    llm_calls: int
+    llm_input_tokens: int
+    llm_output_tokens: int
+    llm_estimated_cost_usd: float
+    tool_errors: int
+
+
+def _rate(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def analytics(stats: StatsRepo, tenant_id: str, start: date, end: date) -> Analytics:
+    totals: dict[str, int] = {}
+    for day in stats.days(tenant_id, start, end):
+        for key, value in day.items():
+            if key not in ("pk", "sk", "expires_at") and isinstance(value, int | float):
+                totals[key] = totals.get(key, 0) + int(value)
+    conversations = totals.get("conversations", 0)
+    payments = {}
+    for method in METHODS:
+        started = totals.get(f"started_{method}", 0)
+        outcome = {o: totals.get(f"payments_{o}_{method}", 0) for o in OUTCOMES}
+        payments[method] = MethodStats(
+            started=started,
+            paid=outcome["paid"],
+            failed=outcome["failed"],
+            cancelled=outcome["cancelled"],
+            timed_out=outcome["timeout"],
+            success_rate=_rate(outcome["paid"], started),
+        )
+    misses = stats.unmatched_searches(tenant_id, start, end)
+    return Analytics(
+        date_from=start,
+        date_to=end,
+        conversations=conversations,
+        turns=totals.get("turns", 0),
+        messages=totals.get("messages", 0),
+        orders_created=totals.get("orders_created", 0),
+        orders_paid=totals.get("orders_paid", 0),
+        conversion_rate=_rate(totals.get("orders_paid", 0), conversations),
+        revenue_kes=totals.get("revenue_kes", 0),
+        payments=payments,
+        escalations=totals.get("escalations", 0),
+        escalation_rate=_rate(totals.get("escalations", 0), conversations),
+        escalation_reasons={
+            k.removeprefix("escalation_reason:"): v for k, v in totals.items() if k.startswith("escalation_reason:")
+        },
+        top_unmatched_searches=[
+            SearchMiss(query=q, count=c) for q, c in sorted(misses.items(), key=lambda kv: (-kv[1], kv[0]))[:10]
+        ],
+        llm_calls=totals.get("llm_calls", 0),
+        llm_input_tokens=totals.get("llm_input_tokens", 0),
+        llm_output_tokens=totals.get("llm_output_tokens", 0),
+        llm_estimated_cost_usd=round(totals.get("llm_cost_micro_usd", 0) / 1_000_000, 6),
+        tool_errors=totals.get("tool_errors", 0),
+    )
+
+
+def register(
+    app: APIGatewayHttpResolver,
+    deps: AdminDeps,
+    *,
+    owner: Callable[[], Principal],
+    staff: Callable[[], Principal],
+) -> None:
+    @app.get("/admin/analytics", tags=["analytics"], summary="How the bot sells, for a range of days")
+    def get_analytics(
+        who: Annotated[Principal, Depends(owner)],
+        date_from: Annotated[date | None, Query(alias="from", description="first day, default today")] = None,
+        date_to: Annotated[date | None, Query(alias="to", description="last day, default the first")] = None,
+    ) -> Analytics:
+        today = deps.services.clock().astimezone(NAIROBI).date()
+        start = date_from or today
+        end = date_to or (start if date_from else today)
+        if end < start:
+            raise InvalidInput("'to' is before 'from'.", field="to")
+        if end - start > timedelta(days=MAX_RANGE_DAYS):
+            raise InvalidInput(f"At most {MAX_RANGE_DAYS} days at a time.", field="to")
+        return analytics(deps.stats, who.tenant_id, start, end)

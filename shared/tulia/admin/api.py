@@ -1,0 +1,131 @@
+"""The admin API's resolver: Powertools' HTTP API event handler with pydantic validation, the caller
+from the verified token, one error shape, and the OpenAPI document.
+
+Every route takes the tenant from the caller (:mod:`tulia.admin.auth`); an id of another shop is
+simply not found in this shop's partition.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
+from pydantic import ValidationError
+
+from tulia.admin.auth import Forbidden, Principal, Unauthorized, principal_of
+from tulia.admin.common import AdminDeps
+from tulia.errors import (
+    BusinessRuleViolation,
+    InvalidInput,
+    NotFound,
+    ProviderError,
+    ProviderUnavailable,
+    StateConflict,
+    TenantMismatch,
+    TuliaError,
+)
+from tulia.observability import logger as log
+
+PREFIX = "/admin"
+OPENAPI_PATH = f"{PREFIX}/openapi.json"
+SWAGGER_PATH = f"{PREFIX}/docs"
+TITLE = "Tulia admin API"
+VERSION = "1.0"
+DESCRIPTION = (
+    "Run a shop on Tulia: profile and bot settings, catalog, offers, knowledge-base documents, orders and "
+    "payments, the handoff inbox, customers and analytics. Authenticate with the Cognito **ID token** of a "
+    "staff user (`Authorization: Bearer <token>`); the shop is the token's `custom:tenant_id`. Roles (Cognito "
+    "groups): `owner` may do everything; `agent` may read orders and customers and work the handoff inbox. "
+    "Lists return `{items, cursor}`; pass `cursor` back for the next page."
+)
+
+STATUS_OF: dict[type[TuliaError], int] = {
+    Unauthorized: 401,
+    Forbidden: 403,
+    NotFound: 404,
+    StateConflict: 409,
+    InvalidInput: 422,
+    TenantMismatch: 422,
+    BusinessRuleViolation: 422,
+    ProviderError: 502,
+    ProviderUnavailable: 503,
+}
+
+
+def error_response(status: int, body: dict[str, Any]) -> Response[str]:
+    return Response(status_code=status, content_type="application/json", body=json.dumps(body, default=str))
+
+
+def _status(exc: TuliaError) -> int:
+    for cls in type(exc).__mro__:
+        if cls in STATUS_OF:
+            return STATUS_OF[cls]
+    return 500
+
+
+def _field_errors(errors: Any) -> list[dict[str, Any]]:
+    out = []
+    for e in errors:
+        loc = [str(p) for p in e.get("loc", ()) if p != "__root__"]
+        out.append({"field": ".".join(loc), "message": e.get("msg", "invalid")})
+    return out
+
+
+def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttpResolver:
+    """The resolver with every route. ``swagger``: also serve the Swagger UI page (the local stack)."""
+    from tulia.admin import analytics, catalog, customers, handoffs, kb, offers, orders, tenant
+
+    app = APIGatewayHttpResolver(enable_validation=True)
+
+    def caller() -> Principal:
+        return principal_of(app.current_event.raw_event)
+
+    def owner() -> Principal:
+        return caller().require("owner")
+
+    def staff() -> Principal:
+        return caller().require("owner", "agent")
+
+    for module in (tenant, catalog, offers, kb, orders, handoffs, customers, analytics):
+        module.register(app, deps, owner=owner, staff=staff)
+
+    openapi_kwargs: dict[str, Any] = {
+        "title": TITLE,
+        "version": VERSION,
+        "description": DESCRIPTION,
+        "security_schemes": {"cognitoIdToken": HTTPBearer(bearerFormat="JWT")},
+        "security": [{"cognitoIdToken": []}],
+    }
+
+    @app.get(OPENAPI_PATH, include_in_schema=False)
+    def openapi() -> Response[str]:
+        return Response(200, "application/json", app.get_openapi_json_schema(**openapi_kwargs))
+
+    if swagger:
+        app.enable_swagger(path=SWAGGER_PATH, persist_authorization=True, **openapi_kwargs)
+
+    @app.exception_handler(RequestValidationError)
+    def invalid_request(exc: RequestValidationError) -> Response[str]:
+        errors = _field_errors(exc.errors())
+        return error_response(422, {"code": "invalid_input", "message": "The request is not valid.", "errors": errors})
+
+    @app.exception_handler(ValidationError)
+    def invalid_model(exc: ValidationError) -> Response[str]:
+        errors = _field_errors(exc.errors(include_url=False))
+        return error_response(422, {"code": "invalid_input", "message": "The request is not valid.", "errors": errors})
+
+    @app.exception_handler(TuliaError)
+    def tulia_error(exc: TuliaError) -> Response[str]:
+        status = _status(exc)
+        if status >= 500:
+            log.warning("admin request failed", extra={"code": exc.code, "why": exc.message})
+        return error_response(status, exc.to_dict())
+
+    @app.not_found
+    def not_found(_exc: Exception) -> Response[str]:
+        return error_response(404, {"code": "not_found", "message": "No such route."})
+
+    return app

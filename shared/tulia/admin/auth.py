@@ -1,0 +1,82 @@
+"""Who is calling the admin API, from the claims of a verified Cognito ID token.
+
+In AWS, API Gateway's JWT authorizer verifies the token (issuer, audience, expiry, signature) and
+passes its claims in ``requestContext.authorizer.jwt.claims``; locally the stack's front door does the
+same verification (:mod:`tulia.local.auth`). The tenant comes only from the immutable
+``custom:tenant_id`` attribute, never from a path or a body. Cognito puts custom attributes in ID
+tokens, so staff send their ID token.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from tulia.domain.common import TENANT_ID_PATTERN
+from tulia.errors import TuliaError
+
+Role = Literal["owner", "agent"]
+ROLES: tuple[Role, ...] = ("owner", "agent")
+TENANT_CLAIM = "custom:tenant_id"
+GROUPS_CLAIM = "cognito:groups"
+
+
+class Unauthorized(TuliaError):
+    """No usable identity: 401."""
+
+    code = "unauthorized"
+
+
+class Forbidden(TuliaError):
+    """A known identity whose role may not do this: 403."""
+
+    code = "forbidden"
+
+
+@dataclass(frozen=True)
+class Principal:
+    tenant_id: str
+    subject: str
+    email: str | None
+    roles: frozenset[str]
+
+    @property
+    def actor(self) -> str:
+        """How the audit trail names this person."""
+        return self.email or self.subject
+
+    def require(self, *allowed: Role) -> Principal:
+        if not self.roles & set(allowed):
+            raise Forbidden(
+                f"Your role may not do this (needs {' or '.join(allowed)}).", details={"roles": sorted(self.roles)}
+            )
+        return self
+
+
+def groups_of(raw: Any) -> frozenset[str]:
+    """``cognito:groups`` as API Gateway passes it (``"[owner agent]"``) or as a JSON list."""
+    if isinstance(raw, list | tuple):
+        return frozenset(str(g) for g in raw)
+    if isinstance(raw, str):
+        return frozenset(g for g in re.split(r"[\s,\[\]\"]+", raw) if g)
+    return frozenset()
+
+
+def principal_of(event: Mapping[str, Any]) -> Principal:
+    """The caller of an API Gateway (HTTP API, payload 2.0) event whose token was verified upstream."""
+    context = event.get("requestContext") or {}
+    claims = ((context.get("authorizer") or {}).get("jwt") or {}).get("claims") or {}
+    tenant_id = str(claims.get(TENANT_CLAIM) or "")
+    if not tenant_id:
+        raise Unauthorized("The token names no shop (custom:tenant_id).")
+    if not TENANT_ID_PATTERN.fullmatch(tenant_id):
+        raise Unauthorized("The token's shop id is malformed.")
+    if claims.get("token_use") not in (None, "id"):
+        raise Unauthorized("Send the ID token (it carries the shop id), not the access token.")
+    subject = str(claims.get("sub") or "")
+    if not subject:
+        raise Unauthorized("The token names no user (sub).")
+    roles = groups_of(claims.get(GROUPS_CLAIM)) & set(ROLES)
+    return Principal(tenant_id=tenant_id, subject=subject, email=claims.get("email"), roles=roles)

@@ -1,0 +1,189 @@
+"""Catalog items: list, get, create or replace (PUT, idempotent), change (PATCH), delete, and bulk
+import from CSV or JSON with a report for every row. Owner only. Every write moves the shop's
+catalog version, so the bot searches the new catalog on its next turn."""
+
+
+import json
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends, Response
+from aws_lambda_powertools.event_handler.openapi.params import Query
+from pydantic import BaseModel
+
+from tulia.admin.auth import Principal
+from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Deleted, Page, audit, input_model
+from tulia.domain.catalog import CatalogItem
+from tulia.domain.catalog_rows import CatalogRows, rows_from_csv, rows_from_json
+from tulia.errors import InvalidInput
+from tulia.store import keys
+from tulia.store.catalog import CatalogRepo
+from tulia.store.tables import CATALOG
+
+MAX_IMPORT_BYTES = 5 * 1024 * 1024
+
+CatalogItemInput = input_model(CatalogItem, "CatalogItemInput", exclude=("tenant_id", "item_id"))
+CatalogItemPatch = input_model(CatalogItem, "CatalogItemPatch", exclude=("tenant_id", "item_id"), partial=True)
+
+
+class ImportRowReport(BaseModel):
+    row: int
+    sku: str
+    errors: list[dict[str, str | None]]
+
+
+class ImportReport(BaseModel):
+    format: Literal["csv", "json"]
+    partial: bool
+    rows: int
+    written: int
+    invalid: int
+    problems: list[str]
+    invalid_rows: list[ImportRowReport]
+
+
+def _report(rows: CatalogRows, fmt: Literal["csv", "json"], partial: bool, written: int) -> ImportReport:
+    return ImportReport(
+        format=fmt,
+        partial=partial,
+        rows=len(rows.rows),
+        written=written,
+        invalid=len(rows.invalid),
+        problems=rows.problems,
+        invalid_rows=[
+            ImportRowReport(row=r.row, sku=r.sku, errors=[{"field": e.field, "message": e.message} for e in r.errors])
+            for r in rows.invalid
+        ],
+    )
+
+
+def register(
+    app: APIGatewayHttpResolver,
+    deps: AdminDeps,
+    *,
+    owner: Callable[[], Principal],
+    staff: Callable[[], Principal],
+) -> None:
+    s = deps.services
+
+    def changed(tenant_id: str) -> None:
+        s.tenants.bump_version(tenant_id, "catalog_version")
+
+    @app.get("/admin/catalog/items", tags=["catalog"], summary="List catalog items (filter by category, active)")
+    def list_items(
+        who: Annotated[Principal, Depends(owner)],
+        category: Annotated[str | None, Query(max_length=60)] = None,
+        active: Annotated[bool | None, Query()] = None,
+        limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
+        cursor: Annotated[str | None, Query(max_length=2000)] = None,
+    ) -> Page[CatalogItem]:
+        where: list[str] = []
+        values: dict[str, Any] = {}
+        if category:
+            where.append("category = :category")
+            values[":category"] = category
+        if active is not None:
+            where.append("active = :active")
+            values[":active"] = active
+        page = s.db.page(
+            CATALOG,
+            keys.catalog_pk(who.tenant_id),
+            sk_prefix=keys.ITEM_PREFIX,
+            where=" AND ".join(where) or None,
+            values=values,
+            limit=limit,
+            cursor=cursor,
+        )
+        return Page[CatalogItem](items=[CatalogRepo.from_item(i) for i in page.items], cursor=page.cursor)
+
+    @app.get("/admin/catalog/items/<item_id>", tags=["catalog"], summary="One catalog item")
+    def get_item(item_id: str, who: Annotated[Principal, Depends(owner)]) -> CatalogItem:
+        return s.catalog.get(who.tenant_id, item_id)
+
+    @app.put("/admin/catalog/items/<item_id>", tags=["catalog"], summary="Create or replace an item (by sku)")
+    def put_item(
+        item_id: str,
+        body: CatalogItemInput,  # type: ignore[valid-type]
+        who: Annotated[Principal, Depends(owner)],
+    ) -> CatalogItem:
+        item = CatalogItem.model_validate(
+            {**body.model_dump(), "tenant_id": who.tenant_id, "item_id": item_id}  # type: ignore[attr-defined]
+        )
+        existed = bool(s.catalog.get_many(who.tenant_id, [item_id]))
+        s.catalog.put_many([item])
+        changed(who.tenant_id)
+        audit(deps, who, "catalog.item.replace" if existed else "catalog.item.create", item_id)
+        return item
+
+    @app.patch("/admin/catalog/items/<item_id>", tags=["catalog"], summary="Change some fields of an item")
+    def patch_item(
+        item_id: str,
+        body: CatalogItemPatch,  # type: ignore[valid-type]
+        who: Annotated[Principal, Depends(owner)],
+    ) -> CatalogItem:
+        current = s.catalog.get(who.tenant_id, item_id)
+        changes = body.model_dump(exclude_unset=True)  # type: ignore[attr-defined]
+        item = CatalogItem.model_validate({**current.model_dump(), **changes})
+        s.catalog.put_many([item])
+        changed(who.tenant_id)
+        audit(deps, who, "catalog.item.update", item_id, fields=sorted(changes))
+        return item
+
+    @app.delete("/admin/catalog/items/<item_id>", tags=["catalog"], summary="Delete an item")
+    def delete_item(item_id: str, who: Annotated[Principal, Depends(owner)]) -> Deleted:
+        s.catalog.get(who.tenant_id, item_id)  # not found: 404, nothing changes
+        s.catalog.delete_many(who.tenant_id, [item_id])
+        changed(who.tenant_id)
+        audit(deps, who, "catalog.item.delete", item_id)
+        return Deleted(deleted=True, id=item_id)
+
+    @app.post(
+        "/admin/catalog/import",
+        tags=["catalog"],
+        summary='Bulk import from CSV (text/csv) or JSON (a list of items, or {"items": [...]})',
+        description=(
+            "CSV header: sku,name,category,price,stock,description (+ type, variants, tags, brand, active, "
+            "duration_minutes). Items are created or replaced by sku; items not in the file are kept. "
+            "Any invalid row: nothing is written and 422 lists every bad row, unless partial=true, which "
+            "writes the valid rows and reports the rest."
+        ),
+        responses={422: {"description": "Invalid rows (nothing written)"}},
+    )
+    def import_items(
+        who: Annotated[Principal, Depends(owner)],
+        partial: Annotated[bool, Query()] = False,
+    ) -> Response[str]:
+        event = app.current_event
+        raw = event.decoded_body or ""
+        if len(raw.encode()) > MAX_IMPORT_BYTES:
+            raise InvalidInput("The file is larger than 5 MB.", field="body")
+        content_type = (event.headers.get("content-type") or "").lower()
+        fmt: Literal["csv", "json"] = "json" if "json" in content_type else "csv"
+        if not raw.strip():
+            raise InvalidInput("The body is empty: send the CSV (text/csv) or JSON items.", field="body")
+        if fmt == "json":
+            try:
+                data: Any = json.loads(raw)
+            except json.JSONDecodeError as exc:
+                raise InvalidInput(f"The body is not valid JSON ({exc.msg}).", field="body") from exc
+            if isinstance(data, dict):
+                data = data.get("items")
+            if not isinstance(data, list):
+                raise InvalidInput('Send a JSON list of items, or {"items": [...]}.', field="body")
+            rows = rows_from_json(data, who.tenant_id)
+        else:
+            rows = rows_from_csv(raw.lstrip("\ufeff"), who.tenant_id)
+        if rows.problems and not rows.rows:
+            report = _report(rows, fmt, partial, 0)
+            return Response(422, "application/json", report.model_dump_json())
+        if (rows.invalid and not partial) or (rows.problems and not partial):
+            report = _report(rows, fmt, partial, 0)
+            return Response(422, "application/json", report.model_dump_json())
+        valid = rows.valid
+        s.catalog.put_many(valid)
+        if valid:
+            changed(who.tenant_id)
+        audit(
+            deps, who, "catalog.import", f"{len(valid)} items", format=fmt, partial=partial, invalid=len(rows.invalid)
+        )
+        return Response(200, "application/json", _report(rows, fmt, partial, len(valid)).model_dump_json())

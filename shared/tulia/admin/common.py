@@ -1,0 +1,72 @@
+"""What every admin route shares: its dependencies, the caller, input models derived from the domain
+models, pages, and the audit trail."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from tulia.admin.auth import Principal
+from tulia.services import Services
+from tulia.store.audit import AuditRepo
+
+T = TypeVar("T")
+PAGE_LIMIT_MAX = 100
+
+
+@dataclass
+class AdminDeps:
+    """Built once per container (or once by the local stack)."""
+
+    services: Services
+    audit: AuditRepo
+    uploads: Any = None  # tulia.admin.kb.KbUploads (presigned S3 PUT URLs), None without a KB bucket
+    send_whatsapp: Any = None  # (tenant, to, payload) -> wamid: a human's reply from the inbox
+    conversations: Any = None  # tulia.admin.customer_data.ConversationStore (export, erasure)
+    stats: Any = None  # tulia.store.stats.StatsRepo
+
+
+class Page(BaseModel, Generic[T]):
+    """One page of a listing; pass ``cursor`` back to get the next (absent at the end)."""
+
+    items: list[T]
+    cursor: str | None = None
+
+
+class Deleted(BaseModel):
+    deleted: bool
+    id: str
+
+
+def input_model(
+    domain: type[BaseModel], name: str, *, exclude: Iterable[str] = (), partial: bool = False
+) -> type[BaseModel]:
+    """A request body model with the domain model's fields (types, limits, descriptions) minus the ones
+    the server owns (tenant id, ids from the path, counters). ``partial``: every field optional, for
+    PATCH. The domain model validates the merged result, so its cross-field rules apply too."""
+    skip = set(exclude)
+    fields: dict[str, Any] = {}
+    for field_name, info in domain.model_fields.items():
+        if field_name in skip:
+            continue
+        if partial:
+            fields[field_name] = (info.annotation | None, Field(default=None, description=info.description))  # type: ignore[operator]
+        else:
+            fields[field_name] = (info.annotation, info)
+    model: type[BaseModel] = create_model(name, __config__=ConfigDict(extra="forbid"), **fields)
+    return model
+
+
+def audit(deps: AdminDeps, who: Principal, action: str, target: str, **details: Any) -> None:
+    deps.audit.record(
+        who.tenant_id,
+        actor=who.actor,
+        role=",".join(sorted(who.roles)) or "none",
+        action=action,
+        target=target,
+        at=deps.services.clock(),
+        details=details,
+    )

@@ -1,0 +1,96 @@
+"""Customers: list, detail with consent history and recent orders (owners and agents); export
+everything stored about one customer, and erase a customer (owners; the erasure is audited)."""
+
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
+from aws_lambda_powertools.event_handler.openapi.params import Query
+from pydantic import BaseModel, Field
+
+from tulia.admin.auth import Principal
+from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Page, audit
+from tulia.admin.customer_data import erase_customer, export_customer
+from tulia.domain.customer import ConsentEvent, Customer
+from tulia.domain.order import Order
+from tulia.errors import InvalidInput
+from tulia.store import keys
+from tulia.store.customers import CustomerRepo
+from tulia.store.tables import CUSTOMERS, CUSTOMERS_BY_TENANT
+
+
+class CustomerDetail(BaseModel):
+    customer: Customer
+    consent_events: list[ConsentEvent]
+    recent_orders: list[Order]
+
+
+class EraseBody(BaseModel):
+    confirm: bool = Field(description="Must be true: erasure cannot be undone")
+    reason: str = Field(default="data subject request", max_length=200)
+
+
+class Erased(BaseModel):
+    customer_id: str
+    erased: bool
+    summary: dict[str, int]
+
+
+def register(
+    app: APIGatewayHttpResolver,
+    deps: AdminDeps,
+    *,
+    owner: Callable[[], Principal],
+    staff: Callable[[], Principal],
+) -> None:
+    s = deps.services
+
+    @app.get("/admin/customers", tags=["customers"], summary="Customers, newest first")
+    def list_customers(
+        who: Annotated[Principal, Depends(staff)],
+        limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
+        cursor: Annotated[str | None, Query(max_length=2000)] = None,
+    ) -> Page[Customer]:
+        page = s.db.page(
+            CUSTOMERS,
+            keys.tenant_customers_gsi_pk(who.tenant_id),
+            index=CUSTOMERS_BY_TENANT,
+            limit=limit,
+            cursor=cursor,
+            forward=False,
+        )
+        return Page[Customer](items=[CustomerRepo.from_item(i) for i in page.items], cursor=page.cursor)
+
+    @app.get("/admin/customers/<customer_id>", tags=["customers"], summary="A customer with consent history")
+    def get_customer(customer_id: str, who: Annotated[Principal, Depends(staff)]) -> CustomerDetail:
+        customer = s.customers.get(who.tenant_id, customer_id)
+        return CustomerDetail(
+            customer=customer,
+            consent_events=s.customers.consent_events(who.tenant_id, customer_id),
+            recent_orders=s.orders.list_for_customer(who.tenant_id, customer_id, limit=10).items,
+        )
+
+    @app.get(
+        "/admin/customers/<customer_id>/export",
+        tags=["customers"],
+        summary="Everything stored about the customer, as JSON (access request)",
+    )
+    def export(customer_id: str, who: Annotated[Principal, Depends(owner)]) -> dict[str, Any]:
+        customer = s.customers.get(who.tenant_id, customer_id)
+        data = export_customer(s, customer, deps.conversations)
+        audit(deps, who, "customer.export", customer_id)
+        return data
+
+    @app.post(
+        "/admin/customers/<customer_id>/erase",
+        tags=["customers"],
+        summary="Erase the customer's personal data (orders kept for accounting, anonymised)",
+    )
+    def erase(customer_id: str, body: EraseBody, who: Annotated[Principal, Depends(owner)]) -> Erased:
+        if not body.confirm:
+            raise InvalidInput("Erasure cannot be undone: send confirm=true.", field="confirm")
+        customer = s.customers.get(who.tenant_id, customer_id)
+        summary = erase_customer(s, customer, deps.conversations)
+        audit(deps, who, "customer.erase", customer_id, reason=body.reason, **summary)
+        return Erased(customer_id=customer_id, erased=True, summary=summary)

@@ -1,0 +1,174 @@
+"""The handoff inbox: tickets the bot escalated, with the snapshot and what the customer wrote since;
+claim one, reply to the customer as a person (sent on WhatsApp from the shop's number, only inside
+WhatsApp's 24-hour customer-service window), and resolve it to give the conversation back to the bot.
+Owners and agents."""
+
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Annotated, Any
+
+import httpx
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
+from aws_lambda_powertools.event_handler.openapi.params import Header, Query
+from pydantic import BaseModel, Field
+
+from tulia.admin.auth import Principal
+from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Page, audit
+from tulia.channel.graph_api import SendFailed, WhatsAppSender
+from tulia.channel.whatsapp import addressed_to
+from tulia.domain.handoff import TRANSCRIPT_LIMIT, HandoffTicket, TicketStatus, TranscriptEntry
+from tulia.domain.tenant import Tenant
+from tulia.errors import BusinessRuleViolation, ProviderUnavailable, StateConflict
+from tulia.nlg.messages import text
+
+REPLY_WINDOW = timedelta(hours=24)
+
+
+class ReplyBody(BaseModel):
+    text: str = Field(min_length=1, max_length=4096, description="What the customer receives on WhatsApp")
+
+
+class ResolveBody(BaseModel):
+    note: str | None = Field(default=None, max_length=500, description="For the shop's records")
+
+
+@dataclass
+class WhatsAppReplies:
+    """Sends a person's reply through the Graph API with the shop's token (or the deployment's)."""
+
+    http: httpx.Client
+    api_base: str
+    default_token: str
+
+    def __call__(self, tenant: Tenant, to: dict[str, str], body: str) -> str:
+        token = tenant.whatsapp.access_token or self.default_token
+        sender = WhatsAppSender(self.http, self.api_base)
+        return sender.send(tenant.whatsapp.phone_number_id, token, text(body).to_whatsapp(**to))
+
+
+def register(
+    app: APIGatewayHttpResolver,
+    deps: AdminDeps,
+    *,
+    owner: Callable[[], Principal],
+    staff: Callable[[], Principal],
+) -> None:
+    s = deps.services
+
+    @app.get("/admin/handoffs", tags=["handoffs"], summary="Tickets by status (open by default), oldest first")
+    def list_tickets(
+        who: Annotated[Principal, Depends(staff)],
+        status: Annotated[TicketStatus, Query()] = "open",
+        limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
+        cursor: Annotated[str | None, Query(max_length=2000)] = None,
+    ) -> Page[HandoffTicket]:
+        page = s.handoffs.list_by_status(who.tenant_id, status, limit=limit, cursor=cursor)
+        return Page[HandoffTicket](items=page.items, cursor=page.cursor)
+
+    @app.get("/admin/handoffs/<ticket_id>", tags=["handoffs"], summary="A ticket: snapshot and transcript")
+    def get_ticket(ticket_id: str, who: Annotated[Principal, Depends(staff)]) -> HandoffTicket:
+        return s.handoffs.get(who.tenant_id, ticket_id)
+
+    @app.post("/admin/handoffs/<ticket_id>/claim", tags=["handoffs"], summary="Take the ticket (you reply)")
+    def claim(ticket_id: str, who: Annotated[Principal, Depends(staff)]) -> HandoffTicket:
+        ticket = s.handoffs.get(who.tenant_id, ticket_id)
+        if ticket.status == "resolved":
+            raise StateConflict("The ticket is resolved.", details={"status": ticket.status})
+        if ticket.assigned_to == who.actor:
+            return ticket  # claiming again is not an error
+        if ticket.status == "claimed" and ticket.assigned_to:
+            raise StateConflict(f"{ticket.assigned_to} has this ticket.", details={"assigned_to": ticket.assigned_to})
+        after = ticket.model_copy(update={"status": "claimed", "assigned_to": who.actor, "updated_at": s.clock()})
+        s.handoffs.replace(ticket, after)
+        audit(deps, who, "handoff.claim", ticket_id)
+        return after
+
+    @app.post(
+        "/admin/handoffs/<ticket_id>/reply",
+        tags=["handoffs"],
+        summary="Reply to the customer on WhatsApp as a person (within 24 hours of their last message)",
+        description="Send an Idempotency-Key header to make a retry safe: the same key sends once.",
+    )
+    def reply(
+        ticket_id: str,
+        body: ReplyBody,
+        who: Annotated[Principal, Depends(staff)],
+        idempotency_key: Annotated[str | None, Header(alias="idempotency-key", max_length=100)] = None,
+    ) -> HandoffTicket:
+        if deps.send_whatsapp is None:
+            raise ProviderUnavailable("WhatsApp sending is not configured for the admin API.")
+        ticket = s.handoffs.get(who.tenant_id, ticket_id)
+        if idempotency_key:
+            done = next((e for e in ticket.transcript if e.client_key == idempotency_key), None)
+            if done is not None and done.message_id and not done.message_id.startswith("failed"):
+                return ticket
+        if ticket.status == "resolved":
+            raise StateConflict("The ticket is resolved: the bot has the conversation again.")
+        if ticket.assigned_to and ticket.assigned_to != who.actor:
+            raise StateConflict(f"{ticket.assigned_to} has this ticket.", details={"assigned_to": ticket.assigned_to})
+        now = s.clock()
+        last = ticket.last_customer_message_at or ticket.created_at
+        if now - last > REPLY_WINDOW:
+            raise BusinessRuleViolation(
+                "More than 24 hours since the customer's last message: WhatsApp only allows a template "
+                "message now. Wait for the customer to write again.",
+                code="outside_reply_window",
+                details={"last_customer_message_at": last.isoformat()},
+            )
+        customer = s.customers.get(who.tenant_id, ticket.customer_id)
+        tenant = s.tenants.get(who.tenant_id)
+        entry = TranscriptEntry(role="agent", text=body.text, at=now, by=who.actor, client_key=idempotency_key)
+        kept = [e for e in ticket.transcript if not (idempotency_key and e.client_key == idempotency_key)]
+        sending = ticket.model_copy(
+            update={
+                "status": "claimed",
+                "assigned_to": who.actor,
+                "transcript": [*kept, entry][-TRANSCRIPT_LIMIT:],
+                "updated_at": now,
+            }
+        )
+        s.handoffs.replace(ticket, sending)  # reserved first: a concurrent retry of the same key loses here
+        try:
+            wamid = deps.send_whatsapp(tenant, addressed_to(customer.phone_e164, customer.wa_user_id), body.text)
+        except SendFailed as exc:
+            failed = _with_entry(sending, entry, f"failed:{exc.code or exc.status}", s.clock())
+            s.handoffs.replace(sending, failed)
+            raise ProviderUnavailable(
+                "WhatsApp did not accept the message; try again.", details={"status": exc.status, "code": exc.code}
+            ) from exc
+        sent = _with_entry(sending, entry, wamid, s.clock())
+        s.handoffs.replace(sending, sent)
+        audit(deps, who, "handoff.reply", ticket_id, chars=len(body.text))
+        return sent
+
+    @app.post(
+        "/admin/handoffs/<ticket_id>/resolve",
+        tags=["handoffs"],
+        summary="Close the ticket: the bot answers the customer again",
+    )
+    def resolve(
+        ticket_id: str, who: Annotated[Principal, Depends(staff)], body: ResolveBody | None = None
+    ) -> HandoffTicket:
+        ticket = s.handoffs.get(who.tenant_id, ticket_id)
+        if ticket.status == "resolved":
+            return ticket
+        now = s.clock()
+        after = ticket.model_copy(
+            update={
+                "status": "resolved",
+                "assigned_to": ticket.assigned_to or who.actor,
+                "resolution_note": body.note if body else None,
+                "resolved_at": now,
+                "updated_at": now,
+            }
+        )
+        s.handoffs.resolve(ticket, after)
+        audit(deps, who, "handoff.resolve", ticket_id)
+        return after
+
+
+def _with_entry(ticket: HandoffTicket, entry: TranscriptEntry, message_id: str, now: Any) -> HandoffTicket:
+    transcript = [e.model_copy(update={"message_id": message_id}) if e == entry else e for e in ticket.transcript]
+    return ticket.model_copy(update={"transcript": transcript, "updated_at": now})

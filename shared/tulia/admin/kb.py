@@ -1,0 +1,152 @@
+"""Knowledge-base documents: ask for an upload URL (a presigned S3 PUT; the upload itself starts the
+ingestion), list with ingestion status, get one, delete (every chunk leaves the index). Uploading a
+file of the same name again replaces the document; while the new version is processed, and if it
+fails, the previous version keeps answering. Owner only."""
+
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
+from pydantic import BaseModel, Field
+
+from tulia.admin.auth import Principal
+from tulia.admin.common import AdminDeps, Deleted, Page, audit
+from tulia.domain.kb import KbDocument, SourceType
+from tulia.errors import NotFound, ProviderUnavailable
+from tulia.rag.extract import SUPPORTED_SUFFIXES
+from tulia.rag.ingest import MAX_KB_BYTES, check_document, document_id, source_type
+
+UPLOAD_URL_SECONDS = 900
+CONTENT_TYPES = {
+    ".md": "text/markdown",
+    ".txt": "text/plain",
+    ".pdf": "application/pdf",
+    ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+}
+FILENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._()-]{0,119}$")
+
+
+@dataclass
+class KbUploads:
+    """Presigned PUT URLs for the KB bucket (path-style, so they work against any S3 endpoint)."""
+
+    s3: Any  # boto3 S3 client with addressing_style=path
+    bucket: str
+
+    def upload_url(self, key: str, content_type: str) -> str:
+        return str(
+            self.s3.generate_presigned_url(
+                "put_object",
+                Params={"Bucket": self.bucket, "Key": key, "ContentType": content_type},
+                ExpiresIn=UPLOAD_URL_SECONDS,
+                HttpMethod="PUT",
+            )
+        )
+
+    def delete(self, key: str) -> None:
+        self.s3.delete_object(Bucket=self.bucket, Key=key)
+
+
+class UploadRequest(BaseModel):
+    filename: str = Field(
+        min_length=1,
+        max_length=120,
+        description=f"The document's file name ({', '.join(SUPPORTED_SUFFIXES)}); the same name replaces it",
+    )
+    source_type: SourceType | None = Field(default=None, description="policy, faq, doc or sop (else guessed)")
+    size: int | None = Field(default=None, ge=1, le=MAX_KB_BYTES, description="bytes, if known (20 MB at most)")
+
+
+class UploadTicket(BaseModel):
+    doc_id: str
+    key: str
+    method: str = "PUT"
+    url: str
+    headers: dict[str, str]
+    expires_in: int
+    document: KbDocument
+
+
+def register(
+    app: APIGatewayHttpResolver,
+    deps: AdminDeps,
+    *,
+    owner: Callable[[], Principal],
+    staff: Callable[[], Principal],
+) -> None:
+    s = deps.services
+
+    @app.post(
+        "/admin/kb/uploads",
+        tags=["knowledge base"],
+        summary="Get a URL to upload a document (PUT the file there with the given Content-Type)",
+    )
+    def request_upload(body: UploadRequest, who: Annotated[Principal, Depends(owner)]) -> UploadTicket:
+        if deps.uploads is None:
+            raise ProviderUnavailable("Document uploads are not configured (no KB bucket).")
+        name = PurePosixPath(body.filename).name.strip()
+        if not FILENAME.fullmatch(name):
+            from tulia.errors import InvalidInput
+
+            raise InvalidInput(
+                "Use a plain file name: letters, digits, spaces, . _ - ( ) and a known extension.", field="filename"
+            )
+        relative = f"{body.source_type}/{name}" if body.source_type else name
+        check_document(relative, body.size or 0, shown_as=name)
+        doc_id = document_id(relative)
+        content_type = CONTENT_TYPES[PurePosixPath(name).suffix.lower()]
+        existing = s.kb.document(who.tenant_id, doc_id)
+        now = s.clock()
+        if existing is None:
+            doc = KbDocument(
+                tenant_id=who.tenant_id,
+                doc_id=doc_id,
+                title=PurePosixPath(name).stem,
+                filename=relative,
+                source_type=body.source_type or source_type(relative),
+                status="pending",
+                version=0,
+                updated_at=now,
+            )
+        else:  # the indexed version keeps answering until the new one is in
+            doc = existing.model_copy(update={"status": "pending", "error": None, "updated_at": now})
+        s.kb.put_document(doc)
+        key = f"{who.tenant_id}/{relative}"
+        audit(deps, who, "kb.upload_requested", doc_id, filename=name)
+        return UploadTicket(
+            doc_id=doc_id,
+            key=key,
+            url=deps.uploads.upload_url(key, content_type),
+            headers={"Content-Type": content_type},
+            expires_in=UPLOAD_URL_SECONDS,
+            document=doc,
+        )
+
+    @app.get("/admin/kb/documents", tags=["knowledge base"], summary="Documents and their ingestion status")
+    def list_documents(who: Annotated[Principal, Depends(owner)]) -> Page[KbDocument]:
+        docs = sorted(s.kb.documents(who.tenant_id), key=lambda d: d.doc_id)
+        return Page[KbDocument](items=docs)
+
+    @app.get("/admin/kb/documents/<doc_id>", tags=["knowledge base"], summary="One document")
+    def get_document(doc_id: str, who: Annotated[Principal, Depends(owner)]) -> KbDocument:
+        doc = s.kb.document(who.tenant_id, doc_id)
+        if doc is None:
+            raise NotFound(f"No document '{doc_id}'.", field="doc_id")
+        return doc
+
+    @app.delete("/admin/kb/documents/<doc_id>", tags=["knowledge base"], summary="Delete a document")
+    def delete_document(doc_id: str, who: Annotated[Principal, Depends(owner)]) -> Deleted:
+        doc = s.kb.document(who.tenant_id, doc_id)
+        if doc is None:
+            raise NotFound(f"No document '{doc_id}'.", field="doc_id")
+        s.kb.delete_document(who.tenant_id, doc_id)
+        s.kb_search.delete_document(who.tenant_id, doc_id)
+        s.tenants.bump_version(who.tenant_id, "kb_version")
+        if deps.uploads is not None:
+            deps.uploads.delete(f"{who.tenant_id}/{doc.filename}")
+        audit(deps, who, "kb.delete", doc_id)
+        return Deleted(deleted=True, id=doc_id)

@@ -1,0 +1,115 @@
+"""Orders and payments: list with filters, detail with the payment history, the owner's actions
+(fulfil, cancel: the order state machine decides), and reconciliation of money that pays no order."""
+
+
+from collections.abc import Callable
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
+from aws_lambda_powertools.event_handler.openapi.params import Query
+from pydantic import BaseModel
+
+from tulia.admin.auth import Principal
+from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Page, audit
+from tulia.domain.common import NAIROBI, sortable
+from tulia.domain.order import Order, OrderStatus
+from tulia.domain.payment import Payment, UnmatchedPayment
+from tulia.errors import InvalidInput, StateConflict
+from tulia.store import keys
+from tulia.store.orders import OrderRepo
+from tulia.store.tables import ORDERS, ORDERS_BY_CUSTOMER, ORDERS_BY_TENANT
+
+
+class OrderDetail(BaseModel):
+    order: Order
+    payments: list[Payment]
+
+
+def day_bounds(start: date | None, end: date | None) -> tuple[str, str] | None:
+    """Sort-key bounds for Nairobi calendar days ``start`` to ``end`` (both included)."""
+    if start is None and end is None:
+        return None
+    if start is not None and end is not None and end < start:
+        raise InvalidInput("'to' is before 'from'.", field="to")
+    low = datetime.combine(start, time.min, NAIROBI) if start else datetime(2000, 1, 1, tzinfo=UTC)
+    high = datetime.combine(end + timedelta(days=1), time.min, NAIROBI) if end else datetime(2100, 1, 1, tzinfo=UTC)
+    return sortable(low), sortable(high - timedelta(microseconds=1))
+
+
+def register(
+    app: APIGatewayHttpResolver,
+    deps: AdminDeps,
+    *,
+    owner: Callable[[], Principal],
+    staff: Callable[[], Principal],
+) -> None:
+    s = deps.services
+
+    @app.get("/admin/orders", tags=["orders"], summary="Orders, newest first (filter by status, dates, customer)")
+    def list_orders(
+        who: Annotated[Principal, Depends(staff)],
+        status: Annotated[OrderStatus | None, Query()] = None,
+        date_from: Annotated[date | None, Query(alias="from", description="first day (Nairobi), YYYY-MM-DD")] = None,
+        date_to: Annotated[date | None, Query(alias="to", description="last day (Nairobi), YYYY-MM-DD")] = None,
+        customer_id: Annotated[str | None, Query(max_length=64)] = None,
+        limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
+        cursor: Annotated[str | None, Query(max_length=2000)] = None,
+    ) -> Page[Order]:
+        if customer_id:
+            index, pk = ORDERS_BY_CUSTOMER, keys.customer_orders_gsi_pk(who.tenant_id, customer_id)
+        else:
+            index, pk = ORDERS_BY_TENANT, keys.tenant_orders_gsi_pk(who.tenant_id)
+        page = s.db.page(
+            ORDERS,
+            pk,
+            index=index,
+            sk_between=day_bounds(date_from, date_to),
+            where="#s = :status" if status else None,
+            names={"#s": "status"} if status else None,
+            values={":status": status} if status else None,
+            limit=limit,
+            cursor=cursor,
+            forward=False,
+        )
+        return Page[Order](items=[OrderRepo.from_item(i) for i in page.items], cursor=page.cursor)
+
+    @app.get("/admin/orders/<order_id>", tags=["orders"], summary="An order with its payment history")
+    def get_order(order_id: str, who: Annotated[Principal, Depends(staff)]) -> OrderDetail:
+        order, payments = s.orders.get_with_payments(who.tenant_id, order_id)
+        return OrderDetail(order=order, payments=payments)
+
+    def move(who: Principal, order_id: str, to: str, action: str) -> OrderDetail:
+        order, _ = s.orders.get_with_payments(who.tenant_id, order_id)  # another shop's id: 404
+        if order.status != to:  # asking again is not an error: the order is already there
+            try:
+                s.orders.transition(who.tenant_id, order_id, to=to, now=s.clock())
+            except StateConflict as exc:
+                raise StateConflict(
+                    f"Order {order_id} is {order.status.replace('_', ' ')}: it cannot be {action}.",
+                    details={"status": order.status},
+                ) from exc
+            audit(deps, who, f"order.{action}", order_id, previous_status=order.status)
+        order, payments = s.orders.get_with_payments(who.tenant_id, order_id)
+        return OrderDetail(order=order, payments=payments)
+
+    @app.post("/admin/orders/<order_id>/fulfil", tags=["orders"], summary="Mark a paid order fulfilled")
+    def fulfil(order_id: str, who: Annotated[Principal, Depends(owner)]) -> OrderDetail:
+        return move(who, order_id, "fulfilled", "fulfilled")
+
+    @app.post("/admin/orders/<order_id>/cancel", tags=["orders"], summary="Cancel an order that is not paid")
+    def cancel(order_id: str, who: Annotated[Principal, Depends(owner)]) -> OrderDetail:
+        return move(who, order_id, "cancelled", "cancelled")
+
+    @app.get(
+        "/admin/payments/unmatched",
+        tags=["orders"],
+        summary="Reconciliation: money received that pays no order (unknown reference, amount mismatch)",
+    )
+    def unmatched(
+        who: Annotated[Principal, Depends(owner)],
+        limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
+        cursor: Annotated[str | None, Query(max_length=2000)] = None,
+    ) -> Page[UnmatchedPayment]:
+        page = s.payments.list_unmatched(who.tenant_id, limit=limit, cursor=cursor)
+        return Page[UnmatchedPayment](items=page.items, cursor=page.cursor)

@@ -1,0 +1,77 @@
+"""The shop's profile and bot settings: persona, languages, chattiness, catalog link, payments,
+delivery zones, pickup, compliance and handoff policy. Owner only. Credentials are write-only: they
+are never returned, and a request that leaves them out keeps them."""
+
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
+
+from tulia.admin.auth import Principal
+from tulia.admin.common import AdminDeps, audit, input_model
+from tulia.domain.tenant import Tenant
+
+SERVER_OWNED = ("tenant_id", "currency", "catalog_version", "kb_version")
+SECRET_FIELDS = (
+    ("whatsapp", "access_token"),
+    ("payments", "mpesa_stk", "passkey"),
+    ("payments", "mpesa_stk", "consumer_key"),
+    ("payments", "mpesa_stk", "consumer_secret"),
+    ("payments", "pesapal", "consumer_key"),
+    ("payments", "pesapal", "consumer_secret"),
+)
+MASK = "********"
+
+TenantSettingsPatch = input_model(Tenant, "TenantSettingsPatch", exclude=SERVER_OWNED, partial=True)
+
+
+def redacted(tenant: Tenant) -> dict[str, Any]:
+    """The profile as staff see it: every credential masked (set or not is still visible)."""
+    data = tenant.model_dump(mode="json")
+    for path in SECRET_FIELDS:
+        node: Any = data
+        for part in path[:-1]:
+            node = node.get(part) if isinstance(node, dict) else None
+        if isinstance(node, dict) and node.get(path[-1]):
+            node[path[-1]] = MASK
+    return data
+
+
+def _merge(current: Any, patch: Any) -> Any:
+    """Deep-merge mappings; anything else in the patch replaces (lists included). A masked
+    credential sent back unchanged keeps the stored one."""
+    if isinstance(current, dict) and isinstance(patch, dict):
+        merged = dict(current)
+        for key, value in patch.items():
+            merged[key] = current.get(key) if value == MASK else _merge(current.get(key), value)
+        return merged
+    return patch
+
+
+def register(
+    app: APIGatewayHttpResolver,
+    deps: AdminDeps,
+    *,
+    owner: Callable[[], Principal],
+    staff: Callable[[], Principal],
+) -> None:
+    s = deps.services
+
+    @app.get("/admin/tenant", tags=["shop"], summary="The shop's profile and bot settings")
+    def get_tenant(who: Annotated[Principal, Depends(owner)]) -> dict[str, Any]:
+        return redacted(s.tenants.get(who.tenant_id))
+
+    @app.patch("/admin/tenant", tags=["shop"], summary="Change profile and bot settings (fields you send)")
+    def patch_tenant(
+        body: TenantSettingsPatch,  # type: ignore[valid-type]
+        who: Annotated[Principal, Depends(owner)],
+    ) -> dict[str, Any]:
+        current = s.tenants.get(who.tenant_id)
+        changes = body.model_dump(mode="json", exclude_unset=True)  # type: ignore[attr-defined]
+        merged = _merge(current.model_dump(mode="json"), changes)
+        updated = Tenant.model_validate(merged)
+        if updated != current:
+            s.tenants.save(updated, previous_phone_number_id=current.whatsapp.phone_number_id)
+            audit(deps, who, "tenant.update", who.tenant_id, fields=sorted(changes))
+        return redacted(updated)

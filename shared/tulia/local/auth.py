@@ -1,0 +1,207 @@
+"""Staff sign-in for the local stack, the way AWS does it: a Cognito user pool (moto's, in the
+embedded store) with the same shape as the CDK app's (immutable ``custom:tenant_id``, groups owner
+and agent, a public app client), and the JWT check API Gateway's authorizer makes (signature against
+the pool's JWKS, issuer, audience, expiry, ID token) in front of the admin routes.
+
+``tulia admin-token`` reads where the running stack keeps its pool from a small state file."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tulia.admin.auth import ROLES, TENANT_CLAIM
+
+POOL_NAME = "tulia-local-staff"
+CLIENT_NAME = "tulia-local-admin"
+LEEWAY_SECONDS = 30
+
+
+@dataclass(frozen=True)
+class LocalPool:
+    endpoint: str  # the embedded store (moto server)
+    region: str
+    user_pool_id: str
+    client_id: str
+    api_url: str  # the stack's own base URL
+    table_prefix: str = "tulia-local-"
+
+    @property
+    def issuer(self) -> str:
+        return f"https://cognito-idp.{self.region}.amazonaws.com/{self.user_pool_id}"
+
+    @property
+    def jwks_url(self) -> str:
+        return f"{self.endpoint}/{self.user_pool_id}/.well-known/jwks.json"
+
+
+def cognito(endpoint: str, region: str) -> Any:
+    import boto3
+
+    return boto3.client(
+        "cognito-idp",
+        region_name=region,
+        endpoint_url=endpoint,
+        aws_access_key_id="local",
+        aws_secret_access_key="local",
+    )
+
+
+def create_pool(endpoint: str, region: str, api_url: str, table_prefix: str) -> LocalPool:
+    idp = cognito(endpoint, region)
+    pool = idp.create_user_pool(
+        PoolName=POOL_NAME,
+        UsernameAttributes=["email"],
+        Schema=[
+            {"Name": "email", "AttributeDataType": "String", "Required": True, "Mutable": True},
+            {"Name": "tenant_id", "AttributeDataType": "String", "Mutable": False},
+        ],
+        AdminCreateUserConfig={"AllowAdminCreateUserOnly": True},
+    )["UserPool"]
+    for role in ROLES:
+        idp.create_group(GroupName=role, UserPoolId=pool["Id"])
+    client = idp.create_user_pool_client(
+        UserPoolId=pool["Id"],
+        ClientName=CLIENT_NAME,
+        GenerateSecret=False,
+        ExplicitAuthFlows=["ALLOW_USER_PASSWORD_AUTH", "ALLOW_USER_SRP_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"],
+        WriteAttributes=["email"],
+    )["UserPoolClient"]
+    return LocalPool(endpoint, region, pool["Id"], client["ClientId"], api_url, table_prefix)
+
+
+def tenant_known(pool: LocalPool, tenant_id: str) -> bool:
+    import boto3
+
+    from tulia.store.dynamo import Dynamo
+    from tulia.store.tenants import TenantRepo
+
+    client = boto3.client(
+        "dynamodb",
+        region_name=pool.region,
+        endpoint_url=pool.endpoint,
+        aws_access_key_id="local",
+        aws_secret_access_key="local",
+    )
+    return TenantRepo(Dynamo(client, pool.table_prefix)).exists(tenant_id)
+
+
+def issue_token(pool: LocalPool, tenant_id: str, role: str, email: str | None = None) -> str:
+    """A real ID token from the pool for a staff user of ``tenant_id`` in group ``role`` (the user is
+    created the first time, with a generated password, and reused afterwards)."""
+    idp = cognito(pool.endpoint, pool.region)
+    email = email or f"{role}@{tenant_id}.local"
+    password = "Tulia-" + secrets.token_urlsafe(12) + "9!"
+    try:
+        idp.admin_get_user(UserPoolId=pool.user_pool_id, Username=email)
+    except idp.exceptions.UserNotFoundException:
+        idp.admin_create_user(
+            UserPoolId=pool.user_pool_id,
+            Username=email,
+            UserAttributes=[
+                {"Name": "email", "Value": email},
+                {"Name": "email_verified", "Value": "true"},
+                {"Name": TENANT_CLAIM, "Value": tenant_id},
+            ],
+            MessageAction="SUPPRESS",
+        )
+        idp.admin_add_user_to_group(UserPoolId=pool.user_pool_id, Username=email, GroupName=role)
+    idp.admin_set_user_password(UserPoolId=pool.user_pool_id, Username=email, Password=password, Permanent=True)
+    auth = idp.admin_initiate_auth(
+        UserPoolId=pool.user_pool_id,
+        ClientId=pool.client_id,
+        AuthFlow="ADMIN_USER_PASSWORD_AUTH",
+        AuthParameters={"USERNAME": email, "PASSWORD": password},
+    )
+    return str(auth["AuthenticationResult"]["IdToken"])
+
+
+class JwtVerifier:
+    """API Gateway's JWT authorizer, locally: a valid token's claims, or None (the API answers 401)."""
+
+    def __init__(self, pool: LocalPool, http: httpx.Client | None = None) -> None:
+        self.pool = pool
+        self.http = http or httpx.Client(timeout=5)
+        self._keys: Any = None
+
+    def keys(self) -> Any:
+        if self._keys is None:
+            from joserfc.jwk import KeySet
+
+            self._keys = KeySet.import_key_set(self.http.get(self.pool.jwks_url).raise_for_status().json())
+        return self._keys
+
+    def claims(self, authorization: str | None) -> dict[str, Any] | None:
+        from joserfc import jwt
+        from joserfc.errors import JoseError
+
+        if not authorization or not authorization.lower().startswith("bearer "):
+            return None
+        token = authorization[7:].strip()
+        try:
+            decoded = jwt.decode(token, self.keys(), algorithms=["RS256"])
+        except (JoseError, ValueError):
+            return None
+        c = decoded.claims
+        now = time.time()
+        audience = c.get("aud") if c.get("token_use") == "id" else c.get("client_id")
+        if (
+            c.get("iss") != self.pool.issuer
+            or audience != self.pool.client_id
+            or not isinstance(c.get("exp"), int | float)
+            or c["exp"] < now - LEEWAY_SECONDS
+            or c.get("iat", 0) > now + LEEWAY_SECONDS
+        ):
+            return None
+        return dict(c)
+
+
+def api_gateway_claims(claims: dict[str, Any]) -> dict[str, Any]:
+    """Claims as the HTTP API's authorizer hands them to Lambda: every value a string, lists written
+    ``[a b]``."""
+    out = {}
+    for key, value in claims.items():
+        out[key] = "[" + " ".join(str(v) for v in value) + "]" if isinstance(value, list) else str(value)
+    return out
+
+
+def state_dir() -> Path:
+    return Path(os.environ.get("TULIA_STATE_DIR") or Path(tempfile.gettempdir()) / "tulia")
+
+
+def save_pool(pool: LocalPool, port: int) -> Path:
+    """Where ``tulia admin-token`` finds this stack: by port, and the latest started."""
+    directory = state_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    data = json.dumps(asdict(pool))
+    for name in (f"dev-{port}.json", "dev.json"):
+        (directory / name).write_text(data)
+    return directory / f"dev-{port}.json"
+
+
+def load_pool(port: int | None) -> LocalPool:
+    path = state_dir() / (f"dev-{port}.json" if port else "dev.json")
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"No running local stack found ({path} is missing): start it with `tulia dev`"
+            + (f" --port {port}" if port else "")
+        )
+    return LocalPool(**json.loads(path.read_text()))
+
+
+def forget_pool(port: int) -> None:
+    """The stack stopped: its state file goes (and the latest pointer, if it was this stack)."""
+    directory = state_dir()
+    mine = directory / f"dev-{port}.json"
+    latest = directory / "dev.json"
+    if latest.is_file() and mine.is_file() and latest.read_text() == mine.read_text():
+        latest.unlink()
+    mine.unlink(missing_ok=True)

@@ -1,0 +1,48 @@
+"""One interface for knowledge-base search, whatever holds the index.
+
+- :class:`EmbeddedKbSearch` (the local stack, tests, small deployments): BM25 over the tenant's
+  current chunks read from DynamoDB, cached per tenant and KB version. Writing needs nothing more:
+  DynamoDB holds the chunks.
+- the OpenSearch adapter (:mod:`tulia.rag.opensearch`), selected by ``TULIA_OPENSEARCH_ENDPOINT``.
+
+Every search is scoped to one tenant by the adapter itself; callers pass the tenant from their
+trusted context and cannot widen it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from tulia.domain.kb import KbChunk, KbDocument
+from tulia.rag.embedded import KbIndex, Passage
+from tulia.search.cache import VersionedCache
+from tulia.store.tenants import TenantRepo
+
+
+class KbSearch(Protocol):
+    def search(
+        self, tenant_id: str, query: str, *, top_k: int, source_types: Sequence[str] | None = None
+    ) -> list[Passage]: ...
+
+    def index_document(self, doc: KbDocument, chunks: Sequence[KbChunk]) -> None:
+        """Make a new version of a document searchable (before the store switches readers to it)."""
+
+    def delete_document(self, tenant_id: str, doc_id: str) -> None: ...
+
+
+class EmbeddedKbSearch:
+    def __init__(self, tenants: TenantRepo, indexes: VersionedCache[KbIndex]) -> None:
+        self.tenants, self.indexes = tenants, indexes
+
+    def search(
+        self, tenant_id: str, query: str, *, top_k: int, source_types: Sequence[str] | None = None
+    ) -> list[Passage]:
+        tenant = self.tenants.get(tenant_id)
+        return self.indexes.get(tenant_id, tenant.kb_version).search(query, top_k=top_k, source_types=source_types)
+
+    def index_document(self, doc: KbDocument, chunks: Sequence[KbChunk]) -> None:
+        return None  # the chunks in DynamoDB are the index's source
+
+    def delete_document(self, tenant_id: str, doc_id: str) -> None:
+        return None

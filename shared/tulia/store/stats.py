@@ -1,0 +1,153 @@
+"""Daily counters per shop, for the admin API's analytics: one item per Nairobi calendar day with
+atomic ``ADD`` counters, one per catalog search that found nothing, and one marker per customer per
+day (to count conversations). Written once per turn by the agent and once per payment outcome."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from datetime import date, datetime
+from typing import Any
+
+from tulia.domain.common import NAIROBI
+from tulia.errors import StateConflict
+from tulia.search.text import fold
+from tulia.store import keys
+from tulia.store.dynamo import Dynamo
+from tulia.store.tables import STATS
+
+STATS_TTL_DAYS = 400  # a year of history, and the same day last year
+TOOL_COUNTERS = {
+    "order_create": "orders_created",
+    "payment_initiate_stk_push": "started_mpesa_stk",
+    "payment_create_pesapal_checkout": "started_pesapal",
+    "payment_get_c2b_instructions": "started_mpesa_c2b",
+    "handoff_create_ticket": "escalations",
+}
+
+
+def day_of(at: datetime) -> str:
+    return at.astimezone(NAIROBI).date().isoformat()
+
+
+def turn_counters(trace: Iterable[Mapping[str, Any]]) -> tuple[dict[str, int], list[str], list[str]]:
+    """(counters, escalation reasons, catalog queries that found nothing) of one turn."""
+    counts: dict[str, int] = {}
+    reasons: list[str] = []
+    no_match: list[str] = []
+
+    def add(name: str, value: int = 1) -> None:
+        if value:
+            counts[name] = counts.get(name, 0) + value
+
+    for entry in trace:
+        kind = entry.get("kind")
+        if kind == "tool" and entry.get("ok"):
+            tool = str(entry.get("tool"))
+            if tool in TOOL_COUNTERS:
+                add(TOOL_COUNTERS[tool])
+            if tool == "handoff_create_ticket" and entry.get("reason"):
+                reasons.append(str(entry["reason"]))
+            if tool == "catalog_search" and entry.get("matches") == 0 and entry.get("query"):
+                no_match.append(str(entry["query"]))
+        elif kind == "tool":
+            add("tool_errors")
+        elif kind == "llm":
+            add("llm_calls")
+            add("llm_input_tokens", int(entry.get("input_tokens") or 0))
+            add("llm_output_tokens", int(entry.get("output_tokens") or 0))
+            add("llm_cost_micro_usd", round(float(entry.get("cost_usd") or 0) * 1_000_000))
+    return counts, reasons, no_match
+
+
+class StatsRepo:
+    def __init__(self, db: Dynamo) -> None:
+        self.db = db
+
+    def _add(self, tenant_id: str, sk: str, counts: Mapping[str, int], at: datetime, **extra: str) -> None:
+        counts = {k: v for k, v in counts.items() if v}
+        if not counts:
+            return
+        names = {f"#c{n}": k for n, k in enumerate(counts)}
+        values: dict[str, Any] = {f":c{n}": v for n, v in enumerate(counts.values())}
+        sets = ["expires_at = :exp"]
+        values[":exp"] = int(at.timestamp()) + STATS_TTL_DAYS * 86_400
+        for n, (k, v) in enumerate(extra.items()):
+            names[f"#x{n}"], values[f":x{n}"] = k, v
+            sets.append(f"#x{n} = :x{n}")
+        self.db.update(
+            STATS,
+            keys.stats_pk(tenant_id),
+            sk,
+            update="ADD " + ", ".join(f"#c{n} :c{n}" for n in range(len(counts))) + " SET " + ", ".join(sets),
+            names=names,
+            values=values,
+        )
+
+    def record_turn(
+        self, tenant_id: str, *, at: datetime, trace: Iterable[Mapping[str, Any]], messages: int, customer: str
+    ) -> None:
+        day = day_of(at)
+        counts, reasons, no_match = turn_counters(trace)
+        counts = {**counts, "turns": 1, "messages": messages}
+        for reason in reasons:
+            key = f"escalation_reason:{reason}"
+            counts[key] = counts.get(key, 0) + 1
+        if self._first_turn_today(tenant_id, day, customer, at):
+            counts["conversations"] = 1
+        self._add(tenant_id, keys.stats_day_sk(day), counts, at)
+        for query in no_match:
+            plain = " ".join(fold(query).split())[:60]
+            if plain:
+                self._add(tenant_id, keys.stats_nomatch_sk(day, plain), {"count": 1}, at, query=plain)
+
+    def record_payment(self, tenant_id: str, *, at: datetime, method: str, status: str, amount: int) -> None:
+        counts = {f"payments_{status}_{method}": 1}
+        if status == "paid":
+            counts |= {"orders_paid": 1, "revenue_kes": amount}
+        self._add(tenant_id, keys.stats_day_sk(day_of(at)), counts, at)
+
+    def _first_turn_today(self, tenant_id: str, day: str, customer: str, at: datetime) -> bool:
+        marker = hashlib.sha256(f"{tenant_id}|{customer}".encode()).hexdigest()[:16]
+        try:
+            self.db.put(
+                STATS,
+                {
+                    "pk": keys.stats_pk(tenant_id),
+                    "sk": f"CONV#{day}#{marker}",
+                    "expires_at": int(at.timestamp()) + 3 * 86_400,
+                },
+                condition="attribute_not_exists(pk)",
+            )
+        except StateConflict:
+            return False
+        return True
+
+    def days(self, tenant_id: str, start: date, end: date) -> list[dict[str, Any]]:
+        page = self.db.page(
+            STATS,
+            keys.stats_pk(tenant_id),
+            sk_between=(keys.stats_day_sk(start.isoformat()), keys.stats_day_sk(end.isoformat())),
+            limit=400,
+        )
+        return page.items
+
+    def unmatched_searches(self, tenant_id: str, start: date, end: date) -> dict[str, int]:
+        totals: dict[str, int] = {}
+        cursor = None
+        while True:
+            page = self.db.page(
+                STATS,
+                keys.stats_pk(tenant_id),
+                sk_between=(
+                    keys.stats_nomatch_sk(start.isoformat(), ""),
+                    keys.stats_nomatch_sk(end.isoformat(), "\uffff"),
+                ),
+                limit=500,
+                cursor=cursor,
+            )
+            for item in page.items:
+                totals[item["query"]] = totals.get(item["query"], 0) + int(item.get("count", 0))
+            if not page.cursor:
+                return totals
+            cursor = page.cursor
