@@ -3,7 +3,6 @@ paid, conversion, revenue, payment success by method, escalations and their reas
 found nothing, and the LLM's calls, tokens and estimated cost. Owner only. Read from the daily
 counters the agent keeps (:mod:`tulia.store.stats`): one query per request, whatever the range."""
 
-
 from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Annotated

@@ -2,7 +2,6 @@
 import from CSV or JSON with a report for every row. Owner only. Every write moves the shop's
 catalog version, so the bot searches the new catalog on its next turn."""
 
-
 import json
 from collections.abc import Callable
 from typing import Annotated, Any, Literal

@@ -1,7 +1,6 @@
 """Customers: list, detail with consent history and recent orders (owners and agents); export
 everything stored about one customer, and erase a customer (owners; the erasure is audited)."""
 
-
 from collections.abc import Callable
 from typing import Annotated, Any
 

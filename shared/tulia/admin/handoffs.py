@@ -3,7 +3,6 @@ claim one, reply to the customer as a person (sent on WhatsApp from the shop's n
 WhatsApp's 24-hour customer-service window), and resolve it to give the conversation back to the bot.
 Owners and agents."""
 
-
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta

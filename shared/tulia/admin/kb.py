@@ -3,7 +3,6 @@ ingestion), list with ingestion status, get one, delete (every chunk leaves the 
 file of the same name again replaces the document; while the new version is processed, and if it
 fails, the previous version keeps answering. Owner only."""
 
-
 import re
 from collections.abc import Callable
 from dataclasses import dataclass

@@ -3,7 +3,6 @@ The same model rules the tools apply (dates, percent at most 100, code format, l
 category an offer names must exist in the catalog. Redemption counts are the store's, never the
 client's."""
 
-
 from collections.abc import Callable
 from typing import Annotated
 

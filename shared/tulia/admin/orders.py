@@ -1,7 +1,6 @@
 """Orders and payments: list with filters, detail with the payment history, the owner's actions
 (fulfil, cancel: the order state machine decides), and reconciliation of money that pays no order."""
 
-
 from collections.abc import Callable
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated

@@ -2,7 +2,6 @@
 delivery zones, pickup, compliance and handoff policy. Owner only. Credentials are write-only: they
 are never returned, and a request that leaves them out keeps them."""
 
-
 from collections.abc import Callable
 from typing import Annotated, Any
 
