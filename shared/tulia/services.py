@@ -105,11 +105,6 @@ class Services:
     clock: Callable[[], datetime]
 
 
-def kb_search_for(settings: Settings, *, tenants: TenantRepo, kb: KbRepo, indexes: VersionedCache[KbIndex]) -> KbSearch:
-    """OpenSearch when ``TULIA_OPENSEARCH_ENDPOINT`` is set, else the embedded index."""
-    return EmbeddedKbSearch(tenants, indexes)
-
-
 def build_services(
     settings: Settings,
     *,
@@ -154,7 +149,7 @@ def build_services(
         tenant_secrets = TenantSecrets(secret_store(settings), settings.secrets_prefix)
     tenants = TenantRepo(db, secrets=tenant_secrets)
     kb_indexes: VersionedCache[KbIndex] = VersionedCache(lambda tenant_id: KbIndex(kb.current_chunks(tenant_id)))
-    kb_search: KbSearch = kb_search_for(settings, tenants=tenants, kb=kb, indexes=kb_indexes)
+    kb_search: KbSearch = EmbeddedKbSearch(tenants, kb_indexes)  # the OpenSearch adapter is not built yet
     return Services(
         db=db,
         tenants=tenants,

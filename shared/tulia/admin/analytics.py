@@ -18,7 +18,11 @@ from tulia.errors import InvalidInput
 from tulia.store.stats import StatsRepo
 
 MAX_RANGE_DAYS = 366
-METHODS = ("mpesa_stk", "mpesa_c2b", "pesapal")
+STARTED = {  # method -> the turn metric that counts it being started
+    "mpesa_stk": "StkPushesStarted",
+    "mpesa_c2b": "PaybillInstructionsGiven",
+    "pesapal": "CardCheckoutsStarted",
+}
 OUTCOMES = ("paid", "failed", "cancelled", "timeout")
 
 
@@ -68,10 +72,10 @@ def analytics(stats: StatsRepo, tenant_id: str, start: date, end: date) -> Analy
         for key, value in day.items():
             if key not in ("pk", "sk", "expires_at") and isinstance(value, int | float):
                 totals[key] = totals.get(key, 0) + int(value)
-    conversations = totals.get("conversations", 0)
+    conversations = totals.get("Conversations", 0)
     payments = {}
-    for method in METHODS:
-        started = totals.get(f"started_{method}", 0)
+    for method, started_metric in STARTED.items():
+        started = totals.get(started_metric, 0)
         outcome = {o: totals.get(f"payments_{o}_{method}", 0) for o in OUTCOMES}
         payments[method] = MethodStats(
             started=started,
@@ -86,26 +90,26 @@ def analytics(stats: StatsRepo, tenant_id: str, start: date, end: date) -> Analy
         date_from=start,
         date_to=end,
         conversations=conversations,
-        turns=totals.get("turns", 0),
-        messages=totals.get("messages", 0),
-        orders_created=totals.get("orders_created", 0),
-        orders_paid=totals.get("orders_paid", 0),
-        conversion_rate=_rate(totals.get("orders_paid", 0), conversations),
-        revenue_kes=totals.get("revenue_kes", 0),
+        turns=totals.get("Turns", 0),
+        messages=totals.get("Messages", 0),
+        orders_created=totals.get("OrdersCreated", 0),
+        orders_paid=totals.get("OrdersPaid", 0),
+        conversion_rate=_rate(totals.get("OrdersPaid", 0), conversations),
+        revenue_kes=totals.get("RevenueKes", 0),
         payments=payments,
-        escalations=totals.get("escalations", 0),
-        escalation_rate=_rate(totals.get("escalations", 0), conversations),
+        escalations=totals.get("Escalations", 0),
+        escalation_rate=_rate(totals.get("Escalations", 0), conversations),
         escalation_reasons={
             k.removeprefix("escalation_reason:"): v for k, v in totals.items() if k.startswith("escalation_reason:")
         },
         top_unmatched_searches=[
             SearchMiss(query=q, count=c) for q, c in sorted(misses.items(), key=lambda kv: (-kv[1], kv[0]))[:10]
         ],
-        llm_calls=totals.get("llm_calls", 0),
-        llm_input_tokens=totals.get("llm_input_tokens", 0),
-        llm_output_tokens=totals.get("llm_output_tokens", 0),
-        llm_estimated_cost_usd=round(totals.get("llm_cost_micro_usd", 0) / 1_000_000, 6),
-        tool_errors=totals.get("tool_errors", 0),
+        llm_calls=totals.get("LlmCalls", 0),
+        llm_input_tokens=totals.get("LlmInputTokens", 0),
+        llm_output_tokens=totals.get("LlmOutputTokens", 0),
+        llm_estimated_cost_usd=round(totals.get("LlmCostMicroUsd", 0) / 1_000_000, 6),
+        tool_errors=totals.get("ToolErrors", 0),
     )
 
 

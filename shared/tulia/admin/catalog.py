@@ -172,12 +172,9 @@ def register(
             rows = rows_from_json(data, who.tenant_id)
         else:
             rows = rows_from_csv(raw.lstrip("\ufeff"), who.tenant_id)
-        if rows.problems and not rows.rows:
-            report = _report(rows, fmt, partial, 0)
-            return Response(422, "application/json", report.model_dump_json())
-        if (rows.invalid and not partial) or (rows.problems and not partial):
-            report = _report(rows, fmt, partial, 0)
-            return Response(422, "application/json", report.model_dump_json())
+        # a sheet that cannot be read at all is refused even with partial=true
+        if (rows.problems and not rows.rows) or ((rows.invalid or rows.problems) and not partial):
+            return Response(422, "application/json", _report(rows, fmt, partial, 0).model_dump_json())
         valid = rows.valid
         s.catalog.put_many(valid)
         if valid:

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from tulia.admin.auth import Principal
 from tulia.admin.common import AdminDeps, Deleted, Page, audit
 from tulia.domain.kb import KbDocument, SourceType
-from tulia.errors import NotFound, ProviderUnavailable
+from tulia.errors import InvalidInput, NotFound, ProviderUnavailable
 from tulia.rag.extract import SUPPORTED_SUFFIXES
 from tulia.rag.ingest import MAX_KB_BYTES, check_document, document_id, source_type
 
@@ -89,8 +89,6 @@ def register(
             raise ProviderUnavailable("Document uploads are not configured (no KB bucket).")
         name = PurePosixPath(body.filename).name.strip()
         if not FILENAME.fullmatch(name):
-            from tulia.errors import InvalidInput
-
             raise InvalidInput(
                 "Use a plain file name: letters, digits, spaces, . _ - ( ) and a known extension.", field="filename"
             )

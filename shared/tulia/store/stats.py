@@ -11,53 +11,32 @@ from typing import Any
 
 from tulia.domain.common import NAIROBI
 from tulia.errors import StateConflict
+from tulia.observability.metrics import turn_counts
 from tulia.search.text import fold
 from tulia.store import keys
 from tulia.store.dynamo import Dynamo
 from tulia.store.tables import STATS
 
 STATS_TTL_DAYS = 400  # a year of history, and the same day last year
-TOOL_COUNTERS = {
-    "order_create": "orders_created",
-    "payment_initiate_stk_push": "started_mpesa_stk",
-    "payment_create_pesapal_checkout": "started_pesapal",
-    "payment_get_c2b_instructions": "started_mpesa_c2b",
-    "handoff_create_ticket": "escalations",
-}
 
 
 def day_of(at: datetime) -> str:
     return at.astimezone(NAIROBI).date().isoformat()
 
 
-def turn_counters(trace: Iterable[Mapping[str, Any]]) -> tuple[dict[str, int], list[str], list[str]]:
-    """(counters, escalation reasons, catalog queries that found nothing) of one turn."""
-    counts: dict[str, int] = {}
+def turn_details(trace: Iterable[Mapping[str, Any]]) -> tuple[list[str], list[str]]:
+    """(escalation reasons, catalog queries that found nothing) of one turn; its counts are the
+    business metrics' (:func:`tulia.observability.metrics.turn_counts`)."""
     reasons: list[str] = []
     no_match: list[str] = []
-
-    def add(name: str, value: int = 1) -> None:
-        if value:
-            counts[name] = counts.get(name, 0) + value
-
     for entry in trace:
-        kind = entry.get("kind")
-        if kind == "tool" and entry.get("ok"):
-            tool = str(entry.get("tool"))
-            if tool in TOOL_COUNTERS:
-                add(TOOL_COUNTERS[tool])
-            if tool == "handoff_create_ticket" and entry.get("reason"):
-                reasons.append(str(entry["reason"]))
-            if tool == "catalog_search" and entry.get("matches") == 0 and entry.get("query"):
-                no_match.append(str(entry["query"]))
-        elif kind == "tool":
-            add("tool_errors")
-        elif kind == "llm":
-            add("llm_calls")
-            add("llm_input_tokens", int(entry.get("input_tokens") or 0))
-            add("llm_output_tokens", int(entry.get("output_tokens") or 0))
-            add("llm_cost_micro_usd", round(float(entry.get("cost_usd") or 0) * 1_000_000))
-    return counts, reasons, no_match
+        if entry.get("kind") != "tool" or not entry.get("ok"):
+            continue
+        if entry.get("tool") == "handoff_create_ticket" and entry.get("reason"):
+            reasons.append(str(entry["reason"]))
+        if entry.get("tool") == "catalog_search" and entry.get("matches") == 0 and entry.get("query"):
+            no_match.append(str(entry["query"]))
+    return reasons, no_match
 
 
 class StatsRepo:
@@ -88,13 +67,13 @@ class StatsRepo:
         self, tenant_id: str, *, at: datetime, trace: Iterable[Mapping[str, Any]], messages: int, customer: str
     ) -> None:
         day = day_of(at)
-        counts, reasons, no_match = turn_counters(trace)
-        counts = {**counts, "turns": 1, "messages": messages}
+        reasons, no_match = turn_details(trace)
+        counts = {name: int(value) for name, value in turn_counts(trace).items()} | {"Messages": messages}
         for reason in reasons:
             key = f"escalation_reason:{reason}"
             counts[key] = counts.get(key, 0) + 1
         if self._first_turn_today(tenant_id, day, customer, at):
-            counts["conversations"] = 1
+            counts["Conversations"] = 1
         self._add(tenant_id, keys.stats_day_sk(day), counts, at)
         for query in no_match:
             plain = " ".join(fold(query).split())[:60]
@@ -104,7 +83,7 @@ class StatsRepo:
     def record_payment(self, tenant_id: str, *, at: datetime, method: str, status: str, amount: int) -> None:
         counts = {f"payments_{status}_{method}": 1}
         if status == "paid":
-            counts |= {"orders_paid": 1, "revenue_kes": amount}
+            counts |= {"OrdersPaid": 1, "RevenueKes": amount}
         self._add(tenant_id, keys.stats_day_sk(day_of(at)), counts, at)
 
     def _first_turn_today(self, tenant_id: str, day: str, customer: str, at: datetime) -> bool:

@@ -1,0 +1,61 @@
+"""The shop's analytics: daily counters written per turn and per payment outcome, read for a range."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from tests.conftest import Clock
+from tulia.admin.analytics import analytics
+from tulia.services import Services
+from tulia.store.stats import StatsRepo
+
+
+def tool(name: str, ok: bool = True, **extra: object) -> dict[str, object]:
+    return {"kind": "tool", "tool": name, "ok": ok, **extra}
+
+
+def test_a_day_of_turns_and_payments_adds_up(services: Services, clock: Clock) -> None:
+    stats = StatsRepo(services.db)
+    day = clock().date()
+    stats.record_turn(
+        "demo-shop",
+        at=clock(),
+        trace=[
+            tool("catalog_search", query="iphone 99", matches=0),
+            tool("order_create"),
+            tool("payment_initiate_stk_push"),
+        ],
+        messages=2,
+        customer="+254711000001",
+    )
+    stats.record_turn(
+        "demo-shop",
+        at=clock(),
+        trace=[
+            tool("handoff_create_ticket", reason="refund_request"),
+            {"kind": "llm", "input_tokens": 100, "output_tokens": 20, "cost_usd": 0.0005},
+        ],
+        messages=1,
+        customer="+254711000001",  # the same customer the same day: one conversation
+    )
+    stats.record_turn(
+        "demo-shop", at=clock(), trace=[tool("order_create", ok=False)], messages=1, customer="+254711000002"
+    )
+    stats.record_payment("demo-shop", at=clock(), method="mpesa_stk", status="paid", amount=4500)
+    stats.record_turn("demo-salon", at=clock(), trace=[tool("order_create")], messages=1, customer="+254711000003")
+
+    a = analytics(stats, "demo-shop", day, day)
+    assert (a.conversations, a.turns, a.messages) == (2, 3, 4)
+    assert (a.orders_created, a.orders_paid, a.revenue_kes) == (1, 1, 4500)
+    assert a.conversion_rate == 0.5
+    assert a.payments["mpesa_stk"].started == 1
+    assert a.payments["mpesa_stk"].success_rate == 1.0
+    assert a.payments["pesapal"].success_rate is None
+    assert a.escalations == 1
+    assert a.escalation_reasons == {"refund_request": 1}
+    assert [(m.query, m.count) for m in a.top_unmatched_searches] == [("iphone 99", 1)]
+    assert (a.llm_calls, a.llm_input_tokens, a.llm_output_tokens) == (1, 100, 20)
+    assert a.llm_estimated_cost_usd == 0.0005
+    assert a.tool_errors == 1
+    assert analytics(stats, "demo-shop", date(2026, 11, 24), date(2026, 11, 30)).turns == 0  # other days
+    assert analytics(stats, "demo-salon", day, day).orders_created == 1  # another shop's counters are its own
