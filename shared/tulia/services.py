@@ -19,7 +19,7 @@ from tulia.errors import ProviderUnavailable
 from tulia.payments.mpesa.daraja import DarajaClient, DarajaCredentials
 from tulia.payments.pesapal.client import PesapalClient, PesapalCredentials
 from tulia.rag.embedded import KbIndex
-from tulia.rag.retriever import EmbeddedKbSearch, KbSearch
+from tulia.rag.retriever import KbSearch, kb_search_for
 from tulia.search.cache import VersionedCache
 from tulia.search.catalog_index import CatalogIndex
 from tulia.store.catalog import CatalogRepo
@@ -149,7 +149,7 @@ def build_services(
         tenant_secrets = TenantSecrets(secret_store(settings), settings.secrets_prefix)
     tenants = TenantRepo(db, secrets=tenant_secrets)
     kb_indexes: VersionedCache[KbIndex] = VersionedCache(lambda tenant_id: KbIndex(kb.current_chunks(tenant_id)))
-    kb_search: KbSearch = EmbeddedKbSearch(tenants, kb_indexes)  # the OpenSearch adapter is not built yet
+    kb_search = kb_search_for(settings, tenants, kb, kb_indexes)
     return Services(
         db=db,
         tenants=tenants,

@@ -140,8 +140,8 @@ def register(
         doc = s.kb.document(who.tenant_id, doc_id)
         if doc is None:
             raise NotFound(f"No document '{doc_id}'.", field="doc_id")
+        s.kb_search.delete_document(who.tenant_id, doc_id)  # first: if the index fails, nothing changed
         s.kb.delete_document(who.tenant_id, doc_id)
-        s.kb_search.delete_document(who.tenant_id, doc_id)
         s.tenants.bump_version(who.tenant_id, "kb_version")
         if deps.uploads is not None:
             deps.uploads.delete(f"{who.tenant_id}/{doc.filename}")

@@ -24,6 +24,9 @@ class KbDocument(Model):
     chunk_count: int = 0
     error: str | None = None
     flags: list[str] = Field(default_factory=list)
+    # names this version's chunks in an external search index (unique per ingestion attempt, so
+    # leftovers of a failed attempt can never be mistaken for the current version's chunks)
+    chunk_set: str | None = None
     updated_at: datetime
 
 

@@ -5,6 +5,7 @@ kept exactly as a seeded one."""
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -12,8 +13,9 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from tulia.domain.kb import KbChunk, KbDocument, SourceType
-from tulia.errors import InvalidInput, NotFound
+from tulia.errors import InvalidInput, NotFound, ProviderError, ProviderUnavailable, TuliaError
 from tulia.nlu.lexicon import INJECTION, normalize
+from tulia.observability import logger as log
 from tulia.rag.extract import SUPPORTED_SUFFIXES, ExtractedDocument, chunk_sections, extract
 
 if TYPE_CHECKING:
@@ -123,10 +125,15 @@ def store_document(services: Services, tenant_id: str, source: KbDocumentSource,
         version=version,
         chunk_count=len(chunks),
         flags=[f"{INSTRUCTIONS_FLAG}:{removed}"] if removed else [],
+        chunk_set=f"v{version}-{uuid.uuid4().hex[:12]}",
         updated_at=now,
     )
     services.kb_search.index_document(doc, chunks)  # searchable before readers switch to this version
     services.kb.save_document(doc, chunks)
+    try:  # the older versions' chunks: no reader can reach them any more; tidy the index
+        services.kb_search.delete_document(tenant_id, source.doc_id, keep_chunk_set=doc.chunk_set)
+    except TuliaError as exc:
+        log.warning("KB: old chunks left in the index", extra={"doc_id": source.doc_id, "why": exc.message})
     return doc
 
 
@@ -144,23 +151,33 @@ def ingest_upload(services: Services, key: str, size: int, load: Callable[[], by
         check_document(relative, size)  # an unusable upload is refused before it is downloaded
         source = read_document(relative, load())
     except InvalidInput as exc:
-        doc_id = document_id(relative)
-        previous = services.kb.document(tenant_id, doc_id)
-        if previous is not None and previous.chunk_count > 0:  # stays searchable, with the error
-            failed = previous.model_copy(update={"status": "indexed", "error": exc.message, "updated_at": now})
-        else:
-            failed = KbDocument(
-                tenant_id=tenant_id,
-                doc_id=doc_id,
-                title=PurePosixPath(relative).stem,
-                filename=relative,
-                source_type=previous.source_type if previous else source_type(relative),
-                status="failed",
-                error=exc.message,
-                updated_at=now,
-            )
-        services.kb.save_document(failed, [])
-        return failed
-    doc = store_document(services, tenant_id, source, now=now)
+        return _record_failure(services, tenant_id, relative, exc.message, now)
+    try:
+        doc = store_document(services, tenant_id, source, now=now)
+    except (ProviderUnavailable, ProviderError) as exc:  # the search index: recorded, then retried
+        _record_failure(services, tenant_id, relative, f"Indexing failed: {exc.message}", now)
+        raise
     services.tenants.bump_version(tenant_id, "kb_version")
     return doc
+
+
+def _record_failure(services: Services, tenant_id: str, relative: str, reason: str, now: datetime) -> KbDocument:
+    """The document's status after a failed ingestion; an earlier indexed version stays searchable."""
+    doc_id = document_id(relative)
+    previous = services.kb.document(tenant_id, doc_id)
+    if previous is not None and previous.chunk_count > 0:
+        failed = previous.model_copy(update={"status": "indexed", "error": reason, "updated_at": now})
+        services.kb.put_document(failed)
+        return failed
+    failed = KbDocument(
+        tenant_id=tenant_id,
+        doc_id=doc_id,
+        title=PurePosixPath(relative).stem,
+        filename=relative,
+        source_type=previous.source_type if previous else source_type(relative),
+        status="failed",
+        error=reason,
+        updated_at=now,
+    )
+    services.kb.save_document(failed, [])
+    return failed

@@ -3,7 +3,8 @@
 - :class:`EmbeddedKbSearch` (the local stack, tests, small deployments): BM25 over the tenant's
   current chunks read from DynamoDB, cached per tenant and KB version. Writing needs nothing more:
   DynamoDB holds the chunks.
-- the OpenSearch adapter (:mod:`tulia.rag.opensearch`), selected by ``TULIA_OPENSEARCH_ENDPOINT``.
+- :class:`tulia.rag.opensearch.OpenSearchKbSearch` (AWS): hybrid BM25 + k-NN over one index of every
+  tenant's chunks, selected by ``TULIA_OPENSEARCH_ENDPOINT`` (:func:`kb_search_for`).
 
 Every search is scoped to one tenant by the adapter itself; callers pass the tenant from their
 trusted context and cannot widen it.
@@ -12,12 +13,16 @@ trusted context and cannot widen it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from tulia.domain.kb import KbChunk, KbDocument
 from tulia.rag.embedded import KbIndex, Passage
 from tulia.search.cache import VersionedCache
 from tulia.store.tenants import TenantRepo
+
+if TYPE_CHECKING:
+    from tulia.config import Settings
+    from tulia.store.kb import KbRepo
 
 
 class KbSearch(Protocol):
@@ -28,7 +33,8 @@ class KbSearch(Protocol):
     def index_document(self, doc: KbDocument, chunks: Sequence[KbChunk]) -> None:
         """Make a new version of a document searchable (before the store switches readers to it)."""
 
-    def delete_document(self, tenant_id: str, doc_id: str) -> None: ...
+    def delete_document(self, tenant_id: str, doc_id: str, *, keep_chunk_set: str | None = None) -> None:
+        """Remove a document's chunks from the index (every version, or all but ``keep_chunk_set``)."""
 
 
 class EmbeddedKbSearch:
@@ -44,5 +50,17 @@ class EmbeddedKbSearch:
     def index_document(self, doc: KbDocument, chunks: Sequence[KbChunk]) -> None:
         return None  # the chunks in DynamoDB are the index's source
 
-    def delete_document(self, tenant_id: str, doc_id: str) -> None:
-        return None
+    def delete_document(self, tenant_id: str, doc_id: str, *, keep_chunk_set: str | None = None) -> None:
+        return None  # the store deletes the chunks
+
+
+def kb_search_for(settings: Settings, tenants: TenantRepo, kb: KbRepo, indexes: VersionedCache[KbIndex]) -> KbSearch:
+    """OpenSearch when ``TULIA_OPENSEARCH_ENDPOINT`` is set, else the embedded index."""
+    if not settings.opensearch_endpoint:
+        return EmbeddedKbSearch(tenants, indexes)
+    from tulia.rag.embeddings import embedder_for
+    from tulia.rag.opensearch import OpenSearchKbSearch, opensearch_client
+
+    return OpenSearchKbSearch(
+        opensearch_client(settings), settings.opensearch_index, embedder_for(settings), tenants=tenants, kb=kb
+    )

@@ -81,11 +81,12 @@ class SimulatorServer:
                     self.send_header(name, value)
                 self.end_headers()
                 try:
-                    self.wfile.write(data)
+                    if self.command != "HEAD":  # a HEAD answer has headers only
+                        self.wfile.write(data)
                 except (BrokenPipeError, ConnectionResetError):
                     return  # the client gave up waiting (a late-answer test): nothing to tell it
 
-            do_GET = do_POST = do_PUT = do_DELETE = _handle
+            do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = _handle
 
             def log_message(self, format: str, *args: Any) -> None:  # quiet
                 return
