@@ -53,9 +53,16 @@ class Secrets(Construct):
         return f"arn:{stack.partition}:secretsmanager:{stack.region}:{stack.account}:secret:{self.prefix}tenants/*"
 
     def grant(
-        self, fn: lambda_.IFunction, *, meta: bool = False, payments: bool = False, tenants: bool = False
+        self,
+        fn: lambda_.IFunction,
+        *,
+        meta: bool = False,
+        payments: bool = False,
+        tenants: bool = False,
+        tenants_write: bool = False,
     ) -> None:
-        """Read access to exactly the secrets the function's code reads."""
+        """Read access to exactly the secrets the function's code reads (and, with ``tenants_write``,
+        the right to create and update tenants' secrets)."""
         if meta:
             self.meta.grant_read(fn)
         if payments:
@@ -64,6 +71,13 @@ class Secrets(Construct):
             fn.add_to_role_policy(
                 iam.PolicyStatement(
                     actions=["secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"],
+                    resources=[self.tenant_secrets_arn()],
+                )
+            )
+        if tenants_write:
+            fn.add_to_role_policy(
+                iam.PolicyStatement(
+                    actions=["secretsmanager:CreateSecret", "secretsmanager:PutSecretValue"],
                     resources=[self.tenant_secrets_arn()],
                 )
             )

@@ -24,6 +24,7 @@ from infra.functions import FunctionSpec, function, layer
 from infra.monitoring import Alarms, Dashboard
 from infra.search import KnowledgeSearch
 from infra.storage import Buckets
+from tulia.admin.api import OPENAPI_PATH
 from tulia.store.queues import INBOUND, PAYMENT_CHECKS
 
 
@@ -48,7 +49,7 @@ class TuliaStack(Stack):
         self.secrets = Secrets(self, "Secrets", config=config)
         self.auth = StaffAuth(self, "Staff", config=config)
         self.layers = {
-            name: layer(self, f"{name.title()}Layer", name, config) for name in ("base", "agent", "documents")
+            name: layer(self, f"{name.title()}Layer", name, config) for name in ("base", "agent", "documents", "search")
         }
         self.api = apigw.HttpApi(
             self,
@@ -113,6 +114,8 @@ class TuliaStack(Stack):
             "TULIA_PESAPAL_API_BASE": config.pesapal_api_base,
         }
         with_secrets = {**common, "TULIA_SECRETS_PREFIX": self.secrets.prefix}
+        # the knowledge base's vectors: Titan v2 for both the chunks (kb_ingest) and the questions (agent)
+        embeddings = {"TULIA_EMBEDDINGS": "bedrock", "TULIA_BEDROCK_EMBEDDING_MODEL": config.embedding_model}
 
         def make(spec: FunctionSpec, env: dict[str, str]) -> Any:
             return function(
@@ -124,9 +127,12 @@ class TuliaStack(Stack):
             with_secrets,
         )
         self.agent = make(
-            FunctionSpec("agent", config.agent, ("base", "agent"), "Conversation turns: LangGraph, tools, replies"),
+            FunctionSpec(
+                "agent", config.agent, ("base", "agent", "search"), "Conversation turns: LangGraph, tools, replies"
+            ),
             {
                 **with_secrets,
+                **embeddings,
                 "TULIA_LLM": "bedrock",
                 "TULIA_CHECKPOINT_BUCKET": self.buckets.checkpoints.bucket_name,
             },
@@ -136,12 +142,25 @@ class TuliaStack(Stack):
             with_secrets,
         )
         self.admin = make(
-            FunctionSpec("admin", config.admin, ("base",), "Admin API for shop staff (Cognito JWT)"),
-            {"TULIA_PUBLIC_BASE_URL": self.public_base_url, "TULIA_KB_BUCKET": self.buckets.kb.bucket_name},
+            # the agent layer: erasing a customer deletes their conversation checkpoints (LangGraph's saver)
+            FunctionSpec("admin", config.admin, ("base", "agent", "search"), "Admin API for shop staff (Cognito JWT)"),
+            {
+                "TULIA_PUBLIC_BASE_URL": self.public_base_url,
+                "TULIA_WHATSAPP_API_BASE": config.whatsapp_api_base,  # replies from the handoff inbox
+                "TULIA_SECRETS_PREFIX": self.secrets.prefix,
+                "TULIA_KB_BUCKET": self.buckets.kb.bucket_name,
+                "TULIA_CHECKPOINT_BUCKET": self.buckets.checkpoints.bucket_name,
+            },
         )
         self.kb_ingest = make(
-            FunctionSpec("kb_ingest", config.kb_ingest, ("base", "documents"), "KB uploads -> chunks and index"),
-            {"TULIA_KB_BUCKET": self.buckets.kb.bucket_name},
+            # the agent layer carries langchain-aws (Titan embeddings)
+            FunctionSpec(
+                "kb_ingest",
+                config.kb_ingest,
+                ("base", "agent", "documents", "search"),
+                "KB uploads -> chunks, embeddings and the search index",
+            ),
+            {**embeddings, "TULIA_KB_BUCKET": self.buckets.kb.bucket_name},
         )
         self.buckets.kb.add_event_notification(s3.EventType.OBJECT_CREATED, s3n.LambdaDestination(self.kb_ingest))
         self.agent.add_event_source(
@@ -168,6 +187,7 @@ class TuliaStack(Stack):
             "kb",
             "messages",
             "checkpoints",
+            "stats",
         ):
             t[name].grant_read_write_data(self.agent)
         checks.grant_send_messages(self.agent)
@@ -180,7 +200,35 @@ class TuliaStack(Stack):
         self.kb_ingest.add_to_role_policy(
             iam.PolicyStatement(actions=["s3:GetObject"], resources=[self.buckets.kb.arn_for_objects("*")])
         )
-        # the admin function grows its grants with the admin API; today it reads no data
+        for name in (
+            "tenants",
+            "customers",
+            "catalog",
+            "offers",
+            "orders",
+            "handoffs",
+            "kb",
+            "audit",
+            "stats",
+            "checkpoints",  # a customer's export and erasure
+        ):
+            t[name].grant_read_write_data(self.admin)
+        # presigned upload URLs are signed with the admin's role; deleting a document deletes its file
+        self.admin.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["s3:PutObject", "s3:DeleteObject"], resources=[self.buckets.kb.arn_for_objects("*")]
+            )
+        )
+        self.admin.add_to_role_policy(  # erasure: the conversation's offloaded checkpoints
+            iam.PolicyStatement(
+                actions=["s3:GetObject", "s3:DeleteObject"], resources=[self.buckets.checkpoints.arn_for_objects("*")]
+            )
+        )
+        self.admin.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["s3:GetLifecycleConfiguration"], resources=[self.buckets.checkpoints.bucket_arn]
+            )
+        )
 
         # checkpoints too large for DynamoDB: objects only (the lifecycle rule is the stack's)
         self.agent.add_to_role_policy(
@@ -197,6 +245,8 @@ class TuliaStack(Stack):
         self.secrets.grant(self.webhook, meta=True)
         self.secrets.grant(self.agent, meta=True, payments=True, tenants=True)
         self.secrets.grant(self.payments, payments=True, tenants=True)
+        # staff reply from the inbox (Meta token) and set their shop's payment keys (tenant secrets)
+        self.secrets.grant(self.admin, meta=True, tenants=True, tenants_write=True)
 
         webhook = integrations.HttpLambdaIntegration("WebhookIntegration", self.webhook)
         self.api.add_routes(
@@ -207,6 +257,8 @@ class TuliaStack(Stack):
             path="/payments/{proxy+}", methods=[apigw.HttpMethod.GET, apigw.HttpMethod.POST], integration=payments
         )
         admin = integrations.HttpLambdaIntegration("AdminIntegration", self.admin)
+        # the OpenAPI document is public (it describes routes, holds no data); everything else needs a token
+        self.api.add_routes(path=OPENAPI_PATH, methods=[apigw.HttpMethod.GET], integration=admin)
         for path in ("/admin", "/admin/{proxy+}"):
             self.api.add_routes(
                 path=path, methods=[apigw.HttpMethod.ANY], integration=admin, authorizer=self.auth.authorizer
@@ -231,6 +283,12 @@ class TuliaStack(Stack):
                 ],
             )
         )
+        embed = iam.PolicyStatement(
+            actions=["bedrock:InvokeModel"],
+            resources=[f"arn:{self.partition}:bedrock:{self.region}::foundation-model/{config.embedding_model}"],
+        )
+        self.agent.add_to_role_policy(embed)
+        self.kb_ingest.add_to_role_policy(embed)
         self.agent.add_environment("TULIA_BEDROCK_CLASSIFIER_MODEL", config.bedrock_models[0])
         self.agent.add_environment("TULIA_BEDROCK_WRITER_MODEL", config.bedrock_models[1])
 

@@ -47,12 +47,16 @@ def test_functions_run_python_3_12_on_arm64_with_tracing_and_powertools(dev: Any
     assert functions["tulia-dev-agent"]["Environment"]["Variables"]["TULIA_LLM"] == "bedrock"
 
 
-def test_only_the_agent_carries_the_conversation_engine_layer(dev: Any) -> None:
+def test_each_function_carries_only_the_layers_it_imports(dev: Any) -> None:
     functions, layers = _functions(dev), _layer_ids(dev)
-    base, agent = {"Ref": layers["tulia-dev-base-deps"]}, {"Ref": layers["tulia-dev-agent-deps"]}
-    assert functions["tulia-dev-webhook"]["Layers"] == [base]
+    base, agent, documents, search = (
+        {"Ref": layers[f"tulia-dev-{name}-deps"]} for name in ("base", "agent", "documents", "search")
+    )
+    assert functions["tulia-dev-webhook"]["Layers"] == [base]  # the webhook never carries LangGraph
     assert functions["tulia-dev-payments"]["Layers"] == [base]
-    assert functions["tulia-dev-agent"]["Layers"] == [base, agent]
+    assert functions["tulia-dev-agent"]["Layers"] == [base, agent, search]
+    assert functions["tulia-dev-admin"]["Layers"] == [base, agent, search]  # erasure deletes checkpoints
+    assert functions["tulia-dev-kb_ingest"]["Layers"] == [base, agent, documents, search]  # Titan via langchain-aws
 
 
 def test_the_agent_reads_the_inbound_queue_with_partial_batch_failures(dev: Any) -> None:
@@ -82,6 +86,7 @@ PUBLIC_ROUTES = {
     "POST /webhooks/whatsapp",
     "GET /payments/{proxy+}",
     "POST /payments/{proxy+}",
+    "GET /admin/openapi.json",  # the admin API's description: no data
 }
 ADMIN_ROUTES = {"ANY /admin", "ANY /admin/{proxy+}"}
 
@@ -149,8 +154,20 @@ def test_the_agent_may_invoke_only_the_configured_bedrock_models(dev: Any) -> No
         for s in _statements(dev)
         if "bedrock:InvokeModel" in (s["Action"] if isinstance(s["Action"], list) else [s["Action"]])
     ]
-    assert len(statements) == 1
-    resources = str(statements[0]["Resource"])
+    chat = [s for s in statements if "InvokeModelWithResponseStream" in str(s["Action"])]
+    embed = [s for s in statements if s not in chat]
+    assert len(chat) == 1
+    # the agent (questions) and kb_ingest (chunks) embed with Titan v2 in the stack's region, nothing else
+    assert len(embed) == 2
+    for statement in embed:
+        assert statement["Action"] == "bedrock:InvokeModel"
+        assert "foundation-model/amazon.titan-embed-text-v2:0" in str(statement["Resource"])
+        assert "AWS::Region" in str(statement["Resource"])
+    for name in ("agent", "kb_ingest"):
+        env = _functions(dev)[f"tulia-dev-{name}"]["Environment"]["Variables"]
+        assert env["TULIA_EMBEDDINGS"] == "bedrock"
+        assert env["TULIA_BEDROCK_EMBEDDING_MODEL"] == "amazon.titan-embed-text-v2:0"
+    resources = str(chat[0]["Resource"])
     assert "inference-profile/eu.amazon.nova-micro-v1:0" in resources
     assert "foundation-model/amazon.nova-lite-v1:0" in resources
     assert "'*'" not in resources
@@ -178,3 +195,43 @@ def test_alarms_watch_dead_letters_errors_throttles_slow_turns_and_5xx(dev: Any)
     assert alarms["tulia-dev-agent-near-timeout"]["Threshold"] == 48_000  # 80 % of 60 s
     assert alarms["tulia-dev-api-5xx"]["MetricName"] == "5xx"
     assert all(a["AlarmActions"] for a in alarms.values())  # every alarm notifies the stage's topic
+
+
+def _role_text(t: Any, function_name: str) -> str:
+    role = _functions(t)[function_name]["Role"]["Fn::GetAtt"][0]
+    return str(
+        [
+            s
+            for kind in ("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy")
+            for p in t.find_resources(kind).values()
+            if {"Ref": role} in p["Properties"].get("Roles", [])
+            for s in p["Properties"]["PolicyDocument"]["Statement"]
+        ]
+    )
+
+
+def test_the_admin_function_reaches_the_shop_data_uploads_and_inbox_replies_and_no_queue(dev: Any) -> None:
+    tables = {t["Properties"]["TableName"]: lid for lid, t in dev.find_resources("AWS::DynamoDB::Table").items()}
+    admin = _role_text(dev, "tulia-dev-admin")
+    for name in (
+        "tenants",
+        "customers",
+        "catalog",
+        "offers",
+        "orders",
+        "handoffs",
+        "kb",
+        "audit",
+        "stats",
+        "checkpoints",
+    ):
+        assert tables[f"tulia-dev-{name}"] in admin, name
+    assert tables["tulia-dev-messages"] not in admin
+    assert "sqs:" not in admin
+    assert "'s3:PutObject', 's3:DeleteObject'" in admin  # presigned uploads, deleted documents
+    env = _functions(dev)["tulia-dev-admin"]["Environment"]["Variables"]
+    assert env["TULIA_WHATSAPP_API_BASE"] == "https://graph.facebook.com/v21.0"
+    assert env["TULIA_SECRETS_PREFIX"] == "tulia/dev/"
+    assert {"TULIA_KB_BUCKET", "TULIA_CHECKPOINT_BUCKET", "TULIA_PUBLIC_BASE_URL"} <= set(env)
+    # the agent counts the day's figures the admin API reads
+    assert tables["tulia-dev-stats"] in _role_text(dev, "tulia-dev-agent")

@@ -105,8 +105,14 @@ def test_secrets_are_named_by_stage_and_each_function_reads_only_its_own(dev: An
     assert payments in payment_fn
     assert ":secret:tulia/dev/tenants/*" in payment_fn
     assert meta not in payment_fn
-    for quiet in ("admin", "kb_ingest"):
-        assert "secretsmanager" not in str(_role_statements(dev, f"tulia-dev-{quiet}"))
+    admin = str(_role_statements(dev, "tulia-dev-admin"))  # inbox replies; a shop's own payment keys
+    assert meta in admin
+    assert payments not in admin
+    assert "secretsmanager:PutSecretValue" in admin
+    assert ":secret:tulia/dev/tenants/*" in admin
+    for reader in ("webhook", "agent", "payments"):
+        assert "PutSecretValue" not in str(_role_statements(dev, f"tulia-dev-{reader}"))
+    assert "secretsmanager" not in str(_role_statements(dev, "tulia-dev-kb_ingest"))
 
 
 def test_staff_sign_in_with_email_and_cannot_change_their_tenant(dev: Any) -> None:

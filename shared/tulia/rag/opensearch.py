@@ -240,7 +240,8 @@ class OpenSearchKbSearch:
 
     def delete_document(self, tenant_id: str, doc_id: str, *, keep_chunk_set: str | None = None) -> None:
         """Delete the document's chunks from the index (all of them, or all but one version's)."""
-        self.ensure_index()
+        if not self._index_exists():  # nothing was ever indexed
+            return
         query: dict[str, Any] = {"bool": {"filter": [{"term": {"tenant_id": tenant_id}}, {"term": {"doc_id": doc_id}}]}}
         if keep_chunk_set:
             query["bool"]["must_not"] = [{"term": {"chunk_set": chunk_key(doc_id, keep_chunk_set)}}]
@@ -257,21 +258,25 @@ class OpenSearchKbSearch:
                 return
 
     def ensure_index(self) -> None:
-        """Create the index with :data:`INDEX_BODY` unless it exists (once per container)."""
-        if self._index_ready:
+        """Create the index with :data:`INDEX_BODY` unless it exists (checked once per container)."""
+        if self._index_exists():
             return
         from opensearchpy.exceptions import RequestError
 
-        if not self._call(lambda: self.client.indices.exists(index=self.index)):
-            try:
-                self._call(lambda: self.client.indices.create(index=self.index, body=INDEX_BODY), refused=RequestError)
-                log.info("OpenSearch index created", extra={"index": self.index})
-            except RequestError as exc:
-                if "resource_already_exists" not in str(exc.error):  # else another container was first
-                    raise ProviderError(
-                        f"Could not create the search index: {exc.error}", details={"provider": "opensearch"}
-                    ) from exc
+        try:
+            self._call(lambda: self.client.indices.create(index=self.index, body=INDEX_BODY), refused=RequestError)
+            log.info("OpenSearch index created", extra={"index": self.index})
+        except RequestError as exc:
+            if "resource_already_exists" not in str(exc.error):  # else another container was first
+                raise ProviderError(
+                    f"Could not create the search index: {exc.error}", details={"provider": "opensearch"}
+                ) from exc
         self._index_ready = True
+
+    def _index_exists(self) -> bool:
+        if not self._index_ready:
+            self._index_ready = bool(self._call(lambda: self.client.indices.exists(index=self.index)))
+        return self._index_ready
 
     def _bulk(self, actions: Iterable[dict[str, Any]]) -> None:
         from opensearchpy.helpers import BulkIndexError, bulk
