@@ -62,11 +62,20 @@ def cmd_seed(ns: argparse.Namespace) -> int:
 
     settings = get_settings()
     services = build_services(settings)
+    upload = None
+    if settings.kb_bucket:  # AWS: documents go through the bucket and the kb_ingest function
+        import boto3
+
+        s3 = boto3.client("s3", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url)
+
+        def upload(key: str, data: bytes) -> None:
+            s3.put_object(Bucket=settings.kb_bucket, Key=key, Body=data)
+
     try:
         if ns.create_tables:
             create_tables(services.db.client, settings.table_prefix)
         for p in packs:
-            print(f"seeded {seed_pack(services, p)}")
+            print(f"seeded {seed_pack(services, p, upload=upload)}")
     except (BotoCoreError, ClientError) as exc:
         where = settings.aws_endpoint_url or f"AWS region {settings.aws_region}"
         print(f"Could not write to DynamoDB at {where}: {exc}", file=sys.stderr)

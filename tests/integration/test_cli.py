@@ -75,6 +75,34 @@ def test_seed_loads_both_demo_packs_into_a_dynamodb_endpoint() -> None:
         server.stop()
 
 
+def test_seed_in_aws_puts_the_documents_in_the_kb_bucket_for_the_ingestion_function() -> None:
+    port = free_port()
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    try:
+        endpoint = f"http://127.0.0.1:{port}"
+        s3 = boto3.client("s3", endpoint_url=endpoint, region_name="eu-west-1")
+        s3.create_bucket(Bucket="kb-docs", CreateBucketConfiguration={"LocationConstraint": "eu-west-1"})
+        env = {"TULIA_AWS_ENDPOINT_URL": endpoint, "TULIA_TABLE_PREFIX": "cli-aws-", "TULIA_KB_BUCKET": "kb-docs"}
+
+        out = run("seed", "--pack", "packs/demo-shop", "--create-tables", env=env)
+
+        assert out.returncode == 0, out.stderr
+        kb = sorted(
+            p.relative_to(PACKS / "demo-shop" / "kb").as_posix() for p in (PACKS / "demo-shop" / "kb").rglob("*.*")
+        )
+        assert f"{len(kb)} documents uploaded for ingestion" in out.stdout
+        keys = sorted(o["Key"] for o in s3.list_objects_v2(Bucket="kb-docs")["Contents"])
+        assert keys == [f"demo-shop/{k}" for k in kb]
+        first = (PACKS / "demo-shop" / "kb" / kb[0]).read_bytes()
+        assert s3.get_object(Bucket="kb-docs", Key=f"demo-shop/{kb[0]}")["Body"].read() == first
+        # nothing was indexed by the command itself: the function does it on the upload events
+        items = boto3.client("dynamodb", endpoint_url=endpoint, region_name="eu-west-1").scan(TableName="cli-aws-kb")
+        assert items["Count"] == 0
+    finally:
+        server.stop()
+
+
 def test_dev_seeds_the_demo_packs_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
     stderr = (tmp_path / "stderr.txt").open("w")
     proc = subprocess.Popen(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tulia.packs.loader import Pack
@@ -20,16 +21,24 @@ class SeedSummary:
     offers: int
     documents: int
     chunks: int
+    uploaded: bool = False  # documents went to the KB bucket for the ingestion function
 
     def __str__(self) -> str:
+        docs = (
+            f"{self.documents} documents uploaded for ingestion"
+            if self.uploaded
+            else f"{self.documents} documents ({self.chunks} chunks)"
+        )
         return (
             f"{self.tenant_id} ({self.name}): {self.items} items in {self.categories} categories, "
-            f"{self.offers} offers, {self.documents} documents ({self.chunks} chunks); "
-            f"WhatsApp phone_number_id {self.phone_number_id}"
+            f"{self.offers} offers, {docs}; WhatsApp phone_number_id {self.phone_number_id}"
         )
 
 
-def seed_pack(services: Services, pack: Pack) -> SeedSummary:
+def seed_pack(services: Services, pack: Pack, *, upload: Callable[[str, bytes], None] | None = None) -> SeedSummary:
+    """Write the pack. With ``upload`` (AWS: ``TULIA_KB_BUCKET`` is set), documents are put in the KB
+    bucket as ``<tenant_id>/<path>`` and the kb_ingest function indexes them, exactly as a staff
+    upload; otherwise they are indexed here."""
     s = services
     tid = pack.tenant.tenant_id
     now = s.clock()
@@ -66,8 +75,12 @@ def seed_pack(services: Services, pack: Pack) -> SeedSummary:
     old_docs = {d.doc_id for d in s.kb.documents(tid)}
     chunk_total = 0
     for source in pack.documents:
-        chunk_total += store_document(s, tid, source, now=now).chunk_count
+        if upload is not None:
+            upload(f"{tid}/{source.relative_path}", source.data)
+        else:
+            chunk_total += store_document(s, tid, source, now=now).chunk_count
     for doc_id in old_docs - {d.doc_id for d in pack.documents}:
+        s.kb_search.delete_document(tid, doc_id)
         s.kb.delete_document(tid, doc_id)
 
     catalog_version = s.tenants.bump_version(tid, "catalog_version")
@@ -82,4 +95,5 @@ def seed_pack(services: Services, pack: Pack) -> SeedSummary:
         len(pack.offers),
         len(pack.documents),
         chunk_total,
+        uploaded=upload is not None,
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
@@ -31,6 +31,8 @@ class KbDocumentSource:
     filename: str
     source_type: SourceType
     extracted: ExtractedDocument
+    relative_path: str = ""  # as an upload key names it after the tenant (sub-folder and file name)
+    data: bytes = field(default=b"", repr=False)  # the file as read
 
 
 def document_id(relative_path: str) -> str:
@@ -73,6 +75,8 @@ def read_document(relative_path: str, data: bytes, *, shown_as: str | None = Non
         shown_as or relative_path,
         source_type(relative_path),
         extract(PurePosixPath(relative_path).name, data),
+        relative_path,
+        data,
     )
 
 
