@@ -142,9 +142,7 @@ def test_support_answers_from_the_shops_documents_and_names_the_source(chat: Cha
     assert chat.tools()[-1] == "kb_retrieve"
 
 
-def test_a_document_carrying_instructions_is_answered_from_and_obeyed_in_nothing(
-    chat: Chat, seeded: Services
-) -> None:
+def test_a_document_carrying_instructions_is_answered_from_and_obeyed_in_nothing(chat: Chat, seeded: Services) -> None:
     from tulia.rag.ingest import ingest_upload
 
     body = (
