@@ -253,3 +253,132 @@ def test_analytics_count_the_days_conversations(admin: Admin, owner: str) -> Non
     figures = wait_for(lambda: (a := admin.call("GET", "/admin/analytics", owner).json())["conversations"] and a)
     assert figures["turns"] >= figures["conversations"] >= 1
     assert figures["messages"] >= 1
+
+
+def test_offers_follow_the_tools_rules_and_the_bot_offers_what_the_owner_adds(admin: Admin, owner: str) -> None:
+    offer = {
+        "code": "MUGS15",
+        "title": "KES 150 off power banks this week",
+        "kind": "fixed",
+        "value": 150,
+        "categories": ["Power Banks"],
+        "valid_from": "2026-01-01",
+        "valid_to": "2027-12-31",
+    }
+    created = admin.call("PUT", "/admin/offers/pb-week", owner, json=offer)
+    assert created.status_code == 200, created.text
+    assert (created.json()["tenant_id"], created.json()["redemptions"]) == (SHOP, 0)
+    assert "pb-week" in [o["offer_id"] for o in admin.call("GET", "/admin/offers", owner).json()["items"]]
+    assert "KES 150 off power banks this week" in admin.say("+254711000020", "any offers?")
+
+    unknown = admin.call("PUT", "/admin/offers/x", owner, json={**offer, "code": "NEWX", "categories": ["Boats"]})
+    assert (unknown.status_code, unknown.json()["field"]) == (422, "categories")
+    clash = admin.call("PUT", "/admin/offers/y", owner, json={**offer, "code": "WELCOME10"})
+    assert clash.status_code == 422
+    assert "already used" in clash.json()["message"]
+    bad = admin.call("PUT", "/admin/offers/z", owner, json={**offer, "value": 0, "code": "lower case"})
+    assert bad.status_code == 422
+    assert {e["field"] for e in bad.json()["errors"]} >= {"body.value", "body.code"}
+    for refused in ("x", "y", "z"):
+        assert admin.call("GET", f"/admin/offers/{refused}", owner).status_code == 404  # nothing written
+
+    agent, salon = admin.token(SHOP, "agent"), admin.token(SALON)
+    assert admin.call("GET", "/admin/offers", agent).status_code == 403
+    assert admin.call("GET", "/admin/offers/pb-week", salon).status_code == 404
+    assert admin.call("DELETE", "/admin/offers/pb-week", salon).status_code == 404
+    assert admin.call("GET", "/admin/offers/pb-week", owner).status_code == 200  # the salon changed nothing
+
+    assert admin.call("DELETE", "/admin/offers/pb-week", owner).json() == {"deleted": True, "id": "pb-week"}
+    assert "KES 150 off power banks" not in admin.say("+254711000021", "any offers?")
+
+
+def _order_by_paybill(admin: Admin, phone: str) -> tuple[str, str]:
+    """A customer orders a power bank for pickup and asks for Paybill steps: (reference, amount)."""
+    admin.say(phone, "I want an oraimo 20000mAh power bank")
+    admin.say(phone, "1")
+    admin.say(phone, "black")
+    summary = admin.say(phone, "pickup")
+    ref = summary.split("Order ", 1)[1].split()[0]
+    steps = admin.say(phone, "paybill")
+    return ref, steps.split("Amount: KES ", 1)[1].split()[0].replace(",", "")
+
+
+def _confirm_paybill(admin: Admin, ref: str, amount: str, trans_id: str) -> None:
+    [registration] = [r for r in admin.daraja.c2b_registrations if r["ShortCode"] == "600984"]
+    confirmation = {
+        "TransactionType": "Pay Bill",
+        "TransID": trans_id,
+        "TransTime": "20261123121325",
+        "TransAmount": f"{amount}.00",
+        "BusinessShortCode": "600984",
+        "BillRefNumber": ref,
+        "MSISDN": "2547 ***** 030",
+        "FirstName": "AMINA",
+    }
+    answer = httpx.post(registration["ConfirmationURL"], json=confirmation, timeout=10)
+    assert answer.json() == {"ResultCode": 0, "ResultDesc": "Accepted"}
+
+
+def test_orders_detail_fulfil_cancel_and_reconciliation(admin: Admin, owner: str) -> None:
+    paid_ref, amount = _order_by_paybill(admin, "+254711000030")
+    _confirm_paybill(admin, paid_ref, amount, "RKL51ADM01")
+    detail = wait_for(
+        lambda: (d := admin.call("GET", f"/admin/orders/{paid_ref}", owner).json())["order"]["status"] == "paid" and d
+    )
+    assert [(p["status"], int(p["amount"])) for p in detail["payments"]] == [("paid", int(amount))]
+    open_ref, _ = _order_by_paybill(admin, "+254711000031")
+
+    agent, salon = admin.token(SHOP, "agent"), admin.token(SALON)
+    assert admin.call("GET", f"/admin/orders/{paid_ref}", agent).status_code == 200  # agents read orders
+    assert admin.call("POST", f"/admin/orders/{paid_ref}/fulfil", agent).status_code == 403
+    for method, path in (("GET", ""), ("POST", "/fulfil"), ("POST", "/cancel")):
+        assert admin.call(method, f"/admin/orders/{open_ref}{path}", salon).status_code == 404
+    assert admin.call("GET", f"/admin/orders/{open_ref}", owner).json()["order"]["status"] != "cancelled"
+
+    unpaid = admin.call("POST", f"/admin/orders/{open_ref}/fulfil", owner)
+    assert (unpaid.status_code, unpaid.json()["code"]) == (409, "state_conflict")
+    assert admin.call("POST", f"/admin/orders/{open_ref}/cancel", owner).json()["order"]["status"] == "cancelled"
+    assert admin.call("POST", f"/admin/orders/{open_ref}/cancel", owner).status_code == 200  # a retry is fine
+    assert admin.call("POST", f"/admin/orders/{paid_ref}/cancel", owner).status_code == 409  # money was taken
+    assert admin.call("POST", f"/admin/orders/{paid_ref}/fulfil", owner).json()["order"]["status"] == "fulfilled"
+
+    cancelled = admin.call("GET", "/admin/orders?status=cancelled", owner).json()["items"]
+    assert [o["order_id"] for o in cancelled] == [open_ref]
+    assert admin.call("GET", "/admin/orders?from=yesterday", owner).status_code == 422
+    assert admin.call("GET", "/admin/orders?status=cancelled", salon).json()["items"] == []
+
+    # money for a reference that is no order: kept for the owner to reconcile, in her shop only
+    _confirm_paybill(admin, "ORD-NOPE9", "500", "RKL51ADM02")
+    unmatched = wait_for(lambda: admin.call("GET", "/admin/payments/unmatched", owner).json()["items"])
+    assert [(u["trans_id"], u["amount"], u["bill_ref"]) for u in unmatched] == [("RKL51ADM02", "500.00", "ORD-NOPE9")]
+    assert admin.call("GET", "/admin/payments/unmatched", salon).json()["items"] == []
+    assert admin.call("GET", "/admin/payments/unmatched", agent).status_code == 403
+
+
+def test_tenant_settings_documents_list_and_ticket_detail(admin: Admin, owner: str) -> None:
+    profile = admin.call("GET", "/admin/tenant", owner).json()
+    assert profile["tenant_id"] == SHOP
+    changed = admin.call("PATCH", "/admin/tenant", owner, json={"handoff": {"response_time": "within 30 minutes"}})
+    assert changed.status_code == 200, changed.text
+    assert changed.json()["handoff"]["response_time"] == "within 30 minutes"
+    assert changed.json()["handoff"]["enabled"] is True  # a deep merge keeps what was not sent
+    bad = admin.call("PATCH", "/admin/tenant", owner, json={"max_chattiness_level": 7})
+    assert bad.status_code == 422
+    assert admin.call("GET", "/admin/tenant", owner).json()["max_chattiness_level"] == profile["max_chattiness_level"]
+    assert admin.call("PATCH", "/admin/tenant", admin.token(SHOP, "agent"), json={}).status_code == 403
+
+    docs = admin.call("GET", "/admin/kb/documents", owner).json()["items"]
+    assert {"faq-delivery", "policy-returns-policy"} <= {d["doc_id"] for d in docs}
+    assert all(d["status"] == "indexed" and d["chunk_count"] > 0 for d in docs if d["doc_id"] == "faq-delivery")
+    salon_docs = admin.call("GET", "/admin/kb/documents", admin.token(SALON)).json()["items"]
+    assert not {d["doc_id"] for d in salon_docs} & {"faq-delivery", "policy-returns-policy"}
+
+    phone = "+254711000040"
+    admin.say(phone, "nataka kuongea na mtu")
+    agent = admin.token(SHOP, "agent")
+    tickets = wait_for(lambda: admin.call("GET", "/admin/handoffs", agent).json()["items"])
+    ticket = next(t for t in tickets if any("mtu" in m["text"] for m in t["context_snapshot"].get("last_messages", [])))
+    detail = admin.call("GET", f"/admin/handoffs/{ticket['ticket_id']}", agent).json()
+    assert detail["ticket_id"] == ticket["ticket_id"]
+    assert any("mtu" in m["text"] for m in detail["context_snapshot"]["last_messages"])
+    assert admin.call("GET", f"/admin/handoffs/{ticket['ticket_id']}", admin.token(SALON)).status_code == 404
