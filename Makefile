@@ -67,6 +67,8 @@ bench: install
 	$(BIN)/python bench/conversation_turns.py
 	$(BIN)/python bench/functions.py
 	$(BIN)/python bench/pipeline_throughput.py
+	$(BIN)/python bench/knowledge_base.py
+	$(BIN)/python bench/admin_lists.py
 	$(BIN)/python bench/package_sizes.py
 
 readme-sample: install
