@@ -15,6 +15,7 @@ pays in AWS, each a single-digit-millisecond Query or GetItem there).
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 import time
@@ -25,9 +26,8 @@ from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import json
-
 from bench.common import PACKS, bench_services, percentile
+from tulia.admin.api import build_admin_api
 from tulia.config import Settings
 from tulia.domain.customer import Customer
 from tulia.domain.order import Order, OrderLine, compute_totals
@@ -113,8 +113,6 @@ def main() -> None:
             at = START + timedelta(days=day)
             for n in range(5):
                 deps.stats.record_turn("demo-shop", at=at, trace=[], messages=2, customer=f"+2547{n:08d}")
-
-        from tulia.admin.api import build_admin_api
 
         api = build_admin_api(deps)
         first_page = json.loads(handle(event("/admin/orders", {"limit": "50"}), api)["body"])

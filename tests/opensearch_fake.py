@@ -120,7 +120,6 @@ class FakeOpenSearch(SimulatorServer):
         if knn is not None:
             (field, spec), *_ = knn.items()
             filters = spec.get("filter", {}).get("bool", {}).get("filter", [])
-            must_not: list[dict[str, Any]] = []
             scored = [
                 (sum(a * b for a, b in zip(s[field], spec["vector"], strict=True)), i, s)
                 for i, s in docs

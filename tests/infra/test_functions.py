@@ -23,6 +23,18 @@ def _statements(t: Any) -> list[dict[str, Any]]:
     ]
 
 
+def _role_statements(t: Any, function_name: str) -> list[dict[str, Any]]:
+    """The statements of the policies attached to one function's role."""
+    role = _functions(t)[function_name]["Role"]["Fn::GetAtt"][0]
+    return [
+        s
+        for kind in ("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy")
+        for p in t.find_resources(kind).values()
+        if {"Ref": role} in p["Properties"].get("Roles", [])
+        for s in p["Properties"]["PolicyDocument"]["Statement"]
+    ]
+
+
 def _layer_ids(t: Any) -> dict[str, str]:
     return {
         layer["Properties"]["LayerName"]: lid for lid, layer in t.find_resources("AWS::Lambda::LayerVersion").items()
@@ -132,17 +144,8 @@ def test_no_policy_grants_wildcard_actions_or_resources_on_data(dev: Any) -> Non
 
 
 def test_the_webhook_may_not_touch_orders_or_customers(dev: Any) -> None:
-    functions = _functions(dev)
     tables = {t["Properties"]["TableName"]: lid for lid, t in dev.find_resources("AWS::DynamoDB::Table").items()}
-    role = functions["tulia-dev-webhook"]["Role"]["Fn::GetAtt"][0]
-    statements = [
-        s
-        for kind in ("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy")
-        for p in dev.find_resources(kind).values()
-        if {"Ref": role} in p["Properties"].get("Roles", [])
-        for s in p["Properties"]["PolicyDocument"]["Statement"]
-    ]
-    text = str(statements)
+    text = str(_role_statements(dev, "tulia-dev-webhook"))
     assert tables["tulia-dev-messages"] in text
     assert tables["tulia-dev-orders"] not in text
     assert tables["tulia-dev-customers"] not in text
@@ -197,22 +200,9 @@ def test_alarms_watch_dead_letters_errors_throttles_slow_turns_and_5xx(dev: Any)
     assert all(a["AlarmActions"] for a in alarms.values())  # every alarm notifies the stage's topic
 
 
-def _role_text(t: Any, function_name: str) -> str:
-    role = _functions(t)[function_name]["Role"]["Fn::GetAtt"][0]
-    return str(
-        [
-            s
-            for kind in ("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy")
-            for p in t.find_resources(kind).values()
-            if {"Ref": role} in p["Properties"].get("Roles", [])
-            for s in p["Properties"]["PolicyDocument"]["Statement"]
-        ]
-    )
-
-
 def test_the_admin_function_reaches_the_shop_data_uploads_and_inbox_replies_and_no_queue(dev: Any) -> None:
     tables = {t["Properties"]["TableName"]: lid for lid, t in dev.find_resources("AWS::DynamoDB::Table").items()}
-    admin = _role_text(dev, "tulia-dev-admin")
+    admin = str(_role_statements(dev, "tulia-dev-admin"))
     for name in (
         "tenants",
         "customers",
@@ -234,4 +224,4 @@ def test_the_admin_function_reaches_the_shop_data_uploads_and_inbox_replies_and_
     assert env["TULIA_SECRETS_PREFIX"] == "tulia/dev/"
     assert {"TULIA_KB_BUCKET", "TULIA_CHECKPOINT_BUCKET", "TULIA_PUBLIC_BASE_URL"} <= set(env)
     # the agent counts the day's figures the admin API reads
-    assert tables["tulia-dev-stats"] in _role_text(dev, "tulia-dev-agent")
+    assert tables["tulia-dev-stats"] in str(_role_statements(dev, "tulia-dev-agent"))

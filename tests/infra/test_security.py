@@ -5,22 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.infra.test_functions import _functions, _statements
+from tests.infra.test_functions import _functions, _role_statements, _statements
 
 
 def _by(t: Any, kind: str, key: str) -> dict[str, dict[str, Any]]:
     return {r["Properties"].get(key, lid): {"id": lid, **r["Properties"]} for lid, r in t.find_resources(kind).items()}
-
-
-def _role_statements(t: Any, function_name: str) -> list[dict[str, Any]]:
-    role = _functions(t)[function_name]["Role"]["Fn::GetAtt"][0]
-    return [
-        s
-        for kind in ("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy")
-        for p in t.find_resources(kind).values()
-        if {"Ref": role} in p["Properties"].get("Roles", [])
-        for s in p["Properties"]["PolicyDocument"]["Statement"]
-    ]
 
 
 def _bucket_ids(t: Any) -> dict[str, str]:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tulia.search.text import terms
@@ -58,12 +57,6 @@ class HashingEmbedder:
         digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
         slot = int.from_bytes(digest[:4], "big") % self.dimensions
         vector[slot] += weight if digest[4] & 1 else -weight
-
-
-def cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=True))
-    na, nb = math.sqrt(sum(x * x for x in a)), math.sqrt(sum(y * y for y in b))
-    return dot / (na * nb) if na and nb else 0.0
 
 
 def bedrock_embedder(settings: Settings, *, client: Any = None) -> Embedder:

@@ -99,7 +99,7 @@ class OpenSearchKbSearch:
         self.sleep, self.visible_wait_seconds = sleep, visible_wait_seconds
         self._index_ready = False
         # the chunk sets of each tenant's current document versions, rebuilt when kb_version moves
-        self.current_sets: VersionedCache[dict[str, str]] = VersionedCache(self._current_sets)
+        self.current_sets: VersionedCache[frozenset[str]] = VersionedCache(self._current_sets)
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -120,14 +120,14 @@ class OpenSearchKbSearch:
                     "The knowledge search failed.", details={"provider": "opensearch", "error": str(response["error"])}
                 )
             ranked.append(response["hits"]["hits"])
-        return self._fuse(tenant_id, q_terms, set(sets.values()), ranked, top_k)
+        return self._fuse(tenant_id, q_terms, sets, ranked, top_k)
 
     def search_body(
         self,
         tenant_id: str,
         query: str,
         vector: list[float],
-        sets: dict[str, str],
+        sets: frozenset[str],
         top_k: int,
         source_types: Sequence[str] | None,
     ) -> list[dict[str, Any]]:
@@ -153,12 +153,12 @@ class OpenSearchKbSearch:
 
     @staticmethod
     def filters(
-        tenant_id: str, sets: dict[str, str], source_types: Sequence[str] | None = None
+        tenant_id: str, sets: frozenset[str], source_types: Sequence[str] | None = None
     ) -> list[dict[str, Any]]:
         """The filters of every read: the tenant, always, and the current chunk sets."""
         out: list[dict[str, Any]] = [
             {"term": {"tenant_id": tenant_id}},
-            {"terms": {"chunk_set": sorted(sets.values())}},
+            {"terms": {"chunk_set": sorted(sets)}},
         ]
         if source_types:
             out.append({"terms": {"source_type": sorted(set(source_types))}})
@@ -168,7 +168,7 @@ class OpenSearchKbSearch:
         self,
         tenant_id: str,
         q_terms: set[str],
-        current: set[str],
+        current: frozenset[str],
         ranked: list[list[dict[str, Any]]],
         top_k: int,
     ) -> list[Passage]:
@@ -197,13 +197,11 @@ class OpenSearchKbSearch:
         passages.sort(key=lambda p: (-p.score, -p.coverage, p.chunk.doc_id, p.chunk.position))
         return passages[:top_k]
 
-    def _current_sets(self, tenant_id: str) -> dict[str, str]:
-        """doc_id -> chunk_set key of each document version that has chunks."""
-        return {
-            d.doc_id: chunk_key(d.doc_id, d.chunk_set)
-            for d in self.kb.documents(tenant_id)
-            if d.chunk_count > 0 and d.chunk_set
-        }
+    def _current_sets(self, tenant_id: str) -> frozenset[str]:
+        """The chunk_set keys of the tenant's document versions that have chunks."""
+        return frozenset(
+            chunk_key(d.doc_id, d.chunk_set) for d in self.kb.documents(tenant_id) if d.chunk_count > 0 and d.chunk_set
+        )
 
     # -- writing -------------------------------------------------------------------------------
 
