@@ -280,7 +280,7 @@ def test_a_customer_without_a_phone_number_shops_and_is_asked_for_the_mpesa_numb
     customer_id = seeded.customers.find_id_by_wa_user(SHOP, BSUID)
     assert customer_id is not None
     assert seeded.customers.get(SHOP, customer_id).phone_e164 is None
-    for n, words in enumerate(["1", "black", "pickup", "M-Pesa prompt"], start=2):
+    for n, words in enumerate(["1", "black", "1", "pickup", "M-Pesa prompt"], start=2):
         _username_says(pipeline, words, f"wamid.b{n}")
     assert "M-Pesa number" in _texts(pipeline, BSUID)[-1]  # an STK push needs a phone: asked, not guessed
     _username_says(pipeline, "0722 123 456", "wamid.b9")

@@ -18,10 +18,10 @@ from tulia.services import Services
 
 
 def buy_a_power_bank_for_pickup(chat: Chat) -> str:
-    """Discovery -> selection -> variant -> pickup: returns the order reference."""
-    assert "Oraimo" in chat.send("I want an oraimo 20000mAh power bank")
+    """Discovery -> the item named -> variant -> quantity -> pickup: returns the order reference."""
+    assert "Oraimo Traveler 20000mAh Power Bank - KES 2,900" in chat.send("I want an oraimo 20000mAh power bank")
+    assert "How many" in chat.send("black")
     chat.send("1")
-    chat.send("black")
     summary = chat.send("pickup")
     ref = chat.state["order_id"]
     assert f"Order {ref}" in summary
@@ -60,7 +60,13 @@ def test_8_1_where_is_my_order_returns_the_status_from_the_order_record(chat: Ch
     assert f"Order {ref}" in reply
     assert kes(order.totals.total) in reply
     assert "Status: waiting for you to choose how to pay" in reply
-    assert chat.tools()[-1] == "order_get_status"
+    assert "order_get_status" in chat.tools()
+    # and the way to choose is offered right there, for this order
+    assert [o["id"] for o in chat.state["pending_options"]] == [
+        f"pay:{ref}:mpesa_stk",
+        f"pay:{ref}:mpesa_c2b",
+        f"pay:{ref}:pesapal",
+    ]
 
 
 def test_8_1_support_answers_are_grounded_and_missing_answers_are_refused_and_escalated(
@@ -174,11 +180,15 @@ def test_8_2_pesapal_checkout_link_is_generated_and_tracked(
 def test_8_5_order_and_payment_initiation_work_autonomously_in_swahili(
     chat: Chat, seeded: Services, daraja: DarajaSimulator
 ) -> None:
-    assert "Hivi ndivyo nimepata" in chat.send("Nataka power bank ya oraimo")
-    chat.send("1")
+    assert "Hivi ndivyo nimepata" in chat.send("Nataka power bank mbili za oraimo")
+    number = next(
+        n for n, o in enumerate(chat.state["pending_options"], 1) if o["title"] == "Oraimo Traveler 20000mAh Power Bank"
+    )
+    chat.send(str(number))
     chat.send("nyeusi")
     assert "Oda" in chat.send("nitachukua dukani")
     ref = chat.state["order_id"]
+    assert seeded.orders.get(SHOP, ref).lines[0].quantity == 2  # "mbili", said in the first message
     assert "Tafadhali thibitisha" in chat.send("1")
     assert "Nimetuma ombi la M-Pesa" in chat.send("ndiyo")
     payment = seeded.payments.get(SHOP, ref, chat.state["payment_request_id"])
@@ -201,8 +211,8 @@ def test_8_5_no_cross_tenant_leakage_for_the_same_phone(seeded: Services, engine
 
 def test_8_5_payment_instructions_are_always_the_orders_exact_amount(chat: Chat, seeded: Services) -> None:
     chat.send("I want an oraimo 20000mAh power bank")
-    chat.send("1")
     chat.send("black")
+    chat.send("1")
     chat.send("deliver to Buruburu phase 2")
     ref = chat.state["order_id"]
     order = seeded.orders.get(SHOP, ref)

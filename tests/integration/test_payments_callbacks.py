@@ -117,9 +117,9 @@ def test_yes_after_a_cancelled_prompt_sends_a_new_prompt_for_the_same_order(
     pipe.run_agent()
     [offer] = [m.payload for m in pipe.graph.messages_to(PHONE) if m.payload["type"] == "interactive"]
     assert [b["reply"]["id"] for b in offer["interactive"]["action"]["buttons"]] == [
-        "confirm:yes",
-        "confirm:other",
-        "confirm:no",
+        f"confirm:{ref}:yes",
+        f"confirm:{ref}:other",
+        f"confirm:{ref}:no",
     ]
     again = chat.send("yes")  # the customer answers the retry offer
     assert f"I've sent an M-Pesa prompt for KES {first.amount:,}" in again

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 
 from tulia.graph.context import EngineContext
 from tulia.graph.state import ConversationState
@@ -89,6 +90,10 @@ class Turn:
 
     def set(self, **updates: Any) -> None:
         self.updates.update(updates)
+
+    def goto(self, target: Any) -> Command[Any]:
+        """End this node with its updates and hand over to ``target`` (a node of the same graph)."""
+        return Command(update=self.done(), goto=target)
 
     def done(self) -> dict[str, Any]:
         out = {"step": None, **self.updates}  # a step choice lasts one edge

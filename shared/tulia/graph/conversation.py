@@ -13,6 +13,7 @@ from langgraph.types import Command
 
 from tulia.channel.whatsapp import customer_key
 from tulia.graph.context import EngineContext
+from tulia.graph.frame import FRAME_MODELS
 from tulia.graph.graph import TURN_STEP_LIMIT, build_graph
 from tulia.graph.nodes import conversation_id_for
 from tulia.nlg.messages import OutboundMessage
@@ -92,7 +93,9 @@ def dynamodb_checkpointer(
     ``offload_bucket``, checkpoints over DynamoDB's item size (the saver's 350 KB threshold) are kept in
     that S3 bucket, tagged ``ttl-days`` so the bucket's lifecycle rule expires them with the rest."""
     from langgraph.checkpoint.base import get_checkpoint_id
+    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
     from langgraph_checkpoint_aws import DynamoDBSaver
+    from langgraph_checkpoint_aws.checkpoint.dynamodb.serialization import CheckpointSerializer
 
     class TurnScopedSaver(DynamoDBSaver):
         def __init__(self) -> None:
@@ -108,6 +111,11 @@ def dynamodb_checkpointer(
                 ),
             )
             self._peeked: dict[str, Any] = {}
+            # the typed order frame is checkpointed as itself; only these models may be read back
+            self.serde = JsonPlusSerializer(
+                allowed_msgpack_modules=[(model.__module__, model.__name__) for model in FRAME_MODELS]
+            )
+            self.serializer = CheckpointSerializer(self.serde, False)
 
         def peek(self, config: Any) -> Any:
             """Read the latest checkpoint and keep it for the graph's next read of the same thread."""

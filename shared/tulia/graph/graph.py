@@ -16,7 +16,7 @@ from tulia.graph.context import EngineContext
 from tulia.graph.journeys.offers import offers
 from tulia.graph.journeys.orders import orders
 from tulia.graph.journeys.prefs import prefs
-from tulia.graph.journeys.sales import sales
+from tulia.graph.journeys.sales import SALE_QUESTIONS, resume_sale, sales
 from tulia.graph.journeys.support import support
 from tulia.graph.routing import CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE
 from tulia.graph.state import ConversationState
@@ -34,6 +34,7 @@ FAST_ROUTES = {
     "failed": "respond",
     "catalog_order": "sales",
     "payment_event": "sales",
+    "sale_tap": "sales",
 }
 JOURNEYS = ("sales", "support", "orders", "offers")
 # A turn visits about ten nodes (a topic switch about fifteen); anything near this limit is a bug.
@@ -53,7 +54,9 @@ def after_fast_path(state: ConversationState) -> str:
             return "orders"
         if pending == "escalation_offer":
             return "support"
-        return "sales"
+        if pending in SALE_QUESTIONS:
+            return "sales"
+        return "intent_classify"
     return FAST_ROUTES.get(state.route or "classify", "intent_classify")
 
 
@@ -63,6 +66,15 @@ def after_journey(state: ConversationState) -> str:
     if state.route == "handoff" or state.consecutive_tool_errors >= CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE:
         return "handoff"  # spec 4.5: two tool errors in a row go to a person at once
     return "respond"
+
+
+def after_side_journey(state: ConversationState) -> str:
+    """A side question during a sale (support, order status, offers) is answered, then the
+    sale's pending step is offered again."""
+    route = after_journey(state)
+    if route == "respond" and state.frame is not None and state.frame.open:
+        return "resume_sale"
+    return route
 
 
 def build_graph(checkpointer: Any) -> Any:
@@ -89,6 +101,7 @@ def build_graph(checkpointer: Any) -> Any:
         ("support", support),
         ("orders", orders),
         ("offers", offers),
+        ("resume_sale", resume_sale),
         ("respond", n.respond),
         ("wait", n.wait_for_customer),
     ):
@@ -103,9 +116,20 @@ def build_graph(checkpointer: Any) -> Any:
         "governor", n.after_governor, ["governance", "handoff", *JOURNEYS, "prefs", "clarify", "unknown"]
     )
     g.add_conditional_edges("governance", n.after_governance, ["handoff", "respond"])
-    for journey in JOURNEYS:
-        g.add_conditional_edges(journey, after_journey, ["intent_classify", "handoff", "respond"])
-    for simple in ("clarify", "unknown", "injection", "media", "language", "prefs", "handoff", "holding"):
+    g.add_conditional_edges("sales", after_journey, ["intent_classify", "handoff", "respond"])
+    for journey in ("support", "orders", "offers"):
+        g.add_conditional_edges(journey, after_side_journey, ["intent_classify", "handoff", "resume_sale", "respond"])
+    for simple in (
+        "clarify",
+        "unknown",
+        "injection",
+        "media",
+        "language",
+        "prefs",
+        "handoff",
+        "holding",
+        "resume_sale",
+    ):
         g.add_edge(simple, "respond")
     g.add_edge("respond", "wait")
     g.add_edge("wait", "ingest")

@@ -35,6 +35,7 @@ MENU_INTENTS = {
     "menu:offers": "discounts_offers",
 }
 SUPPORTED_INBOUND = ("text", "interactive", "button", "order")
+SALE_TAP_PREFIXES = ("item:", "var:", "qty:", "mode:", "zone:", "pay:", "confirm:", "cat:")
 
 
 def t(turn: Turn, key: str, **facts: Any) -> str:
@@ -179,6 +180,9 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     elif hit is not None and hit.kind == "abuse":
         route = "governance"
         turn.set(governor_classification="abuse", governor_confidence=1.0)
+    elif reply_id and str(reply_id).startswith(SALE_TAP_PREFIXES):
+        route = "sale_tap"  # a button or row of a sale carries its own action and order: no guessing
+        turn.set(intent="sales_discovery", intent_confidence=1.0, journey="sales")
     elif reply_id and str(reply_id).startswith("menu:"):
         route = "classify"
         turn.set(understanding={"menu": reply_id})
@@ -304,6 +308,8 @@ def after_governor(state: ConversationState) -> str:
     )
     if reason is not None:
         return "handoff"
+    if state.intent == "discounts_offers" and state.understanding.get("slots", {}).get("coupon_code"):
+        return "sales"  # a code to use: part of the sale (applied to the order, or kept until there is one)
     route = route_intent(state.intent_confidence, clarified_once=state.clarified_once)
     if route == "clarify" and state.journey == "sales":
         return "sales"  # they want to buy but not what: the one clarifying question is "what are you looking for?"

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
+from tulia.graph.frame import OrderFrame
+
 Intent = Literal[
     "sales_discovery",
     "product_question",
@@ -31,9 +33,8 @@ Pending = Literal[
     "item_selection",
     "variant",
     "quantity",
-    "delivery_mode",
-    "delivery_address",
-    "delivery_zone",
+    "fulfilment",
+    "zone",
     "payment_method",
     "payment_confirmation",
     "mpesa_number",
@@ -104,7 +105,6 @@ class ConversationState:
     last_catalog_results: list[dict[str, Any]] = field(default_factory=list)
     catalog_total_matches_estimate: int | None = None
     selected_item_ids: list[str] = field(default_factory=list)
-    cart: list[dict[str, Any]] = field(default_factory=list)  # [{item_id, quantity, variant_selection}]
     order_id: str | None = None
     order_totals: dict[str, Any] = field(default_factory=dict)
     payment_request_id: str | None = None
@@ -140,11 +140,7 @@ class ConversationState:
     frustrated_turns: int = 0
     rejected_shortlists: int = 0
     requested_language: str | None = None
-    selected_item: dict[str, Any] = field(default_factory=dict)  # catalog_get_item output of the chosen item
-    delivery: dict[str, Any] = field(default_factory=dict)  # {mode, address_text}
-    payment_method: str | None = None
-    payment_phone: str | None = None  # an M-Pesa number the customer gave (normalised, confirmed back)
-    pending_coupon: str | None = None
+    frame: OrderFrame | None = None  # the sale in progress: what the customer said, filled from every message
     holding_notice_for: str | None = None  # the handoff ticket whose "a person will reply" was said
     messages: Annotated[list[dict[str, str]], window] = field(default_factory=list)
     outbox: Annotated[list[dict[str, Any]], append_or_reset] = field(default_factory=list)

@@ -166,6 +166,72 @@ TEMPLATES: dict[str, dict[str, str]] = {
               "Niambie unatafuta nini nikusaidie.",
     },
     "ask_variant": {"en": "Which {dimension} would you like?", "sw": "Ungependa {dimension} gani?"},
+    "qty_other": {"en": "Another number", "sw": "Idadi nyingine"},
+    "qty_button": {"en": "Quantity", "sw": "Idadi"},
+    "ask_quantity_number": {
+        "en": "How many would you like? Send the number (for example 4).",
+        "sw": "Ungependa ngapi? Tuma idadi (mfano 4).",
+    },
+    "resume_sale": {"en": "Back to your order:", "sw": "Turudi kwenye oda yako:"},
+    "resume_payment": {
+        "en": "To finish order {ref}, how would you like to pay {amount}?",
+        "sw": "Kukamilisha oda {ref}, ungependa kulipa {amount} vipi?",
+    },
+    "pickup_not_offered": {
+        "en": "Sorry, we don't offer pickup; we deliver.",
+        "sw": "Samahani, hatuna huduma ya kuchukua dukani; tunaleta.",
+    },
+    "delivery_not_offered": {
+        "en": "Sorry, we don't deliver; you can pick your order up at {address}.",
+        "sw": "Samahani, hatuleti; unaweza kuchukua oda yako {address}.",
+    },
+    "zone_not_served": {
+        "en": "Sorry, we don't deliver to \"{place}\". These are the areas we deliver to:",
+        "sw": "Samahani, hatuleti \"{place}\". Haya ndiyo maeneo tunayoleta:",
+    },
+    "method_not_offered": {
+        "en": "Sorry, we don't take {method} payments. Here are the ways you can pay:",
+        "sw": "Samahani, hatupokei malipo ya {method}. Hizi ndizo njia za kulipa:",
+    },
+    "edit_refused": {
+        "en": "Payment for order {ref} has already started, so I can't change it now. Once it's settled I can start "
+              "a new order for you, or ask for a person if something is wrong.",
+        "sw": "Malipo ya oda {ref} yameshaanza, kwa hivyo siwezi kuibadilisha sasa. Yakikamilika naweza kukuanzishia "
+              "oda mpya, au uombe kuongea na mtu kama kuna tatizo.",
+    },
+    "line_removed": {"en": "Removed {name}.", "sw": "Nimeondoa {name}."},
+    "order_updated": {
+        "en": "Your order is updated (it replaces {old}):",
+        "sw": "Oda yako imebadilishwa (inachukua nafasi ya {old}):",
+    },
+    "coupon_noted": {
+        "en": "Code {code} noted: I'll apply it to your order.",
+        "sw": "Code {code} nimeipokea: nitaiweka kwenye oda yako.",
+    },
+    "stale_paid": {
+        "en": "Order {ref} is already paid, thank you! Nothing more to pay for it.",
+        "sw": "Oda {ref} imeshalipwa, asante! Hakuna zaidi cha kulipa.",
+    },
+    "stale_replaced": {
+        "en": "That button was for order {ref}, which has been replaced by order {current}.",
+        "sw": "Kitufe hicho kilikuwa cha oda {ref}, ambayo imebadilishwa na oda {current}.",
+    },
+    "stale_cancelled": {
+        "en": "Order {ref} was cancelled, so it can't be paid. Tell me what you'd like and I'll make a new order.",
+        "sw": "Oda {ref} ilighairiwa, kwa hivyo haiwezi kulipwa. Niambie unachotaka nikuandalie oda mpya.",
+    },
+    "no_open_sale": {
+        "en": "That choice was for an order that's no longer open. What would you like to buy?",
+        "sw": "Chaguo hilo lilikuwa la oda ambayo haiko wazi tena. Ungependa kununua nini?",
+    },
+    "item_gone": {
+        "en": "Sorry, that item is no longer in our catalog. What else can I find for you?",
+        "sw": "Samahani, bidhaa hiyo haipo tena kwenye katalogi yetu. Nikutafutie nini kingine?",
+    },
+    "not_paid_yet": {
+        "en": "Order {ref} ({amount}) hasn't been paid yet, and no payment has been started for it.",
+        "sw": "Oda {ref} ({amount}) bado haijalipwa, na hakuna malipo yaliyoanzishwa.",
+    },
     "ask_quantity": {"en": "How many would you like?", "sw": "Ungependa ngapi?"},
     "ask_delivery_mode": {
         "en": "Would you like delivery or will you pick it up at our shop?",

@@ -1,287 +1,598 @@
-"""The sales journey (spec Appendix C): narrow or clarify, search, present at most 6 options, take a
-selection, ask only for what is missing (variant, delivery), create the order, mention real offers,
-offer the enabled payment methods, confirm amount and order, then start the payment.
+"""The sales journey (spec Appendix C) over one order frame.
 
-Every price, total, reference and payment fact in a reply comes from a tool result of this turn.
+Every customer message in a sale runs the frame extractors (quantities, variants, fulfilment, zone,
+payment method, payer number, coupon, edits) and fills every slot it can; then the first slot still
+missing decides the one question asked (``frame.next_step``). Each question has one node that asks
+it; buttons and list rows carry their own action and the order reference, so a tap is understood
+whatever was said since. Prices, totals and payment facts come only from this turn's tools.
+
+    sales_start ─┬─ payment_event / catalog_order / payment_status
+                 ├─ tap ──────────────┐
+                 └─ fill_frame ─ search ─┤
+                                      advance ─┬─ ask_item / ask_variant / ask_quantity / ask_fulfilment / ask_zone
+                                               ├─ build_order ─ advance
+                                               ├─ ask_payment_method / ask_mpesa_number / confirm_payment
+                                               └─ start_payment
 """
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+import re
+from typing import Any, Literal
 
+from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 from rapidfuzz import fuzz, process
 
 from tulia.domain.phone import mask_phone, to_mpesa_msisdn
-from tulia.errors import InvalidInput
+from tulia.errors import InvalidInput, StateConflict
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
+from tulia.graph.frame import (
+    BuiltOrder,
+    FrameLine,
+    Fulfilment,
+    OrderFrame,
+    SaleQuestion,
+    ShopOptions,
+    VariantChoice,
+    next_step,
+    settle,
+)
+from tulia.graph.nodes import SALE_TAP_PREFIXES as TAP_PREFIXES
 from tulia.graph.nodes import inbound_text, t
 from tulia.graph.routing import CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE, MAX_SHORTLIST_ITEMS, should_show_catalog_link
 from tulia.graph.state import ConversationState
-from tulia.graph.subgraph import as_node, journey_graph
+from tulia.graph.subgraph import as_node
 from tulia.graph.wording import prompt_context
 from tulia.nlg.guard import unsupported_facts
 from tulia.nlg.messages import buttons, listing, text
 from tulia.nlg.templates import COUPON_REASONS, c2b_instructions, money, payment_outcome, word
-from tulia.nlu.lexicon import COLOURS, DELIVERY_WORDS, PICKUP_WORDS, any_phrase, normalize
-from tulia.nlu.rules import extract_slots
+from tulia.nlu.frame_extract import FrameDelta, extract_delta, named_option, residual_words
+from tulia.nlu.lexicon import any_phrase, normalize
+from tulia.nlu.rules import extract_slots, product_query
 from tulia.search.text import terms
 
-SALES_PENDING = (
+SALE_QUESTIONS: tuple[SaleQuestion, ...] = (
     "item_selection",
     "category",
     "variant",
-    "delivery_mode",
-    "delivery_address",
-    "delivery_zone",
+    "quantity",
+    "fulfilment",
+    "zone",
     "payment_method",
     "payment_confirmation",
     "mpesa_number",
 )
+PAYMENT_QUESTIONS = ("payment_method", "payment_confirmation", "mpesa_number")
 MAX_CART_LINES = 20  # order_create's own limit on lines
-METHOD_WORDS = {
-    "mpesa_stk": ("prompt", "stk", "m-pesa", "mpesa", "m pesa"),
-    "mpesa_c2b": ("paybill", "till", "buy goods"),
-    "pesapal": ("card", "visa", "mastercard", "pesapal", "kadi", "link"),
-}
+# "I want to pay", "nataka kulipa", "pay for ORD-...": resume the payment of the open order
+PAY_WISH = (
+    "i want to pay", "want to pay", "i wanna pay", "let me pay", "ready to pay", "pay now", "pay for", "pay it",
+    "pay the order", "how do i pay", "how can i pay", "how to pay", "nataka kulipa", "ninataka kulipa", "nilipe",
+    "nilipe aje", "nilipe vipi", "lipa sasa", "nataka kulipia", "niko tayari kulipa", "nitalipa", "niko ready kulipa",
+    "nataka kulipa sasa", "pay with", "lipa na", "lipa kwa", "send the prompt", "send me the prompt", "tuma prompt",
+    "nitumie prompt", "resend", "send again",
+)  # fmt: skip
+StartTarget = Literal["payment_event", "catalog_order", "tap", "payment_status", "fill_frame"]
+AdvanceTarget = Literal[
+    "ask_item",
+    "ask_variant",
+    "ask_quantity",
+    "ask_fulfilment",
+    "ask_zone",
+    "build_order",
+    "apply_coupon",
+    "ask_payment_method",
+    "ask_mpesa_number",
+    "confirm_payment",
+    "start_payment",
+    "__end__",
+]
 
 
-def sales_start(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
-    """An answer to the sale's pending question, "did my payment go through?", or a new wish."""
+# helpers -------------------------------------------------------------------------------------------
+def frame_of(turn: Turn) -> OrderFrame:
+    """A working copy of the sale's frame (a new one when there is none)."""
+    current = turn.get("frame")
+    return current.model_copy(deep=True) if isinstance(current, OrderFrame) else OrderFrame()
+
+
+def shop_options(turn: Turn) -> ShopOptions:
+    return ShopOptions.of(turn.ctx.services.tenants.get(turn.ctx.tenant_id))
+
+
+def can_prompt(phone: str | None) -> bool:
+    try:
+        to_mpesa_msisdn(phone or "")
+    except InvalidInput:
+        return False
+    return True
+
+
+def _ask(
+    turn: Turn, frame: OrderFrame, question: SaleQuestion | None, options: list[dict[str, Any]], line: int | None = None
+) -> None:
+    frame.asking, frame.asking_line = question, line
+    turn.set(frame=frame, pending=question, pending_options=options)
+
+
+def variant_title(option: str, deltas: dict[str, int]) -> str:
+    delta = deltas.get(option, 0)
+    return option if not delta else f"{option} (+{money(delta)})" if delta > 0 else f"{option} (-{money(-delta)})"
+
+
+def named_back(line: FrameLine) -> str:
+    """The item picked, named back with its price (and the variants chosen so far)."""
+    chosen = ", ".join(line.variant_selection.values())
+    delta = sum(v.price_deltas.get(line.variant_selection.get(v.name, ""), 0) for v in line.variants)
+    return f"{line.name}{f' ({chosen})' if chosen else ''} - {money(line.price + delta)}"
+
+
+def _line_from_item(item: dict[str, Any], quantity: int | None = None) -> FrameLine:
+    return FrameLine(
+        item_id=item["item_id"],
+        name=item["name"],
+        price=item["price"],
+        type=item.get("type", "product"),
+        variants=[
+            VariantChoice(name=v["name"], options=v["options"], price_deltas=v.get("price_deltas") or {})
+            for v in item["variants"]
+        ],
+        quantity=quantity,
+        max_per_order=item.get("max_per_order"),
+    )
+
+
+# entry ---------------------------------------------------------------------------------------------
+def sales_start(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[StartTarget]:
+    """A payment outcome, a cart, a tap, "did it go through?", or words for the frame."""
     turn = Turn(state, runtime, "sales_start")
-    if state.route in ("answer", "maybe_answer") and state.pending in SALES_PENDING:
-        turn.set(step="pending_answer")
-        return turn.done()
-    slots = state.understanding.get("slots", {})
-    if slots.get("coupon_code"):
-        turn.set(pending_coupon=slots["coupon_code"])
+    reply_id = str(state.inbound.get("reply_id") or "")
     if state.route == "payment_event":
-        turn.set(step="payment_event")
-    elif state.route == "catalog_order":
-        turn.set(step="catalog_order")
-    elif state.intent == "payment_help":
-        turn.set(step="payment_status")
-    else:
-        # a new search starts a new sale: nothing of the last one (item, delivery, payment) is assumed
-        _new_sale(turn)
-        turn.set(step="sales_narrow_query")
-    return turn.done()
+        return turn.goto("payment_event")
+    if state.route == "catalog_order":
+        return turn.goto("catalog_order")
+    if reply_id.startswith(TAP_PREFIXES):
+        return turn.goto("tap")
+    plain = normalize(inbound_text(state))
+    answering = state.route in ("answer", "maybe_answer") and state.pending in SALE_QUESTIONS
+    if not answering and state.intent == "payment_help" and not any_phrase(plain, PAY_WISH):
+        slots = state.understanding.get("slots", {})
+        if not (slots.get("coupon_code") or _method_said(turn, plain)):
+            return turn.goto("payment_status")
+    return turn.goto("fill_frame")
 
 
-def _new_sale(turn: Turn) -> None:
-    """Nothing of the last sale (item, delivery, payment) is assumed in a new one."""
-    turn.set(cart=[], selected_item={}, delivery={}, payment_method=None, payment_phone=None)
+def _method_said(turn: Turn, plain: str) -> bool:
+    delta = extract_delta(plain, zones=[], enabled_methods=["mpesa_stk", "mpesa_c2b", "pesapal"])
+    return delta.method is not None
 
 
-def pending_answer(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
-    """Selection, variant, delivery, payment method, confirmation: the steps after the shortlist
-    (catalog_get_item, product_disambiguate, order_create, offers, payment_router) as the answer
-    requires. A reply that answers nothing goes back to be classified."""
-    turn = Turn(state, runtime, "pending_answer")
-    if not _answer(turn):
-        turn.set(route="reclassify")
-    return turn.done()
+# filling the frame ----------------------------------------------------------------------------------
+def fill_frame(
+    state: ConversationState, runtime: Runtime[EngineContext]
+) -> Command[Literal["search", "advance", "ask_item", "__end__"]]:
+    """Read everything the message says about the sale into the frame."""
+    turn = Turn(state, runtime, "fill_frame")
+    body = inbound_text(state)
+    plain = normalize(body)
+    shop = shop_options(turn)
+    frame = frame_of(turn)
+    answering = state.route in ("answer", "maybe_answer") and state.pending in SALE_QUESTIONS
+    pending = state.pending if answering else None
+    if frame.payment_started is None and frame.order is None and not frame.lines and not answering:
+        frame = OrderFrame(coupon_code=frame.coupon_code)  # a new sale: nothing of an old one is assumed
+    delta = extract_delta(
+        body, zones=shop.zones, enabled_methods=list(shop.methods), bare_number_is_quantity=pending == "quantity"
+    )
+    choice = state.understanding.get("choice") if answering else None
+    fast = state.understanding.get("fast") if answering else None
+    understood = delta.said_anything() or delta.order_ref is not None
+    notes: list[str] = []
+
+    # answers that only make sense for the question asked (a number, yes/no, an option's name)
+    if pending == "item_selection" and (option := _chosen_option(turn, body, choice)) is not None:
+        return _pick(turn, frame, option["id"].split(":", 1)[1], delta)
+    if pending == "category" and (option := _chosen_option(turn, body, choice)) is not None:
+        turn.set(frame=frame, scratch={"query": "", "category": option["title"]})
+        return turn.goto("search")
+    if pending == "variant" and frame.asking_line is not None and frame.asking_line < len(frame.lines):
+        line = frame.lines[frame.asking_line]
+        missing = line.missing_variant()
+        if missing is not None:
+            picked = None
+            if choice is not None and 1 <= choice <= len(missing.options):
+                picked = missing.options[choice - 1]
+            else:
+                picked = named_option(body, missing.options)
+            if picked is not None:
+                line.choose(missing.name, picked)
+                understood = True
+    if pending == "quantity" and choice is not None and delta.quantity is None and 1 <= choice <= 1000:
+        _apply_quantity(frame, choice, "set", frame.asking_line)
+        understood = True
+    if pending == "fulfilment" and choice is not None and 1 <= choice <= len(state.pending_options):
+        delta.mode = str(state.pending_options[choice - 1]["id"]).split(":")[1]  # type: ignore[assignment]
+    if pending == "zone" and choice is not None and 1 <= choice <= len(state.pending_options):
+        delta.zone = str(state.pending_options[choice - 1]["title"])
+        delta.mode = "delivery"
+    if pending == "payment_method" and choice is not None and 1 <= choice <= len(state.pending_options):
+        delta.method = str(state.pending_options[choice - 1]["id"]).rsplit(":", 1)[1]  # type: ignore[assignment]
+    if pending == "payment_confirmation" and delta.phone is None:
+        if fast == "yes" or choice == 1:
+            turn.set(frame=frame)
+            return turn.goto("start_payment")
+        if choice == 2:
+            turn.say(text(t(turn, "ask_mpesa_number")))
+            _ask(turn, frame, "mpesa_number", [])
+            return turn.goto(END)
+        if fast == "no" or choice == 3:
+            turn.say(text(t(turn, "payment_cancelled_ok", ref=frame.order.order_id if frame.order else "")))
+            frame.payment_method = None
+            _ask(turn, frame, None, [])
+            return turn.goto(END)
+    if pending == "mpesa_number" and delta.phone is None and any(ch.isdigit() for ch in body):
+        turn.say(text(t(turn, "bad_mpesa_number")))
+        _ask(turn, frame, "mpesa_number", [])
+        return turn.goto(END)
+
+    # edits after the payment started are refused with the reason
+    changes_order = (
+        delta.quantity is not None
+        or delta.mode is not None
+        or delta.zone is not None
+        or delta.coupon_code is not None
+        or delta.remove
+    )
+    if frame.payment_started is not None and changes_order and frame.order is not None:
+        turn.say(text(t(turn, "edit_refused", ref=frame.order.order_id)))
+        turn.set(frame=frame)
+        return turn.goto(END)
+
+    # what the message says, whatever was asked
+    if delta.phone:
+        frame.payer_phone = delta.phone
+    if delta.coupon_code and delta.coupon_code != frame.coupon_code:
+        frame.coupon_code, frame.coupon_refused = delta.coupon_code, None
+        if not frame.lines and not frame.order:
+            notes.append(t(turn, "coupon_noted", code=delta.coupon_code))
+    if delta.mode is not None:
+        frame.fulfilment = Fulfilment(mode=delta.mode, zone=frame.fulfilment.zone, place=frame.fulfilment.place)
+        if delta.mode == "pickup":
+            frame.fulfilment = Fulfilment(mode="pickup")
+    if delta.zone is not None:
+        frame.fulfilment = Fulfilment(mode="delivery", zone=delta.zone, place=_place_words(body, delta))
+    elif pending == "zone" and not understood and body.strip() and not delta.method and fast is None:
+        # a place that is in none of the shop's zones: say so and offer the zones again
+        notes.append(t(turn, "zone_not_served", place=_echo(body.strip())))
+        understood = True
+    if delta.method is not None:
+        frame.payment_method = delta.method
+    elif delta.method_words:
+        notes.append(t(turn, "method_not_offered", method=delta.method_words))
+        understood = True
+    if delta.quantity is not None:
+        target = frame.asking_line if pending in ("quantity", "variant") else None
+        if frame.lines:
+            _apply_quantity(frame, delta.quantity.value, delta.quantity.edit, target)
+        elif delta.quantity.edit == "set":
+            frame.quantity_hint = delta.quantity.value
+    if delta.remove and frame.lines:
+        removed = _remove_line(frame, residual_words(body, delta))
+        if removed is not None:
+            notes.append(t(turn, "line_removed", name=removed))
+            understood = True
+            if not frame.lines:
+                frame.order = None
+    if delta.order_ref and not frame.lines and any_phrase(plain, PAY_WISH):
+        adopted = _adopt_order(turn, frame, delta.order_ref)
+        if adopted is not None:
+            return adopted
+    wants_to_pay = any_phrase(plain, PAY_WISH) or delta.method is not None
+    if wants_to_pay:
+        understood = True
+
+    # an option of an item already in the order ("black", "the 256GB one"): a change of variant
+    option_terms: set[str] = set()
+    for line in frame.lines:
+        for variant in line.variants:
+            option_terms |= {term for option in variant.options for term in terms(option)}
+            said = named_option(body, variant.options)
+            if said is not None and pending != "variant" and frame.payment_started is None:
+                line.choose(variant.name, said)
+                understood = True
+
+    # product words: a new wish (search), or an item to add to this order
+    query = "" if delta.remove else product_query(residual_words(body, delta))
+    product_words = _names_products(turn, query) and not (frame.lines and set(terms(query)) <= option_terms)
+    if product_words and not (pending == "variant" and understood and not delta.add):
+        if frame.payment_started is not None:
+            frame = OrderFrame(quantity_hint=frame.quantity_hint)
+        adding = delta.add and bool(frame.lines)
+        if not adding and frame.lines:
+            # a new wish replaces the sale in progress (its draft order is left as it was)
+            frame = OrderFrame(
+                quantity_hint=delta.quantity.value if delta.quantity else None,
+                fulfilment=frame.fulfilment if (delta.mode or delta.zone) else Fulfilment(),
+                payment_method=delta.method,
+                payer_phone=frame.payer_phone,
+                coupon_code=frame.coupon_code,
+            )
+        frame.adding = adding
+        for note in notes:
+            turn.say(text(note))
+        slots = dict(state.understanding.get("slots", {}))
+        turn.set(frame=frame, scratch={"query": query, "slots": slots})
+        return turn.goto("search")
+    for note in notes:
+        turn.say(text(note))
+    if not understood and not frame.lines and not frame.order:
+        if answering:
+            turn.set(route="reclassify")
+            return turn.goto(END)
+        turn.set(frame=frame, scratch={"query": "", "slots": dict(state.understanding.get("slots", {}))})
+        return turn.goto("search")  # "I want to buy something": narrow or ask what
+    if not understood and answering:
+        turn.set(route="reclassify")  # a side question: answered elsewhere, then the sale is offered again
+        return turn.goto(END)
+    if not frame.lines and not frame.order:
+        turn.set(frame=frame)
+        return turn.goto("ask_item")
+    turn.set(frame=frame)
+    return turn.goto("advance")
 
 
-def catalog_order(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
-    """A cart sent from the shop's WhatsApp catalog (its product retailer ids are our item ids).
-
-    Every product is read with catalog_get_item: the order is built from the catalog's prices and
-    stock, never from the prices inside the cart. Products that are gone or sold out are named; the
-    rest continue like any selection (missing variants and delivery asked, order created, payment)."""
-    turn = Turn(state, runtime, "catalog_order")
-    wanted: dict[str, int] = {}
-    for entry in state.inbound.get("order_items") or []:
-        item_id, quantity = str(entry.get("product_retailer_id") or "").strip(), int(entry.get("quantity") or 0)
-        if item_id and quantity > 0:
-            wanted[item_id] = wanted.get(item_id, 0) + quantity
-    _new_sale(turn)
-    turn.set(order_id=None)
-    cart: list[dict[str, Any]] = []
-    unavailable: list[str] = []
-    for item_id, quantity in list(wanted.items())[:MAX_CART_LINES]:
-        result = turn.tool("catalog_get_item", item_id=item_id)
-        if not result["ok"]:
-            if result["error"]["code"] != "not_found":
-                turn.say(text(t(turn, "tool_error")))
-                return turn.done()
-            unavailable.append(item_id)
-            continue
-        item = result["data"]
-        if not item["in_stock"]:
-            turn.say(text(t(turn, "out_of_stock", name=item["name"])))
-            continue
-        cart.append({"item_id": item_id, "quantity": quantity, "variant_selection": {}, "item": _snapshot(item)})
-    if unavailable:
-        turn.say(text(t(turn, "cart_items_unknown", count=len(unavailable))))
-    if not cart:
-        turn.say(text(t(turn, "cart_empty")))
-        turn.set(pending=None, pending_options=[])
-        return turn.done()
-    turn.trace.append({"kind": "step", "node": "catalog_order", "lines": len(cart), "unavailable": len(unavailable)})
-    turn.set(cart=cart, selected_item=cart[0]["item"], selected_item_ids=[line["item_id"] for line in cart])
-    turn.set(rejected_shortlists=0, order_totals={})
-    _continue_order(turn)
-    return turn.done()
+def _apply_quantity(frame: OrderFrame, value: int, edit: str, line_index: int | None) -> None:
+    if not frame.lines:
+        return
+    index = line_index if line_index is not None and line_index < len(frame.lines) else len(frame.lines) - 1
+    line = frame.lines[index]
+    if line.fixed_quantity:
+        return
+    new = (line.quantity or 0) + value if edit == "add" else value
+    line.quantity = max(1, min(new, 1000))
 
 
-def _snapshot(item: dict[str, Any]) -> dict[str, Any]:
-    """What the later steps of a sale need of an item (kept small: it lives in the checkpoint)."""
-    return {k: item[k] for k in ("item_id", "name", "price", "type", "variants")}
+def _remove_line(frame: OrderFrame, words: str) -> str | None:
+    said = set(terms(words))
+    if not said and len(frame.lines) == 1:
+        return None
+    best = max(frame.lines, key=lambda ln: len(said & set(terms(ln.name))), default=None)
+    if best is None or not said & set(terms(best.name)):
+        return None
+    frame.lines = [ln for ln in frame.lines if ln is not best]
+    return best.name
 
 
-PAYMENT_PENDING = ("payment_method", "payment_confirmation", "mpesa_number")
+def _place_words(body: str, delta: FrameDelta) -> str:
+    """The address words: the place named, with the landmark the customer gave ("near Yaya Centre")."""
+    landmark = re.search(r"(?i)\b(?:near|opposite|next to|karibu na|mkabala na|behind|nyuma ya)\s+([^,.;]{3,60})", body)
+    place = delta.place or ""
+    return (place + (f", {landmark.group(0).strip()}" if landmark else ""))[:300]
 
 
-class PaymentEventUnreadable(RuntimeError):
-    """The order behind a payment event could not be read: the queue delivers the event again."""
-
-
-def payment_event(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
-    """A payment's outcome (callback, IPN or STK query, from the payments function), told from the
-    order record in the conversation's language: the receipt when paid; otherwise that nothing was
-    paid, with a retry offer the customer answers with "yes" (or a tap) and the Paybill steps."""
-    turn = Turn(state, runtime, "payment_event")
-    event = dict(state.inbound.get("payment") or {})
-    order_id, status = str(event.get("order_id") or ""), str(event.get("status") or "")
-    result = turn.tool("order_get_status", customer_id=state.customer_id, order_ref=order_id)
+def _adopt_order(turn: Turn, frame: OrderFrame, ref: str) -> Command[Any] | None:
+    """ "Pay for ORD-...": the customer's own order, if it can still be paid."""
+    result = turn.tool("order_get_status", customer_id=turn.state.customer_id, order_ref=ref)
     if not result["ok"]:
-        raise PaymentEventUnreadable(f"order of a payment event unreadable: {result['error']['code']}")
+        turn.say(text(t(turn, "order_not_found", ref=ref)))
+        turn.set(frame=frame)
+        return turn.goto(END)
     order = result["data"]["orders"][0]
-    payments = order["payments"] or []
-    paid = next((p for p in reversed(payments) if p["status"] == "paid"), None)
-    lang, fallback = turn.lang, str(turn.get("sheng_fallback"))
-    free = state.pending is None or state.pending in PAYMENT_PENDING  # no other question of ours is open
-    if status == "paid" or paid is not None:
-        if paid is None:  # the event ran ahead of the record: the queue delivers it again
-            raise PaymentEventUnreadable("a paid event for an order with no paid payment")
-        if status != "paid":
-            return turn.done()  # an older attempt failed, but the order is paid: nothing to tell
-        facts = {"amount": money(paid["amount"]), "ref": order["order_ref"], "receipt": paid["receipt"] or "-"}
-        turn.say(text(payment_outcome("paid", lang, fallback, method=paid["method"], **facts)))
-        if state.order_id == order_id:
-            turn.set(payment_status="paid")
-            if state.pending in PAYMENT_PENDING:
-                turn.set(pending=None, pending_options=[])
-        return turn.done()
-    outcome = payment_outcome(status, lang, fallback, amount=money(order["amount_due"]), ref=order["order_ref"])
-    failed = next((p for p in reversed(payments) if p["status"] == status), None)
-    if not free:
-        # the customer is answering another question of ours: tell them, without taking it over
-        turn.say(text(outcome))
-        return turn.done()
-    turn.set(order_id=order_id, order_totals={"total": order["total"], "amount_due": order["amount_due"]})
-    turn.set(payment_status=status)
-    if failed is not None and failed["method"] == "mpesa_stk":
-        options = [
-            ("confirm:yes", t(turn, "retry_prompt")),
-            ("confirm:other", t(turn, "confirm_other_number")),
-            ("confirm:no", t(turn, "no_thanks")),
-        ]
-        turn.say(buttons(outcome, options))
-        turn.set(
-            pending="payment_confirmation",
-            pending_options=[{"id": i, "title": title} for i, title in options],
-            payment_method="mpesa_stk",
-        )
-    else:
-        turn.say(text(outcome))
-        _ask_payment_method(turn, {"order_id": order_id})
-    steps = turn.tool("payment_get_c2b_instructions", order_id=order_id)
-    if steps["ok"]:
-        turn.say(text(c2b_instructions(steps["data"], lang, fallback)))
-    return turn.done()
-
-
-def payment_status(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
-    turn = Turn(state, runtime, "payment_status")
-    _payment_help(turn)
-    return turn.done()
-
-
-def sales_narrow_query(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
-    """A catalog search request, or one clarifying question (the model's when it has one)."""
-    turn = Turn(state, runtime, "sales_narrow_query")
-    slots = dict(state.understanding.get("slots", {}))
-    query = slots.get("query")
-    model_query = None
-    narrowing = (
-        turn.ctx.engine.narrow(inbound_text(state), context=prompt_context(turn))
-        if "menu" not in state.understanding
-        else None
-    )
-    if narrowing is not None:
-        turn.trace.extend(narrowing.calls)
-        out = narrowing.value
-        if out is not None and out.action == "search" and out.query:
-            model_query = out.query
-            # budgets the customer typed are read deterministically and win over the model's
-            slots = {"budget_max": out.filters.max_price, "budget_min": out.filters.min_price} | {
-                k: v for k, v in slots.items() if v
-            }
-        elif out is not None and out.action == "clarify" and not query and not slots.get("asked_for_everything"):
-            question = (out.question or "").strip()
-            if question and len(question) <= 300 and not unsupported_facts(question):
-                turn.set(scratch={"question": question}, step="ask_clarifying_question")
-                return turn.done()
-    if not (model_query or query) and not slots.get("asked_for_everything"):
-        turn.set(step="ask_clarifying_question")
-        return turn.done()
+    if order["payment_status"] == "paid" or order["status"] in ("paid", "fulfilled"):
+        turn.say(text(t(turn, "stale_paid", ref=order["order_ref"])))
+        turn.set(frame=frame)
+        return turn.goto(END)
+    if order["status"] == "cancelled":
+        turn.say(text(t(turn, "stale_cancelled", ref=order["order_ref"])))
+        turn.set(frame=frame)
+        return turn.goto(END)
+    frame.order = BuiltOrder(order_id=order["order_ref"], amount_due=order["amount_due"], fingerprint="", adopted=True)
     turn.set(
-        scratch={
-            "query": model_query or query or "",
-            "slots": slots,
-            "fallback_query": query if model_query and query != model_query else None,
-        },
-        step="catalog_search",
+        frame=frame,
+        order_id=order["order_ref"],
+        order_totals={"total": order["total"], "amount_due": order["amount_due"]},
     )
-    return turn.done()
+    return None
 
 
-def ask_clarifying_question(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
-    turn = Turn(state, runtime, "ask_clarifying_question")
-    question = state.scratch.get("question")
-    if question:
-        turn.trace.append({"kind": "step", "node": "sales_narrow_query", "action": "clarify", "by": "model"})
-        turn.say(text(question))
-        turn.set(
-            pending=None,
-            pending_options=[],
-            clarification_loops=state.clarification_loops + 1,
-            clarified_once=True,
-        )
-    else:
-        _ask_category(turn)
-    return turn.done()
+# taps ------------------------------------------------------------------------------------------------
+def tap(
+    state: ConversationState, runtime: Runtime[EngineContext]
+) -> Command[Literal["advance", "search", "start_payment", "__end__"]]:
+    """A button or list row: its id says what it does and for which order."""
+    turn = Turn(state, runtime, "tap")
+    reply_id = str(state.inbound.get("reply_id"))
+    kind, _, rest = reply_id.partition(":")
+    frame = frame_of(turn)
+    if kind == "item":
+        return _pick(turn, frame, rest, FrameDelta())
+    if kind == "cat":
+        turn.set(frame=frame, scratch={"query": "", "category": rest})
+        return turn.goto("search")
+    if kind in ("pay", "confirm"):
+        ref, _, action = rest.rpartition(":") if ":" in rest else ("", "", rest)
+        stale = _stale(turn, frame, ref)
+        if stale is not None:
+            return stale
+        if kind == "pay":
+            frame.payment_method = action if action in ("mpesa_stk", "mpesa_c2b", "pesapal") else None  # type: ignore[assignment]
+            frame.payment_started = None if frame.payment_started is None else frame.payment_started
+            turn.set(frame=frame)
+            return turn.goto("advance")
+        if action == "yes":
+            turn.set(frame=frame)
+            return turn.goto("start_payment")
+        if action == "other":
+            turn.say(text(t(turn, "ask_mpesa_number")))
+            _ask(turn, frame, "mpesa_number", [])
+            return turn.goto(END)
+        turn.say(text(t(turn, "payment_cancelled_ok", ref=frame.order.order_id if frame.order else ref)))
+        frame.payment_method = None
+        _ask(turn, frame, None, [])
+        return turn.goto(END)
+    if not frame.lines:
+        turn.say(text(t(turn, "no_open_sale")))
+        turn.set(pending=None, pending_options=[])
+        return turn.goto(END)
+    if frame.payment_started is not None and frame.order is not None:
+        turn.say(text(t(turn, "edit_refused", ref=frame.order.order_id)))
+        return turn.goto(END)
+    if kind == "var":
+        item_id, _, choice = rest.partition(":")
+        dimension, _, option = choice.partition(":")
+        for line in frame.lines:
+            if line.item_id == item_id and any(v.name == dimension and option in v.options for v in line.variants):
+                line.choose(dimension, option)
+                break
+    elif kind == "qty":
+        item_id, _, amount = rest.rpartition(":")
+        index = next((i for i, ln in enumerate(frame.lines) if ln.item_id == item_id), None)
+        if amount == "other":
+            turn.say(text(t(turn, "ask_quantity_number")))
+            _ask(turn, frame, "quantity", [], index)
+            return turn.goto(END)
+        if amount.isdigit() and index is not None:
+            _apply_quantity(frame, int(amount), "set", index)
+    elif kind == "mode":
+        frame.fulfilment = Fulfilment(mode=rest) if rest in ("delivery", "pickup") else frame.fulfilment
+    elif kind == "zone":
+        frame.fulfilment = Fulfilment(mode="delivery", zone=rest, place=rest)
+    turn.set(frame=frame)
+    return turn.goto("advance")
 
 
-def catalog_search(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
-    """catalog_search, then the shortlist (catalog_present_options) with the catalog link rules."""
-    turn = Turn(state, runtime, "catalog_search")
+def _stale(turn: Turn, frame: OrderFrame, ref: str) -> Command[Any] | None:
+    """A payment button of an order that is no longer the one to pay: say what happened to it."""
+    current = frame.order.order_id if frame.order else None
+    if ref and ref == current and frame.payment_started is None:
+        return None
+    if not ref and current and frame.payment_started is None:
+        return None  # an id without a reference (older buttons): the open order
+    if ref and ref != current:
+        result = turn.tool("order_get_status", customer_id=turn.state.customer_id, order_ref=ref)
+        order = result["data"]["orders"][0] if result["ok"] else None
+        if order is not None and (order["payment_status"] == "paid" or order["status"] in ("paid", "fulfilled")):
+            turn.say(text(t(turn, "stale_paid", ref=ref)))
+        elif order is not None and order["status"] == "cancelled" and current:
+            turn.say(text(t(turn, "stale_replaced", ref=ref, current=current)))
+        elif order is not None and order["status"] == "cancelled":
+            turn.say(text(t(turn, "stale_cancelled", ref=ref)))
+        elif order is not None and current is None:
+            frame.order = BuiltOrder(order_id=ref, amount_due=order["amount_due"], fingerprint="", adopted=True)
+            turn.set(
+                frame=frame, order_id=ref, order_totals={"total": order["total"], "amount_due": order["amount_due"]}
+            )
+            return None
+        elif order is not None:
+            turn.say(text(t(turn, "stale_replaced", ref=ref, current=current)))
+        else:
+            turn.say(text(t(turn, "order_not_found", ref=ref)))
+        if frame.open and frame.asking:
+            _remind(turn, frame)
+        return turn.goto(END)
+    if frame.payment_started is not None and frame.order is not None:
+        # the prompt or steps were already given: tell the truth about the payment instead of starting another
+        _payment_help(turn)
+        return turn.goto(END)
+    turn.say(text(t(turn, "no_open_order")))
+    turn.set(pending=None, pending_options=[])
+    return turn.goto(END)
+
+
+# search and selection ----------------------------------------------------------------------------------
+def search(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["advance", "__end__"]]:
+    """sales_narrow_query + catalog_search: one clear match goes straight to the item; otherwise a
+    shortlist of at most six (catalog_present_options), or one clarifying question."""
+    turn = Turn(state, runtime, "search")
     work = state.scratch
-    _search(turn, work["query"], work["slots"], fallback_query=work.get("fallback_query"))
-    return turn.done()
+    frame = frame_of(turn)
+    category = work.get("category")
+    query = str(work.get("query") or "")
+    slots = dict(work.get("slots") or {})
+    model_query = None
+    if not category:
+        narrowing = (
+            turn.ctx.engine.narrow(inbound_text(state), context=prompt_context(turn))
+            if "menu" not in state.understanding
+            else None
+        )
+        if narrowing is not None:
+            turn.trace.extend(narrowing.calls)
+            out = narrowing.value
+            if out is not None and out.action == "search" and out.query:
+                model_query = out.query
+                slots = {"budget_max": out.filters.max_price, "budget_min": out.filters.min_price} | {
+                    k: v for k, v in slots.items() if v
+                }
+            elif out is not None and out.action == "clarify" and not query and not slots.get("asked_for_everything"):
+                question = (out.question or "").strip()
+                if question and len(question) <= 300 and not unsupported_facts(question):
+                    turn.trace.append(
+                        {"kind": "step", "node": "sales_narrow_query", "action": "clarify", "by": "model"}
+                    )
+                    turn.say(text(question))
+                    _ask(turn, frame, None, [])
+                    turn.set(clarification_loops=state.clarification_loops + 1, clarified_once=True)
+                    return turn.goto(END)
+        if not (model_query or query) and not slots.get("asked_for_everything"):
+            _ask_category(turn, frame)
+            return turn.goto(END)
+    found = _search(
+        turn,
+        frame,
+        model_query or query,
+        slots,
+        category=category,
+        fallback_query=query if model_query and model_query != query else None,
+    )
+    if found is None:
+        return turn.goto(END)
+    return _pick(turn, frame, found["item_id"], FrameDelta(), item=found)
 
 
-def _ask_category(turn: Turn) -> None:
+def _ask_category(turn: Turn, frame: OrderFrame) -> None:
     services = turn.ctx.services
     tenant = services.tenants.get(turn.ctx.tenant_id)
     index = services.catalog_indexes.get(turn.ctx.tenant_id, tenant.catalog_version)
     shown = [c.title() for c in index.categories][:10]
     turn.trace.append({"kind": "step", "node": "sales_narrow_query", "action": "clarify"})
     turn.say(listing(t(turn, "ask_what"), [(f"cat:{c}", c, None) for c in shown], button=t(turn, "shortlist_button")))
-    turn.set(
-        pending="category",
-        pending_options=[{"id": f"cat:{c}", "title": c} for c in shown],
-        clarification_loops=turn.state.clarification_loops + 1,
-        clarified_once=True,
-    )
+    _ask(turn, frame, "category", [{"id": f"cat:{c}", "title": c} for c in shown])
+    turn.set(clarification_loops=turn.state.clarification_loops + 1, clarified_once=True)
+
+
+def _one_clear_match(query: str, results: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The one result the customer named: every word of its name said, or every word said in its name
+    (and in no other result's)."""
+    said = set(terms(query))
+    if not said:
+        return None
+    full = [r for r in results if (name := set(terms(r["name"]))) and name <= said]
+    if full:
+        best = max(full, key=lambda r: len(set(terms(r["name"]))))
+        if sum(1 for r in full if len(set(terms(r["name"]))) == len(set(terms(best["name"])))) == 1:
+            return best
+    if len(said) >= 2:
+        covering = [r for r in results if said <= set(terms(r["name"]))]
+        if len(covering) == 1:
+            return covering[0]
+    return None
 
 
 def _search(
-    turn: Turn, query: str, slots: dict[str, Any], *, category: str | None = None, fallback_query: str | None = None
-) -> None:
+    turn: Turn,
+    frame: OrderFrame,
+    query: str,
+    slots: dict[str, Any],
+    *,
+    category: str | None = None,
+    fallback_query: str | None = None,
+) -> dict[str, Any] | None:
+    """Search, and either return the one item named or show the shortlist (returns None)."""
     s = turn.state
     filters: dict[str, Any] = {"in_stock_only": True}
     if slots.get("budget_max"):
@@ -294,11 +605,11 @@ def _search(
     result = turn.tool("catalog_search", query=query, filters=filters, limit=MAX_SHORTLIST_ITEMS)
     if not result["ok"]:
         turn.say(text(t(turn, "tool_error")))
-        return
+        turn.set(frame=frame)
+        return None
     data = result["data"]
     if not data["results"] and fallback_query:
-        _search(turn, fallback_query, slots, category=category)  # the model's query found nothing; try the words
-        return
+        return _search(turn, frame, fallback_query, slots, category=category)
     if not data["results"]:
         unfiltered = turn.tool("catalog_search", query=query, limit=3)
         if unfiltered["ok"] and unfiltered["data"]["results"]:
@@ -307,10 +618,14 @@ def _search(
             turn.say(text(t(turn, "no_results", query=_echo(query or category or ""))))
         if data.get("catalog_link"):
             turn.say(text(t(turn, "catalog_link", link=data["catalog_link"])))
-        turn.set(pending=None, pending_options=[])
-        return
-    rejected = s.rejected_shortlists + (1 if s.pending == "item_selection" else 0)
+        _ask(turn, frame, None, [])
+        return None
     results = data["results"][:MAX_SHORTLIST_ITEMS]
+    clear = _one_clear_match(query, results) if query and not category else None
+    if clear is not None:
+        turn.trace.append({"kind": "step", "node": "catalog_present_options", "shown": 1, "named": clear["item_id"]})
+        return dict(clear)
+    rejected = s.rejected_shortlists + (1 if s.pending == "item_selection" else 0)
     rows = []
     for item in results:
         detail = money(item["price"])
@@ -335,320 +650,311 @@ def _search(
             footer=t(turn, "shortlist_footer", n=n),
         )
     )
-    show_link = should_show_catalog_link(
+    if should_show_catalog_link(
         has_link=bool(data.get("catalog_link")),
         total_matches=data["total_matches_estimate"],
         clarifications_asked=1 if s.last_catalog_query else 0,
         asked_for_everything=bool(slots.get("asked_for_everything")),
         search_confidence=data["confidence"],
         rejected_shortlists=rejected,
-    )
-    if show_link:
+    ):
         turn.say(text(t(turn, "catalog_link", link=data["catalog_link"])))
     turn.set(
         last_catalog_query=query,
         last_catalog_filters=filters,
         catalog_total_matches_estimate=data["total_matches_estimate"],
         last_catalog_results=[{k: r[k] for k in ("item_id", "name", "price", "in_stock", "type")} for r in results],
-        pending="item_selection",
-        pending_options=[{"id": f"item:{r['item_id']}", "title": r["name"]} for r in results],
         rejected_shortlists=rejected,
     )
+    _ask(turn, frame, "item_selection", [{"id": f"item:{r['item_id']}", "title": r["name"]} for r in results])
+    return None
 
 
-# answers to pending questions ------------------------------------------------------------------
-def _chosen_option(turn: Turn) -> dict[str, Any] | None:
-    """The option the customer picked: by button/list id, by number, or by name."""
-    s = turn.state
-    options = s.pending_options
-    reply_id = s.inbound.get("reply_id")
-    if reply_id:
-        return next((o for o in options if o["id"] == reply_id), None)
-    choice = s.understanding.get("choice")
+def _chosen_option(turn: Turn, body: str, choice: int | None) -> dict[str, Any] | None:
+    """The shortlist option picked by number or by name."""
+    options = turn.state.pending_options
     if choice is not None:
         return options[choice - 1] if 1 <= choice <= len(options) else None
-    body = normalize(inbound_text(s))
-    if not body or not options:
+    plain = normalize(body)
+    if not plain or not options:
         return None
     titles = [normalize(o["title"]) for o in options]
-    exact = [o for o, title in zip(options, titles, strict=True) if title == body or title in body.split(" , ")]
+    exact = [o for o, title in zip(options, titles, strict=True) if title == plain]
     if exact:
         return exact[0]
-    best = process.extractOne(body, titles, scorer=fuzz.WRatio, score_cutoff=86)
+    best = process.extractOne(plain, titles, scorer=fuzz.WRatio, score_cutoff=86)
     return options[best[2]] if best else None
 
 
-def _answer(turn: Turn) -> bool:
-    s = turn.state
-    pending = s.pending
-    fast = s.understanding.get("fast")
-    body = inbound_text(s)
-    if pending == "item_selection":
-        option = _chosen_option(turn)
-        if option is not None:
-            _select(turn, option["id"].split(":", 1)[1], body)
-            return True
-        slots = extract_slots(body).__dict__
-        if _names_products(turn, slots.get("query")) or slots.get("budget_max"):  # a new wish: search again
-            query = slots.get("query") or s.last_catalog_query or ""
-            _search(turn, query, {k: v for k, v in slots.items() if v})
-            return True
-        return False
-    if pending == "category":
-        option = _chosen_option(turn)
-        if option is None:
-            return False
-        _search(turn, "", {}, category=option["title"])
-        return True
-    if pending == "variant":
-        option = _chosen_option(turn) or _option_named_in(turn, body)
-        if option is None:
-            return False
-        cart = [dict(line) for line in s.cart]
-        line = cart[int(option.get("line", 0))]
-        line["variant_selection"] = {**line.get("variant_selection", {}), option["dimension"]: option["title"]}
-        turn.set(cart=cart)
-        _continue_order(turn)
-        return True
-    if pending == "delivery_mode":
-        mode = _mode_from(turn, body)
-        if mode is None:
-            return False
-        delivery: dict[str, Any] = {"mode": mode}
-        place = extract_slots(body).place
-        if mode == "delivery" and place and len(normalize(place).split()) > 1:
-            delivery["address_text"] = place  # "niletee Kilimani": the answer and the address in one
-        turn.set(delivery=delivery)
-        _continue_order(turn)
-        return True
-    if pending in ("delivery_address", "delivery_zone"):
-        option = _chosen_option(turn) if pending == "delivery_zone" else None
-        address = option["title"] if option else body.strip()
-        if not address or (fast in ("yes", "no")):
-            return False
-        turn.set(delivery={**s.delivery, "mode": "delivery", "address_text": address[:300]})
-        _continue_order(turn)
-        return True
-    if pending == "payment_method":
-        option = _chosen_option(turn)
-        method = option["id"].split(":", 1)[1] if option else _method_named_in(body, s.pending_options)
-        if method is None:
-            return False
-        _payment_router(turn, method)
-        return True
-    if pending == "payment_confirmation":
-        reply_id = s.inbound.get("reply_id")
-        phone = extract_slots(body).phone
-        if phone:
-            return _set_mpesa_number(turn, phone)
-        if fast == "yes" or reply_id == "confirm:yes" or s.understanding.get("choice") == 1:
-            _stk_push(turn)
-            return True
-        if reply_id == "confirm:other" or s.understanding.get("choice") == 2:
-            turn.say(text(t(turn, "ask_mpesa_number")))
-            turn.set(pending="mpesa_number", pending_options=[])
-            return True
-        if fast == "no" or reply_id == "confirm:no" or s.understanding.get("choice") == 3:
-            turn.say(text(t(turn, "payment_cancelled_ok", ref=s.order_id or "")))
-            turn.set(pending=None, pending_options=[])
-            return True
-        return False
-    if pending == "mpesa_number":
-        phone = extract_slots(body).phone or body.strip()
-        if not any(ch.isdigit() for ch in phone):
-            return False
-        return _set_mpesa_number(turn, phone)
-    return False
-
-
-def _echo(words: str, limit: int = 40) -> str:
-    """The customer's words quoted back, never a wall of text."""
-    return words if len(words) <= limit else words[: limit - 3].rstrip() + "..."
-
-
-def _names_products(turn: Turn, query: str | None) -> bool:
-    """Whether words name something the shop sells ("the samsung one"), not another topic ("how are
-    refunds paid?", which goes back to be classified)."""
-    if not query:
-        return False
-    services = turn.ctx.services
-    index = services.catalog_indexes.get(turn.ctx.tenant_id, services.tenants.get(turn.ctx.tenant_id).catalog_version)
-    return any(term in index.product_terms for term in terms(query))
-
-
-def _option_named_in(turn: Turn, body: str) -> dict[str, Any] | None:
-    """The pending option the customer named ("black", "nyeusi", "the 256GB one"), if exactly one fits."""
-    words = " ".join(COLOURS.get(w, w) for w in normalize(body).split())
-    options = turn.state.pending_options
-    for option in options:
-        if normalize(option["title"]) in words.split() or f" {normalize(option['title'])} " in f" {words} ":
-            return option
-    said = {w for w in words.split() if len(w) >= 3}
-    partial = [o for o in options if said & {COLOURS.get(w, w) for w in normalize(o["title"]).split()}]
-    return partial[0] if len(partial) == 1 else None
-
-
-def _mode_from(turn: Turn, body: str) -> str | None:
-    reply_id = turn.state.inbound.get("reply_id")
-    if reply_id in ("mode:delivery", "mode:pickup"):
-        return str(reply_id).split(":")[1]
-    choice = turn.state.understanding.get("choice")
-    if choice in (1, 2) and turn.state.pending_options:
-        return str(turn.state.pending_options[choice - 1]["id"]).split(":")[1]
-    plain = normalize(body)
-    if any_phrase(plain, DELIVERY_WORDS) or plain in ("delivery", "tukuletee", "deliver"):
-        return "delivery"
-    if any_phrase(plain, PICKUP_WORDS) or plain in ("pickup", "nitachukua"):
-        return "pickup"
-    return None
-
-
-def _method_named_in(body: str, options: list[dict[str, Any]]) -> str | None:
-    plain = normalize(body)
-    enabled = [o["id"].split(":", 1)[1] for o in options]
-    for method in ("mpesa_c2b", "pesapal", "mpesa_stk"):  # "paybill" before the plain "mpesa"
-        if method in enabled and any(w in plain for w in METHOD_WORDS[method]):
-            return method
-    return None
-
-
-# steps -----------------------------------------------------------------------------------------
-def _select(turn: Turn, item_id: str, body: str) -> None:
+def _pick(
+    turn: Turn, frame: OrderFrame, item_id: str, delta: FrameDelta, *, item: dict[str, Any] | None = None
+) -> Command[Any]:
+    """catalog_get_item for the item picked; it becomes a line of the frame (or the line, for a new sale)."""
     result = turn.tool("catalog_get_item", item_id=item_id)
     turn.trace.append({"kind": "step", "node": "catalog_get_item", "item_id": item_id})
     if not result["ok"]:
-        turn.say(text(t(turn, "tool_error")))
-        return
-    item = result["data"]
-    if not item["in_stock"]:
-        turn.say(text(t(turn, "out_of_stock", name=item["name"])))
-        turn.set(pending=None, pending_options=[])
-        return
-    plain = normalize(body)
-    preset = {v["name"]: opt for v in item["variants"] for opt in v["options"] if normalize(opt) in plain}
-    quantity = extract_slots(body).quantity or 1
-    turn.set(
-        selected_item=item,
-        selected_item_ids=[item_id],
-        rejected_shortlists=0,
-        cart=[{"item_id": item_id, "quantity": quantity, "variant_selection": preset}],
-        order_id=None,
-        order_totals={},
-    )
-    _continue_order(turn)
+        turn.say(text(t(turn, "tool_error") if result["error"]["code"] != "not_found" else t(turn, "item_gone")))
+        turn.set(frame=frame)
+        return turn.goto(END)
+    got = result["data"]
+    if not got["in_stock"]:
+        turn.say(text(t(turn, "out_of_stock", name=got["name"])))
+        _ask(turn, frame, None, [])
+        return turn.goto(END)
+    quantity = delta.quantity.value if delta.quantity and delta.quantity.edit == "set" else frame.quantity_hint
+    line = _line_from_item(got, quantity)
+    body = normalize(inbound_text(turn.state))
+    for variant in line.variants:  # "the blue one, 256GB" said with the choice
+        said = named_option(body, variant.options)
+        if said is not None:
+            line.choose(variant.name, said)
+    if frame.payment_started is not None or (not frame.adding and frame.lines):
+        frame = OrderFrame(
+            fulfilment=frame.fulfilment, payment_method=frame.payment_method, payer_phone=frame.payer_phone,
+            coupon_code=frame.coupon_code,
+        )  # fmt: skip
+    existing = next((ln for ln in frame.lines if ln.item_id == line.item_id), None)
+    if existing is not None and frame.adding:
+        existing.quantity = (existing.quantity or 1) + (line.quantity or 1)
+    else:
+        frame.lines = [*frame.lines, line][:MAX_CART_LINES]
+    frame.quantity_hint, frame.adding = None, False
+    if delta.mode:
+        frame.fulfilment = Fulfilment(mode=delta.mode, zone=delta.zone, place=delta.place)
+    shown = existing or line
+    if shown.missing_variant() is None and (shown.quantity is not None or shown.fixed_quantity):
+        turn.say(text(named_back(shown)))  # otherwise the next question names it
+    turn.set(frame=frame, selected_item_ids=[ln.item_id for ln in frame.lines], rejected_shortlists=0)
+    return turn.goto("advance")
 
 
-def _continue_order(turn: Turn) -> None:
-    """product_disambiguate: ask only for what is missing, then create the order."""
-    s = turn.state
-    cart = turn.get("cart")
-    items = [line.get("item") or turn.get("selected_item") for line in cart]
-    for index, (line, item) in enumerate(zip(cart, items, strict=True)):
-        for variant in item["variants"]:
-            if variant["name"] in line.get("variant_selection", {}):
-                continue
-            if len(variant["options"]) == 1:  # nothing to choose: never ask
-                cart = [dict(c) for c in cart]
-                cart[index]["variant_selection"] = {
-                    **line.get("variant_selection", {}),
-                    variant["name"]: variant["options"][0],
-                }
-                line = cart[index]
-                turn.set(cart=cart)
-                continue
-            options = [
-                {"id": f"var:{index}:{variant['name']}:{o}", "title": o, "dimension": variant["name"], "line": index}
-                for o in variant["options"]
-            ]
-            body = f"{item['name']} - {money(item['price'])}\n" + t(turn, "ask_variant", dimension=variant["name"])
-            if len(options) <= 3 and all(len(o["title"]) <= 20 for o in options):
-                turn.say(buttons(body, [(o["id"], o["title"]) for o in options]))
-            else:
-                turn.say(listing(body, [(o["id"], o["title"], None) for o in options], button=variant["name"][:20]))
-            turn.set(pending="variant", pending_options=options)
-            return
-    delivery = dict(turn.get("delivery") or {})
-    if any(item["type"] != "service" for item in items):
-        slots = s.understanding.get("slots", {})
-        if not delivery.get("mode") and slots.get("wants_delivery") is not None:
-            delivery["mode"] = "delivery" if slots["wants_delivery"] else "pickup"
-            if slots.get("place") and slots["wants_delivery"]:
-                delivery["address_text"] = slots["place"]
-        if not delivery.get("mode"):
-            options = [
-                {"id": "mode:delivery", "title": t(turn, "delivery")},
-                {"id": "mode:pickup", "title": t(turn, "pickup")},
-            ]
-            turn.say(buttons(t(turn, "ask_delivery_mode"), [(o["id"], o["title"]) for o in options]))
-            turn.set(pending="delivery_mode", pending_options=options, delivery=delivery)
-            return
-        if delivery["mode"] == "delivery" and not delivery.get("address_text"):
-            turn.say(text(t(turn, "ask_address")))
-            turn.set(pending="delivery_address", pending_options=[], delivery=delivery)
-            return
+# the next question -------------------------------------------------------------------------------------
+def advance(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[AdvanceTarget]:
+    """product_disambiguate: ask only for the first slot still missing, or go on to the order and payment."""
+    turn = Turn(state, runtime, "advance")
+    frame = frame_of(turn)
+    shop = shop_options(turn)
+    for refused in settle(frame, shop):
+        if refused == "pickup":
+            turn.say(text(t(turn, "pickup_not_offered")))
+        elif refused == "delivery":
+            turn.say(text(t(turn, "delivery_not_offered", address=shop.pickup_address or "")))
+        elif refused == "method":
+            turn.say(text(t(turn, "method_not_offered", method="")))
+    step = next_step(frame, can_prompt_phone=can_prompt(state.phone_e164))
+    turn.trace.append({"kind": "step", "node": "advance", "next": step})
+    turn.set(frame=frame)
+    if step == "payment_started":
+        return turn.goto(END)
+    return turn.goto(step)
+
+
+def ask_item(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
+    turn = Turn(state, runtime, "ask_item")
+    _ask_category(turn, frame_of(turn))
+    return turn.goto(END)
+
+
+def _line_index(frame: OrderFrame, want: str) -> int:
+    for i, line in enumerate(frame.lines):
+        if (want == "variant" and line.missing_variant() is not None) or (want == "quantity" and line.quantity is None):
+            return i
+    return 0
+
+
+def ask_variant(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
+    turn = Turn(state, runtime, "ask_variant")
+    frame = frame_of(turn)
+    _say_variant_question(turn, frame)
+    return turn.goto(END)
+
+
+def _say_variant_question(turn: Turn, frame: OrderFrame, *, reminder: bool = False) -> None:
+    index = _line_index(frame, "variant")
+    line = frame.lines[index]
+    variant = line.missing_variant()
+    assert variant is not None
+    options = [
+        {"id": f"var:{line.item_id}:{variant.name}:{o}", "title": o, "detail": variant_title(o, variant.price_deltas)}
+        for o in variant.options
+    ]
+    lead = t(turn, "resume_sale") + "\n" if reminder else ""
+    body = lead + f"{named_back(line)}\n" + t(turn, "ask_variant", dimension=variant.name)
+    priced = any(variant.price_deltas.get(o) for o in variant.options)
+    if len(options) <= 3 and not priced and all(len(o["title"]) <= 20 for o in options):
+        turn.say(buttons(body, [(o["id"], o["title"]) for o in options]))
+    else:
+        rows = [(o["id"], o["title"], o["detail"] if o["detail"] != o["title"] else None) for o in options]
+        turn.say(listing(body, rows, button=variant.name[:20]))
+    _ask(turn, frame, "variant", [{"id": o["id"], "title": o["title"]} for o in options], index)
+
+
+def ask_quantity(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
+    turn = Turn(state, runtime, "ask_quantity")
+    _say_quantity_question(turn, frame_of(turn))
+    return turn.goto(END)
+
+
+def _say_quantity_question(turn: Turn, frame: OrderFrame, *, reminder: bool = False) -> None:
+    index = _line_index(frame, "quantity")
+    line = frame.lines[index]
+    options = [(f"qty:{line.item_id}:{n}", str(n), None) for n in (1, 2, 3)]
+    options.append((f"qty:{line.item_id}:other", t(turn, "qty_other"), None))
+    lead = t(turn, "resume_sale") + "\n" if reminder else ""
+    turn.say(listing(lead + f"{named_back(line)}\n" + t(turn, "ask_quantity"), options, button=t(turn, "qty_button")))
+    _ask(turn, frame, "quantity", [{"id": i, "title": title} for i, title, _ in options], index)
+
+
+def ask_fulfilment(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
+    turn = Turn(state, runtime, "ask_fulfilment")
+    _say_fulfilment_question(turn, frame_of(turn))
+    return turn.goto(END)
+
+
+def _say_fulfilment_question(turn: Turn, frame: OrderFrame, *, reminder: bool = False) -> None:
+    shop = shop_options(turn)
+    options = [{"id": f"mode:{m}", "title": t(turn, m)} for m in shop.modes]
+    lead = t(turn, "resume_sale") + "\n" if reminder else ""
+    turn.say(buttons(lead + t(turn, "ask_delivery_mode"), [(o["id"], o["title"]) for o in options]))
+    _ask(turn, frame, "fulfilment", options)
+
+
+def ask_zone(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
+    turn = Turn(state, runtime, "ask_zone")
+    _say_zone_question(turn, frame_of(turn))
+    return turn.goto(END)
+
+
+def _say_zone_question(turn: Turn, frame: OrderFrame, *, reminder: bool = False) -> None:
+    tenant = turn.ctx.services.tenants.get(turn.ctx.tenant_id)
+    rows = [(f"zone:{z.name}", z.name, f"{money(z.fee)}, {z.eta}") for z in tenant.delivery_zones][:10]
+    lead = t(turn, "resume_sale") + "\n" if reminder else ""
+    turn.say(listing(lead + t(turn, "ask_address"), rows, button=t(turn, "delivery")))
+    _ask(turn, frame, "zone", [{"id": r[0], "title": r[1]} for r in rows])
+
+
+def build_order(
+    state: ConversationState, runtime: Runtime[EngineContext]
+) -> Command[Literal["advance", "ask_quantity", "ask_zone", "__end__"]]:
+    """order_create from the frame (again after an edit: the earlier draft is replaced), the coupon
+    applied, the summary shown with a real offer's hint."""
+    turn = Turn(state, runtime, "build_order")
+    frame = frame_of(turn)
+    s = state
     args: dict[str, Any] = {
         "customer_id": s.customer_id,
         "items": [
             {
-                "item_id": line["item_id"],
-                "quantity": line["quantity"],
-                **({"variant_selection": line["variant_selection"]} if line.get("variant_selection") else {}),
+                "item_id": line.item_id,
+                "quantity": line.quantity or 1,
+                **({"variant_selection": line.variant_selection} if line.variant_selection else {}),
             }
-            for line in cart
+            for line in frame.lines
         ],
     }
-    if delivery.get("mode"):
-        args["delivery"] = {k: v for k, v in delivery.items() if k in ("mode", "address_text") and v}
+    f = frame.fulfilment
+    if frame.has_products and f.mode:
+        args["delivery"] = {"mode": f.mode, **({"address_text": f.place or f.zone} if f.mode == "delivery" else {})}
+        if f.mode == "delivery" and f.zone and f.place and f.zone.casefold() not in f.place.casefold():
+            args["delivery"]["location_hint"] = f.zone
     result = turn.tool("order_create", **args)
-    turn.set(delivery=delivery)
     if not result["ok"]:
         error = result["error"]
         if error["code"] == "out_of_stock":
-            short = (error.get("details") or {}).get("item_id")
-            name = next((i["name"] for i in items if i.get("item_id", short) == short), items[0]["name"])
-            available = (error.get("details") or {}).get("available")
-            if available:
-                turn.say(text(t(turn, "only_n_left", name=name, n=available)))
-            else:
-                turn.say(text(t(turn, "out_of_stock", name=name)))
+            details = error.get("details") or {}
+            index = next((i for i, ln in enumerate(frame.lines) if ln.item_id == details.get("item_id")), 0)
+            line = frame.lines[index]
+            if details.get("available"):
+                turn.say(text(t(turn, "only_n_left", name=line.name, n=details["available"])))
+                line.quantity = None
+                turn.set(frame=frame)
+                return turn.goto("ask_quantity")
+            turn.say(text(t(turn, "out_of_stock", name=line.name)))
+            frame.lines = [ln for i, ln in enumerate(frame.lines) if i != index]
+        elif error.get("field") == "delivery.mode":
+            turn.say(text(t(turn, "pickup_not_offered")))
+            frame.fulfilment = Fulfilment()
+            turn.set(frame=frame)
+            return turn.goto("advance")
         else:
             turn.say(text(t(turn, "tool_error")))
-        turn.set(pending=None, pending_options=[])
-        return
+        _ask(turn, frame, None, [])
+        return turn.goto(END)
     order = result["data"]
-    missing = {f["field"]: f["options"] for f in order["next_required_fields"]}
-    if "delivery.zone" in missing:
-        options = [{"id": f"zone:{z}", "title": z} for z in missing["delivery.zone"]]
-        turn.say(
-            listing(t(turn, "ask_zone"), [(o["id"], o["title"], None) for o in options], button=t(turn, "delivery"))
-        )
-        turn.set(pending="delivery_zone", pending_options=options)
-        return
-    if "delivery.address_text" in missing or "delivery.mode" in missing:
-        turn.say(text(t(turn, "ask_address")))
-        turn.set(pending="delivery_address", pending_options=[], delivery={"mode": "delivery"})
-        return
+    missing = {m["field"] for m in order["next_required_fields"]}
+    if "delivery.zone" in missing or "delivery.address_text" in missing:
+        frame.fulfilment = Fulfilment(mode="delivery")
+        turn.say(text(t(turn, "zone_not_served", place=_echo(f.place or ""))))
+        turn.set(frame=frame)
+        return turn.goto("ask_zone")
+    replaced = frame.order.order_id if frame.order and not frame.order.adopted else None
+    if replaced and replaced != order["order_id"]:
+        # the edited order replaces the draft, which can no longer be paid (if it was paid or cancelled
+        # meanwhile, the money path decides, not the edit)
+        with contextlib.suppress(StateConflict):
+            turn.ctx.services.orders.transition(
+                turn.ctx.tenant_id, replaced, to="cancelled", now=turn.ctx.services.clock()
+            )
+        turn.trace.append({"kind": "step", "node": "build_order", "replaced": replaced})
+    frame.order = BuiltOrder(
+        order_id=order["order_id"], amount_due=order["amount_due"], fingerprint=frame.fingerprint()
+    )
     turn.set(order_id=order["order_id"], order_totals={**order["totals"], "amount_due": order["amount_due"]})
     turn.trace.append({"kind": "step", "node": "order_create", "order_ref": order["order_ref"]})
-    code = turn.get("pending_coupon")
-    if code:
-        applied = turn.tool(
-            "order_apply_coupon", customer_id=s.customer_id, order_id=order["order_id"], coupon_code=code
-        )
-        turn.set(pending_coupon=None)
-        if applied["ok"]:
-            order = applied["data"]
-            turn.set(order_totals={**order["totals"], "amount_due": order["amount_due"]})
-        else:
-            reason = applied["error"].get("reason", "unknown_code")
-            turn.say(text(t(turn, "coupon_rejected", code=code, reason=word(COUPON_REASONS, reason, turn.lang))))
+    if frame.coupon_code and frame.coupon_code != frame.coupon_refused:
+        order = _apply_coupon(turn, frame, order)
+    if replaced:
+        turn.say(text(t(turn, "order_updated", old=replaced)))
     turn.say(text(order_summary(turn, order)))
-    offers = turn.tool("offers_get_applicable", customer_id=s.customer_id, order_id=order["order_id"])
-    if offers["ok"] and not order.get("offer"):
-        usable = [o for o in offers["data"]["offers"] if o["eligible"] and o["code"]]
-        if usable:
-            turn.say(text(t(turn, "offer_hint", code=usable[0]["code"], title=usable[0]["title"])))
-    _ask_payment_method(turn, order)
+    if not order.get("offer") and not frame.coupon_code:
+        offers = turn.tool("offers_get_applicable", customer_id=s.customer_id, order_id=order["order_id"])
+        if offers["ok"]:
+            usable = [o for o in offers["data"]["offers"] if o["eligible"] and o["code"]]
+            if usable:
+                turn.say(text(t(turn, "offer_hint", code=usable[0]["code"], title=usable[0]["title"])))
+    turn.set(frame=frame)
+    return turn.goto("advance")
+
+
+def apply_coupon(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["advance"]]:
+    """order_apply_coupon for a code said after the order was made; the new totals shown."""
+    turn = Turn(state, runtime, "apply_coupon")
+    frame = frame_of(turn)
+    assert frame.order is not None
+    order = _apply_coupon(turn, frame, {"order_id": frame.order.order_id})
+    if frame.coupon_refused != frame.coupon_code:
+        turn.say(
+            text(
+                t(
+                    turn,
+                    "coupon_applied",
+                    code=frame.coupon_code,
+                    ref=order["order_ref"],
+                    discount=money(order["totals"]["discount"]),
+                    total=money(order["totals"]["total"]),
+                )
+            )
+        )
+        turn.say(text(order_summary(turn, order)))
+    turn.set(frame=frame)
+    return turn.goto("advance")
+
+
+def _apply_coupon(turn: Turn, frame: OrderFrame, order: dict[str, Any]) -> dict[str, Any]:
+    code = frame.coupon_code or ""
+    applied = turn.tool(
+        "order_apply_coupon", customer_id=turn.state.customer_id, order_id=order["order_id"], coupon_code=code
+    )
+    if applied["ok"]:
+        order = applied["data"]
+        assert frame.order is not None
+        frame.order = frame.order.model_copy(update={"amount_due": order["amount_due"], "coupon_code": code})
+        turn.set(order_totals={**order["totals"], "amount_due": order["amount_due"]})
+    else:
+        frame.coupon_refused = code
+        reason = applied["error"].get("reason", "unknown_code")
+        turn.say(text(t(turn, "coupon_rejected", code=code, reason=word(COUPON_REASONS, reason, turn.lang))))
+    return order
 
 
 def order_summary(turn: Turn, order: dict[str, Any]) -> str:
@@ -682,54 +988,111 @@ def order_summary(turn: Turn, order: dict[str, Any]) -> str:
     )
 
 
-def _ask_payment_method(turn: Turn, order: dict[str, Any]) -> None:
-    methods = turn.tool("payment_get_methods", order_id=order["order_id"])
+def ask_payment_method(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
+    turn = Turn(state, runtime, "ask_payment_method")
+    _say_payment_methods(turn, frame_of(turn))
+    return turn.goto(END)
+
+
+def _say_payment_methods(turn: Turn, frame: OrderFrame, *, reminder: bool = False) -> None:
+    assert frame.order is not None
+    ref = frame.order.order_id
+    methods = turn.tool("payment_get_methods", order_id=ref)
     if not methods["ok"] or not methods["data"]["methods"]:
         turn.say(text(t(turn, "tool_error")))
+        _ask(turn, frame, None, [])
         return
     options = [
-        {"id": f"pay:{m['method']}", "title": t(turn, f"method_{m['method']}")} for m in methods["data"]["methods"]
+        {"id": f"pay:{ref}:{m['method']}", "title": t(turn, f"method_{m['method']}")}
+        for m in methods["data"]["methods"]
     ]
+    key = "resume_payment" if reminder else "ask_payment_method"
     turn.say(
         buttons(
-            t(turn, "ask_payment_method", amount=money(methods["data"]["amount_due"])),
-            [(o["id"], o["title"]) for o in options],
+            t(turn, key, amount=money(methods["data"]["amount_due"]), ref=ref), [(o["id"], o["title"]) for o in options]
         )
     )
-    turn.set(pending="payment_method", pending_options=options)
+    _ask(turn, frame, "payment_method", options)
 
 
-def _payment_router(turn: Turn, method: str) -> None:
-    """payment_router: confirm before an M-Pesa prompt; give exact Paybill steps; give the card link."""
-    s = turn.state
-    turn.set(payment_method=method)
-    turn.trace.append({"kind": "step", "node": "payment_router", "next_action": method})
-    if not s.order_id:
+def ask_mpesa_number(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
+    turn = Turn(state, runtime, "ask_mpesa_number")
+    turn.say(text(t(turn, "ask_mpesa_number")))
+    _ask(turn, frame_of(turn), "mpesa_number", [])
+    return turn.goto(END)
+
+
+def confirm_payment(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
+    """Confirm amount, order and number before any M-Pesa prompt (spec: payments require confirmation)."""
+    turn = Turn(state, runtime, "confirm_payment")
+    _say_confirmation(turn, frame_of(turn))
+    return turn.goto(END)
+
+
+def _say_confirmation(turn: Turn, frame: OrderFrame, *, reminder: bool = False) -> None:
+    assert frame.order is not None
+    ref = frame.order.order_id
+    phone = frame.payer_phone or turn.state.phone_e164 or ""
+    options = [
+        (f"confirm:{ref}:yes", t(turn, "confirm_yes")),
+        (f"confirm:{ref}:other", t(turn, "confirm_other_number")),
+        (f"confirm:{ref}:no", t(turn, "no_thanks")),
+    ]
+    lead = t(turn, "resume_sale") + "\n" if reminder else ""
+    amount = turn.get("order_totals").get("amount_due", frame.order.amount_due)
+    turn.say(buttons(lead + t(turn, "confirm_stk", amount=money(amount), ref=ref, phone=mask_phone(phone)), options))
+    _ask(turn, frame, "payment_confirmation", [{"id": i, "title": title} for i, title in options])
+
+
+def start_payment(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
+    """payment_router: the M-Pesa prompt (after the customer confirmed), the exact Paybill/Till steps,
+    or the card checkout link."""
+    turn = Turn(state, runtime, "start_payment")
+    frame = frame_of(turn)
+    if frame.order is None:
         turn.say(text(t(turn, "no_open_order")))
-        turn.set(pending=None, pending_options=[])
-        return
+        _ask(turn, frame, None, [])
+        return turn.goto(END)
+    method = frame.payment_method or "mpesa_stk"
+    ref = frame.order.order_id
+    turn.trace.append({"kind": "step", "node": "payment_router", "next_action": method})
     if method == "mpesa_stk":
-        phone = turn.get("payment_phone") or s.phone_e164
-        try:
-            to_mpesa_msisdn(phone or "")
-        except InvalidInput:
-            turn.say(text(t(turn, "ask_mpesa_number")))
-            turn.set(pending="mpesa_number", pending_options=[])
-            return
-        _confirm_stk(turn, phone or "")
-        return
+        phone = frame.payer_phone or state.phone_e164
+        amount = state.order_totals.get("amount_due", frame.order.amount_due)
+        result = turn.tool("payment_initiate_stk_push", order_id=ref, phone_e164=phone, amount=amount)
+        if result["ok"]:
+            stk = result["data"]
+            turn.say(
+                text(t(turn, "stk_sent", amount=money(stk["amount"]), phone=stk["phone_masked"], ref=stk["order_ref"]))
+            )
+            frame.payment_started = "mpesa_stk"
+            _ask(turn, frame, None, [])
+            turn.set(payment_request_id=stk["payment_request_id"], payment_status="pending")
+        elif result["error"]["code"] == "payment_in_progress":
+            turn.say(text(t(turn, "stk_pending_already", ref=ref)))
+            frame.payment_started = "mpesa_stk"
+            _ask(turn, frame, None, [])
+        elif (turn.tool_errors or 0) < CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE:
+            turn.say(text(t(turn, "payment_unavailable", provider="M-Pesa")))
+            _say_confirmation(turn, frame)
+        else:
+            turn.say(text(t(turn, "payment_unavailable_again", provider="M-Pesa")))
+            _ask(turn, frame, None, [])
+        return turn.goto(END)
     if method == "mpesa_c2b":
-        result = turn.tool("payment_get_c2b_instructions", order_id=s.order_id)
+        result = turn.tool("payment_get_c2b_instructions", order_id=ref)
         if not result["ok"]:
-            _payment_not_started(turn, "M-Pesa")
-            return
+            _payment_not_started(turn, frame, "M-Pesa")
+            return turn.goto(END)
         turn.say(text(c2b_instructions(result["data"], turn.lang, str(turn.get("sheng_fallback")))))
-        turn.set(pending=None, pending_options=[], payment_status="pending")
-        return
-    result = turn.tool("payment_create_pesapal_checkout", order_id=s.order_id)
+        frame.payment_started = "mpesa_c2b"
+        _ask(turn, frame, None, [])
+        turn.set(payment_status="pending")
+        return turn.goto(END)
+    result = turn.tool("payment_create_pesapal_checkout", order_id=ref)
     if not result["ok"]:
-        _payment_not_started(turn, "PesaPal")
-        return
+        _payment_not_started(turn, frame, "PesaPal")
+        return turn.goto(END)
     checkout = result["data"]
     turn.say(
         text(
@@ -742,86 +1105,109 @@ def _payment_router(turn: Turn, method: str) -> None:
             )
         )
     )
-    turn.set(
-        pending=None, pending_options=[], payment_request_id=checkout["payment_request_id"], payment_status="pending"
-    )
+    frame.payment_started = "pesapal"
+    _ask(turn, frame, None, [])
+    turn.set(payment_request_id=checkout["payment_request_id"], payment_status="pending")
+    return turn.goto(END)
 
 
-def _confirm_stk(turn: Turn, phone: str) -> None:
-    totals = turn.get("order_totals")
-    options = [
-        ("confirm:yes", t(turn, "confirm_yes")),
-        ("confirm:other", t(turn, "confirm_other_number")),
-        ("confirm:no", t(turn, "no_thanks")),
-    ]
-    turn.say(
-        buttons(
-            t(
-                turn,
-                "confirm_stk",
-                amount=money(totals["amount_due"]),
-                ref=turn.state.order_id,
-                phone=mask_phone(phone),
-            ),
-            options,
-        )
-    )
-    turn.set(pending="payment_confirmation", pending_options=[{"id": i, "title": ti} for i, ti in options])
-
-
-def _set_mpesa_number(turn: Turn, raw: str) -> bool:
-    try:
-        msisdn = to_mpesa_msisdn(raw)
-    except InvalidInput:
-        turn.say(text(t(turn, "bad_mpesa_number")))
-        turn.set(pending="mpesa_number", pending_options=[])
-        return True
-    turn.set(payment_phone="+" + msisdn)
-    _confirm_stk(turn, "+" + msisdn)
-    return True
-
-
-def _stk_push(turn: Turn) -> None:
-    s = turn.state
-    phone = turn.get("payment_phone") or s.phone_e164
-    result = turn.tool(
-        "payment_initiate_stk_push", order_id=s.order_id, phone_e164=phone, amount=s.order_totals["amount_due"]
-    )
-    turn.set(pending=None, pending_options=[])
-    if result["ok"]:
-        stk = result["data"]
-        turn.say(
-            text(t(turn, "stk_sent", amount=money(stk["amount"]), phone=stk["phone_masked"], ref=stk["order_ref"]))
-        )
-        turn.set(payment_request_id=stk["payment_request_id"], payment_status="pending")
-    elif result["error"]["code"] == "payment_in_progress":
-        turn.say(text(t(turn, "stk_pending_already", ref=s.order_id)))
-    else:
-        # nothing was charged: say so, and keep the confirmation open so "yes" tries again (a second
-        # failure in a row goes to a person instead)
-        if (turn.tool_errors or 0) < CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE:
-            turn.say(text(t(turn, "payment_unavailable", provider="M-Pesa")))
-            _confirm_stk(turn, phone or "")
-        else:
-            turn.say(text(t(turn, "payment_unavailable_again", provider="M-Pesa")))
-
-
-def _payment_not_started(turn: Turn, provider: str) -> None:
+def _payment_not_started(turn: Turn, frame: OrderFrame, provider: str) -> None:
     """A payment step failed on our side or the provider's: nothing was charged; choose again."""
     if (turn.tool_errors or 0) < CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE:
         turn.say(text(t(turn, "payment_unavailable", provider=provider)))
-        turn.set(pending="payment_method")  # the same choices stay open
+        frame.payment_method = None
+        _say_payment_methods(turn, frame)
     else:
         turn.say(text(t(turn, "payment_unavailable_again", provider=provider)))
+        _ask(turn, frame, None, [])
+
+
+# payments: outcomes and questions -------------------------------------------------------------------------
+class PaymentEventUnreadable(RuntimeError):
+    """The order behind a payment event could not be read: the queue delivers the event again."""
+
+
+def payment_event(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
+    """A payment's outcome (callback, IPN or STK query, from the payments function), told from the
+    order record in the conversation's language: the receipt when paid; otherwise that nothing was
+    paid, with a retry offer and the Paybill steps."""
+    turn = Turn(state, runtime, "payment_event")
+    event = dict(state.inbound.get("payment") or {})
+    order_id, status = str(event.get("order_id") or ""), str(event.get("status") or "")
+    result = turn.tool("order_get_status", customer_id=state.customer_id, order_ref=order_id)
+    if not result["ok"]:
+        raise PaymentEventUnreadable(f"order of a payment event unreadable: {result['error']['code']}")
+    order = result["data"]["orders"][0]
+    payments = order["payments"] or []
+    paid = next((p for p in reversed(payments) if p["status"] == "paid"), None)
+    lang, fallback = turn.lang, str(turn.get("sheng_fallback"))
+    frame = frame_of(turn)
+    ours = frame.order is not None and frame.order.order_id == order_id
+    free = state.pending is None or state.pending in PAYMENT_QUESTIONS
+    if status == "paid" or paid is not None:
+        if paid is None:  # the event ran ahead of the record: the queue delivers it again
+            raise PaymentEventUnreadable("a paid event for an order with no paid payment")
+        if status != "paid":
+            return turn.goto(END)  # an older attempt failed, but the order is paid: nothing to tell
+        facts = {"amount": money(paid["amount"]), "ref": order["order_ref"], "receipt": paid["receipt"] or "-"}
+        turn.say(text(payment_outcome("paid", lang, fallback, method=paid["method"], **facts)))
+        if ours or state.order_id == order_id:
+            turn.set(payment_status="paid", frame=None)
+            if state.pending in SALE_QUESTIONS:
+                turn.set(pending=None, pending_options=[])
+        return turn.goto(END)
+    outcome = payment_outcome(status, lang, fallback, amount=money(order["amount_due"]), ref=order["order_ref"])
+    failed = next((p for p in reversed(payments) if p["status"] == status), None)
+    if not free:
+        turn.say(text(outcome))  # the customer is answering another question of ours: tell, don't take over
+        if ours:
+            frame.payment_started = None
+            turn.set(frame=frame)
+        return turn.goto(END)
+    if not ours:
+        frame = OrderFrame(
+            order=BuiltOrder(order_id=order_id, amount_due=order["amount_due"], fingerprint="", adopted=True)
+        )
+    frame.payment_started = None
+    turn.set(
+        order_id=order_id,
+        order_totals={"total": order["total"], "amount_due": order["amount_due"]},
+        payment_status=status,
+    )
+    if failed is not None and failed["method"] == "mpesa_stk":
+        frame.payment_method = "mpesa_stk"
+        options = [
+            (f"confirm:{order_id}:yes", t(turn, "retry_prompt")),
+            (f"confirm:{order_id}:other", t(turn, "confirm_other_number")),
+            (f"confirm:{order_id}:no", t(turn, "no_thanks")),
+        ]
+        turn.say(buttons(outcome, options))
+        _ask(turn, frame, "payment_confirmation", [{"id": i, "title": title} for i, title in options])
+    else:
+        turn.say(text(outcome))
+        frame.payment_method = None
+        _say_payment_methods(turn, frame)
+    steps = turn.tool("payment_get_c2b_instructions", order_id=order_id)
+    if steps["ok"]:
+        turn.say(text(c2b_instructions(steps["data"], lang, fallback)))
+    return turn.goto(END)
+
+
+def payment_status(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
+    """ "Did it go through?": the payment record, never a guess."""
+    turn = Turn(state, runtime, "payment_status")
+    _payment_help(turn)
+    return turn.goto(END)
 
 
 def _payment_help(turn: Turn) -> None:
-    """ "Did it go through?" answered from the payment record, or explained as pending."""
     s = turn.state
-    if not s.order_id:
+    frame = frame_of(turn)
+    ref = (frame.order.order_id if frame.order else None) or s.order_id
+    if not ref:
         turn.say(text(t(turn, "no_open_order")))
         return
-    result = turn.tool("order_get_status", customer_id=s.customer_id, order_ref=s.order_id)
+    result = turn.tool("order_get_status", customer_id=s.customer_id, order_ref=ref)
     if not result["ok"]:
         turn.say(text(t(turn, "tool_error")))
         return
@@ -829,50 +1215,167 @@ def _payment_help(turn: Turn) -> None:
     payments = order["payments"] or []
     paid = next((p for p in reversed(payments) if p["status"] == "paid"), None)
     last = payments[-1] if payments else None
-    method = (paid or {}).get("method")
-    if order["payment_status"] == "paid" or paid is not None:
-        status, amount, receipt = "paid", (paid or {}).get("amount", order["total"]), (paid or {}).get("receipt")
-    else:
-        status = last["status"] if last else "pending"
-        amount, receipt = order["total"], None
     lang, fallback = turn.lang, str(turn.get("sheng_fallback"))
+    if order["payment_status"] == "paid" or paid is not None:
+        amount, receipt = (paid or {}).get("amount", order["total"]), (paid or {}).get("receipt")
+        turn.say(
+            text(
+                payment_outcome(
+                    "paid",
+                    lang,
+                    fallback,
+                    amount=money(amount),
+                    ref=order["order_ref"],
+                    receipt=receipt or "-",
+                    method=(paid or {}).get("method"),
+                )
+            )
+        )
+        turn.set(payment_status="paid")
+        return
+    if last is None:
+        # nothing was ever sent or started: no "still pending"; offer the ways to pay
+        turn.say(text(t(turn, "not_paid_yet", ref=order["order_ref"], amount=money(order["amount_due"]))))
+        if order["status"] in ("draft", "pending_payment", "payment_failed"):
+            if frame.order is None:
+                frame.order = BuiltOrder(
+                    order_id=order["order_ref"], amount_due=order["amount_due"], fingerprint="", adopted=True
+                )
+            frame.payment_started, frame.payment_method = None, None
+            turn.set(order_totals={"total": order["total"], "amount_due": order["amount_due"]})
+            _say_payment_methods(turn, frame)
+        return
+    status = last["status"]
     turn.say(
         text(
             payment_outcome(
-                status,
-                lang,
-                fallback,
-                amount=money(amount),
-                ref=order["order_ref"],
-                receipt=receipt or "-",
-                method=method,
+                status, lang, fallback, amount=money(order["total"]), ref=order["order_ref"], receipt="-", method=None
             )
         )
     )
     if status != "pending":
         turn.set(payment_status=status)
     if status in ("failed", "cancelled", "timeout"):
-        _ask_payment_method(turn, {"order_id": s.order_id})
+        if frame.order is None:
+            frame.order = BuiltOrder(
+                order_id=order["order_ref"], amount_due=order["amount_due"], fingerprint="", adopted=True
+            )
+        frame.payment_started, frame.payment_method = None, None
+        _say_payment_methods(turn, frame)
 
 
-sales = as_node(
-    "sales",
-    journey_graph(
-        "sales",
-        {
-            "sales_start": sales_start,
-            "pending_answer": pending_answer,
-            "payment_status": payment_status,
-            "catalog_order": catalog_order,
-            "payment_event": payment_event,
-            "sales_narrow_query": sales_narrow_query,
-            "ask_clarifying_question": ask_clarifying_question,
-            "catalog_search": catalog_search,
-        },
-        {
-            "sales_start": ["pending_answer", "payment_status", "catalog_order", "payment_event", "sales_narrow_query"],
-            "sales_narrow_query": ["ask_clarifying_question", "catalog_search"],
-        },
-        entry="sales_start",
-    ),
-)
+# a cart from the WhatsApp catalog ------------------------------------------------------------------------
+def catalog_order(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["advance", "__end__"]]:
+    """A cart sent from the shop's WhatsApp catalog (its product retailer ids are our item ids).
+
+    Every product is read with catalog_get_item: the order is built from the catalog's prices and
+    stock, never from the prices inside the cart."""
+    turn = Turn(state, runtime, "catalog_order")
+    wanted: dict[str, int] = {}
+    for entry in state.inbound.get("order_items") or []:
+        item_id, quantity = str(entry.get("product_retailer_id") or "").strip(), int(entry.get("quantity") or 0)
+        if item_id and quantity > 0:
+            wanted[item_id] = wanted.get(item_id, 0) + quantity
+    frame = OrderFrame()
+    unavailable = 0
+    for item_id, quantity in list(wanted.items())[:MAX_CART_LINES]:
+        result = turn.tool("catalog_get_item", item_id=item_id)
+        if not result["ok"]:
+            if result["error"]["code"] != "not_found":
+                turn.say(text(t(turn, "tool_error")))
+                return turn.goto(END)
+            unavailable += 1
+            continue
+        item = result["data"]
+        if not item["in_stock"]:
+            turn.say(text(t(turn, "out_of_stock", name=item["name"])))
+            continue
+        frame.lines = [*frame.lines, _line_from_item(item, min(quantity, 1000))]
+    if unavailable:
+        turn.say(text(t(turn, "cart_items_unknown", count=unavailable)))
+    if not frame.lines:
+        turn.say(text(t(turn, "cart_empty")))
+        turn.set(frame=None, pending=None, pending_options=[])
+        return turn.goto(END)
+    turn.trace.append({"kind": "step", "node": "catalog_order", "lines": len(frame.lines), "unavailable": unavailable})
+    turn.set(frame=frame, selected_item_ids=[ln.item_id for ln in frame.lines], rejected_shortlists=0, order_totals={})
+    return turn.goto("advance")
+
+
+# a side question answered: the sale offered again ---------------------------------------------------------
+def resume_sale(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """After a side question (support, order status, offers), the pending step of the open sale again,
+    in one line with its buttons."""
+    turn = Turn(state, runtime, "resume_sale")
+    frame = state.frame
+    if isinstance(frame, OrderFrame) and frame.open and state.pending is None and not state.in_handoff:
+        _remind(turn, frame.model_copy(deep=True))
+    return turn.done()
+
+
+def _remind(turn: Turn, frame: OrderFrame) -> None:
+    asking = frame.asking
+    if asking == "variant" and frame.lines and any(ln.missing_variant() for ln in frame.lines):
+        _say_variant_question(turn, frame, reminder=True)
+    elif asking == "quantity" and frame.lines and any(ln.quantity is None for ln in frame.lines):
+        _say_quantity_question(turn, frame, reminder=True)
+    elif asking == "fulfilment":
+        _say_fulfilment_question(turn, frame, reminder=True)
+    elif asking == "zone":
+        _say_zone_question(turn, frame, reminder=True)
+    elif asking == "payment_method" and frame.order is not None:
+        _say_payment_methods(turn, frame, reminder=True)
+    elif asking in ("payment_confirmation", "mpesa_number") and frame.order is not None:
+        _say_confirmation(turn, frame, reminder=True)
+    elif asking == "item_selection" and turn.state.last_catalog_results:
+        rows = [(f"item:{r['item_id']}", r["name"], money(r["price"])) for r in turn.state.last_catalog_results]
+        turn.say(listing(t(turn, "resume_sale"), rows, button=t(turn, "shortlist_button")))
+        _ask(turn, frame, "item_selection", [{"id": r[0], "title": r[1]} for r in rows])
+
+
+def _echo(words: str, limit: int = 40) -> str:
+    """The customer's words quoted back, never a wall of text."""
+    return words if len(words) <= limit else words[: limit - 3].rstrip() + "..."
+
+
+def _names_products(turn: Turn, query: str | None) -> bool:
+    """Whether words name something the shop sells ("the samsung one"), not another topic."""
+    if not query:
+        return False
+    services = turn.ctx.services
+    index = services.catalog_indexes.get(turn.ctx.tenant_id, services.tenants.get(turn.ctx.tenant_id).catalog_version)
+    return any(term in index.product_terms for term in terms(query))
+
+
+def _build_sales_graph() -> Any:
+    g: StateGraph[ConversationState, EngineContext, Any, Any] = StateGraph(
+        ConversationState, context_schema=EngineContext
+    )
+    for name, fn in (
+        ("sales_start", sales_start),
+        ("payment_event", payment_event),
+        ("catalog_order", catalog_order),
+        ("payment_status", payment_status),
+        ("tap", tap),
+        ("fill_frame", fill_frame),
+        ("search", search),
+        ("advance", advance),
+        ("ask_item", ask_item),
+        ("ask_variant", ask_variant),
+        ("ask_quantity", ask_quantity),
+        ("ask_fulfilment", ask_fulfilment),
+        ("ask_zone", ask_zone),
+        ("build_order", build_order),
+        ("apply_coupon", apply_coupon),
+        ("ask_payment_method", ask_payment_method),
+        ("ask_mpesa_number", ask_mpesa_number),
+        ("confirm_payment", confirm_payment),
+        ("start_payment", start_payment),
+    ):
+        g.add_node(name, fn)
+    g.add_edge(START, "sales_start")
+    return g.compile(checkpointer=False, name="sales")
+
+
+sales = as_node("sales", _build_sales_graph())
+__all__ = ["PaymentEventUnreadable", "extract_slots", "order_summary", "resume_sale", "sales"]

@@ -1,0 +1,430 @@
+"""Extractors of the order frame: what a customer's message says about a sale, in English, Swahili
+and Sheng, whatever question the bot asked last.
+
+Every extractor is a pure function of the message (and of the shop's own settings where the words
+are the shop's: zone and area names, enabled payment methods). The words here are the words of
+buying, counting, delivering and paying, which hold for every shop; a trade's own words belong in
+its pack.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from tulia.domain.phone import to_mpesa_msisdn
+from tulia.errors import InvalidInput
+from tulia.nlu.lexicon import COLOURS, normalize
+
+PaymentMethod = Literal["mpesa_stk", "mpesa_c2b", "pesapal"]
+FulfilmentMode = Literal["delivery", "pickup"]
+QuantityEdit = Literal["set", "add"]
+
+MAX_QUANTITY = 1000
+
+# fmt: off
+NUMBER_WORDS: dict[str, int] = {
+    # English
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "a dozen": 12, "dozen": 12, "half a dozen": 6,
+    "two dozen": 24, "both": 2,
+    # Swahili, with the noun-class forms people write ("viatu viwili", "watu watatu", "mawili")
+    "moja": 1, "mmoja": 1, "kimoja": 1, "mbili": 2, "viwili": 2, "wawili": 2, "mawili": 2, "tatu": 3, "vitatu": 3,
+    "watatu": 3, "matatu": 3, "nne": 4, "vinne": 4, "wanne": 4, "manne": 4, "tano": 5, "vitano": 5, "watano": 5,
+    "matano": 5, "sita": 6, "saba": 7, "nane": 8, "vinane": 8, "tisa": 9, "kumi": 10, "dazeni": 12,
+    "dazani": 12,
+}
+# fmt: on
+# words that count things in any shop ("3 bags", "pcs 5", "vipande 2")
+COUNT_UNITS = (
+    "pcs",
+    "pc",
+    "pieces",
+    "piece",
+    "units",
+    "unit",
+    "pairs",
+    "packs",
+    "pack",
+    "packets",
+    "packet",
+    "boxes",
+    "box",
+    "bags",
+    "bag",
+    "bottles",
+    "bottle",
+    "sets",
+    "set",
+    "crates",
+    "crate",
+    "cartons",
+    "carton",
+    "tins",
+    "tin",
+    "vipande",
+    "kipande",
+    "pakiti",
+    "paketi",
+    "mifuko",
+    "mfuko",
+    "chupa",
+    "boksi",
+    "sanduku",
+    "seti",
+    "dozen",
+    "dozens",
+    "dazeni",
+)  # fmt: skip
+# units that belong to a product's name, never a count ("20000mAh", "256 GB", "2 kg", "55 inch")
+MEASURE_UNITS = (
+    "gb", "tb", "mb", "mah", "w", "watts", "watt", "v", "inch", "inches", "kg", "g", "ml", "l", "litre", "litres",
+    "liter", "liters", "cm", "mm", "m", "k", "hz", "mp", "ft", "metres", "meters", "lb", "lbs", "%", "pm", "am",
+)  # fmt: skip
+BUY_VERBS = (
+    "need", "want", "buy", "order", "get", "take", "send", "send me", "deliver", "give me", "i ll take", "ill take",
+    "i will take", "add", "nataka", "ninataka", "nahitaji", "nipe", "niletee", "nitumie", "nunua", "kununua",
+    "naomba", "nichukulie", "niagizie", "ongeza", "weka", "nieke", "niwekee", "make it", "make them", "iwe",
+    "ziwe", "just", "only", "tu",
+)  # fmt: skip
+
+_NUM = r"(\d{1,4})"
+_UNIT_ALT = "|".join(sorted((re.escape(u) for u in COUNT_UNITS), key=len, reverse=True))
+_MEASURE_ALT = "|".join(sorted((re.escape(u) for u in MEASURE_UNITS), key=len, reverse=True))
+_VERB_ALT = "|".join(sorted((re.escape(v) for v in BUY_VERBS), key=len, reverse=True))
+_WORD_ALT = "|".join(sorted((re.escape(w) for w in NUMBER_WORDS), key=len, reverse=True))
+
+# "3 pcs", "pcs 3", "x3", "3x", "qty 3", "quantity: 3", "vipande 3"
+_Q_UNIT_AFTER = re.compile(rf"(?<![\w.,]){_NUM}\s*(?:{_UNIT_ALT})(?!\w)")
+_Q_UNIT_BEFORE = re.compile(rf"(?<!\w)(?:{_UNIT_ALT}|qty|quantity|idadi)\s*[:=]?\s*{_NUM}(?![\w.,])")
+_Q_TIMES = re.compile(rf"(?<![\w.,])(?:x\s*{_NUM}|{_NUM}\s*x)(?!\w)")
+# "need 3 ...", "nataka 2", "make it 3" (a number right after a verb of buying, not a measure)
+_Q_AFTER_VERB = re.compile(rf"(?<!\w)(?:{_VERB_ALT})\s+{_NUM}(?![\w.,])(?!\s*(?:{_MEASURE_ALT})(?!\w))")
+# "3 oraimo earbuds" at the start of the request: a number before words, not a measure
+_Q_LEADING = re.compile(rf"^(?:(?:hi|hello|hey|habari|niaje|sasa|mambo)\s+)?{_NUM}\s+(?!(?:{_MEASURE_ALT})(?!\w))[a-z]")
+_Q_WORD = re.compile(rf"(?<!\w)({_WORD_ALT})(?!\w)")
+# "ongeza moja", "add one more", "one more", "another one", "add 2 more"
+_Q_INCREMENT = re.compile(
+    rf"(?<!\w)(?:(?:ongeza|add)\s+(?:(\d{{1,3}})|({_WORD_ALT}))(?:\s+(?:more|zaidi|ingine|nyingine))?|"
+    rf"(?:(\d{{1,3}})|({_WORD_ALT}))\s+more|another one|one more|ingine moja|nyingine moja|moja zaidi)(?!\w)"
+)
+_Q_SET = re.compile(
+    rf"(?<!\w)(?:make it|make them|change (?:it |the quantity )?to|iwe|ziwe|badilisha iwe|badilisha ziwe|"
+    rf"(?:i )?(?:only )?want|nataka)\s+(?:only\s+|just\s+|tu\s+)?(?:(\d{{1,4}})|({_WORD_ALT}))(?!\w)"
+    rf"(?!\s*(?:{_MEASURE_ALT})(?!\w))"
+)
+_ONLY_NUMBER = re.compile(r"^\s*(\d{1,4})\s*$")
+
+# fmt: off
+STK_WORDS = (
+    "mpesa prompt", "m pesa prompt", "m-pesa prompt", "stk", "stk push", "prompt", "push", "mpesa", "m pesa", "m-pesa",
+    "lipa na mpesa", "lipa na m pesa", "lipa kwa mpesa", "kwa mpesa", "via mpesa", "with mpesa", "mobile money",
+    "pesa ya simu", "ombi la mpesa",
+)
+C2B_WORDS = (
+    "paybill", "pay bill", "pay-bill", "till", "till number", "buy goods", "lipa kwa paybill", "lipa kwa till",
+    "business number", "nambari ya biashara", "namba ya till",
+)
+CARD_WORDS = ("card", "visa", "mastercard", "master card", "pesapal", "kadi", "debit card", "credit card", "bank card")
+DELIVERY_WORDS = (
+    "deliver", "delivered", "delivery", "deliveries", "deliver it", "send it", "send them", "bring it", "bring them",
+    "ship", "shipping", "courier", "rider", "boda", "niletee", "nileteeni", "leta", "letewa", "nitumie", "tuma",
+    "tukuletee", "mniletee", "peleka", "nipelekee", "to my place", "to my house", "to my office", "home delivery",
+    "kwa nyumba", "nyumbani", "mpaka kwangu",
+)
+PICKUP_WORDS = (
+    "pickup", "pick up", "pick it up", "pick them up", "collect", "collection", "come for it", "come for them",
+    "i ll come", "ill come", "i will come", "at the shop", "from the shop", "in store", "in-store", "nitakuja",
+    "nitachukua", "kuchukua", "nichukue", "dukani", "nitapita", "nitafika dukani", "self collect",
+)
+# fmt: on
+_CODE = re.compile(
+    r"(?<!\w)(?:promo|discount|coupon|voucher|kuponi|code|kodi)(?:\s+(?:code|codes|yangu|my))?"
+    r"\s*(?:is|ni|:|=|-)?\s*(?:ni\s+)?[\"'“]?([A-Za-z0-9][A-Za-z0-9_-]{2,31})",
+    re.I,
+)
+_CODE_STOP = frozenset(
+    {"code", "codes", "coupon", "promo", "voucher", "kuponi", "is", "ni", "yangu", "my", "the", "a", "for", "please",
+     "pls", "tafadhali", "to", "apply", "use", "tumia", "ya", "la", "kwa", "hii", "this", "that", "have", "nina"}
+)  # fmt: skip
+_PHONE = re.compile(r"(?<![\d+])(?:\+?\s*\(?\s*254\s*\)?[\s.-]*|0)?([17](?:[\s.-]*\d){8})(?!\d)")
+_ORDER_REF = re.compile(r"\bord[\s-]?([2-9a-hjkmnp-tv-z]{5})\b", re.I)
+
+EditAction = Literal["remove", "add_item", "fulfilment", "zone", "coupon", "quantity"]
+
+
+@dataclass(frozen=True)
+class QuantitySaid:
+    value: int
+    edit: QuantityEdit = "set"  # "add": one more / ongeza moja
+
+
+@dataclass
+class FrameDelta:
+    """What one message says about the sale. ``None`` means unsaid; the journey keeps what it has."""
+
+    quantity: QuantitySaid | None = None
+    mode: FulfilmentMode | None = None
+    zone: str | None = None  # one of the shop's zones, named or by one of its areas
+    place: str | None = None  # the words naming where to deliver (an area, a landmark)
+    method: PaymentMethod | None = None
+    method_words: str | None = None  # what was said, when it names a method the shop has not enabled
+    phone: str | None = None  # +2547XXXXXXXX
+    coupon_code: str | None = None
+    order_ref: str | None = None
+    remove: bool = False  # "remove the case", "toa", "sitaki ..."
+    add: bool = False  # "add a charger", "ongeza ..."
+    spans: list[tuple[int, int]] = field(default_factory=list)  # parts of the normalised text that were read
+
+    def said_anything(self) -> bool:
+        return any(
+            v is not None
+            for v in (self.quantity, self.mode, self.zone, self.method, self.method_words, self.phone, self.coupon_code)
+        )
+
+
+def _cap(n: int) -> int | None:
+    return n if 0 < n <= MAX_QUANTITY else None
+
+
+def _word_value(word: str | None) -> int | None:
+    return NUMBER_WORDS.get(word or "")
+
+
+def extract_quantity(
+    plain: str, *, bare_number_is_quantity: bool = False
+) -> tuple[QuantitySaid | None, list[tuple[int, int]]]:
+    """The quantity a message states: digits with a counting word, after a verb of buying, or in
+    words ("mbili", "a dozen"), and increments ("ongeza moja", "one more")."""
+    if m := _Q_INCREMENT.search(plain):
+        if m.group(0) in ("another one", "one more", "ingine moja", "nyingine moja", "moja zaidi"):
+            value: int | None = 1
+        else:
+            value = (
+                int(m.group(1) or m.group(3)) if (m.group(1) or m.group(3)) else _word_value(m.group(2) or m.group(4))
+            )
+        if value and _cap(value):
+            return QuantitySaid(value, "add"), [m.span()]
+    if m := _Q_SET.search(plain):
+        value = int(m.group(1)) if m.group(1) else _word_value(m.group(2))
+        if (
+            value
+            and _cap(value)
+            and not (m.group(2) == "one" and not re.search(r"(?:make it|change|only|just)", m.group(0)))
+        ):
+            return QuantitySaid(value), [m.span()]
+    for pattern in (_Q_UNIT_AFTER, _Q_UNIT_BEFORE, _Q_TIMES, _Q_AFTER_VERB, _Q_LEADING):
+        if m := pattern.search(plain):
+            digits = next(g for g in m.groups() if g)
+            if _cap(int(digits)):
+                return QuantitySaid(int(digits)), [m.span()]
+    if bare_number_is_quantity and (m := _ONLY_NUMBER.match(plain)) and _cap(int(m.group(1))):
+        return QuantitySaid(int(m.group(1))), [m.span()]
+    for m in _Q_WORD.finditer(plain):
+        word = m.group(1)
+        before = plain[: m.start()].split()[-1:] if m.start() else []
+        after = plain[m.end() :].split()[:1]
+        if word == "one" and not (before and before[0] in ("just", "only", "need", "want", "take", "buy", "get")):
+            continue  # "the black one", "this one" are not counts
+        if word in ("a dozen", "dozen", "half a dozen", "two dozen") or word not in ("one", "both"):
+            if word in ("tatu", "sita", "saba", "tano", "nne", "kumi") and after[:1] == ["asubuhi"]:
+                continue  # a time of day ("saa tatu asubuhi"), not a count
+            if before[-1:] == ["saa"]:
+                continue  # "saa tano": five o'clock
+            return QuantitySaid(NUMBER_WORDS[word]), [m.span()]
+    return None, []
+
+
+def extract_method(plain: str, enabled: list[str]) -> tuple[PaymentMethod | None, str | None, list[tuple[int, int]]]:
+    """The payment method named: card words, Paybill/Till words, M-Pesa words (a prompt when the
+    shop sends prompts, else its Paybill or Till). A method the shop lacks comes back as words."""
+    spans: list[tuple[int, int]] = []
+
+    def find(words: tuple[str, ...]) -> str | None:
+        for w in sorted(words, key=len, reverse=True):
+            if m := re.search(rf"(?<!\w){re.escape(w)}(?!\w)", plain):
+                spans.append(m.span())
+                return w
+        return None
+
+    for method, words in (("pesapal", CARD_WORDS), ("mpesa_c2b", C2B_WORDS), ("mpesa_stk", STK_WORDS)):
+        said = find(words)
+        if said is None:
+            continue
+        if (
+            method == "mpesa_stk"
+            and "mpesa_stk" not in enabled
+            and "mpesa_c2b" in enabled
+            and said
+            not in (
+                "stk",
+                "stk push",
+                "prompt",
+                "push",
+                "mpesa prompt",
+                "m pesa prompt",
+                "m-pesa prompt",
+                "ombi la mpesa",
+            )
+        ):
+            return "mpesa_c2b", None, spans  # "M-Pesa" at a shop without prompts: its Paybill or Till
+        if method in enabled:
+            return method, None, spans  # type: ignore[return-value]
+        return None, said, spans
+    return None, None, spans
+
+
+def _has(plain: str, words: tuple[str, ...]) -> tuple[int, int] | None:
+    for w in sorted(words, key=len, reverse=True):
+        if m := re.search(rf"(?<!\w){re.escape(w)}(?!\w)", plain):
+            return m.span()
+    return None
+
+
+def extract_mode(plain: str) -> tuple[FulfilmentMode | None, list[tuple[int, int]]]:
+    pickup, delivery = _has(plain, PICKUP_WORDS), _has(plain, DELIVERY_WORDS)
+    if pickup and not delivery:
+        return "pickup", [pickup]
+    if delivery and not pickup:
+        return "delivery", [delivery]
+    if pickup and delivery:  # "change to pickup, no delivery": the later word wins
+        return ("pickup", [pickup]) if pickup[0] > delivery[0] else ("delivery", [delivery])
+    return None, []
+
+
+def extract_zone(
+    plain: str, zones: list[tuple[str, list[str]]]
+) -> tuple[str | None, str | None, list[tuple[int, int]]]:
+    """The shop's zone named anywhere in the sentence, by its name or one of its areas (the longest
+    name wins: "Nairobi West" over "Nairobi"). Returns (zone, the words said, span)."""
+    best: tuple[int, str, str, tuple[int, int]] | None = None
+    for zone, areas in zones:
+        for candidate in (zone, *areas):
+            needle = normalize(candidate)
+            if not needle:
+                continue
+            m = re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", plain)
+            if m and (best is None or len(needle) > best[0]):
+                best = (len(needle), zone, candidate, m.span())
+    if best is None:
+        return None, None, []
+    return best[1], best[2], [best[3]]
+
+
+def extract_coupon(text: str) -> tuple[str | None, list[tuple[int, int]]]:
+    for m in _CODE.finditer(text):
+        token = m.group(1)
+        if token.casefold() in _CODE_STOP:
+            continue
+        if not (any(ch.isdigit() for ch in token) or token.isupper() or len(token) >= 5):
+            continue
+        return token.upper(), [m.span()]
+    return None, []
+
+
+def extract_phone(text: str) -> tuple[str | None, tuple[int, int] | None]:
+    """A Kenyan mobile number in any common form, as +2547XXXXXXXX / +2541XXXXXXXX."""
+    for m in _PHONE.finditer(text):
+        digits = re.sub(r"\D", "", m.group(1))
+        try:
+            return "+" + to_mpesa_msisdn("0" + digits), m.span()
+        except InvalidInput:
+            continue
+    return None, None
+
+
+def extract_order_ref(text: str) -> str | None:
+    m = _ORDER_REF.search(text)
+    return f"ORD-{m.group(1).upper()}" if m else None
+
+
+REMOVE_WORDS = (
+    "remove",
+    "delete",
+    "take out",
+    "drop",
+    "toa",
+    "ondoa",
+    "sitaki",
+    "no longer want",
+    "don t want",
+    "dont want",
+)
+ADD_WORDS = ("add", "also", "plus", "as well", "ongeza", "pia", "na pia", "include")
+
+
+def extract_delta(
+    text: str,
+    *,
+    zones: list[tuple[str, list[str]]],
+    enabled_methods: list[str],
+    bare_number_is_quantity: bool = False,
+) -> FrameDelta:
+    """Everything the message says about the sale at once."""
+    plain = normalize(text)
+    delta = FrameDelta()
+    phone, _span = extract_phone(text)
+    scrubbed = plain
+    if phone:
+        delta.phone = phone
+        # the number's digits are not a quantity
+        for digits in re.findall(r"[\d\s.+()-]{9,}", text):
+            scrubbed = scrubbed.replace(normalize(digits), " ")
+    delta.order_ref = extract_order_ref(text)
+    if delta.order_ref:
+        scrubbed = re.sub(r"\bord[\s-]?[2-9a-hjkmnp-tv-z]{5}\b", " ", scrubbed)
+    delta.coupon_code, _ = extract_coupon(text)
+    if delta.coupon_code:
+        scrubbed = re.sub(rf"(?<!\w){re.escape(delta.coupon_code.casefold())}(?!\w)", " ", scrubbed)
+    delta.quantity, spans = extract_quantity(scrubbed, bare_number_is_quantity=bare_number_is_quantity)
+    delta.spans += spans
+    delta.mode, spans = extract_mode(scrubbed)
+    delta.spans += spans
+    delta.zone, delta.place, spans = extract_zone(scrubbed, zones)
+    delta.spans += spans
+    if delta.zone and delta.mode is None:
+        delta.mode = "delivery"  # "to Westlands", "Kilimani": a place to deliver to
+    delta.method, delta.method_words, spans = extract_method(scrubbed, enabled_methods)
+    delta.spans += spans
+    delta.remove = _has(scrubbed, REMOVE_WORDS) is not None
+    delta.add = _has(scrubbed, ADD_WORDS) is not None and not delta.remove
+    return delta
+
+
+def residual_words(text: str, delta: FrameDelta) -> str:
+    """The message without what the extractors read (quantities, places, methods, codes, numbers):
+    what is left may name products."""
+    plain = normalize(text)
+    for start, end in sorted(delta.spans, reverse=True):
+        plain = plain[:start] + " " + plain[end:]
+    if delta.coupon_code:
+        plain = re.sub(rf"(?<!\w){re.escape(delta.coupon_code.casefold())}(?!\w)", " ", plain)
+        plain = re.sub(r"(?<!\w)(?:promo|discount|coupon|voucher|kuponi|code|kodi)(?!\w)", " ", plain)
+    if delta.phone:
+        plain = re.sub(r"[+\d][\d\s-]{8,}", " ", plain)
+    plain = re.sub(r"\bord[\s-]?[2-9a-hjkmnp-tv-z]{5}\b", " ", plain)
+    return " ".join(w for w in plain.split() if w not in _PAY_FILLER)
+
+
+_PAY_FILLER = frozenset(
+    """
+    i ll ill will pay pays paying with by via using kwa na nitalipa nilipe kulipa lipa to in at from the my
+    it them deliver delivered delivery niletee leta tuma please pls tafadhali and also plus remove add ongeza toa
+    ondoa make change instead badala badilisha iwe ziwe more zaidi another use tumia apply
+    """.split()
+)
+
+
+def named_option(text: str, options: list[str]) -> str | None:
+    """The one option of a list the message names ("black", "nyeusi", "the 256GB one")."""
+    words = " ".join(COLOURS.get(w, w) for w in normalize(text).split())
+    padded = f" {words} "
+    hits = [o for o in options if f" {normalize(o)} " in padded]
+    if len(hits) == 1:
+        return hits[0]
+    if len(hits) > 1:
+        return max(hits, key=len)  # "Light Blue" over "Blue"
+    said = {w for w in words.split() if len(w) >= 3}
+    partial = [o for o in options if said & {COLOURS.get(w, w) for w in normalize(o).split()}]
+    return partial[0] if len(partial) == 1 else None
