@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tulia.packs.loader import Pack
 
-DEFAULT_PACKS = ("packs/demo-shop", "packs/demo-salon")
+DEFAULT_PACKS = ("packs/demo-shop", "packs/demo-salon", "packs/demo-grocer")
 
 
 def _find_default_packs() -> list[Path]:

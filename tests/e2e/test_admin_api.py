@@ -295,8 +295,8 @@ def test_offers_follow_the_tools_rules_and_the_bot_offers_what_the_owner_adds(ad
 def _order_by_paybill(admin: Admin, phone: str) -> tuple[str, str]:
     """A customer orders a power bank for pickup and asks for Paybill steps: (reference, amount)."""
     admin.say(phone, "I want an oraimo 20000mAh power bank")
-    admin.say(phone, "1")
     admin.say(phone, "black")
+    admin.say(phone, "1")
     summary = admin.say(phone, "pickup")
     ref = summary.split("Order ", 1)[1].split()[0]
     steps = admin.say(phone, "paybill")

@@ -95,7 +95,7 @@ def test_the_page_is_served_at_the_root(stack: Page) -> None:
     assert page.headers["content-type"].startswith("text/html")
     assert "Tulia local chat" in page.text
     shops = httpx.get(stack.url + "/dev/tenants", timeout=10).json()
-    assert {t["tenant_id"] for t in shops["tenants"]} == {"demo-shop", "demo-salon"}
+    assert {t["tenant_id"] for t in shops["tenants"]} == {"demo-shop", "demo-salon", "demo-grocer"}
     assert shops["simulators"] == {"graph": True, "daraja": True}
 
 
@@ -192,7 +192,7 @@ def test_a_person_buys_a_phone_in_the_browser_and_approves_the_mpesa_prompt(stac
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(stack.url + "/")
-    expect(page.locator("#tenant option")).to_have_count(2)
+    expect(page.locator("#tenant option")).to_have_count(3)  # the three demo packs
     page.fill("#phone", "+254711500004")
     page.fill("#name", "Achieng")
     page.click("#open")
@@ -207,7 +207,11 @@ def test_a_person_buys_a_phone_in_the_browser_and_approves_the_mpesa_prompt(stac
     page.locator(".list-row", has_text="Samsung Galaxy A15").click()
     page.locator(".msg.out").last.locator(".reply-btn", has_text="Blue").first.click()
     expect(shop.last).to_contain_text("storage")
-    page.locator(".msg.out").last.locator(".reply-btn", has_text="128GB").click()
+    page.locator(".msg.out .list-open").last.click()  # storage options differ in price: a list with prices
+    page.locator(".list-row", has_text="128GB").click()
+    expect(shop.last).to_contain_text("How many would you like?")
+    page.locator(".msg.out .list-open").last.click()  # quantities are a list: 1, 2, 3, another number
+    page.locator(".list-row").filter(has_text=re.compile(r"^\s*1\s*$")).click()
     expect(shop.last).to_contain_text("pick it up")
     page.locator(".msg.out").last.locator(".reply-btn", has_text="Pickup").click()
     expect(shop.last).to_contain_text("How would you like to pay")

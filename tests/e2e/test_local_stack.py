@@ -176,9 +176,9 @@ def test_two_tenants_and_several_customers_interleaved(stack: Stack) -> None:
 
 def test_discovery_order_stk_approval_and_the_confirmation_message(stack: Stack) -> None:
     phone = "254711000010"
-    assert "Oraimo" in stack.say(phone, "I want an oraimo 20000mAh power bank")
-    assert "colour" in stack.say(phone, "1")
-    assert "delivery" in stack.say(phone, "black").lower()
+    assert "colour" in stack.say(phone, "I want an oraimo 20000mAh power bank")  # named: straight to the item
+    assert "How many" in stack.say(phone, "black")
+    assert "delivery" in stack.say(phone, "1").lower()
     summary = stack.say(phone, "pickup")
     assert "Order ORD-" in summary
     assert "Please confirm" in stack.say(phone, "M-Pesa prompt")
@@ -197,8 +197,8 @@ def test_discovery_order_stk_approval_and_the_confirmation_message(stack: Stack)
 def test_a_cancelled_prompt_is_explained_with_paybill_steps(stack: Stack) -> None:
     phone = "254711000011"
     stack.say(phone, "I want an oraimo 20000mAh power bank")
-    stack.say(phone, "1")
     stack.say(phone, "black")
+    stack.say(phone, "1")
     stack.say(phone, "pickup")
     stack.say(phone, "M-Pesa prompt")
     stack.say(phone, "yes")
@@ -213,8 +213,8 @@ def test_a_cancelled_prompt_is_explained_with_paybill_steps(stack: Stack) -> Non
 def test_a_prompt_without_a_callback_is_resolved_by_the_stk_query(stack: Stack) -> None:
     phone = "254711000012"
     stack.say(phone, "I want an oraimo 20000mAh power bank")
-    stack.say(phone, "1")
     stack.say(phone, "black")
+    stack.say(phone, "1")
     stack.say(phone, "pickup")
     stack.say(phone, "M-Pesa prompt")
     stack.say(phone, "yes")
@@ -229,8 +229,8 @@ def test_a_prompt_without_a_callback_is_resolved_by_the_stk_query(stack: Stack) 
 def test_a_paybill_payment_confirmed_by_daraja_reaches_the_customer(stack: Stack) -> None:
     phone = "254711000013"
     stack.say(phone, "I want an oraimo 20000mAh power bank")
-    stack.say(phone, "1")
     stack.say(phone, "black")
+    stack.say(phone, "1")
     summary = stack.say(phone, "pickup")
     steps = stack.say(phone, "paybill")
     ref = summary.split("Order ", 1)[1].split()[0]

@@ -167,8 +167,8 @@ def settle(frame: OrderFrame, shop: ShopOptions) -> list[str]:
     if frame.has_products:
         if f.mode is not None and f.mode not in shop.modes:
             refused.append(f.mode)
-            frame.fulfilment = Fulfilment()
-        elif f.mode is None and len(shop.modes) == 1:
+            frame.fulfilment = f = Fulfilment()
+        if f.mode is None and len(shop.modes) == 1:
             frame.fulfilment = Fulfilment(mode=shop.modes[0], zone=f.zone, place=f.place)
         if frame.fulfilment.mode == "pickup":
             frame.fulfilment = Fulfilment(mode="pickup")

@@ -311,6 +311,8 @@ def after_governor(state: ConversationState) -> str:
     if state.intent == "discounts_offers" and state.understanding.get("slots", {}).get("coupon_code"):
         return "sales"  # a code to use: part of the sale (applied to the order, or kept until there is one)
     route = route_intent(state.intent_confidence, clarified_once=state.clarified_once)
+    if route != "journey" and state.frame is not None and (state.frame.lines or state.frame.order):
+        return "sales"  # unclear on its own, but there is a sale: the order frame may read it ("make it 5")
     if route == "clarify" and state.journey == "sales":
         return "sales"  # they want to buy but not what: the one clarifying question is "what are you looking for?"
     if route == "journey":

@@ -240,8 +240,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "delivery": {"en": "Delivery", "sw": "Tukuletee"},
     "pickup": {"en": "Pickup", "sw": "Nitachukua"},
     "ask_address": {
-        "en": "Where should we deliver? Send your area and a landmark (for example: Kilimani, near Yaya Centre).",
-        "sw": "Tukuletee wapi? Tuma eneo lako na alama ya karibu (mfano: Kilimani, karibu na Yaya Centre).",
+        "en": "Where should we deliver? Choose your area, or send it with a landmark.",
+        "sw": "Tukuletee wapi? Chagua eneo lako, au litume pamoja na alama ya karibu.",
     },
     "ask_zone": {
         "en": "Which of our delivery zones is that in?",
@@ -261,6 +261,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "ask_payment_method": {"en": "How would you like to pay {amount}?", "sw": "Ungependa kulipa {amount} vipi?"},
     "method_mpesa_stk": {"en": "M-Pesa prompt", "sw": "M-Pesa (prompt)"},
     "method_mpesa_c2b": {"en": "M-Pesa Paybill", "sw": "M-Pesa Paybill"},
+    "method_mpesa_till": {"en": "M-Pesa Till", "sw": "M-Pesa Till"},
     "method_pesapal": {"en": "Card / other", "sw": "Kadi / nyingine"},
     "confirm_stk": {
         "en": "Please confirm: send an M-Pesa prompt for {amount} (order {ref}) to {phone}?",

@@ -102,7 +102,9 @@ _Q_TIMES = re.compile(rf"(?<![\w.,])(?:x\s*{_NUM}|{_NUM}\s*x)(?!\w)")
 # "need 3 ...", "nataka 2", "make it 3" (a number right after a verb of buying, not a measure)
 _Q_AFTER_VERB = re.compile(rf"(?<!\w)(?:{_VERB_ALT})\s+{_NUM}(?![\w.,])(?!\s*(?:{_MEASURE_ALT})(?!\w))")
 # "3 oraimo earbuds" at the start of the request: a number before words, not a measure
-_Q_LEADING = re.compile(rf"^(?:(?:hi|hello|hey|habari|niaje|sasa|mambo)\s+)?{_NUM}\s+(?!(?:{_MEASURE_ALT})(?!\w))[a-z]")
+_Q_LEADING = re.compile(
+    rf"^(?:(?:hi|hello|hey|habari|niaje|sasa|mambo)\s+)?{_NUM}\s+(?!(?:{_MEASURE_ALT})(?!\w))(?=[a-z])"
+)
 _Q_WORD = re.compile(rf"(?<!\w)({_WORD_ALT})(?!\w)")
 # "ongeza moja", "add one more", "one more", "another one", "add 2 more"
 _Q_INCREMENT = re.compile(
@@ -282,14 +284,24 @@ def _has(plain: str, words: tuple[str, ...]) -> tuple[int, int] | None:
     return None
 
 
+def _all(plain: str, words: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Every place one of ``words`` is said (longest first, not overlapping)."""
+    spans: list[tuple[int, int]] = []
+    for w in sorted(words, key=len, reverse=True):
+        for m in re.finditer(rf"(?<!\w){re.escape(w)}(?!\w)", plain):
+            if all(m.end() <= a or m.start() >= b for a, b in spans):
+                spans.append(m.span())
+    return sorted(spans)
+
+
 def extract_mode(plain: str) -> tuple[FulfilmentMode | None, list[tuple[int, int]]]:
-    pickup, delivery = _has(plain, PICKUP_WORDS), _has(plain, DELIVERY_WORDS)
+    pickup, delivery = _all(plain, PICKUP_WORDS), _all(plain, DELIVERY_WORDS)
     if pickup and not delivery:
-        return "pickup", [pickup]
+        return "pickup", pickup
     if delivery and not pickup:
-        return "delivery", [delivery]
+        return "delivery", delivery
     if pickup and delivery:  # "change to pickup, no delivery": the later word wins
-        return ("pickup", [pickup]) if pickup[0] > delivery[0] else ("delivery", [delivery])
+        return ("pickup" if pickup[-1][0] > delivery[-1][0] else "delivery"), pickup + delivery
     return None, []
 
 

@@ -299,7 +299,8 @@ class RulesEngine:
     def _intent(
         plain: str, slots: Slots, signals: Signals, is_catalog_word: Callable[[str], bool] | None
     ) -> tuple[Intent, float, str]:
-        content = [t for t in terms(plain) if t not in NOT_PRODUCT_TERMS]
+        # numbers ("1", "6", "1jbl") say how many or which model, never what the message is about
+        content = [t for t in terms(plain) if t not in NOT_PRODUCT_TERMS and not t[:1].isdigit()]
         product_terms = [t for t in content if len(t) > 1 and is_catalog_word and is_catalog_word(t)]
         if content and len(product_terms) / len(content) < 0.34:
             product_terms = []  # "purple elephants dance quietly": one catalog word is not a shopping request

@@ -42,7 +42,7 @@ from tulia.graph.frame import (
     settle,
 )
 from tulia.graph.nodes import SALE_TAP_PREFIXES as TAP_PREFIXES
-from tulia.graph.nodes import inbound_text, t
+from tulia.graph.nodes import inbound_text, menu, t
 from tulia.graph.routing import CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE, MAX_SHORTLIST_ITEMS, should_show_catalog_link
 from tulia.graph.state import ConversationState
 from tulia.graph.subgraph import as_node
@@ -338,6 +338,10 @@ def fill_frame(
     if not understood and answering:
         turn.set(route="reclassify")  # a side question: answered elsewhere, then the sale is offered again
         return turn.goto(END)
+    if not understood:
+        turn.say(menu(turn, "unknown"))  # nothing of the sale in it, and no other journey took it
+        turn.set(pending="menu", pending_options=[], clarification_loops=state.clarification_loops + 1)
+        return turn.goto(END)
     if not frame.lines and not frame.order:
         turn.set(frame=frame)
         return turn.goto("ask_item")
@@ -544,10 +548,10 @@ def search(state: ConversationState, runtime: Runtime[EngineContext]) -> Command
     found = _search(
         turn,
         frame,
-        model_query or query,
+        query or model_query or "",  # the customer's own words name the item; the model's query helps when they don't
         slots,
         category=category,
-        fallback_query=query if model_query and model_query != query else None,
+        fallback_query=model_query if query and model_query and model_query != query else None,
     )
     if found is None:
         return turn.goto(END)
@@ -1003,7 +1007,10 @@ def _say_payment_methods(turn: Turn, frame: OrderFrame, *, reminder: bool = Fals
         _ask(turn, frame, None, [])
         return
     options = [
-        {"id": f"pay:{ref}:{m['method']}", "title": t(turn, f"method_{m['method']}")}
+        {
+            "id": f"pay:{ref}:{m['method']}",
+            "title": t(turn, "method_mpesa_till" if "till" in m["details"] else f"method_{m['method']}"),
+        }
         for m in methods["data"]["methods"]
     ]
     key = "resume_payment" if reminder else "ask_payment_method"
