@@ -16,9 +16,11 @@ through the checkpointed graph against moto in process, with the Daraja and Pesa
 from __future__ import annotations
 
 import itertools
+import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.common import PACKS, Bench, CallCounter, bench_services, describe
 from tulia.config import Settings
 from tulia.graph.conversation import Conversations, dynamodb_checkpointer
-from tulia.llm.scripted import ScriptedChatModel, rules_responder
+from tulia.llm.prompts import user_message_of
+from tulia.llm.scripted import Answer, Responder, ScriptedChatModel
 from tulia.nlu.bedrock import bedrock_engine
 from tulia.nlu.rules import RulesEngine
 from tulia.packs.loader import load_pack
@@ -58,6 +61,53 @@ LONG_THREAD = [
     "hi", "I want a samsung phone", "1", "Black", "128GB", "pickup", "any offers?", "where is my order?",
     "How are refunds paid?", "oraimo power bank", "2",
 ]  # fmt: skip
+
+
+def rules_responder(is_catalog_word: Callable[[str], bool] | None = None) -> Responder:
+    """Stand-in model answers for counting model calls per turn over many conversations (a benchmark
+    of call counts, not of understanding: the engine's tests use hand-written answers)."""
+
+    engine = RulesEngine()
+
+    def respond(node: str, prompt: str) -> Answer:
+        u = engine.understand(user_message_of(prompt), is_catalog_word=is_catalog_word)
+        if node == "classify_turn":
+            return json.dumps(
+                {
+                    "intent_classify": {
+                        "intent": u.intent,
+                        "confidence": u.intent_confidence,
+                        "notes": u.notes,
+                        "suggested_journey": u.journey,
+                    },
+                    "language_policy": {
+                        "response_language": u.language,
+                        "confidence": u.language_confidence,
+                        "should_ask_language_question": False,
+                    },
+                    "governor_spam_casual": {
+                        "classification": u.governor,
+                        "confidence": u.governor_confidence,
+                        "recommended_action": "proceed" if u.governor == "business" else "redirect",
+                    },
+                }
+            )
+        if node == "sales_narrow_query":
+            if not u.slots.query:
+                question = "Unatafuta nini hasa?" if u.language in ("sw", "sheng") else "What are you looking for?"
+                return json.dumps({"action": "clarify", "question": question, "options": []})
+            return json.dumps(
+                {
+                    "action": "search",
+                    "query": u.slots.query,
+                    "filters": {"type": "any", "max_price": u.slots.budget_max, "min_price": u.slots.budget_min},
+                    "limit": 6,
+                }
+            )
+        raise AssertionError(f"no recorded answer for node {node!r}")
+
+    return respond
+
 
 _ids = itertools.count(1)
 

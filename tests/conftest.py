@@ -191,31 +191,20 @@ def new_customer(caller: Caller, phone: str = "0712345678") -> str:
 
 
 # --- conversation engines ------------------------------------------------------------------------
-def scripted_model(seeded_snapshot: SeededSnapshot) -> Any:
-    """A scripted chat model whose default answers read the message as the rules engine does, with
-    both demo catalogs as its product knowledge."""
-    from tulia.llm.scripted import ScriptedChatModel, rules_responder
-
-    words: set[str] = set()
-    for _version, index in seeded_snapshot.catalog_indexes.values():
-        words |= set(index.product_terms)
-    return ScriptedChatModel(responder=rules_responder(words.__contains__))
-
-
-def scripted_llm_engine(seeded_snapshot: SeededSnapshot, model: Any = None) -> Any:
-    """The ``bedrock`` engine on a scripted chat model (see :func:`scripted_model`)."""
+def scripted_llm_engine(model: Any) -> Any:
+    """The ``bedrock`` engine on a scripted chat model with hand-written answers."""
     from tulia.nlu.bedrock import bedrock_engine
 
-    model = model or scripted_model(seeded_snapshot)
     return bedrock_engine(Settings(), models={"classifier": model, "writer": model})
 
 
-@pytest.fixture(params=["rules", "bedrock"])
-def engine(request: pytest.FixtureRequest, seeded_snapshot: SeededSnapshot) -> Any:
-    """Each conversation test runs on both understanding engines."""
+@pytest.fixture
+def engine() -> Any:
+    """The rules engine. (The ``bedrock`` engine is tested with hand-written model answers: see
+    tests/model_answers.py, test_order_frame.py and test_llm_engine.py.)"""
     from tulia.nlu.rules import RulesEngine
 
-    return RulesEngine() if request.param == "rules" else scripted_llm_engine(seeded_snapshot)
+    return RulesEngine()
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
-"""The ``bedrock`` engine on a scripted chat model: what the model may decide, what it may word, and
-what happens when it fails or invents facts. No model host is ever called."""
+"""The ``bedrock`` engine on a scripted chat model with hand-written answers per prompt: what the
+model may decide, what it may word, and what happens when it fails, answers out of shape or invents
+facts. No model host is ever called, and no answer comes from the rules engine."""
 
 from __future__ import annotations
 
@@ -8,19 +9,20 @@ from typing import Any
 import pytest
 
 from tests.chat import Chat, conversations_for
-from tests.conftest import SHOP, SeededSnapshot, scripted_llm_engine, scripted_model
+from tests.conftest import SHOP, scripted_llm_engine
+from tests.model_answers import SALES, reading
 from tulia.llm.scripted import ScriptedChatModel
 from tulia.services import Services
 
 
 @pytest.fixture
-def model(seeded_snapshot: SeededSnapshot) -> ScriptedChatModel:
-    return scripted_model(seeded_snapshot)  # type: ignore[no-any-return]
+def model() -> ScriptedChatModel:
+    return ScriptedChatModel()  # every answer is queued by the test: an unexpected call fails it
 
 
 @pytest.fixture
-def llm_chat(seeded: Services, seeded_snapshot: SeededSnapshot, model: ScriptedChatModel) -> Chat:
-    return Chat(conversations_for(seeded, scripted_llm_engine(seeded_snapshot, model)))
+def llm_chat(seeded: Services, model: ScriptedChatModel) -> Chat:
+    return Chat(conversations_for(seeded, scripted_llm_engine(model)))
 
 
 def enable_llm_wording(services: Services) -> None:
@@ -34,23 +36,33 @@ def guard_verdicts(chat: Chat) -> list[dict[str, Any]]:
     return [e for e in chat.last.trace if e.get("kind") == "guard"]
 
 
-def test_fast_path_turns_make_no_model_call_and_others_at_most_two(llm_chat: Chat, model: ScriptedChatModel) -> None:
+def test_one_structured_call_per_classified_turn_and_none_on_the_fast_path(
+    llm_chat: Chat, model: ScriptedChatModel
+) -> None:
+    model.queue("classify_turn", reading(SALES, 0.9, product="samsung phone"))
     llm_chat.send("I want a samsung phone")
-    assert [c["node"] for c in llm_chat.llm_calls()] == ["classify_turn", "sales_narrow_query"]
+    assert [c["node"] for c in llm_chat.llm_calls()] == ["classify_turn"]
+    assert model.calls[-1]["tools"] == 1  # structured output: the schema is bound as a tool, as on Bedrock
     llm_chat.send("1")  # a numbered answer to the shortlist: fast path
     assert llm_chat.llm_calls() == []
     llm_chat.send("STOP")
     assert llm_chat.llm_calls() == []
+    model.queue("classify_turn", reading("order_status", 0.95))
     llm_chat.send("where is my order?")
     assert [c["node"] for c in llm_chat.llm_calls()] == ["classify_turn"]
-    assert len(model.calls) == 3
+    assert len(model.calls) == 2
 
 
-def test_the_classifier_prompt_carries_the_tenant_and_the_message(llm_chat: Chat, model: ScriptedChatModel) -> None:
+def test_the_prompt_carries_the_tenant_its_zones_and_methods_and_the_message(
+    llm_chat: Chat, model: ScriptedChatModel
+) -> None:
+    model.queue("classify_turn", reading(SALES, 0.9, "sw", 0.9, product="simu ya Samsung"))
     llm_chat.send("Nataka simu ya Samsung")
     [call] = model.calls_for("classify_turn")
-    assert call["prompt"].endswith("Current user message: Nataka simu ya Samsung")
+    assert call["prompt"].endswith("User message: Nataka simu ya Samsung")
     assert "- Allowed: en, sw, sheng" in call["prompt"]
+    assert '["Nairobi CBD","Nairobi West","Eastlands","Thika Road","Rest of Kenya"]' in call["prompt"]
+    assert '["mpesa_stk","mpesa_c2b","pesapal"]' in call["prompt"]
 
 
 def test_model_decisions_route_the_turn(llm_chat: Chat, model: ScriptedChatModel) -> None:
@@ -63,11 +75,14 @@ def test_model_decisions_route_the_turn(llm_chat: Chat, model: ScriptedChatModel
     reply = llm_chat.send("mzigo wangu umefika wapi boss")
     assert "orders" in llm_chat.nodes()
     assert llm_chat.state["response_language"] == "sw"
-    assert "Sijapata oda" in reply or "oda" in reply.lower()
+    assert "Sijapata oda yoyote" in reply
 
 
-def test_invalid_json_twice_falls_back_to_one_clarifying_question(llm_chat: Chat, model: ScriptedChatModel) -> None:
-    model.queue("classify_turn", "I think they want to buy", "intent: sales")
+def test_an_answer_out_of_shape_twice_falls_back_to_one_clarifying_question(
+    llm_chat: Chat, model: ScriptedChatModel
+) -> None:
+    # prose instead of the tool call, then a call whose intent is not one of the spec's
+    model.queue("classify_turn", "I think they want to buy", {"intent_classify": {"intent": "shopping"}})
     reply = llm_chat.send("nataka hii")
     calls = llm_chat.llm_calls()
     assert [(c["node"], c["ok"], c.get("error")) for c in calls] == [
@@ -76,7 +91,7 @@ def test_invalid_json_twice_falls_back_to_one_clarifying_question(llm_chat: Chat
     ]
     assert "clarify" in llm_chat.nodes()
     assert llm_chat.state["pending"] == "clarify_intent"
-    assert "Buy something" in reply or "Kununua" in reply
+    assert "Kununua" in reply or "Buy something" in reply
 
 
 def test_a_model_outage_falls_back_to_the_rules_engine(llm_chat: Chat, model: ScriptedChatModel) -> None:
@@ -87,19 +102,21 @@ def test_a_model_outage_falls_back_to_the_rules_engine(llm_chat: Chat, model: Sc
     assert engine_entry["fallback"] == "rules"
 
 
-def test_the_model_narrows_a_vague_wish_into_a_catalog_search(llm_chat: Chat, model: ScriptedChatModel) -> None:
+def test_the_models_product_reading_finds_what_the_words_alone_do_not(llm_chat: Chat, model: ScriptedChatModel) -> None:
     model.queue(
-        "sales_narrow_query",
-        '{"action": "search", "query": "power bank", "filters": {"type": "product"}, "limit": 6}',
+        "classify_turn",
+        reading(SALES, 0.85, product="power bank", fulfilment="pickup", notes="wants a power bank"),
     )
-    reply = llm_chat.send("I need something to keep my phone charged on a long safari")
+    reply = llm_chat.send("I'd like something to keep my phone charged on a long safari, pick up")
     assert "Power Bank" in reply
-    assert llm_chat.tools()[-1] == "catalog_search"
+    assert "Phone Stand" not in reply  # what the words "phone" and "keep" alone would find
+    assert llm_chat.state["frame"].fulfilment.mode == "pickup"
 
 
 def test_a_model_clarifying_question_with_invented_numbers_is_not_sent(
     llm_chat: Chat, model: ScriptedChatModel
 ) -> None:
+    model.queue("classify_turn", reading(SALES, 0.8))
     model.queue(
         "sales_narrow_query",
         '{"action": "clarify", "question": "Our phones start at KES 4,999. What budget do you have?"}',
@@ -109,9 +126,32 @@ def test_a_model_clarifying_question_with_invented_numbers_is_not_sent(
     assert "What are you looking for?" in reply  # the template question with the shop's categories
 
 
+def test_a_model_coupon_code_that_the_customer_did_not_type_is_not_used(
+    llm_chat: Chat, model: ScriptedChatModel, seeded: Services
+) -> None:
+    model.queue("classify_turn", reading("discounts_offers", 0.9, coupon_code="VIP500"))
+    reply = llm_chat.send("do you have a code for me?")
+    assert "VIP500" not in reply
+    frame = llm_chat.state["frame"]
+    assert frame is None or frame.coupon_code is None
+
+
+def test_a_zone_or_method_the_shop_lacks_is_not_taken_from_the_model(
+    llm_chat: Chat, model: ScriptedChatModel, seeded: Services
+) -> None:
+    model.queue(
+        "classify_turn",
+        reading(SALES, 0.9, product="JBL Flip 6", quantity=1, zone="Kisumu Central", payment_method="pesapal"),
+    )
+    llm_chat.send("1 JBL Flip 6 to Kisumu Central please")
+    frame = llm_chat.state["frame"]
+    assert frame.fulfilment.zone is None or frame.fulfilment.zone == "Rest of Kenya"  # only the shop's zones
+
+
 # the fact guard on model wording --------------------------------------------------------------
 def test_an_invented_offer_is_caught_by_the_guard(llm_chat: Chat, model: ScriptedChatModel, seeded: Services) -> None:
     enable_llm_wording(seeded)
+    model.queue("classify_turn", reading("discounts_offers", 0.93))
     model.queue("offers_answer", "Great news! Use code MEGA50 today for 50% off everything in the shop.")
     reply = llm_chat.send("any offers?")
     assert "MEGA50" not in reply
@@ -126,6 +166,7 @@ def test_an_invented_price_in_a_support_answer_is_caught(
     llm_chat: Chat, model: ScriptedChatModel, seeded: Services
 ) -> None:
     enable_llm_wording(seeded)
+    model.queue("classify_turn", reading("support_question", 0.9))
     model.queue("support_rag_answer", "Delivery to Eastlands is only KES 250 and arrives the same day.")
     reply = llm_chat.send("How much is delivery to Eastlands?")
     assert "KES 250" not in reply
@@ -136,6 +177,7 @@ def test_an_invented_price_in_a_support_answer_is_caught(
 def test_faithful_model_wording_is_sent(llm_chat: Chat, model: ScriptedChatModel, seeded: Services) -> None:
     enable_llm_wording(seeded)
     worded = "Delivery to Eastlands (Buruburu, Donholm, Umoja...) costs KES 350 and arrives the next day."
+    model.queue("classify_turn", reading("support_question", 0.9))
     model.queue("support_rag_answer", worded)
     assert llm_chat.send("How much is delivery to Eastlands?") == worded
     assert guard_verdicts(llm_chat) == [{"kind": "guard", "node": "support_rag_answer", "verdict": "model"}]
@@ -153,13 +195,16 @@ def test_an_invented_handoff_time_is_caught(llm_chat: Chat, model: ScriptedChatM
 
 
 def test_without_llm_wording_the_model_never_words_replies(llm_chat: Chat, model: ScriptedChatModel) -> None:
+    model.queue("classify_turn", reading("discounts_offers", 0.92), reading("support_question", 0.9))
     llm_chat.send("any offers?")
     llm_chat.send("How are refunds paid?")
     assert {c["node"] for c in model.calls} == {"classify_turn"}
 
 
-def test_model_calls_are_accounted_per_turn(llm_chat: Chat) -> None:
+def test_model_calls_are_accounted_per_turn(llm_chat: Chat, model: ScriptedChatModel) -> None:
+    model.queue("classify_turn", reading(SALES, 0.9, product="samsung phone"))
     llm_chat.send("I want a samsung phone")
+    assert llm_chat.llm_calls()
     for call in llm_chat.llm_calls():
         assert call["model"] == "eu.amazon.nova-micro-v1:0"
         assert call["input_tokens"] > 0

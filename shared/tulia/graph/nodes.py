@@ -258,6 +258,7 @@ def intent_classify(state: ConversationState, runtime: Runtime[EngineContext]) -
             "fallback": u.fallback,
             "slots": {k: v for k, v in u.slots.__dict__.items() if v not in (None, False)},
             "signals": {k: v for k, v in u.signals.__dict__.items() if v},
+            **({"sale": u.sale.model_dump()} if u.sale is not None else {}),
         },
     )
     return turn.done()

@@ -25,7 +25,21 @@ def recent_summary(state: ConversationState, limit: int = 400) -> str:
 
 def prompt_context(turn: Turn) -> PromptContext:
     s = turn.state
+    tenant = turn.ctx.services.tenants.get(turn.ctx.tenant_id)
+    frame = turn.get("frame")
+    order = ""
+    if frame is not None and frame.lines:
+        order = "; ".join(
+            f"{line.quantity or '?'} x {line.name}"
+            + (f" ({', '.join(line.variant_selection.values())})" if line.variant_selection else "")
+            for line in frame.lines
+        )
+        if frame.fulfilment.mode:
+            order += f"; {frame.fulfilment.mode}" + (f" to {frame.fulfilment.zone}" if frame.fulfilment.zone else "")
     return PromptContext(
+        zones=tuple(z.name for z in tenant.delivery_zones),
+        payment_methods=tuple(tenant.payments.enabled_methods()),
+        order_summary=order,
         tenant_id=turn.ctx.tenant_id,
         tenant_name=str(turn.get("tenant_name") or ""),
         bot_name=str(turn.get("bot_name") or "Tulia"),

@@ -15,9 +15,10 @@ from typing import Any, Generic, Literal, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import Runnable
 from pydantic import BaseModel, ValidationError
 
-from tulia.llm.prompts import RETRY_JSON, PromptContext
+from tulia.llm.prompts import RETRY_JSON, RETRY_STRUCTURED, PromptContext
 from tulia.observability import logger as log
 
 T = TypeVar("T", bound=BaseModel)
@@ -96,6 +97,16 @@ class LlmClient:
         self.breaker = breaker or CircuitBreaker()
 
     def _invoke(self, node: str, messages: list[BaseMessage], attempt: int) -> tuple[str | None, dict[str, Any]]:
+        answer, record = self._call(node, self.model, messages, attempt)
+        if answer is None:
+            return None, record
+        return (answer.text if isinstance(answer, AIMessage) else str(answer.content)), record
+
+    def _call(
+        self, node: str, runnable: Runnable[Any, Any], messages: list[BaseMessage], attempt: int
+    ) -> tuple[Any, dict[str, Any]]:
+        """Invoke ``runnable`` (the model, or the model with a structured output), with the circuit
+        breaker and the accounting record; ``None`` when the provider failed."""
         record: dict[str, Any] = {"kind": "llm", "node": node, "model": self.model_id, "attempt": attempt}
         if not self.breaker.allows():
             record.update(ok=False, error="circuit_open", input_tokens=0, output_tokens=0, cost_usd=0.0)
@@ -103,7 +114,7 @@ class LlmClient:
             return None, record
         started = time.perf_counter()
         try:
-            answer = self.model.invoke(messages, config={"metadata": {"tulia_node": node}})
+            result = runnable.invoke(messages, config={"metadata": {"tulia_node": node}})
         except Exception as exc:  # noqa: BLE001 - any provider error (throttling, timeout, access) means: fall back
             self.breaker.record(False)
             log.warning("llm call failed", extra={"node": node, "model": self.model_id, "error": type(exc).__name__})
@@ -117,7 +128,10 @@ class LlmClient:
             )
             return None, record
         self.breaker.record(True)
-        text = answer.text if isinstance(answer, AIMessage) else str(answer.content)
+        answer = result["raw"] if isinstance(result, dict) else result
+        text = answer.text if isinstance(answer, AIMessage) else str(getattr(answer, "content", ""))
+        if isinstance(answer, AIMessage) and answer.tool_calls:
+            text += json.dumps([c["args"] for c in answer.tool_calls], default=str)
         usage = getattr(answer, "usage_metadata", None) or {}
         tokens_in = int(usage.get("input_tokens") or sum(estimate_tokens(str(m.content)) for m in messages))
         tokens_out = int(usage.get("output_tokens") or estimate_tokens(text))
@@ -130,7 +144,33 @@ class LlmClient:
             cost_usd=round((tokens_in * price_in + tokens_out * price_out) / 1_000_000, 10),
             latency_ms=round((time.perf_counter() - started) * 1000, 2),
         )
-        return text, record
+        return result, record
+
+    def structured(self, node: str, ctx: PromptContext, prompt: str, schema: type[T]) -> LlmResult[T]:
+        """The model's structured output (``with_structured_output``: tool calling on Bedrock),
+        validated against ``schema``; one retry when the answer does not fit, then the caller falls back."""
+        runnable = self.model.with_structured_output(schema, include_raw=True)
+        messages: list[BaseMessage] = [SystemMessage(ctx.system()), HumanMessage(prompt)]
+        result: LlmResult[T] = LlmResult()
+        for attempt in (1, 2):
+            out, record = self._call(node, runnable, messages, attempt)
+            result.calls.append(record)
+            if out is None:
+                result.failure = "unavailable"
+                return result
+            parsed = out.get("parsed")
+            if isinstance(parsed, schema):
+                result.value = parsed
+                return result
+            record["ok"] = False
+            record["error"] = "invalid_json"
+            why = out.get("parsing_error") or "no structured answer"
+            log.info(
+                "llm answer did not fit the schema", extra={"node": node, "attempt": attempt, "why": str(why)[:200]}
+            )
+            messages = [*messages[:2], HumanMessage(prompt + "\n\n" + RETRY_STRUCTURED)]
+        result.failure = "invalid_json"
+        return result
 
     def json(self, node: str, ctx: PromptContext, prompt: str, schema: type[T]) -> LlmResult[T]:
         """Ask for JSON; parse and validate; retry once with "return valid JSON only"."""

@@ -155,11 +155,12 @@ Do not blame the customer.
 
 Ticket JSON: {ticket_json}"""
 
-# The three classifier prompts in one call. Each object is exactly its node's JSON output.
+# The three classifier prompts and the sale's slots in one structured-output call per turn. Each
+# classifier object is exactly its node's JSON output.
 CLASSIFY_TURN = """\
-Answer three classification tasks about the same customer message. Return JSON only, one object:
-{{ "intent_classify": {{...}}, "language_policy": {{...}}, "governor_spam_casual": {{...}} }}
-where each value is exactly the JSON its task asks for.
+Answer three classification tasks and one reading task about the same customer message. Return one object:
+{{ "intent_classify": {{...}}, "language_policy": {{...}}, "governor_spam_casual": {{...}}, "sale": {{...}} }}
+where each classifier value is exactly the JSON its task asks for.
 
 ### intent_classify
 {intent_task}
@@ -168,9 +169,25 @@ where each value is exactly the JSON its task asks for.
 {language_task}
 
 ### governor_spam_casual
-{governor_task}"""
+{governor_task}
+
+### sale
+{sale_task}"""
+
+SALE_READING = """\
+Read what the message says about a purchase, in English, Swahili or Sheng. Fill only what the customer said; leave the rest null. Never invent items, prices, codes or places.
+- product: the product or service words (no quantities, places, payment words or codes)
+- quantity and quantity_change: how many ("a couple" is 2, "a dozen" 12, "mbili" 2); "add" for "one more" / "ongeza moja"
+- options: variant options named (colour, size, storage)
+- fulfilment: delivery or pickup; zone: one of the shop's zones {zones}, when the place named is in it; place: the area or landmark words
+- payment_method: one of the shop's methods {payment_methods} (mpesa_stk is an M-Pesa prompt, mpesa_c2b is Paybill or Till, pesapal is card)
+- coupon_code: a code exactly as typed; remove_item, add_item, wants_to_pay: edits and a wish to pay now
+
+Current order (may be empty): {order_json}
+User message: {user_message}"""
 
 RETRY_JSON = "Your previous answer was not valid JSON for this task. Return valid JSON only."
+RETRY_STRUCTURED = "Your previous answer did not fit the required structure. Answer again with valid fields only."
 
 NODE_PROMPTS: dict[str, str] = {
     "intent_classify": INTENT_CLASSIFY,
@@ -186,6 +203,7 @@ NODE_PROMPTS: dict[str, str] = {
     "prefs_consent_response": PREFS_CONSENT_RESPONSE,
     "handoff_message": HANDOFF_MESSAGE,
     "classify_turn": CLASSIFY_TURN,
+    "sale_reading": SALE_READING,
 }
 TEXT_NODES = frozenset(
     {
@@ -214,6 +232,9 @@ class PromptContext:
     allowed_languages: tuple[str, ...] = ("en", "sw", "sheng")
     customer_language_pref: str | None = None
     recent_summary: str = ""
+    zones: tuple[str, ...] = ()  # the shop's delivery zones, for reading a sale
+    payment_methods: tuple[str, ...] = ()  # the shop's enabled payment methods
+    order_summary: str = ""  # the sale in progress, in a line
 
     def system(self) -> str:
         return SYSTEM_BASE.format(
@@ -251,6 +272,13 @@ def classify_turn_prompt(ctx: PromptContext, user_message: str) -> str:
         governor_task=render(
             "governor_spam_casual", recent_summary=ctx.recent_summary or "(none)", user_message=user_message
         ),
+        sale_task=render(
+            "sale_reading",
+            zones=list(ctx.zones),
+            payment_methods=list(ctx.payment_methods),
+            order_json=ctx.order_summary or "(none)",
+            user_message=user_message,
+        ),
     )
 
 
@@ -265,5 +293,5 @@ def node_of(prompt: str) -> str | None:
 
 def user_message_of(prompt: str) -> str:
     """The customer's message inside a rendered classifier prompt (it is always the last field)."""
-    marker = "Current user message: " if "Current user message: " in prompt else "User message: "
-    return prompt.rsplit(marker, 1)[-1] if marker in prompt else ""
+    at = prompt.rfind("User message: ")  # also the end of "Current user message: "
+    return prompt[at + len("User message: ") :] if at >= 0 else ""

@@ -36,10 +36,39 @@ class GovernorOut(_Out):
     recommended_action: Literal["proceed", "redirect", "limit", "stop", "handoff"] = "proceed"
 
 
+class SaleReading(_Out):
+    """What the message says about a sale: the order frame's slots, only as the customer said them."""
+
+    product: str | None = Field(
+        default=None,
+        max_length=120,
+        description="The product or service the customer names, in their words, without quantities, places, "
+        "payment words or codes. null if none.",
+    )
+    quantity: int | None = Field(default=None, ge=1, le=1000, description="How many, if the customer says so.")
+    quantity_change: Literal["set", "add"] = Field(
+        default="set", description="'add' when the customer adds to the quantity they had ('one more')."
+    )
+    options: list[str] = Field(
+        default_factory=list, max_length=6, description="Variant options named: colour, size, storage."
+    )
+    fulfilment: Literal["delivery", "pickup"] | None = None
+    zone: str | None = Field(default=None, description="One of the shop's delivery zones, exactly as listed.")
+    place: str | None = Field(default=None, max_length=200, description="The area or landmark words for delivery.")
+    payment_method: Literal["mpesa_stk", "mpesa_c2b", "pesapal"] | None = None
+    coupon_code: str | None = Field(default=None, max_length=32, description="A code exactly as the customer typed.")
+    remove_item: str | None = Field(default=None, max_length=120, description="The item the customer removes.")
+    add_item: bool = Field(default=False, description="True when the item named is added to the order.")
+    wants_to_pay: bool = Field(default=False, description="True when the customer asks to pay now.")
+
+
 class ClassifyTurnOut(_Out):
+    """One reading of a customer message: the three classifier nodes' outputs and the sale's slots."""
+
     intent_classify: IntentOut
     language_policy: LanguageOut
     governor_spam_casual: GovernorOut
+    sale: SaleReading = Field(default_factory=SaleReading)
 
 
 class SearchFilters(_Out):

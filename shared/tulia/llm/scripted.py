@@ -1,28 +1,37 @@
-"""A scripted chat model: recorded answers per node instead of a live model.
+"""A scripted chat model: hand-written answers per node instead of a live model.
 
 Tests and benchmarks drive the ``bedrock`` engine with it; no model host is ever called. Answers
 are queued per node (the node is recognised from the prompt it receives); when a node's queue is
 empty the ``responder`` answers, and without a responder the call fails loudly. Every call is
 counted and kept, so tests can assert what the model was asked.
+
+It supports tool calling the way Bedrock's Converse API does, so ``with_structured_output`` works
+on it as on ``ChatBedrockConverse``: an answer that is a dict (or a JSON object string) becomes the
+arguments of a call of the bound tool; any other string is a prose answer with no tool call (a model
+that ignored the tool: a malformed answer).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.runnables import Runnable
+from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
 from tulia.llm.client import estimate_tokens
 from tulia.llm.prompts import node_of, user_message_of
 
-Answer = str | Exception
+Answer = str | dict[str, Any] | Exception
 Responder = Callable[[str, str], Answer]
+_call_ids = itertools.count(1)
 
 
 class ScriptedChatModel(BaseChatModel):
@@ -41,6 +50,11 @@ class ScriptedChatModel(BaseChatModel):
     def calls_for(self, node: str) -> list[dict[str, Any]]:
         return [c for c in self.calls if c["node"] == node]
 
+    def bind_tools(
+        self, tools: Sequence[Any], *, tool_choice: str | None = None, **kwargs: Any
+    ) -> Runnable[LanguageModelInput, AIMessage]:
+        return self.bind(tools=[convert_to_openai_tool(t) for t in tools], tool_choice=tool_choice, **kwargs)
+
     def _generate(
         self,
         messages: list[BaseMessage],
@@ -50,7 +64,8 @@ class ScriptedChatModel(BaseChatModel):
     ) -> ChatResult:
         prompt = str(messages[1].content) if len(messages) > 1 else str(messages[0].content)
         node = node_of(prompt) or "unknown_prompt"
-        self.calls.append({"node": node, "prompt": prompt, "messages": len(messages)})
+        tools = kwargs.get("tools") or []
+        self.calls.append({"node": node, "prompt": prompt, "messages": len(messages), "tools": len(tools)})
         queued = self.script.get(node)
         if queued:
             answer: Answer = queued.pop(0)
@@ -61,60 +76,40 @@ class ScriptedChatModel(BaseChatModel):
         if isinstance(answer, Exception):
             raise answer
         tokens_in = sum(estimate_tokens(str(m.content)) for m in messages)
-        message = AIMessage(
-            answer,
-            usage_metadata={
-                "input_tokens": tokens_in,
-                "output_tokens": estimate_tokens(answer),
-                "total_tokens": tokens_in + estimate_tokens(answer),
-            },
-        )
+        args = answer if isinstance(answer, dict) else _json_object(answer)
+        if tools and args is not None:
+            text = json.dumps(args)
+            message = AIMessage(
+                "",
+                tool_calls=[{"name": tools[0]["function"]["name"], "args": args, "id": f"call_{next(_call_ids)}"}],
+            )
+        else:
+            text = answer if isinstance(answer, str) else json.dumps(answer)
+            message = AIMessage(text)
+        message.usage_metadata = {
+            "input_tokens": tokens_in,
+            "output_tokens": estimate_tokens(text),
+            "total_tokens": tokens_in + estimate_tokens(text),
+        }
         return ChatResult(generations=[ChatGeneration(message=message)])
 
 
-def rules_responder(is_catalog_word: Callable[[str], bool] | None = None) -> Responder:
-    """Answer classifier and narrowing prompts the way the rules engine reads the message: a
-    stand-in for recorded model answers across a whole conversation test set. ``is_catalog_word``
-    plays the model's world knowledge of what the shop sells."""
-    from tulia.nlu.rules import RulesEngine
+def _json_object(text: str) -> dict[str, Any] | None:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
 
-    engine = RulesEngine()
 
-    def respond(node: str, prompt: str) -> Answer:
-        u = engine.understand(user_message_of(prompt), is_catalog_word=is_catalog_word)
-        if node == "classify_turn":
-            return json.dumps(
-                {
-                    "intent_classify": {
-                        "intent": u.intent,
-                        "confidence": u.intent_confidence,
-                        "notes": u.notes,
-                        "suggested_journey": u.journey,
-                    },
-                    "language_policy": {
-                        "response_language": u.language,
-                        "confidence": u.language_confidence,
-                        "should_ask_language_question": False,
-                    },
-                    "governor_spam_casual": {
-                        "classification": u.governor,
-                        "confidence": u.governor_confidence,
-                        "recommended_action": "proceed" if u.governor == "business" else "redirect",
-                    },
-                }
-            )
-        if node == "sales_narrow_query":
-            if not u.slots.query:
-                question = "Unatafuta nini hasa?" if u.language in ("sw", "sheng") else "What are you looking for?"
-                return json.dumps({"action": "clarify", "question": question, "options": []})
-            return json.dumps(
-                {
-                    "action": "search",
-                    "query": u.slots.query,
-                    "filters": {"type": "any", "max_price": u.slots.budget_max, "min_price": u.slots.budget_min},
-                    "limit": 6,
-                }
-            )
-        raise AssertionError(f"no recorded answer for node {node!r}")
+def answers_by_message(table: dict[str, dict[str, Any]], *, node: str = "classify_turn") -> Responder:
+    """Hand-written answers of ``node`` keyed by the customer's message: a recorded conversation. A
+    message the table does not have fails the test loudly."""
+
+    def respond(asked: str, prompt: str) -> Answer:
+        message = user_message_of(prompt).strip()
+        if asked != node or message not in table:
+            raise AssertionError(f"no hand-written {asked!r} answer for the message {message!r}")
+        return table[message]
 
     return respond

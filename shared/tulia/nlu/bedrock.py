@@ -1,11 +1,12 @@
 """The model-backed understanding engine (``TULIA_LLM=bedrock``).
 
-One classifier call per turn answers the three classifier prompts of Appendix B together; each
-classifier node still gets its own output. Facts the customer typed (order references, codes,
+One structured-output call per turn (``with_structured_output``) answers the three classifier
+prompts of Appendix B together and reads the sale's slots (the order frame's delta); each classifier
+node still gets its own output. Facts the customer typed (order references, codes,
 phone numbers, budgets) and the escalation signals of spec 4.5 are read deterministically, as in
 the rules engine, so a model can never invent them. When the model is unavailable (errors, open
-circuit) the rules engine answers; when it answers twice with invalid JSON the turn falls back to a
-clarifying question.
+circuit) the rules engine answers; when it answers twice with an answer that does not fit the schema the turn falls back
+to a clarifying question.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ class LlmEngine:
         text = text[:MAX_TEXT]
         read = self.rules.understand(text, is_catalog_word=is_catalog_word)  # slots and signals
         ctx = context or PromptContext(tenant_id="-", tenant_name="-")
-        result = self.classifier.json("classify_turn", ctx, classify_turn_prompt(ctx, text), ClassifyTurnOut)
+        result = self.classifier.structured("classify_turn", ctx, classify_turn_prompt(ctx, text), ClassifyTurnOut)
         calls = tuple(result.calls)
         if result.failure == "unavailable":
             return replace(read, llm_calls=calls, fallback="rules")
@@ -79,6 +80,7 @@ class LlmEngine:
             signals=read.signals,
             notes=out.intent_classify.notes,
             llm_calls=calls,
+            sale=out.sale,
         )
 
     def narrow(self, text: str, *, context: PromptContext) -> LlmResult[NarrowOut] | None:

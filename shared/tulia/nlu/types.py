@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from tulia.llm.schemas import SaleReading
 
 Intent = Literal[
     "sales_discovery",
@@ -76,3 +79,6 @@ class Understanding:
     notes: str = ""
     llm_calls: tuple[dict[str, Any], ...] = ()  # accounting records of the model calls made for this
     fallback: Literal["rules", "clarify"] | None = None  # the model failed: rules engine / clarifying question
+    sale: SaleReading | None = (
+        None  # the model's reading of the sale's slots (the rules engine reads them in the journey)
+    )

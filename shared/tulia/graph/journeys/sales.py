@@ -47,10 +47,11 @@ from tulia.graph.routing import CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE, MAX_SHORTLI
 from tulia.graph.state import ConversationState
 from tulia.graph.subgraph import as_node
 from tulia.graph.wording import prompt_context
+from tulia.llm.schemas import SaleReading
 from tulia.nlg.guard import unsupported_facts
 from tulia.nlg.messages import buttons, listing, text
 from tulia.nlg.templates import COUPON_REASONS, c2b_instructions, money, payment_outcome, word
-from tulia.nlu.frame_extract import FrameDelta, extract_delta, named_option, residual_words
+from tulia.nlu.frame_extract import FrameDelta, QuantitySaid, extract_delta, named_option, residual_words
 from tulia.nlu.lexicon import any_phrase, normalize
 from tulia.nlu.rules import extract_slots, product_query
 from tulia.search.text import terms
@@ -190,6 +191,8 @@ def fill_frame(
     )
     choice = state.understanding.get("choice") if answering else None
     fast = state.understanding.get("fast") if answering else None
+    reading = _model_reading(turn, body, fast)
+    model_product = _merge_reading(delta, reading, body, shop) if reading is not None else None
     understood = delta.said_anything() or delta.order_ref is not None
     notes: list[str] = []
 
@@ -265,9 +268,9 @@ def fill_frame(
             frame.fulfilment = Fulfilment(mode="pickup")
     if delta.zone is not None:
         frame.fulfilment = Fulfilment(mode="delivery", zone=delta.zone, place=_place_words(body, delta))
-    elif pending == "zone" and not understood and body.strip() and not delta.method and fast is None:
+    elif pending == "zone" and fast is None and choice is None and _names_a_place(body, delta, reading):
         # a place that is in none of the shop's zones: say so and offer the zones again
-        notes.append(t(turn, "zone_not_served", place=_echo(body.strip())))
+        notes.append(t(turn, "zone_not_served", place=_echo((reading and reading.place) or body.strip())))
         understood = True
     if delta.method is not None:
         frame.payment_method = delta.method
@@ -281,7 +284,7 @@ def fill_frame(
         elif delta.quantity.edit == "set":
             frame.quantity_hint = delta.quantity.value
     if delta.remove and frame.lines:
-        removed = _remove_line(frame, residual_words(body, delta))
+        removed = _remove_line(frame, (reading.remove_item if reading else None) or residual_words(body, delta))
         if removed is not None:
             notes.append(t(turn, "line_removed", name=removed))
             understood = True
@@ -291,7 +294,7 @@ def fill_frame(
         adopted = _adopt_order(turn, frame, delta.order_ref)
         if adopted is not None:
             return adopted
-    wants_to_pay = any_phrase(plain, PAY_WISH) or delta.method is not None
+    wants_to_pay = any_phrase(plain, PAY_WISH) or delta.method is not None or bool(reading and reading.wants_to_pay)
     if wants_to_pay:
         understood = True
 
@@ -300,13 +303,21 @@ def fill_frame(
     for line in frame.lines:
         for variant in line.variants:
             option_terms |= {term for option in variant.options for term in terms(option)}
-            said = named_option(body, variant.options)
+            said = named_option(body, variant.options) or next(
+                (
+                    o
+                    for o in variant.options
+                    for named in (reading.options if reading else [])
+                    if o.casefold() == named.casefold()
+                ),
+                None,
+            )
             if said is not None and pending != "variant" and frame.payment_started is None:
                 line.choose(variant.name, said)
                 understood = True
 
     # product words: a new wish (search), or an item to add to this order
-    query = "" if delta.remove else product_query(residual_words(body, delta))
+    query = "" if delta.remove else product_query(model_product or residual_words(body, delta))
     product_words = _names_products(turn, query) and not (frame.lines and set(terms(query)) <= option_terms)
     if product_words and not (pending == "variant" and understood and not delta.add):
         if frame.payment_started is not None:
@@ -347,6 +358,55 @@ def fill_frame(
         return turn.goto("ask_item")
     turn.set(frame=frame)
     return turn.goto("advance")
+
+
+def _model_reading(turn: Turn, body: str, fast: str | None) -> SaleReading | None:
+    """The model's reading of the sale's slots: from this turn's classifier call, or (for an answer to
+    a pending question, which skips the classifiers) one structured call now. ``None`` on the rules
+    engine, for a bare number or yes/no, and when the model failed."""
+    found = turn.state.understanding.get("sale")
+    if found is not None:
+        return SaleReading.model_validate(found)
+    if turn.ctx.engine.name == "rules" or fast is not None or not body.strip():
+        return None
+    services = turn.ctx.services
+    index = services.catalog_indexes.get(turn.ctx.tenant_id, services.tenants.get(turn.ctx.tenant_id).catalog_version)
+    u = turn.ctx.engine.understand(body, is_catalog_word=index.product_terms.__contains__, context=prompt_context(turn))
+    turn.trace.extend(u.llm_calls)
+    return u.sale
+
+
+def _merge_reading(delta: FrameDelta, reading: SaleReading, body: str, shop: ShopOptions) -> str | None:
+    """What the model read, where the words alone did not say it, and only what the shop and the
+    message allow: a zone of the shop's, an enabled method, a code the customer typed. Its count wins
+    ("a couple of bags" is 2). Returns the model's product words."""
+    if reading.quantity is not None:
+        delta.quantity = QuantitySaid(reading.quantity, reading.quantity_change)
+    if delta.mode is None and reading.fulfilment is not None:
+        delta.mode = reading.fulfilment
+    zones = {name.casefold(): name for name, _areas in shop.zones}
+    if delta.zone is None and reading.zone and reading.zone.casefold() in zones:
+        delta.zone = zones[reading.zone.casefold()]
+        delta.place = delta.place or (reading.place or delta.zone)
+        delta.mode = delta.mode or "delivery"
+    if delta.method is None and reading.payment_method in shop.methods:
+        delta.method = reading.payment_method
+    code = (reading.coupon_code or "").strip()
+    if code and code.casefold() in body.casefold() and code.casefold() not in ("code", "coupon", "promo"):
+        delta.coupon_code = code.upper()
+    if reading.remove_item:
+        delta.remove, delta.add = True, False
+    elif reading.add_item:
+        delta.add = True
+    return reading.product
+
+
+def _names_a_place(body: str, delta: FrameDelta, reading: SaleReading | None) -> bool:
+    """An answer to "where should we deliver?" that names a place (not an edit, not a question)."""
+    if reading is not None:
+        return bool(reading.place) and reading.zone is None
+    said_else = delta.quantity or delta.method or delta.coupon_code or delta.phone or delta.remove or delta.add
+    return bool(body.strip()) and not said_else and "?" not in body and len(body.split()) <= 5
 
 
 def _apply_quantity(frame: OrderFrame, value: int, edit: str, line_index: int | None) -> None:
@@ -518,7 +578,7 @@ def search(state: ConversationState, runtime: Runtime[EngineContext]) -> Command
     query = str(work.get("query") or "")
     slots = dict(work.get("slots") or {})
     model_query = None
-    if not category:
+    if not category and not query:  # a vague wish: the model may narrow it or ask one question
         narrowing = (
             turn.ctx.engine.narrow(inbound_text(state), context=prompt_context(turn))
             if "menu" not in state.understanding
