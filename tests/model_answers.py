@@ -161,6 +161,9 @@ ORDER_FRAME: dict[str, dict[str, Any]] = {
         SALES, 0.9, product="Fresh Fri cooking oil", quantity=12, fulfilment="delivery", zone="Ruiru", place="Kimbo"
     ),
     "1L": reading(SALES, 0.6, options=["1L"]),
+    "K-Gas refill 6kg to Hunters": reading(
+        SALES, 0.92, product="K-Gas refill 6kg", fulfilment="delivery", zone="Kasarani", place="Hunters"
+    ),
     # where a model reads what the words alone do not
     "nipe a couple of Mumias sugar 2kg, leta Hunters": reading(
         SALES,

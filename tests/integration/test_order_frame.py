@@ -311,3 +311,12 @@ def test_a_couple_is_two_for_the_model_and_asked_by_the_rules(grocer: Chat, seed
     assert order.lines[0].quantity == 2
     assert (order.delivery.zone, order.totals.total) == ("Kasarani", 2 * 330 + 100)
     assert f"Jumla: {kes(760)}" in reply
+
+
+def test_an_item_the_pack_caps_at_one_per_order_is_never_asked_its_quantity(grocer: Chat, seeded: Services) -> None:
+    reply = grocer.send("K-Gas refill 6kg to Hunters")
+    assert "Ungependa ngapi?" not in reply
+    assert "How many" not in reply
+    order = seeded.orders.get(GROCER, grocer.state["order_id"])
+    assert order.lines[0].quantity == 1
+    assert f": {kes(1_300 + 100)}" in reply  # the total, in whichever language the engine chose

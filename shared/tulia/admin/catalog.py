@@ -142,7 +142,7 @@ def register(
         summary='Bulk import from CSV (text/csv) or JSON (a list of items, or {"items": [...]})',
         description=(
             "CSV header: sku,name,category,price,stock,description (+ type, variants, tags, brand, active, "
-            "duration_minutes). Items are created or replaced by sku; items not in the file are kept. "
+            "duration_minutes, max_per_order). Items are created or replaced by sku; items not in the file are kept. "
             "Any invalid row: nothing is written and 422 lists every bad row, unless partial=true, which "
             "writes the valid rows and reports the rest."
         ),

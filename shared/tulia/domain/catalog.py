@@ -39,6 +39,7 @@ class CatalogItem(Model):
     brand: str | None = None
     description: str = Field(default="", max_length=2000)
     duration_minutes: int | None = Field(default=None, ge=1, le=24 * 60)  # services
+    max_per_order: int | None = Field(default=None, ge=1, le=1000)  # 1: one per order (the quantity is never asked)
     active: bool = True
 
     @field_validator("variants")

@@ -2,8 +2,9 @@
 API's bulk import read catalogs the same way and report every bad row with its number and field.
 
 CSV: header ``sku,name,category,price,stock,description`` plus optional ``type, variants, tags,
-brand, active, duration_minutes``; price in whole KES, stock a whole number (empty: not tracked);
-variants ``colour=Black|Blue;storage=128GB|256GB(+3000)``; tags separated by ``|`` or ``;``.
+brand, active, duration_minutes, max_per_order`` (1: one per order, never asked); price in whole
+KES, stock a whole number (empty: not tracked); variants ``colour=Black|Blue;storage=128GB|256GB(+3000)``;
+tags separated by ``|`` or ``;``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pydantic import ValidationError
 from tulia.domain.catalog import CatalogItem, VariantDimension, VariantOption
 
 REQUIRED_COLUMNS = ("sku", "name", "category", "price", "stock", "description")
-OPTIONAL_COLUMNS = ("type", "variants", "tags", "brand", "active", "duration_minutes")
+OPTIONAL_COLUMNS = ("type", "variants", "tags", "brand", "active", "duration_minutes", "max_per_order")
 MAX_CATALOG_ROWS = 50_000
 
 
@@ -128,6 +129,10 @@ def _item_from_cells(row: Mapping[str, str], tenant_id: str) -> CatalogItem:
         if not re.fullmatch(r"\d+", row["duration_minutes"]):
             raise ValueError(f"duration_minutes '{row['duration_minutes']}' must be a whole number")
         data["duration_minutes"] = int(row["duration_minutes"])
+    if row.get("max_per_order"):
+        if not re.fullmatch(r"\d+", row["max_per_order"]):
+            raise ValueError(f"max_per_order '{row['max_per_order']}' must be a whole number (1: one per order)")
+        data["max_per_order"] = int(row["max_per_order"])
     return CatalogItem.model_validate(data)
 
 

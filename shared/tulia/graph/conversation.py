@@ -95,7 +95,6 @@ def dynamodb_checkpointer(
     from langgraph.checkpoint.base import get_checkpoint_id
     from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
     from langgraph_checkpoint_aws import DynamoDBSaver
-    from langgraph_checkpoint_aws.checkpoint.dynamodb.serialization import CheckpointSerializer
 
     class TurnScopedSaver(DynamoDBSaver):
         def __init__(self) -> None:
@@ -112,10 +111,9 @@ def dynamodb_checkpointer(
             )
             self._peeked: dict[str, Any] = {}
             # the typed order frame is checkpointed as itself; only these models may be read back
-            self.serde = JsonPlusSerializer(
+            self.serde = self.serializer.serde = JsonPlusSerializer(
                 allowed_msgpack_modules=[(model.__module__, model.__name__) for model in FRAME_MODELS]
             )
-            self.serializer = CheckpointSerializer(self.serde, False)
 
         def peek(self, config: Any) -> Any:
             """Read the latest checkpoint and keep it for the graph's next read of the same thread."""

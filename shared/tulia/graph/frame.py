@@ -109,6 +109,7 @@ class OrderFrame(_Frame):
     asking: SaleQuestion | None = None
     asking_line: int | None = None  # the line a variant or quantity question is about
     adding: bool = False  # the next item picked joins the order instead of starting a new one
+    wish: str | None = Field(default=None, max_length=300)  # the words that started a search ("mid-back")
 
     def fingerprint(self) -> str:
         body = {

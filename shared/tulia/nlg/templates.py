@@ -166,6 +166,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
               "Niambie unatafuta nini nikusaidie.",
     },
     "ask_variant": {"en": "Which {dimension} would you like?", "sw": "Ungependa {dimension} gani?"},
+    "variant_also": {
+        "en": "You can tell me the {dimension} too: {options}.",
+        "sw": "Unaweza pia kuniambia {dimension}: {options}.",
+    },
     "qty_other": {"en": "Another number", "sw": "Idadi nyingine"},
     "qty_button": {"en": "Quantity", "sw": "Idadi"},
     "ask_quantity_number": {

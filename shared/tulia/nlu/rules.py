@@ -350,7 +350,8 @@ class RulesEngine:
 
     @staticmethod
     def _governor(text: str, plain: str, intent: Intent) -> tuple[GovernorClass, float]:
-        if _SPAMMY.search(text) or (plain and _GIBBERISH.search(plain.replace(" ", ""))):
+        # consonant runs are looked for inside words: "Full HD Smart TV" joined would look like noise
+        if _SPAMMY.search(text) or (plain and any(_GIBBERISH.search(word) for word in plain.split())):
             return "spam", 0.9
         if intent == "spam_casual" or (intent == "unknown" and any_phrase(plain, SMALL_TALK)):
             return "casual", 0.85

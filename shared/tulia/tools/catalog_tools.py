@@ -47,6 +47,7 @@ class CatalogItemOut(ItemSummary):
     description: str
     tags: list[str]
     duration_minutes: int | None
+    max_per_order: int | None
 
 
 def summary(item: CatalogItem) -> dict[str, object]:
@@ -119,5 +120,9 @@ def catalog_get_item(ctx: ToolContext, args: CatalogGetItemArgs) -> CatalogItemO
     if not item.active:
         raise NotFound(f"No catalog item '{args.item_id}'.", field="item_id")
     return CatalogItemOut(
-        **summary(item), description=item.description, tags=item.tags, duration_minutes=item.duration_minutes
+        **summary(item),
+        description=item.description,
+        tags=item.tags,
+        duration_minutes=item.duration_minutes,
+        max_per_order=item.max_per_order,
     )

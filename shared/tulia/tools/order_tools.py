@@ -245,6 +245,8 @@ def order_create(ctx: ToolContext, args: OrderCreateArgs) -> OrderCreateOut:
         if req.quantity > MAX_QUANTITY:
             raise InvalidInput(f"At most {MAX_QUANTITY} of one item per order.", field=f"items[{n}].quantity")
         wanted_per_item[item.item_id] = wanted_per_item.get(item.item_id, 0) + req.quantity
+        if item.max_per_order is not None and wanted_per_item[item.item_id] > item.max_per_order:
+            raise InvalidInput(f"{item.name}: at most {item.max_per_order} per order.", field=f"items[{n}].quantity")
         if item.stock is not None and wanted_per_item[item.item_id] > item.stock:
             raise BusinessRuleViolation(
                 f"{item.name}: only {item.stock} in stock." if item.stock else f"{item.name} is out of stock.",

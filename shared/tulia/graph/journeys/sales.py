@@ -49,7 +49,7 @@ from tulia.graph.subgraph import as_node
 from tulia.graph.wording import prompt_context
 from tulia.llm.schemas import SaleReading
 from tulia.nlg.guard import unsupported_facts
-from tulia.nlg.messages import buttons, listing, text
+from tulia.nlg.messages import ROW_TITLE_LIMIT, buttons, listing, text
 from tulia.nlg.templates import COUPON_REASONS, c2b_instructions, money, payment_outcome, word
 from tulia.nlu.frame_extract import FrameDelta, QuantitySaid, extract_delta, named_option, residual_words
 from tulia.nlu.lexicon import any_phrase, normalize
@@ -175,7 +175,7 @@ def _method_said(turn: Turn, plain: str) -> bool:
 # filling the frame ----------------------------------------------------------------------------------
 def fill_frame(
     state: ConversationState, runtime: Runtime[EngineContext]
-) -> Command[Literal["search", "advance", "ask_item", "__end__"]]:
+) -> Command[Literal["search", "advance", "ask_item", "start_payment", "__end__"]]:
     """Read everything the message says about the sale into the frame."""
     turn = Turn(state, runtime, "fill_frame")
     body = inbound_text(state)
@@ -214,6 +214,11 @@ def fill_frame(
             if picked is not None:
                 line.choose(missing.name, picked)
                 understood = True
+            for other in line.variants:  # "Blue, 128GB": the other options asked about, in the same reply
+                named = named_option(body, other.options) if other.name not in line.variant_selection else None
+                if named is not None:
+                    line.choose(other.name, named)
+                    understood = True
     if pending == "quantity" and choice is not None and delta.quantity is None and 1 <= choice <= 1000:
         _apply_quantity(frame, choice, "set", frame.asking_line)
         understood = True
@@ -333,6 +338,7 @@ def fill_frame(
                 coupon_code=frame.coupon_code,
             )
         frame.adding = adding
+        frame.wish = body[:300]
         for note in notes:
             turn.say(text(note))
         slots = dict(state.understanding.get("slots", {}))
@@ -630,8 +636,8 @@ def _ask_category(turn: Turn, frame: OrderFrame) -> None:
 
 
 def _one_clear_match(query: str, results: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The one result the customer named: every word of its name said, or every word said in its name
-    (and in no other result's)."""
+    """The one result the customer named: every word of its name said, or every word said (but the
+    item's own variant options, "mid-back", "blue") in its name and in no other result's."""
     said = set(terms(query))
     if not said:
         return None
@@ -640,11 +646,13 @@ def _one_clear_match(query: str, results: list[dict[str, Any]]) -> dict[str, Any
         best = max(full, key=lambda r: len(set(terms(r["name"]))))
         if sum(1 for r in full if len(set(terms(r["name"]))) == len(set(terms(best["name"])))) == 1:
             return best
-    if len(said) >= 2:
-        covering = [r for r in results if said <= set(terms(r["name"]))]
-        if len(covering) == 1:
-            return covering[0]
-    return None
+    covering = []
+    for r in results:
+        options = {term for v in r.get("variants") or [] for option in v["options"] for term in terms(option)}
+        rest = said - options
+        if len(rest) >= 2 and rest <= set(terms(r["name"])):
+            covering.append(r)
+    return covering[0] if len(covering) == 1 else None
 
 
 def _search(
@@ -768,8 +776,8 @@ def _pick(
     quantity = delta.quantity.value if delta.quantity and delta.quantity.edit == "set" else frame.quantity_hint
     line = _line_from_item(got, quantity)
     body = normalize(inbound_text(turn.state))
-    for variant in line.variants:  # "the blue one, 256GB" said with the choice
-        said = named_option(body, variant.options)
+    for variant in line.variants:  # "the blue one, 256GB" said with the choice, or in the wish before it
+        said = named_option(body, variant.options) or named_option(frame.wish or "", variant.options)
         if said is not None:
             line.choose(variant.name, said)
     if frame.payment_started is not None or (not frame.adding and frame.lines):
@@ -782,7 +790,7 @@ def _pick(
         existing.quantity = (existing.quantity or 1) + (line.quantity or 1)
     else:
         frame.lines = [*frame.lines, line][:MAX_CART_LINES]
-    frame.quantity_hint, frame.adding = None, False
+    frame.quantity_hint, frame.adding, frame.wish = None, False, None
     if delta.mode:
         frame.fulfilment = Fulfilment(mode=delta.mode, zone=delta.zone, place=delta.place)
     shown = existing or line
@@ -844,11 +852,18 @@ def _say_variant_question(turn: Turn, frame: OrderFrame, *, reminder: bool = Fal
     ]
     lead = t(turn, "resume_sale") + "\n" if reminder else ""
     body = lead + f"{named_back(line)}\n" + t(turn, "ask_variant", dimension=variant.name)
+    for other in line.variants:  # the other choices still open can be given in the same reply
+        if other.name != variant.name and other.name not in line.variant_selection:
+            listed = ", ".join(variant_title(o, other.price_deltas) for o in other.options)
+            body += "\n" + t(turn, "variant_also", dimension=other.name, options=listed)
     priced = any(variant.price_deltas.get(o) for o in variant.options)
     if len(options) <= 3 and not priced and all(len(o["title"]) <= 20 for o in options):
         turn.say(buttons(body, [(o["id"], o["title"]) for o in options]))
     else:
-        rows = [(o["id"], o["title"], o["detail"] if o["detail"] != o["title"] else None) for o in options]
+        rows = [
+            (o["id"], o["detail"], None) if len(o["detail"]) <= ROW_TITLE_LIMIT else (o["id"], o["title"], o["detail"])
+            for o in options
+        ]
         turn.say(listing(body, rows, button=variant.name[:20]))
     _ask(turn, frame, "variant", [{"id": o["id"], "title": o["title"]} for o in options], index)
 
