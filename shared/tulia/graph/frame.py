@@ -15,6 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from tulia.domain.tenant import Tenant
+from tulia.graph.slots import SlotFrame
 
 PaymentMethod = Literal["mpesa_stk", "mpesa_c2b", "pesapal"]
 FulfilmentMode = Literal["delivery", "pickup"]
@@ -96,7 +97,9 @@ class BuiltOrder(_Frame):
     adopted: bool = False  # an existing order the customer asked to pay ("pay for ORD-..."), not built here
 
 
-class OrderFrame(_Frame):
+class OrderFrame(SlotFrame):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
     lines: list[FrameLine] = Field(default_factory=list, max_length=20)
     quantity_hint: int | None = Field(default=None, ge=1, le=1000)  # said before the item was known
     fulfilment: Fulfilment = Field(default_factory=Fulfilment)
@@ -106,8 +109,7 @@ class OrderFrame(_Frame):
     coupon_refused: str | None = None  # a code the order tool refused (not tried again)
     order: BuiltOrder | None = None
     payment_started: PaymentMethod | None = None  # a prompt sent, Paybill steps given or a card link made
-    asking: SaleQuestion | None = None
-    asking_line: int | None = None  # the line a variant or quantity question is about
+    asking: SaleQuestion | None = None  # narrower than any frame's question
     adding: bool = False  # the next item picked joins the order instead of starting a new one
     wish: str | None = Field(default=None, max_length=300)  # the words that started a search ("mid-back")
 
@@ -210,4 +212,4 @@ def next_step(frame: OrderFrame, *, can_prompt_phone: bool) -> SaleStep:
     return "start_payment"
 
 
-FRAME_MODELS = (VariantChoice, FrameLine, Fulfilment, BuiltOrder, OrderFrame)
+FRAME_MODELS = (VariantChoice, FrameLine, Fulfilment, BuiltOrder, OrderFrame, SlotFrame)

@@ -21,7 +21,7 @@ import contextlib
 import re
 from typing import Any, Literal
 
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import END
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 from rapidfuzz import fuzz, process
@@ -44,6 +44,7 @@ from tulia.graph.frame import (
 from tulia.graph.nodes import SALE_TAP_PREFIXES as TAP_PREFIXES
 from tulia.graph.nodes import inbound_text, menu, t
 from tulia.graph.routing import CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE, MAX_SHORTLIST_ITEMS, should_show_catalog_link
+from tulia.graph.slots import ask, command_journey
 from tulia.graph.state import ConversationState
 from tulia.graph.subgraph import as_node
 from tulia.graph.wording import prompt_context
@@ -53,7 +54,7 @@ from tulia.nlg.messages import ROW_TITLE_LIMIT, buttons, listing, text
 from tulia.nlg.templates import COUPON_REASONS, c2b_instructions, money, payment_outcome, word
 from tulia.nlu.frame_extract import FrameDelta, QuantitySaid, extract_delta, named_option, residual_words
 from tulia.nlu.lexicon import any_phrase, normalize
-from tulia.nlu.rules import extract_slots, product_query
+from tulia.nlu.rules import product_query
 from tulia.search.text import terms
 
 SALE_QUESTIONS: tuple[SaleQuestion, ...] = (
@@ -116,8 +117,7 @@ def can_prompt(phone: str | None) -> bool:
 def _ask(
     turn: Turn, frame: OrderFrame, question: SaleQuestion | None, options: list[dict[str, Any]], line: int | None = None
 ) -> None:
-    frame.asking, frame.asking_line = question, line
-    turn.set(frame=frame, pending=question, pending_options=options)
+    ask(turn, "frame", frame, question, options, line)
 
 
 def variant_title(option: str, deltas: dict[str, int]) -> str:
@@ -1429,35 +1429,27 @@ def _names_products(turn: Turn, query: str | None) -> bool:
     return any(term in index.product_terms for term in terms(query))
 
 
-def _build_sales_graph() -> Any:
-    g: StateGraph[ConversationState, EngineContext, Any, Any] = StateGraph(
-        ConversationState, context_schema=EngineContext
-    )
-    for name, fn in (
-        ("sales_start", sales_start),
-        ("payment_event", payment_event),
-        ("catalog_order", catalog_order),
-        ("payment_status", payment_status),
-        ("tap", tap),
-        ("fill_frame", fill_frame),
-        ("search", search),
-        ("advance", advance),
-        ("ask_item", ask_item),
-        ("ask_variant", ask_variant),
-        ("ask_quantity", ask_quantity),
-        ("ask_fulfilment", ask_fulfilment),
-        ("ask_zone", ask_zone),
-        ("build_order", build_order),
-        ("apply_coupon", apply_coupon),
-        ("ask_payment_method", ask_payment_method),
-        ("ask_mpesa_number", ask_mpesa_number),
-        ("confirm_payment", confirm_payment),
-        ("start_payment", start_payment),
-    ):
-        g.add_node(name, fn)
-    g.add_edge(START, "sales_start")
-    return g.compile(checkpointer=False, name="sales")
+SALES_NODES = (
+    ("sales_start", sales_start),
+    ("payment_event", payment_event),
+    ("catalog_order", catalog_order),
+    ("payment_status", payment_status),
+    ("tap", tap),
+    ("fill_frame", fill_frame),
+    ("search", search),
+    ("advance", advance),
+    ("ask_item", ask_item),
+    ("ask_variant", ask_variant),
+    ("ask_quantity", ask_quantity),
+    ("ask_fulfilment", ask_fulfilment),
+    ("ask_zone", ask_zone),
+    ("build_order", build_order),
+    ("apply_coupon", apply_coupon),
+    ("ask_payment_method", ask_payment_method),
+    ("ask_mpesa_number", ask_mpesa_number),
+    ("confirm_payment", confirm_payment),
+    ("start_payment", start_payment),
+)
 
 
-sales = as_node("sales", _build_sales_graph())
-__all__ = ["PaymentEventUnreadable", "extract_slots", "order_summary", "resume_sale", "sales"]
+sales = as_node("sales", command_journey("sales", SALES_NODES, entry="sales_start"))

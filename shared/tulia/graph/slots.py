@@ -1,0 +1,60 @@
+"""What every journey that fills a frame reuses (the sale today, a booking next).
+
+A journey keeps one typed frame in the graph state (the sale's ``OrderFrame`` in ``state.frame``);
+every message runs its extractors and fills what it can; a pure ``next_step(frame)`` names the first
+slot still missing; one node per question asks it with :func:`ask`, whose buttons and rows carry
+their own action ids; :func:`command_journey` compiles the nodes, each returning
+``Command(goto=...)`` with ``Literal`` targets, so ``get_graph().draw_mermaid()`` draws the flow.
+
+A booking journey would add a ``BookingFrame(SlotFrame)`` state field, its extractors (day and time
+in the customer's words), its ``next_step`` and its ask nodes, and compile them with
+:func:`command_journey`; the sale's nodes are not copied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+if TYPE_CHECKING:  # the state holds frames: this module is imported by it, so it imports nothing of the graph
+    from tulia.graph.calls import Turn
+
+Node = Callable[..., Any]  # (state, runtime) -> Command[Literal[...]] or a partial update
+
+
+class SlotFrame(BaseModel):
+    """A frame that remembers the question asked about it (never what it may hear in answer)."""
+
+    asking: str | None = None
+    asking_line: int | None = None  # the line (of several) the question is about
+
+
+def ask(
+    turn: Turn,
+    field: str,
+    frame: SlotFrame,
+    question: str | None,
+    options: list[dict[str, Any]],
+    line: int | None = None,
+) -> None:
+    """Record the question asked (or none) on the frame and as the conversation's pending question."""
+    frame.asking, frame.asking_line = question, line
+    turn.set(**{field: frame}, pending=question, pending_options=options)
+
+
+def command_journey(name: str, nodes: Sequence[tuple[str, Node]], entry: str) -> Any:
+    """Compile a journey of nodes that route themselves with ``Command(goto=...)``."""
+    from langgraph.graph import START, StateGraph
+
+    from tulia.graph.context import EngineContext
+    from tulia.graph.state import ConversationState
+
+    g: StateGraph[ConversationState, EngineContext, Any, Any] = StateGraph(
+        ConversationState, context_schema=EngineContext
+    )
+    for node_name, fn in nodes:
+        g.add_node(node_name, fn)
+    g.add_edge(START, entry)
+    return g.compile(checkpointer=False, name=name)
