@@ -164,6 +164,11 @@ ORDER_FRAME: dict[str, dict[str, Any]] = {
     "K-Gas refill 6kg to Hunters": reading(
         SALES, 0.92, product="K-Gas refill 6kg", fulfilment="delivery", zone="Kasarani", place="Hunters"
     ),
+    "nataka spika ya jbl flip 6": reading(SALES, 0.92, "sw", 0.85, product="JBL Flip 6 speaker"),
+    "tukuletee": reading(SALES, 0.7, "sw", 0.9, fulfilment="delivery"),
+    "nyeusi": reading(SALES, 0.6, "sw", 0.9, options=["Black"]),
+    "mbili": reading(SALES, 0.6, "sw", 0.8, quantity=2),
+    "Buruburu": reading(SALES, 0.6, "sw", 0.5, fulfilment="delivery", zone="Eastlands", place="Buruburu"),
     # where a model reads what the words alone do not
     "nipe a couple of Mumias sugar 2kg, leta Hunters": reading(
         SALES,

@@ -320,3 +320,16 @@ def test_an_item_the_pack_caps_at_one_per_order_is_never_asked_its_quantity(groc
     order = seeded.orders.get(GROCER, grocer.state["order_id"])
     assert order.lines[0].quantity == 1
     assert f": {kes(1_300 + 100)}" in reply  # the total, in whichever language the engine chose
+
+
+def test_each_slot_given_late_in_swahili(chat: Chat, seeded: Services) -> None:
+    assert "Ungependa colour gani?" in chat.send("nataka spika ya jbl flip 6")
+    assert "Ungependa colour gani?" in chat.send("tukuletee")  # kept; the colour is still the first missing slot
+    assert "Ungependa ngapi?" in chat.send("nyeusi")
+    assert "Tukuletee wapi?" in chat.send("mbili")
+    summary = chat.send("Buruburu")
+    order = seeded.orders.get(SHOP, chat.state["order_id"])
+    assert (order.lines[0].quantity, order.lines[0].variant_selection["colour"]) == (2, "Black")
+    assert (order.delivery.zone, order.delivery.fee) == ("Eastlands", 350)
+    assert f"Jumla: {kes(2 * 14_500 + 350)}" in summary
+    assert "Ungependa kulipa" in summary
