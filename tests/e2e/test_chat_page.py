@@ -206,7 +206,7 @@ def test_a_person_buys_a_phone_in_the_browser_and_approves_the_mpesa_prompt(stac
     page.locator(".msg.out .list-open").last.click()  # the shortlist is a WhatsApp list
     page.locator(".list-row", has_text="Samsung Galaxy A15").click()
     page.locator(".msg.out").last.locator(".reply-btn", has_text="Blue").first.click()
-    expect(shop.last).to_contain_text("storage")
+    expect(shop.last).to_contain_text("Which storage would you like?")
     page.locator(".msg.out .list-open").last.click()  # storage options differ in price: a list with prices
     page.locator(".list-row", has_text="128GB").click()
     expect(shop.last).to_contain_text("How many would you like?")

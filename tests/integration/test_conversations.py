@@ -1,5 +1,6 @@
-"""Multi-turn conversations through the LangGraph engine (on both understanding engines), checkpointed
-in DynamoDB (moto).
+"""Multi-turn conversations through the LangGraph engine on the rules engine (the bedrock engine is tested
+with hand-written model answers in test_llm_engine.py and test_order_frame.py), checkpointed in
+DynamoDB (moto).
 
 Each test reads like a chat and asserts what a customer or shop owner would notice: the facts in the
 replies, the tools that ran, the order and payment state, the consent record.

@@ -1,4 +1,4 @@
-"""The launch checklist of spec sections 8.1, 8.2 and 8.5, one named test per item, on both engines.
+"""The launch checklist of spec sections 8.1, 8.2 and 8.5, one named test per item (rules engine).
 
 Each test is a WhatsApp chat with the demo shop through the checkpointed graph (moto), with the
 Daraja and PesaPal simulators behind the payment tools.

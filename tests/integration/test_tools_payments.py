@@ -4,11 +4,13 @@ against the Daraja and PesaPal simulators over real HTTP."""
 from __future__ import annotations
 
 import base64
+from datetime import datetime, timedelta
 
 import httpx
 import pytest
 
 from tests.conftest import SALON, SANDBOX_PASSKEY, SHOP, Caller, new_customer
+from tulia.domain.common import NAIROBI
 from tulia.local.simulators.daraja import DarajaSimulator
 from tulia.local.simulators.pesapal import PesapalSimulator
 from tulia.payments.mpesa.daraja import BANNED_URL_WORDS
@@ -104,7 +106,8 @@ def test_stk_push_sends_the_right_request_to_daraja(shop: Caller, seeded: Servic
     assert (body["PhoneNumber"], body["PartyA"], body["PartyB"]) == ("254712345678", "254712345678", "174379")
     assert body["TransactionType"] == "CustomerPayBillOnline"
     assert base64.b64decode(body["Password"]).decode() == f"174379{SANDBOX_PASSKEY}{body['Timestamp']}"
-    assert body["Timestamp"].startswith("20261123")  # Nairobi time
+    sent_at = datetime.strptime(body["Timestamp"], "%Y%m%d%H%M%S").replace(tzinfo=NAIROBI)
+    assert abs(datetime.now(NAIROBI) - sent_at) < timedelta(minutes=2)  # Daraja's clock: Nairobi time, now
     url = body["CallBackURL"]
     assert url.startswith("https://tulia.example/payments/daraja/stk/")
     assert not any(word in url.lower() for word in BANNED_URL_WORDS)
