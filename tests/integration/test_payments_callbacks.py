@@ -4,53 +4,22 @@ moto), confirmed with the STK query before anything changes, and the customer to
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
 import pytest
 
 from tests.chat import Chat
-from tests.conftest import BOTO, SHOP, Clock
+from tests.conftest import SHOP
 from tests.integration.test_agent import Pipeline
 from tests.integration.test_launch_checklist import start_stk
 from tests.integration.test_webhook import api_event
-from tulia.channel.graph_api import WhatsAppSender
 from tulia.local.simulators.daraja import DarajaSimulator
-from tulia.local.simulators.graph import GraphSimulator
 from tulia.pipeline import payments_app
-from tulia.pipeline.agent import AgentService
 from tulia.pipeline.payments import PaymentCallbacks
 from tulia.services import Services
-from tulia.store.messages import MessageRepo
-from tulia.store.queues import INBOUND, InboundQueue, create_queues
 
 PHONE = "254712345678"
-
-
-@pytest.fixture(scope="module")
-def graph() -> Iterator[GraphSimulator]:
-    with GraphSimulator() as sim:
-        yield sim
-
-
-@pytest.fixture
-def setup(seeded: Services, clock: Clock, graph: GraphSimulator, chat: Chat) -> Iterator[dict[str, Any]]:
-    graph.sent.clear()
-    sqs = BOTO.client("sqs")
-    url = create_queues(sqs, "test-")[INBOUND.logical_name]
-    callbacks = PaymentCallbacks(services=seeded, queue=InboundQueue(sqs, url), clock=clock)
-    with httpx.Client(timeout=5) as http:
-        agent = AgentService(
-            services=seeded,
-            conversations=chat.conversations,
-            messages=MessageRepo(seeded.db),
-            sender=WhatsAppSender(http, graph.base_url, backoff_seconds=0.0),
-            default_token="test-graph-token",
-            clock=clock,
-        )
-        yield {"callbacks": callbacks, "pipe": Pipeline(None, agent, sqs, url, graph)}  # type: ignore[arg-type]
 
 
 def callback(daraja: DarajaSimulator, checkout: str, code: int) -> tuple[str, bytes]:

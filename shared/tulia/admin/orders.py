@@ -13,7 +13,7 @@ from tulia.admin.auth import Principal
 from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Page, audit
 from tulia.domain.common import NAIROBI, sortable
 from tulia.domain.order import Order, OrderStatus
-from tulia.domain.payment import Payment, UnmatchedPayment
+from tulia.domain.payment import Overpayment, Payment, UnmatchedPayment
 from tulia.errors import InvalidInput, StateConflict
 from tulia.store import keys
 from tulia.store.orders import OrderRepo
@@ -99,6 +99,19 @@ def register(
     @app.post("/admin/orders/<order_id>/cancel", tags=["orders"], summary="Cancel an order that is not paid")
     def cancel(order_id: str, who: Annotated[Principal, Depends(owner)]) -> OrderDetail:
         return move(who, order_id, "cancelled", "cancelled")
+
+    @app.get(
+        "/admin/payments/overpayments",
+        tags=["orders"],
+        summary="Money to refund or apply: confirmed payments their order could not take (already paid, cancelled)",
+    )
+    def overpayments(
+        who: Annotated[Principal, Depends(owner)],
+        limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
+        cursor: Annotated[str | None, Query(max_length=2000)] = None,
+    ) -> Page[Overpayment]:
+        page = s.payments.list_overpayments(who.tenant_id, limit=limit, cursor=cursor)
+        return Page[Overpayment](items=page.items, cursor=page.cursor)
 
     @app.get(
         "/admin/payments/unmatched",

@@ -43,6 +43,7 @@ class Payment(Model):
     result_code: str | None = None
     result_desc: str | None = None
     needs_review: bool = False
+    overpayment: bool = False  # confirmed money its order could not take: kept in the overpayments list
     created_at: datetime
     updated_at: datetime
 
@@ -65,4 +66,25 @@ class UnmatchedPayment(Model):
     customer_id: str | None = None
     handoff_ticket_id: str | None = None
     status: Literal["open", "resolved"] = "open"
+    received_at: datetime
+
+
+OverpaymentReason = Literal["order_already_paid", "order_cancelled", "order_not_payable"]
+
+
+class Overpayment(Model):
+    """Confirmed money for a real order that could not take it (already paid, cancelled): the shop
+    refunds it or applies it. One record per provider transaction, beside its payment record."""
+
+    tenant_id: str
+    payment_id: str
+    order_id: str
+    customer_id: str
+    method: PaymentMethod
+    provider_ref: str = Field(min_length=1, max_length=80)  # CheckoutRequestID, TransID or OrderTrackingId
+    amount: int = Field(gt=0)
+    receipt: str | None = None
+    reason: OverpaymentReason
+    handoff_ticket_id: str | None = None
+    status: Literal["open", "refunded", "applied"] = "open"
     received_at: datetime

@@ -354,6 +354,14 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "Ombi la M-Pesa la oda {ref} liliisha muda kabla ya kukamilika, kwa hivyo hakuna kilicholipwa. "
               "Ungependa kujaribu tena?",
     },
+    "payment_overpaid": {
+        "en": "We received {amount} for order {ref}, but that order was already paid or cancelled, so this payment "
+              "was not applied to it. We'll refund it or apply it to another order: a person from our team will "
+              "contact you shortly.",
+        "sw": "Tumepokea {amount} kwa oda {ref}, lakini oda hiyo ilikuwa imeshalipwa au kughairiwa, kwa hivyo malipo "
+              "haya hayajatumika kwake. Tutakurudishia au kuyatumia kwa oda nyingine: mtu wa timu yetu atawasiliana "
+              "nawe hivi karibuni.",
+    },
     "no_open_order": {
         "en": "I don't see an order waiting for payment. What would you like to buy?",
         "sw": "Sioni oda inayosubiri malipo. Ungependa kununua nini?",

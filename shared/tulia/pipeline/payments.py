@@ -19,7 +19,7 @@ from typing import Any
 from tulia.channel.whatsapp import customer_key
 from tulia.domain.common import new_id
 from tulia.domain.order import Order
-from tulia.domain.payment import Payment, UnmatchedPayment
+from tulia.domain.payment import OverpaymentReason, Payment, UnmatchedPayment
 from tulia.errors import InvalidInput, NotFound, ProviderError, ProviderUnavailable, StateConflict, TuliaError
 from tulia.observability import logger as log
 from tulia.pipeline.apigw import HttpResponse
@@ -39,6 +39,7 @@ def metadata(callback: dict[str, Any]) -> dict[str, Any]:
     return {str(i.get("Name")): i.get("Value") for i in items if isinstance(i, dict)}
 
 
+MAX_C2B_AMOUNT = Decimal(999_999)  # far above M-Pesa's limit per transaction; anything more is not money we book
 MAX_STK_CHECKS = 3  # STK queries of a push that got no callback before it is declared timed out
 
 
@@ -151,7 +152,7 @@ class PaymentCallbacks:
             )
         except StateConflict:
             return answer(200)
-        self._tell(tenant_id, order.order_id, order.customer_id, payment.payment_id, to)
+        self._outcome(payment, order, to)
         return answer(200)
 
     def c2b(self, token: str, phase: str, raw_body: bytes) -> HttpResponse:
@@ -182,6 +183,8 @@ class PaymentCallbacks:
         c2b = tenant.payments.mpesa_c2b
         if c2b is None or str(body.get("BusinessShortCode")) != (c2b.paybill or c2b.till):
             return refuse("C2B00015", "shortcode")
+        if phase == "confirmation" and s.payments.ref_claimed(tenant_id, "c2b", trans_id):
+            return reply()  # this M-Pesa transaction was booked before (paid, overpaid or unmatched)
         try:
             ref = normalize_order_ref(str(body.get("BillRefNumber") or ""))
             order = s.orders.get(tenant_id, ref)
@@ -194,6 +197,10 @@ class PaymentCallbacks:
         except ArithmeticError:
             return refuse("C2B00013", "amount")
         payable = order.status in ("draft", "pending_payment", "payment_failed")
+        whole = amount.is_finite() and amount == amount.to_integral_value() and 0 < amount <= MAX_C2B_AMOUNT
+        if phase == "confirmation" and not payable and whole:
+            self._c2b_overpayment(order, trans_id, int(amount))  # confirmed money: refunded or applied by the shop
+            return reply()
         if amount != order.amount_due or not payable:
             if phase == "confirmation":
                 reason = "amount_mismatch" if payable else "order_not_payable"
@@ -228,8 +235,73 @@ class PaymentCallbacks:
             payment, order = s.payments.settle(payment, to="paid", now=now, receipt=trans_id, result_code="0")
         except StateConflict:
             return reply()  # a concurrent confirmation of the same TransID, or the order moved on
-        self._tell(tenant_id, order.order_id, order.customer_id, payment.payment_id, "paid")
+        self._outcome(payment, order, "paid")
         return reply()
+
+    def _c2b_overpayment(self, order: Order, trans_id: str, amount: int) -> None:
+        now = self.clock()
+        payment = Payment(
+            tenant_id=order.tenant_id,
+            payment_id=new_id("pay"),
+            order_id=order.order_id,
+            customer_id=order.customer_id,
+            method="mpesa_c2b",
+            amount=amount,
+            receipt=trans_id,
+            created_at=now,
+            updated_at=now,
+        )
+        reason: OverpaymentReason = "order_cancelled" if order.status == "cancelled" else "order_already_paid"
+        try:
+            self.services.payments.record_c2b_overpayment(payment, trans_id, reason)
+        except StateConflict:
+            return  # booked by a concurrent confirmation of the same TransID
+        settled = payment.model_copy(update={"status": "paid", "overpayment": True})
+        self._outcome(settled, order, "paid")
+
+    def _outcome(self, payment: Payment, order: Order, status: str) -> None:
+        """Tell the customer; confirmed money its order could not take also goes to a person at once."""
+        if payment.overpayment:
+            self._hand_over(
+                order,
+                reason=f"M-Pesa/card payment of KES {payment.amount:,} for order {order.order_id}, which could "
+                "not take it: refund it or apply it",
+                snapshot={
+                    "order_ref": order.order_id,
+                    "order_status": order.status,
+                    "received": payment.amount,
+                    "method": payment.method,
+                    "receipt": payment.receipt,
+                    "payment_id": payment.payment_id,
+                },
+                request_id=f"overpaid-{payment.payment_id}",
+            )
+            status = "overpaid"
+        self._tell(order.tenant_id, order.order_id, order.customer_id, payment.payment_id, status)
+
+    def _hand_over(self, order: Order, *, reason: str, snapshot: dict[str, Any], request_id: str) -> None:
+        ctx = ToolContext(
+            tenant_id=order.tenant_id,
+            request_id=request_id,
+            conversation_id="payments",
+            services=self.services,
+            customer_id=order.customer_id,
+        )
+        ticket = call_tool(
+            "handoff_create_ticket",
+            {
+                "tenant_id": order.tenant_id,
+                "request_id": ctx.request_id,
+                "conversation_id": ctx.conversation_id,
+                "customer_id": order.customer_id,
+                "reason": reason[:200],
+                "priority": "high",
+                "context_snapshot": snapshot,
+            },
+            ctx,
+        )
+        if not ticket["ok"]:
+            log.error("no handoff ticket for money to refund or apply", extra={"tenant_id": order.tenant_id})
 
     def resolve(
         self, tenant_id: str, order_id: str, payment_id: str, *, callback: dict[str, Any] | None = None
@@ -272,8 +344,8 @@ class PaymentCallbacks:
         except TuliaError:
             log.exception("could not apply an STK outcome", extra={"tenant_id": tenant_id})
             raise
-        self._tell(tenant_id, order.order_id, order.customer_id, payment.payment_id, to)
-        return to
+        self._outcome(payment, order, to)
+        return "overpaid" if payment.overpayment else to
 
     def _unmatched(self, tenant_id: str, body: dict[str, Any], reason: str, order: Order | None = None) -> None:
         """Money arrived that pays no order as it stands: keep it for the shop to reconcile (once per

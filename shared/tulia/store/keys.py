@@ -121,6 +121,15 @@ def unmatched_payment_sk(method: str, trans_id: str) -> str:
     return f"{_part(method, 'method')}#{_part(trans_id, 'trans_id')}"
 
 
+def overpayments_pk(tenant_id: str) -> str:
+    """Confirmed money its order could not take (already paid, cancelled): to refund or apply."""
+    return f"{_tid(tenant_id)}#OVERPAID"
+
+
+def overpayment_sk(method: str, provider_ref: str) -> str:
+    return f"{_part(method, 'method')}#{_part(provider_ref, 'provider_ref')}"
+
+
 def payment_token_route_pk(token: str) -> str:
     """Routing item, not tenant data: the secret token in an STK callback URL -> tenant and payment.
     (The URL cannot carry the tenant id: Daraja refuses URLs with words such as 'exe' or 'sql'.)"""

@@ -13,7 +13,7 @@ from typing import Any
 
 from tulia.domain.common import iso, sortable
 from tulia.domain.order import ORDER_TRANSITIONS, PAYABLE_STATES, Order
-from tulia.domain.payment import PAYMENT_TRANSITIONS, Payment, UnmatchedPayment
+from tulia.domain.payment import PAYMENT_TRANSITIONS, Overpayment, OverpaymentReason, Payment, UnmatchedPayment
 from tulia.errors import NotFound, StateConflict
 from tulia.store import keys
 from tulia.store.codec import from_item, to_item
@@ -206,25 +206,162 @@ class PaymentRepo:
 
     def find_by_ref(self, tenant_id: str, kind: str, ref: str) -> Payment | None:
         alias = self.db.get(ORDERS, keys.payment_ref_pk(tenant_id, kind, ref), keys.ALIAS)
-        if alias is None:
-            return None
+        if alias is None or "payment_id" not in alias:
+            return None  # unknown, or money kept as unmatched (no payment record)
         return self.get(tenant_id, alias["order_id"], alias["payment_id"])
 
+    def ref_claimed(self, tenant_id: str, kind: str, ref: str) -> bool:
+        """Whether this provider transaction was accounted for already (a payment, an overpayment or
+        unmatched money): every transaction is booked once, whatever path it arrives by."""
+        return self.db.get(ORDERS, keys.payment_ref_pk(tenant_id, kind, ref), keys.ALIAS) is not None
+
     def record_unmatched(self, unmatched: UnmatchedPayment) -> bool:
-        """Keep money that pays no order for a person to match; False if this transaction was kept before."""
+        """Keep money that pays no order for a person to match; False if this transaction was booked
+        before (as unmatched money or as a payment): its reference is claimed in the same transaction."""
         try:
-            self.db.put(
-                ORDERS,
-                to_item(
-                    unmatched,
-                    pk=keys.unmatched_payments_pk(unmatched.tenant_id),
-                    sk=keys.unmatched_payment_sk(unmatched.method, unmatched.trans_id),
-                ),
-                condition="attribute_not_exists(pk)",
+            self.db.transact(
+                [
+                    {
+                        "Put": {
+                            "table": ORDERS,
+                            "item": to_item(
+                                unmatched,
+                                pk=keys.unmatched_payments_pk(unmatched.tenant_id),
+                                sk=keys.unmatched_payment_sk(unmatched.method, unmatched.trans_id),
+                            ),
+                            "condition": "attribute_not_exists(pk)",
+                        }
+                    },
+                    {
+                        "Put": {
+                            "table": ORDERS,
+                            "item": {
+                                "pk": keys.payment_ref_pk(unmatched.tenant_id, "c2b", unmatched.trans_id),
+                                "sk": keys.ALIAS,
+                                "unmatched": True,
+                            },
+                            "condition": "attribute_not_exists(pk)",
+                        }
+                    },
+                ],
+                conflict_message="This transaction was booked before.",
             )
         except StateConflict:
             return False
         return True
+
+    def list_overpayments(self, tenant_id: str, *, limit: int = 50, cursor: str | None = None) -> Page[Overpayment]:
+        page = self.db.query(ORDERS, keys.overpayments_pk(tenant_id), limit=limit, cursor=cursor)
+        return Page([from_item(Overpayment, i) for i in page.items], page.cursor)
+
+    @staticmethod
+    def _overpayment_put(overpayment: Overpayment) -> dict[str, Any]:
+        return {
+            "Put": {
+                "table": ORDERS,
+                "item": to_item(
+                    overpayment,
+                    pk=keys.overpayments_pk(overpayment.tenant_id),
+                    sk=keys.overpayment_sk(overpayment.method, overpayment.provider_ref),
+                ),
+                "condition": "attribute_not_exists(pk)",
+            }
+        }
+
+    def record_c2b_overpayment(self, payment: Payment, trans_id: str, reason: OverpaymentReason) -> None:
+        """Paybill/Till money naming an order that can no longer take it: a payment record (paid, kept
+        as an overpayment), its TransID claimed, and the overpayment to refund or apply; all or nothing."""
+        overpayment = Overpayment(
+            tenant_id=payment.tenant_id,
+            payment_id=payment.payment_id,
+            order_id=payment.order_id,
+            customer_id=payment.customer_id,
+            method=payment.method,
+            provider_ref=trans_id,
+            amount=payment.amount,
+            receipt=trans_id,
+            reason=reason,
+            received_at=payment.created_at,
+        )
+        self.db.transact(
+            [
+                {
+                    "Put": {
+                        "table": ORDERS,
+                        "item": to_item(
+                            payment.model_copy(update={"status": "paid", "overpayment": True}),
+                            pk=keys.order_pk(payment.tenant_id, payment.order_id),
+                            sk=keys.payment_sk(payment.payment_id),
+                        ),
+                        "condition": "attribute_not_exists(pk)",
+                    }
+                },
+                {
+                    "Put": {
+                        "table": ORDERS,
+                        "item": {
+                            "pk": keys.payment_ref_pk(payment.tenant_id, "c2b", trans_id),
+                            "sk": keys.ALIAS,
+                            "order_id": payment.order_id,
+                            "payment_id": payment.payment_id,
+                        },
+                        "condition": "attribute_not_exists(pk)",
+                    }
+                },
+                self._overpayment_put(overpayment),
+            ],
+            conflict_message="This transaction was booked before.",
+        )
+
+    def _overpay(
+        self, payment: Payment, order: Order, *, now: datetime, receipt: str | None, result_code: str | None
+    ) -> None:
+        """A confirmed payment whose order can no longer take it (paid by another payment, cancelled):
+        the payment is recorded as paid and kept as an overpayment, never lost and never applied."""
+        reason: OverpaymentReason = (
+            "order_already_paid"
+            if order.status in ("paid", "fulfilled")
+            else "order_cancelled"
+            if order.status == "cancelled"
+            else "order_not_payable"
+        )
+        provider_ref = payment.checkout_request_id or payment.order_tracking_id or payment.receipt or payment.payment_id
+        overpayment = Overpayment(
+            tenant_id=payment.tenant_id,
+            payment_id=payment.payment_id,
+            order_id=payment.order_id,
+            customer_id=payment.customer_id,
+            method=payment.method,
+            provider_ref=provider_ref,
+            amount=payment.amount,
+            receipt=receipt,
+            reason=reason,
+            received_at=now,
+        )
+        sets = ["#s = :paid", "updated_at = :now", "needs_review = :yes", "overpayment = :yes"]
+        values: dict[str, Any] = {":paid": "paid", ":now": iso(now), ":yes": True, ":pending": "pending"}
+        values[":timeout"] = "timeout"
+        for field, value in (("receipt", receipt), ("result_code", result_code)):
+            if value is not None:
+                sets.append(f"{field} = :{field}")
+                values[f":{field}"] = value
+        self.db.transact(
+            [
+                {
+                    "Update": {
+                        "table": ORDERS,
+                        "pk": keys.order_pk(payment.tenant_id, payment.order_id),
+                        "sk": keys.payment_sk(payment.payment_id),
+                        "update": "SET " + ", ".join(sets),
+                        "condition": "#s IN (:pending, :timeout)",
+                        "names": {"#s": "status"},
+                        "values": values,
+                    }
+                },
+                self._overpayment_put(overpayment),
+            ],
+            conflict_message=f"Payment {payment.payment_id} is already settled.",
+        )
 
     def list_unmatched(self, tenant_id: str, *, limit: int = 50, cursor: str | None = None) -> Page[UnmatchedPayment]:
         page = self.db.query(ORDERS, keys.unmatched_payments_pk(tenant_id), limit=limit, cursor=cursor)
@@ -328,7 +465,9 @@ class PaymentRepo:
         """Apply a provider outcome to the payment and its order in one transaction.
 
         Only moves allowed by ``PAYMENT_TRANSITIONS`` happen; a duplicate or late outcome raises
-        ``StateConflict`` and leaves both records untouched.
+        ``StateConflict`` and leaves both records untouched. Confirmed money for an order that can no
+        longer take it (paid by another payment, cancelled) is recorded as paid and kept as an
+        overpayment (``payment.overpayment``), never lost and never applied to the order.
         """
         allowed_from = [s for s, nexts in PAYMENT_TRANSITIONS.items() if to in nexts]
         if not allowed_from:
@@ -399,7 +538,17 @@ class PaymentRepo:
                     }
                 }
             )
-        self.db.transact(ops, conflict_message=f"Payment {payment.payment_id} is already settled.")
+        try:
+            self.db.transact(ops, conflict_message=f"Payment {payment.payment_id} is already settled.")
+        except StateConflict:
+            if to != "paid":
+                raise
+            # confirmed money: if the order can no longer take it, it is kept as an overpayment
+            order, payments = OrderRepo(self.db).get_with_payments(payment.tenant_id, payment.order_id)
+            current = next((p for p in payments if p.payment_id == payment.payment_id), None)
+            if current is None or current.status not in ("pending", "timeout") or order.status in PAYABLE_STATES:
+                raise  # a duplicate outcome, or a race the caller retries
+            self._overpay(current, order, now=now, receipt=receipt, result_code=result_code)
         order, payments = OrderRepo(self.db).get_with_payments(payment.tenant_id, payment.order_id)
         settled = next(p for p in payments if p.payment_id == payment.payment_id)
         return settled, order

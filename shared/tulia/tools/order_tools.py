@@ -331,6 +331,7 @@ class PaymentOut(Output):
     amount: int
     receipt: str | None
     updated_at: str
+    overpayment: bool = False  # confirmed, but not applied to this order: the shop refunds or applies it
 
 
 class OrderStatusItem(Output):
@@ -379,6 +380,7 @@ def _status_item(order: Order, payments: list[Payment] | None) -> OrderStatusIte
                 amount=p.amount,
                 receipt=p.receipt,
                 updated_at=p.updated_at.isoformat(),
+                overpayment=p.overpayment,
             )
             for p in payments
         ],

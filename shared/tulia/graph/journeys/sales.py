@@ -1221,8 +1221,14 @@ def payment_event(state: ConversationState, runtime: Runtime[EngineContext]) -> 
         raise PaymentEventUnreadable(f"order of a payment event unreadable: {result['error']['code']}")
     order = result["data"]["orders"][0]
     payments = order["payments"] or []
-    paid = next((p for p in reversed(payments) if p["status"] == "paid"), None)
     lang, fallback = turn.lang, str(turn.get("sheng_fallback"))
+    if status == "overpaid":
+        extra = next((p for p in reversed(payments) if p.get("overpayment")), None)
+        if extra is None:  # the event ran ahead of the record: the queue delivers it again
+            raise PaymentEventUnreadable("an overpaid event for an order with no overpayment")
+        turn.say(text(t(turn, "payment_overpaid", amount=money(extra["amount"]), ref=order["order_ref"])))
+        return turn.goto(END)
+    paid = next((p for p in reversed(payments) if p["status"] == "paid" and not p.get("overpayment")), None)
     frame = frame_of(turn)
     ours = frame.order is not None and frame.order.order_id == order_id
     free = state.pending is None or state.pending in PAYMENT_QUESTIONS
@@ -1294,7 +1300,7 @@ def _payment_help(turn: Turn) -> None:
         turn.say(text(t(turn, "tool_error")))
         return
     order = result["data"]["orders"][0]
-    payments = order["payments"] or []
+    payments = [p for p in order["payments"] or [] if not p.get("overpayment")]
     paid = next((p for p in reversed(payments) if p["status"] == "paid"), None)
     last = payments[-1] if payments else None
     lang, fallback = turn.lang, str(turn.get("sheng_fallback"))

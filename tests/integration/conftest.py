@@ -1,0 +1,45 @@
+"""Fixtures of the payments function's tests: the Graph API simulator and the payments pipeline
+(callbacks -> SQS -> the agent -> the Graph API), shared by the callback and money-ledger suites."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.chat import Chat
+from tests.conftest import BOTO, Clock
+from tests.integration.test_agent import Pipeline
+from tulia.channel.graph_api import WhatsAppSender
+from tulia.local.simulators.graph import GraphSimulator
+from tulia.pipeline.agent import AgentService
+from tulia.pipeline.payments import PaymentCallbacks
+from tulia.services import Services
+from tulia.store.messages import MessageRepo
+from tulia.store.queues import INBOUND, InboundQueue, create_queues
+
+
+@pytest.fixture(scope="module")
+def graph() -> Iterator[GraphSimulator]:
+    with GraphSimulator() as sim:
+        yield sim
+
+
+@pytest.fixture
+def setup(seeded: Services, clock: Clock, graph: GraphSimulator, chat: Chat) -> Iterator[dict[str, Any]]:
+    graph.sent.clear()
+    sqs = BOTO.client("sqs")
+    url = create_queues(sqs, "test-")[INBOUND.logical_name]
+    callbacks = PaymentCallbacks(services=seeded, queue=InboundQueue(sqs, url), clock=clock)
+    with httpx.Client(timeout=5) as http:
+        agent = AgentService(
+            services=seeded,
+            conversations=chat.conversations,
+            messages=MessageRepo(seeded.db),
+            sender=WhatsAppSender(http, graph.base_url, backoff_seconds=0.0),
+            default_token="test-graph-token",
+            clock=clock,
+        )
+        yield {"callbacks": callbacks, "pipe": Pipeline(None, agent, sqs, url, graph)}  # type: ignore[arg-type]

@@ -1,0 +1,94 @@
+"""Money accounted exactly once per provider transaction: every confirmed shilling is in exactly one of
+paid orders, overpayments or unmatched money, whatever path and order the confirmations arrive in.
+
+Real handlers behind real event shapes (the payments function, the agent), the Daraja and PesaPal
+simulators over HTTP, moto.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from tests.chat import Chat
+from tests.conftest import SHOP
+from tests.integration.test_agent import Pipeline
+from tests.integration.test_launch_checklist import buy_a_power_bank_for_pickup, start_stk
+from tests.integration.test_payments_callbacks import PHONE, c2b, c2b_body, callback, card_checkout, ipn, post
+from tulia.local.simulators.daraja import DarajaSimulator
+from tulia.services import Services
+
+
+def accounted(services: Services, tenant_id: str) -> dict[str, Decimal]:
+    """Where the tenant's confirmed money is: applied to paid orders, kept as overpayments, unmatched."""
+    orders = services.orders.list_for_tenant(tenant_id, limit=200).items
+    return {
+        "paid_orders": Decimal(sum(o.paid_amount for o in orders)),
+        "overpayments": Decimal(sum(o.amount for o in services.payments.list_overpayments(tenant_id).items)),
+        "unmatched": sum((Decimal(u.amount) for u in services.payments.list_unmatched(tenant_id).items), Decimal(0)),
+    }
+
+
+def test_a_prompt_approved_after_the_order_was_paid_by_paybill_is_kept_as_an_overpayment(
+    chat: Chat, seeded: Services, daraja: DarajaSimulator, setup: dict[str, Any]
+) -> None:
+    ref = start_stk(chat)  # a prompt is pending on the phone
+    stk = seeded.payments.get(SHOP, ref, chat.state["payment_request_id"])
+    due = seeded.orders.get(SHOP, ref).amount_due
+    assert c2b(setup, seeded, "confirmation", c2b_body(ref, f"{due}.00", trans_id="TPB1000001"))["ResultCode"] == 0
+    assert seeded.orders.get(SHOP, ref).status == "paid"  # the Paybill money paid the order
+    post(setup, *callback(daraja, stk.checkout_request_id, 0))  # then the customer approves the prompt too
+    second = seeded.payments.get(SHOP, ref, stk.payment_id)
+    assert (second.status, second.overpayment) == ("paid", True)  # recorded, not lost, not applied
+    [kept] = seeded.payments.list_overpayments(SHOP).items
+    assert (kept.order_id, kept.amount, kept.method, kept.reason) == (ref, due, "mpesa_stk", "order_already_paid")
+    assert accounted(seeded, SHOP) == {"paid_orders": due, "overpayments": due, "unmatched": 0}
+    ticket = seeded.handoffs.get(SHOP, seeded.customers.get(SHOP, chat.state["customer_id"]).handoff_ticket_id)
+    assert ticket.priority == "high"
+    pipe: Pipeline = setup["pipe"]
+    pipe.run_agent()
+    told = pipe.replies_to(PHONE)
+    assert any(f"We received KES {due:,} for order {ref}" in m and "RKL" not in m for m in told)
+    assert any("was not applied to it" in m and "refund" in m for m in told)
+    post(setup, *callback(daraja, stk.checkout_request_id, 0))  # the callback again: booked once
+    assert len(seeded.payments.list_overpayments(SHOP).items) == 1
+
+
+def test_one_mpesa_transaction_is_booked_once_whatever_amount_it_comes_back_with(
+    chat: Chat, seeded: Services, setup: dict[str, Any]
+) -> None:
+    ref = buy_a_power_bank_for_pickup(chat)
+    due = seeded.orders.get(SHOP, ref).amount_due
+    c2b(setup, seeded, "confirmation", c2b_body(ref, "1.00", trans_id="TDUP000001"))  # KES 1: kept unmatched
+    c2b(setup, seeded, "confirmation", c2b_body(ref, f"{due}.00", trans_id="TDUP000001"))  # same TransID again
+    order = seeded.orders.get(SHOP, ref)
+    assert order.status != "paid"
+    assert order.paid_amount == 0
+    assert accounted(seeded, SHOP) == {"paid_orders": 0, "overpayments": 0, "unmatched": Decimal("1.00")}
+
+
+def test_paybill_money_for_a_cancelled_order_is_money_to_refund_not_lost(
+    chat: Chat, seeded: Services, setup: dict[str, Any]
+) -> None:
+    ref = buy_a_power_bank_for_pickup(chat)
+    due = seeded.orders.get(SHOP, ref).amount_due
+    seeded.orders.transition(SHOP, ref, to="cancelled", now=seeded.clock())
+    c2b(setup, seeded, "confirmation", c2b_body(ref, f"{due}.00", trans_id="TCAN000001"))
+    c2b(setup, seeded, "confirmation", c2b_body(ref, f"{due}.00", trans_id="TCAN000001"))  # Daraja repeats
+    [kept] = seeded.payments.list_overpayments(SHOP).items
+    assert (kept.reason, kept.amount, kept.provider_ref) == ("order_cancelled", due, "TCAN000001")
+    assert seeded.orders.get(SHOP, ref).status == "cancelled"
+    assert accounted(seeded, SHOP) == {"paid_orders": 0, "overpayments": due, "unmatched": 0}
+
+
+def test_a_card_payment_for_an_order_already_paid_by_mpesa_is_kept_as_an_overpayment(
+    chat: Chat, seeded: Services, pesapal: Any, setup: dict[str, Any]
+) -> None:
+    card = card_checkout(chat, seeded)
+    due = card.amount
+    c2b(setup, seeded, "confirmation", c2b_body(card.order_id, f"{due}.00", trans_id="TCARD00001"))
+    pesapal.complete(card.order_tracking_id, 1)
+    assert ipn(setup, card)["statusCode"] == 200
+    settled = seeded.payments.get(SHOP, card.order_id, card.payment_id)
+    assert (settled.status, settled.overpayment) == ("paid", True)
+    assert accounted(seeded, SHOP) == {"paid_orders": due, "overpayments": due, "unmatched": 0}
