@@ -92,3 +92,45 @@ def test_a_card_payment_for_an_order_already_paid_by_mpesa_is_kept_as_an_overpay
     settled = seeded.payments.get(SHOP, card.order_id, card.payment_id)
     assert (settled.status, settled.overpayment) == ("paid", True)
     assert accounted(seeded, SHOP) == {"paid_orders": due, "overpayments": due, "unmatched": 0}
+
+
+def test_a_prompt_paid_after_it_timed_out_is_recorded_paid_and_flagged(
+    chat: Chat, seeded: Services, daraja: DarajaSimulator, setup: dict[str, Any]
+) -> None:
+    ref = start_stk(chat)
+    pay_id = chat.state["payment_request_id"]
+    callbacks = setup["callbacks"]
+    assert callbacks.check({"tenant_id": SHOP, "order_id": ref, "payment_id": pay_id, "attempt": 3}) == "timeout"
+    payment = seeded.payments.get(SHOP, ref, pay_id)
+    post(setup, *callback(daraja, payment.checkout_request_id, 0))  # the customer approved it late
+    late = seeded.payments.get(SHOP, ref, pay_id)
+    assert (late.status, late.needs_review, late.overpayment) == ("paid", True, False)
+    assert seeded.orders.get(SHOP, ref).status == "paid"
+    assert accounted(seeded, SHOP) == {"paid_orders": payment.amount, "overpayments": 0, "unmatched": 0}
+
+
+def test_impossible_provider_callbacks_are_clear_4xx_and_change_nothing(
+    chat: Chat, seeded: Services, setup: dict[str, Any]
+) -> None:
+    ref = buy_a_power_bank_for_pickup(chat)
+    due = seeded.orders.get(SHOP, ref).amount_due
+    for body in (
+        c2b_body(ref, "sNaN", trans_id="TNAN000001"),
+        c2b_body(ref, "NaN", trans_id="TNAN000002"),
+        c2b_body(ref, "-5.00", trans_id="TNEG000001"),
+        c2b_body(ref, "1e12", trans_id="TBIG000001"),
+        c2b_body(ref, f"{due}.00", trans_id="T#HASH0001"),
+        c2b_body(ref, f"{due}.00", trans_id=""),
+    ):
+        for phase in ("validation", "confirmation"):
+            assert c2b(setup, seeded, phase, body)["status"] == 400
+    note = {"OrderTrackingId": "abc#def", "OrderMerchantReference": ref, "OrderNotificationType": "IPNCHANGE"}
+    from tests.integration.test_webhook import api_event
+    from tulia.pipeline import payments_app
+
+    response = payments_app.handle(
+        api_event("GET", path=f"/payments/pesapal/ipn/{SHOP}", params=note), setup["callbacks"]
+    )
+    assert response["statusCode"] == 400
+    assert seeded.orders.get(SHOP, ref).status != "paid"
+    assert accounted(seeded, SHOP) == {"paid_orders": 0, "overpayments": 0, "unmatched": 0}

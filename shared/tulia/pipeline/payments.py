@@ -10,6 +10,7 @@ customer is told the outcome in their language. Daraja always gets the acknowled
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -39,6 +40,7 @@ def metadata(callback: dict[str, Any]) -> dict[str, Any]:
     return {str(i.get("Name")): i.get("Value") for i in items if isinstance(i, dict)}
 
 
+PROVIDER_REF = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,79}")  # TransIDs, tracking ids: never '#', spaces or markup
 MAX_C2B_AMOUNT = Decimal(999_999)  # far above M-Pesa's limit per transaction; anything more is not money we book
 MAX_STK_CHECKS = 3  # STK queries of a push that got no callback before it is declared timed out
 
@@ -113,8 +115,8 @@ class PaymentCallbacks:
             }
             return HttpResponse(200, json.dumps(body))
 
-        if not tracking or not tenant_id or "#" in tenant_id:
-            return HttpResponse(400, json.dumps({"status": 400, "error": "OrderTrackingId missing"}))
+        if not PROVIDER_REF.fullmatch(tracking) or not tenant_id or "#" in tenant_id:
+            return HttpResponse(400, json.dumps({"status": 400, "error": "OrderTrackingId missing or malformed"}))
         payment = self.services.payments.find_by_ref(tenant_id, "pesapal", tracking)
         if payment is None or (reference and reference != payment.merchant_reference):
             log.warning("PesaPal notification for no payment of ours", extra={"tenant_id": tenant_id})
@@ -173,7 +175,11 @@ class PaymentCallbacks:
             body = json.loads(raw_body)
             trans_id = str(body["TransID"])
             amount_text = str(body["TransAmount"])
-        except (ValueError, KeyError, TypeError):
+            amount = Decimal(amount_text)
+        except (ValueError, KeyError, TypeError, ArithmeticError):
+            return HttpResponse(400, json.dumps({"ResultCode": "C2B00016", "ResultDesc": "Rejected"}))
+        if not PROVIDER_REF.fullmatch(trans_id) or not amount.is_finite() or not 0 < amount <= MAX_C2B_AMOUNT:
+            log.warning("C2B callback with an impossible TransID or amount", extra={"phase": phase})
             return HttpResponse(400, json.dumps({"ResultCode": "C2B00016", "ResultDesc": "Rejected"}))
         s = self.services
         tenant_id = s.tenants.tenant_for_c2b_token(token)
@@ -192,12 +198,8 @@ class PaymentCallbacks:
             if phase == "confirmation":
                 self._unmatched(tenant_id, body, "unknown_reference")
             return refuse("C2B00012", "account number")
-        try:
-            amount = Decimal(amount_text)
-        except ArithmeticError:
-            return refuse("C2B00013", "amount")
         payable = order.status in ("draft", "pending_payment", "payment_failed")
-        whole = amount.is_finite() and amount == amount.to_integral_value() and 0 < amount <= MAX_C2B_AMOUNT
+        whole = amount == amount.to_integral_value()
         if phase == "confirmation" and not payable and whole:
             self._c2b_overpayment(order, trans_id, int(amount))  # confirmed money: refunded or applied by the shop
             return reply()

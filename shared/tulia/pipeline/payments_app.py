@@ -7,6 +7,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from tulia.errors import InvalidInput
 from tulia.pipeline.apigw import HttpResponse, request_of, response_of
 from tulia.pipeline.payments import PaymentCallbacks
 
@@ -49,6 +50,13 @@ def handle(event: dict[str, Any], svc: PaymentCallbacks | None = None) -> dict[s
     """API Gateway callbacks, or (with ``Records``) the delayed STK checks from SQS."""
     if "Records" in event:
         return handle_checks(event, svc or service())
+    try:
+        return _route(event, svc)
+    except InvalidInput as exc:  # input no provider should send (a key part with '#', ...): a clear 400
+        return response_of(HttpResponse(400, json.dumps({"error": exc.code, "message": str(exc)[:200]})))
+
+
+def _route(event: dict[str, Any], svc: PaymentCallbacks | None) -> dict[str, Any]:
     request = request_of(event)
     stk = _STK.match(request.path)
     if request.method == "POST" and stk:
