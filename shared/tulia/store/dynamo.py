@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import base64
 import json
+import random
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Generic, TypeVar
@@ -18,7 +19,7 @@ from typing import Any, Generic, TypeVar
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.exceptions import ClientError
 
-from tulia.errors import InvalidInput, StateConflict
+from tulia.errors import InvalidInput, ProviderUnavailable, StateConflict
 from tulia.store.tables import Gsi, TableDef
 
 _SER = TypeSerializer()
@@ -97,12 +98,21 @@ def decode_cursor(cursor: str | None, *, expected_pk: str, pk_name: str = "pk") 
     return dict(key)
 
 
+BATCH_ATTEMPTS = 8  # about 13 s of backoff in all before a batch gives up and raises
+
+
+def backoff_seconds(attempt: int) -> float:
+    """Exponential backoff with full jitter (AWS's advice for throttled batches), capped at 5 s."""
+    return random.uniform(0, min(5.0, 0.05 * 2**attempt))
+
+
 class Dynamo:
     """All DynamoDB access goes through one of these, so tests and benchmarks see every call."""
 
-    def __init__(self, client: Any, table_prefix: str) -> None:
+    def __init__(self, client: Any, table_prefix: str, *, sleep: Callable[[float], None] = time.sleep) -> None:
         self.client = client
         self.prefix = table_prefix
+        self.sleep = sleep  # between retries of throttled batches
 
     def name(self, table: TableDef) -> str:
         return self.prefix + table.logical_name
@@ -289,7 +299,7 @@ class Dynamo:
             for key in unique[start : start + 100]:
                 entry = request.setdefault(self.name(key.table), {"Keys": [], "ConsistentRead": True})
                 entry["Keys"].append(serialize({key.table.pk: key.pk, key.table.sk: key.sk}))
-            for _attempt in range(5):
+            for attempt in range(BATCH_ATTEMPTS):
                 resp = self.client.batch_get_item(RequestItems=request)
                 for name, raw_items in resp.get("Responses", {}).items():
                     table = tables[name]
@@ -299,7 +309,10 @@ class Dynamo:
                 request = resp.get("UnprocessedKeys") or {}
                 if not request:
                     break
-                time.sleep(0.05 * 2**_attempt)  # throttled: back off before asking for the rest
+                self.sleep(backoff_seconds(attempt))  # throttled: back off before asking for the rest
+            else:
+                left = sum(len(entry["Keys"]) for entry in request.values())
+                raise ProviderUnavailable(f"DynamoDB kept throttling: {left} item(s) could not be read.")
         return found
 
     def batch_write(
@@ -310,12 +323,17 @@ class Dynamo:
         name = self.name(table)
         for start in range(0, len(requests), 25):
             pending: dict[str, Any] = {name: requests[start : start + 25]}
-            for _attempt in range(8):
+            for attempt in range(BATCH_ATTEMPTS):
                 resp = self.client.batch_write_item(RequestItems=pending)
                 pending = resp.get("UnprocessedItems") or {}
                 if not pending:
                     break
-                time.sleep(0.05 * 2**_attempt)
+                self.sleep(backoff_seconds(attempt))
+            else:
+                left = sum(len(entry) for entry in pending.values())
+                raise ProviderUnavailable(
+                    f"DynamoDB kept throttling: {left} of {len(requests)} write(s) were not applied; retry."
+                )
 
     def transact(self, operations: Sequence[Mapping[str, Any]], *, conflict_message: str) -> None:
         """Run a TransactWriteItems. Operations are written with plain Python values:
