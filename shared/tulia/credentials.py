@@ -41,6 +41,8 @@ DEPLOYMENT_SECRET_FIELDS: dict[str, tuple[DeploymentSecret, str]] = {
     "pesapal_consumer_secret": ("payments", "pesapal_consumer_secret"),
 }
 REQUIRED = {("meta", "app_secret"), ("meta", "verify_token")}
+# the values Settings has when nothing is set: fine on a laptop, never in a deployed stage
+LOCAL_DEFAULTS = {"meta_app_secret": "local-app-secret", "meta_verify_token": "local-verify-token"}
 
 # key in the tenant's secret -> where it lives in the tenant profile
 TENANT_SECRET_FIELDS: dict[str, tuple[str, ...]] = {
@@ -95,11 +97,22 @@ class SecretStore:
 def deployment_settings(settings: Settings, *needs: DeploymentSecret, store: SecretStore | None = None) -> Settings:
     """``settings`` with the deployment secrets a function needs read from Secrets Manager.
 
-    Without ``TULIA_SECRETS_PREFIX`` the settings are returned unchanged. A missing Meta secret, or
+    Without ``TULIA_SECRETS_PREFIX`` the settings are returned unchanged on the local stage; any other
+    stage still on the public local Meta secrets stops the function at start. A missing Meta secret, or
     one without ``app_secret`` / ``verify_token``, stops the function at start (never an empty key:
     an empty app secret would make any signature forgeable)."""
     prefix = settings.secrets_prefix
     if not prefix:
+        if settings.stage != "local":
+            # fail closed: a deployed stage never verifies webhooks with the public default secrets
+            for setting, (secret, key) in DEPLOYMENT_SECRET_FIELDS.items():
+                value = getattr(settings, setting).get_secret_value()
+                if secret in needs and (secret, key) in REQUIRED and value == LOCAL_DEFAULTS[setting]:
+                    raise MissingSecret(
+                        f"Stage '{settings.stage}' has no TULIA_SECRETS_PREFIX and {setting} is the public local "
+                        "default: set TULIA_SECRETS_PREFIX (the CDK app does) or the secret itself.",
+                        field=setting,
+                    )
         return settings
     store = store or secret_store(settings)
     updates: dict[str, SecretStr] = {}

@@ -39,6 +39,18 @@ def test_without_a_prefix_the_settings_are_used_as_they_are(secrets: Any) -> Non
     assert deployment_settings(plain, "meta") is plain
 
 
+def test_a_deployed_stage_without_secrets_fails_closed_at_start() -> None:
+    # the webhook would otherwise verify signatures with the public default app secret
+    with pytest.raises(MissingSecret, match="Stage 'prod' has no TULIA_SECRETS_PREFIX and meta_app_secret"):
+        deployment_settings(Settings(stage="prod"), "meta")
+    with pytest.raises(MissingSecret, match="meta_verify_token"):
+        deployment_settings(Settings(stage="dev", meta_app_secret="set-by-hand"), "meta")  # type: ignore[arg-type]
+    own = Settings(stage="dev", meta_app_secret="a", meta_verify_token="b")  # type: ignore[arg-type]
+    assert deployment_settings(own, "meta") is own  # secrets given directly: fine
+    assert deployment_settings(Settings(stage="prod"), "payments").stage == "prod"  # payment keys may be per tenant
+    assert deployment_settings(Settings(), "meta").meta_app_secret.get_secret_value() == "local-app-secret"
+
+
 def test_the_functions_read_the_meta_and_payment_secrets_by_name(secrets: Any) -> None:
     secrets.create_secret(
         Name=f"{PREFIX}meta",
