@@ -380,3 +380,27 @@ def test_metrics_are_published_as_embedded_metric_format_with_the_tenant(capsys:
     (directive,) = record["_aws"]["CloudWatchMetrics"]
     assert {m["Name"] for m in directive["Metrics"]} == {"Turns", "OrdersCreated"}
     assert (record["Turns"], record["OrdersCreated"], record["tenant_id"]) == ([1.0], [1.0], SHOP)
+
+
+def test_replies_stored_during_an_outage_are_sent_first_when_the_customer_wrote_again(pipeline: Pipeline) -> None:
+    pipeline.customer_sends(value(text_message("any offers?", mid="wamid.o1")))
+    first = pipeline.lambda_event()
+    pipeline.graph.fail_next(503, {"error": {"code": 131000, "message": "Something went wrong"}}, times=20)
+    try:
+        assert pipeline.run_agent(first)["batchItemFailures"]  # stored in the outbox, not sent
+    finally:
+        pipeline.graph.clear_failures()
+    [failed] = first["Records"]
+    pipeline.sqs.change_message_visibility(  # its visibility timeout ends: SQS will deliver it again
+        QueueUrl=pipeline.url, ReceiptHandle=failed["receiptHandle"], VisibilityTimeout=0
+    )
+    pipeline.customer_sends(value(text_message("where is my order?", mid="wamid.o2")))
+    retried = pipeline.lambda_event()  # the failed record and the new one: one batch, one group, in order
+    assert len(retried["Records"]) == 2
+    assert pipeline.run_agent(retried) == {"batchItemFailures": []}
+    replies = pipeline.replies_to(SHOP_PHONE)
+    assert len(replies) == 2
+    assert "WELCOME10" in replies[0]  # the stored answer to the first message, first
+    assert "can't find any orders" in replies[1]
+    pipeline.run_agent(retried)  # another delivery sends nothing more
+    assert len(pipeline.replies_to(SHOP_PHONE)) == 2

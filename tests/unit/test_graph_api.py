@@ -8,6 +8,7 @@ import httpx
 import pytest
 
 from tulia.channel.graph_api import SendFailed, WhatsAppSender
+from tulia.local.simulators.base import Reply
 from tulia.local.simulators.graph import GraphSimulator, limits_problem
 from tulia.nlg.messages import buttons, text
 
@@ -63,3 +64,19 @@ def test_the_simulator_refuses_what_meta_refuses() -> None:
     assert limits_problem(too_many) is not None
     assert limits_problem(buttons("Pick", [("a", "One"), ("b", "Two")]).to_whatsapp(to="1")) is None
     assert limits_problem({"type": "text", "text": {"body": "x" * 4097}}) is not None
+
+
+def test_a_2xx_with_an_odd_body_is_a_sent_message_not_a_retry(graph: GraphSimulator, sender: WhatsAppSender) -> None:
+    graph.forced.append(Reply(200, "<html>OK</html>", content_type="text/html"))
+    assert sender.send(PNID, "tenant-token", text("ok").to_whatsapp(to="254712345678")) == "sent:no-message-id"
+    assert len(graph.requests) == 1
+
+
+def test_a_timeout_after_sending_is_not_resent_by_the_client(graph: GraphSimulator) -> None:
+    graph.slow_next(1.0)
+    with httpx.Client(timeout=0.3) as http:
+        slow_sender = WhatsAppSender(http, graph.base_url, max_retries=2, backoff_seconds=0.0)
+        with pytest.raises(SendFailed) as failed:
+            slow_sender.send(PNID, "tenant-token", text("once").to_whatsapp(to="254712345678"))
+    assert failed.value.retryable  # the queue may retry it: at most one duplicate
+    assert len(graph.messages_to("254712345678")) == 1  # Meta got it once; the client did not send it again

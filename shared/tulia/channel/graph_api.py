@@ -42,8 +42,9 @@ class WhatsAppSender:
         body = self._post(phone_number_id, token, payload)
         try:
             return str(body["messages"][0]["id"])
-        except (KeyError, IndexError, TypeError) as exc:
-            raise SendFailed("Graph API answered without a message id", status=200, code=None, retryable=True) from exc
+        except (KeyError, IndexError, TypeError):
+            # a 2xx is a sent message whatever its body: sending again would duplicate it
+            return "sent:no-message-id"
 
     def mark_read(self, phone_number_id: str, token: str, message_id: str) -> None:
         self._post(
@@ -57,13 +58,22 @@ class WhatsAppSender:
         while True:
             try:
                 resp = self.http.post(url, json=payload, headers=headers)
-            except httpx.TransportError as exc:
+            except (httpx.ConnectError, httpx.ConnectTimeout) as exc:  # never reached Meta: safe to send again
                 failure = SendFailed(
                     f"Graph API unreachable: {type(exc).__name__}", status=None, code=None, retryable=True
                 )
+            except httpx.TransportError as exc:
+                # sent, but no answer (a read timeout): Meta may have delivered it. Not resent here; the
+                # queue's retry may send it once more, which is the only duplicate a timeout can cause.
+                raise SendFailed(
+                    f"Graph API did not answer: {type(exc).__name__}", status=None, code=None, retryable=True
+                ) from exc
             else:
                 if resp.status_code < 400:
-                    data = resp.json()
+                    try:
+                        data = resp.json()
+                    except ValueError:
+                        return {}  # a 2xx with an odd body is still a success
                     return data if isinstance(data, dict) else {}
                 failure = _failure(resp)
             if not failure.retryable or attempt >= self.max_retries:

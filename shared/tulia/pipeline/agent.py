@@ -131,10 +131,16 @@ class AgentService:
         token = tenant.whatsapp.access_token or self.default_token
         outbox = self.messages.get_outbox(tenant_id, turn.key)
         if outbox is None:
-            # messages answered in an earlier delivery are not answered again
-            turn.messages = [
-                m for m in turn.messages[:-1] if self.messages.get_outbox(tenant_id, m.message_id) is None
-            ] + [last]
+            # messages answered in an earlier delivery are not answered again, but what was stored for
+            # them and not sent yet (a Graph API outage) goes out first, in order: never lost
+            unanswered = []
+            for message in turn.messages[:-1]:
+                earlier = self.messages.get_outbox(tenant_id, message.message_id)
+                if earlier is None:
+                    unanswered.append(message)
+                elif "answered_in" not in earlier:
+                    self._send_outbox(tenant_id, message.message_id, earlier, token)
+            turn.messages = [*unanswered, last]
             replies, trace = self._answer(turn)
             to = addressed_to(last.phone_e164, last.wa_user_id)
             payloads = [m.to_whatsapp(**to) for m in replies]

@@ -46,6 +46,7 @@ class SimulatorServer:
         self.requests: list[Recorded] = []
         self.routes: dict[tuple[str, str], Route] = {}
         self.forced: list[Reply] = []  # replies to give, in order, before routing (failure injection)
+        self.delays: list[float] = []  # requests handled as usual but answered this late (client timeouts)
         self._lock = threading.Lock()
         server = self
 
@@ -70,6 +71,9 @@ class SimulatorServer:
                     body,
                 )
                 reply = server.dispatch(rec)
+                with server._lock:
+                    if server.delays and not reply.delay_seconds:
+                        reply.delay_seconds = server.delays.pop(0)  # handled, then answered late
                 if reply.delay_seconds:
                     time.sleep(reply.delay_seconds)
                 payload = reply.body if isinstance(reply.body, bytes | str) else json.dumps(reply.body)
@@ -122,9 +126,15 @@ class SimulatorServer:
                 for _ in range(times)
             )
 
+    def slow_next(self, seconds: float, times: int = 1) -> None:
+        """Handle the next requests as usual but answer them late: the work is done, the client may time out."""
+        with self._lock:
+            self.delays.extend([seconds] * times)
+
     def clear_failures(self) -> None:
         with self._lock:
             self.forced.clear()
+            self.delays.clear()
 
     def calls(self, path: str) -> list[Recorded]:
         with self._lock:
