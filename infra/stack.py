@@ -104,6 +104,12 @@ class TuliaStack(Stack):
                 "(M-Pesa needs --context apiDomain=... --context apiCertificateArn=..., see docs/deploy.md)."
             )
         CfnOutput(self, "PublicBaseUrl", value=self.public_base_url, description="Webhook and callback base URL")
+        CfnOutput(
+            self,
+            "KnowledgeBaseBucket",
+            value=self.buckets.kb.bucket_name,
+            description="Where shop documents go (TULIA_KB_BUCKET for tulia seed); kb_ingest indexes them",
+        )
         inbound = self.queues[INBOUND.logical_name]
         checks = self.queues[PAYMENT_CHECKS.logical_name]
         common = {

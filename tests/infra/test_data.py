@@ -143,3 +143,10 @@ def test_the_app_entry_point_refuses_a_missing_stage_in_words(tmp_path: Any) -> 
     )
     assert out.returncode == 2
     assert "cdk synth stopped: context value 'stage' is missing" in out.stderr
+
+
+def test_the_knowledge_base_bucket_is_a_stack_output(dev: Any) -> None:
+    outputs = dev.find_outputs("KnowledgeBaseBucket")
+    [output] = outputs.values()
+    kb = [k for k, v in dev.find_resources("AWS::S3::Bucket").items() if "KnowledgeBase" in k or "Kb" in k]
+    assert output["Value"] == {"Ref": kb[0]}
