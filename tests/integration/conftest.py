@@ -12,10 +12,12 @@ import pytest
 from tests.chat import Chat
 from tests.conftest import BOTO, Clock
 from tests.integration.test_agent import Pipeline
+from tests.integration.test_webhook import SECRET, TOKEN, Pipe
 from tulia.channel.graph_api import WhatsAppSender
 from tulia.local.simulators.graph import GraphSimulator
 from tulia.pipeline.agent import AgentService
 from tulia.pipeline.payments import PaymentCallbacks
+from tulia.pipeline.webhook import WebhookService
 from tulia.services import Services
 from tulia.store.messages import MessageRepo
 from tulia.store.queues import INBOUND, InboundQueue, create_queues
@@ -43,3 +45,18 @@ def setup(seeded: Services, clock: Clock, graph: GraphSimulator, chat: Chat) -> 
             clock=clock,
         )
         yield {"callbacks": callbacks, "pipe": Pipeline(None, agent, sqs, url, graph)}  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def pipe(seeded: Services, clock: Clock) -> Pipe:
+    sqs = BOTO.client("sqs")
+    url = create_queues(sqs, "test-")[INBOUND.logical_name]
+    service = WebhookService(
+        app_secret=SECRET,
+        verify_token=TOKEN,
+        tenant_for_phone_number_id=seeded.tenants.tenant_for_phone_number_id,
+        messages=MessageRepo(seeded.db),
+        queue=InboundQueue(sqs, url),
+        clock=clock,
+    )
+    return Pipe(service, sqs, url, seeded)

@@ -204,7 +204,10 @@ def _message(pnid: str, msg: dict[str, Any], contacts: list[dict[str, Any]]) -> 
         return None  # no way to answer
     profile = contact.get("profile") or {}
     text, reply_id = _text_of(kind, msg)
-    order = msg.get("order") or {}
+    raw_order = msg.get("order")
+    order: dict[str, Any] = raw_order if isinstance(raw_order, dict) else {}
+    items = order.get("product_items")
+    items = [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []  # a string is no cart
     return InboundMessage(
         phone_number_id=pnid,
         message_id=message_id,
@@ -223,6 +226,6 @@ def _message(pnid: str, msg: dict[str, Any], contacts: list[dict[str, Any]]) -> 
                 "quantity": _int(i.get("quantity")),
                 "item_price": i.get("item_price"),
             }
-            for i in order.get("product_items") or []
+            for i in items
         ],
     )

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from tulia.channel.whatsapp import WebhookError, parse, signature_valid, subscription_challenge
+from tulia.errors import InvalidInput, TuliaError
 from tulia.observability import logger as log
 from tulia.pipeline.apigw import HttpResponse
 from tulia.store.messages import MessageRepo
@@ -51,24 +52,30 @@ class WebhookService:
         if not signature_valid(raw_body, signature, self.app_secret):
             log.warning("webhook signature missing or wrong", extra={"has_signature": bool(signature)})
             return _json(401, error="invalid_signature")
+        now = self.clock()
         try:
             webhook = parse(json.loads(raw_body))
-        except (ValueError, WebhookError) as exc:  # json.JSONDecodeError is a ValueError
-            log.warning("webhook payload malformed", extra={"why": str(exc)[:200]})
-            return _json(400, error="malformed_payload")
-        queued = duplicates = unrouted = 0
-        now = self.clock()
+        except (ValueError, TypeError, KeyError, AttributeError, WebhookError, TuliaError) as exc:
+            # signed by Meta but unusable: acknowledged (Meta would retry it for days), kept, counted
+            return self._malformed(raw_body, f"{type(exc).__name__}: {exc}", now)
+        queued = duplicates = unrouted = malformed = 0
         for message in webhook.messages:
-            tenant_id = self._tenant(message.phone_number_id)
+            try:
+                tenant_id = self._tenant(message.phone_number_id)
+                claimed = tenant_id is not None and self.messages.claim_inbound(
+                    tenant_id, message.message_id, now=now, customer_key=message.customer_key
+                )
+            except InvalidInput as exc:  # an id no key can hold ('#', empty): this message is unusable
+                malformed += 1
+                self.messages.keep_malformed(raw_body, f"message: {exc}", now=now)
+                continue
             if tenant_id is None:
                 unrouted += 1
                 log.warning(
                     "message for an unknown business number", extra={"phone_number_id": message.phone_number_id}
                 )
                 continue
-            if not self.messages.claim_inbound(
-                tenant_id, message.message_id, now=now, customer_key=message.customer_key
-            ):
+            if not claimed:
                 duplicates += 1
                 continue
             try:
@@ -85,15 +92,23 @@ class WebhookService:
                 return _json(503, error="queue_unavailable")
             queued += 1
         for status in webhook.statuses:
-            tenant_id = self._tenant(status.phone_number_id)
-            if tenant_id is None or not status.message_id:
-                continue
-            error = {"code": status.error_code, "details": status.error_details} if status.error_code else None
-            self.messages.record_status(
-                tenant_id, status.message_id, status.status, at=status.timestamp, now=now, error=error
-            )
+            try:
+                tenant_id = self._tenant(status.phone_number_id)
+                if tenant_id is None or not status.message_id:
+                    continue
+                error = {"code": status.error_code, "details": status.error_details} if status.error_code else None
+                self.messages.record_status(
+                    tenant_id, status.message_id, status.status, at=status.timestamp, now=now, error=error
+                )
+            except InvalidInput:
+                malformed += 1  # a status nobody can file: dropped, counted
         if self.record is not None:
-            counts = {"InboundMessages": queued, "DuplicateDeliveries": duplicates, "UnroutedMessages": unrouted}
+            counts = {
+                "InboundMessages": queued,
+                "DuplicateDeliveries": duplicates,
+                "UnroutedMessages": unrouted,
+                "MalformedWebhooks": malformed,
+            }
             self.record({k: v for k, v in counts.items() if v})
         log.info(
             "webhook received",
@@ -106,6 +121,13 @@ class WebhookService:
             },
         )
         return _json(200, queued=queued, duplicates=duplicates)
+
+    def _malformed(self, raw_body: bytes, why: str, now: datetime) -> HttpResponse:
+        log.warning("signed webhook payload unusable: kept for inspection", extra={"why": why[:200]})
+        self.messages.keep_malformed(raw_body, why, now=now)
+        if self.record is not None:
+            self.record({"MalformedWebhooks": 1})
+        return _json(200, ignored="malformed")
 
     def _tenant(self, phone_number_id: str) -> str | None:
         cached = self._routes.get(phone_number_id)

@@ -130,6 +130,10 @@ def overpayment_sk(method: str, provider_ref: str) -> str:
     return f"{_part(method, 'method')}#{_part(provider_ref, 'provider_ref')}"
 
 
+# signed webhook bodies that could not be used, kept for inspection (no tenant could be read from them)
+MALFORMED_WEBHOOKS = "WEBHOOK#MALFORMED"
+
+
 def payment_token_route_pk(token: str) -> str:
     """Routing item, not tenant data: the secret token in an STK callback URL -> tenant and payment.
     (The URL cannot carry the tenant id: Daraja refuses URLs with words such as 'exe' or 'sql'.)"""

@@ -3,6 +3,8 @@ redeliveries), and the delivery statuses of what we sent."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -15,6 +17,8 @@ from tulia.store.tables import MESSAGES
 INBOUND_MARKER_TTL = timedelta(days=8)
 STATUS_TTL = timedelta(days=30)
 OUTBOX_TTL = timedelta(days=8)
+MALFORMED_TTL = timedelta(days=14)
+MALFORMED_KEEP_BYTES = 16_000
 
 
 class MessageRepo:
@@ -38,6 +42,24 @@ class MessageRepo:
         except StateConflict:
             return False
         return True
+
+    def keep_malformed(self, raw_body: bytes, why: str, *, now: datetime) -> None:
+        """Keep a signed webhook body that could not be used, for a person to inspect (two weeks)."""
+        digest = hashlib.sha256(raw_body).hexdigest()[:16]
+        self.db.put(
+            MESSAGES,
+            {
+                "pk": keys.MALFORMED_WEBHOOKS,
+                "sk": f"{now.isoformat()}#{digest}",
+                "why": why[:300],
+                "size": len(raw_body),
+                "body": base64.b64encode(raw_body[:MALFORMED_KEEP_BYTES]).decode(),
+                "expires_at": int((now + MALFORMED_TTL).timestamp()),
+            },
+        )
+
+    def malformed_webhooks(self, limit: int = 50) -> list[dict[str, Any]]:
+        return list(self.db.query(MESSAGES, keys.MALFORMED_WEBHOOKS, limit=limit, forward=False, consistent=True).items)
 
     def release_inbound(self, tenant_id: str, message_id: str) -> None:
         """Forget a marker whose message could not be queued, so Meta's retry is accepted."""
