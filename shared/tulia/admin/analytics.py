@@ -12,7 +12,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel
 
 from tulia.admin.auth import Principal
-from tulia.admin.common import AdminDeps
+from tulia.admin.common import AdminDeps, business_day
 from tulia.domain.common import NAIROBI
 from tulia.errors import InvalidInput
 from tulia.store.stats import StatsRepo
@@ -127,8 +127,8 @@ def register(
         date_to: Annotated[date | None, Query(alias="to", description="last day, default the first")] = None,
     ) -> Analytics:
         today = deps.services.clock().astimezone(NAIROBI).date()
-        start = date_from or today
-        end = date_to or (start if date_from else today)
+        start = business_day(date_from, "from") or today
+        end = business_day(date_to, "to") or (start if date_from else today)
         if end < start:
             raise InvalidInput("'to' is before 'from'.", field="to")
         if end - start > timedelta(days=MAX_RANGE_DAYS):

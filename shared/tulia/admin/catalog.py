@@ -2,6 +2,7 @@
 import from CSV or JSON with a report for every row. Owner only. Every write moves the shop's
 catalog version, so the bot searches the new catalog on its next turn."""
 
+import base64
 import json
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
@@ -153,9 +154,16 @@ def register(
         partial: Annotated[bool, Query()] = False,
     ) -> Response[str]:
         event = app.current_event
-        raw = event.decoded_body or ""
-        if len(raw.encode()) > MAX_IMPORT_BYTES:
+        body = event.body or ""
+        data_bytes = base64.b64decode(body) if event.is_base64_encoded else body.encode()
+        if len(data_bytes) > MAX_IMPORT_BYTES:
             raise InvalidInput("The file is larger than 5 MB.", field="body")
+        try:
+            raw = data_bytes.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InvalidInput(
+                f"The file is not UTF-8 (byte {exc.start}): save it as 'CSV UTF-8' and send it again.", field="body"
+            ) from exc
         content_type = (event.headers.get("content-type") or "").lower()
         fmt: Literal["csv", "json"] = "json" if "json" in content_type else "csv"
         if not raw.strip():
@@ -165,6 +173,8 @@ def register(
                 data: Any = json.loads(raw)
             except json.JSONDecodeError as exc:
                 raise InvalidInput(f"The body is not valid JSON ({exc.msg}).", field="body") from exc
+            except RecursionError as exc:
+                raise InvalidInput("The JSON is nested too deeply to be a list of items.", field="body") from exc
             if isinstance(data, dict):
                 data = data.get("items")
             if not isinstance(data, list):

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import date
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from tulia.admin.auth import Principal
+from tulia.errors import InvalidInput
 from tulia.services import Services
 from tulia.store.audit import AuditRepo
 
@@ -70,3 +72,13 @@ def audit(deps: AdminDeps, who: Principal, action: str, target: str, **details: 
         at=deps.services.clock(),
         details=details,
     )
+
+
+EARLIEST_DAY, LATEST_DAY = date(2000, 1, 1), date(2100, 12, 31)  # days a shop's records can be about
+
+
+def business_day(day: date | None, field: str) -> date | None:
+    """A day filter within the range a shop's records can have (9999-12-31 is a typo, not a day)."""
+    if day is not None and not EARLIEST_DAY <= day <= LATEST_DAY:
+        raise InvalidInput(f"'{field}' must be between {EARLIEST_DAY} and {LATEST_DAY}.", field=field)
+    return day

@@ -10,7 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel
 
 from tulia.admin.auth import Principal
-from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Page, audit
+from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Page, audit, business_day
 from tulia.domain.common import NAIROBI, sortable
 from tulia.domain.order import Order, OrderStatus
 from tulia.domain.payment import Overpayment, Payment, UnmatchedPayment
@@ -27,6 +27,7 @@ class OrderDetail(BaseModel):
 
 def day_bounds(start: date | None, end: date | None) -> tuple[str, str] | None:
     """Sort-key bounds for Nairobi calendar days ``start`` to ``end`` (both included)."""
+    start, end = business_day(start, "from"), business_day(end, "to")
     if start is None and end is None:
         return None
     if start is not None and end is not None and end < start:

@@ -153,7 +153,11 @@ def _check_duplicates(result: CatalogRows) -> None:
 def rows_from_csv(text: str, tenant_id: str) -> CatalogRows:
     result = CatalogRows()
     reader = csv.DictReader(io.StringIO(text))
-    header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    try:
+        header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    except csv.Error as exc:  # a field over the csv module's limit, a NUL byte...
+        result.problems.append(f"header: {exc}")
+        return result
     missing = [c for c in REQUIRED_COLUMNS if c not in header]
     if missing:
         result.problems.append(
@@ -163,7 +167,15 @@ def rows_from_csv(text: str, tenant_id: str) -> CatalogRows:
     unknown = [h for h in header if h and h not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS]
     if unknown:
         result.problems.append(f"header: unknown column(s): {', '.join(unknown)}")
-    for line_no, raw_row in enumerate(reader, start=2):
+    rows = enumerate(reader, start=2)
+    while True:
+        try:
+            line_no, raw_row = next(rows)
+        except StopIteration:
+            break
+        except csv.Error as exc:  # e.g. a 1 MB cell: the sheet cannot be read past here
+            result.problems.append(f"row {reader.line_num}: {exc}")
+            break
         row = {(k or "").strip().lower(): (v or "").strip() for k, v in raw_row.items() if k is not None}
         if not any(row.values()):
             continue

@@ -1,0 +1,130 @@
+"""Generated admin inputs (Hypothesis) over the admin function in process: every answer is a clear
+4xx or a success, never a 500, and a refused request writes nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import SHOP
+from tests.integration.test_webhook import api_event
+from tulia.admin.api import build_admin_api
+from tulia.config import Settings
+from tulia.pipeline import admin_app
+from tulia.services import Services
+from tulia.store import keys
+from tulia.store.tables import CATALOG
+
+CASES = 100  # per property; the figures are in BENCHMARKS.md
+
+
+@pytest.fixture
+def api(seeded: Services) -> Any:
+    return build_admin_api(admin_app.build_deps(Settings(table_prefix="test-"), seeded))
+
+
+def call(api: Any, method: str, path: str, *, body: bytes | None = None, params: dict[str, str] | None = None,
+         content_type: str = "application/json", base64_body: bool = False) -> dict[str, Any]:  # fmt: skip
+    event = api_event(
+        method, path=path, body=body, params=params, headers={"content-type": content_type}, base64_body=base64_body
+    )
+    claims = {"sub": "u-1", "email": "owner@shop.example", "custom:tenant_id": SHOP, "cognito:groups": "[owner]"}
+    event["requestContext"]["authorizer"] = {"jwt": {"claims": claims, "scopes": None}}
+    response = admin_app.handle(event, api)
+    assert response["statusCode"] < 500, (path, response["body"][:300])
+    return response
+
+
+def catalog_count(seeded: Services) -> int:
+    """The shop's catalog items, counted by DynamoDB (a COUNT query: no items move)."""
+    response = seeded.db.client.query(
+        TableName=seeded.db.name(CATALOG),
+        KeyConditionExpression="pk = :pk",
+        ExpressionAttributeValues={":pk": {"S": keys.catalog_pk(SHOP)}},
+        Select="COUNT",
+    )
+    return int(response["Count"])
+
+
+def test_the_inputs_the_attack_found_are_clear_4xx(api: Any, seeded: Services) -> None:
+    before = catalog_count(seeded)
+    assert call(api, "GET", "/admin/orders", params={"from": "9999-12-31"})["statusCode"] == 422
+    assert call(api, "GET", "/admin/orders", params={"to": "9999-12-31"})["statusCode"] == 422
+    assert call(api, "GET", "/admin/analytics", params={"from": "9999-12-31"})["statusCode"] == 422
+    latin1 = "sku,name,category,price,stock,description\nX-1,Caf\u00e9 au lait,Drinks,100,5,Hot\n".encode("latin-1")
+    refused = call(api, "POST", "/admin/catalog/import", body=latin1, content_type="text/csv", base64_body=True)
+    assert refused["statusCode"] == 422
+    assert "UTF-8" in refused["body"]
+    huge = b"sku,name,category,price,stock,description\nX-2,Big,Misc,100,5," + b"a" * 1_000_000 + b"\n"
+    assert call(api, "POST", "/admin/catalog/import", body=huge, content_type="text/csv")["statusCode"] == 422
+    deep = b"[" * 5_000 + b"]" * 5_000
+    assert call(api, "POST", "/admin/catalog/import", body=deep)["statusCode"] == 422
+    assert catalog_count(seeded) == before
+
+
+texts = st.text(max_size=60)
+csv_cells = st.one_of(texts, st.integers(-(10**12), 10**12).map(str), st.just(""), st.just("a" * 3000))
+
+
+@st.composite
+def csv_files(draw: st.DrawFn) -> bytes:
+    header = draw(st.one_of(st.just("sku,name,category,price,stock,description"), texts))
+    rows = draw(st.lists(st.lists(csv_cells, min_size=0, max_size=8), max_size=5))
+    text = header + "\n" + "\n".join(",".join(json.dumps(c) if "," in c else c for c in row) for row in rows)
+    return draw(st.sampled_from([text.encode("utf-8"), text.encode("utf-16"), text.encode("utf-8") + b"\xff\x00"]))
+
+
+json_values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), texts),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(texts, inner, max_size=5)),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=CASES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=csv_files(), partial=st.booleans())
+def test_generated_catalog_sheets_never_break_the_import(
+    api: Any, seeded: Services, body: bytes, partial: bool
+) -> None:
+    before = catalog_count(seeded)
+    response = call(
+        api,
+        "POST",
+        "/admin/catalog/import",
+        body=body,
+        params={"partial": str(partial).lower()},
+        content_type="text/csv",
+        base64_body=True,
+    )
+    if response["statusCode"] >= 400:
+        assert catalog_count(seeded) == before  # refused: nothing written
+
+
+@settings(max_examples=CASES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=json_values)
+def test_generated_json_imports_and_item_bodies_never_break_the_api(api: Any, seeded: Services, data: Any) -> None:
+    before = catalog_count(seeded)
+    body = json.dumps(data).encode()
+    for method, path in (
+        ("POST", "/admin/catalog/import"),
+        ("PUT", "/admin/catalog/items/X-FUZZ"),
+        ("PATCH", "/admin/catalog/items/PH-SAM-001"),
+        ("PATCH", "/admin/tenant"),
+        ("POST", "/admin/offers"),
+    ):
+        response = call(api, method, path, body=body)
+        if response["statusCode"] >= 400 and path.startswith("/admin/catalog"):
+            assert catalog_count(seeded) == before
+
+
+@settings(max_examples=CASES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(params=st.dictionaries(st.sampled_from(["from", "to", "status", "customer", "limit", "cursor"]), texts))
+def test_generated_list_filters_are_answered_or_refused_clearly(api: Any, params: dict[str, str]) -> None:
+    query = {k: quote(v, safe="") for k, v in params.items()}
+    for path in ("/admin/orders", "/admin/analytics", "/admin/customers", "/admin/payments/overpayments"):
+        call(api, "GET", path, params=query)
