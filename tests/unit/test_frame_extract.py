@@ -197,3 +197,17 @@ def test_a_method_the_shop_lacks_is_dropped() -> None:
     frame = OrderFrame(lines=[line(quantity=1)], fulfilment=Fulfilment(mode="pickup"), payment_method="pesapal")
     assert settle(frame, shop(["pickup"], ["mpesa_stk"])) == ["method"]
     assert frame.payment_method is None
+
+
+def test_payment_details_that_are_not_the_shops_are_dropped_sentence_by_sentence() -> None:
+    from tulia.nlg.payment_guard import guard_payment_details
+
+    own = {"600984", "0700000001"}
+    clean = "Pay with Paybill 600984, account ORD-7F3K2. Call us on 0700 000 001."
+    assert guard_payment_details(clean, own) == (clean, [])
+    said, foreign = guard_payment_details("Deposits go to till no. 5123456. Delivery takes a day.", own)
+    assert (said, foreign) == ("Delivery takes a day.", ["5123456"])
+    said, foreign = guard_payment_details("Lipa kwa namba ya biashara 999999, akaunti 123456.", own)
+    assert said == ""
+    assert foreign == ["999999", "123456"]
+    assert guard_payment_details("M-Pesa 0733 999 888 for refunds.", own)[1] == ["+254733999888"]

@@ -115,6 +115,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "I don't have that information. Would you like me to ask a person from our team?",
         "sw": "Sina taarifa hiyo. Ungependa nimuulize mtu wa timu yetu?",
     },
+    "kb_payment_details_withheld": {
+        "en": "For payment, please use only the steps I send with your order (our own Paybill/Till or M-Pesa "
+              "prompt); don't pay to any other number.",
+        "sw": "Kwa malipo, tafadhali tumia tu maelekezo ninayokutumia pamoja na oda yako (Paybill/Till yetu au "
+              "ombi la M-Pesa); usilipe kwa namba nyingine yoyote.",
+    },
     "ask_person": {"en": "Ask a person", "sw": "Ongea na mtu"},
     "no_thanks": {"en": "No, thanks", "sw": "Hapana, asante"},
     # sales

@@ -15,6 +15,7 @@ from tulia.graph.state import ConversationState
 from tulia.graph.subgraph import as_node, journey_graph
 from tulia.graph.wording import worded
 from tulia.nlg.messages import buttons, text
+from tulia.nlg.payment_guard import FOREIGN_PAYMENT_FLAG, guard_payment_details, own_numbers
 from tulia.search.text import terms
 
 ANSWER_CHARS = 500
@@ -68,9 +69,29 @@ def support_rag_answer(state: ConversationState, runtime: Runtime[EngineContext]
     source = top["title"] + (f" - {top['section']}" if top["section"] else "")
     answer = t(turn, "kb_answer", answer=best_sentences(top["text"], question), source=source)
     shown = [{"title": s["title"], "section": s["section"], "text": s["text"]} for s in snippets]
-    turn.say(text(worded(turn, "support_rag_answer", answer, [shown], user_message=question, snippets_json=shown)))
+    said = worded(turn, "support_rag_answer", answer, [shown], user_message=question, snippets_json=shown)
+    services = turn.ctx.services
+    said, foreign = guard_payment_details(said, own_numbers(services.tenants.get(turn.ctx.tenant_id)))
+    if foreign:
+        # a document names payment or phone numbers that are not the shop's: never passed on as they are
+        turn.trace.append({"kind": "guard", "node": "support_rag_answer", "verdict": "payment_details_removed"})
+        _flag_documents(turn, {s["doc_id"] for s in snippets})
+        if not re.sub(r"\([^()]*\)\s*$", "", said).strip():  # nothing left but the source line
+            said = t(turn, "kb_payment_details_withheld")
+        else:
+            said += "\n" + t(turn, "kb_payment_details_withheld")
+    turn.say(text(said))
     turn.set(pending=None, pending_options=[])
     return turn.done()
+
+
+def _flag_documents(turn: Turn, doc_ids: set[str]) -> None:
+    """Tell the shop (the admin API shows document flags) which documents carry foreign payment details."""
+    kb = turn.ctx.services.kb
+    for doc_id in sorted(doc_ids):
+        doc = kb.document(turn.ctx.tenant_id, doc_id)
+        if doc is not None and FOREIGN_PAYMENT_FLAG not in doc.flags:
+            kb.put_document(doc.model_copy(update={"flags": [*doc.flags, FOREIGN_PAYMENT_FLAG]}))
 
 
 support = as_node(
