@@ -58,8 +58,8 @@ fmt: install
 	$(BIN)/ruff check --fix shared functions tests bench scripts infra
 	$(BIN)/ruff format shared functions tests bench scripts infra
 
-dev: install ## the embedded local stack with the demo shop
-	$(BIN)/tulia dev
+dev: install ## the embedded local stack with the demo shop (its data kept in .tulia-data/ across restarts)
+	$(BIN)/tulia dev --data-dir .tulia-data
 
 bench: install
 	$(BIN)/python bench/catalog_search.py

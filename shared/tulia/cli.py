@@ -95,7 +95,7 @@ def cmd_dev(ns: argparse.Namespace) -> int:
     packs, failed = _load_all(pack_dirs)
     if failed:
         return 1
-    code = run_dev(packs, port=ns.port)
+    code = run_dev(packs, port=ns.port, data_dir=Path(ns.data_dir) if ns.data_dir else None)
     # the stack was stopped; leave now even if a server thread of a dependency lingers
     sys.stdout.flush()
     sys.stderr.flush()
@@ -188,6 +188,11 @@ def main(argv: list[str] | None = None) -> int:
     dev = sub.add_parser("dev", help="run the embedded local stack with the demo packs")
     dev.add_argument("--port", type=int, default=8080)
     dev.add_argument("--pack", action="append", metavar="DIR", help="extra pack folder (repeatable)")
+    dev.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="keep orders, customers and conversations here across restarts (default: none)",
+    )
     dev.set_defaults(func=cmd_dev)
 
     tok = sub.add_parser(

@@ -17,6 +17,7 @@ import signal
 import socket
 import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tulia.config import Settings, get_settings
@@ -41,6 +42,8 @@ class LocalStack:
     port: int = 8080
     settings: Settings = field(default_factory=get_settings)
     seeded: list[Any] = field(default_factory=list)  # what seeding each pack loaded
+    data_dir: Path | None = None  # keep the tables across restarts (tulia dev --data-dir)
+    restored: int = 0  # items read back from the data directory
     _stops: list[Any] = field(default_factory=list)
 
     def start(self) -> LocalStack:
@@ -119,6 +122,15 @@ class LocalStack:
             pesapal_api_base=s.pesapal_api_base or (self.pesapal.base_url if self.pesapal else None),
         )
         create_tables(services.db.client, s.table_prefix)
+        if self.data_dir is not None:
+            from tulia.local.persistence import DataDirectory
+
+            data = DataDirectory(self.data_dir, services.db.client, s.table_prefix)
+            self.restored = data.restore()  # before seeding: the packs' own records are written anew
+            saving = threading.Event()
+            data.keep_saving(saving)
+            self._stops.insert(0, saving.set)
+            self._stops.insert(1, data.save)  # the last snapshot, before the store stops
         sqs = boto3.client("sqs", region_name=s.aws_region, endpoint_url=self.store_url)
         queues = create_queues(sqs, s.table_prefix)
         self.queue_url = queues[INBOUND.logical_name]
@@ -268,16 +280,18 @@ class LocalStack:
         self._stops.clear()
 
 
-def run_dev(packs: list[Pack], *, port: int) -> int:
+def run_dev(packs: list[Pack], *, port: int, data_dir: Path | None = None) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    stack = LocalStack(packs, port=port)
+    stack = LocalStack(packs, port=port, data_dir=data_dir)
     try:
         stack.start()
         print(f"Embedded store (moto server: DynamoDB, SQS, S3, Cognito): {stack.store_url}")
         for name, sim in (("Graph API", stack.graph), ("Daraja", stack.daraja), ("PesaPal", stack.pesapal)):
             print(f"{name}: {sim.base_url} (simulator)" if sim else f"{name}: the URL of its TULIA_*_API_BASE setting")
+        if data_dir is not None:
+            print(f"Data directory: {data_dir} ({stack.restored} records restored; saved every minute and on stop)")
         for line in stack.seeded:
             print(f"seeded {line}")
         print(f"Webhook: {stack.base_url}/webhooks/whatsapp (GET verification, POST signed messages)")
