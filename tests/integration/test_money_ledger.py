@@ -7,6 +7,7 @@ simulators over HTTP, moto.
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 from typing import Any
 
@@ -151,3 +152,30 @@ def test_a_shop_document_cannot_put_another_paybill_in_the_bots_mouth(chat: Chat
         assert foreign not in reply
     assert "don't pay to any other number" in reply
     assert FOREIGN_PAYMENT_FLAG in seeded.kb.document(SHOP, doc.doc_id).flags  # the shop is told
+
+
+def test_provider_faults_change_nothing_and_nothing_is_lost_once_they_clear(
+    chat: Chat, seeded: Services, daraja: DarajaSimulator, pesapal: Any, setup: dict[str, Any]
+) -> None:
+    card = card_checkout(chat, seeded)
+    pesapal.complete(card.order_tracking_id, 1)
+    pesapal.fail_next(500, {"error": {"code": "server_error"}}, times=10)
+    try:
+        response = ipn(setup, card)  # GetTransactionStatus fails: PesaPal is asked to notify again
+    finally:
+        pesapal.clear_failures()
+    assert json.loads(response["body"])["status"] == 500
+    assert seeded.payments.get(SHOP, card.order_id, card.payment_id).status == "pending"
+    ipn(setup, card)  # the retried notification, faults gone
+    assert seeded.orders.get(SHOP, card.order_id).status == "paid"
+    other = Chat(chat.conversations, phone="+254711000333")
+    ref = buy_a_power_bank_for_pickup(other)
+    assert "Please confirm" in other.send("M-Pesa prompt")
+    daraja.fail_next(503, {"errorMessage": "Service unavailable"}, times=10)
+    try:
+        sent = other.send("yes")  # Daraja is down: no prompt, nothing charged, the confirmation stays open
+    finally:
+        daraja.clear_failures()
+    assert "nothing was charged" in sent
+    assert seeded.orders.get_with_payments(SHOP, ref)[1] == []
+    assert accounted(seeded, SHOP) == {"paid_orders": card.amount, "overpayments": 0, "unmatched": 0}
