@@ -315,10 +315,24 @@ def _thread(pipeline: Pipeline, tenant_id: str, phone: str) -> str:
     return conversation_id_for(tenant_id, phone)
 
 
-def test_an_unreadable_queued_record_is_dropped_not_retried_forever(pipeline: Pipeline) -> None:
-    event = {"Records": [{"messageId": "bad-1", "body": "{not json", "attributes": {"MessageGroupId": "g"}}]}
-    assert agent_app.handle(event, pipeline.agent) == {"batchItemFailures": []}
-    assert pipeline.graph.sent == []
+def test_an_unreadable_queued_record_goes_to_the_dead_letter_queue_not_the_bin(pipeline: Pipeline) -> None:
+    pipeline.customer_sends(value(text_message("any offers?", mid="wamid.u-ok")))
+    [good] = pipeline.lambda_event()["Records"]
+    event = {
+        "Records": [
+            {"messageId": "bad-1", "body": "{not json", "attributes": {"MessageGroupId": "g"}},
+            {"messageId": "after-1", "body": good["body"], "attributes": {"MessageGroupId": "g"}},
+            good,  # another customer's group goes on
+        ]
+    }
+    result = agent_app.handle(event, pipeline.agent)
+    assert result == {"batchItemFailures": [{"itemIdentifier": "bad-1"}, {"itemIdentifier": "after-1"}]}
+    assert len(pipeline.replies_to(SHOP_PHONE)) == 1
+    # SQS moves a record reported failed five times to the dead-letter queue (as in AWS; the alarm watches it)
+    attributes = pipeline.sqs.get_queue_attributes(QueueUrl=pipeline.url, AttributeNames=["RedrivePolicy"])
+    redrive = json.loads(attributes["Attributes"]["RedrivePolicy"])
+    assert redrive["maxReceiveCount"] in (5, "5")
+    assert redrive["deadLetterTargetArn"].endswith("test-inbound-dlq.fifo")
 
 
 def test_the_agent_function_needs_the_graph_api_base(monkeypatch: pytest.MonkeyPatch) -> None:

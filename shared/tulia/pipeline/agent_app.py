@@ -10,21 +10,35 @@ if TYPE_CHECKING:  # LangGraph and the engine load on the first batch, not at im
     from tulia.pipeline.agent import AgentService, QueuedRecord
 
 
-def records_of(event: dict[str, Any]) -> list[QueuedRecord]:
-    """SQS event records (Lambda's shape) in order; an unreadable body is dropped with a log line."""
+def records_of(event: dict[str, Any]) -> tuple[list[QueuedRecord], list[str]]:
+    """SQS event records (Lambda's shape) in order, and the ids to report as failed: an unreadable
+    body (it goes to the dead-letter queue after its retries, with an alarm, instead of being lost)
+    and every later record of its message group (FIFO order is kept)."""
     from tulia.observability import logger as log
     from tulia.pipeline.agent import QueuedRecord
 
-    out = []
+    out: list[QueuedRecord] = []
+    failed: list[str] = []
+    blocked: set[str] = set()
     for record in event.get("Records") or []:
+        record_id = str(record.get("messageId") or "")
+        group = str((record.get("attributes") or {}).get("MessageGroupId") or "-")
+        if group in blocked:
+            failed.append(record_id)
+            continue
         try:
             body = json.loads(record["body"])
+            if not isinstance(body, dict):
+                raise ValueError("not an object")
         except (KeyError, ValueError):
-            log.error("unreadable queued record dropped", extra={"message_id": record.get("messageId")})
+            log.error(
+                "unreadable queued record: reported as failed (dead-letter queue)", extra={"message_id": record_id}
+            )
+            failed.append(record_id)
+            blocked.add(group)
             continue
-        group = (record.get("attributes") or {}).get("MessageGroupId") or "-"
-        out.append(QueuedRecord(record_id=str(record["messageId"]), group_id=str(group), body=body))
-    return out
+        out.append(QueuedRecord(record_id=record_id, group_id=group, body=body))
+    return out, failed
 
 
 def batch_response(failed: list[str]) -> dict[str, Any]:
@@ -82,4 +96,5 @@ def service() -> AgentService:
 
 
 def handle(event: dict[str, Any], svc: AgentService | None = None) -> dict[str, Any]:
-    return batch_response((svc or service()).process(records_of(event)))
+    records, unreadable = records_of(event)
+    return batch_response(unreadable + (svc or service()).process(records))

@@ -40,9 +40,24 @@ ALL_QUEUES: tuple[QueueDef, ...] = (INBOUND, PAYMENT_CHECKS)
 MAX_SQS_DELAY_SECONDS = 900
 
 
+def dead_letter_name(queue: QueueDef, prefix: str) -> str:
+    """``<prefix><base>-dlq[.fifo]``, as the CDK app names it."""
+    base, suffix = (queue.logical_name[:-5], ".fifo") if queue.fifo else (queue.logical_name, "")
+    return f"{prefix}{base}-dlq{suffix}"
+
+
 def create_queues(client: Any, prefix: str, queues: tuple[QueueDef, ...] = ALL_QUEUES) -> dict[str, str]:
-    """Create the queues (idempotent) and return their URLs by logical name."""
-    return {q.logical_name: client.create_queue(**q.create_kwargs(q.name(prefix)))["QueueUrl"] for q in queues}
+    """Create the queues with their dead-letter queues (idempotent), as in AWS: a record reported as
+    failed ``max_receive_count`` times moves to the dead-letter queue. Returns URLs by logical name."""
+    urls = {}
+    for q in queues:
+        dlq_url = client.create_queue(**q.create_kwargs(dead_letter_name(q, prefix)))["QueueUrl"]
+        dlq_arn = client.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        kwargs = q.create_kwargs(q.name(prefix))
+        redrive = {"deadLetterTargetArn": dlq_arn, "maxReceiveCount": str(q.max_receive_count)}
+        kwargs["Attributes"]["RedrivePolicy"] = json.dumps(redrive)
+        urls[q.logical_name] = client.create_queue(**kwargs)["QueueUrl"]
+    return urls
 
 
 def group_id(tenant_id: str, customer_key: str) -> str:
