@@ -13,6 +13,8 @@ whatever was said since. Prices, totals and payment facts come only from this tu
                                                ├─ build_order ─ advance
                                                ├─ ask_payment_method / ask_mpesa_number / confirm_payment
                                                └─ start_payment
+
+The payment nodes are in :mod:`sale_payments`, what the nodes share in :mod:`sale_common`.
 """
 
 from __future__ import annotations
@@ -26,50 +28,57 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 from rapidfuzz import fuzz, process
 
-from tulia.domain.phone import mask_phone, to_mpesa_msisdn
-from tulia.errors import InvalidInput, StateConflict
+from tulia.errors import StateConflict
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.frame import (
     BuiltOrder,
-    FrameLine,
     Fulfilment,
     OrderFrame,
-    SaleQuestion,
     ShopOptions,
-    VariantChoice,
     next_step,
     settle,
 )
+from tulia.graph.journeys.sale_common import (
+    MAX_CART_LINES,
+    SALE_QUESTIONS,
+    ask_sale,
+    can_prompt,
+    echo_words,
+    frame_of,
+    line_from_item,
+    named_back,
+    order_summary,
+    shop_options,
+    variant_title,
+)
+from tulia.graph.journeys.sale_payments import (
+    ask_mpesa_number,
+    ask_payment_method,
+    confirm_payment,
+    payment_event,
+    payment_help,
+    payment_status,
+    say_confirmation,
+    say_payment_methods,
+    start_payment,
+)
 from tulia.graph.nodes import SALE_TAP_PREFIXES as TAP_PREFIXES
 from tulia.graph.nodes import inbound_text, menu, t
-from tulia.graph.routing import CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE, MAX_SHORTLIST_ITEMS, should_show_catalog_link
-from tulia.graph.slots import ask, command_journey
+from tulia.graph.routing import MAX_SHORTLIST_ITEMS, should_show_catalog_link
+from tulia.graph.slots import command_journey
 from tulia.graph.state import ConversationState
 from tulia.graph.subgraph import as_node
 from tulia.graph.wording import prompt_context
 from tulia.llm.schemas import SaleReading
 from tulia.nlg.guard import unsupported_facts
 from tulia.nlg.messages import ROW_TITLE_LIMIT, buttons, listing, text
-from tulia.nlg.templates import COUPON_REASONS, c2b_instructions, money, payment_outcome, word
+from tulia.nlg.templates import COUPON_REASONS, money, word
 from tulia.nlu.frame_extract import FrameDelta, QuantitySaid, extract_delta, named_option, residual_words
 from tulia.nlu.lexicon import any_phrase, normalize
 from tulia.nlu.rules import product_query
 from tulia.search.text import terms
 
-SALE_QUESTIONS: tuple[SaleQuestion, ...] = (
-    "item_selection",
-    "category",
-    "variant",
-    "quantity",
-    "fulfilment",
-    "zone",
-    "payment_method",
-    "payment_confirmation",
-    "mpesa_number",
-)
-PAYMENT_QUESTIONS = ("payment_method", "payment_confirmation", "mpesa_number")
-MAX_CART_LINES = 20  # order_create's own limit on lines
 # "I want to pay", "nataka kulipa", "pay for ORD-...": resume the payment of the open order
 PAY_WISH = (
     "i want to pay", "want to pay", "i wanna pay", "let me pay", "ready to pay", "pay now", "pay for", "pay it",
@@ -96,55 +105,6 @@ AdvanceTarget = Literal[
 
 
 # helpers -------------------------------------------------------------------------------------------
-def frame_of(turn: Turn) -> OrderFrame:
-    """A working copy of the sale's frame (a new one when there is none)."""
-    current = turn.get("frame")
-    return current.model_copy(deep=True) if isinstance(current, OrderFrame) else OrderFrame()
-
-
-def shop_options(turn: Turn) -> ShopOptions:
-    return ShopOptions.of(turn.ctx.services.tenants.get(turn.ctx.tenant_id))
-
-
-def can_prompt(phone: str | None) -> bool:
-    try:
-        to_mpesa_msisdn(phone or "")
-    except InvalidInput:
-        return False
-    return True
-
-
-def _ask(
-    turn: Turn, frame: OrderFrame, question: SaleQuestion | None, options: list[dict[str, Any]], line: int | None = None
-) -> None:
-    ask(turn, "frame", frame, question, options, line)
-
-
-def variant_title(option: str, deltas: dict[str, int]) -> str:
-    delta = deltas.get(option, 0)
-    return option if not delta else f"{option} (+{money(delta)})" if delta > 0 else f"{option} (-{money(-delta)})"
-
-
-def named_back(line: FrameLine) -> str:
-    """The item picked, named back with its price (and the variants chosen so far)."""
-    chosen = ", ".join(line.variant_selection.values())
-    delta = sum(v.price_deltas.get(line.variant_selection.get(v.name, ""), 0) for v in line.variants)
-    return f"{line.name}{f' ({chosen})' if chosen else ''} - {money(line.price + delta)}"
-
-
-def _line_from_item(item: dict[str, Any], quantity: int | None = None) -> FrameLine:
-    return FrameLine(
-        item_id=item["item_id"],
-        name=item["name"],
-        price=item["price"],
-        type=item.get("type", "product"),
-        variants=[
-            VariantChoice(name=v["name"], options=v["options"], price_deltas=v.get("price_deltas") or {})
-            for v in item["variants"]
-        ],
-        quantity=quantity,
-        max_per_order=item.get("max_per_order"),
-    )
 
 
 # entry ---------------------------------------------------------------------------------------------
@@ -235,16 +195,16 @@ def fill_frame(
             return turn.goto("start_payment")
         if choice == 2:
             turn.say(text(t(turn, "ask_mpesa_number")))
-            _ask(turn, frame, "mpesa_number", [])
+            ask_sale(turn, frame, "mpesa_number", [])
             return turn.goto(END)
         if fast == "no" or choice == 3:
             turn.say(text(t(turn, "payment_cancelled_ok", ref=frame.order.order_id if frame.order else "")))
             frame.payment_method = None
-            _ask(turn, frame, None, [])
+            ask_sale(turn, frame, None, [])
             return turn.goto(END)
     if pending == "mpesa_number" and delta.phone is None and any(ch.isdigit() for ch in body):
         turn.say(text(t(turn, "bad_mpesa_number")))
-        _ask(turn, frame, "mpesa_number", [])
+        ask_sale(turn, frame, "mpesa_number", [])
         return turn.goto(END)
 
     # edits after the payment started are refused with the reason
@@ -275,7 +235,7 @@ def fill_frame(
         frame.fulfilment = Fulfilment(mode="delivery", zone=delta.zone, place=_place_words(body, delta))
     elif pending == "zone" and fast is None and choice is None and _names_a_place(body, delta, reading):
         # a place that is in none of the shop's zones: say so and offer the zones again
-        notes.append(t(turn, "zone_not_served", place=_echo((reading and reading.place) or body.strip())))
+        notes.append(t(turn, "zone_not_served", place=echo_words((reading and reading.place) or body.strip())))
         understood = True
     if delta.method is not None:
         frame.payment_method = delta.method
@@ -498,11 +458,11 @@ def tap(
             return turn.goto("start_payment")
         if action == "other":
             turn.say(text(t(turn, "ask_mpesa_number")))
-            _ask(turn, frame, "mpesa_number", [])
+            ask_sale(turn, frame, "mpesa_number", [])
             return turn.goto(END)
         turn.say(text(t(turn, "payment_cancelled_ok", ref=frame.order.order_id if frame.order else ref)))
         frame.payment_method = None
-        _ask(turn, frame, None, [])
+        ask_sale(turn, frame, None, [])
         return turn.goto(END)
     if not frame.lines:
         turn.say(text(t(turn, "no_open_sale")))
@@ -523,7 +483,7 @@ def tap(
         index = next((i for i, ln in enumerate(frame.lines) if ln.item_id == item_id), None)
         if amount == "other":
             turn.say(text(t(turn, "ask_quantity_number")))
-            _ask(turn, frame, "quantity", [], index)
+            ask_sale(turn, frame, "quantity", [], index)
             return turn.goto(END)
         if amount.isdigit() and index is not None:
             _apply_quantity(frame, int(amount), "set", index)
@@ -566,7 +526,7 @@ def _stale(turn: Turn, frame: OrderFrame, ref: str) -> Command[Any] | None:
         return turn.goto(END)
     if frame.payment_started is not None and frame.order is not None:
         # the prompt or steps were already given: tell the truth about the payment instead of starting another
-        _payment_help(turn)
+        payment_help(turn)
         return turn.goto(END)
     turn.say(text(t(turn, "no_open_order")))
     turn.set(pending=None, pending_options=[])
@@ -605,7 +565,7 @@ def search(state: ConversationState, runtime: Runtime[EngineContext]) -> Command
                         {"kind": "step", "node": "sales_narrow_query", "action": "clarify", "by": "model"}
                     )
                     turn.say(text(question))
-                    _ask(turn, frame, None, [])
+                    ask_sale(turn, frame, None, [])
                     turn.set(clarification_loops=state.clarification_loops + 1, clarified_once=True)
                     return turn.goto(END)
         if not (model_query or query) and not slots.get("asked_for_everything"):
@@ -631,7 +591,7 @@ def _ask_category(turn: Turn, frame: OrderFrame) -> None:
     shown = [c.title() for c in index.categories][:10]
     turn.trace.append({"kind": "step", "node": "sales_narrow_query", "action": "clarify"})
     turn.say(listing(t(turn, "ask_what"), [(f"cat:{c}", c, None) for c in shown], button=t(turn, "shortlist_button")))
-    _ask(turn, frame, "category", [{"id": f"cat:{c}", "title": c} for c in shown])
+    ask_sale(turn, frame, "category", [{"id": f"cat:{c}", "title": c} for c in shown])
     turn.set(clarification_loops=turn.state.clarification_loops + 1, clarified_once=True)
 
 
@@ -687,10 +647,10 @@ def _search(
         if unfiltered["ok"] and unfiltered["data"]["results"]:
             turn.say(text(t(turn, "out_of_stock", name=unfiltered["data"]["results"][0]["name"])))
         else:
-            turn.say(text(t(turn, "no_results", query=_echo(query or category or ""))))
+            turn.say(text(t(turn, "no_results", query=echo_words(query or category or ""))))
         if data.get("catalog_link"):
             turn.say(text(t(turn, "catalog_link", link=data["catalog_link"])))
-        _ask(turn, frame, None, [])
+        ask_sale(turn, frame, None, [])
         return None
     results = data["results"][:MAX_SHORTLIST_ITEMS]
     clear = _one_clear_match(query, results) if query and not category else None
@@ -738,7 +698,7 @@ def _search(
         last_catalog_results=[{k: r[k] for k in ("item_id", "name", "price", "in_stock", "type")} for r in results],
         rejected_shortlists=rejected,
     )
-    _ask(turn, frame, "item_selection", [{"id": f"item:{r['item_id']}", "title": r["name"]} for r in results])
+    ask_sale(turn, frame, "item_selection", [{"id": f"item:{r['item_id']}", "title": r["name"]} for r in results])
     return None
 
 
@@ -771,10 +731,10 @@ def _pick(
     got = result["data"]
     if not got["in_stock"]:
         turn.say(text(t(turn, "out_of_stock", name=got["name"])))
-        _ask(turn, frame, None, [])
+        ask_sale(turn, frame, None, [])
         return turn.goto(END)
     quantity = delta.quantity.value if delta.quantity and delta.quantity.edit == "set" else frame.quantity_hint
-    line = _line_from_item(got, quantity)
+    line = line_from_item(got, quantity)
     body = normalize(inbound_text(turn.state))
     for variant in line.variants:  # "the blue one, 256GB" said with the choice, or in the wish before it
         said = named_option(body, variant.options) or named_option(frame.wish or "", variant.options)
@@ -865,7 +825,7 @@ def _say_variant_question(turn: Turn, frame: OrderFrame, *, reminder: bool = Fal
             for o in options
         ]
         turn.say(listing(body, rows, button=variant.name[:20]))
-    _ask(turn, frame, "variant", [{"id": o["id"], "title": o["title"]} for o in options], index)
+    ask_sale(turn, frame, "variant", [{"id": o["id"], "title": o["title"]} for o in options], index)
 
 
 def ask_quantity(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
@@ -881,7 +841,7 @@ def _say_quantity_question(turn: Turn, frame: OrderFrame, *, reminder: bool = Fa
     options.append((f"qty:{line.item_id}:other", t(turn, "qty_other"), None))
     lead = t(turn, "resume_sale") + "\n" if reminder else ""
     turn.say(listing(lead + f"{named_back(line)}\n" + t(turn, "ask_quantity"), options, button=t(turn, "qty_button")))
-    _ask(turn, frame, "quantity", [{"id": i, "title": title} for i, title, _ in options], index)
+    ask_sale(turn, frame, "quantity", [{"id": i, "title": title} for i, title, _ in options], index)
 
 
 def ask_fulfilment(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
@@ -895,7 +855,7 @@ def _say_fulfilment_question(turn: Turn, frame: OrderFrame, *, reminder: bool = 
     options = [{"id": f"mode:{m}", "title": t(turn, m)} for m in shop.modes]
     lead = t(turn, "resume_sale") + "\n" if reminder else ""
     turn.say(buttons(lead + t(turn, "ask_delivery_mode"), [(o["id"], o["title"]) for o in options]))
-    _ask(turn, frame, "fulfilment", options)
+    ask_sale(turn, frame, "fulfilment", options)
 
 
 def ask_zone(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
@@ -909,7 +869,7 @@ def _say_zone_question(turn: Turn, frame: OrderFrame, *, reminder: bool = False)
     rows = [(f"zone:{z.name}", z.name, f"{money(z.fee)}, {z.eta}") for z in tenant.delivery_zones][:10]
     lead = t(turn, "resume_sale") + "\n" if reminder else ""
     turn.say(listing(lead + t(turn, "ask_address"), rows, button=t(turn, "delivery")))
-    _ask(turn, frame, "zone", [{"id": r[0], "title": r[1]} for r in rows])
+    ask_sale(turn, frame, "zone", [{"id": r[0], "title": r[1]} for r in rows])
 
 
 def build_order(
@@ -957,13 +917,13 @@ def build_order(
             return turn.goto("advance")
         else:
             turn.say(text(t(turn, "tool_error")))
-        _ask(turn, frame, None, [])
+        ask_sale(turn, frame, None, [])
         return turn.goto(END)
     order = result["data"]
     missing = {m["field"] for m in order["next_required_fields"]}
     if "delivery.zone" in missing or "delivery.address_text" in missing:
         frame.fulfilment = Fulfilment(mode="delivery")
-        turn.say(text(t(turn, "zone_not_served", place=_echo(f.place or ""))))
+        turn.say(text(t(turn, "zone_not_served", place=echo_words(f.place or ""))))
         turn.set(frame=frame)
         return turn.goto("ask_zone")
     replaced = frame.order.order_id if frame.order and not frame.order.adopted else None
@@ -1036,320 +996,7 @@ def _apply_coupon(turn: Turn, frame: OrderFrame, order: dict[str, Any]) -> dict[
     return order
 
 
-def order_summary(turn: Turn, order: dict[str, Any]) -> str:
-    lines = "\n".join(
-        f"{line['quantity']} x {line['name']}"
-        + (f" ({', '.join(line['variant_selection'].values())})" if line["variant_selection"] else "")
-        + f": {money(line['line_total'])}"
-        for line in order["lines"]
-    )
-    totals, delivery = order["totals"], order["delivery"]
-    if delivery["mode"] == "delivery":
-        delivery_line = t(turn, "delivery_line", zone=delivery["zone"], eta=delivery["eta"], fee=money(delivery["fee"]))
-    elif delivery["mode"] == "pickup":
-        delivery_line = t(turn, "pickup_line", eta=delivery["eta"] or "")
-    else:
-        delivery_line = ""
-    discount_line = (
-        t(turn, "discount_line", offer=order["offer"]["title"], discount=money(totals["discount"]))
-        if order.get("offer") and totals["discount"]
-        else ""
-    )
-    return t(
-        turn,
-        "order_summary",
-        ref=order["order_ref"],
-        lines=lines,
-        subtotal=money(totals["subtotal"]),
-        delivery_line=delivery_line,
-        discount_line=discount_line,
-        total=money(totals["total"]),
-    )
-
-
-def ask_payment_method(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
-    turn = Turn(state, runtime, "ask_payment_method")
-    _say_payment_methods(turn, frame_of(turn))
-    return turn.goto(END)
-
-
-def _say_payment_methods(turn: Turn, frame: OrderFrame, *, reminder: bool = False) -> None:
-    assert frame.order is not None
-    ref = frame.order.order_id
-    methods = turn.tool("payment_get_methods", order_id=ref)
-    if not methods["ok"] or not methods["data"]["methods"]:
-        turn.say(text(t(turn, "tool_error")))
-        _ask(turn, frame, None, [])
-        return
-    options = [
-        {
-            "id": f"pay:{ref}:{m['method']}",
-            "title": t(turn, "method_mpesa_till" if "till" in m["details"] else f"method_{m['method']}"),
-        }
-        for m in methods["data"]["methods"]
-    ]
-    key = "resume_payment" if reminder else "ask_payment_method"
-    turn.say(
-        buttons(
-            t(turn, key, amount=money(methods["data"]["amount_due"]), ref=ref), [(o["id"], o["title"]) for o in options]
-        )
-    )
-    _ask(turn, frame, "payment_method", options)
-
-
-def ask_mpesa_number(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
-    turn = Turn(state, runtime, "ask_mpesa_number")
-    turn.say(text(t(turn, "ask_mpesa_number")))
-    _ask(turn, frame_of(turn), "mpesa_number", [])
-    return turn.goto(END)
-
-
-def confirm_payment(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
-    """Confirm amount, order and number before any M-Pesa prompt (spec: payments require confirmation)."""
-    turn = Turn(state, runtime, "confirm_payment")
-    _say_confirmation(turn, frame_of(turn))
-    return turn.goto(END)
-
-
-def _say_confirmation(turn: Turn, frame: OrderFrame, *, reminder: bool = False) -> None:
-    assert frame.order is not None
-    ref = frame.order.order_id
-    phone = frame.payer_phone or turn.state.phone_e164 or ""
-    options = [
-        (f"confirm:{ref}:yes", t(turn, "confirm_yes")),
-        (f"confirm:{ref}:other", t(turn, "confirm_other_number")),
-        (f"confirm:{ref}:no", t(turn, "no_thanks")),
-    ]
-    lead = t(turn, "resume_sale") + "\n" if reminder else ""
-    amount = turn.get("order_totals").get("amount_due", frame.order.amount_due)
-    turn.say(buttons(lead + t(turn, "confirm_stk", amount=money(amount), ref=ref, phone=mask_phone(phone)), options))
-    _ask(turn, frame, "payment_confirmation", [{"id": i, "title": title} for i, title in options])
-
-
-def start_payment(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
-    """payment_router: the M-Pesa prompt (after the customer confirmed), the exact Paybill/Till steps,
-    or the card checkout link."""
-    turn = Turn(state, runtime, "start_payment")
-    frame = frame_of(turn)
-    if frame.order is None:
-        turn.say(text(t(turn, "no_open_order")))
-        _ask(turn, frame, None, [])
-        return turn.goto(END)
-    method = frame.payment_method or "mpesa_stk"
-    ref = frame.order.order_id
-    turn.trace.append({"kind": "step", "node": "payment_router", "next_action": method})
-    if method == "mpesa_stk":
-        phone = frame.payer_phone or state.phone_e164
-        amount = state.order_totals.get("amount_due", frame.order.amount_due)
-        result = turn.tool("payment_initiate_stk_push", order_id=ref, phone_e164=phone, amount=amount)
-        if result["ok"]:
-            stk = result["data"]
-            turn.say(
-                text(t(turn, "stk_sent", amount=money(stk["amount"]), phone=stk["phone_masked"], ref=stk["order_ref"]))
-            )
-            frame.payment_started = "mpesa_stk"
-            _ask(turn, frame, None, [])
-            turn.set(payment_request_id=stk["payment_request_id"], payment_status="pending")
-        elif result["error"]["code"] == "payment_in_progress":
-            turn.say(text(t(turn, "stk_pending_already", ref=ref)))
-            frame.payment_started = "mpesa_stk"
-            _ask(turn, frame, None, [])
-        elif (turn.tool_errors or 0) < CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE:
-            turn.say(text(t(turn, "payment_unavailable", provider="M-Pesa")))
-            _say_confirmation(turn, frame)
-        else:
-            turn.say(text(t(turn, "payment_unavailable_again", provider="M-Pesa")))
-            _ask(turn, frame, None, [])
-        return turn.goto(END)
-    if method == "mpesa_c2b":
-        result = turn.tool("payment_get_c2b_instructions", order_id=ref)
-        if not result["ok"]:
-            _payment_not_started(turn, frame, "M-Pesa")
-            return turn.goto(END)
-        turn.say(text(c2b_instructions(result["data"], turn.lang, str(turn.get("sheng_fallback")))))
-        frame.payment_started = "mpesa_c2b"
-        _ask(turn, frame, None, [])
-        turn.set(payment_status="pending")
-        return turn.goto(END)
-    result = turn.tool("payment_create_pesapal_checkout", order_id=ref)
-    if not result["ok"]:
-        _payment_not_started(turn, frame, "PesaPal")
-        return turn.goto(END)
-    checkout = result["data"]
-    turn.say(
-        text(
-            t(
-                turn,
-                "card_link",
-                amount=money(checkout["amount"]),
-                ref=checkout["order_ref"],
-                link=checkout["checkout_url"],
-            )
-        )
-    )
-    frame.payment_started = "pesapal"
-    _ask(turn, frame, None, [])
-    turn.set(payment_request_id=checkout["payment_request_id"], payment_status="pending")
-    return turn.goto(END)
-
-
-def _payment_not_started(turn: Turn, frame: OrderFrame, provider: str) -> None:
-    """A payment step failed on our side or the provider's: nothing was charged; choose again."""
-    if (turn.tool_errors or 0) < CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE:
-        turn.say(text(t(turn, "payment_unavailable", provider=provider)))
-        frame.payment_method = None
-        _say_payment_methods(turn, frame)
-    else:
-        turn.say(text(t(turn, "payment_unavailable_again", provider=provider)))
-        _ask(turn, frame, None, [])
-
-
 # payments: outcomes and questions -------------------------------------------------------------------------
-class PaymentEventUnreadable(RuntimeError):
-    """The order behind a payment event could not be read: the queue delivers the event again."""
-
-
-def payment_event(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
-    """A payment's outcome (callback, IPN or STK query, from the payments function), told from the
-    order record in the conversation's language: the receipt when paid; otherwise that nothing was
-    paid, with a retry offer and the Paybill steps."""
-    turn = Turn(state, runtime, "payment_event")
-    event = dict(state.inbound.get("payment") or {})
-    order_id, status = str(event.get("order_id") or ""), str(event.get("status") or "")
-    result = turn.tool("order_get_status", customer_id=state.customer_id, order_ref=order_id)
-    if not result["ok"]:
-        raise PaymentEventUnreadable(f"order of a payment event unreadable: {result['error']['code']}")
-    order = result["data"]["orders"][0]
-    payments = order["payments"] or []
-    lang, fallback = turn.lang, str(turn.get("sheng_fallback"))
-    if status == "overpaid":
-        extra = next((p for p in reversed(payments) if p.get("overpayment")), None)
-        if extra is None:  # the event ran ahead of the record: the queue delivers it again
-            raise PaymentEventUnreadable("an overpaid event for an order with no overpayment")
-        turn.say(text(t(turn, "payment_overpaid", amount=money(extra["amount"]), ref=order["order_ref"])))
-        return turn.goto(END)
-    paid = next((p for p in reversed(payments) if p["status"] == "paid" and not p.get("overpayment")), None)
-    frame = frame_of(turn)
-    ours = frame.order is not None and frame.order.order_id == order_id
-    free = state.pending is None or state.pending in PAYMENT_QUESTIONS
-    if status == "paid" or paid is not None:
-        if paid is None:  # the event ran ahead of the record: the queue delivers it again
-            raise PaymentEventUnreadable("a paid event for an order with no paid payment")
-        if status != "paid":
-            return turn.goto(END)  # an older attempt failed, but the order is paid: nothing to tell
-        facts = {"amount": money(paid["amount"]), "ref": order["order_ref"], "receipt": paid["receipt"] or "-"}
-        turn.say(text(payment_outcome("paid", lang, fallback, method=paid["method"], **facts)))
-        if ours or state.order_id == order_id:
-            turn.set(payment_status="paid", frame=None)
-            if state.pending in SALE_QUESTIONS:
-                turn.set(pending=None, pending_options=[])
-        return turn.goto(END)
-    outcome = payment_outcome(status, lang, fallback, amount=money(order["amount_due"]), ref=order["order_ref"])
-    failed = next((p for p in reversed(payments) if p["status"] == status), None)
-    if not free:
-        turn.say(text(outcome))  # the customer is answering another question of ours: tell, don't take over
-        if ours:
-            frame.payment_started = None
-            turn.set(frame=frame)
-        return turn.goto(END)
-    if not ours:
-        frame = OrderFrame(
-            order=BuiltOrder(order_id=order_id, amount_due=order["amount_due"], fingerprint="", adopted=True)
-        )
-    frame.payment_started = None
-    turn.set(
-        order_id=order_id,
-        order_totals={"total": order["total"], "amount_due": order["amount_due"]},
-        payment_status=status,
-    )
-    if failed is not None and failed["method"] == "mpesa_stk":
-        frame.payment_method = "mpesa_stk"
-        options = [
-            (f"confirm:{order_id}:yes", t(turn, "retry_prompt")),
-            (f"confirm:{order_id}:other", t(turn, "confirm_other_number")),
-            (f"confirm:{order_id}:no", t(turn, "no_thanks")),
-        ]
-        turn.say(buttons(outcome, options))
-        _ask(turn, frame, "payment_confirmation", [{"id": i, "title": title} for i, title in options])
-    else:
-        turn.say(text(outcome))
-        frame.payment_method = None
-        _say_payment_methods(turn, frame)
-    steps = turn.tool("payment_get_c2b_instructions", order_id=order_id)
-    if steps["ok"]:
-        turn.say(text(c2b_instructions(steps["data"], lang, fallback)))
-    return turn.goto(END)
-
-
-def payment_status(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
-    """ "Did it go through?": the payment record, never a guess."""
-    turn = Turn(state, runtime, "payment_status")
-    _payment_help(turn)
-    return turn.goto(END)
-
-
-def _payment_help(turn: Turn) -> None:
-    s = turn.state
-    frame = frame_of(turn)
-    ref = (frame.order.order_id if frame.order else None) or s.order_id
-    if not ref:
-        turn.say(text(t(turn, "no_open_order")))
-        return
-    result = turn.tool("order_get_status", customer_id=s.customer_id, order_ref=ref)
-    if not result["ok"]:
-        turn.say(text(t(turn, "tool_error")))
-        return
-    order = result["data"]["orders"][0]
-    payments = [p for p in order["payments"] or [] if not p.get("overpayment")]
-    paid = next((p for p in reversed(payments) if p["status"] == "paid"), None)
-    last = payments[-1] if payments else None
-    lang, fallback = turn.lang, str(turn.get("sheng_fallback"))
-    if order["payment_status"] == "paid" or paid is not None:
-        amount, receipt = (paid or {}).get("amount", order["total"]), (paid or {}).get("receipt")
-        turn.say(
-            text(
-                payment_outcome(
-                    "paid",
-                    lang,
-                    fallback,
-                    amount=money(amount),
-                    ref=order["order_ref"],
-                    receipt=receipt or "-",
-                    method=(paid or {}).get("method"),
-                )
-            )
-        )
-        turn.set(payment_status="paid")
-        return
-    if last is None:
-        # nothing was ever sent or started: no "still pending"; offer the ways to pay
-        turn.say(text(t(turn, "not_paid_yet", ref=order["order_ref"], amount=money(order["amount_due"]))))
-        if order["status"] in ("draft", "pending_payment", "payment_failed"):
-            if frame.order is None:
-                frame.order = BuiltOrder(
-                    order_id=order["order_ref"], amount_due=order["amount_due"], fingerprint="", adopted=True
-                )
-            frame.payment_started, frame.payment_method = None, None
-            turn.set(order_totals={"total": order["total"], "amount_due": order["amount_due"]})
-            _say_payment_methods(turn, frame)
-        return
-    status = last["status"]
-    turn.say(
-        text(
-            payment_outcome(
-                status, lang, fallback, amount=money(order["total"]), ref=order["order_ref"], receipt="-", method=None
-            )
-        )
-    )
-    if status != "pending":
-        turn.set(payment_status=status)
-    if status in ("failed", "cancelled", "timeout"):
-        if frame.order is None:
-            frame.order = BuiltOrder(
-                order_id=order["order_ref"], amount_due=order["amount_due"], fingerprint="", adopted=True
-            )
-        frame.payment_started, frame.payment_method = None, None
-        _say_payment_methods(turn, frame)
 
 
 # a cart from the WhatsApp catalog ------------------------------------------------------------------------
@@ -1378,7 +1025,7 @@ def catalog_order(state: ConversationState, runtime: Runtime[EngineContext]) -> 
         if not item["in_stock"]:
             turn.say(text(t(turn, "out_of_stock", name=item["name"])))
             continue
-        frame.lines = [*frame.lines, _line_from_item(item, min(quantity, 1000))]
+        frame.lines = [*frame.lines, line_from_item(item, min(quantity, 1000))]
     if unavailable:
         turn.say(text(t(turn, "cart_items_unknown", count=unavailable)))
     if not frame.lines:
@@ -1412,18 +1059,13 @@ def _remind(turn: Turn, frame: OrderFrame) -> None:
     elif asking == "zone":
         _say_zone_question(turn, frame, reminder=True)
     elif asking == "payment_method" and frame.order is not None:
-        _say_payment_methods(turn, frame, reminder=True)
+        say_payment_methods(turn, frame, reminder=True)
     elif asking in ("payment_confirmation", "mpesa_number") and frame.order is not None:
-        _say_confirmation(turn, frame, reminder=True)
+        say_confirmation(turn, frame, reminder=True)
     elif asking == "item_selection" and turn.state.last_catalog_results:
         rows = [(f"item:{r['item_id']}", r["name"], money(r["price"])) for r in turn.state.last_catalog_results]
         turn.say(listing(t(turn, "resume_sale"), rows, button=t(turn, "shortlist_button")))
-        _ask(turn, frame, "item_selection", [{"id": r[0], "title": r[1]} for r in rows])
-
-
-def _echo(words: str, limit: int = 40) -> str:
-    """The customer's words quoted back, never a wall of text."""
-    return words if len(words) <= limit else words[: limit - 3].rstrip() + "..."
+        ask_sale(turn, frame, "item_selection", [{"id": r[0], "title": r[1]} for r in rows])
 
 
 def _names_products(turn: Turn, query: str | None) -> bool:

@@ -1,0 +1,306 @@
+"""The sale's payment nodes (spec Appendix C, payment_router): the enabled methods for the order,
+the confirmation before an M-Pesa prompt, the prompt, the Paybill/Till steps or the card link, and a
+payment's outcome told from the order record. Amounts come only from the order tools."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from langgraph.graph import END
+from langgraph.runtime import Runtime
+from langgraph.types import Command
+
+from tulia.domain.phone import mask_phone
+from tulia.graph.calls import Turn
+from tulia.graph.context import EngineContext
+from tulia.graph.frame import BuiltOrder, OrderFrame
+from tulia.graph.journeys.sale_common import PAYMENT_QUESTIONS, SALE_QUESTIONS, ask_sale, frame_of
+from tulia.graph.nodes import t
+from tulia.graph.routing import CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE
+from tulia.graph.state import ConversationState
+from tulia.nlg.messages import buttons, text
+from tulia.nlg.templates import c2b_instructions, money, payment_outcome
+
+
+def ask_payment_method(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
+    turn = Turn(state, runtime, "ask_payment_method")
+    say_payment_methods(turn, frame_of(turn))
+    return turn.goto(END)
+
+
+def say_payment_methods(turn: Turn, frame: OrderFrame, *, reminder: bool = False) -> None:
+    assert frame.order is not None
+    ref = frame.order.order_id
+    methods = turn.tool("payment_get_methods", order_id=ref)
+    if not methods["ok"] or not methods["data"]["methods"]:
+        turn.say(text(t(turn, "tool_error")))
+        ask_sale(turn, frame, None, [])
+        return
+    options = [
+        {
+            "id": f"pay:{ref}:{m['method']}",
+            "title": t(turn, "method_mpesa_till" if "till" in m["details"] else f"method_{m['method']}"),
+        }
+        for m in methods["data"]["methods"]
+    ]
+    key = "resume_payment" if reminder else "ask_payment_method"
+    turn.say(
+        buttons(
+            t(turn, key, amount=money(methods["data"]["amount_due"]), ref=ref), [(o["id"], o["title"]) for o in options]
+        )
+    )
+    ask_sale(turn, frame, "payment_method", options)
+
+
+def ask_mpesa_number(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
+    turn = Turn(state, runtime, "ask_mpesa_number")
+    turn.say(text(t(turn, "ask_mpesa_number")))
+    ask_sale(turn, frame_of(turn), "mpesa_number", [])
+    return turn.goto(END)
+
+
+def confirm_payment(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
+    """Confirm amount, order and number before any M-Pesa prompt (spec: payments require confirmation)."""
+    turn = Turn(state, runtime, "confirm_payment")
+    say_confirmation(turn, frame_of(turn))
+    return turn.goto(END)
+
+
+def say_confirmation(turn: Turn, frame: OrderFrame, *, reminder: bool = False) -> None:
+    assert frame.order is not None
+    ref = frame.order.order_id
+    phone = frame.payer_phone or turn.state.phone_e164 or ""
+    options = [
+        (f"confirm:{ref}:yes", t(turn, "confirm_yes")),
+        (f"confirm:{ref}:other", t(turn, "confirm_other_number")),
+        (f"confirm:{ref}:no", t(turn, "no_thanks")),
+    ]
+    lead = t(turn, "resume_sale") + "\n" if reminder else ""
+    amount = turn.get("order_totals").get("amount_due", frame.order.amount_due)
+    turn.say(buttons(lead + t(turn, "confirm_stk", amount=money(amount), ref=ref, phone=mask_phone(phone)), options))
+    ask_sale(turn, frame, "payment_confirmation", [{"id": i, "title": title} for i, title in options])
+
+
+def start_payment(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
+    """payment_router: the M-Pesa prompt (after the customer confirmed), the exact Paybill/Till steps,
+    or the card checkout link."""
+    turn = Turn(state, runtime, "start_payment")
+    frame = frame_of(turn)
+    if frame.order is None:
+        turn.say(text(t(turn, "no_open_order")))
+        ask_sale(turn, frame, None, [])
+        return turn.goto(END)
+    method = frame.payment_method or "mpesa_stk"
+    ref = frame.order.order_id
+    turn.trace.append({"kind": "step", "node": "payment_router", "next_action": method})
+    if method == "mpesa_stk":
+        phone = frame.payer_phone or state.phone_e164
+        amount = state.order_totals.get("amount_due", frame.order.amount_due)
+        result = turn.tool("payment_initiate_stk_push", order_id=ref, phone_e164=phone, amount=amount)
+        if result["ok"]:
+            stk = result["data"]
+            turn.say(
+                text(t(turn, "stk_sent", amount=money(stk["amount"]), phone=stk["phone_masked"], ref=stk["order_ref"]))
+            )
+            frame.payment_started = "mpesa_stk"
+            ask_sale(turn, frame, None, [])
+            turn.set(payment_request_id=stk["payment_request_id"], payment_status="pending")
+        elif result["error"]["code"] == "payment_in_progress":
+            turn.say(text(t(turn, "stk_pending_already", ref=ref)))
+            frame.payment_started = "mpesa_stk"
+            ask_sale(turn, frame, None, [])
+        elif (turn.tool_errors or 0) < CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE:
+            turn.say(text(t(turn, "payment_unavailable", provider="M-Pesa")))
+            say_confirmation(turn, frame)
+        else:
+            turn.say(text(t(turn, "payment_unavailable_again", provider="M-Pesa")))
+            ask_sale(turn, frame, None, [])
+        return turn.goto(END)
+    if method == "mpesa_c2b":
+        result = turn.tool("payment_get_c2b_instructions", order_id=ref)
+        if not result["ok"]:
+            _payment_not_started(turn, frame, "M-Pesa")
+            return turn.goto(END)
+        turn.say(text(c2b_instructions(result["data"], turn.lang, str(turn.get("sheng_fallback")))))
+        frame.payment_started = "mpesa_c2b"
+        ask_sale(turn, frame, None, [])
+        turn.set(payment_status="pending")
+        return turn.goto(END)
+    result = turn.tool("payment_create_pesapal_checkout", order_id=ref)
+    if not result["ok"]:
+        _payment_not_started(turn, frame, "PesaPal")
+        return turn.goto(END)
+    checkout = result["data"]
+    turn.say(
+        text(
+            t(
+                turn,
+                "card_link",
+                amount=money(checkout["amount"]),
+                ref=checkout["order_ref"],
+                link=checkout["checkout_url"],
+            )
+        )
+    )
+    frame.payment_started = "pesapal"
+    ask_sale(turn, frame, None, [])
+    turn.set(payment_request_id=checkout["payment_request_id"], payment_status="pending")
+    return turn.goto(END)
+
+
+def _payment_not_started(turn: Turn, frame: OrderFrame, provider: str) -> None:
+    """A payment step failed on our side or the provider's: nothing was charged; choose again."""
+    if (turn.tool_errors or 0) < CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE:
+        turn.say(text(t(turn, "payment_unavailable", provider=provider)))
+        frame.payment_method = None
+        say_payment_methods(turn, frame)
+    else:
+        turn.say(text(t(turn, "payment_unavailable_again", provider=provider)))
+        ask_sale(turn, frame, None, [])
+
+
+class PaymentEventUnreadable(RuntimeError):
+    """The order behind a payment event could not be read: the queue delivers the event again."""
+
+
+def payment_event(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
+    """A payment's outcome (callback, IPN or STK query, from the payments function), told from the
+    order record in the conversation's language: the receipt when paid; otherwise that nothing was
+    paid, with a retry offer and the Paybill steps."""
+    turn = Turn(state, runtime, "payment_event")
+    event = dict(state.inbound.get("payment") or {})
+    order_id, status = str(event.get("order_id") or ""), str(event.get("status") or "")
+    result = turn.tool("order_get_status", customer_id=state.customer_id, order_ref=order_id)
+    if not result["ok"]:
+        raise PaymentEventUnreadable(f"order of a payment event unreadable: {result['error']['code']}")
+    order = result["data"]["orders"][0]
+    payments = order["payments"] or []
+    lang, fallback = turn.lang, str(turn.get("sheng_fallback"))
+    if status == "overpaid":
+        extra = next((p for p in reversed(payments) if p.get("overpayment")), None)
+        if extra is None:  # the event ran ahead of the record: the queue delivers it again
+            raise PaymentEventUnreadable("an overpaid event for an order with no overpayment")
+        turn.say(text(t(turn, "payment_overpaid", amount=money(extra["amount"]), ref=order["order_ref"])))
+        return turn.goto(END)
+    paid = next((p for p in reversed(payments) if p["status"] == "paid" and not p.get("overpayment")), None)
+    frame = frame_of(turn)
+    ours = frame.order is not None and frame.order.order_id == order_id
+    free = state.pending is None or state.pending in PAYMENT_QUESTIONS
+    if status == "paid" or paid is not None:
+        if paid is None:  # the event ran ahead of the record: the queue delivers it again
+            raise PaymentEventUnreadable("a paid event for an order with no paid payment")
+        if status != "paid":
+            return turn.goto(END)  # an older attempt failed, but the order is paid: nothing to tell
+        facts = {"amount": money(paid["amount"]), "ref": order["order_ref"], "receipt": paid["receipt"] or "-"}
+        turn.say(text(payment_outcome("paid", lang, fallback, method=paid["method"], **facts)))
+        if ours or state.order_id == order_id:
+            turn.set(payment_status="paid", frame=None)
+            if state.pending in SALE_QUESTIONS:
+                turn.set(pending=None, pending_options=[])
+        return turn.goto(END)
+    outcome = payment_outcome(status, lang, fallback, amount=money(order["amount_due"]), ref=order["order_ref"])
+    failed = next((p for p in reversed(payments) if p["status"] == status), None)
+    if not free:
+        turn.say(text(outcome))  # the customer is answering another question of ours: tell, don't take over
+        if ours:
+            frame.payment_started = None
+            turn.set(frame=frame)
+        return turn.goto(END)
+    if not ours:
+        frame = OrderFrame(
+            order=BuiltOrder(order_id=order_id, amount_due=order["amount_due"], fingerprint="", adopted=True)
+        )
+    frame.payment_started = None
+    turn.set(
+        order_id=order_id,
+        order_totals={"total": order["total"], "amount_due": order["amount_due"]},
+        payment_status=status,
+    )
+    if failed is not None and failed["method"] == "mpesa_stk":
+        frame.payment_method = "mpesa_stk"
+        options = [
+            (f"confirm:{order_id}:yes", t(turn, "retry_prompt")),
+            (f"confirm:{order_id}:other", t(turn, "confirm_other_number")),
+            (f"confirm:{order_id}:no", t(turn, "no_thanks")),
+        ]
+        turn.say(buttons(outcome, options))
+        ask_sale(turn, frame, "payment_confirmation", [{"id": i, "title": title} for i, title in options])
+    else:
+        turn.say(text(outcome))
+        frame.payment_method = None
+        say_payment_methods(turn, frame)
+    steps = turn.tool("payment_get_c2b_instructions", order_id=order_id)
+    if steps["ok"]:
+        turn.say(text(c2b_instructions(steps["data"], lang, fallback)))
+    return turn.goto(END)
+
+
+def payment_status(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
+    """ "Did it go through?": the payment record, never a guess."""
+    turn = Turn(state, runtime, "payment_status")
+    payment_help(turn)
+    return turn.goto(END)
+
+
+def payment_help(turn: Turn) -> None:
+    s = turn.state
+    frame = frame_of(turn)
+    ref = (frame.order.order_id if frame.order else None) or s.order_id
+    if not ref:
+        turn.say(text(t(turn, "no_open_order")))
+        return
+    result = turn.tool("order_get_status", customer_id=s.customer_id, order_ref=ref)
+    if not result["ok"]:
+        turn.say(text(t(turn, "tool_error")))
+        return
+    order = result["data"]["orders"][0]
+    payments = [p for p in order["payments"] or [] if not p.get("overpayment")]
+    paid = next((p for p in reversed(payments) if p["status"] == "paid"), None)
+    last = payments[-1] if payments else None
+    lang, fallback = turn.lang, str(turn.get("sheng_fallback"))
+    if order["payment_status"] == "paid" or paid is not None:
+        amount, receipt = (paid or {}).get("amount", order["total"]), (paid or {}).get("receipt")
+        turn.say(
+            text(
+                payment_outcome(
+                    "paid",
+                    lang,
+                    fallback,
+                    amount=money(amount),
+                    ref=order["order_ref"],
+                    receipt=receipt or "-",
+                    method=(paid or {}).get("method"),
+                )
+            )
+        )
+        turn.set(payment_status="paid")
+        return
+    if last is None:
+        # nothing was ever sent or started: no "still pending"; offer the ways to pay
+        turn.say(text(t(turn, "not_paid_yet", ref=order["order_ref"], amount=money(order["amount_due"]))))
+        if order["status"] in ("draft", "pending_payment", "payment_failed"):
+            if frame.order is None:
+                frame.order = BuiltOrder(
+                    order_id=order["order_ref"], amount_due=order["amount_due"], fingerprint="", adopted=True
+                )
+            frame.payment_started, frame.payment_method = None, None
+            turn.set(order_totals={"total": order["total"], "amount_due": order["amount_due"]})
+            say_payment_methods(turn, frame)
+        return
+    status = last["status"]
+    turn.say(
+        text(
+            payment_outcome(
+                status, lang, fallback, amount=money(order["total"]), ref=order["order_ref"], receipt="-", method=None
+            )
+        )
+    )
+    if status != "pending":
+        turn.set(payment_status=status)
+    if status in ("failed", "cancelled", "timeout"):
+        if frame.order is None:
+            frame.order = BuiltOrder(
+                order_id=order["order_ref"], amount_due=order["amount_due"], fingerprint="", adopted=True
+            )
+        frame.payment_started, frame.payment_method = None, None
+        say_payment_methods(turn, frame)
