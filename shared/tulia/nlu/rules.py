@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tulia.nlu.frame_extract import extract_coupon
 from tulia.nlu.lexicon import (
     DELIVERY_COMPLAINT,
     DELIVERY_WORDS,
@@ -59,7 +60,6 @@ _BARE_K = re.compile(r"(?<![\w-])(\d{1,3}(?:\.\d)?)\s*(k|thao|ngiri)(?!\w)", re.
 _QUANTITY = re.compile(
     r"(?<![\w-])(\d{1,3})\s*(?:pcs|pieces|piece|units|vipande|kipande|x)(?!\w)|(?<!\w)x\s*(\d{1,3})(?!\w)", re.I
 )
-_CODE_AFTER_WORD = re.compile(r"(?:code|coupon|voucher|promo|kodi)\s*(?:is|ni|:)?\s*([A-Za-z0-9_-]{3,32})", re.I)
 _CODE_TOKEN = re.compile(r"\b([A-Z][A-Z0-9_-]{3,31}\d[A-Z0-9]*|[A-Z]{2,}\d{2,}[A-Z0-9]*)\b")
 _SPAMMY = re.compile(
     r"https?://|www\.|click here|earn money|make money|bitcoin|crypto|forex|investment opportunity|"
@@ -99,10 +99,8 @@ def extract_slots(text: str) -> Slots:
     if m := _QUANTITY.search(text):
         quantity = int(m.group(1) or m.group(2))
     ref = _ORDER_REF.search(text)
-    code = None
-    if m := _CODE_AFTER_WORD.search(text):
-        code = m.group(1).upper()
-    elif m := _CODE_TOKEN.search(text):
+    code, _spans = extract_coupon(text)  # the order frame's reading of "coupon code: X" (never "CODE")
+    if code is None and (m := _CODE_TOKEN.search(text)):
         code = m.group(1)
     if code and ref and code.replace("-", "").upper().startswith("ORD"):
         code = None

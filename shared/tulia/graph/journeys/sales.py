@@ -74,7 +74,14 @@ from tulia.llm.schemas import SaleReading
 from tulia.nlg.guard import unsupported_facts
 from tulia.nlg.messages import ROW_TITLE_LIMIT, buttons, listing, text
 from tulia.nlg.templates import COUPON_REASONS, money, word
-from tulia.nlu.frame_extract import FrameDelta, QuantitySaid, extract_delta, named_option, residual_words
+from tulia.nlu.frame_extract import (
+    FrameDelta,
+    QuantitySaid,
+    extract_delta,
+    extract_method,
+    named_option,
+    residual_words,
+)
 from tulia.nlu.lexicon import any_phrase, normalize
 from tulia.nlu.rules import product_query
 from tulia.search.text import terms
@@ -128,8 +135,8 @@ def sales_start(state: ConversationState, runtime: Runtime[EngineContext]) -> Co
 
 
 def _method_said(turn: Turn, plain: str) -> bool:
-    delta = extract_delta(plain, zones=[], enabled_methods=["mpesa_stk", "mpesa_c2b", "pesapal"])
-    return delta.method is not None
+    method, _words, _spans = extract_method(plain, ["mpesa_stk", "mpesa_c2b", "pesapal"])
+    return method is not None
 
 
 # filling the frame ----------------------------------------------------------------------------------
