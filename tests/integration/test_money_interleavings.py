@@ -114,7 +114,7 @@ def test_every_confirmed_shilling_is_accounted_once_whatever_the_order_of_events
         _happen(step, orders, world, shop, daraja, pesapal, setup, seeded)
         for o in orders:  # no order ever moves backwards
             rank = RANK[seeded.orders.get(SHOP, o["order_id"]).status]
-            assert rank >= highest[o["order_id"]] or (rank == 1 and highest[o["order_id"]] == 1)
+            assert rank >= highest[o["order_id"]]  # (pending_payment and payment_failed share a rank)
             highest[o["order_id"]] = max(rank, highest[o["order_id"]])
     after = accounted(seeded, SHOP)
     paid = sum(seeded.orders.get(SHOP, o["order_id"]).paid_amount for o in orders) - paid_before
