@@ -27,12 +27,20 @@ browser:
 	  $$APT apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1 || \
 	  { $$APT apt-get update -qq && $$APT apt-get install -y -qq --no-install-recommends chromium; }; }
 
-# The CDK CLI (npm package aws-cdk) in .cdk/, with Node.js from apt when it is missing.
-CDK := .cdk/node_modules/.bin/cdk
-cdk-cli: $(CDK)
-$(CDK):
-	@command -v npm >/dev/null || { 	  if [ "$$(id -u)" = 0 ]; then APT=""; elif command -v sudo >/dev/null; then APT=sudo; else 	    echo "Node.js is missing: install the Debian packages 'nodejs' and 'npm' (cdk synth needs them)"; exit 1; fi; 	  export DEBIAN_FRONTEND=noninteractive; 	  $$APT apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null 2>&1 || 	  { $$APT apt-get update -qq && $$APT apt-get install -y -qq --no-install-recommends nodejs npm; }; }
-	npm install --silent --no-audit --no-fund --prefix .cdk aws-cdk@2
+# The CDK CLI and the Node.js 22 it runs on, pinned with hashes in infra/cli/package-lock.json
+# (npm ci; npm itself comes from apt when the machine has none).
+CDK := infra/cli/cdk
+CDK_INSTALLED := infra/cli/node_modules/.installed-$(shell cat infra/cli/package-lock.json | sha1sum | cut -c1-12)
+cdk-cli: $(CDK_INSTALLED)
+$(CDK_INSTALLED): infra/cli/package-lock.json
+	@command -v npm >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then APT=""; elif command -v sudo >/dev/null; then APT=sudo; else \
+	    echo "npm is missing: install the Debian packages 'nodejs' and 'npm' (make cdk-cli needs them)"; exit 1; fi; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  $$APT apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null 2>&1 || \
+	  { $$APT apt-get update -qq && $$APT apt-get install -y -qq --no-install-recommends nodejs npm; }; }
+	cd infra/cli && npm ci --silent --no-audit --no-fund
+	@touch $@
 
 synth: install cdk-cli ## cdk synth of the dev stage, bundling the functions and layers (no Docker)
 	$(CDK) synth --context stage=dev --quiet

@@ -1,6 +1,7 @@
 """``cdk synth`` through the CDK CLI (npm aws-cdk), offline, as a deployer runs it.
 
-``make test`` installs the CLI into .cdk/ and sets TULIA_CDK_CLI, so there a missing CLI fails;
+``make test`` installs the CLI (and the Node.js 22 it runs on) into infra/cli/ and sets
+TULIA_CDK_CLI, so there a missing CLI fails;
 a bare ``pytest`` without it skips these tests and says why.
 """
 
@@ -16,12 +17,18 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CLI = os.environ.get("TULIA_CDK_CLI") or str(ROOT / ".cdk/node_modules/.bin/cdk")
+CLI = os.environ.get("TULIA_CDK_CLI") or str(ROOT / "infra/cli/cdk")
+
+
+def installed(cli: Path) -> bool:
+    if cli == ROOT / "infra/cli/cdk":  # the wrapper is committed; make cdk-cli installs what it runs
+        return (ROOT / "infra/cli/node_modules/aws-cdk").is_dir()
+    return cli.exists()
 
 
 def cdk(tmp_path: Path, *context: str) -> subprocess.CompletedProcess[str]:
     cli = Path(CLI) if os.path.isabs(CLI) else ROOT / CLI
-    if not cli.exists():
+    if not installed(cli):
         if os.environ.get("TULIA_CDK_CLI"):
             pytest.fail(f"the CDK CLI is missing at {CLI} (make cdk-cli installs it)")
         pytest.skip("the CDK CLI is not installed here (make cdk-cli)")
@@ -37,6 +44,19 @@ def cdk(tmp_path: Path, *context: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=300,
     )
+
+
+def test_the_cli_runs_on_a_supported_node() -> None:
+    """Node.js 20 is out of support: the wrapper runs the CLI on the Node.js 22 installed beside it."""
+    cli = Path(CLI) if os.path.isabs(CLI) else ROOT / CLI
+    if not installed(cli):
+        pytest.skip("the CDK CLI is not installed here (make cdk-cli)")
+    probe = subprocess.run([str(cli), "--version"], capture_output=True, text=True, timeout=120, check=True)
+    assert probe.stdout.startswith("2."), probe.stdout
+    node = ROOT / "infra/cli/node_modules/.bin/node"
+    if cli == ROOT / "infra/cli/cdk" and node.exists():
+        version = subprocess.run([str(node), "--version"], capture_output=True, text=True, check=True).stdout
+        assert int(version.lstrip("v").split(".")[0]) in (22, 24), version
 
 
 def test_cdk_synth_produces_the_stack_and_a_clean_nag_report(tmp_path: Path) -> None:

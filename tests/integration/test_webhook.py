@@ -144,7 +144,7 @@ def test_meta_verification_echoes_the_challenge(pipe: Pipe) -> None:
     params = {"hub.mode": "subscribe", "hub.verify_token": TOKEN, "hub.challenge": "1158201444"}
     response = handle(api_event("GET", params=params), pipe.service)
     assert (response["statusCode"], response["body"]) == (200, "1158201444")
-    assert response["headers"]["content-type"] == "text/plain"
+    assert {k.lower(): v for k, v in response["headers"].items()}["content-type"] == "text/plain"
 
 
 @pytest.mark.parametrize(

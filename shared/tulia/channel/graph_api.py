@@ -14,6 +14,8 @@ from typing import Any
 
 import httpx
 
+from tulia.observability import traced
+
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
 RETRY_CODES = frozenset({130429, 131000, 131056, 2, 4})
 
@@ -57,7 +59,8 @@ class WhatsAppSender:
         attempt = 0
         while True:
             try:
-                resp = self.http.post(url, json=payload, headers=headers)
+                with traced("provider", "whatsapp", attempt=attempt):
+                    resp = self.http.post(url, json=payload, headers=headers)
             except (httpx.ConnectError, httpx.ConnectTimeout) as exc:  # never reached Meta: safe to send again
                 failure = SendFailed(
                     f"Graph API unreachable: {type(exc).__name__}", status=None, code=None, retryable=True

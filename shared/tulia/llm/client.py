@@ -20,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from tulia.llm.prompts import RETRY_JSON, RETRY_STRUCTURED, PromptContext
 from tulia.observability import logger as log
+from tulia.observability import traced
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -114,7 +115,8 @@ class LlmClient:
             return None, record
         started = time.perf_counter()
         try:
-            result = runnable.invoke(messages, config={"metadata": {"tulia_node": node}})
+            with traced("model", self.model_id, node=node):
+                result = runnable.invoke(messages, config={"metadata": {"tulia_node": node}})
         except Exception as exc:  # noqa: BLE001 - any provider error (throttling, timeout, access) means: fall back
             self.breaker.record(False)
             log.warning("llm call failed", extra={"node": node, "model": self.model_id, "error": type(exc).__name__})

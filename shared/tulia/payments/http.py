@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 
 from tulia.errors import ProviderError, ProviderUnavailable
+from tulia.observability import traced
 
 RETRYABLE_STATUS = frozenset({429, 500, 502, 503, 504})
 
@@ -36,7 +37,8 @@ def call_json(
     attempt = 0
     while True:
         try:
-            resp = http.request(method, url, headers=headers, json=json, params=params)
+            with traced("provider", provider, attempt=attempt):
+                resp = http.request(method, url, headers=headers, json=json, params=params)
         except httpx.ConnectError as exc:
             failure: Exception = exc
         except httpx.TransportError as exc:  # timeouts, broken connections: maybe delivered

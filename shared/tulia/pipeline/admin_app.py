@@ -11,6 +11,7 @@ from typing import Any
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
 
 from tulia.admin.common import AdminDeps
+from tulia.observability import request_scope
 
 _LOCK = threading.Lock()  # a resolver serves one request at a time (the local stack has threads)
 
@@ -80,6 +81,12 @@ def service() -> APIGatewayHttpResolver:
 
 
 def handle(event: dict[str, Any], api: APIGatewayHttpResolver | None = None) -> dict[str, Any]:
+    """One admin request; its log lines carry API Gateway's request id and the caller's shop."""
+    from tulia.admin.auth import TENANT_CLAIM, TENANT_ID_PATTERN
+
     resolver = api or service()
-    with _LOCK:
+    context = event.get("requestContext") or {}
+    claims = ((context.get("authorizer") or {}).get("jwt") or {}).get("claims") or {}
+    tenant_id = str(claims.get(TENANT_CLAIM) or "")
+    with _LOCK, request_scope(context.get("requestId"), tenant_id if TENANT_ID_PATTERN.fullmatch(tenant_id) else None):
         return resolver.resolve(event, None)  # type: ignore[arg-type]

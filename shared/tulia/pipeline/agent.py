@@ -22,6 +22,7 @@ from tulia.channel.graph_api import SendFailed, WhatsAppSender
 from tulia.channel.whatsapp import InboundMessage, addressed_to
 from tulia.graph.conversation import Conversations
 from tulia.observability import logger as log
+from tulia.observability import request_scope
 from tulia.observability.metrics import MetricsSink, payment_counts, turn_counts
 from tulia.services import Services
 from tulia.store.messages import MessageRepo
@@ -47,6 +48,11 @@ class QueuedTurn:
         if self.payment is not None:
             return f"pay-{self.payment['payment_id']}-{self.payment['status']}"
         return self.messages[-1].message_id
+
+    @property
+    def correlation_id(self) -> str | None:
+        """What the turn's log lines carry: the customer's (last) WhatsApp message id, or the payment."""
+        return self.key if self.payment is not None or self.messages else None
 
     def inbound(self) -> dict[str, Any]:
         last = self.messages[-1]
@@ -89,14 +95,13 @@ class AgentService:
         for group in groups.values():
             done = 0
             for turn, used in self._turns(group):
-                try:
-                    self._run(turn)
-                except Exception:  # noqa: BLE001 - any failure: retry this turn and what follows it in the group
-                    log.exception(
-                        "turn failed; the rest of its group will be retried", extra={"tenant_id": turn.tenant_id}
-                    )
-                    failed += [r.record_id for r in group[done:]]
-                    break
+                with request_scope(turn.correlation_id or group[done].record_id, turn.tenant_id or None):
+                    try:
+                        self._run(turn)
+                    except Exception:  # noqa: BLE001 - any failure: retry this turn and what follows it in the group
+                        log.exception("turn failed; the rest of its group will be retried")
+                        failed += [r.record_id for r in group[done:]]
+                        break
                 done += used
         return failed
 

@@ -15,6 +15,7 @@ def records_of(event: dict[str, Any]) -> tuple[list[QueuedRecord], list[str]]:
     body (it goes to the dead-letter queue after its retries, with an alarm, instead of being lost)
     and every later record of its message group (FIFO order is kept)."""
     from tulia.observability import logger as log
+    from tulia.observability import request_scope
     from tulia.pipeline.agent import QueuedRecord
 
     out: list[QueuedRecord] = []
@@ -31,9 +32,8 @@ def records_of(event: dict[str, Any]) -> tuple[list[QueuedRecord], list[str]]:
             if not isinstance(body, dict):
                 raise ValueError("not an object")
         except (KeyError, ValueError):
-            log.error(
-                "unreadable queued record: reported as failed (dead-letter queue)", extra={"message_id": record_id}
-            )
+            with request_scope(record_id):
+                log.error("unreadable queued record: reported as failed (dead-letter queue)")
             failed.append(record_id)
             blocked.add(group)
             continue

@@ -12,8 +12,10 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote_plus
 
+from tulia.domain.common import TENANT_ID_PATTERN
 from tulia.errors import NotFound
 from tulia.observability import logger as log
+from tulia.observability import request_scope
 from tulia.rag.ingest import ingest_upload
 from tulia.services import Services
 
@@ -44,15 +46,15 @@ def handle(event: dict[str, Any], deps: tuple[Services, ObjectReader] | None = N
     results: list[dict[str, Any]] = []
     for record in S3Event(event).records:
         key = unquote_plus(record.s3.get_object.key)  # S3 events URL-encode keys
-        try:
-            doc = ingest_upload(services, key, *read(record.s3.bucket.name, key))
-        except NotFound as exc:
-            log.warning("KB upload skipped", extra={"key": key, "why": exc.message})
-            results.append({"key": key, "status": "skipped", "reason": exc.message})
-            continue
-        log.info(
-            "KB document ingested",
-            extra={"key": key, "tenant_id": doc.tenant_id, "status": doc.status, "chunks": doc.chunk_count},
-        )
+        tenant_id = key.partition("/")[0]
+        correlation = record.s3.get_object.sequencer or key
+        with request_scope(correlation, tenant_id if TENANT_ID_PATTERN.fullmatch(tenant_id) else None):
+            try:
+                doc = ingest_upload(services, key, *read(record.s3.bucket.name, key))
+            except NotFound as exc:
+                log.warning("KB upload skipped", extra={"key": key, "why": exc.message})
+                results.append({"key": key, "status": "skipped", "reason": exc.message})
+                continue
+            log.info("KB document ingested", extra={"key": key, "status": doc.status, "chunks": doc.chunk_count})
         results.append({"key": key, "status": doc.status, "chunks": doc.chunk_count, "error": doc.error or ""})
     return {"documents": results}

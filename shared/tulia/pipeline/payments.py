@@ -23,6 +23,7 @@ from tulia.domain.order import Order
 from tulia.domain.payment import OverpaymentReason, Payment, UnmatchedPayment
 from tulia.errors import InvalidInput, NotFound, ProviderError, ProviderUnavailable, StateConflict, TuliaError
 from tulia.observability import logger as log
+from tulia.observability import set_tenant
 from tulia.pipeline.apigw import HttpResponse
 from tulia.services import Services
 from tulia.store.queues import InboundQueue, PaymentCheckQueue
@@ -93,6 +94,7 @@ class PaymentCallbacks:
         if payment is None or payment.checkout_request_id != checkout_id:
             log.warning("STK callback for no payment of ours", extra={"known_token": payment is not None})
             return ACK  # acknowledged, nothing changes
+        set_tenant(payment.tenant_id)
         if payment.status not in ("pending", "timeout"):
             log.info("duplicate or late STK callback", extra={"tenant_id": payment.tenant_id, "status": payment.status})
             return ACK
@@ -185,6 +187,7 @@ class PaymentCallbacks:
         tenant_id = s.tenants.tenant_for_c2b_token(token)
         if tenant_id is None:
             return refuse("C2B00016", "unknown token")
+        set_tenant(tenant_id)
         tenant = s.tenants.get(tenant_id)
         c2b = tenant.payments.mpesa_c2b
         if c2b is None or str(body.get("BusinessShortCode")) != (c2b.paybill or c2b.till):

@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from functools import lru_cache
 from typing import Any
 
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
+from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+
 from tulia.errors import InvalidInput
-from tulia.pipeline.apigw import HttpResponse, request_of, response_of
+from tulia.observability import logger as log
+from tulia.observability import request_scope, set_tenant
+from tulia.pipeline.apigw import HttpResponse, request_of
 from tulia.pipeline.payments import PaymentCallbacks
 
 PAYMENTS_PREFIX = "/payments/"
-_STK = re.compile(r"^/payments/daraja/stk/([0-9a-f]{16,128})/?$")
-_C2B = re.compile(r"^/payments/daraja/c2b/([0-9a-f]{16,128})/(confirmation|validation)/?$")
-_IPN = re.compile(r"^/payments/pesapal/ipn/([a-z0-9][a-z0-9-]{1,62})/?$")
+_TOKEN = re.compile(r"[0-9a-f]{16,128}")  # the callback URL tokens we issue
+_TENANT = re.compile(r"[a-z0-9][a-z0-9-]{1,62}")
 RETURN_PAGE = (
     "<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>"
     "<title>Payment received</title><p style='font-family:sans-serif;margin:2em'>Thank you! You can go back to "
@@ -46,47 +52,91 @@ def service() -> PaymentCallbacks:
     )
 
 
+def _response(answer: HttpResponse) -> Response[str]:
+    return Response(status_code=answer.status, content_type=answer.content_type, body=answer.body)
+
+
+app = APIGatewayHttpResolver()
+_LOCK = threading.Lock()  # one resolver, one request at a time (the local stack serves from threads)
+
+
+def _callbacks() -> PaymentCallbacks:
+    svc: PaymentCallbacks = app.context["service"]
+    return svc
+
+
+def _body() -> bytes:
+    return request_of(app.current_event.raw_event).body
+
+
+@app.post("/payments/daraja/stk/<token>")
+def stk(token: str) -> Response[str]:
+    if not _TOKEN.fullmatch(token):
+        return not_found(None)
+    return _response(_callbacks().stk_callback(token, _body()))
+
+
+@app.post("/payments/daraja/c2b/<token>/<phase>")
+def c2b(token: str, phase: str) -> Response[str]:
+    if not _TOKEN.fullmatch(token) or phase not in ("confirmation", "validation"):
+        return not_found(None)
+    return _response(_callbacks().c2b(token, phase, _body()))
+
+
+@app.route("/payments/pesapal/ipn/<tenant_id>", method=["GET", "POST"])
+def pesapal_ipn(tenant_id: str) -> Response[str]:
+    if not _TENANT.fullmatch(tenant_id):
+        return not_found(None)
+    set_tenant(tenant_id)
+    note: dict[str, Any] = dict(app.current_event.query_string_parameters or {})
+    raw = _body()
+    if app.current_event.request_context.http.method == "POST" and raw:
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            return _response(HttpResponse(400, '{"status":400,"error":"malformed"}'))
+        note |= body if isinstance(body, dict) else {}
+    return _response(_callbacks().pesapal_ipn(tenant_id, note))
+
+
+@app.get("/payments/pesapal/return")
+def pesapal_return() -> Response[str]:
+    return _response(HttpResponse(200, RETURN_PAGE, "text/html; charset=utf-8"))
+
+
+@app.not_found
+def not_found(_exc: Exception | None) -> Response[str]:
+    return _response(HttpResponse(404, '{"error":"not_found"}'))
+
+
+@app.exception_handler(InvalidInput)
+def invalid_input(exc: InvalidInput) -> Response[str]:
+    """Input no provider should send (a key part with '#', ...): a clear 400, nothing changed."""
+    return _response(HttpResponse(400, json.dumps({"error": exc.code, "message": str(exc)[:200]})))
+
+
 def handle(event: dict[str, Any], svc: PaymentCallbacks | None = None) -> dict[str, Any]:
     """API Gateway callbacks, or (with ``Records``) the delayed STK checks from SQS."""
     if "Records" in event:
         return handle_checks(event, svc or service())
-    try:
-        return _route(event, svc)
-    except InvalidInput as exc:  # input no provider should send (a key part with '#', ...): a clear 400
-        return response_of(HttpResponse(400, json.dumps({"error": exc.code, "message": str(exc)[:200]})))
-
-
-def _route(event: dict[str, Any], svc: PaymentCallbacks | None) -> dict[str, Any]:
-    request = request_of(event)
-    stk = _STK.match(request.path)
-    if request.method == "POST" and stk:
-        return response_of((svc or service()).stk_callback(stk.group(1), request.body))
-    c2b = _C2B.match(request.path)
-    if request.method == "POST" and c2b:
-        return response_of((svc or service()).c2b(c2b.group(1), c2b.group(2), request.body))
-    ipn = _IPN.match(request.path)
-    if ipn and request.method in ("GET", "POST"):
-        note: dict[str, Any] = dict(request.params)
-        if request.method == "POST" and request.body:
-            try:
-                body = json.loads(request.body)
-            except ValueError:
-                return response_of(HttpResponse(400, '{"status":400,"error":"malformed"}'))
-            note |= body if isinstance(body, dict) else {}
-        return response_of((svc or service()).pesapal_ipn(ipn.group(1), note))
-    if request.method == "GET" and request.path.rstrip("/") == "/payments/pesapal/return":
-        return response_of(HttpResponse(200, RETURN_PAGE, "text/html; charset=utf-8"))
-    return response_of(HttpResponse(404, '{"error":"not_found"}'))
+    request_id = (event.get("requestContext") or {}).get("requestId")
+    with _LOCK, request_scope(request_id):
+        app.append_context(service=svc or service())
+        return app.resolve(event, None)  # type: ignore[arg-type]
 
 
 def handle_checks(event: dict[str, Any], svc: PaymentCallbacks) -> dict[str, Any]:
-    from tulia.observability import logger as log
+    """The delayed STK status checks: Powertools' batch processor reports the ones that failed, which
+    SQS retries and then moves to the dead-letter queue (its alarm tells a person)."""
 
-    failed = []
-    for record in event.get("Records") or []:
-        try:
-            svc.check(json.loads(record["body"]))
-        except Exception:  # noqa: BLE001 - retried by SQS (then the dead-letter queue)
-            log.exception("STK check failed")
-            failed.append({"itemIdentifier": record["messageId"]})
-    return {"batchItemFailures": failed}
+    def check(record: SQSRecord) -> None:
+        body = json.loads(record.body)
+        with request_scope(record.message_id, str(body.get("tenant_id") or "") or None):
+            try:
+                svc.check(body)
+            except Exception:
+                log.exception("STK check failed; SQS retries it, then its dead-letter queue")
+                raise
+
+    processor = BatchProcessor(EventType.SQS, raise_on_entire_batch_failure=False)  # a report, never a raise
+    return dict(process_partial_response(event=event, record_handler=check, processor=processor))

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from tulia.channel.whatsapp import WebhookError, parse, signature_valid, subscription_challenge
 from tulia.errors import InvalidInput, TuliaError
 from tulia.observability import logger as log
+from tulia.observability import set_tenant
 from tulia.pipeline.apigw import HttpResponse
 from tulia.store.messages import MessageRepo
 from tulia.store.queues import InboundQueue
@@ -75,6 +76,7 @@ class WebhookService:
                     "message for an unknown business number", extra={"phone_number_id": message.phone_number_id}
                 )
                 continue
+            set_tenant(tenant_id)
             if not claimed:
                 duplicates += 1
                 continue
@@ -91,11 +93,12 @@ class WebhookService:
                 log.exception("could not queue an inbound message", extra={"tenant_id": tenant_id})
                 return _json(503, error="queue_unavailable")
             queued += 1
-        for status in webhook.statuses:
+        for status in webhook.statuses:  # (the log lines name the last shop routed; Meta sends one per call)
             try:
                 tenant_id = self._tenant(status.phone_number_id)
                 if tenant_id is None or not status.message_id:
                     continue
+                set_tenant(tenant_id)
                 error = {"code": status.error_code, "details": status.error_details} if status.error_code else None
                 self.messages.record_status(
                     tenant_id, status.message_id, status.status, at=status.timestamp, now=now, error=error

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import Any
 
-from tulia.pipeline.apigw import HttpResponse, request_of, response_of
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+
+from tulia.observability import request_scope
+from tulia.pipeline.apigw import HttpResponse, request_of
 from tulia.pipeline.webhook import WebhookService
 
 WEBHOOK_PATH = "/webhooks/whatsapp"
@@ -47,13 +51,38 @@ def service() -> WebhookService:
     )
 
 
+def _response(answer: HttpResponse) -> Response[str]:
+    return Response(status_code=answer.status, content_type=answer.content_type, body=answer.body)
+
+
+app = APIGatewayHttpResolver()
+_LOCK = threading.Lock()  # one resolver, one request at a time (the local stack serves from threads)
+
+
+@app.get(WEBHOOK_PATH)
+def verify() -> Response[str]:
+    return _response(app.context["service"].verify(dict(app.current_event.query_string_parameters or {})))
+
+
+@app.post(WEBHOOK_PATH)
+def receive() -> Response[str]:
+    request = request_of(app.current_event.raw_event)  # the untouched bytes: the signature covers them
+    return _response(app.context["service"].receive(request.body, request.headers.get("x-hub-signature-256")))
+
+
+@app.route(WEBHOOK_PATH, method=["PUT", "PATCH", "DELETE"])
+def other_methods() -> Response[str]:
+    return _response(HttpResponse(405, '{"error":"method_not_allowed"}'))
+
+
+@app.not_found
+def not_found(_exc: Exception) -> Response[str]:
+    return _response(HttpResponse(404, '{"error":"not_found"}'))
+
+
 def handle(event: dict[str, Any], svc: WebhookService | None = None) -> dict[str, Any]:
-    request = request_of(event)
-    if request.path.rstrip("/") != WEBHOOK_PATH:
-        return response_of(HttpResponse(404, '{"error":"not_found"}'))
-    svc = svc or service()
-    if request.method == "GET":
-        return response_of(svc.verify(request.params))
-    if request.method == "POST":
-        return response_of(svc.receive(request.body, request.headers.get("x-hub-signature-256")))
-    return response_of(HttpResponse(405, '{"error":"method_not_allowed"}'))
+    """API Gateway (HTTP API, payload 2.0) in and out; the log lines of the request carry its id."""
+    request_id = (event.get("requestContext") or {}).get("requestId")
+    with _LOCK, request_scope(request_id):
+        app.append_context(service=svc or service())
+        return app.resolve(event, None)  # type: ignore[arg-type]

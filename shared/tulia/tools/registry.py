@@ -14,7 +14,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from pydantic import BaseModel, ValidationError
 
 from tulia.errors import INTERNAL, INVALID_INPUT, PROVIDER_UNAVAILABLE, TenantMismatch, TuliaError
-from tulia.observability import logger
+from tulia.observability import logger, traced
 from tulia.tools import args as a
 from tulia.tools.catalog_tools import CatalogItemOut, CatalogSearchOut, catalog_get_item, catalog_search
 from tulia.tools.context import ToolContext
@@ -209,7 +209,8 @@ def call_tool(name: str, raw_args: Any, ctx: ToolContext) -> dict[str, Any]:
             raise TuliaError(
                 "customer_id does not match the conversation's customer.", code=INVALID_INPUT, field="customer_id"
             )
-        output = spec.fn(ctx, args)
+        with traced("tool", name, tenant_id=ctx.tenant_id):
+            output = spec.fn(ctx, args)
         data = spec.output_model.model_validate(output.model_dump())
         result = {"ok": True, "data": data.model_dump(mode="json")}
     except ValidationError:  # our own output broke its contract: a bug, not the caller's fault
