@@ -3,15 +3,17 @@ PYTHON ?= $(shell for p in python3.12 python3.11 python3; do $$p -c 'import sys;
             2>/dev/null && { echo $$p; break; }; done)
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
+LOCK   := requirements/dev.lock
+STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml $(LOCK) | sha1sum | cut -c1-12)
 
-.PHONY: install browser cdk-cli synth test dev lint fmt unit integration e2e bench schemas clean readme-sample
+.PHONY: install browser cdk-cli synth test dev lint fmt unit integration e2e bench schemas clean readme-sample lock
 
-$(STAMP): pyproject.toml
+# The development environment is exactly requirements/dev.lock (hashes checked), then tulia itself.
+$(STAMP): pyproject.toml $(LOCK)
 	@test -n "$(PYTHON)" || { echo "Tulia needs Python 3.11 or newer on PATH"; exit 1; }
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 
@@ -79,6 +81,11 @@ bench: install
 	$(BIN)/python bench/knowledge_base.py
 	$(BIN)/python bench/admin_lists.py
 	$(BIN)/python bench/package_sizes.py
+
+# Re-pin the lock files after editing pyproject.toml or a layer's requirements.txt (needs the package
+# index); `make lock UPGRADE=--upgrade` moves every pin to the newest allowed version.
+lock: install
+	UV=$(BIN)/uv UPGRADE="$(UPGRADE)" sh scripts/lock.sh
 
 readme-sample: install
 	$(BIN)/python scripts/readme_sample.py

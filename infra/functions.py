@@ -1,7 +1,8 @@
 """Lambda functions and their dependency layers, bundled on this machine without Docker.
 
-- A dependency layer per need (``layers/<name>/requirements.txt``): pip installs manylinux wheels for
-  Lambda's platform (arm64, CPython 3.12) into the layer, then tests and caches are trimmed.
+- A dependency layer per need (``layers/<name>/requirements.txt``, pinned with hashes in its
+  ``requirements.lock`` by ``make lock``): pip installs exactly the locked manylinux wheels for Lambda's
+  platform (arm64, CPython 3.12) into the layer, then tests and caches are trimmed.
 - Each function's code is its thin handler plus the ``tulia`` package.
 Each function gets only the layers it imports (the webhook never carries LangGraph), which keeps
 every function well under Lambda's 250 MB unzipped limit.
@@ -28,7 +29,10 @@ from infra.config import FunctionSize, StageConfig
 ROOT = Path(__file__).resolve().parents[1]
 RUNTIME = lambda_.Runtime.PYTHON_3_12
 ARCHITECTURE = lambda_.Architecture.ARM_64
-PIP_PLATFORM = ("--platform", "manylinux2014_aarch64", "--python-version", "3.12", "--implementation", "cp")
+PIP_PLATFORM = (  # Lambda's Python 3.12 runs on Amazon Linux 2023 (glibc 2.34): manylinux_2_28 wheels and older
+    *("--platform", "manylinux_2_28_aarch64", "--platform", "manylinux2014_aarch64"),
+    *("--python-version", "3.12", "--implementation", "cp"),
+)
 # never used: every asset here is bundled locally; CDK's API asks for an image all the same
 NO_DOCKER = cdk.DockerImage.from_registry("tulia/bundled-locally-without-docker")
 TRIM_DIRS = ("tests", "test", "__pycache__")
@@ -59,10 +63,10 @@ def trim(tree: Path) -> None:
 
 @jsii.implements(cdk.ILocalBundling)
 class PipLayer:
-    """``pip install`` a requirements file for Lambda's platform into ``python/`` of the layer."""
+    """``pip install`` a layer's lock file (``make lock``) for Lambda's platform into ``python/``."""
 
-    def __init__(self, requirements: Path) -> None:
-        self.requirements = requirements
+    def __init__(self, lock: Path) -> None:
+        self.lock = lock
 
     def try_bundle(self, output_dir: str, *args: Any, **options: Any) -> bool:
         target = Path(output_dir) / "python"
@@ -75,11 +79,13 @@ class PipLayer:
                 "--quiet",
                 "--no-compile",
                 "--only-binary=:all:",
+                "--no-deps",  # exactly the lock: every package is pinned there, with its hashes
+                "--require-hashes",
                 *PIP_PLATFORM,
                 "--target",
                 str(target),
                 "-r",
-                str(self.requirements),
+                str(self.lock),
             ],
             check=True,
         )
@@ -103,19 +109,19 @@ class FunctionCode:
 
 
 def layer(scope: Construct, cid: str, name: str, config: StageConfig) -> lambda_.LayerVersion:
-    requirements = ROOT / "layers" / name / "requirements.txt"
+    lock = ROOT / "layers" / name / "requirements.lock"  # pinned with hashes from requirements.txt
     return lambda_.LayerVersion(
         scope,
         cid,
         layer_version_name=config.name(f"{name}-deps"),
-        description=f"Tulia {name} dependencies ({requirements.relative_to(ROOT)})",
+        description=f"Tulia {name} dependencies ({lock.relative_to(ROOT)})",
         compatible_runtimes=[RUNTIME],
         compatible_architectures=[ARCHITECTURE],
         code=lambda_.Code.from_asset(
-            str(requirements.parent),
-            asset_hash=_tree_digest(requirements),
+            str(lock.parent),
+            asset_hash=_tree_digest(lock),  # the layer is rebuilt exactly when its lock changes
             asset_hash_type=cdk.AssetHashType.CUSTOM,
-            bundling=cdk.BundlingOptions(image=NO_DOCKER, local=PipLayer(requirements)),
+            bundling=cdk.BundlingOptions(image=NO_DOCKER, local=PipLayer(lock)),
         ),
         removal_policy=cdk.RemovalPolicy.RETAIN if config.retain_data else cdk.RemovalPolicy.DESTROY,
     )
