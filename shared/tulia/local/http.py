@@ -4,6 +4,7 @@ API Gateway HTTP API (payload v2) events built from each request."""
 from __future__ import annotations
 
 import base64
+import uuid
 import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -33,7 +34,7 @@ def event_of(method: str, raw_path: str, headers: dict[str, str], body: bytes, s
                 "sourceIp": source_ip,
                 "userAgent": headers.get("user-agent", ""),
             },
-            "requestId": "local",
+            "requestId": uuid.uuid4().hex,  # the correlation id of the request's log lines
             "routeKey": "$default",
             "stage": "$default",
         },
