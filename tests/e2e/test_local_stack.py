@@ -253,3 +253,26 @@ def test_a_paybill_payment_confirmed_by_daraja_reaches_the_customer(stack: Stack
     assert answer.json() == {"ResultCode": 0, "ResultDesc": "Accepted"}
     told = "\n".join(wait_for(lambda: stack.texts_to(phone)[before:]))
     assert f"We received KES {int(amount):,} for order {ref}" in told
+
+
+def test_a_prompt_approved_after_it_timed_out_is_recorded_paid_and_told(stack: Stack) -> None:
+    """The attack's finding: an approval that arrives after Tulia gave up on the prompt is money
+    received: the payment is paid (flagged for review), the order paid, the customer told."""
+    phone = "254711000014"
+    stack.say(phone, "I want an oraimo 20000mAh power bank")
+    stack.say(phone, "black")
+    stack.say(phone, "1")
+    summary = stack.say(phone, "pickup")
+    ref = summary.split("Order ", 1)[1].split()[0]
+    stack.say(phone, "M-Pesa prompt")
+    stack.say(phone, "yes")
+    [stk] = [r for r in stack.daraja.stk.values() if r.body["PhoneNumber"] == phone]
+    before = len(stack.texts_to(phone))
+    # the customer leaves the prompt alone: no callback, and the STK query cannot say, until Tulia gives up
+    expired = "\n".join(wait_for(lambda: stack.texts_to(phone)[before:], timeout=60))
+    assert "expired before it was completed" in expired
+    before = len(stack.texts_to(phone))
+    stack.daraja.complete(stk.checkout_request_id, 0)  # then approves it late; Daraja calls back
+    told = "\n".join(wait_for(lambda: stack.texts_to(phone)[before:]))
+    assert f"We received KES {stk.body['Amount']:,} for order {ref}" in told
+    assert "paid" in stack.say(phone, f"where is my order {ref}?")
