@@ -2,9 +2,9 @@
 
 - Cold import: a fresh interpreter imports ``functions/<name>/handler.py`` (as Lambda's init does),
   fifteen times, interleaved with a bare ``import boto3``; median and max are reported, and the
-  webhook's median over boto3's (target: within 1.5x; the webhook routes with Powertools' resolver). The agent is reported as
-  shipped (LangGraph and the engine load on the first batch) and eagerly (the same modules imported
-  up front), which is what its first invocation pays.
+  webhook's median over boto3's (target: within 1.5x; the webhook routes with Powertools' resolver).
+  The agent is reported as shipped (LangGraph and the engine load on the first batch) and eagerly
+  (the same modules imported up front), which is what its first invocation pays.
 - Warm latency: ``handle(event)`` on a real API Gateway v2 event with a signed one-message Meta
   payload, 3,000 times, with the de-duplication store and the queue replaced by in-memory stand-ins
   so AWS calls are excluded (target p99 under 10 ms).

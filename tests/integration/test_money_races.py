@@ -10,6 +10,8 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+import pytest
+
 from tests.chat import Chat
 from tests.conftest import SHOP
 from tests.integration.test_launch_checklist import buy_a_power_bank_for_pickup, start_stk
@@ -121,6 +123,80 @@ def test_a_late_approval_racing_the_timeout_check_ends_paid_once(
     assert approval == [200]
     settled = seeded.payments.get(SHOP, ref, pay_id)
     assert settled.status == "paid"  # the approval won; the timeout changed nothing after it
+    order = seeded.orders.get(SHOP, ref)
+    assert (order.status, order.paid_amount) == ("paid", stk.amount)
+    assert accounted(seeded, SHOP) == {"paid_orders": stk.amount, "overpayments": 0, "unmatched": 0}
+    assert queued_outcomes(setup) == ["paid"]
+
+
+class Outage:
+    """DynamoDB refusing every call of the shop's client (throttled past botocore's retries) until cleared."""
+
+    def __init__(self, services: Services) -> None:
+        self.events = services.db.client.meta.events
+
+    def __enter__(self) -> Outage:
+        self.events.register("before-call.dynamodb", self.refuse)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.events.unregister("before-call.dynamodb", self.refuse)
+
+    @staticmethod
+    def refuse(model: Any, **_: Any) -> None:
+        from botocore.exceptions import ClientError
+
+        raise ClientError(
+            {"Error": {"Code": "ProvisionedThroughputExceededException", "Message": "Rate exceeded"}}, model.name
+        )
+
+
+def test_money_confirmed_during_a_dynamodb_outage_is_booked_once_when_it_clears(
+    chat: Chat, seeded: Services, daraja: DarajaSimulator, setup: dict[str, Any], clock: Any
+) -> None:
+    from tests.conftest import BOTO
+    from tulia.pipeline import payments_app
+    from tulia.store.queues import PAYMENT_CHECKS, PaymentCheckQueue, create_queues
+
+    sqs = BOTO.client("sqs")
+    checks_url = create_queues(sqs, "test-")[PAYMENT_CHECKS.logical_name]
+    base: PaymentCallbacks = setup["callbacks"]
+    callbacks = PaymentCallbacks(
+        services=seeded, queue=base.queue, clock=clock, checks=PaymentCheckQueue(sqs, checks_url), check_delay_seconds=0
+    )
+    paybill_ref = buy_a_power_bank_for_pickup(chat)
+    due = seeded.orders.get(SHOP, paybill_ref).amount_due
+    confirmation = c2b_body(paybill_ref, f"{due}.00", trans_id="TOUT000001")
+    token = seeded.tenants.c2b_token(SHOP)
+    with Outage(seeded):
+        for _delivery in range(2):  # Safaricom's confirmation, and a repeat of it, while the store is down
+            answer = callbacks.c2b_or_defer(token, "confirmation", confirmation)
+            assert (answer.status, json.loads(answer.body)) == (200, {"ResultCode": 0, "ResultDesc": "Accepted"})
+    assert seeded.orders.get(SHOP, paybill_ref).paid_amount == 0  # nothing booked yet, nothing lost either
+    kept = sqs.receive_message(QueueUrl=checks_url, MaxNumberOfMessages=10, WaitTimeSeconds=0)["Messages"]
+    assert len(kept) == 2
+    event = {"Records": [{"messageId": m["MessageId"], "body": m["Body"], "attributes": {}} for m in kept]}
+    assert payments_app.handle(event, callbacks) == {"batchItemFailures": []}  # the store is back: booked
+    order = seeded.orders.get(SHOP, paybill_ref)
+    assert (order.status, order.paid_amount) == ("paid", due)
+    assert accounted(seeded, SHOP) == {"paid_orders": due, "overpayments": 0, "unmatched": 0}
+    assert queued_outcomes(setup) == ["paid"]  # one receipt for one transaction, delivered twice
+
+
+def test_an_stk_approval_during_a_dynamodb_outage_is_applied_by_the_check_once_it_clears(
+    chat: Chat, seeded: Services, daraja: DarajaSimulator, setup: dict[str, Any]
+) -> None:
+    from botocore.exceptions import ClientError
+
+    ref = start_stk(chat)
+    pay_id = chat.state["payment_request_id"]
+    stk = seeded.payments.get(SHOP, ref, pay_id)
+    path, body = callback(daraja, stk.checkout_request_id, 0)
+    with Outage(seeded), pytest.raises(ClientError):
+        post(setup, path, body)  # a 5xx: the callback is not acknowledged as handled
+    assert seeded.payments.get(SHOP, ref, pay_id).status == "pending"
+    callbacks: PaymentCallbacks = setup["callbacks"]
+    assert callbacks.check({"tenant_id": SHOP, "order_id": ref, "payment_id": pay_id, "attempt": 1}) == "paid"
     order = seeded.orders.get(SHOP, ref)
     assert (order.status, order.paid_amount) == ("paid", stk.amount)
     assert accounted(seeded, SHOP) == {"paid_orders": stk.amount, "overpayments": 0, "unmatched": 0}

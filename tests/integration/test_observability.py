@@ -100,7 +100,7 @@ def test_a_failed_payment_check_is_reported_and_logged_with_its_record_and_shop(
     event = {"Records": [{"messageId": "chk-1", "body": json.dumps(check), "attributes": {}}]}
     assert payments_app.handle(event, callbacks) == {"batchItemFailures": [{"itemIdentifier": "chk-1"}]}
     lines = logs.take()
-    assert [line["message"] for line in lines] == ["STK check failed; SQS retries it, then its dead-letter queue"]
+    assert [line["message"] for line in lines] == ["payment check failed; SQS retries it, then its dead-letter queue"]
     assert keys_of(lines) == {("chk-1", SHOP)}
 
 

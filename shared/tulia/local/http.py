@@ -4,8 +4,8 @@ API Gateway HTTP API (payload v2) events built from each request."""
 from __future__ import annotations
 
 import base64
-import uuid
 import threading
+import uuid
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any

@@ -17,6 +17,8 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from botocore.exceptions import BotoCoreError, ClientError
+
 from tulia.channel.whatsapp import customer_key
 from tulia.domain.common import new_id
 from tulia.domain.order import Order
@@ -53,6 +55,27 @@ class PaymentCallbacks:
     clock: Callable[[], datetime]
     checks: PaymentCheckQueue | None = None
     check_delay_seconds: int = 60
+
+    def run_queued(self, body: dict[str, Any]) -> str | None:
+        """A record of the payment-checks queue: a delayed STK check, or a C2B confirmation kept there
+        while the store could not take it."""
+        if body.get("kind") == "c2b_confirmation":
+            answer = self.c2b(str(body["token"]), "confirmation", str(body["body"]).encode("utf-8"))
+            return "booked" if answer.status == 200 else "refused"
+        return self.check(body)
+
+    def c2b_or_defer(self, token: str, phase: str, raw_body: bytes) -> HttpResponse:
+        """A C2B callback. Safaricom does not send a confirmation again, so when the store cannot take
+        one (throttled, unreachable) it is kept on the payment-checks queue, acknowledged, and booked
+        from there when the store is back (SQS retries it, then its dead-letter queue and alarm)."""
+        try:
+            return self.c2b(token, phase, raw_body)
+        except (ClientError, BotoCoreError, ProviderUnavailable):
+            if phase != "confirmation" or self.checks is None:
+                raise  # a validation is answered by the shortcode's default; nothing to keep
+            self.checks.defer_c2b(token=token, body=raw_body.decode("utf-8"), delay_seconds=self.check_delay_seconds)
+            log.warning("C2B confirmation kept on the queue: the store could not take it now")
+            return ACK
 
     def check(self, body: dict[str, Any]) -> str | None:
         """A delayed check of an STK push: if no callback resolved it, ask Daraja; if Daraja still

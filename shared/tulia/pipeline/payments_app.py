@@ -80,7 +80,7 @@ def stk(token: str) -> Response[str]:
 def c2b(token: str, phase: str) -> Response[str]:
     if not _TOKEN.fullmatch(token) or phase not in ("confirmation", "validation"):
         return not_found(None)
-    return _response(_callbacks().c2b(token, phase, _body()))
+    return _response(_callbacks().c2b_or_defer(token, phase, _body()))
 
 
 @app.route("/payments/pesapal/ipn/<tenant_id>", method=["GET", "POST"])
@@ -126,16 +126,16 @@ def handle(event: dict[str, Any], svc: PaymentCallbacks | None = None) -> dict[s
 
 
 def handle_checks(event: dict[str, Any], svc: PaymentCallbacks) -> dict[str, Any]:
-    """The delayed STK status checks: Powertools' batch processor reports the ones that failed, which
-    SQS retries and then moves to the dead-letter queue (its alarm tells a person)."""
+    """The delayed STK status checks and kept C2B confirmations: Powertools' batch processor reports
+    the ones that failed, which SQS retries and then moves to the dead-letter queue (its alarm)."""
 
     def check(record: SQSRecord) -> None:
         body = json.loads(record.body)
         with request_scope(record.message_id, str(body.get("tenant_id") or "") or None):
             try:
-                svc.check(body)
+                svc.run_queued(body)
             except Exception:
-                log.exception("STK check failed; SQS retries it, then its dead-letter queue")
+                log.exception("payment check failed; SQS retries it, then its dead-letter queue")
                 raise
 
     processor = BatchProcessor(EventType.SQS, raise_on_entire_batch_failure=False)  # a report, never a raise

@@ -90,10 +90,19 @@ class InboundQueue:
 
 
 class PaymentCheckQueue:
-    """Schedules an STK query for a payment that may never get its callback."""
+    """Schedules an STK query for a payment that may never get its callback, and keeps C2B
+    confirmations that arrived while the store was unavailable."""
 
     def __init__(self, client: Any, url: str) -> None:
         self.client, self.url = client, url
+
+    def defer_c2b(self, *, token: str, body: str, delay_seconds: int) -> None:
+        """Keep a C2B confirmation the store could not take, to book it from the queue later."""
+        self.client.send_message(
+            QueueUrl=self.url,
+            MessageBody=json.dumps({"kind": "c2b_confirmation", "token": token, "body": body}),
+            DelaySeconds=max(0, min(int(delay_seconds), MAX_SQS_DELAY_SECONDS)),
+        )
 
     def schedule(self, *, tenant_id: str, order_id: str, payment_id: str, delay_seconds: int, attempt: int = 1) -> None:
         self.client.send_message(
