@@ -47,7 +47,7 @@ def handle(event: dict[str, Any], deps: tuple[Services, ObjectReader] | None = N
     for record in S3Event(event).records:
         key = unquote_plus(record.s3.get_object.key)  # S3 events URL-encode keys
         tenant_id = key.partition("/")[0]
-        correlation = record.s3.get_object.sequencer or key
+        correlation = str(record.s3.get_object.get("sequencer") or key)  # S3 sets it; a hand-made event may not
         with request_scope(correlation, tenant_id if TENANT_ID_PATTERN.fullmatch(tenant_id) else None):
             try:
                 doc = ingest_upload(services, key, *read(record.s3.bucket.name, key))
