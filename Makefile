@@ -76,6 +76,7 @@ bench: install
 	$(BIN)/python bench/dynamodb_calls.py
 	$(BIN)/python bench/conversation_turns.py
 	$(BIN)/python bench/order_frame.py
+	$(BIN)/python bench/understanding.py
 	$(BIN)/python bench/functions.py
 	$(BIN)/python bench/pipeline_throughput.py
 	$(BIN)/python bench/knowledge_base.py
