@@ -90,6 +90,9 @@ def test_kenyan_phone_numbers_in_every_common_form(text: str, expected: str) -> 
         ("my voucher is VIP500", "VIP500"),
         ("do you have a promo code?", None),
         ("I have a coupon code", None),
+        ("any promotions on flour?", None),  # a code word inside a longer word is not a code word
+        ("discounts for students?", None),
+        ("vouchers za krismasi", None),
     ],
 )
 def test_coupon_codes_after_code_words(text: str, code: str | None) -> None:

@@ -8,8 +8,8 @@ import csv
 from collections import Counter
 
 import pytest
-
 from bench.phrases import INTENTS, LANGUAGES, SETS, SLOT_KEYS, load_phrases
+
 from tests.conftest import PACKS
 
 PHRASES = {name: load_phrases(name) for name in SETS}

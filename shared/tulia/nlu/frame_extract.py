@@ -142,7 +142,7 @@ PICKUP_WORDS = (
 )
 # fmt: on
 _CODE = re.compile(
-    r"(?<!\w)(?:promo|discount|coupon|voucher|kuponi|code|kodi)(?:\s+(?:code|codes|yangu|my))?"
+    r"(?<!\w)(?:promo|discount|coupon|voucher|kuponi|code|kodi)(?!\w)(?:\s+(?:code|codes|yangu|my))?"
     r"\s*(?:is|ni|:|=|-)?\s*(?:ni\s+)?[\"'“]?([A-Za-z0-9][A-Za-z0-9_-]{2,31})",
     re.I,
 )
