@@ -20,7 +20,6 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,7 @@ from tulia.llm.prompts import user_message_of
 from tulia.llm.scripted import Answer, Responder, ScriptedChatModel
 from tulia.nlu.bedrock import bedrock_engine
 from tulia.nlu.rules import RulesEngine
+from tulia.nlu.types import CatalogWords
 from tulia.packs.loader import load_pack
 from tulia.packs.seed import seed_pack
 
@@ -63,14 +63,14 @@ LONG_THREAD = [
 ]  # fmt: skip
 
 
-def rules_responder(is_catalog_word: Callable[[str], bool] | None = None) -> Responder:
+def rules_responder(catalog: CatalogWords | None = None) -> Responder:
     """Stand-in model answers for counting model calls per turn over many conversations (a benchmark
     of call counts, not of understanding: the engine's tests use hand-written answers)."""
 
     engine = RulesEngine()
 
     def respond(node: str, prompt: str) -> Answer:
-        u = engine.understand(user_message_of(prompt), is_catalog_word=is_catalog_word)
+        u = engine.understand(user_message_of(prompt), catalog=catalog)
         if node == "classify_turn":
             return json.dumps(
                 {
@@ -122,11 +122,22 @@ def seeded_bench(b: Bench) -> None:
         seed_pack(b.services, load_pack(PACKS / name))
 
 
+class _BothShops:
+    """The two demo shops' words together (the stand-in answers do not know which shop is asked)."""
+
+    def __init__(self, b: Bench) -> None:
+        self.indexes = [
+            b.services.catalog_indexes.get(t, b.services.tenants.get(t).catalog_version)
+            for t in ("demo-shop", "demo-salon")
+        ]
+        self.product_terms = set().union(*(i.product_terms for i in self.indexes))
+
+    def terms(self, text: str) -> list[str]:
+        return list(dict.fromkeys(t for i in self.indexes for t in i.terms(text)))
+
+
 def llm_calls_per_turn(b: Bench) -> None:
-    words: set[str] = set()
-    for _version, index in b.services.catalog_indexes._entries.values():
-        words |= set(index.product_terms)
-    model = ScriptedChatModel(responder=rules_responder(words.__contains__))
+    model = ScriptedChatModel(responder=rules_responder(_BothShops(b)))
     engine = bedrock_engine(Settings(), models={"classifier": model, "writer": model})
     conversations = Conversations(
         b.services, engine, dynamodb_checkpointer("bench-checkpoints", region_name="eu-west-1")

@@ -92,7 +92,7 @@ def evaluate(services: Any, phrases: list[Phrase], misses: list[str]) -> dict[tu
         options = ShopOptions.of(tenant)
         tally = tallies[(phrase.pack, phrase.lang)]
         hit = fast_path(phrase.text, awaiting_answer=False)
-        understood = engine.understand(phrase.text, is_catalog_word=index.product_terms.__contains__)
+        understood = engine.understand(phrase.text, catalog=index)
         intent = FAST_INTENT.get(hit.kind, understood.intent) if hit is not None else understood.intent
         tally.intent.append(intent == phrase.intent)
         if intent != phrase.intent:

@@ -160,7 +160,9 @@ def build_services(
         payments=PaymentRepo(db),
         handoffs=HandoffRepo(db),
         kb=kb,
-        catalog_indexes=VersionedCache(lambda tenant_id: CatalogIndex(catalog.iter_all(tenant_id))),
+        catalog_indexes=VersionedCache(
+            lambda tenant_id: CatalogIndex(catalog.iter_all(tenant_id), tenants.get(tenant_id).vocabulary.root)
+        ),
         kb_indexes=kb_indexes,
         kb_search=kb_search,
         daraja=daraja,

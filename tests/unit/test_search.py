@@ -7,12 +7,13 @@ import pytest
 from tulia.domain.catalog import CatalogItem
 from tulia.packs.loader import Pack
 from tulia.search.catalog_index import CatalogIndex, Filters
-from tulia.search.text import terms
+from tulia.search.text import GENERIC_WORDS, terms
 
 
 @pytest.fixture(scope="module")
 def index(demo_packs: dict[str, Pack]) -> CatalogIndex:
-    return CatalogIndex(demo_packs["demo-shop"].catalog)
+    shop = demo_packs["demo-shop"]
+    return CatalogIndex(shop.catalog, shop.tenant.vocabulary.root)
 
 
 def categories(index: CatalogIndex, query: str, n: int = 5, **filters: object) -> list[str]:
@@ -26,11 +27,23 @@ def names(index: CatalogIndex, query: str, n: int = 5) -> list[str]:
     return [by_id[h.item_id].name for h in index.search(query, limit=n).hits]
 
 
-def test_swahili_and_sheng_words_map_to_catalog_words() -> None:
-    assert terms("Nataka simu ya Samsung") == ["phone", "samsung"]
-    assert terms("chaja ya iPhone") == ["charger", "iphone"]
-    assert terms("earbuds nyeusi") == ["earphone", "black"]
-    assert "featurephone" in terms("kadudu")
+def test_swahili_and_sheng_words_map_to_catalog_words_through_the_shops_vocabulary(index: CatalogIndex) -> None:
+    assert index.terms("Nataka simu ya Samsung") == ["phone", "samsung"]
+    assert index.terms("chaja ya iPhone") == ["charger", "iphone"]
+    assert index.terms("earbuds nyeusi") == ["earphone", "black"]
+    assert "featurephone" in index.terms("kadudu")
+    assert index.terms("a power bank") == ["powerbank"]  # a phrase of the vocabulary is one term
+
+
+def test_product_code_folds_no_word_of_a_trade(demo_packs: dict[str, Pack]) -> None:
+    """Words of buying, paying, delivery and support are generic; a trade's words come from its pack
+    (a pack cannot even claim a generic word: it would not load). Outside the electronics shop "saa"
+    is a time of day, not a watch, and "cut" is not a haircut."""
+    trade_words = {w for p in demo_packs.values() for t, ws in p.tenant.vocabulary.root.items() for w in [t, *ws]}
+    assert trade_words & GENERIC_WORDS.keys() == set()
+    assert terms("saa ngapi") == ["saa"]
+    assert terms("cut the price") == ["cut"]
+    assert terms("deliver it, I will pay by mpesa") == ["delivery", "will", "payment"]
 
 
 def test_swahili_phone_request_finds_smartphones(index: CatalogIndex) -> None:

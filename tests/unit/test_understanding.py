@@ -6,6 +6,7 @@ import pytest
 
 from tulia.nlu.fastpath import detect_choice, fast_path
 from tulia.nlu.rules import RulesEngine, detect_language, extract_slots
+from tulia.search.text import Folding
 
 CATALOG_WORDS = {
     "phone",
@@ -28,8 +29,23 @@ CATALOG_WORDS = {
 ENGINE = RulesEngine()
 
 
+class DemoWords:
+    """The demo shops' words: what a catalog index gives the engine, without building one."""
+
+    product_terms = CATALOG_WORDS
+    terms = Folding(
+        {
+            "phone": ["simu", "phones", "fon"],
+            "charger": ["chaja"],
+            "earphone": ["earphones", "earbuds"],
+            "powerbank": ["power bank"],
+            "braid": ["braids", "kusuka", "nisukwe"],
+        }
+    ).terms
+
+
 def understand(text: str):
-    return ENGINE.understand(text, is_catalog_word=CATALOG_WORDS.__contains__)
+    return ENGINE.understand(text, catalog=DemoWords())
 
 
 @pytest.mark.parametrize(

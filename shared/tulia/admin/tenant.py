@@ -72,5 +72,7 @@ def register(
         updated = Tenant.model_validate(merged)
         if updated != current:
             s.tenants.save(updated, previous_phone_number_id=current.whatsapp.phone_number_id)
+            if updated.vocabulary != current.vocabulary:
+                s.tenants.bump_version(who.tenant_id, "catalog_version")  # search folds words anew
             audit(deps, who, "tenant.update", who.tenant_id, fields=sorted(changes))
         return redacted(updated)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, RootModel, field_validator, model_validator
 
 from tulia.domain.common import Lang, Model, Slug
 
@@ -114,6 +115,62 @@ class HandoffPolicy(Model):
     hours: str | None = None
 
 
+_VOCAB_TERM = re.compile(r"^[a-z0-9]{2,30}$")
+_VOCAB_ENTRY = re.compile(r"^[a-z0-9]+( [a-z0-9]+){0,2}$")
+MAX_VOCAB_TERMS, MAX_VOCAB_ENTRIES, MAX_VOCAB_WORDS = 500, 60, 2000  # keeps the profile item small
+
+
+class Vocabulary(RootModel[dict[str, list[str]]]):
+    """The words a shop's customers use for what it sells: ``{term: [word or phrase, ...]}``, each
+    word (or phrase of two or three words) folded to the term in search and understanding. The
+    words of buying, paying, delivery and support are the same in every shop and are not allowed
+    here; neither is a word given to two terms."""
+
+    root: dict[str, list[str]] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _well_formed(self) -> Vocabulary:
+        from tulia.search.text import GENERIC_WORDS, STOPWORDS, fold
+
+        shared_words = GENERIC_WORDS.keys() | STOPWORDS
+        problems: list[str] = []
+        if len(self.root) > MAX_VOCAB_TERMS:
+            problems.append(f"at most {MAX_VOCAB_TERMS} terms")
+        owner: dict[str, str] = {}
+        cleaned: dict[str, list[str]] = {}
+        for term, entries in self.root.items():
+            if not _VOCAB_TERM.match(term):
+                problems.append(f"term '{term}': one word of 2-30 lower-case letters or digits")
+            elif term in shared_words:
+                problems.append(f"term '{term}' is a word every shop shares; choose another term")
+            if len(entries) > MAX_VOCAB_ENTRIES:
+                problems.append(f"term '{term}': at most {MAX_VOCAB_ENTRIES} words")
+            words: list[str] = []
+            for entry in entries:
+                folded = " ".join(fold(str(entry)).split())
+                if not _VOCAB_ENTRY.match(folded):
+                    problems.append(f"term '{term}': '{entry}' must be one to three words of letters or digits")
+                elif folded in shared_words:
+                    problems.append(
+                        f"term '{term}': '{entry}' is a word every shop shares (buying, paying, delivery, support)"
+                    )
+                elif owner.get(folded, term) != term:
+                    problems.append(f"'{entry}' is given to two terms: '{owner[folded]}' and '{term}'")
+                else:
+                    owner[folded] = term
+                    words.append(folded)
+            cleaned[term] = words
+        problems += [
+            f"'{t}' is a term and also a word of the term '{owner[t]}'" for t in cleaned if owner.get(t, t) != t
+        ]
+        if sum(len(words) for words in cleaned.values()) > MAX_VOCAB_WORDS:
+            problems.append(f"at most {MAX_VOCAB_WORDS} words in all")
+        if problems:
+            raise ValueError("; ".join(problems))
+        self.root = cleaned
+        return self
+
+
 class Tenant(Model):
     tenant_id: Slug
     name: str = Field(min_length=1, max_length=80)
@@ -127,6 +184,8 @@ class Tenant(Model):
     pickup: PickupConfig = Field(default_factory=PickupConfig)
     compliance: CompliancePolicy = Field(default_factory=CompliancePolicy)
     handoff: HandoffPolicy = Field(default_factory=HandoffPolicy)
+    # the words of the shop's trade (vocabulary.yaml in a pack); a change rebuilds the search index
+    vocabulary: Vocabulary = Field(default_factory=Vocabulary)
     currency: Literal["KES"] = "KES"
     catalog_version: int = 0
     kb_version: int = 0

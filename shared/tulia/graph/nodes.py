@@ -229,9 +229,7 @@ def intent_classify(state: ConversationState, runtime: Runtime[EngineContext]) -
     services = turn.ctx.services
     tenant = services.tenants.get(turn.ctx.tenant_id)
     index = services.catalog_indexes.get(turn.ctx.tenant_id, tenant.catalog_version)
-    u = turn.ctx.engine.understand(
-        inbound_text(state), is_catalog_word=index.product_terms.__contains__, context=prompt_context(turn)
-    )
+    u = turn.ctx.engine.understand(inbound_text(state), catalog=index, context=prompt_context(turn))
     turn.trace.append(
         {
             "kind": "engine",

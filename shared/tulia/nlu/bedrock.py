@@ -11,7 +11,6 @@ to a clarifying question.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +20,7 @@ from tulia.llm.client import LlmClient, LlmResult
 from tulia.llm.prompts import PromptContext, classify_turn_prompt, render
 from tulia.llm.schemas import ClassifyTurnOut, NarrowOut
 from tulia.nlu.rules import MAX_TEXT, RulesEngine, detect_language
-from tulia.nlu.types import JOURNEY_OF, Understanding
+from tulia.nlu.types import JOURNEY_OF, CatalogWords, Understanding
 
 if TYPE_CHECKING:
     from tulia.config import Settings
@@ -41,11 +40,11 @@ class LlmEngine:
         self,
         text: str,
         *,
-        is_catalog_word: Callable[[str], bool] | None = None,
+        catalog: CatalogWords | None = None,
         context: PromptContext | None = None,
     ) -> Understanding:
         text = text[:MAX_TEXT]
-        read = self.rules.understand(text, is_catalog_word=is_catalog_word)  # slots and signals
+        read = self.rules.understand(text, catalog=catalog)  # slots and signals
         ctx = context or PromptContext(tenant_id="-", tenant_name="-")
         result = self.classifier.structured("classify_turn", ctx, classify_turn_prompt(ctx, text), ClassifyTurnOut)
         calls = tuple(result.calls)

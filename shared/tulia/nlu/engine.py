@@ -3,10 +3,9 @@ embedded default and the fallback) and ``bedrock`` (a chat model with validated 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tulia.nlu.types import Understanding
+from tulia.nlu.types import CatalogWords, Understanding
 
 if TYPE_CHECKING:
     from tulia.config import Settings
@@ -22,7 +21,7 @@ class UnderstandingEngine(Protocol):
         self,
         text: str,
         *,
-        is_catalog_word: Callable[[str], bool] | None = None,
+        catalog: CatalogWords | None = None,
         context: PromptContext | None = None,
     ) -> Understanding: ...
 

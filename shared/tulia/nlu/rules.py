@@ -8,7 +8,6 @@ one clarifying question, and noise goes to the menu.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tulia.nlu.frame_extract import extract_coupon
@@ -36,7 +35,7 @@ from tulia.nlu.lexicon import (
     any_phrase,
     normalize,
 )
-from tulia.nlu.types import JOURNEY_OF, DetectedLang, GovernorClass, Intent, Signals, Slots, Understanding
+from tulia.nlu.types import JOURNEY_OF, CatalogWords, DetectedLang, GovernorClass, Intent, Signals, Slots, Understanding
 from tulia.search.text import STOPWORDS, terms
 
 if TYPE_CHECKING:
@@ -256,7 +255,7 @@ class RulesEngine:
         self,
         text: str,
         *,
-        is_catalog_word: Callable[[str], bool] | None = None,
+        catalog: CatalogWords | None = None,
         context: PromptContext | None = None,
     ) -> Understanding:
         text = text[:MAX_TEXT]
@@ -270,7 +269,7 @@ class RulesEngine:
             sensitive=any_phrase(plain, SENSITIVE),
         )
         language, language_confidence = detect_language(text)
-        intent, confidence, notes = self._intent(plain, slots, signals, is_catalog_word)
+        intent, confidence, notes = self._intent(plain, slots, signals, catalog)
         governor, governor_confidence = self._governor(text, plain, intent)
         if governor == "spam" or (governor == "casual" and intent != "spam_casual"):
             intent, confidence = "spam_casual", governor_confidence
@@ -294,12 +293,11 @@ class RulesEngine:
         return None  # templates only
 
     @staticmethod
-    def _intent(
-        plain: str, slots: Slots, signals: Signals, is_catalog_word: Callable[[str], bool] | None
-    ) -> tuple[Intent, float, str]:
+    def _intent(plain: str, slots: Slots, signals: Signals, catalog: CatalogWords | None) -> tuple[Intent, float, str]:
         # numbers ("1", "6", "1jbl") say how many or which model, never what the message is about
-        content = [t for t in terms(plain) if t not in NOT_PRODUCT_TERMS and not t[:1].isdigit()]
-        product_terms = [t for t in content if len(t) > 1 and is_catalog_word and is_catalog_word(t)]
+        shop_terms = catalog.terms(plain) if catalog is not None else terms(plain)
+        content = [t for t in shop_terms if t not in NOT_PRODUCT_TERMS and not t[:1].isdigit()]
+        product_terms = [t for t in content if len(t) > 1 and catalog is not None and t in catalog.product_terms]
         if content and len(product_terms) / len(content) < 0.34:
             product_terms = []  # "purple elephants dance quietly": one catalog word is not a shopping request
         scores: dict[Intent, float] = {}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
     from tulia.llm.schemas import SaleReading
@@ -36,6 +36,16 @@ JOURNEY_OF: dict[str, Journey] = {
     "spam_casual": "governance",
     "unknown": "unknown",
 }
+
+
+class CatalogWords(Protocol):
+    """A shop's words, as its catalog index knows them (``tulia.search.catalog_index.CatalogIndex``)."""
+
+    product_terms: set[str]  # terms that name things the shop sells
+
+    def terms(self, text: str) -> list[str]:
+        """``text``'s search terms in the shop's words (its vocabulary folded in)."""
+        ...
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@
     catalog.csv     products and services (required; header sku,name,category,price,stock,description
                     plus optional type, variants, tags, brand, active, duration_minutes)
     offers.yaml     offers and coupons (optional)
+    vocabulary.yaml the words of the shop's trade: {term: [word or phrase, ...]} (optional)
     kb/             md, txt, pdf or docx documents (optional; a sub-folder named policy, faq, doc or sop
                     sets the source type)
 
@@ -25,7 +26,7 @@ from pydantic import ValidationError
 from tulia.domain.catalog import CatalogItem
 from tulia.domain.catalog_rows import rows_from_csv
 from tulia.domain.offer import Offer
-from tulia.domain.tenant import Tenant
+from tulia.domain.tenant import Tenant, Vocabulary
 from tulia.errors import InvalidInput
 from tulia.rag.ingest import MAX_KB_BYTES, KbDocumentSource, read_document
 
@@ -185,6 +186,19 @@ def load_pack(directory: str | Path) -> Pack:
                 tenant = Tenant.model_validate(raw)
             except ValidationError as exc:
                 issues.extend(_pydantic_issues("tenant.yaml", exc, prefix="field "))
+    vocabulary_path = pack_dir / "vocabulary.yaml"
+    if vocabulary_path.is_file():
+        raw_vocabulary = _read_yaml(vocabulary_path, issues)
+        if raw_vocabulary is not None and not isinstance(raw_vocabulary, dict):
+            issues.append(PackIssue("vocabulary.yaml", None, "must map each term to a list of words"))
+        elif raw_vocabulary:
+            try:
+                vocabulary = Vocabulary.model_validate(raw_vocabulary)
+            except ValidationError as exc:
+                issues.extend(_pydantic_issues("vocabulary.yaml", exc))
+            else:
+                if tenant is not None:
+                    tenant = tenant.model_copy(update={"vocabulary": vocabulary})
     tenant_id = tenant.tenant_id if tenant else "invalid"
 
     catalog: list[CatalogItem] = []

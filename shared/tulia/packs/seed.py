@@ -85,7 +85,7 @@ def seed_pack(services: Services, pack: Pack, *, upload: Callable[[str, bytes], 
 
     catalog_version = s.tenants.bump_version(tid, "catalog_version")
     s.tenants.bump_version(tid, "kb_version")
-    s.catalog_indexes.prime(tid, catalog_version, CatalogIndex(pack.catalog))
+    s.catalog_indexes.prime(tid, catalog_version, CatalogIndex(pack.catalog, pack.tenant.vocabulary.root))
     return SeedSummary(
         tid,
         tenant.name,

@@ -13,13 +13,13 @@ from __future__ import annotations
 import heapq
 import math
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 
 from tulia.domain.catalog import CatalogItem
-from tulia.search.text import fold, terms
+from tulia.search.text import Folding, fold
 
 FIELD_WEIGHTS = {
     "name": 3.0,
@@ -73,7 +73,9 @@ class _Doc:
 
 
 class CatalogIndex:
-    def __init__(self, items: Iterable[CatalogItem]) -> None:
+    def __init__(self, items: Iterable[CatalogItem], vocabulary: Mapping[str, Iterable[str]] | None = None) -> None:
+        # the shop's words: the generic words of shopping plus its own trade's vocabulary
+        self.folding = Folding(vocabulary)
         self.docs: list[_Doc] = []
         self.postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
         # words that name things the shop sells (not description words): for recognising a shopping request
@@ -96,17 +98,25 @@ class CatalogIndex:
     def __len__(self) -> int:
         return len(self.docs)
 
+    def terms(self, text: str) -> list[str]:
+        """``text``'s search terms in this shop's words."""
+        return self.folding.terms(text)
+
+    def names_products(self, text: str) -> bool:
+        """Whether ``text`` names something the shop sells ("the samsung one"), not another topic."""
+        return any(term in self.product_terms for term in self.folding.terms(text))
+
     def _add(self, item: CatalogItem) -> None:
         weights: dict[str, float] = defaultdict(float)
-        cat_terms = terms(item.category)
+        cat_terms = self.folding.terms(item.category)
         fields: list[tuple[str, list[str]]] = [
-            ("name", terms(item.name)),
-            ("brand", terms(item.brand or "")),
+            ("name", self.folding.terms(item.name)),
+            ("brand", self.folding.terms(item.brand or "")),
             ("category_head", cat_terms[-1:]),
             ("category", cat_terms[:-1]),
-            ("tags", [t for tag in item.tags for t in terms(tag)]),
-            ("variants", [t for d in item.variants for o in d.options for t in terms(o.value)]),
-            ("description", terms(item.description)),
+            ("tags", [t for tag in item.tags for t in self.folding.terms(tag)]),
+            ("variants", [t for d in item.variants for o in d.options for t in self.folding.terms(o.value)]),
+            ("description", self.folding.terms(item.description)),
         ]
         for name, toks in fields:
             for tok in toks:
@@ -159,14 +169,14 @@ class CatalogIndex:
             # "Smartphones", "smartphones" and "phones" all mean the category whose head word is "phone";
             # "Phone Cases" (head word "case") is a different category.
             wanted = fold(f.category).strip()
-            wanted_terms = terms(f.category)
+            wanted_terms = self.folding.terms(f.category)
             if wanted != doc.category_folded and (not wanted_terms or wanted_terms[-1] != doc.category_head):
                 return False
         return not (f.tags and not {fold(t) for t in f.tags} <= doc.tags)
 
     def search(self, query: str, filters: Filters | None = None, *, limit: int = 10) -> SearchResult:
         filters = filters or Filters()
-        q_terms = terms(query)
+        q_terms = self.folding.terms(query)
         if not q_terms:
             # no words to match (only filters): cheapest first, a predictable browse order
             docs = sorted((d for d in self.docs if self._passes(d, filters)), key=lambda d: (d.price, d.name))

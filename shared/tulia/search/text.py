@@ -1,15 +1,15 @@
-"""Text normalisation for search: tokens, light English stemming, stopwords, and a small
-English / Swahili / Sheng lexicon that maps everyday shop words to one canonical term.
+"""Text normalisation for search: tokens, light English stemming, stopwords, and the folding of
+words to one canonical term: generic words of shopping (English / Swahili / Sheng) for every shop,
+and a shop's own vocabulary for the words of its trade.
 
-The lexicon is deliberately about *kinds of things people buy and ask about*; a shop's own
-names (brands, models) come from its catalog, and typos are handled by the index.
+A shop's names (brands, models) come from its catalog, and typos are handled by the index.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
+from collections.abc import Iterable, Mapping
 from itertools import pairwise
 
 _TOKEN = re.compile(r"[a-z0-9]+")
@@ -27,49 +27,19 @@ STOPWORDS = frozenset(
 )
 
 # fmt: off
-# Canonical term <- words that mean the same thing to a shopper (EN synonyms, SW, Sheng).
-_LEXICON: dict[str, tuple[str, ...]] = {
-    "phone": (
-        "phone", "phones", "smartphone", "smartphones", "mobile", "simu", "rununu", "handset", "cellphone", "fon",
-        "mlami",
-    ),
-    "featurephone": ("kadudu", "kabambe", "katululu", "mulika", "featurephone"),
-    "charger": ("charger", "chaja", "charja", "adapter", "adaptor", "plug"),
-    "cable": ("cable", "cables", "kebo", "waya", "cord", "usb"),
-    "earphone": (
-        "earphone", "earphones", "earbud", "earbuds", "earpiece", "headphone", "headphones", "headset", "earpods",
-        "buds", "airpods",
-    ),
-    "powerbank": ("powerbank", "powerbanks", "banki"),
-    "battery": ("battery", "batteries", "betri"),
-    "laptop": ("laptop", "laptops", "notebook", "kompyuta", "tarakilishi", "laptopu", "computer", "pc"),
-    "tv": ("tv", "tvs", "television", "televisheni", "runinga", "telly"),
-    "speaker": ("speaker", "speakers", "spika", "woofer", "subwoofer", "soundbar", "sound"),
-    "watch": ("watch", "watches", "saa", "smartwatch"),
-    "case": ("case", "cases", "cover", "covers", "kava", "kifuniko", "pouch"),
-    "protector": ("protector", "protectors", "glass", "tempered", "screenguard"),
-    "memory": ("memory", "memorycard", "sd", "microsd", "memori", "kumbukumbu"),
-    "tablet": ("tablet", "tablets", "tab", "ipad", "tabuleti"),
-    "router": ("router", "routers", "wifi", "mifi", "modem"),
-    "fridge": ("fridge", "refrigerator", "friji", "jokofu"),
-    "iron": ("iron", "pasi"),
+# Words of buying, paying, delivery and support that mean one thing in every shop (EN, SW, Sheng),
+# folded to one term. The words of a trade (phones, braids, cement, flour) are not here: they come
+# from the shop's own vocabulary (``vocabulary.yaml`` in its pack) and from its catalog.
+GENERIC_LEXICON: dict[str, tuple[str, ...]] = {
     "black": ("black", "nyeusi", "mweusi"),
     "white": ("white", "nyeupe", "mweupe"),
-    "blue": ("blue", "bluu", "samawati"),
+    "blue": ("blue", "bluu", "buluu", "samawati"),
     "red": ("red", "nyekundu", "mwekundu"),
     "green": ("green", "kijani"),
     "gold": ("gold", "dhahabu"),
     "silver": ("silver", "fedha"),
-    "pink": ("pink", "pinki"),
+    "pink": ("pink", "pinki", "waridi"),
     "cheap": ("cheap", "affordable", "budget", "rahisi", "cheaper", "cheapest"),
-    "hair": ("hair", "nywele"),
-    "braid": ("braid", "braids", "braiding", "kusuka", "kusukwa", "nisukwe", "nisuke", "msuko", "rasta", "rastas"),
-    "haircut": ("haircut", "cut", "kunyoa", "kunyolewa", "ninyoe", "kinyozi", "shave", "trim", "fade"),
-    "nail": ("nail", "nails", "kucha", "manicure", "pedicure", "gel", "kupakwa"),
-    "massage": ("massage", "masaji", "kukandwa"),
-    "facial": ("facial", "uso", "face"),
-    "wash": ("wash", "kuosha", "shampoo"),
-    "makeup": ("makeup", "make", "urembo"),
     "faulty": (
         "faulty", "broken", "damaged", "defective", "spoilt", "spoiled", "dead", "imeharibika", "iliyoharibika",
         "ameharibika", "mbovu", "haifanyi", "haiwaki", "imevunjika", "iliyovunjika", "ikiharibika", "ikivunjika",
@@ -87,31 +57,22 @@ _LEXICON: dict[str, tuple[str, ...]] = {
     "payment": (
         "payment", "pay", "paying", "paid", "malipo", "lipa", "kulipa", "nimelipa", "mpesa", "till", "paybill",
     ),
-    "hours": ("hours", "open", "opening", "close", "closing", "mnafungua", "mnafunga"),
+    "hours": (
+        "hours", "open", "opening", "close", "closing", "mnafungua", "mnafunga", "mtafungua", "mtafunga", "kufungua",
+        "kufunga", "fungua", "funga",
+    ),
     "location": ("location", "where", "wapi", "address", "shop", "duka", "located", "mahali"),
-    "fee": ("fee", "fees", "charge", "charges", "gharama", "ada"),
+    "fee": ("fee", "fees", "charges", "gharama", "ada"),
     "time": ("time", "long", "days", "muda", "siku", "when", "lini"),
     "booking": ("booking", "book", "appointment", "reserve", "bukisha", "miadi"),
 }
-
-# Two-word names of one kind of thing, folded into one term before the lexicon applies.
-PHRASES: dict[tuple[str, str], str] = {
-    ("feature", "phone"): "featurephone", ("feature", "phones"): "featurephone", ("basic", "phone"): "featurephone",
-    ("button", "phone"): "featurephone", ("mulika", "mwizi"): "featurephone", ("power", "bank"): "powerbank",
-    ("power", "banks"): "powerbank", ("screen", "protector"): "protector", ("screen", "protectors"): "protector",
-    ("screen", "guard"): "protector", ("memory", "card"): "memory", ("sd", "card"): "memory",
-    ("flash", "disk"): "flashdisk", ("flash", "drive"): "flashdisk", ("smart", "watch"): "watch",
-    ("ring", "light"): "ringlight", ("hard", "drive"): "harddrive", ("hard", "disk"): "harddrive",
-    ("home", "theatre"): "hometheatre", ("sound", "bar"): "speaker", ("ear", "phones"): "earphone",
-    ("head", "phones"): "earphone",
-}
-
 # fmt: on
 
-CANONICAL: dict[str, str] = {}
-for _canon, _words in _LEXICON.items():
+GENERIC_WORDS: dict[str, str] = {}
+for _canon, _words in GENERIC_LEXICON.items():
     for _w in _words:
-        CANONICAL.setdefault(_w, _canon)
+        GENERIC_WORDS.setdefault(_w, _canon)
+GENERIC_TERMS = frozenset(GENERIC_LEXICON)
 
 
 def fold(text: str) -> str:
@@ -133,14 +94,6 @@ def stem(token: str) -> str:
     return token
 
 
-@lru_cache(maxsize=50_000)
-def canonical(token: str) -> str:
-    if token in CANONICAL:
-        return CANONICAL[token]
-    stemmed = stem(token)
-    return CANONICAL.get(stemmed, stemmed)
-
-
 def raw_tokens(text: str) -> list[str]:
     """Alphanumeric runs; mixed runs such as ``128gb`` also yield ``128`` and ``gb``."""
     out: list[str] = []
@@ -153,28 +106,71 @@ def raw_tokens(text: str) -> list[str]:
     return out
 
 
-def _fold_phrases(toks: list[str]) -> list[str]:
-    out: list[str] = []
-    i = 0
-    while i < len(toks):
-        folded = PHRASES.get((toks[i], toks[i + 1])) if i + 1 < len(toks) else None
-        if folded is not None:
-            out.append(folded)
-            i += 2
-        else:
-            out.append(toks[i])
-            i += 1
-    return out
+class Folding:
+    """How one shop's words fold to search terms: the generic words above, plus the shop's own
+    vocabulary (``{term: [word or phrase, ...]}``; a phrase of two or three words becomes one term)."""
+
+    def __init__(self, vocabulary: Mapping[str, Iterable[str]] | None = None) -> None:
+        self.words: dict[str, str] = dict(GENERIC_WORDS)
+        self.phrases: dict[tuple[str, ...], str] = {}
+        for term, entries in (vocabulary or {}).items():
+            for entry in entries:
+                words = tuple(_TOKEN.findall(fold(entry)))
+                if len(words) == 1:
+                    self.words.setdefault(words[0], term)
+                elif words:
+                    self.phrases.setdefault(tuple(stem(w) for w in words), term)  # "power banks" too
+            self.words.setdefault(term, term)
+        self._longest = max((len(p) for p in self.phrases), default=1)
+        self._cache: dict[str, str] = {}
+
+    def canonical(self, token: str) -> str:
+        found = self._cache.get(token)
+        if found is None:
+            found = self.words.get(token) or self.words.get(stem(token)) or stem(token)
+            if len(self._cache) < 50_000:
+                self._cache[token] = found
+        return found
+
+    def _fold_phrases(self, toks: list[str]) -> list[str]:
+        if not self.phrases:
+            return toks
+        stems = [stem(t) for t in toks]
+        out: list[str] = []
+        i = 0
+        while i < len(toks):
+            for n in range(min(self._longest, len(toks) - i), 1, -1):
+                folded = self.phrases.get(tuple(stems[i : i + n]))
+                if folded is not None:
+                    out.append(folded)
+                    i += n
+                    break
+            else:
+                out.append(toks[i])
+                i += 1
+        return out
+
+    def terms(self, text: str, *, drop_stopwords: bool = True) -> list[str]:
+        """Canonical search terms of ``text``, in order, without duplicates."""
+        toks = self._fold_phrases(raw_tokens(text))
+        # join a number with the unit that follows ("128 gb" -> also "128gb")
+        joined = [a + b for a, b in pairwise(toks) if a.isdigit() and b.isalpha() and len(b) <= 3]
+        seen: dict[str, None] = {}
+        for tok in [*toks, *joined]:
+            if drop_stopwords and tok in STOPWORDS:
+                continue
+            seen.setdefault(self.canonical(tok), None)
+        return list(seen)
+
+
+GENERIC = Folding()
+
+
+def canonical(token: str) -> str:
+    """A word's term with the generic words only (no shop's vocabulary)."""
+    return GENERIC.canonical(token)
 
 
 def terms(text: str, *, drop_stopwords: bool = True) -> list[str]:
-    """Canonical search terms of ``text``, in order, without duplicates."""
-    toks = _fold_phrases(raw_tokens(text))
-    # join a number with the unit that follows ("128 gb" -> also "128gb")
-    joined = [a + b for a, b in pairwise(toks) if a.isdigit() and b.isalpha() and len(b) <= 3]
-    seen: dict[str, None] = {}
-    for tok in [*toks, *joined]:
-        if drop_stopwords and tok in STOPWORDS:
-            continue
-        seen.setdefault(canonical(tok), None)
-    return list(seen)
+    """Canonical search terms of ``text`` with the generic words only (no shop's vocabulary)."""
+    return GENERIC.terms(text, drop_stopwords=drop_stopwords)

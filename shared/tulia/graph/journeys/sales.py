@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Callable
 from typing import Any, Literal
 
 from langgraph.graph import END
@@ -84,7 +85,7 @@ from tulia.nlu.frame_extract import (
 )
 from tulia.nlu.lexicon import any_phrase, normalize
 from tulia.nlu.rules import product_query
-from tulia.search.text import terms
+from tulia.search.catalog_index import CatalogIndex
 
 # "I want to pay", "nataka kulipa", "pay for ORD-...": resume the payment of the open order
 PAY_WISH = (
@@ -256,7 +257,9 @@ def fill_frame(
         elif delta.quantity.edit == "set":
             frame.quantity_hint = delta.quantity.value
     if delta.remove and frame.lines:
-        removed = _remove_line(frame, (reading.remove_item if reading else None) or residual_words(body, delta))
+        removed = _remove_line(
+            frame, (reading.remove_item if reading else None) or residual_words(body, delta), _shop_index(turn).terms
+        )
         if removed is not None:
             notes.append(t(turn, "line_removed", name=removed))
             understood = True
@@ -271,6 +274,7 @@ def fill_frame(
         understood = True
 
     # an option of an item already in the order ("black", "the 256GB one"): a change of variant
+    terms = _shop_index(turn).terms  # the shop's words
     option_terms: set[str] = set()
     for line in frame.lines:
         for variant in line.variants:
@@ -342,9 +346,7 @@ def _model_reading(turn: Turn, body: str, fast: str | None) -> SaleReading | Non
         return SaleReading.model_validate(found)
     if turn.ctx.engine.name == "rules" or fast is not None or not body.strip():
         return None
-    services = turn.ctx.services
-    index = services.catalog_indexes.get(turn.ctx.tenant_id, services.tenants.get(turn.ctx.tenant_id).catalog_version)
-    u = turn.ctx.engine.understand(body, is_catalog_word=index.product_terms.__contains__, context=prompt_context(turn))
+    u = turn.ctx.engine.understand(body, catalog=_shop_index(turn), context=prompt_context(turn))
     turn.trace.extend(u.llm_calls)
     return u.sale
 
@@ -393,7 +395,7 @@ def _apply_quantity(frame: OrderFrame, value: int, edit: str, line_index: int | 
     line.quantity = max(1, min(new, 1000))
 
 
-def _remove_line(frame: OrderFrame, words: str) -> str | None:
+def _remove_line(frame: OrderFrame, words: str, terms: Callable[[str], list[str]]) -> str | None:
     said = set(terms(words))
     if not said and len(frame.lines) == 1:
         return None
@@ -602,7 +604,9 @@ def _ask_category(turn: Turn, frame: OrderFrame) -> None:
     turn.set(clarification_loops=turn.state.clarification_loops + 1, clarified_once=True)
 
 
-def _one_clear_match(query: str, results: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _one_clear_match(
+    query: str, results: list[dict[str, Any]], terms: Callable[[str], list[str]]
+) -> dict[str, Any] | None:
     """The one result the customer named: every word of its name said, or every word said (but the
     item's own variant options, "mid-back", "blue") in its name and in no other result's."""
     said = set(terms(query))
@@ -660,7 +664,7 @@ def _search(
         ask_sale(turn, frame, None, [])
         return None
     results = data["results"][:MAX_SHORTLIST_ITEMS]
-    clear = _one_clear_match(query, results) if query and not category else None
+    clear = _one_clear_match(query, results, _shop_index(turn).terms) if query and not category else None
     if clear is not None:
         turn.trace.append({"kind": "step", "node": "catalog_present_options", "shown": 1, "named": clear["item_id"]})
         return dict(clear)
@@ -1075,13 +1079,15 @@ def _remind(turn: Turn, frame: OrderFrame) -> None:
         ask_sale(turn, frame, "item_selection", [{"id": r[0], "title": r[1]} for r in rows])
 
 
+def _shop_index(turn: Turn) -> CatalogIndex:
+    """The shop's catalog index: its items' words and its vocabulary."""
+    services = turn.ctx.services
+    return services.catalog_indexes.get(turn.ctx.tenant_id, services.tenants.get(turn.ctx.tenant_id).catalog_version)
+
+
 def _names_products(turn: Turn, query: str | None) -> bool:
     """Whether words name something the shop sells ("the samsung one"), not another topic."""
-    if not query:
-        return False
-    services = turn.ctx.services
-    index = services.catalog_indexes.get(turn.ctx.tenant_id, services.tenants.get(turn.ctx.tenant_id).catalog_version)
-    return any(term in index.product_terms for term in terms(query))
+    return query is not None and _shop_index(turn).names_products(query)
 
 
 SALES_NODES = (
