@@ -366,6 +366,14 @@ def test_tenant_settings_documents_list_and_ticket_detail(admin: Admin, owner: s
     assert bad.status_code == 422
     assert admin.call("GET", "/admin/tenant", owner).json()["max_chattiness_level"] == profile["max_chattiness_level"]
     assert admin.call("PATCH", "/admin/tenant", admin.token(SHOP, "agent"), json={}).status_code == 403
+    # the owner teaches the bot a word of the trade: the search reads it at once, other terms are kept
+    taught = admin.call("PATCH", "/admin/tenant", owner, json={"vocabulary": {"powerbank": ["juice box"]}})
+    assert taught.status_code == 200, taught.text
+    assert taught.json()["vocabulary"]["powerbank"] == ["juice box"]
+    assert "simu" in taught.json()["vocabulary"]["phone"]
+    assert "Anker PowerCore 20000mAh" in admin.say("254711000041", "nataka juice box")
+    shared = admin.call("PATCH", "/admin/tenant", owner, json={"vocabulary": {"phone": ["delivery"]}})
+    assert shared.status_code == 422 and "every shop shares" in shared.text
 
     docs = admin.call("GET", "/admin/kb/documents", owner).json()["items"]
     assert {"faq-delivery", "policy-returns-policy"} <= {d["doc_id"] for d in docs}

@@ -60,6 +60,26 @@ def test_missing_tenant_field_is_named(pack_copy: Path) -> None:
     )
 
 
+def test_a_vocabulary_that_claims_shared_words_or_gives_a_word_twice_is_refused(pack_copy: Path) -> None:
+    (pack_copy / "vocabulary.yaml").write_text("phone: [simu, delivery]\ntv: [simu]\nBad Term: [x]\n")
+    [problem] = [i for i in issues_of(pack_copy) if i.startswith("vocabulary.yaml")]
+    assert "'delivery' is a word every shop shares" in problem
+    assert "'simu' is given to two terms: 'phone' and 'tv'" in problem
+    assert "term 'Bad Term'" in problem
+    (pack_copy / "vocabulary.yaml").write_text("- simu\n")
+    assert "vocabulary.yaml: must map each term to a list of words" in issues_of(pack_copy)
+
+
+def test_a_pack_vocabulary_folds_the_trades_words_in_search(pack_copy: Path, services: Services) -> None:
+    (pack_copy / "vocabulary.yaml").write_text("powerbank: [banki ya stima, juice box]\n")
+    seed_pack(services, load_pack(pack_copy))
+    tenant = services.tenants.get(SHOP)
+    index = services.catalog_indexes.get(SHOP, tenant.catalog_version)
+    assert tenant.vocabulary.root == {"powerbank": ["banki ya stima", "juice box"]}
+    hits = index.search("juice box 20000mah", limit=3).hits
+    assert [h.item_id for h in hits] and all(h.item_id.startswith("PB-") for h in hits)
+
+
 def test_bad_price_names_the_row(pack_copy: Path) -> None:
     lines = (pack_copy / "catalog.csv").read_text().splitlines()
     lines[3] = lines[3].replace(",Smartphones,31000,", ",Smartphones,thirty thousand,")
