@@ -40,7 +40,7 @@ from tulia.tools.registry import call_tool  # noqa: E402
 # one botocore session: it loads the DynamoDB service model once, not once per test
 BOTO = boto3.session.Session(region_name="eu-west-1")
 SANDBOX_PASSKEY = "bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919"
-SHOP, SALON, GROCER = "demo-shop", "demo-salon", "demo-grocer"
+SHOP, SALON, GROCER, HARDWARE = "demo-shop", "demo-salon", "demo-grocer", "demo-hardware"
 
 
 class Clock:
@@ -59,7 +59,7 @@ class Clock:
 
 @pytest.fixture(scope="session")
 def demo_packs() -> dict[str, Pack]:
-    return {name: load_pack(PACKS / name) for name in (SHOP, SALON, GROCER)}
+    return {name: load_pack(PACKS / name) for name in (SHOP, SALON, GROCER, HARDWARE)}
 
 
 @pytest.fixture(scope="session")

@@ -218,7 +218,7 @@ def test_two_tenants_and_several_customers_each_get_their_own_replies(pipeline: 
     other = pipeline.graph.messages_to("254733000222")
     assert {m.phone_number_id for m in shop + other} == {"106540352242922"}
     assert {m.phone_number_id for m in salon} == {SALON_NUMBER}
-    assert "20000mAh" in json.dumps(shop[0].payload)
+    assert "Oraimo Traveler" in json.dumps(shop[0].payload)  # the shop's power banks (list titles are cut at 24)
     assert "Braids" in json.dumps(salon[0].payload)
     assert "can't find any orders" in pipeline.replies_to("254733000222")[0]
 

@@ -77,7 +77,8 @@ def test_a_pack_vocabulary_folds_the_trades_words_in_search(pack_copy: Path, ser
     index = services.catalog_indexes.get(SHOP, tenant.catalog_version)
     assert tenant.vocabulary.root == {"powerbank": ["banki ya stima", "juice box"]}
     hits = index.search("juice box 20000mah", limit=3).hits
-    assert [h.item_id for h in hits] and all(h.item_id.startswith("PB-") for h in hits)
+    assert [h.item_id for h in hits]
+    assert all(h.item_id.startswith("PB-") for h in hits)
 
 
 def test_bad_price_names_the_row(pack_copy: Path) -> None:

@@ -268,7 +268,9 @@ def test_slots_for_an_order_reference_a_code_a_phone_and_delivery() -> None:
 
 
 def test_the_product_query_drops_fillers_amounts_and_references() -> None:
-    assert extract_slots("Nataka simu ya Samsung chini ya 20k").query == "simu samsung"
+    assert extract_slots("Nataka simu ya Samsung chini ya 20k").query == "simu ya samsung"  # the head word stays first
+    assert extract_slots("nataka kava ya simu").query == "kava ya simu"
+    assert extract_slots("a 55 inch 4k tv").budget_max is None  # a picture, not a price
     assert extract_slots("hi, do you have iphone 13?").query == "iphone 13"
 
 

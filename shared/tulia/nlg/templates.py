@@ -153,6 +153,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "{name}: {price}{stock}",
     },
     "in_stock_few": {"en": " (only {n} left)", "sw": " (zimebaki {n} tu)"},
+    "out_of_stock_instead": {
+        "en": "Sorry, {name} is out of stock right now. This is what we have in stock:",
+        "sw": "Samahani, {name} imeisha kwa sasa. Hizi ndizo tulizo nazo:",
+    },
     "out_of_stock": {
         "en": "Sorry, {name} is out of stock right now. Would you like to see similar items?",
         "sw": "Samahani, {name} imeisha kwa sasa. Ungependa kuona bidhaa zinazofanana?",

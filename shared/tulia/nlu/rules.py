@@ -36,7 +36,7 @@ from tulia.nlu.lexicon import (
     normalize,
 )
 from tulia.nlu.types import JOURNEY_OF, CatalogWords, DetectedLang, GovernorClass, Intent, Signals, Slots, Understanding
-from tulia.search.text import STOPWORDS, terms
+from tulia.search.text import CONNECTORS, STOPWORDS, terms
 
 if TYPE_CHECKING:
     from tulia.llm.client import LlmResult
@@ -55,7 +55,11 @@ _BUDGET_MAX = re.compile(
 )
 _BUDGET_MIN = re.compile(r"(?:above|over|more than|at least|zaidi ya|juu ya)\s*" + _AMOUNT, re.I)
 _BETWEEN = re.compile(r"(?:between|kati ya)\s*" + _AMOUNT + r"\s*(?:and|na|-|to)\s*" + _AMOUNT, re.I)
-_BARE_K = re.compile(r"(?<![\w-])(\d{1,3}(?:\.\d)?)\s*(k|thao|ngiri)(?!\w)", re.I)
+# "phone ya 10k"; never "a 4k tv" (a picture, not a price)
+_BARE_K = re.compile(
+    r"(?<![\w-])(\d{1,3}(?:\.\d)?)\s*(k|thao|ngiri)(?!\w)(?!\s*(?:uhd|hdr|tv|smart|display|screen|monitor|resolution|video|camera|ultra))",
+    re.I,
+)
 _QUANTITY = re.compile(
     r"(?<![\w-])(\d{1,3})\s*(?:pcs|pieces|piece|units|vipande|kipande|x)(?!\w)|(?<!\w)x\s*(\d{1,3})(?!\w)", re.I
 )
@@ -224,7 +228,13 @@ def product_query(text: str) -> str:
     )
     cleaned = re.sub(r"(?:ksh\.?|kes|kshs)\s*\d[\d,]*", " ", cleaned, flags=re.I)
     words = re.findall(r"[\w+.-]+", cleaned.lower())
-    kept = [w for w in words if w not in STOPWORDS and w not in _FILLER and w not in ("chini", "under", "below")]
+    wanted = [w not in STOPWORDS and w not in _FILLER and w not in ("chini", "under", "below") for w in words]
+    # a connector between two kept words stays: "kava ya simu" is a case, "simu ya kava" is not
+    kept = [
+        w
+        for n, w in enumerate(words)
+        if wanted[n] or (w in CONNECTORS and 0 < n < len(words) - 1 and wanted[n - 1] and wanted[n + 1])
+    ]
     return " ".join(kept)[:120]
 
 

@@ -1,9 +1,15 @@
 """An in-memory catalog search index, one per tenant and catalog version.
 
-Scoring is BM25 over weighted fields. A category's *head* word ("case" in "Phone Cases") weighs
-far more than its modifiers, so "samsung phone" finds phones before Samsung phone cases. Query
-words the catalog does not contain are expanded to catalog words by prefix ("sams" -> "samsung")
-and by edit distance ("samsnug" -> "samsung"), at a discount.
+Scoring is BM25 over weighted fields, then shaped by what the request is about:
+- the *kind* of thing asked for: a query word that is a category's head word ("case" in "Phone
+  Cases & Covers", "phone" in "Smartphones") names the kind; in "iphone charger" and "phone case"
+  the last such word does, in "kava ya simu" and "case for iphone" the first. Items of that kind
+  rank above accessories that merely mention it ("iphone 15" accessories below the phone).
+- how much of an item's own name was said: "iphone 15" names the phone "Apple iPhone 15" whole
+  and "iPhone 15 Silicone Case" only in part.
+- negation: "sio earphones", "not a case", "without a charger" exclude that kind (or brand).
+Query words the catalog does not contain are expanded to catalog words by prefix ("sams" ->
+"samsung") and by edit distance ("samsnug" -> "samsung"), at a discount.
 
 The index only *finds candidates*: prices and stock shown to a customer are re-read from DynamoDB.
 """
@@ -12,6 +18,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -19,7 +26,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 
 from tulia.domain.catalog import CatalogItem
-from tulia.search.text import Folding, fold
+from tulia.search.text import CONNECTORS, GENERIC_TERMS, STOPWORDS, Folding, fold
 
 FIELD_WEIGHTS = {
     "name": 3.0,
@@ -32,6 +39,18 @@ FIELD_WEIGHTS = {
 }
 EXACT, PREFIX, FUZZY = 1.0, 0.8, 0.7
 K1, B = 1.2, 0.5
+KIND_NAMED = 1.25  # the kind asked for is in the item's own name ("eggs": "Kienyeji Eggs Tray", not "Fresh Milk")
+UNSAID_KIND = 0.6  # no kind asked: the factor of an item whose name adds a kind ("... Silicone Case")
+# words that measure or count a thing; a name's kind word comes before them ("Roofing Nails 1kg")
+MEASURES = frozenset(
+    "kg g gm gms ml l ltr litre litres liter m mm cm inch inches in ft w v mah gb tb pcs pc pack packs pair set "
+    "roll box bag tonne ton gauge gen".split()
+)
+CHEAP = "cheap"  # the generic term of "cheap", "affordable", "rahisi", "cheapest"
+NEGATIONS = frozenset({"not", "sio", "siyo", "bila", "without", "except", "isipokuwa", "minus"})
+
+
+_CATEGORY_PARTS = re.compile(r"\s*(?:&|,|/|\band\b|\bna\b)\s*", re.I)
 
 
 @dataclass(frozen=True)
@@ -64,12 +83,17 @@ class _Doc:
     item_id: str
     type: str
     category_folded: str
-    category_head: str | None
     price: int
     in_stock: bool
     tags: frozenset[str]
     length: float
     name: str
+    kinds: frozenset[str]  # the head words of its category's parts ("Chargers & Cables": charger, cable), and
+    # of its name when the name ends with a kind word ("Roofing Nails 1kg" in "Roofing" is also a nail)
+    name_tail: str | None  # the name's last word before measures
+    own_name: frozenset[str]  # its name's terms without the brand's
+    brand: frozenset[str]
+    mentions: frozenset[str]  # its brand's and its name's terms: "Samsung Galaxy A15 Case" mentions samsung
 
 
 class CatalogIndex:
@@ -80,9 +104,15 @@ class CatalogIndex:
         self.postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
         # words that name things the shop sells (not description words): for recognising a shopping request
         self.product_terms: set[str] = set()
+        self.kinds: set[str] = set()  # every category head word: the kinds of thing the shop sells
+        self.brands: set[str] = set()
         for item in items:
             if item.active:
                 self._add(item)
+        for doc in self.docs:  # a name that ends with a kind word is of that kind too
+            if doc.name_tail in self.kinds:
+                doc.kinds = doc.kinds | {doc.name_tail}
+            doc.own_name = doc.own_name - self.brands  # "Samsung ... Case" by Generic still only names a Samsung
         self.avg_len = (sum(d.length for d in self.docs) / len(self.docs)) if self.docs else 1.0
         n = len(self.docs)
         self.idf = {t: math.log(1 + (n - len(p) + 0.5) / (len(p) + 0.5)) for t, p in self.postings.items()}
@@ -109,11 +139,17 @@ class CatalogIndex:
     def _add(self, item: CatalogItem) -> None:
         weights: dict[str, float] = defaultdict(float)
         cat_terms = self.folding.terms(item.category)
+        category_kinds = frozenset(
+            part_terms[-1] for part in _CATEGORY_PARTS.split(item.category) if (part_terms := self.folding.terms(part))
+        )
+        brand_terms = frozenset(self.folding.terms(item.brand or ""))
+        name_terms = frozenset(t for t in self.folding.terms(item.name) if t not in brand_terms)
+        tail = [t for t in self.folding.tokens(item.name) if not any(c.isdigit() for c in t) and t not in MEASURES]
         fields: list[tuple[str, list[str]]] = [
             ("name", self.folding.terms(item.name)),
             ("brand", self.folding.terms(item.brand or "")),
-            ("category_head", cat_terms[-1:]),
-            ("category", cat_terms[:-1]),
+            ("category_head", sorted(category_kinds)),
+            ("category", [t for t in cat_terms if t not in category_kinds]),
             ("tags", [t for tag in item.tags for t in self.folding.terms(tag)]),
             ("variants", [t for d in item.variants for o in d.options for t in self.folding.terms(o.value)]),
             ("description", self.folding.terms(item.description)),
@@ -129,14 +165,20 @@ class CatalogIndex:
                 item_id=item.item_id,
                 type=item.type,
                 category_folded=fold(item.category),
-                category_head=cat_terms[-1] if cat_terms else None,
                 price=item.price,
                 in_stock=item.in_stock,
                 tags=frozenset(fold(t) for t in item.tags),
                 length=sum(weights.values()) or 1.0,
                 name=item.name,
+                kinds=category_kinds,
+                name_tail=tail[-1] if tail else None,
+                own_name=name_terms,
+                brand=brand_terms,
+                mentions=name_terms | brand_terms,
             )
         )
+        self.kinds.update(category_kinds)
+        self.brands.update(brand_terms)
         for tok, w in weights.items():
             self.postings[tok].append((doc_no, w))
 
@@ -152,7 +194,7 @@ class CatalogIndex:
             return [(t, PREFIX) for t in prefixed]
         if len(term) < 4 or term.isdigit():
             return []
-        cutoff = 80 if len(term) <= 6 else 75
+        cutoff = 85 if len(term) <= 5 else 80 if len(term) == 6 else 75  # "stima" is not "simba"
         matches = process.extract(term, self._long_vocab, scorer=fuzz.ratio, score_cutoff=cutoff, limit=2)
         return [(m, FUZZY * (score / 100)) for m, score, _ in matches]
 
@@ -170,16 +212,59 @@ class CatalogIndex:
             # "Phone Cases" (head word "case") is a different category.
             wanted = fold(f.category).strip()
             wanted_terms = self.folding.terms(f.category)
-            if wanted != doc.category_folded and (not wanted_terms or wanted_terms[-1] != doc.category_head):
+            if wanted != doc.category_folded and (not wanted_terms or wanted_terms[-1] not in doc.kinds):
                 return False
         return not (f.tags and not {fold(t) for t in f.tags} <= doc.tags)
 
+    def read_query(self, query: str) -> tuple[list[str], str | None, set[str]]:
+        """The query's terms, the kind of thing it asks for, and the terms it rules out."""
+        tokens = self.folding.tokens(query)
+        excluded: set[str] = set()
+        kept: list[str] = []
+        i = 0
+        while i < len(tokens):
+            if tokens[i] in NEGATIONS or (tokens[i] == "no" and i > 0):
+                j = i + 1
+                while j < len(tokens) and tokens[j] in STOPWORDS:
+                    j += 1
+                if j < len(tokens):
+                    excluded.add(tokens[j])
+                i = j + 1
+                continue
+            kept.append(tokens[i])
+            i += 1
+        q_terms = self.folding.terms(" ".join(kept))
+        # the head word: English puts it last ("iphone 15 case", "braiding hair"), Swahili first, before
+        # a connector ("kava ya simu", "nywele za kusuka"); colours, sizes and numbers are not heads
+        content = [
+            n
+            for n, t in enumerate(kept)
+            if t not in STOPWORDS
+            and t not in CONNECTORS
+            and t not in MEASURES
+            and t not in GENERIC_TERMS
+            and not any(c.isdigit() for c in t)
+            and t in self.product_terms  # "simu gani fiti": words the catalog has no use for are not heads
+        ]
+        kind = None
+        if content:
+            first = content[0]
+            head = kept[first] if first + 1 < len(kept) and kept[first + 1] in CONNECTORS else kept[content[-1]]
+            kind = head if head in self.kinds and head not in excluded else None
+        return [t for t in q_terms if t not in excluded], kind, excluded
+
     def search(self, query: str, filters: Filters | None = None, *, limit: int = 10) -> SearchResult:
         filters = filters or Filters()
-        q_terms = self.folding.terms(query)
+        q_terms, kind, excluded = self.read_query(query)
+        cheapest_first = CHEAP in q_terms and len(q_terms) > 1  # "cheap tv": a way to order, not a word to find
+        if cheapest_first:
+            q_terms = [t for t in q_terms if t != CHEAP]
         if not q_terms:
             # no words to match (only filters): cheapest first, a predictable browse order
-            docs = sorted((d for d in self.docs if self._passes(d, filters)), key=lambda d: (d.price, d.name))
+            docs = sorted(
+                (d for d in self.docs if self._passes(d, filters) and not self._ruled_out(d, excluded)),
+                key=lambda d: (d.price, d.name),
+            )
             hits = [Hit(d.item_id, 0.0, 1.0) for d in docs[:limit]]
             return SearchResult(hits, len(docs), 1.0 if docs else 0.0)
 
@@ -207,18 +292,46 @@ class CatalogIndex:
                 scores[doc_no] += s
                 quality[doc_no] += factor
 
+        said = {t for words in expansions.values() for t in words}
         n_terms = len(q_terms)
         check = filters != Filters()
+        passing = [
+            doc_no
+            for doc_no in scores
+            if not (check and not self._passes(self.docs[doc_no], filters))
+            and not self._ruled_out(self.docs[doc_no], excluded)
+        ]
+        # "samsung phones under 20k": when the shop has that kind within the filters, only that kind; and
+        # when it has that brand among them, only that brand
+        kind_sold = kind is not None and any(kind in self.docs[doc_no].kinds for doc_no in passing)
+        if kind_sold:
+            passing = [doc_no for doc_no in passing if kind in self.docs[doc_no].kinds]
+        brands = self.brands & said  # "samsang" is samsung
+        if brands and any(brands & self.docs[doc_no].mentions for doc_no in passing):
+            passing = [doc_no for doc_no in passing if brands & self.docs[doc_no].mentions]
         candidates: list[tuple[float, int, int, float]] = []
-        for doc_no, s in scores.items():
-            if check and not self._passes(self.docs[doc_no], filters):
-                continue
+        for doc_no in passing:
+            doc, s = self.docs[doc_no], scores[doc_no]
             coverage = quality[doc_no] / n_terms
+            own = len(doc.own_name & said) / len(doc.own_name) if doc.own_name else 0.0
+            shaped = s * coverage * coverage * (0.5 + 0.5 * own)
+            if kind is None and (doc.kinds & doc.own_name) - said:
+                shaped *= UNSAID_KIND
+            elif kind is not None and kind in doc.own_name:
+                shaped *= KIND_NAMED
             # near-equal scores (one decimal) are ordered cheapest first: a vague "samsung phone" starts affordable
-            candidates.append((round(s * coverage * coverage, 1), -self.docs[doc_no].price, doc_no, coverage))
+            candidates.append((round(shaped, 1), -doc.price, doc_no, coverage))
         best_cov = max((c[3] for c in candidates), default=0.0)
         # "matches" are the items about as complete a match as the best one
         total = sum(1 for c in candidates if c[3] >= best_cov - 1e-9 and c[3] >= 0.5)
+        if cheapest_first and candidates:  # the good matches (about as good as the best), cheapest first
+            best = max(c[0] for c in candidates)
+            candidates = [(1.0 if c[0] >= best / 2 else 0.0, *c[1:]) for c in candidates]
         top = heapq.nlargest(limit, candidates)  # best score first; on a tie, the cheaper item
         hits = [Hit(self.docs[doc_no].item_id, score, cov) for score, _price, doc_no, cov in top]
         return SearchResult(hits, total, round(best_cov, 3), expansions)
+
+    @staticmethod
+    def _ruled_out(doc: _Doc, excluded: set[str]) -> bool:
+        """ "sio earphones": not of that kind; "not samsung": not of that brand."""
+        return bool(excluded) and bool(excluded & (doc.kinds | doc.brand))

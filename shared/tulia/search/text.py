@@ -26,6 +26,9 @@ STOPWORDS = frozenset(
     """.split()
 )
 
+# words after a kind word that make it the head of what follows: "kava ya simu", "case for iphone"
+CONNECTORS = frozenset({"ya", "za", "la", "wa", "cha", "vya", "for", "of", "kwa", "with"})
+
 # fmt: off
 # Words of buying, paying, delivery and support that mean one thing in every shop (EN, SW, Sheng),
 # folded to one term. The words of a trade (phones, braids, cement, flour) are not here: they come
@@ -149,6 +152,10 @@ class Folding:
                 out.append(toks[i])
                 i += 1
         return out
+
+    def tokens(self, text: str) -> list[str]:
+        """Every word of ``text`` folded to its term, in order, stopwords and repeats kept."""
+        return [t if t in STOPWORDS else self.canonical(t) for t in self._fold_phrases(raw_tokens(text))]
 
     def terms(self, text: str, *, drop_stopwords: bool = True) -> list[str]:
         """Canonical search terms of ``text``, in order, without duplicates."""

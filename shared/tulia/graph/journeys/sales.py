@@ -612,10 +612,14 @@ def _one_clear_match(
     said = set(terms(query))
     if not said:
         return None
-    full = [r for r in results if (name := set(terms(r["name"]))) and name <= said]
+
+    def own_name(r: dict[str, Any]) -> set[str]:  # "redmi note 13 pro" names "Xiaomi Redmi Note 13 Pro" whole
+        return set(terms(r["name"])) - set(terms(r.get("brand") or ""))
+
+    full = [r for r in results if (name := own_name(r)) and name <= said]
     if full:
-        best = max(full, key=lambda r: len(set(terms(r["name"]))))
-        if sum(1 for r in full if len(set(terms(r["name"]))) == len(set(terms(best["name"])))) == 1:
+        best = max(full, key=lambda r: len(own_name(r)))
+        if sum(1 for r in full if len(own_name(r)) == len(own_name(best))) == 1:
             return best
     covering = []
     for r in results:
@@ -637,7 +641,7 @@ def _search(
 ) -> dict[str, Any] | None:
     """Search, and either return the one item named or show the shortlist (returns None)."""
     s = turn.state
-    filters: dict[str, Any] = {"in_stock_only": True}
+    filters: dict[str, Any] = {}  # in stock or not: an item asked for by name that is sold out is said so
     if slots.get("budget_max"):
         filters["max_price"] = slots["budget_max"]
     if slots.get("budget_min"):
@@ -645,7 +649,7 @@ def _search(
     if category:
         filters["category"] = category
     turn.trace.append({"kind": "step", "node": "sales_narrow_query", "action": "search", "query": query})
-    result = turn.tool("catalog_search", query=query, filters=filters, limit=MAX_SHORTLIST_ITEMS)
+    result = turn.tool("catalog_search", query=query, filters=filters, limit=10)  # room for sold-out ones
     if not result["ok"]:
         turn.say(text(t(turn, "tool_error")))
         turn.set(frame=frame)
@@ -653,21 +657,32 @@ def _search(
     data = result["data"]
     if not data["results"] and fallback_query:
         return _search(turn, frame, fallback_query, slots, category=category)
-    if not data["results"]:
-        unfiltered = turn.tool("catalog_search", query=query, limit=3)
-        if unfiltered["ok"] and unfiltered["data"]["results"]:
-            turn.say(text(t(turn, "out_of_stock", name=unfiltered["data"]["results"][0]["name"])))
+    named = _one_clear_match(query, data["results"], _shop_index(turn).terms) if query and not category else None
+    results = [r for r in data["results"] if r["in_stock"]][:MAX_SHORTLIST_ITEMS]
+    if named is not None and named["in_stock"]:
+        turn.trace.append({"kind": "step", "node": "catalog_present_options", "shown": 1, "named": named["item_id"]})
+        return dict(named)
+    if named is not None:  # sold out: the in-stock alternatives are its own kind (its brand first), not its cases
+        alternatives: list[dict[str, Any]] = []
+        for words in (named.get("brand") or "", ""):
+            same_kind = {**filters, "category": named["category"], "in_stock_only": True}
+            found = turn.tool("catalog_search", query=words, filters=same_kind, limit=MAX_SHORTLIST_ITEMS)
+            alternatives = found["data"]["results"] if found["ok"] else []
+            if alternatives:
+                break
+        results = alternatives
+        data = {**data, "total_matches_estimate": len(alternatives)}
+    if not results:
+        if data["results"]:
+            turn.say(text(t(turn, "out_of_stock", name=(named or data["results"][0])["name"])))
         else:
             turn.say(text(t(turn, "no_results", query=echo_words(query or category or ""))))
         if data.get("catalog_link"):
             turn.say(text(t(turn, "catalog_link", link=data["catalog_link"])))
         ask_sale(turn, frame, None, [])
         return None
-    results = data["results"][:MAX_SHORTLIST_ITEMS]
-    clear = _one_clear_match(query, results, _shop_index(turn).terms) if query and not category else None
-    if clear is not None:
-        turn.trace.append({"kind": "step", "node": "catalog_present_options", "shown": 1, "named": clear["item_id"]})
-        return dict(clear)
+    if named is not None:  # asked for by name and sold out: said so, with what is in stock
+        turn.say(text(t(turn, "out_of_stock_instead", name=named["name"])))
     rejected = s.rejected_shortlists + (1 if s.pending == "item_selection" else 0)
     rows = []
     for item in results:

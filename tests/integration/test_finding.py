@@ -1,0 +1,97 @@
+"""Issue 18's search examples as conversations: the kind of thing asked for before accessories that
+mention it, budgets, brands, negation, names, and a sold-out item said so (rules engine)."""
+
+from __future__ import annotations
+
+import re
+
+from tests.chat import Chat
+from tests.conftest import HARDWARE
+from tulia.services import Services
+
+ROW = re.compile(r"^\d+\. (.+) - KES ([\d,]+)", re.M)
+
+
+def rows(reply: str) -> list[tuple[str, int]]:
+    """The shortlist as the customer reads it: (name, price) in order."""
+    return [(name, int(price.replace(",", ""))) for name, price in ROW.findall(reply)]
+
+
+def category_of(services: Services, tenant_id: str, name: str) -> str:
+    return next(i.category for i in services.catalog.iter_all(tenant_id) if i.name == name)
+
+
+def test_samsung_phones_under_20k_are_samsung_phones_within_the_budget(chat: Chat, seeded: Services) -> None:
+    listed = rows(chat.send("hi do you have samsung phones under 20k"))
+    assert listed
+    assert all(name.startswith("Samsung Galaxy") and price <= 20_000 for name, price in listed)
+    assert {category_of(seeded, "demo-shop", name) for name, _ in listed} == {"Smartphones"}
+
+
+def test_iphone_15_is_the_phone_not_four_accessories_first(chat: Chat) -> None:
+    reply = chat.send("iphone 15")
+    assert reply.startswith("Apple iPhone 15") or "Apple iPhone 15 -" in reply or "Apple iPhone 15 (" in reply
+    assert [line.item_id for line in chat.state["frame"].lines] == ["PH-APP-021"]
+
+
+def test_a_misspelt_samsung_phone_under_15k_in_sheng_lists_phones_not_screen_protectors(
+    chat: Chat, seeded: Services
+) -> None:
+    listed = rows(chat.send("samsang fone chini ya 15k"))
+    assert listed
+    assert all(price <= 15_000 for _, price in listed)
+    assert category_of(seeded, "demo-shop", listed[0][0]) == "Smartphones"
+    assert not any("Protector" in name or "Glass" in name for name, _ in listed)
+
+
+def test_a_type_c_charger_in_swahili_puts_chargers_first(chat: Chat) -> None:
+    listed = rows(chat.send("nataka chaja ya type c"))
+    assert "Charger" in listed[0][0] or "Adapter" in listed[0][0]
+    assert not any("Earbuds" in name or "Earphones" in name for name, _ in listed)
+
+
+def test_chargers_not_earphones_excludes_earphones(chat: Chat, seeded: Services) -> None:
+    listed = rows(chat.send("hapana, nataka chaja sio earphones"))
+    assert listed
+    assert {category_of(seeded, "demo-shop", name) for name, _ in listed} == {"Chargers & Cables"}
+
+
+def test_i_want_a_phone_lists_phones_not_a_phone_stand(chat: Chat, seeded: Services) -> None:
+    listed = rows(chat.send("I want a phone"))
+    assert listed
+    assert all(category_of(seeded, "demo-shop", name) in ("Smartphones", "Feature Phones") for name, _ in listed)
+
+
+def test_a_phone_not_a_case_lists_no_cases(chat: Chat, seeded: Services) -> None:
+    listed = rows(chat.send("I want a phone not a case"))
+    assert listed
+    assert not any(category_of(seeded, "demo-shop", name) == "Phone Cases & Covers" for name, _ in listed)
+
+
+def test_cheap_tv_starts_with_the_cheapest_tv(chat: Chat, seeded: Services) -> None:
+    listed = rows(chat.send("cheap tv"))
+    assert {category_of(seeded, "demo-shop", name) for name, _ in listed} == {"Televisions"}
+    assert [p for _, p in listed] == sorted(p for _, p in listed)
+    in_stock_tvs = [i.price for i in seeded.catalog.iter_all("demo-shop") if i.category == "Televisions" and i.in_stock]
+    assert listed[0][1] == min(in_stock_tvs)
+
+
+def test_a_sold_out_phone_asked_by_name_is_said_sold_out_with_phones_in_stock(chat: Chat, seeded: Services) -> None:
+    reply = chat.send("redmi note 13 pro")
+    assert "Sorry, Xiaomi Redmi Note 13 Pro is out of stock right now" in reply
+    listed = rows(reply)
+    assert listed
+    assert {category_of(seeded, "demo-shop", name) for name, _ in listed} == {"Smartphones"}
+    assert listed[0][0].startswith("Xiaomi")  # its brand first
+
+
+def test_a_budget_in_words_and_a_between_range(chat: Chat) -> None:
+    listed = rows(chat.send("phones between 20k and 30k"))
+    assert listed
+    assert all(20_000 <= p <= 30_000 for _, p in listed)
+
+
+def test_the_hardware_shop_finds_electric_wire_not_wire_nails(chat: Chat) -> None:
+    hardware = Chat(chat.conversations, tenant_id=HARDWARE, phone="+254711000318")
+    reply = hardware.send("waya ya stima")
+    assert [name for name, _ in rows(reply)] == ["Twin and Earth Cable 2.5mm (100m)"]
