@@ -131,6 +131,7 @@ class _BothShops:
             for t in ("demo-shop", "demo-salon")
         ]
         self.product_terms = set().union(*(i.product_terms for i in self.indexes))
+        self.kinds = set().union(*(i.kinds for i in self.indexes))
 
     def terms(self, text: str) -> list[str]:
         return list(dict.fromkeys(t for i in self.indexes for t in i.terms(text)))

@@ -264,7 +264,7 @@ def test_offers_list_only_real_offers(chat: Chat) -> None:
     ("body", "kind", "expected"),
     [
         ("", "text", "I can help you with"),
-        ("😀😀", "text", "I can help you with"),
+        ("😀😀", "text", "I can help you find products"),  # a reaction, answered like a greeting
         ("", "image", "I can only read text messages"),
         ("x" * 10_000, "text", "I can help you with"),
         ("I want a samsung phone " + "please " * 2_000, "text", "Samsung Galaxy"),  # 10,000+ chars: read up to 1,000

@@ -33,6 +33,7 @@ class DemoWords:
     """The demo shops' words: what a catalog index gives the engine, without building one."""
 
     product_terms = CATALOG_WORDS
+    kinds = {"phone", "charger", "earphone", "tv", "laptop", "case", "powerbank", "braid"}
     terms = Folding(
         {
             "phone": ["simu", "phones", "fon"],

@@ -17,7 +17,7 @@ from tulia.graph.journeys.offers import offers
 from tulia.graph.journeys.orders import orders
 from tulia.graph.journeys.prefs import prefs
 from tulia.graph.journeys.sales import SALE_QUESTIONS, resume_sale, sales
-from tulia.graph.journeys.support import support
+from tulia.graph.journeys.support import support, unknown
 from tulia.graph.routing import CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE
 from tulia.graph.state import ConversationState
 
@@ -90,7 +90,7 @@ def build_graph(checkpointer: Any) -> Any:
         ("governor", n.governor),
         ("governance", n.governance),
         ("clarify", n.clarify),
-        ("unknown", n.unknown),
+        ("unknown", unknown),
         ("injection", n.injection),
         ("media", n.media),
         ("language", n.language),

@@ -374,13 +374,6 @@ def clarify(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
     return turn.done()
 
 
-def unknown(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
-    turn = Turn(state, runtime, "unknown")
-    turn.say(menu(turn, "unknown"))
-    turn.set(pending="menu", clarification_loops=state.clarification_loops + 1)
-    return turn.done()
-
-
 def injection(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
     turn = Turn(state, runtime, "injection")
     turn.say(menu(turn, "injection"))

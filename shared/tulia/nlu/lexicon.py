@@ -26,7 +26,10 @@ def any_phrase(text: str, phrases: tuple[str, ...]) -> bool:
 # inside a longer sentence: "my charger stopped working" is not an opt-out.
 OPT_OUT = re.compile(
     r"^(please |pls |tafadhali )?("
-    r"stop|stop all|unsubscribe|opt out|optout|cancel subscription|end|quit|"
+    r"stop|stop all|stop all (messages|messaging)|unsubscribe|unsubscribe me|opt out|optout|cancel subscription|"
+    r"end|quit|"
+    r"no more (messages|texts)|leave me alone|"
+    r"niache|niachie|niache (tafadhali|bana|basi)|usinisumbue|wacha kunisumbua|"
     r"stop (sending|messaging|texting)( me)?( messages| offers| promotions)?|"
     r"(don ?t|do not) (send|message|text) me( any)?( more)?( messages| offers)?|"
     r"acha|acha kunitumia( ujumbe| messages| sms| offers)?|wacha kunitumia( ujumbe| messages| offers)?|"
@@ -43,7 +46,9 @@ HUMAN = (
     "agent", "human", "a person", "real person", "customer care", "customer service", "call me", "talk to someone",
     "speak to someone", "talk to a person", "speak to a person", "manager", "live agent", "representative",
     "nataka kuongea na mtu", "niongee na mtu", "nipigie", "mhudumu", "binadamu", "mtu halisi", "nipe mtu",
-    "customer support", "talk to a human", "speak to a human",
+    "customer support", "talk to a human", "speak to a human", "talk to the owner", "speak to the owner",
+    "the owner", "salesperson", "sales person", "a real human", "someone from the team", "mwenye duka",
+    "niongee na mwenyewe", "nataka kuongea na mwenye",
 )
 LANGUAGE_REQUESTS = {
     "sw": ("kiswahili", "swahili", "kwa kiswahili", "ongea kiswahili", "in swahili"),
@@ -51,7 +56,8 @@ LANGUAGE_REQUESTS = {
     "sheng": ("sheng", "ongea sheng"),
 }
 LANGUAGE_REQUEST_FRAME = re.compile(
-    r"^(please |pls |can you |could you |tafadhali |naomba |ongea |speak |reply |jibu |respond |talk )*"
+    r"^(please |pls |can you |could you |tafadhali |naomba |ongea |ongea nami |niongelee |speak |reply |jibu |"
+    r"respond |talk )*"
     r"(in |kwa |na )?(kiswahili|swahili|english|kingereza|kiingereza|sheng)"
     r"( please| pls| tafadhali| plz)?( only| tu)?$"
 )
@@ -75,6 +81,7 @@ ABUSE = (
     "msenge", "pumbavu", "mavi", "fala", "shenzi", "mshenzi", "kumamako", "wewe ni mjinga",
 )
 FRUSTRATION = (
+    "unacceptable", "this is unacceptable", "terrible service", "very disappointed", "so disappointed",
     "useless", "not helping", "you are not helping", "waste of time", "this is ridiculous", "annoying", "hauelewi",
     "husaidii", "unanisumbua", "umenichosha", "nimechoka", "ujinga", "bure kabisa", "again?!", "still not",
     "bado tu", "for the last time",
@@ -90,7 +97,10 @@ REFUND = (
     "chargeback", "reverse the payment", "reversal",
 )
 DELIVERY_COMPLAINT = (
-    "never arrived", "not delivered", "hasn t arrived", "hasnt arrived", "has not arrived", "haijafika",
+    "is late", "days late", "day late", "hours late", "too late", "still waiting", "still not here", "not yet arrived",
+    "have not arrived", "haven t arrived", "havent arrived", "has not come", "hasn t come", "haijaletwa",
+    "imechelewa", "mmechelewa", "zimechelewa", "never arrived", "not delivered", "hasn t arrived", "hasnt arrived",
+    "has not arrived", "haijafika",
     "bado haijafika", "haikufika", "late delivery", "delivered the wrong", "wrong item", "damaged on arrival",
     "imefika imeharibika", "broken when it arrived", "rider didn t", "rider never",
 )
@@ -101,14 +111,17 @@ SENSITIVE = (
 GREETINGS = (
     "hi", "hello", "hey", "hallo", "helo", "hi there", "good morning", "good afternoon", "good evening", "mambo",
     "niaje", "sasa", "habari", "habari yako", "hujambo", "jambo", "sema", "vipi", "uko aje", "sasa boss",
-    "mambo vipi", "niaje msee", "salama", "shikamoo", "morning", "hey there", "hola",
+    "mambo vipi", "niaje msee", "salama", "shikamoo", "morning", "hey there", "hola", "habari za asubuhi",
+    "habari za mchana", "habari za jioni", "habari yenu", "hamjambo", "niaje boss", "sasa msee", "good day",
 )
 SMALL_TALK = (
     "how are you", "how r u", "uko aje", "uko poa", "umeamkaje", "how is your day", "what s up", "whats up",
     "tell me a joke", "nipe joke", "do you love me", "are you single", "you are cute", "wewe ni mrembo",
     "are you a robot", "are you human", "what is your name", "jina lako ni nani", "who made you", "thank you",
     "thanks", "asante", "asante sana", "shukran", "lol", "haha", "hahaha", "good night", "usiku mwema", "bye",
-    "kwaheri", "see you", "nice", "cool", "ok thanks", "sawa asante",
+    "kwaheri", "see you", "nice", "cool", "ok thanks", "sawa asante", "poa sana", "poa", "you are so beautiful",
+    "you are beautiful", "love you", "nakupenda", "thank you so much", "thanks a lot", "asante sana sana",
+    "goodbye", "bye bye", "tutaonana", "baadaye", "have a nice day", "siku njema",
 )
 
 # intent cues
@@ -116,17 +129,22 @@ ORDER_STATUS = (
     "where is my order", "my order", "order status", "track my order", "tracking", "oda yangu", "order yangu",
     "mzigo wangu", "iko wapi", "imefika wapi", "has my order", "status of my order", "when will my order",
     "when will it arrive", "lini itafika", "itafika lini", "delivery status", "parcel", "my package", "order number",
-    "did my order",
+    "did my order", "have not arrived", "has not arrived", "haven t arrived", "not arrived yet", "is my appointment",
+    "my appointment", "my booking", "booking yangu", "itafika", "zitafika", "yatafika", "imefika", "my delivery",
 )
 PAYMENT_HELP = (
     "did it go through", "did my payment", "has my payment", "payment status", "imepita", "imeenda", "malipo yangu",
     "did you receive", "mmepokea", "umepokea pesa", "how do i pay", "nilipe aje", "nilipe vipi", "how can i pay",
     "pay with", "lipa na", "paybill", "till number", "card payment", "pay by card", "mpesa prompt", "stk",
     "prompt haijakuja", "didn t get the prompt", "no prompt", "payment link", "pay now", "nilipe", "nataka kulipa",
-    "i want to pay", "lipa",
+    "i want to pay", "lipa", "which till", "what till", "till number", "which paybill", "pay to", "pay cash",
+    "cash on delivery", "lipa cash", "nilipe wapi", "account number",
 )
 OFFERS = (
-    "offer", "offers", "discount", "discounts", "promo", "promotion", "coupon", "voucher", "deal", "deals",
+    "any discounts", "discount on", "discounts on", "make it cheaper", "cut the price", "reduce the price",
+    "lower the price", "punguza bei", "bei iko juu", "bei ni juu", "too expensive", "ghali sana", "last price",
+    "bei ya mwisho", "negotiable", "can you reduce", "best price", "nipunguzie", "offer", "offers", "discount",
+    "discounts", "promo", "promotion", "coupon", "voucher", "deal", "deals",
     "punguzo", "ofa", "bei nafuu", "sale", "code", "promo code", "any offers", "mna ofa", "kuna punguzo",
 )
 SUPPORT = (
@@ -137,6 +155,15 @@ SUPPORT = (
     "naweza", "je mnauza", "contact", "phone number", "booking", "book an appointment", "cancel my booking",
     "deposit", "parking", "pickup", "pick up", "how much is delivery", "how much for delivery", "delivery to",
     "deliver to", "delivery cost", "cost of delivery", "delivery charge", "shipping", "usafirishaji", "delivery time",
+    "delivery ni how much", "delivery ni ngapi", "where is the", "where is your", "iko wapi", "area gani",
+    "mko area gani", "walk in", "walk ins", "walk-ins", "do you have a shop", "a shop i can visit", "physical shop",
+    "mnafanya kazi", "mnafungua", "mtafungua", "mnafunga", "mtafunga", "open today", "close today", "open on sunday",
+)
+# a complaint about something bought: the shop's policies (returns, warranty) answer it, never a new search
+PRODUCT_COMPLAINT = (
+    "stopped working", "not working", "haifanyi kazi", "is not charging", "not charging", "haichaji", "vibaya",
+    "zimeoza", "imeoza", "rotten", "itching", "was wet", "were wet", "expired", "wrong size", "poor quality",
+    "low quality", "is broken", "are broken", "imeharibika", "zimeharibika", "is faulty", "falling apart",
 )
 SALES = (
     "buy", "want", "need", "looking for", "nataka", "natafuta", "ninataka", "niko na budget", "budget", "price",
@@ -145,7 +172,10 @@ SALES = (
     "nipendekezee", "order", "niagizie", "nunua", "kununua", "nimeona", "nipe",
 )
 PRODUCT_QUESTION = (
-    "does it have", "does the", "is it", "what colours", "what colors", "rangi gani", "ina", "iko na", "specs",
+    "does it have", "does the", "is it", "is the", "are the", "is this", "are these", "what colours does",
+    "what colors does", "what lengths", "what sizes", "what size", "how much storage", "how many", "how long does",
+    "does the price include", "come in", "inakaa", "inadumu", "mara ngapi", "urefu gani", "ukubwa gani", "lina",
+    "ina ukubwa", "made of", "imetengenezwa", "what colours", "what colors", "rangi gani", "ina", "iko na", "specs",
     "specifications", "battery life", "camera", "how many gb", "storage", "ram", "is it original", "ni original",
     "genuine", "compare", "difference between", "vs",
 )

@@ -24,6 +24,7 @@ from tulia.nlu.lexicon import (
     PAYMENT_HELP,
     PICKUP_WORDS,
     PREFS,
+    PRODUCT_COMPLAINT,
     PRODUCT_QUESTION,
     REFUND,
     SALES,
@@ -74,6 +75,26 @@ _GIBBERISH = re.compile(r"[bcdfghjklmnpqrstvwxz]{6,}|(.)\1{5,}|^[\W_]+$", re.I)
 SUPPORT_TERMS = frozenset({"return", "warranty", "faulty", "hours", "fee"})
 # canonical terms that are about the shop's service, never a product ("where" -> location, "when" -> time)
 NOT_PRODUCT_TERMS = SUPPORT_TERMS | {"location", "time", "payment", "delivery", "booking", "cheap", "order"}
+# "how much is the iphone 13": the price of a thing is a request to buy it, not a question about it
+PRICE_QUESTION = ("how much", "price", "prices", "bei", "cost", "costs", "ngapi pesa")
+# "when will my mabati arrive", "simu yangu itafika lini": about something already bought
+_MY_THING_ARRIVING = re.compile(
+    r"\bwhen (will|does|is) my \w+( \w+)? (arrive|come|be delivered|get here|reach)\b|"
+    r"\b\w+ (yangu|zangu|wangu) (itafika|zitafika|litafika|yatafika|itakuja|zitakuja)\b"
+)
+# counting and measuring words are not what a message is about ("nyanya kilo mbili", "kokoto tani tatu")
+MEASURES = frozenset(
+    "kg kilo kilos g ml l litre lita liter tonne tani ton pcs pieces pack packs pakiti bag bags".split()
+)
+NUMBER_WORDS = frozenset(
+    "one two three four five six seven eight nine ten twenty fifty hundred thousand moja mbili tatu nne tano sita "
+    "saba nane tisa kumi ishirini thelathini hamsini mia elfu".split()
+)
+# verbs and little words that never name a thing ("did it go through?" is not about the JBL Go)
+FUNCTION_WORDS = frozenset(
+    "did done go goes going gone through come comes came will would should shall has had was were be been being "
+    "get gets got make made take took still yet already just also very really".split()
+)
 _MULTIPLIERS = {"k": 1000, "thao": 1000, "thousand": 1000, "elfu": 1000, "ngiri": 1000, "bob": 1}
 
 
@@ -306,36 +327,52 @@ class RulesEngine:
     def _intent(plain: str, slots: Slots, signals: Signals, catalog: CatalogWords | None) -> tuple[Intent, float, str]:
         # numbers ("1", "6", "1jbl") say how many or which model, never what the message is about
         shop_terms = catalog.terms(plain) if catalog is not None else terms(plain)
-        content = [t for t in shop_terms if t not in NOT_PRODUCT_TERMS and not t[:1].isdigit()]
+        content = [
+            t
+            for t in shop_terms
+            if t not in NOT_PRODUCT_TERMS
+            and not t[:1].isdigit()
+            and t not in MEASURES
+            and t not in NUMBER_WORDS
+            and t not in FUNCTION_WORDS
+        ]
         product_terms = [t for t in content if len(t) > 1 and catalog is not None and t in catalog.product_terms]
-        if content and len(product_terms) / len(content) < 0.34:
+        names_a_kind = catalog is not None and any(t in catalog.kinds for t in product_terms)
+        if content and len(product_terms) / len(content) < 0.3 and not names_a_kind:
             product_terms = []  # "purple elephants dance quietly": one catalog word is not a shopping request
         scores: dict[Intent, float] = {}
 
         def vote(intent: Intent, score: float) -> None:
             scores[intent] = max(scores.get(intent, 0.0), score)
 
-        if slots.order_ref or any_phrase(plain, ORDER_STATUS):
-            vote("order_status", 0.92 if slots.order_ref or "order" in plain or "oda" in plain else 0.8)
+        if slots.order_ref or any_phrase(plain, ORDER_STATUS) or _MY_THING_ARRIVING.search(plain):
+            mine = (
+                slots.order_ref or _MY_THING_ARRIVING.search(plain) or re.search(r"\b(order|oda|yangu|wangu)\b", plain)
+            )
+            vote("order_status", 0.92 if mine else 0.8)
         if signals.delivery_complaint:
             vote("order_status", 0.85)
         if signals.payment_dispute or any_phrase(plain, PAYMENT_HELP):
             vote("payment_help", 0.9 if signals.payment_dispute else 0.82)
-        if slots.coupon_code or any_phrase(plain, OFFERS):
-            vote("discounts_offers", 0.9 if slots.coupon_code else 0.85)
         if any_phrase(plain, PREFS):
             vote("preferences_consent", 0.92)  # "no more offers" is about consent, not about offers
+        elif slots.coupon_code or any_phrase(plain, OFFERS):
+            vote("discounts_offers", 0.9)
         canonical_terms = set(terms(plain))
-        about_policy = bool(canonical_terms & SUPPORT_TERMS) or signals.refund_request
+        about_policy = (
+            bool(canonical_terms & SUPPORT_TERMS) or signals.refund_request or any_phrase(plain, PRODUCT_COMPLAINT)
+        )
         if about_policy or any_phrase(plain, SUPPORT):
             vote("support_question", 0.9 if about_policy else 0.82)
         sales_cue = any_phrase(plain, SALES)
         if product_terms:
-            if any_phrase(plain, PRODUCT_QUESTION):
-                vote("product_question", 0.8)
+            if any_phrase(plain, PRODUCT_QUESTION) and not any_phrase(plain, PRICE_QUESTION):
+                vote("product_question", 0.9)  # a question about a thing sold: the sales journey answers it
             vote("sales_discovery", 0.88 if sales_cue or slots.budget_max else 0.85)
         elif sales_cue or slots.budget_max or slots.asked_for_everything:
             vote("sales_discovery", 0.75 if slots.asked_for_everything else 0.6)  # wants to buy, but what?
+        if not plain and not slots.query:  # only emoji or punctuation: a reaction, not a request
+            return "spam_casual", 0.85, "emoji only"
         is_greeting = plain in GREETINGS or (any_phrase(plain, SMALL_TALK) and len(plain.split()) <= 6)
         if not scores:
             if is_greeting:

@@ -42,6 +42,7 @@ class CatalogWords(Protocol):
     """A shop's words, as its catalog index knows them (``tulia.search.catalog_index.CatalogIndex``)."""
 
     product_terms: set[str]  # terms that name things the shop sells
+    kinds: set[str]  # terms that name a kind of thing it sells (its categories' head words)
 
     def terms(self, text: str) -> list[str]:
         """``text``'s search terms in the shop's words (its vocabulary folded in)."""

@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
-from tulia.graph.nodes import inbound_text, t
+from tulia.graph.nodes import inbound_text, menu, t
 from tulia.graph.state import ConversationState
 from tulia.graph.subgraph import as_node, journey_graph
 from tulia.graph.wording import worded
@@ -64,7 +64,14 @@ def support_rag_answer(state: ConversationState, runtime: Runtime[EngineContext]
         )
         turn.set(pending="escalation_offer", pending_options=[{"id": "esc:yes"}, {"id": "esc:no"}])
         return turn.done()
-    question = inbound_text(state)
+    _answer(turn, snippets, inbound_text(state))
+    turn.set(pending=None, pending_options=[])
+    return turn.done()
+
+
+def _answer(turn: Turn, snippets: list[dict[str, Any]], question: str) -> None:
+    """The answer from the best snippet, worded (and fact-guarded) when the tenant allows, without
+    payment details that are not the shop's."""
     top = snippets[0]
     source = top["title"] + (f" - {top['section']}" if top["section"] else "")
     answer = t(turn, "kb_answer", answer=best_sentences(top["text"], question), source=source)
@@ -81,7 +88,24 @@ def support_rag_answer(state: ConversationState, runtime: Runtime[EngineContext]
         else:
             said += "\n" + t(turn, "kb_payment_details_withheld")
     turn.say(text(said))
-    turn.set(pending=None, pending_options=[])
+
+
+def unknown(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """A message no journey claims: the shop's documents may still answer it ("what time do you close
+    today?", "my phone is not charging"); only when they don't, "I didn't get that" and the menu."""
+    turn = Turn(state, runtime, "unknown")
+    question = inbound_text(state)
+    if len(terms(question)) >= 1 and state.understanding.get("governor") != "spam":
+        result = turn.tool("kb_retrieve", query=question, top_k=3)
+        snippets = result["data"]["snippets"] if result["ok"] else []
+        if snippets:
+            turn.trace.append({"kind": "route", "node": "unknown", "route": "kb_answer"})
+            turn.set(kb_snippets=[{k: s[k] for k in ("doc_id", "title", "section", "score")} for s in snippets])
+            _answer(turn, snippets, question)
+            turn.set(pending=None, pending_options=[])
+            return turn.done()
+    turn.say(menu(turn, "unknown"))
+    turn.set(pending="menu", clarification_loops=state.clarification_loops + 1)
     return turn.done()
 
 
