@@ -90,6 +90,7 @@ def build_graph(checkpointer: Any) -> Any:
         ("governor", n.governor),
         ("governance", n.governance),
         ("clarify", n.clarify),
+        ("offer_handoff", n.offer_handoff),
         ("unknown", unknown),
         ("injection", n.injection),
         ("media", n.media),
@@ -113,7 +114,9 @@ def build_graph(checkpointer: Any) -> Any:
     g.add_edge("intent_classify", "language_policy")
     g.add_edge("language_policy", "governor")
     g.add_conditional_edges(
-        "governor", n.after_governor, ["governance", "handoff", *JOURNEYS, "prefs", "clarify", "unknown"]
+        "governor",
+        n.after_governor,
+        ["governance", "handoff", *JOURNEYS, "prefs", "clarify", "unknown", "offer_handoff"],
     )
     g.add_conditional_edges("governance", n.after_governance, ["handoff", "respond"])
     g.add_conditional_edges("sales", after_journey, ["intent_classify", "handoff", "respond"])
@@ -121,6 +124,7 @@ def build_graph(checkpointer: Any) -> Any:
         g.add_conditional_edges(journey, after_side_journey, ["intent_classify", "handoff", "resume_sale", "respond"])
     for simple in (
         "clarify",
+        "offer_handoff",
         "unknown",
         "injection",
         "media",

@@ -16,9 +16,10 @@ from tulia.graph.context import EngineContext
 from tulia.graph.routing import EscalationSignals, choose_language, escalation_reason, govern, route_intent
 from tulia.graph.state import ConversationState
 from tulia.graph.wording import prompt_context, worded
-from tulia.nlg.messages import OutboundMessage, listing, text
+from tulia.nlg.messages import OutboundMessage, buttons, listing, text
 from tulia.nlg.templates import render
 from tulia.nlu.fastpath import fast_path as detect_fast_path
+from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, normalize
 from tulia.nlu.rules import MAX_TEXT, detect_language
 from tulia.tools.customer_tools import link_whatsapp_user, whatsapp_user_customer
 
@@ -305,6 +306,8 @@ def after_governor(state: ConversationState) -> str:
         ),
         escalate_sensitive=bool(state.compliance.get("escalate_sensitive_topics", True)),
     )
+    if reason == "clarification_loop":
+        return "offer_handoff"  # misunderstood three times: ask before passing them to a person
     if reason is not None:
         return "handoff"
     if state.intent == "discounts_offers" and state.understanding.get("slots", {}).get("coupon_code"):
@@ -339,8 +342,13 @@ def governance(state: ConversationState, runtime: Runtime[EngineContext]) -> dic
     turn.set(casual_turns=decision.casual_turns, spam_turns=decision.spam_turns)
     turn.trace.append({"kind": "route", "node": "governance", "route": decision.action})
     shop = state.tenant_name or ""
-    if decision.action == "small_talk":
-        greeting = state.turn_count <= 1 or inbound_text(state).strip().lower() in ("hi", "hello", "mambo", "habari")
+    said = normalize(inbound_text(state)).strip(" ?!.")
+    if decision.action in ("small_talk", "redirect") and (said in THANKS or said in GOODBYES):
+        # "asante sana" gets "karibu", a goodbye a goodbye: short and human, no menu
+        turn.say(text(t(turn, "thanks") if said in THANKS else t(turn, "goodbye", shop=shop)))
+        turn.set(pending=None, pending_options=[])
+    elif decision.action == "small_talk":
+        greeting = state.turn_count <= 1 or said in GREETINGS
         name = f" {state.display_name.split()[0]}" if state.display_name else ""
         body = (
             t(turn, "welcome", name=name, bot_name=state.bot_name or "", shop=shop)
@@ -365,6 +373,19 @@ def governance(state: ConversationState, runtime: Runtime[EngineContext]) -> dic
 
 def after_governance(state: ConversationState) -> str:
     return "handoff" if state.route == "handoff" else "respond"
+
+
+def offer_handoff(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """After repeated misunderstanding: "Shall I get someone from the team?" (yes hands over, no carries on)."""
+    turn = Turn(state, runtime, "offer_handoff")
+    turn.say(buttons(t(turn, "offer_person"), [("esc:yes", t(turn, "ask_person")), ("esc:no", t(turn, "no_thanks"))]))
+    turn.set(
+        pending="escalation_offer",
+        pending_options=[{"id": "esc:yes"}, {"id": "esc:no"}],
+        clarification_loops=0,
+        clarified_once=False,
+    )
+    return turn.done()
 
 
 def clarify(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:

@@ -16,6 +16,14 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "Habari{name}! Mimi ni {bot_name} wa {shop}. Naweza kukusaidia kupata bidhaa, kuagiza, kulipa, "
               "kufuatilia oda, na kujibu maswali kuhusu huduma zetu.",
     },
+    "thanks": {
+        "en": "You're welcome! I'm here whenever you need anything else.",
+        "sw": "Karibu sana! Niko hapa wakati wowote ukihitaji kitu kingine.",
+    },
+    "goodbye": {
+        "en": "Goodbye, and thank you for chatting with {shop}!",
+        "sw": "Kwaheri, asante kwa kuzungumza na {shop}!",
+    },
     "small_talk": {
         "en": "I'm doing well, thank you! What can I help you with today?",
         "sw": "Niko poa, asante! Nikusaidie na nini leo?",
@@ -111,6 +119,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     # support
     "kb_answer": {"en": "{answer}\n\n(From our {source})", "sw": "{answer}\n\n(Chanzo: {source})"},
+    "offer_person": {
+        "en": "Sorry, I'm not getting it. Shall I get someone from the team to help you?",
+        "sw": "Samahani, sijaelewa vizuri. Nimwite mtu wa timu yetu akusaidie?",
+    },
     "kb_no_answer": {
         "en": "I don't have that information. Would you like me to ask a person from our team?",
         "sw": "Sina taarifa hiyo. Ungependa nimuulize mtu wa timu yetu?",

@@ -140,10 +140,14 @@ PAYMENT_HELP = (
     "i want to pay", "lipa", "which till", "what till", "till number", "which paybill", "pay to", "pay cash",
     "cash on delivery", "lipa cash", "nilipe wapi", "account number",
 )
+# haggling: the answer is the shop's real offers (prices are the catalog's), never a search for "cut" or "juu"
+HAGGLE = (
+    "make it cheaper", "cut the price", "reduce the price", "lower the price", "punguza bei", "bei iko juu",
+    "bei ni juu", "too expensive", "ghali sana", "last price", "bei ya mwisho", "negotiable", "can you reduce",
+    "best price", "nipunguzie", "is that your best price", "can you do better",
+)
 OFFERS = (
-    "any discounts", "discount on", "discounts on", "make it cheaper", "cut the price", "reduce the price",
-    "lower the price", "punguza bei", "bei iko juu", "bei ni juu", "too expensive", "ghali sana", "last price",
-    "bei ya mwisho", "negotiable", "can you reduce", "best price", "nipunguzie", "offer", "offers", "discount",
+    "any discounts", "discount on", "discounts on", "offer", "offers", "discount",
     "discounts", "promo", "promotion", "coupon", "voucher", "deal", "deals",
     "punguzo", "ofa", "bei nafuu", "sale", "code", "promo code", "any offers", "mna ofa", "kuna punguzo",
 )
@@ -159,6 +163,24 @@ SUPPORT = (
     "mko area gani", "walk in", "walk ins", "walk-ins", "do you have a shop", "a shop i can visit", "physical shop",
     "mnafanya kazi", "mnafungua", "mtafungua", "mnafunga", "mtafunga", "open today", "close today", "open on sunday",
 )
+# questions about the shop's policies that name a product ("installments for laptops") are still policy questions
+POLICY = (
+    "installment", "installments", "instalment", "instalments", "lay-by", "layby", "lay by", "trade-in", "trade in",
+    "tradein", "lipa pole pole", "lipa kidogo kidogo", "on credit", "kwa mkopo",
+)
+# Swahili and Sheng greetings: a greeting is answered in its own language
+SWAHILI_GREETINGS = (
+    "habari", "habari yako", "habari yenu", "habari za asubuhi", "habari za mchana", "habari za jioni", "hujambo",
+    "hamjambo", "jambo", "shikamoo", "salama", "hodi",
+)
+SHENG_GREETINGS = (
+    "niaje", "niaje msee", "niaje boss", "sasa", "sasa boss", "sasa msee", "vipi", "mambo vipi", "sema", "uko aje",
+)
+THANKS = (
+    "thank you", "thanks", "thanks a lot", "thank you so much", "ok thanks", "asante", "asante sana",
+    "asante sana sana", "shukran", "sawa asante", "nashukuru",
+)
+GOODBYES = ("bye", "bye bye", "goodbye", "good night", "kwaheri", "usiku mwema", "tutaonana", "see you", "siku njema")
 # a complaint about something bought: the shop's policies (returns, warranty) answer it, never a new search
 PRODUCT_COMPLAINT = (
     "stopped working", "not working", "haifanyi kazi", "is not charging", "not charging", "haichaji", "vibaya",

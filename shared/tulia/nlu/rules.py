@@ -18,11 +18,13 @@ from tulia.nlu.lexicon import (
     EVERYTHING,
     FRUSTRATION,
     GREETINGS,
+    HAGGLE,
     OFFERS,
     ORDER_STATUS,
     PAYMENT_DISPUTE,
     PAYMENT_HELP,
     PICKUP_WORDS,
+    POLICY,
     PREFS,
     PRODUCT_COMPLAINT,
     PRODUCT_QUESTION,
@@ -30,9 +32,11 @@ from tulia.nlu.lexicon import (
     SALES,
     SENSITIVE,
     SHENG,
+    SHENG_GREETINGS,
     SMALL_TALK,
     SUPPORT,
     SWAHILI,
+    SWAHILI_GREETINGS,
     any_phrase,
     normalize,
 )
@@ -75,6 +79,8 @@ _GIBBERISH = re.compile(r"[bcdfghjklmnpqrstvwxz]{6,}|(.)\1{5,}|^[\W_]+$", re.I)
 SUPPORT_TERMS = frozenset({"return", "warranty", "faulty", "hours", "fee"})
 # canonical terms that are about the shop's service, never a product ("where" -> location, "when" -> time)
 NOT_PRODUCT_TERMS = SUPPORT_TERMS | {"location", "time", "payment", "delivery", "booking", "cheap", "order"}
+# "do you offer installments?": a verb, not a promotion
+_DO_YOU_OFFER = re.compile(r"\b(do|does|can) (you|u) offer\b|\bmnaoffer\b|\bmna offer\b")
 # "how much is the iphone 13": the price of a thing is a request to buy it, not a question about it
 PRICE_QUESTION = ("how much", "price", "prices", "bei", "cost", "costs", "ngapi pesa")
 # "when will my mabati arrive", "simu yangu itafika lini": about something already bought
@@ -260,7 +266,12 @@ def product_query(text: str) -> str:
 
 
 def detect_language(text: str) -> tuple[DetectedLang, float]:
-    words = re.findall(r"[a-z]+", normalize(text))
+    plain = normalize(text).strip(" ?!.")
+    if plain in SWAHILI_GREETINGS:  # "Habari" is answered in Swahili
+        return "sw", 0.9
+    if plain in SHENG_GREETINGS:
+        return "sheng", 0.9
+    words = re.findall(r"[a-z]+", plain)
     sw = sum(w in SWAHILI for w in words)
     sheng_only = sum(w in SHENG and w not in SWAHILI and w not in ENGLISH for w in words)
     en = sum(w in ENGLISH for w in words)
@@ -356,11 +367,16 @@ class RulesEngine:
             vote("payment_help", 0.9 if signals.payment_dispute else 0.82)
         if any_phrase(plain, PREFS):
             vote("preferences_consent", 0.92)  # "no more offers" is about consent, not about offers
-        elif slots.coupon_code or any_phrase(plain, OFFERS):
+        elif any_phrase(plain, HAGGLE):
+            vote("discounts_offers", 0.95)
+        elif slots.coupon_code or any_phrase(_DO_YOU_OFFER.sub(" ", plain), OFFERS):
             vote("discounts_offers", 0.9)
         canonical_terms = set(terms(plain))
         about_policy = (
-            bool(canonical_terms & SUPPORT_TERMS) or signals.refund_request or any_phrase(plain, PRODUCT_COMPLAINT)
+            bool(canonical_terms & SUPPORT_TERMS)
+            or signals.refund_request
+            or any_phrase(plain, PRODUCT_COMPLAINT)
+            or any_phrase(plain, POLICY)
         )
         if about_policy or any_phrase(plain, SUPPORT):
             vote("support_question", 0.9 if about_policy else 0.82)

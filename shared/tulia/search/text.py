@@ -22,7 +22,8 @@ STOPWORDS = frozenset(
     there much how many price cost available got tell about like would could nataka ninataka nataa natafuta tafuta
     nipe niletee naomba omba una mna mko uko iko ziko kuna ya wa za la kwa na ni je gani bei ngapi hii hizi hiyo
     hizo hapa sasa tu pia au lakini kama sana mimi wewe yangu naweza nauliza uliza nisaidie saidia tafadhali karibu
-    habari sasa niaje mambo vipi poa boss bro sista msee ama ile hiyo kitu vitu nini
+    habari sasa niaje mambo vipi poa boss bro sista msee ama ile hiyo kitu vitu nini today tonight tomorrow now leo
+    kesho
     """.split()
 )
 
