@@ -110,3 +110,33 @@ def test_the_guard_ignores_list_numbering_but_not_numbers_in_steps() -> None:
     steps = {"business": "600984", "amount": 2610}
     assert passes("1. Go to Lipa na M-Pesa\n2. Paybill 600984\n3. Pay KES 2,610", steps)
     assert unsupported_facts("1. Paybill 600984\n2. Pay KES 2,500", steps) == ["2500"]
+
+
+@pytest.mark.parametrize(
+    ("wording", "facts"),
+    [
+        ("Get ten percent off everything this week!", {"value": 15}),
+        ("Pata punguzo la asilimia kumi leo!", {"value": 15}),
+        ("Delivery to Westlands costs three hundred shillings.", {"fee": 350}),
+        ("Utalipa elfu mbili mia tano tu.", {"total": 2400}),
+        ("Free delivery today!", {"fee": 300}),
+        ("Tunaleta bure leo.", {"fee": 300}),
+    ],
+)
+def test_the_guard_reads_numbers_and_free_claims_written_in_words(wording: str, facts: dict[str, int]) -> None:
+    """ "ten percent", "asilimia kumi", "free" and "bure" need this turn's tool output like digits do."""
+    assert unsupported_facts(wording, facts)
+
+
+@pytest.mark.parametrize(
+    ("wording", "facts"),
+    [
+        ("Get ten percent off everything this week!", {"value": 10}),
+        ("Pata punguzo la asilimia kumi leo!", {"value": 10}),
+        ("Utalipa elfu mbili mia tano tu.", {"total": 2500}),
+        ("Pickup is free at our shop.", {"fee": 0}),
+        ("One of our team will reply shortly.", {}),
+    ],
+)
+def test_numbers_in_words_backed_by_the_tool_output_pass(wording: str, facts: dict[str, int]) -> None:
+    assert unsupported_facts(wording, facts) == []

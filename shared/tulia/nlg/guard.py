@@ -1,8 +1,9 @@
 """The fact guard: model-written text may only contain facts that a tool returned this turn.
 
-Every number (prices, amounts, quantities, percentages, dates, times), every order or ticket
-reference and every code-like token in the text must appear in the tool output; otherwise the
-template wording is used instead.
+Every number (prices, amounts, quantities, percentages, dates, times), in digits or in English or
+Swahili words ("ten percent", "asilimia kumi", "elfu mbili"), every order or ticket reference, every
+code-like token and every "free"/"bure" claim in the text must be backed by the tool output;
+otherwise the template wording is used instead.
 """
 
 from __future__ import annotations
@@ -74,6 +75,63 @@ def _is_identifier(word: str) -> bool:
     return any(c.isalpha() for c in word) and any(c.isdigit() for c in word)
 
 
+# numbers written in words, English and Swahili
+_UNITS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "sifuri": 0, "moja": 1, "mbili": 2, "tatu": 3, "nne": 4,
+    "tano": 5, "sita": 6, "saba": 7, "nane": 8, "tisa": 9, "kumi": 10, "ishirini": 20, "thelathini": 30,
+    "arobaini": 40, "hamsini": 50, "sitini": 60, "sabini": 70, "themanini": 80, "tisini": 90,
+}  # fmt: skip
+_SCALES_AFTER = {"hundred": 100, "thousand": 1000, "million": 1_000_000}  # "two thousand"
+_SCALES_BEFORE = {"mia": 100, "elfu": 1000, "milioni": 1_000_000}  # "elfu mbili"
+_JOINERS = {"and", "na", "a"}
+_NUMBER_WORD = re.compile(r"[A-Za-z]+")
+_FREE = re.compile(r"\b(free|for free|free of charge|no charge|bure|bila malipo)\b", re.I)
+
+
+def spelled_numbers(text: str) -> list[int]:
+    """The numbers written in words in ``text``: "ten percent" 10, "two thousand five hundred" 2500,
+    "asilimia kumi" 10, "kumi na tano" 15, "elfu mbili mia tano" 2500. A lone "one"/"moja" (an
+    article as often as a number) is left out."""
+    words = [w.lower() for w in _NUMBER_WORD.findall(text)]
+    found: list[int] = []
+    i = 0
+    while i < len(words):
+        if words[i] not in _UNITS and words[i] not in _SCALES_BEFORE and words[i] not in _SCALES_AFTER:
+            i += 1
+            continue
+        total, current, j, parts = 0, 0, i, 0
+        while j < len(words):
+            w = words[j]
+            if w in _UNITS:
+                current += _UNITS[w]
+            elif w in _SCALES_AFTER:  # "two hundred", "a hundred"
+                current = max(current, 1) * _SCALES_AFTER[w]
+                if _SCALES_AFTER[w] >= 1000:
+                    total, current = total + current, 0
+            elif w in _SCALES_BEFORE:  # Swahili: the scale, then how many of it
+                k = j + 1
+                count = 0
+                while k < len(words) and words[k] in _UNITS and _UNITS[words[k]] < 10:
+                    count += _UNITS[words[k]]
+                    k += 1
+                total += _SCALES_BEFORE[w] * max(count, 1)
+                parts += 1
+                j = k
+                continue
+            elif not (w in _JOINERS and parts and j + 1 < len(words) and words[j + 1] in _UNITS):
+                break
+            parts += 1
+            j += 1
+        value = total + current
+        if parts and not (value == 1 and parts == 1):
+            found.append(value)
+        i = max(j, i + 1)
+    return found
+
+
 def unsupported_facts(text: str, *tool_outputs: Any, allowed_numbers: set[str] | None = None) -> list[str]:
     """The numbers and reference-like tokens in ``text`` that no tool output contains.
 
@@ -90,6 +148,9 @@ def unsupported_facts(text: str, *tool_outputs: Any, allowed_numbers: set[str] |
     plain = _WORD.sub(lambda m: " " if _is_identifier(m.group(0)) else m.group(0), text)
     missing += [n for n in _numbers(plain) if n not in numbers]
     missing += [t for t in _TOKEN.findall(plain) if t.upper() not in tokens]
+    missing += [str(n) for n in spelled_numbers(plain) if str(n) not in numbers]
+    if _FREE.search(plain) and not ({"FREE", "BURE"} & tokens or "0" in numbers):
+        missing.append(_FREE.search(plain).group(0))  # type: ignore[union-attr]
     return missing
 
 
