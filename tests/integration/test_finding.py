@@ -95,3 +95,44 @@ def test_the_hardware_shop_finds_electric_wire_not_wire_nails(chat: Chat) -> Non
     hardware = Chat(chat.conversations, tenant_id=HARDWARE, phone="+254711000318")
     reply = hardware.send("waya ya stima")
     assert [name for name, _ in rows(reply)] == ["Twin and Earth Cable 2.5mm (100m)"]
+
+
+def picked(chat: Chat) -> list[str]:
+    return [line.name for line in chat.state["frame"].lines]
+
+
+def test_the_second_one_picks_the_second_row(chat: Chat) -> None:
+    listed = rows(chat.send("I want a phone"))
+    chat.send("the second one")
+    assert picked(chat) == [listed[1][0]]
+
+
+def test_ya_pili_picks_the_second_row_in_swahili(chat: Chat) -> None:
+    listed = rows(chat.send("nataka simu"))
+    chat.send("nipe ya pili")
+    assert picked(chat) == [listed[1][0]]
+
+
+def test_hiyo_ya_samsung_picks_the_only_samsung_row(chat: Chat) -> None:
+    listed = rows(chat.send("I want a phone"))
+    [samsung] = [name for name, _ in listed if name.startswith("Samsung")]
+    chat.send("hiyo ya samsung")
+    assert picked(chat) == [samsung]
+
+
+def test_the_cheaper_one_and_the_last_one(chat: Chat) -> None:
+    listed = rows(chat.send("I want a phone"))
+    chat.send("the cheaper one")
+    assert picked(chat) == [min(listed, key=lambda row: row[1])[0]]
+    other = Chat(chat.conversations, phone="+254711000555")
+    listed = rows(other.send("I want a phone"))
+    other.send("the last one")
+    assert picked(other) == [listed[-1][0]]
+
+
+def test_the_a15_leather_one_picks_the_row_its_words_name_best(chat: Chat) -> None:
+    listed = [name for name, _ in rows(chat.send("samsung a15 case"))]
+    assert "Samsung Galaxy A15 Leather Flip Cover" in listed
+    assert "Samsung Galaxy A05 Leather Flip Cover" in listed  # "the leather one" alone would not say which
+    chat.send("the a15 leather one")
+    assert picked(chat) == ["Samsung Galaxy A15 Leather Flip Cover"]

@@ -741,7 +741,55 @@ def _chosen_option(turn: Turn, body: str, choice: int | None) -> dict[str, Any] 
     if exact:
         return exact[0]
     best = process.extractOne(plain, titles, scorer=fuzz.WRatio, score_cutoff=86)
-    return options[best[2]] if best else None
+    if best:
+        return options[best[2]]
+    if turn.state.pending != "item_selection":
+        return None
+    prices = {r["item_id"]: r["price"] for r in turn.state.last_catalog_results}
+    return shortlist_reference(plain, options, prices, _shop_index(turn).terms)
+
+
+_ORDINALS = {
+    "first": 1, "1st": 1, "kwanza": 1, "second": 2, "2nd": 2, "pili": 2, "third": 3, "3rd": 3, "tatu": 3,
+    "fourth": 4, "4th": 4, "nne": 4, "fifth": 5, "5th": 5, "tano": 5, "sixth": 6, "6th": 6, "sita": 6,
+}  # fmt: skip
+_LAST = ("last", "last one", "mwisho", "ya mwisho")
+_CHEAPER = (
+    "cheaper",
+    "cheapest",
+    "cheap one",
+    "rahisi",
+    "bei ya chini",
+    "less expensive",
+    "lowest price",
+    "affordable",
+)
+_DEARER = ("most expensive", "more expensive", "expensive one", "ghali", "ya bei ya juu", "priciest", "the best one")
+_REFERENCE_FILLER = frozenset("the one hiyo hii ile ya la za that this nipe give me i want nataka take chukua".split())
+
+
+def shortlist_reference(
+    plain: str, options: list[dict[str, Any]], prices: dict[str, int], terms: Callable[[str], list[str]]
+) -> dict[str, Any] | None:
+    """The shortlist row a customer points at: "the second one", "ya pili", "the last one", "the
+    cheaper one", "hiyo ya oraimo", "the black one" (a word that only one row's name has)."""
+    words = plain.split()
+    if any_phrase(plain, _LAST) and len(words) <= 4:
+        return options[-1]
+    for said_word in words:
+        if said_word in _ORDINALS and len(words) <= 5 and _ORDINALS[said_word] <= len(options):
+            return options[_ORDINALS[said_word] - 1]
+    priced = [o for o in options if o["id"].split(":", 1)[1] in prices]
+    if priced and any_phrase(plain, _CHEAPER):
+        return min(priced, key=lambda o: prices[o["id"].split(":", 1)[1]])
+    if priced and any_phrase(plain, _DEARER):
+        return max(priced, key=lambda o: prices[o["id"].split(":", 1)[1]])
+    said = set(terms(" ".join(w for w in words if w not in _REFERENCE_FILLER)))
+    if not said:
+        return None
+    overlap = [len(said & set(terms(o["title"]))) for o in options]
+    most = max(overlap)
+    return options[overlap.index(most)] if most and overlap.count(most) == 1 else None
 
 
 def _pick(
