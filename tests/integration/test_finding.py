@@ -30,7 +30,8 @@ def test_samsung_phones_under_20k_are_samsung_phones_within_the_budget(chat: Cha
 
 def test_iphone_15_is_the_phone_not_four_accessories_first(chat: Chat) -> None:
     reply = chat.send("iphone 15")
-    assert reply.startswith("Apple iPhone 15") or "Apple iPhone 15 -" in reply or "Apple iPhone 15 (" in reply
+    assert "Apple iPhone 15" in reply
+    assert "Case" not in reply
     assert [line.item_id for line in chat.state["frame"].lines] == ["PH-APP-021"]
 
 
@@ -40,14 +41,13 @@ def test_a_misspelt_samsung_phone_under_15k_in_sheng_lists_phones_not_screen_pro
     listed = rows(chat.send("samsang fone chini ya 15k"))
     assert listed
     assert all(price <= 15_000 for _, price in listed)
-    assert category_of(seeded, "demo-shop", listed[0][0]) == "Smartphones"
-    assert not any("Protector" in name or "Glass" in name for name, _ in listed)
+    assert {category_of(seeded, "demo-shop", name) for name, _ in listed} == {"Smartphones"}
 
 
-def test_a_type_c_charger_in_swahili_puts_chargers_first(chat: Chat) -> None:
+def test_a_type_c_charger_in_swahili_puts_chargers_first(chat: Chat, seeded: Services) -> None:
     listed = rows(chat.send("nataka chaja ya type c"))
-    assert "Charger" in listed[0][0] or "Adapter" in listed[0][0]
-    assert not any("Earbuds" in name or "Earphones" in name for name, _ in listed)
+    assert {category_of(seeded, "demo-shop", name) for name, _ in listed} == {"Chargers & Cables"}
+    assert "Charger" in listed[0][0]
 
 
 def test_chargers_not_earphones_excludes_earphones(chat: Chat, seeded: Services) -> None:

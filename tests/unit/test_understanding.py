@@ -268,10 +268,18 @@ def test_slots_for_an_order_reference_a_code_a_phone_and_delivery() -> None:
     assert extract_slots("nitakuja kuchukua dukani").wants_delivery is False
 
 
+def test_a_bare_k_the_catalog_uses_as_a_word_is_not_a_budget() -> None:
+    class Tvs(DemoWords):
+        product_terms = {*CATALOG_WORDS, "4k", "uhd"}
+
+    assert ENGINE.understand("a 55 inch 4k tv", catalog=Tvs()).slots.budget_max is None  # a picture, not a price
+    assert ENGINE.understand("tv ya 4k", catalog=DemoWords()).slots.budget_max == 4000  # a shop without 4K things
+    assert ENGINE.understand("4k tv under 60k", catalog=Tvs()).slots.budget_max == 60_000
+
+
 def test_the_product_query_drops_fillers_amounts_and_references() -> None:
     assert extract_slots("Nataka simu ya Samsung chini ya 20k").query == "simu ya samsung"  # the head word stays first
     assert extract_slots("nataka kava ya simu").query == "kava ya simu"
-    assert extract_slots("a 55 inch 4k tv").budget_max is None  # a picture, not a price
     assert extract_slots("hi, do you have iphone 13?").query == "iphone 13"
 
 

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field, RootModel, field_validator, model_validator
 
 from tulia.domain.common import Lang, Model, Slug
+from tulia.search.text import GENERIC_WORDS, STOPWORDS, fold
 
 ALL_LANGUAGES: tuple[Lang, ...] = ("en", "sw", "sheng")
 
@@ -130,8 +131,6 @@ class Vocabulary(RootModel[dict[str, list[str]]]):
 
     @model_validator(mode="after")
     def _well_formed(self) -> Vocabulary:
-        from tulia.search.text import GENERIC_WORDS, STOPWORDS, fold
-
         shared_words = GENERIC_WORDS.keys() | STOPWORDS
         problems: list[str] = []
         if len(self.root) > MAX_VOCAB_TERMS:

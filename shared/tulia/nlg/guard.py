@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tulia.nlu.lexicon import NUMBER_WORDS, SCALES_AFTER, SCALES_BEFORE
+
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
 _TOKEN = re.compile(r"\b(?:[A-Z]{2,}[-_]?[A-Z0-9]*\d[A-Z0-9]*|[A-Z0-9]{2,}-[A-Z0-9]{3,}|ws_CO_\w+)\b")
 
@@ -75,17 +77,6 @@ def _is_identifier(word: str) -> bool:
     return any(c.isalpha() for c in word) and any(c.isdigit() for c in word)
 
 
-# numbers written in words, English and Swahili
-_UNITS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
-    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "sifuri": 0, "moja": 1, "mbili": 2, "tatu": 3, "nne": 4,
-    "tano": 5, "sita": 6, "saba": 7, "nane": 8, "tisa": 9, "kumi": 10, "ishirini": 20, "thelathini": 30,
-    "arobaini": 40, "hamsini": 50, "sitini": 60, "sabini": 70, "themanini": 80, "tisini": 90,
-}  # fmt: skip
-_SCALES_AFTER = {"hundred": 100, "thousand": 1000, "million": 1_000_000}  # "two thousand"
-_SCALES_BEFORE = {"mia": 100, "elfu": 1000, "milioni": 1_000_000}  # "elfu mbili"
 _JOINERS = {"and", "na", "a"}
 _NUMBER_WORD = re.compile(r"[A-Za-z]+")
 _FREE = re.compile(r"\b(free|for free|free of charge|no charge|bure|bila malipo)\b", re.I)
@@ -99,29 +90,29 @@ def spelled_numbers(text: str) -> list[int]:
     found: list[int] = []
     i = 0
     while i < len(words):
-        if words[i] not in _UNITS and words[i] not in _SCALES_BEFORE and words[i] not in _SCALES_AFTER:
+        if words[i] not in NUMBER_WORDS and words[i] not in SCALES_BEFORE and words[i] not in SCALES_AFTER:
             i += 1
             continue
         total, current, j, parts = 0, 0, i, 0
         while j < len(words):
             w = words[j]
-            if w in _UNITS:
-                current += _UNITS[w]
-            elif w in _SCALES_AFTER:  # "two hundred", "a hundred"
-                current = max(current, 1) * _SCALES_AFTER[w]
-                if _SCALES_AFTER[w] >= 1000:
+            if w in NUMBER_WORDS:
+                current += NUMBER_WORDS[w]
+            elif w in SCALES_AFTER:  # "two hundred", "a hundred"
+                current = max(current, 1) * SCALES_AFTER[w]
+                if SCALES_AFTER[w] >= 1000:
                     total, current = total + current, 0
-            elif w in _SCALES_BEFORE:  # Swahili: the scale, then how many of it
+            elif w in SCALES_BEFORE:  # Swahili: the scale, then how many of it
                 k = j + 1
                 count = 0
-                while k < len(words) and words[k] in _UNITS and _UNITS[words[k]] < 10:
-                    count += _UNITS[words[k]]
+                while k < len(words) and words[k] in NUMBER_WORDS and NUMBER_WORDS[words[k]] < 10:
+                    count += NUMBER_WORDS[words[k]]
                     k += 1
-                total += _SCALES_BEFORE[w] * max(count, 1)
+                total += SCALES_BEFORE[w] * max(count, 1)
                 parts += 1
                 j = k
                 continue
-            elif not (w in _JOINERS and parts and j + 1 < len(words) and words[j + 1] in _UNITS):
+            elif not (w in _JOINERS and parts and j + 1 < len(words) and words[j + 1] in NUMBER_WORDS):
                 break
             parts += 1
             j += 1

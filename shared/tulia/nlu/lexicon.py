@@ -108,21 +108,43 @@ SENSITIVE = (
     "lawyer", "sue you", "court", "police", "legal action", "mahakama", "wakili", "polisi", "medical", "medicine",
     "pregnant", "suicide", "kill myself", "dawa ya",
 )
+# Swahili and Sheng greetings: a greeting is answered in its own language
+SWAHILI_GREETINGS = (
+    "habari", "habari yako", "habari yenu", "habari za asubuhi", "habari za mchana", "habari za jioni", "hujambo",
+    "hamjambo", "jambo", "shikamoo", "salama", "hodi",
+)
+SHENG_GREETINGS = (
+    "niaje", "niaje msee", "niaje boss", "sasa", "sasa boss", "sasa msee", "vipi", "mambo vipi", "sema", "uko aje",
+)
+THANKS = (
+    "thank you", "thanks", "thanks a lot", "thank you so much", "ok thanks", "asante", "asante sana",
+    "asante sana sana", "shukran", "sawa asante", "nashukuru",
+)
+GOODBYES = ("bye", "bye bye", "goodbye", "good night", "kwaheri", "usiku mwema", "tutaonana", "see you", "siku njema")
 GREETINGS = (
     "hi", "hello", "hey", "hallo", "helo", "hi there", "good morning", "good afternoon", "good evening", "mambo",
-    "niaje", "sasa", "habari", "habari yako", "hujambo", "jambo", "sema", "vipi", "uko aje", "sasa boss",
-    "mambo vipi", "niaje msee", "salama", "shikamoo", "morning", "hey there", "hola", "habari za asubuhi",
-    "habari za mchana", "habari za jioni", "habari yenu", "hamjambo", "niaje boss", "sasa msee", "good day",
+    "morning", "hey there", "hola", "good day", *SWAHILI_GREETINGS, *SHENG_GREETINGS,
 )
 SMALL_TALK = (
     "how are you", "how r u", "uko aje", "uko poa", "umeamkaje", "how is your day", "what s up", "whats up",
     "tell me a joke", "nipe joke", "do you love me", "are you single", "you are cute", "wewe ni mrembo",
-    "are you a robot", "are you human", "what is your name", "jina lako ni nani", "who made you", "thank you",
-    "thanks", "asante", "asante sana", "shukran", "lol", "haha", "hahaha", "good night", "usiku mwema", "bye",
-    "kwaheri", "see you", "nice", "cool", "ok thanks", "sawa asante", "poa sana", "poa", "you are so beautiful",
-    "you are beautiful", "love you", "nakupenda", "thank you so much", "thanks a lot", "asante sana sana",
-    "goodbye", "bye bye", "tutaonana", "baadaye", "have a nice day", "siku njema",
+    "are you a robot", "are you human", "what is your name", "jina lako ni nani", "who made you", "lol", "haha",
+    "hahaha", "nice", "cool", "poa sana", "poa", "you are so beautiful", "you are beautiful", "love you",
+    "nakupenda", "baadaye", "have a nice day", *THANKS, *GOODBYES,
 )
+
+# numbers written in words, English and Swahili (the rules engine skips them as topics; the fact guard
+# reads them as numbers)
+NUMBER_WORDS: dict[str, int] = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "sifuri": 0, "moja": 1, "mbili": 2, "tatu": 3, "nne": 4,
+    "tano": 5, "sita": 6, "saba": 7, "nane": 8, "tisa": 9, "kumi": 10, "ishirini": 20, "thelathini": 30,
+    "arobaini": 40, "hamsini": 50, "sitini": 60, "sabini": 70, "themanini": 80, "tisini": 90,
+}  # fmt: skip
+SCALES_AFTER = {"hundred": 100, "thousand": 1000, "million": 1_000_000}  # "two thousand"
+SCALES_BEFORE = {"mia": 100, "elfu": 1000, "milioni": 1_000_000}  # "elfu mbili"
 
 # intent cues
 ORDER_STATUS = (
@@ -168,19 +190,6 @@ POLICY = (
     "installment", "installments", "instalment", "instalments", "lay-by", "layby", "lay by", "trade-in", "trade in",
     "tradein", "lipa pole pole", "lipa kidogo kidogo", "on credit", "kwa mkopo",
 )
-# Swahili and Sheng greetings: a greeting is answered in its own language
-SWAHILI_GREETINGS = (
-    "habari", "habari yako", "habari yenu", "habari za asubuhi", "habari za mchana", "habari za jioni", "hujambo",
-    "hamjambo", "jambo", "shikamoo", "salama", "hodi",
-)
-SHENG_GREETINGS = (
-    "niaje", "niaje msee", "niaje boss", "sasa", "sasa boss", "sasa msee", "vipi", "mambo vipi", "sema", "uko aje",
-)
-THANKS = (
-    "thank you", "thanks", "thanks a lot", "thank you so much", "ok thanks", "asante", "asante sana",
-    "asante sana sana", "shukran", "sawa asante", "nashukuru",
-)
-GOODBYES = ("bye", "bye bye", "goodbye", "good night", "kwaheri", "usiku mwema", "tutaonana", "see you", "siku njema")
 # a complaint about something bought: the shop's policies (returns, warranty) answer it, never a new search
 PRODUCT_COMPLAINT = (
     "stopped working", "not working", "haifanyi kazi", "is not charging", "not charging", "haichaji", "vibaya",

@@ -8,6 +8,7 @@ one clarifying question, and noise goes to the menu.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from tulia.nlu.frame_extract import extract_coupon
@@ -19,6 +20,7 @@ from tulia.nlu.lexicon import (
     FRUSTRATION,
     GREETINGS,
     HAGGLE,
+    NUMBER_WORDS,
     OFFERS,
     ORDER_STATUS,
     PAYMENT_DISPUTE,
@@ -30,6 +32,8 @@ from tulia.nlu.lexicon import (
     PRODUCT_QUESTION,
     REFUND,
     SALES,
+    SCALES_AFTER,
+    SCALES_BEFORE,
     SENSITIVE,
     SHENG,
     SHENG_GREETINGS,
@@ -41,7 +45,7 @@ from tulia.nlu.lexicon import (
     normalize,
 )
 from tulia.nlu.types import JOURNEY_OF, CatalogWords, DetectedLang, GovernorClass, Intent, Signals, Slots, Understanding
-from tulia.search.text import CONNECTORS, STOPWORDS, terms
+from tulia.search.text import CONNECTORS, MEASURES, STOPWORDS, terms
 
 if TYPE_CHECKING:
     from tulia.llm.client import LlmResult
@@ -60,11 +64,7 @@ _BUDGET_MAX = re.compile(
 )
 _BUDGET_MIN = re.compile(r"(?:above|over|more than|at least|zaidi ya|juu ya)\s*" + _AMOUNT, re.I)
 _BETWEEN = re.compile(r"(?:between|kati ya)\s*" + _AMOUNT + r"\s*(?:and|na|-|to)\s*" + _AMOUNT, re.I)
-# "phone ya 10k"; never "a 4k tv" (a picture, not a price)
-_BARE_K = re.compile(
-    r"(?<![\w-])(\d{1,3}(?:\.\d)?)\s*(k|thao|ngiri)(?!\w)(?!\s*(?:uhd|hdr|tv|smart|display|screen|monitor|resolution|video|camera|ultra))",
-    re.I,
-)
+_BARE_K = re.compile(r"(?<![\w-])(\d{1,3}(?:\.\d)?)\s*(k|thao|ngiri)(?!\w)", re.I)
 _QUANTITY = re.compile(
     r"(?<![\w-])(\d{1,3})\s*(?:pcs|pieces|piece|units|vipande|kipande|x)(?!\w)|(?<!\w)x\s*(\d{1,3})(?!\w)", re.I
 )
@@ -88,14 +88,8 @@ _MY_THING_ARRIVING = re.compile(
     r"\bwhen (will|does|is) my \w+( \w+)? (arrive|come|be delivered|get here|reach)\b|"
     r"\b\w+ (yangu|zangu|wangu) (itafika|zitafika|litafika|yatafika|itakuja|zitakuja)\b"
 )
-# counting and measuring words are not what a message is about ("nyanya kilo mbili", "kokoto tani tatu")
-MEASURES = frozenset(
-    "kg kilo kilos g ml l litre lita liter tonne tani ton pcs pieces pack packs pakiti bag bags".split()
-)
-NUMBER_WORDS = frozenset(
-    "one two three four five six seven eight nine ten twenty fifty hundred thousand moja mbili tatu nne tano sita "
-    "saba nane tisa kumi ishirini thelathini hamsini mia elfu".split()
-)
+# numbers in words are not what a message is about ("kokoto tani tatu")
+NUMBER_TERMS = frozenset(NUMBER_WORDS) | SCALES_AFTER.keys() | SCALES_BEFORE.keys()
 # verbs and little words that never name a thing ("did it go through?" is not about the JBL Go)
 FUNCTION_WORDS = frozenset(
     "did done go goes going gone through come comes came will would should shall has had was were be been being "
@@ -111,6 +105,14 @@ def _amount(number: str, unit: str | None) -> int | None:
         return None
     value *= _MULTIPLIERS.get((unit or "").lower(), 1)
     return int(value) if 0 < value < 100_000_000 else None
+
+
+def _names_a_product(text: str, catalog: CatalogWords) -> bool:
+    """Whether the message's bare "4k" is a word of the shop's catalog rather than a budget."""
+    if _BUDGET_MAX.search(text) or _BETWEEN.search(text):
+        return False
+    m = _BARE_K.search(text)
+    return m is not None and (m.group(1) + m.group(2)).lower() in catalog.product_terms
 
 
 def extract_slots(text: str) -> Slots:
@@ -303,6 +305,8 @@ class RulesEngine:
         text = text[:MAX_TEXT]
         plain = re.sub(r"([a-z])\1{2,}", r"\1", normalize(text))  # "hellooooo" -> "hello"
         slots = extract_slots(text)
+        if catalog is not None and slots.budget_max and _names_a_product(text, catalog):
+            slots = replace(slots, budget_max=None)  # "a 55 inch 4k tv": the shop sells "4K" things, not "4,000"
         signals = Signals(
             payment_dispute=any_phrase(plain, PAYMENT_DISPUTE),
             refund_request=any_phrase(plain, REFUND),
@@ -344,7 +348,7 @@ class RulesEngine:
             if t not in NOT_PRODUCT_TERMS
             and not t[:1].isdigit()
             and t not in MEASURES
-            and t not in NUMBER_WORDS
+            and t not in NUMBER_TERMS
             and t not in FUNCTION_WORDS
         ]
         product_terms = [t for t in content if len(t) > 1 and catalog is not None and t in catalog.product_terms]
@@ -371,7 +375,7 @@ class RulesEngine:
             vote("discounts_offers", 0.95)
         elif slots.coupon_code or any_phrase(_DO_YOU_OFFER.sub(" ", plain), OFFERS):
             vote("discounts_offers", 0.9)
-        canonical_terms = set(terms(plain))
+        canonical_terms = set(shop_terms)  # the shop's folding includes the generic words
         about_policy = (
             bool(canonical_terms & SUPPORT_TERMS)
             or signals.refund_request

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 
 from tulia.domain.catalog import CatalogItem
-from tulia.search.text import CONNECTORS, GENERIC_TERMS, STOPWORDS, Folding, fold
+from tulia.search.text import CONNECTORS, GENERIC_TERMS, MEASURES, STOPWORDS, Folding, fold
 
 FIELD_WEIGHTS = {
     "name": 3.0,
@@ -41,11 +41,6 @@ EXACT, PREFIX, FUZZY = 1.0, 0.8, 0.7
 K1, B = 1.2, 0.5
 KIND_NAMED = 1.25  # the kind asked for is in the item's own name ("eggs": "Kienyeji Eggs Tray", not "Fresh Milk")
 UNSAID_KIND = 0.6  # no kind asked: the factor of an item whose name adds a kind ("... Silicone Case")
-# words that measure or count a thing; a name's kind word comes before them ("Roofing Nails 1kg")
-MEASURES = frozenset(
-    "kg g gm gms ml l ltr litre litres liter m mm cm inch inches in ft w v mah gb tb pcs pc pack packs pair set "
-    "roll box bag tonne ton gauge gen".split()
-)
 CHEAP = "cheap"  # the generic term of "cheap", "affordable", "rahisi", "cheapest"
 NEGATIONS = frozenset({"not", "sio", "siyo", "bila", "without", "except", "isipokuwa", "minus"})
 

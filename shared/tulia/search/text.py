@@ -27,6 +27,13 @@ STOPWORDS = frozenset(
     """.split()
 )
 
+# words that measure or count a thing: never what a message is about ("nyanya kilo mbili"), and a
+# name's kind word comes before them ("Roofing Nails 1kg")
+MEASURES = frozenset(
+    "kg kilo kilos g gm gms ml l ltr litre litres liter lita m mm cm inch inches in ft w v mah gb tb pcs pc pieces "
+    "pack packs pakiti pair set roll box bag bags tonne ton tani gauge gen".split()
+)
+
 # words after a kind word that make it the head of what follows: "kava ya simu", "case for iphone"
 CONNECTORS = frozenset({"ya", "za", "la", "wa", "cha", "vya", "for", "of", "kwa", "with"})
 

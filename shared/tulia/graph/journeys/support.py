@@ -95,7 +95,7 @@ def unknown(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
     today?", "my phone is not charging"); only when they don't, "I didn't get that" and the menu."""
     turn = Turn(state, runtime, "unknown")
     question = inbound_text(state)
-    if len(terms(question)) >= 1 and state.understanding.get("governor") != "spam":
+    if terms(question) and state.understanding.get("governor") != "spam":
         result = turn.tool("kb_retrieve", query=question, top_k=3)
         snippets = result["data"]["snippets"] if result["ok"] else []
         if snippets:
