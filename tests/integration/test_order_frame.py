@@ -67,7 +67,8 @@ def test_sheng_first_message_fills_the_frame_too(chat: Chat, seeded: Services) -
     order = seeded.orders.get(SHOP, chat.state["order_id"])
     assert order.lines[0].quantity == 2
     assert order.delivery.mode == "pickup"
-    assert "Kuchukua dukani: bure" in reply  # Sheng is answered in the shop's fallback, Swahili
+    # Sheng is answered in Sheng (the shop's choice); the shop's pickup note has no Sheng text, so Swahili
+    assert "Pickup kwa shop: free (tayari kuchukuliwa ndani ya saa 2 baada ya malipo)" in reply
 
 
 # slots given late, in any order ------------------------------------------------------------------------

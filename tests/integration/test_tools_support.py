@@ -69,7 +69,8 @@ def test_handoff_ticket_stores_the_snapshot_and_puts_the_customer_with_a_human(s
     )
     assert ticket["created"] is True
     assert ticket["ticket_id"].startswith("HND-")
-    assert ticket["expected_response"] == "within 30 minutes (Mon-Sat 8am-7pm)"
+    assert ticket["expected_response"] == "within 30 minutes"  # Monday 10:00, inside the hours
+    assert ticket["team_available"] is True
     stored = seeded.handoffs.get(SHOP, ticket["ticket_id"])
     assert (stored.status, stored.priority, stored.context_snapshot) == ("open", "high", SNAPSHOT)
     assert shop.ok("customer_get_or_create", phone_e164="0712345678")["in_handoff"] is True

@@ -21,6 +21,7 @@ from tulia.domain.handoff import TRANSCRIPT_LIMIT, HandoffTicket, TicketStatus, 
 from tulia.domain.tenant import Tenant
 from tulia.errors import BusinessRuleViolation, ProviderUnavailable, StateConflict
 from tulia.nlg.messages import text
+from tulia.nlg.templates import render
 
 REPLY_WINDOW = timedelta(hours=24)
 
@@ -165,7 +166,37 @@ def register(
         )
         s.handoffs.resolve(ticket, after)
         audit(deps, who, "handoff.resolve", ticket_id)
-        return after
+        return tell_the_bot_is_back(after)
+
+    def tell_the_bot_is_back(ticket: HandoffTicket) -> HandoffTicket:
+        """The customer learns that the person is done and the bot answers again, in their language,
+        when WhatsApp's window allows a free-form message (else their next message reaches the bot
+        anyway). The notice, sent or failed, is kept on the ticket."""
+        now = s.clock()
+        if deps.send_whatsapp is None or now - (ticket.last_customer_message_at or ticket.created_at) > REPLY_WINDOW:
+            return ticket
+        customer = s.customers.get(ticket.tenant_id, ticket.customer_id)
+        tenant = s.tenants.get(ticket.tenant_id)
+        lang = str(ticket.context_snapshot.get("language") or customer.language_preference or tenant.languages.default)
+        body = render("handoff_ended", lang, tenant.languages.sheng_reply_language, bot_name=tenant.persona.bot_name)
+        entry = TranscriptEntry(role="bot", text=body, at=now)
+        try:
+            message_id = deps.send_whatsapp(tenant, addressed_to(customer.phone_e164, customer.wa_user_id), body)
+        except SendFailed as exc:
+            message_id = f"failed:{exc.code or exc.status}"
+        noted = ticket.model_copy(
+            update={
+                "transcript": [*ticket.transcript, entry.model_copy(update={"message_id": message_id})][
+                    -TRANSCRIPT_LIMIT:
+                ],
+                "updated_at": s.clock(),
+            }
+        )
+        try:
+            s.handoffs.replace(ticket, noted)
+        except StateConflict:
+            return ticket
+        return noted
 
 
 def _with_entry(ticket: HandoffTicket, entry: TranscriptEntry, message_id: str, now: Any) -> HandoffTicket:

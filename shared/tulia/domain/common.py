@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 import secrets
 from datetime import UTC, datetime, timedelta, timezone
-from typing import Annotated, Literal
+from typing import Annotated, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, StringConstraints, TypeAdapter
+from pydantic import BaseModel, ConfigDict, RootModel, StringConstraints, TypeAdapter, model_validator
 
 Lang = Literal["en", "sw", "sheng"]
 LangPref = Literal["en", "sw", "sheng", "mixed"]
@@ -26,6 +26,33 @@ class Model(BaseModel):
     """Base for stored domain models: strict about unknown fields, immutable by copy."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class LocalText(RootModel[str | dict[Lang, str]]):
+    """A shop's free text (an ETA, a response time, a pickup note) as the pack gives it: one text for
+    every language, or one per language (``{en: ..., sw: ..., sheng: ...}``) so that a Swahili reply
+    is Swahili throughout. A language without its own text falls back to Swahili for Sheng, then to
+    the shop's default language, then to English."""
+
+    root: str | dict[Lang, str]
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> LocalText:
+        values = [self.root] if isinstance(self.root, str) else list(self.root.values())
+        if not values or any(not v.strip() for v in values):
+            raise ValueError("give a text, or a non-empty text for each language listed")
+        if any(len(v) > MAX_LOCAL_TEXT for v in values):
+            raise ValueError(f"at most {MAX_LOCAL_TEXT} characters")
+        return self
+
+    def in_language(self, lang: str | None, default: str = "en") -> str:
+        if isinstance(self.root, str):
+            return self.root
+        order = [lang, "sw" if lang == "sheng" else None, default, "en", "sw", "sheng"]
+        return next(self.root[cast(Lang, o)] for o in [*order, *self.root] if o in self.root)
+
+
+MAX_LOCAL_TEXT = 300
 
 
 def utc_now() -> datetime:

@@ -42,6 +42,16 @@ class Customer(Model):
         return self.marketing_opt_in is True
 
 
+def may_market(marketing_opt_in: bool | None, offers_whatsapp: bool, *, requires_opt_in: bool) -> bool:
+    """Whether offers and tips the customer did not ask for may be sent: never after an opt-out; with
+    the shop's ``compliance.marketing_requires_opt_in``, only after an opt-in to WhatsApp offers."""
+    if marketing_opt_in is False:
+        return False
+    if requires_opt_in:
+        return marketing_opt_in is True and offers_whatsapp
+    return True
+
+
 class ConsentEvent(Model):
     """One change of consent. Stored insert-only; never updated or deleted."""
 

@@ -15,9 +15,10 @@ TRANSCRIPT_LIMIT = 100  # entries kept on a ticket (the oldest go first)
 
 
 class TranscriptEntry(Model):
-    """A message of the handed-over conversation: the customer's, or a person's reply from the inbox."""
+    """A message of the handed-over conversation: the customer's, a person's reply from the inbox, or
+    the bot's word that it has the conversation again."""
 
-    role: Literal["customer", "agent"]
+    role: Literal["customer", "agent", "bot"]
     text: str = Field(max_length=4096)
     at: datetime
     by: str | None = None  # the staff member, for agent replies

@@ -7,7 +7,8 @@ from typing import Literal
 
 from pydantic import Field, RootModel, field_validator, model_validator
 
-from tulia.domain.common import Lang, Model, Slug
+from tulia.domain.common import Lang, LocalText, Model, Slug
+from tulia.domain.hours import OpeningHours
 from tulia.search.text import GENERIC_WORDS, STOPWORDS, fold
 
 ALL_LANGUAGES: tuple[Lang, ...] = ("en", "sw", "sheng")
@@ -33,7 +34,14 @@ class Persona(Model):
 class LanguagePolicy(Model):
     default: Lang = "en"
     allowed: list[Lang] = Field(default_factory=lambda: list(ALL_LANGUAGES), min_length=1)
-    sheng_fallback: Literal["sw", "en"] = "sw"
+    sheng_fallback: Literal["sw", "en"] = "sw"  # older packs: how Sheng speakers were answered
+    # how Sheng speakers are answered: in Sheng (the main journeys have Sheng templates; the rest are
+    # Swahili), in Swahili or in English. Unset: as sheng_fallback says.
+    sheng_replies: Literal["sheng", "sw", "en"] | None = None
+
+    @property
+    def sheng_reply_language(self) -> Literal["sheng", "sw", "en"]:
+        return self.sheng_replies or self.sheng_fallback
 
     @model_validator(mode="after")
     def _default_is_allowed(self) -> LanguagePolicy:
@@ -94,14 +102,14 @@ class PaymentsConfig(Model):
 class DeliveryZone(Model):
     name: str = Field(min_length=1, max_length=60)
     fee: int = Field(ge=0, le=100_000)
-    eta: str = Field(min_length=1, max_length=60)
+    eta: LocalText
     areas: list[str] = Field(default_factory=list)  # neighbourhoods that belong to this zone
 
 
 class PickupConfig(Model):
     enabled: bool = True
-    address: str | None = None
-    eta: str = "ready in 2 hours"
+    address: LocalText | None = None
+    eta: LocalText = LocalText({"en": "ready in 2 hours", "sw": "tayari baada ya saa 2"})
 
 
 class CompliancePolicy(Model):
@@ -111,9 +119,25 @@ class CompliancePolicy(Model):
 
 
 class HandoffPolicy(Model):
+    """Whether a person can take over a conversation, and when. Disabled: no ticket is opened and the
+    customer is told how to reach the shop (``contact``). ``hours`` (the shop's time, EAT), e.g.
+    ``"Mon-Fri 08:00-18:00; Sat 09:00-13:00"``: the response time is promised only inside them;
+    outside them the customer is told when the team is back."""
+
     enabled: bool = True
-    response_time: str = "within 2 hours"
-    hours: str | None = None
+    response_time: LocalText = LocalText({"en": "within 2 hours", "sw": "ndani ya saa 2"})
+    hours: str | None = Field(default=None, max_length=200)
+    contact: LocalText | None = None  # how to reach the shop without the bot ("call 0712 345 678")
+
+    @field_validator("hours")
+    @classmethod
+    def _readable_hours(cls, hours: str | None) -> str | None:
+        if hours is not None:
+            OpeningHours.parse(hours)  # raises ValueError naming what is wrong
+        return hours
+
+    def opening_hours(self) -> OpeningHours | None:
+        return OpeningHours.parse(self.hours) if self.hours else None
 
 
 _VOCAB_TERM = re.compile(r"^[a-z0-9]{2,30}$")

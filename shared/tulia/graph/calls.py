@@ -13,6 +13,7 @@ from langgraph.types import Command
 from tulia.graph.context import EngineContext
 from tulia.graph.state import ConversationState
 from tulia.nlg.messages import OutboundMessage
+from tulia.nlg.templates import template_language
 from tulia.tools.context import ToolContext
 from tulia.tools.registry import call_tool
 
@@ -37,6 +38,11 @@ class Turn:
     def lang(self) -> str:
         return str(self.updates.get("response_language") or self.state.response_language)
 
+    @property
+    def text_lang(self) -> str:
+        """The language the reply's templates and the shop's texts are in (Sheng as the shop chose)."""
+        return template_language(self.lang, str(self.get("sheng_fallback")))
+
     def get(self, name: str) -> Any:
         return self.updates[name] if name in self.updates else getattr(self.state, name)
 
@@ -50,6 +56,7 @@ class Turn:
             services=self.ctx.services,
             customer_id=customer_id,
             message_id=self.ctx.message_id,
+            language=self.text_lang,
         )
         started = time.perf_counter()
         result = call_tool(

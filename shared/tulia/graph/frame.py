@@ -142,7 +142,7 @@ class ShopOptions(BaseModel):
     pickup_address: str | None = None
 
     @classmethod
-    def of(cls, tenant: Tenant) -> ShopOptions:
+    def of(cls, tenant: Tenant, lang: str | None = None) -> ShopOptions:
         modes: list[FulfilmentMode] = []
         if tenant.delivery_zones:
             modes.append("delivery")
@@ -152,7 +152,9 @@ class ShopOptions(BaseModel):
             modes=modes,
             zones=[(z.name, list(z.areas)) for z in tenant.delivery_zones],
             methods=list(tenant.payments.enabled_methods()),
-            pickup_address=tenant.pickup.address,
+            pickup_address=tenant.pickup.address.in_language(lang, tenant.languages.default)
+            if tenant.pickup.address
+            else None,
         )
 
 

@@ -3,6 +3,7 @@ classifiers, the router, governance, clarify/unknown, handoff, preferences, resp
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -17,11 +18,13 @@ from tulia.graph.routing import EscalationSignals, choose_language, escalation_r
 from tulia.graph.state import ConversationState
 from tulia.graph.wording import prompt_context, worded
 from tulia.nlg.messages import OutboundMessage, buttons, listing, text
-from tulia.nlg.templates import render
+from tulia.nlg.templates import render, when_back
+from tulia.nlu.fastpath import FastPathHit
 from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, normalize
 from tulia.nlu.rules import MAX_TEXT, detect_language
 from tulia.tools.customer_tools import link_whatsapp_user, whatsapp_user_customer
+from tulia.tools.support_tools import contact_of
 
 MENU = (
     ("menu:buy", "menu_buy"),
@@ -41,6 +44,11 @@ SALE_TAP_PREFIXES = ("item:", "var:", "qty:", "mode:", "zone:", "pay:", "confirm
 
 def t(turn: Turn, key: str, **facts: Any) -> str:
     return render(key, turn.lang, str(turn.get("sheng_fallback")), **facts)
+
+
+def shop_contact(turn: Turn) -> str:
+    """How to reach the shop without the bot, in the reply's language."""
+    return contact_of(turn.ctx.services.tenants.get(turn.ctx.tenant_id), turn.text_lang)
 
 
 def menu(turn: Turn, body_key: str = "menu_prompt", **facts: Any) -> OutboundMessage:
@@ -151,6 +159,8 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     )
     kind = state.inbound.get("type", "text")
     hit = detect_fast_path(body, awaiting_answer=state.pending is not None) if body else None
+    if hit is None and body and state.pending is not None:
+        hit = _typed_option(body, state.pending_options)
     reply_id = state.inbound.get("reply_id")
     route: str
     if kind == "payment_event":
@@ -207,6 +217,19 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     turn.set(route=route)
     turn.trace.append({"kind": "route", "node": "fast_path", "route": route})
     return turn.done()
+
+
+def _typed_option(body: str, options: list[dict[str, Any]]) -> FastPathHit | None:
+    """A button's or row's title typed instead of tapped ("Ee, tuma", "Yes, send it") is that choice."""
+    typed = normalize(body)
+    return next(
+        (
+            FastPathHit("choice", choice=number)
+            for number, option in enumerate(options, 1)
+            if option.get("title") and normalize(str(option["title"])) == typed
+        ),
+        None,
+    )
 
 
 # classifiers -----------------------------------------------------------------------------------
@@ -378,6 +401,11 @@ def after_governance(state: ConversationState) -> str:
 def offer_handoff(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
     """After repeated misunderstanding: "Shall I get someone from the team?" (yes hands over, no carries on)."""
     turn = Turn(state, runtime, "offer_handoff")
+    if not state.handoff.get("enabled", True):  # nobody to hand over to: say how to reach the shop
+        contact = shop_contact(turn)
+        turn.say(text(t(turn, "not_getting_it_contact", shop=state.tenant_name or "", contact=contact)))
+        turn.set(clarification_loops=0, clarified_once=False, pending=None, pending_options=[])
+        return turn.done()
     turn.say(buttons(t(turn, "offer_person"), [("esc:yes", t(turn, "ask_person")), ("esc:no", t(turn, "no_thanks"))]))
     turn.set(
         pending="escalation_offer",
@@ -446,7 +474,12 @@ def handoff(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
         context_snapshot=snapshot,
     )
     if not result["ok"]:
-        turn.say(text(t(turn, "handoff_unavailable")))
+        if result["error"]["code"] == "handoff_disabled":  # the shop takes no hand-overs in chat
+            contact = result["error"].get("details", {}).get("contact", "")
+            turn.say(text(t(turn, "handoff_disabled", shop=state.tenant_name or "", contact=contact)))
+            turn.set(pending=None, pending_options=[], escalation_required=False, clarification_loops=0)
+        else:
+            turn.say(text(t(turn, "handoff_unavailable")))
         return turn.done()
     ticket = result["data"]
     turn.set(
@@ -457,7 +490,13 @@ def handoff(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
         pending=None,
         pending_options=[],
     )
-    message = t(turn, "handoff", ticket=ticket["ticket_id"], eta=ticket["expected_response"] or "")
+    if ticket["team_available"]:
+        message = t(turn, "handoff", ticket=ticket["ticket_id"], eta=ticket["expected_response"] or "")
+    else:  # outside the shop's handoff hours: no promise, only when the team is back
+        back = when_back(
+            datetime.fromisoformat(ticket["team_back_at"]), turn.ctx.services.clock(), turn.lang, state.sheng_fallback
+        )
+        message = t(turn, "handoff_after_hours", ticket=ticket["ticket_id"], back=back)
     turn.say(text(worded(turn, "handoff_message", message, [ticket], ticket_json=ticket)))
     return turn.done()
 

@@ -64,14 +64,20 @@ def choose_language(
 
     A message with no language in it (a number, a product name), or with weak evidence of the language
     the conversation is already in, keeps that language: answering "2" or "niletee Kilimani" to a
-    Swahili question does not switch to English.
+    Swahili question does not switch to English; a short Swahili answer in a Sheng conversation keeps it
+    in Sheng.
     """
     for choice in (requested, preferred):
         if choice is not None and choice in allowed:
             return choice
     if confidence >= LANGUAGE_CONFIDENCE_MIN and detected in allowed:
         return detected
-    if current is not None and current in allowed and (confidence < LANGUAGE_EVIDENCE_MIN or detected == current):
+    kin = current == "sheng" and detected == "sw"  # Sheng is built on Swahili: "Ee, tuma" stays Sheng
+    if (
+        current is not None
+        and current in allowed
+        and (confidence < LANGUAGE_EVIDENCE_MIN or detected == current or kin)
+    ):
         return current
     return default
 

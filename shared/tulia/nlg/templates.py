@@ -1,11 +1,14 @@
-"""Every customer-facing sentence, in English and Swahili. Sheng replies use the tenant's fallback
-(Swahili by default). Facts are filled in from tool output only, as named fields."""
+"""Every customer-facing sentence, in English and Swahili, and in Sheng for the main journeys
+(greeting, shortlist, item, order summary, payment prompt, paid, handoff, opt-out); a shop chooses
+whether Sheng speakers are answered in Sheng, Swahili or English (``languages.sheng_replies``).
+Facts are filled in from tool output only, as named fields."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from tulia.domain.common import format_kes
+from tulia.domain.common import NAIROBI, format_kes
 
 # fmt: off
 TEMPLATES: dict[str, dict[str, str]] = {
@@ -15,18 +18,23 @@ TEMPLATES: dict[str, dict[str, str]] = {
               "check an order, and answer questions about our services.",
         "sw": "Habari{name}! Mimi ni {bot_name} wa {shop}. Naweza kukusaidia kupata bidhaa, kuagiza, kulipa, "
               "kufuatilia oda, na kujibu maswali kuhusu huduma zetu.",
+        "sheng": "Niaje{name}! Mi ni {bot_name} wa {shop}. Naeza kukusaidia kupata vitu, kuorder, kulipa, kucheki "
+                 "order yako na kujibu maswali.",
     },
     "thanks": {
         "en": "You're welcome! I'm here whenever you need anything else.",
         "sw": "Karibu sana! Niko hapa wakati wowote ukihitaji kitu kingine.",
+        "sheng": "Sawa sawa! Niko hapa ukinihitaji tena.",
     },
     "goodbye": {
         "en": "Goodbye, and thank you for chatting with {shop}!",
         "sw": "Kwaheri, asante kwa kuzungumza na {shop}!",
+        "sheng": "Poa, tuonane! Asante kwa kuchat na {shop}.",
     },
     "small_talk": {
         "en": "I'm doing well, thank you! What can I help you with today?",
         "sw": "Niko poa, asante! Nikusaidie na nini leo?",
+        "sheng": "Niko fiti, thanks! Nikusaidie na nini leo?",
     },
     "redirect": {
         "en": "Happy to chat, but I'm here for {shop}. I can help with products, orders, payments, offers and "
@@ -49,7 +57,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "Siwezi kubadilisha jinsi ninavyofanya kazi, lakini nafurahi kusaidia na bidhaa, oda, malipo, "
               "ofa au msaada.",
     },
-    "menu_prompt": {"en": "What would you like to do?", "sw": "Ungependa kufanya nini?"},
+    "menu_prompt": {
+        "en": "What would you like to do?",
+        "sw": "Ungependa kufanya nini?",
+        "sheng": "Unataka kufanya nini?",
+    },
     "clarify_intent": {
         "en": "Just to be sure I help with the right thing: what would you like to do?",
         "sw": "Ili nikusaidie ipasavyo: ungependa kufanya nini?",
@@ -77,11 +89,32 @@ TEMPLATES: dict[str, dict[str, str]] = {
               "You'll still get updates about orders you place. Reply START anytime to subscribe again.",
         "sw": "Umejiondoa: hutapokea tena ofa wala matangazo kutoka {shop}. Bado utapata taarifa za oda "
               "utakazoweka. Tuma START wakati wowote kujiunga tena.",
+        "sheng": "Umetoka: hautapata offers ama marketing messages kutoka {shop} tena. Bado utapata updates za "
+                 "orders zako. Tuma START wakati wowote kurudi.",
     },
     "opted_in": {
         "en": "You're subscribed to offers from {shop} on WhatsApp. Reply STOP anytime to unsubscribe.",
         "sw": "Umejiunga kupokea ofa za {shop} kwenye WhatsApp. Tuma STOP wakati wowote kujiondoa.",
+        "sheng": "Uko in: utapata offers za {shop} kwa WhatsApp. Tuma STOP wakati wowote kutoka.",
     },
+    "order_updates_off": {
+        "en": "Done: {shop} won't send you order updates on WhatsApp anymore. You can still ask me about an "
+              "order any time; say \"send me order updates\" to turn them back on.",
+        "sw": "Sawa: {shop} haitakutumia tena taarifa za oda kwenye WhatsApp. Bado unaweza kuniuliza kuhusu oda "
+              "wakati wowote; sema \"nitumie taarifa za oda\" kuziwasha tena.",
+    },
+    "order_updates_on": {
+        "en": "Done: {shop} will send you updates about your orders here on WhatsApp.",
+        "sw": "Sawa: {shop} itakutumia taarifa za oda zako hapa WhatsApp.",
+    },
+    "prefs_status": {
+        "en": "Your settings with {shop}: offers on WhatsApp: {offers}; order updates: {updates}. Say \"send me "
+              "offers\", \"stop offers\" or \"stop order updates\" to change them.",
+        "sw": "Mipangilio yako na {shop}: ofa kwenye WhatsApp: {offers}; taarifa za oda: {updates}. Sema "
+              "\"nitumie ofa\", \"sitaki ofa\" au \"usinitumie taarifa za oda\" kubadilisha.",
+    },
+    "pref_on": {"en": "on", "sw": "zimewashwa"},
+    "pref_off": {"en": "off", "sw": "zimezimwa"},
     "prefs_updated": {
         "en": "Done, your preferences are updated.",
         "sw": "Tayari, mapendeleo yako yamesasishwa.",
@@ -90,10 +123,44 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "handoff": {
         "en": "I'm passing you to a person from our team (ticket {ticket}). They'll reply here {eta}.",
         "sw": "Nakuunganisha na mtu wa timu yetu (tiketi {ticket}). Atakujibu hapa {eta}.",
+        "sheng": "Nakuunganisha na mtu wa team yetu (ticket {ticket}). Atakujibu hapa {eta}.",
+    },
+    "handoff_after_hours": {
+        "en": "I'm passing you to a person from our team (ticket {ticket}). The team is away now; they're "
+              "back {back} and will reply here then.",
+        "sw": "Nakuunganisha na mtu wa timu yetu (tiketi {ticket}). Timu haipo kwa sasa; watarudi {back} "
+              "na watakujibu hapa.",
+        "sheng": "Nakuunganisha na mtu wa team yetu (ticket {ticket}). Team iko off saa hii; watarudi {back} "
+                 "wakujibu hapa.",
+    },
+    "handoff_disabled": {
+        "en": "I can't pass you to a person in this chat. You can reach {shop} directly: {contact}.",
+        "sw": "Siwezi kukuunganisha na mtu kwenye mazungumzo haya. Unaweza kuwasiliana na {shop} moja kwa "
+              "moja: {contact}.",
+        "sheng": "Siwezi kukuunganisha na mtu kwa hii chat. Unaeza fikia {shop} direct: {contact}.",
+    },
+    "kb_no_answer_contact": {
+        "en": "I don't have that information. You can ask {shop} directly: {contact}.",
+        "sw": "Sina taarifa hiyo. Unaweza kuuliza {shop} moja kwa moja: {contact}.",
+    },
+    "not_getting_it_contact": {
+        "en": "Sorry, I'm not getting it. You can reach {shop} directly: {contact}. Or tell me what you "
+              "need in other words.",
+        "sw": "Samahani, sijaelewa vizuri. Unaweza kuwasiliana na {shop} moja kwa moja: {contact}. Au "
+              "niambie unachohitaji kwa maneno mengine.",
+    },
+    "handoff_ended": {
+        "en": "Our team has finished with your request. I'm {bot_name} again: write here any time for "
+              "products, orders or payments.",
+        "sw": "Timu yetu imemaliza kushughulikia ombi lako. Mimi ni {bot_name} tena: niandikie hapa wakati "
+              "wowote kuhusu bidhaa, oda au malipo.",
+        "sheng": "Team yetu imemaliza na request yako. Ni mimi {bot_name} tena: niandikie hapa wakati wowote kuhusu "
+                 "vitu, orders ama malipo.",
     },
     "handoff_holding": {
         "en": "Thanks, a person from our team has your conversation and will reply here shortly.",
         "sw": "Asante, mtu wa timu yetu ana mazungumzo yako na atakujibu hapa hivi karibuni.",
+        "sheng": "Asante, mtu wa team yetu ako na convo yako na atakujibu hapa soon.",
     },
     "handoff_unavailable": {
         "en": "Sorry, I couldn't reach our team right now. Please try again in a few minutes.",
@@ -139,17 +206,24 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "ask_what": {
         "en": "Sure! What are you looking for?",
         "sw": "Sawa! Unatafuta nini?",
+        "sheng": "Poa! Unatafuta nini?",
     },
     "shortlist": {
         "en": "Here's what I found{more}:",
         "sw": "Hivi ndivyo nimepata{more}:",
+        "sheng": "Hizi ndio nimepata{more}:",
     },
-    "shortlist_more": {"en": " (the best {n} of {total} matches)", "sw": " (bora {n} kati ya {total})"},
+    "shortlist_more": {
+        "en": " (the best {n} of {total} matches)",
+        "sw": " (bora {n} kati ya {total})",
+        "sheng": " (best {n} kati ya {total})",
+    },
     "shortlist_footer": {
         "en": "Reply with the number (1-{n}) or tell me your budget/use-case.",
         "sw": "Jibu kwa namba (1-{n}) au niambie bajeti/matumizi yako.",
+        "sheng": "Nijibu na namba (1-{n}) ama uniambie budget yako.",
     },
-    "shortlist_button": {"en": "See options", "sw": "Ona chaguo"},
+    "shortlist_button": {"en": "See options", "sw": "Ona chaguo", "sheng": "Cheki options"},
     "catalog_link": {
         "en": "You can also browse everything here: {link}",
         "sw": "Unaweza pia kuona bidhaa zote hapa: {link}",
@@ -159,6 +233,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
               "brand or budget?",
         "sw": "Samahani, sijapata \"{query}\" dukani kwetu. Unaweza kueleza kwa njia nyingine, au niambie brand "
               "au bajeti?",
+        "sheng": "Sorry, sijapata \"{query}\" kwa shop. Ieleze tofauti, ama uniambie brand ama budget?",
     },
     "item_details": {
         "en": "{name}: {price}{stock}",
@@ -168,6 +243,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "out_of_stock_instead": {
         "en": "Sorry, {name} is out of stock right now. This is what we have in stock:",
         "sw": "Samahani, {name} imeisha kwa sasa. Hizi ndizo tulizo nazo:",
+        "sheng": "Sorry, {name} imeisha saa hii. Hizi ndio ziko:",
     },
     "out_of_stock": {
         "en": "Sorry, {name} is out of stock right now. Would you like to see similar items?",
@@ -187,7 +263,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "Sikuweza kutengeneza oda kutoka kikapu hicho: hakuna bidhaa inayoweza kuagizwa sasa hivi. "
               "Niambie unatafuta nini nikusaidie.",
     },
-    "ask_variant": {"en": "Which {dimension} would you like?", "sw": "Ungependa {dimension} gani?"},
+    "ask_variant": {
+        "en": "Which {dimension} would you like?",
+        "sw": "Ungependa {dimension} gani?",
+        "sheng": "Unataka {dimension} gani?",
+    },
     "variant_also": {
         "en": "You can tell me the {dimension} too: {options}.",
         "sw": "Unaweza pia kuniambia {dimension}: {options}.",
@@ -258,10 +338,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "Order {ref} ({amount}) hasn't been paid yet, and no payment has been started for it.",
         "sw": "Oda {ref} ({amount}) bado haijalipwa, na hakuna malipo yaliyoanzishwa.",
     },
-    "ask_quantity": {"en": "How many would you like?", "sw": "Ungependa ngapi?"},
+    "ask_quantity": {"en": "How many would you like?", "sw": "Ungependa ngapi?", "sheng": "Unataka ngapi?"},
     "ask_delivery_mode": {
         "en": "Would you like delivery or will you pick it up at our shop?",
         "sw": "Ungependa tukuletee au utachukua dukani?",
+        "sheng": "Tukuletee ama utakuja kuchukua kwa shop?",
     },
     "delivery": {"en": "Delivery", "sw": "Tukuletee"},
     "pickup": {"en": "Pickup", "sw": "Nitachukua"},
@@ -276,15 +357,32 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "order_summary": {
         "en": "Order {ref}\n{lines}\nSubtotal: {subtotal}\n{delivery_line}{discount_line}Total: {total}",
         "sw": "Oda {ref}\n{lines}\nJumla ndogo: {subtotal}\n{delivery_line}{discount_line}Jumla: {total}",
+        "sheng": "Order {ref}\n{lines}\nSubtotal: {subtotal}\n{delivery_line}{discount_line}Total: {total}",
     },
-    "delivery_line": {"en": "Delivery ({zone}, {eta}): {fee}\n", "sw": "Usafirishaji ({zone}, {eta}): {fee}\n"},
-    "pickup_line": {"en": "Pickup at the shop: free ({eta})\n", "sw": "Kuchukua dukani: bure ({eta})\n"},
-    "discount_line": {"en": "Discount ({offer}): -{discount}\n", "sw": "Punguzo ({offer}): -{discount}\n"},
+    "delivery_line": {
+        "en": "Delivery ({zone}, {eta}): {fee}\n",
+        "sw": "Usafirishaji ({zone}, {eta}): {fee}\n",
+        "sheng": "Delivery ({zone}, {eta}): {fee}\n",
+    },
+    "pickup_line": {
+        "en": "Pickup at the shop: free ({eta})\n",
+        "sw": "Kuchukua dukani: bure ({eta})\n",
+        "sheng": "Pickup kwa shop: free ({eta})\n",
+    },
+    "discount_line": {
+        "en": "Discount ({offer}): -{discount}\n",
+        "sw": "Punguzo ({offer}): -{discount}\n",
+        "sheng": "Discount ({offer}): -{discount}\n",
+    },
     "offer_hint": {
         "en": "Tip: you can use code {code} ({title}).",
         "sw": "Kidokezo: unaweza kutumia code {code} ({title}).",
     },
-    "ask_payment_method": {"en": "How would you like to pay {amount}?", "sw": "Ungependa kulipa {amount} vipi?"},
+    "ask_payment_method": {
+        "en": "How would you like to pay {amount}?",
+        "sw": "Ungependa kulipa {amount} vipi?",
+        "sheng": "Utalipa {amount} aje?",
+    },
     "method_mpesa_stk": {"en": "M-Pesa prompt", "sw": "M-Pesa (prompt)"},
     "method_mpesa_c2b": {"en": "M-Pesa Paybill", "sw": "M-Pesa Paybill"},
     "method_mpesa_till": {"en": "M-Pesa Till", "sw": "M-Pesa Till"},
@@ -292,8 +390,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "confirm_stk": {
         "en": "Please confirm: send an M-Pesa prompt for {amount} (order {ref}) to {phone}?",
         "sw": "Tafadhali thibitisha: nitume ombi la M-Pesa la {amount} (oda {ref}) kwa {phone}?",
+        "sheng": "Confirm: nikutumie M-Pesa prompt ya {amount} (order {ref}) kwa {phone}?",
     },
-    "confirm_yes": {"en": "Yes, send it", "sw": "Ndiyo, tuma"},
+    "confirm_yes": {"en": "Yes, send it", "sw": "Ndiyo, tuma", "sheng": "Ee, tuma"},
     "retry_prompt": {"en": "Yes, try again", "sw": "Ndiyo, jaribu tena"},
     "confirm_other_number": {"en": "Other number", "sw": "Namba nyingine"},
     "ask_mpesa_number": {
@@ -309,6 +408,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
               "order {ref}.",
         "sw": "Nimetuma ombi la M-Pesa la {amount} kwa {phone}. Weka PIN yako ya M-Pesa kwenye simu kulipia "
               "oda {ref}.",
+        "sheng": "Nimetuma M-Pesa prompt ya {amount} kwa {phone}. Weka PIN yako ya M-Pesa kwa simu ulipie order {ref}.",
     },
     "stk_pending_already": {
         "en": "An M-Pesa prompt for order {ref} is already on its way to your phone. Please check your phone.",
@@ -347,14 +447,17 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "payment_status_paid": {
         "en": "Yes! We received {amount} for order {ref} (M-Pesa receipt {receipt}).",
         "sw": "Ndiyo! Tumepokea {amount} kwa oda {ref} (risiti ya M-Pesa {receipt}).",
+        "sheng": "Safi! Tumepata {amount} ya order {ref} (M-Pesa receipt {receipt}).",
     },
     "payment_status_paid_card": {
         "en": "Yes! We received {amount} for order {ref} (payment confirmation {receipt}).",
         "sw": "Ndiyo! Tumepokea {amount} kwa oda {ref} (uthibitisho wa malipo {receipt}).",
+        "sheng": "Safi! Tumepata {amount} ya order {ref} (payment confirmation {receipt}).",
     },
     "payment_status_paid_no_receipt": {
         "en": "Yes! We received {amount} for order {ref}.",
         "sw": "Ndiyo! Tumepokea {amount} kwa oda {ref}.",
+        "sheng": "Safi! Tumepata {amount} ya order {ref}.",
     },
     "payment_status_pending": {
         "en": "Your payment for order {ref} is still pending. If you've entered your PIN, it usually confirms within "
@@ -452,23 +555,31 @@ STATUS_WORDS: dict[str, dict[str, str]] = {
 # fmt: on
 
 
-def template_language(lang: str, sheng_fallback: str = "sw") -> str:
+def template_language(lang: str, sheng_replies: str = "sw") -> str:
+    """The templates a reply in ``lang`` uses: Sheng speakers get what the shop chose (Sheng, Swahili
+    or English); mixed messages get Swahili, or English if the shop answers Sheng in English."""
     if lang in ("en", "sw"):
         return lang
-    return sheng_fallback if sheng_fallback in ("en", "sw") else "en"
+    if sheng_replies not in ("sheng", "sw", "en"):
+        return "en"
+    return sheng_replies if lang == "sheng" or sheng_replies == "en" else "sw"
+
+
+def _in(texts: dict[str, str], language: str) -> str:
+    """A Sheng reply uses a template's Sheng text where it has one, else its Swahili."""
+    if language == "sheng" and "sheng" not in texts:
+        language = "sw"
+    return texts.get(language) or texts["en"]
 
 
 def render(key: str, lang: str, sheng_fallback: str = "sw", **facts: Any) -> str:
-    """Fill template ``key`` in ``lang`` (Sheng and mixed fall back) with facts."""
-    language = template_language(lang, sheng_fallback)
-    texts = TEMPLATES[key]
-    return texts.get(language, texts["en"]).format_map(_Facts(facts))
+    """Fill template ``key`` in ``lang`` (Sheng as the shop chose, mixed in English) with facts."""
+    return _in(TEMPLATES[key], template_language(lang, sheng_fallback)).format_map(_Facts(facts))
 
 
 def word(table: dict[str, dict[str, str]], key: str, lang: str, sheng_fallback: str = "sw") -> str:
-    language = template_language(lang, sheng_fallback)
-    entry = table.get(key, {})
-    return entry.get(language) or entry.get("en") or key
+    entry = table.get(key)
+    return _in(entry, template_language(lang, sheng_fallback)) if entry else key
 
 
 def payment_outcome(status: str, lang: str, sheng_fallback: str = "sw", **facts: Any) -> str:
@@ -499,6 +610,31 @@ def c2b_instructions(c2b: dict[str, Any], lang: str, sheng_fallback: str = "sw")
         amount=money(c2b["amount"]),
         ref=c2b["order_ref"],
     )
+
+
+_WEEKDAYS = {
+    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
+    "sw": ("Jumatatu", "Jumanne", "Jumatano", "Alhamisi", "Ijumaa", "Jumamosi", "Jumapili"),
+}
+
+
+def when_back(at: datetime, now: datetime, lang: str, sheng_replies: str = "sw") -> str:
+    """'tomorrow at 8:00 am' / 'kesho saa 2 asubuhi': when the team is next in, said the way the
+    customer's language says time (Swahili counts hours from 6 am and 6 pm)."""
+    language = "en" if template_language(lang, sheng_replies) == "en" else "sw"
+    local, today = at.astimezone(NAIROBI), now.astimezone(NAIROBI).date()
+    days = (local.date() - today).days
+    if language == "en":
+        clock = local.strftime("%I:%M %p").lstrip("0").lower()
+        day = "today" if days == 0 else "tomorrow" if days == 1 else f"on {_WEEKDAYS['en'][local.weekday()]}"
+        return f"{day} at {clock}"
+    hour = (local.hour - 6) % 12 or 12
+    minutes = f":{local.minute:02d}" if local.minute else ""
+    part = (
+        "asubuhi" if 5 <= local.hour < 12 else "mchana" if local.hour < 16 else "jioni" if local.hour < 19 else "usiku"
+    )
+    day = "leo" if days == 0 else "kesho" if days == 1 else _WEEKDAYS["sw"][local.weekday()]
+    return f"{day} saa {hour}{minutes} {part}"
 
 
 def money(amount: int) -> str:

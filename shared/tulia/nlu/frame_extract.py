@@ -135,6 +135,11 @@ DELIVERY_WORDS = (
     "tukuletee", "mniletee", "peleka", "nipelekee", "to my place", "to my house", "to my office", "home delivery",
     "kwa nyumba", "nyumbani", "mpaka kwangu",
 )
+# "nitumie ofa", "tuma link", "send me the receipt": sending a message, not delivering the goods
+_SEND_A_MESSAGE = re.compile(
+    r"\b(nitumie|tuma|send me|send)\b(?=(?: \w+){0,2} (?:ofa|offers?|taarifa|ujumbe|messages?|link|picha|photos?|"
+    r"pictures?|receipt|risiti|updates|matangazo|code|details|location)\b)"
+)
 PICKUP_WORDS = (
     "pickup", "pick up", "pick it up", "pick them up", "collect", "collection", "come for it", "come for them",
     "i ll come", "ill come", "i will come", "at the shop", "from the shop", "in store", "in-store", "nitakuja",
@@ -296,6 +301,8 @@ def _all(plain: str, words: tuple[str, ...]) -> list[tuple[int, int]]:
 
 def extract_mode(plain: str) -> tuple[FulfilmentMode | None, list[tuple[int, int]]]:
     pickup, delivery = _all(plain, PICKUP_WORDS), _all(plain, DELIVERY_WORDS)
+    messages = [m.span(1) for m in _SEND_A_MESSAGE.finditer(plain)]
+    delivery = [span for span in delivery if span not in messages]  # "nitumie ofa" sends offers, not goods
     if pickup and not delivery:
         return "pickup", pickup
     if delivery and not pickup:

@@ -83,6 +83,11 @@ NOT_PRODUCT_TERMS = SUPPORT_TERMS | {"location", "time", "payment", "delivery", 
 _DO_YOU_OFFER = re.compile(r"\b(do|does|can) (you|u) offer\b|\bmnaoffer\b|\bmna offer\b")
 # "how much is the iphone 13": the price of a thing is a request to buy it, not a question about it
 PRICE_QUESTION = ("how much", "price", "prices", "bei", "cost", "costs", "ngapi pesa")
+# turning order updates on or off ("stop sending order updates", "usinitumie taarifa za oda")
+_UPDATES_SWITCH = re.compile(
+    r"\b(stop|don t|dont|no more|turn off|switch off|mute|usinitumie|sitaki|acha|zima|send me|nitumie|turn on|"
+    r"switch on|resume|keep sending|washa)\b.*\b(updates|notifications|taarifa)\b"
+)
 # "when will my mabati arrive", "simu yangu itafika lini": about something already bought
 _MY_THING_ARRIVING = re.compile(
     r"\bwhen (will|does|is) my \w+( \w+)? (arrive|come|be delivered|get here|reach)\b|"
@@ -369,6 +374,8 @@ class RulesEngine:
             vote("order_status", 0.85)
         if signals.payment_dispute or any_phrase(plain, PAYMENT_HELP):
             vote("payment_help", 0.9 if signals.payment_dispute else 0.82)
+        if _UPDATES_SWITCH.search(plain) and not slots.order_ref:
+            vote("preferences_consent", 0.95)  # "stop sending order updates": a setting, not a status question
         if any_phrase(plain, PREFS):
             vote("preferences_consent", 0.92)  # "no more offers" is about consent, not about offers
         elif any_phrase(plain, HAGGLE):

@@ -16,3 +16,4 @@ class ToolContext:
     services: Services
     customer_id: str | None = None  # the chat's own customer; customer-scoped tools must match it
     message_id: str | None = None
+    language: str | None = None  # the reply's language: a shop's per-language texts are given in it

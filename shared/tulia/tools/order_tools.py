@@ -173,7 +173,12 @@ def match_zone(tenant: Tenant, *texts: str | None) -> DeliveryZone | None:
     return best[1] if best else None
 
 
-def _resolve_delivery(tenant: Tenant, arg: DeliveryArg | None, all_services: bool) -> tuple[Delivery, list[str]]:
+def _resolve_delivery(
+    tenant: Tenant, arg: DeliveryArg | None, all_services: bool, lang: str | None = None
+) -> tuple[Delivery, list[str]]:
+    """The delivery the arguments ask for, with the shop's fee and ETA (in ``lang``, the reply's
+    language); the fields still missing are returned to ask for."""
+    default = tenant.languages.default
     mode = arg.mode if arg else None
     address = (arg.address_text or "").strip() or None if arg else None
     hint = (arg.location_hint or "").strip() or None if arg else None
@@ -184,7 +189,10 @@ def _resolve_delivery(tenant: Tenant, arg: DeliveryArg | None, all_services: boo
     if mode == "pickup":
         if not tenant.pickup.enabled:
             raise InvalidInput(f"{tenant.name} does not offer pickup; choose delivery.", field="delivery.mode")
-        return Delivery(mode="pickup", fee=0, eta=tenant.pickup.eta, address_text=tenant.pickup.address), []
+        address_text = tenant.pickup.address.in_language(lang, default) if tenant.pickup.address else None
+        return Delivery(
+            mode="pickup", fee=0, eta=tenant.pickup.eta.in_language(lang, default), address_text=address_text
+        ), []
     if mode == "digital":
         return Delivery(mode="digital", fee=0), []
     if not tenant.delivery_zones:
@@ -195,7 +203,12 @@ def _resolve_delivery(tenant: Tenant, arg: DeliveryArg | None, all_services: boo
     if zone is None:
         return Delivery(mode="delivery", address_text=address, location_hint=hint), ["delivery.zone"]
     return Delivery(
-        mode="delivery", address_text=address, location_hint=hint, zone=zone.name, fee=zone.fee, eta=zone.eta
+        mode="delivery",
+        address_text=address,
+        location_hint=hint,
+        zone=zone.name,
+        fee=zone.fee,
+        eta=zone.eta.in_language(lang, default),
     ), []
 
 
@@ -270,7 +283,7 @@ def order_create(ctx: ToolContext, args: OrderCreateArgs) -> OrderCreateOut:
         )
 
     all_services = all(i.type == "service" for i in catalog_items.values())
-    delivery, delivery_missing = _resolve_delivery(tenant, args.delivery, all_services)
+    delivery, delivery_missing = _resolve_delivery(tenant, args.delivery, all_services, ctx.language)
     missing += delivery_missing
 
     now = s.clock()

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
+from typing import Any
 
 from tulia.domain.common import new_reference
 from tulia.domain.handoff import HandoffTicket
-from tulia.errors import InvalidInput, NotFound, StateConflict
+from tulia.domain.tenant import Tenant
+from tulia.errors import BusinessRuleViolation, InvalidInput, NotFound, StateConflict
 from tulia.store.customers import CustomerRepo
 from tulia.store.tenants import TenantRepo
 from tulia.tools.args import HandoffCreateTicketArgs, KbRetrieveArgs
@@ -36,8 +39,31 @@ class TicketOut(Output):
     status: str
     priority: str
     reason: str
-    expected_response: str | None
+    expected_response: str | None  # the shop's promise, only while the team is in
+    team_available: bool
+    team_back_at: str | None  # when the team is next in (ISO, EAT), outside the shop's handoff hours
     created: bool
+
+
+def team_availability(tenant: Tenant, now: datetime, language: str | None) -> dict[str, Any]:
+    """What may be promised about a person's reply now: the response time inside the handoff hours
+    (or always, without hours); outside them, when the team is back."""
+    hours = tenant.handoff.opening_hours()
+    if hours is None or hours.is_open(now):
+        promise = tenant.handoff.response_time.in_language(language, tenant.languages.default)
+        return {"expected_response": promise, "team_available": True, "team_back_at": None}
+    back = hours.next_opening(now)
+    return {"expected_response": None, "team_available": False, "team_back_at": back.isoformat()}
+
+
+def contact_of(tenant: Tenant, language: str | None) -> str:
+    """How to reach the shop without the bot: the pack's contact text, else its number and address."""
+    if tenant.handoff.contact is not None:
+        return tenant.handoff.contact.in_language(language, tenant.languages.default)
+    parts = [tenant.whatsapp.display_phone_number]
+    if tenant.pickup.address is not None:
+        parts.append(tenant.pickup.address.in_language(language, tenant.languages.default))
+    return " / ".join(parts)
 
 
 def kb_retrieve(ctx: ToolContext, args: KbRetrieveArgs) -> KbRetrieveOut:
@@ -72,6 +98,14 @@ def handoff_create_ticket(ctx: ToolContext, args: HandoffCreateTicketArgs) -> Ti
     if raw_customer is None:
         raise NotFound("Unknown customer.", field="customer_id")
     tenant, customer = s.tenants.from_item(found[TenantRepo.key(tid)]), CustomerRepo.from_item(raw_customer)
+    if not tenant.handoff.enabled:
+        raise BusinessRuleViolation(
+            f"{tenant.name} does not hand conversations to a person in chat.",
+            code="handoff_disabled",
+            details={"contact": contact_of(tenant, ctx.language)},
+        )
+    now = s.clock()
+    availability = team_availability(tenant, now, ctx.language)
     if customer.handoff_ticket_id:
         # already with a human: do not open a second ticket for the same conversation
         ticket = s.handoffs.get(tid, customer.handoff_ticket_id)
@@ -81,10 +115,9 @@ def handoff_create_ticket(ctx: ToolContext, args: HandoffCreateTicketArgs) -> Ti
                 status=ticket.status,
                 priority=ticket.priority,
                 reason=ticket.reason,
-                expected_response=tenant.handoff.response_time,
                 created=False,
+                **availability,
             )
-    now = s.clock()
     for _attempt in range(3):
         ticket = HandoffTicket(
             tenant_id=tid,
@@ -110,6 +143,6 @@ def handoff_create_ticket(ctx: ToolContext, args: HandoffCreateTicketArgs) -> Ti
         status=ticket.status,
         priority=ticket.priority,
         reason=ticket.reason,
-        expected_response=tenant.handoff.response_time,
         created=True,
+        **availability,
     )

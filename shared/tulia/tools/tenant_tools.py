@@ -34,8 +34,10 @@ class TenantContextOut(Output):
     handoff: dict[str, object]
 
 
-def context_of(tenant: Tenant) -> TenantContextOut:
+def context_of(tenant: Tenant, language: str | None = None) -> TenantContextOut:
+    """The shop as the conversation sees it; its per-language texts in ``language`` (else its own)."""
     enabled = tenant.payments.enabled_methods()
+    lang = language or tenant.languages.default
     return TenantContextOut(
         tenant_id=tenant.tenant_id,
         tenant_name=tenant.name,
@@ -45,17 +47,28 @@ def context_of(tenant: Tenant) -> TenantContextOut:
         llm_wording=tenant.persona.llm_wording,
         default_language=tenant.languages.default,
         allowed_languages=list(tenant.languages.allowed),
-        sheng_fallback=tenant.languages.sheng_fallback,
+        sheng_fallback=tenant.languages.sheng_reply_language,
         max_chattiness_level=tenant.max_chattiness_level,
         catalog_link_base=tenant.catalog_link_base,
         currency=tenant.currency,
         payments_enabled={m: m in enabled for m in ("mpesa_stk", "mpesa_c2b", "pesapal")},
-        delivery_zones=[ZoneOut(name=z.name, fee=z.fee, eta=z.eta) for z in tenant.delivery_zones],
-        pickup=tenant.pickup.model_dump(),
+        delivery_zones=[
+            ZoneOut(name=z.name, fee=z.fee, eta=z.eta.in_language(lang, tenant.languages.default))
+            for z in tenant.delivery_zones
+        ],
+        pickup={
+            "enabled": tenant.pickup.enabled,
+            "address": tenant.pickup.address.in_language(lang) if tenant.pickup.address else None,
+            "eta": tenant.pickup.eta.in_language(lang, tenant.languages.default),
+        },
         compliance=tenant.compliance.model_dump(),
-        handoff=tenant.handoff.model_dump(),
+        handoff={
+            "enabled": tenant.handoff.enabled,
+            "hours": tenant.handoff.hours,
+            "response_time": tenant.handoff.response_time.in_language(lang, tenant.languages.default),
+        },
     )
 
 
 def tenant_get_context(ctx: ToolContext, args: TenantGetContextArgs) -> TenantContextOut:
-    return context_of(ctx.services.tenants.get(ctx.tenant_id))
+    return context_of(ctx.services.tenants.get(ctx.tenant_id), ctx.language)

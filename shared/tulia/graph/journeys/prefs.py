@@ -19,20 +19,46 @@ from tulia.nlu.lexicon import any_phrase, normalize
 
 OPT_OUT_WORDS = ("no more", "don't send", "dont send", "don t send", "stop", "sitaki", "acha", "usinitumie")
 OPT_IN_WORDS = ("send me", "nitumie", "subscribe", "nataka offers")
+# the other switch a customer can turn in chat: updates about their own orders
+OFF_WORDS = (
+    *OPT_OUT_WORDS,
+    "turn off",
+    "switch off",
+    "mute",
+    "no",
+    "zima",
+    "disable",
+    "unsubscribe",
+    "sitaki tena",
+)
+ON_WORDS = (*OPT_IN_WORDS, "turn on", "switch on", "resume", "unmute", "enable", "washa", "keep sending", "nataka")
+UPDATE_WORDS = ("update", "updates", "notification", "notifications", "taarifa", "status", "order messages")
+OFFER_WORDS = ("offer", "offers", "ofa", "promotion", "promotions", "deals", "matangazo", "marketing")
+
+
+def wanted_change(plain: str) -> dict[str, bool] | None:
+    """The preference a message asks to change: order updates on or off, or offers (marketing) on
+    or off. ``None`` when it asks for no change ("what are my preferences?")."""
+    off = any_phrase(plain, OFF_WORDS) or any(w in plain for w in OPT_OUT_WORDS)
+    on = not off and (any_phrase(plain, ON_WORDS) or any(w in plain for w in OPT_IN_WORDS))
+    if not (off or on):
+        return None
+    if any_phrase(plain, UPDATE_WORDS) and not any_phrase(plain, OFFER_WORDS):
+        return {"order_updates_whatsapp": on}
+    return {"marketing_opt_in": on}
 
 
 def prefs_parse(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
     """The preference change asked for: the fast path's keyword, else the words of the message."""
     turn = Turn(state, runtime, "prefs_parse")
     keyword = state.understanding.get("keyword")
-    if keyword is None:
-        plain = normalize(inbound_text(state))
-        if any_phrase(plain, OPT_OUT_WORDS) or any(w in plain for w in OPT_OUT_WORDS):
-            keyword = "opt_out"
-        elif any_phrase(plain, OPT_IN_WORDS) or any(w in plain for w in OPT_IN_WORDS):
-            keyword = "opt_in"
-    if keyword in ("opt_out", "opt_in"):
-        turn.set(scratch={"marketing_opt_in": keyword == "opt_in"}, step="prefs_update")
+    change = (
+        {"marketing_opt_in": keyword == "opt_in"}
+        if keyword in ("opt_out", "opt_in")
+        else wanted_change(normalize(inbound_text(state)))
+    )
+    if change is not None:
+        turn.set(scratch={"updates": change}, step="prefs_update")
     else:
         turn.set(step="prefs_consent_response")  # nothing to change: say where they stand
     return turn.done()
@@ -40,22 +66,22 @@ def prefs_parse(state: ConversationState, runtime: Runtime[EngineContext]) -> di
 
 def prefs_update(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
     turn = Turn(state, runtime, "prefs_update")
-    opted_in = bool(state.scratch["marketing_opt_in"])
+    updates = dict(state.scratch["updates"])
     result = turn.tool(
         "customer_update_preferences",
         customer_id=state.customer_id,
-        updates={"marketing_opt_in": opted_in},
+        updates=updates,
         consent_source="user_message",
     )
     if not result["ok"]:
         turn.say(text(t(turn, "tool_error")))
         return turn.done()
     turn.set(
-        marketing_opt_in=opted_in,
+        marketing_opt_in=result["data"]["marketing_opt_in"],
         notification_prefs=result["data"]["notification_prefs"],
         pending=None,
         pending_options=[],
-        scratch={"customer": result["data"]},
+        scratch={"customer": result["data"], "updates": updates},
         step="prefs_consent_response",
     )
     return turn.done()
@@ -63,7 +89,19 @@ def prefs_update(state: ConversationState, runtime: Runtime[EngineContext]) -> d
 
 def prefs_consent_response(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
     turn = Turn(state, runtime, "prefs_consent_response")
-    confirmation = t(turn, "opted_in" if state.marketing_opt_in else "opted_out", shop=state.tenant_name or "")
+    updates = state.scratch.get("updates", {})
+    shop = state.tenant_name or ""
+    if "order_updates_whatsapp" in updates:
+        key = "order_updates_on" if updates["order_updates_whatsapp"] else "order_updates_off"
+        confirmation = t(turn, key, shop=shop)
+    elif "marketing_opt_in" in updates:
+        confirmation = t(turn, "opted_in" if state.marketing_opt_in else "opted_out", shop=shop)
+    else:  # nothing asked to change: where the customer stands
+        offers = t(turn, "pref_on" if state.marketing_opt_in else "pref_off")
+        updates_on = state.notification_prefs.get("order_updates_whatsapp", True)
+        confirmation = t(
+            turn, "prefs_status", shop=shop, offers=offers, updates=t(turn, "pref_on" if updates_on else "pref_off")
+        )
     customer = state.scratch.get("customer")
     if customer is None:
         turn.say(text(confirmation))

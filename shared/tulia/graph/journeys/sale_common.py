@@ -37,7 +37,7 @@ def frame_of(turn: Turn) -> OrderFrame:
 
 
 def shop_options(turn: Turn) -> ShopOptions:
-    return ShopOptions.of(turn.ctx.services.tenants.get(turn.ctx.tenant_id))
+    return ShopOptions.of(turn.ctx.services.tenants.get(turn.ctx.tenant_id), turn.text_lang)
 
 
 def can_prompt(phone: str | None) -> bool:

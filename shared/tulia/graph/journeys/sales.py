@@ -29,6 +29,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 from rapidfuzz import fuzz, process
 
+from tulia.domain.customer import may_market
 from tulia.errors import StateConflict
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
@@ -940,7 +941,11 @@ def ask_zone(state: ConversationState, runtime: Runtime[EngineContext]) -> Comma
 
 def _say_zone_question(turn: Turn, frame: OrderFrame, *, reminder: bool = False) -> None:
     tenant = turn.ctx.services.tenants.get(turn.ctx.tenant_id)
-    rows = [(f"zone:{z.name}", z.name, f"{money(z.fee)}, {z.eta}") for z in tenant.delivery_zones][:10]
+    default = tenant.languages.default
+    rows = [
+        (f"zone:{z.name}", z.name, f"{money(z.fee)}, {z.eta.in_language(turn.text_lang, default)}")
+        for z in tenant.delivery_zones
+    ][:10]
     lead = t(turn, "resume_sale") + "\n" if reminder else ""
     turn.say(listing(lead + t(turn, "ask_address"), rows, button=t(turn, "delivery")))
     ask_sale(turn, frame, "zone", [{"id": r[0], "title": r[1]} for r in rows])
@@ -1019,7 +1024,12 @@ def build_order(
     if replaced:
         turn.say(text(t(turn, "order_updated", old=replaced)))
     turn.say(text(order_summary(turn, order)))
-    if not order.get("offer") and not frame.coupon_code:
+    unasked_offers_allowed = may_market(
+        s.marketing_opt_in,
+        bool(s.notification_prefs.get("offers_whatsapp", False)),
+        requires_opt_in=bool(s.compliance.get("marketing_requires_opt_in", True)),
+    )
+    if not order.get("offer") and not frame.coupon_code and unasked_offers_allowed:
         offers = turn.tool("offers_get_applicable", customer_id=s.customer_id, order_id=order["order_id"])
         if offers["ok"]:
             usable = [o for o in offers["data"]["offers"] if o["eligible"] and o["code"]]

@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
-from tulia.graph.nodes import inbound_text, menu, t
+from tulia.graph.nodes import inbound_text, menu, shop_contact, t
 from tulia.graph.state import ConversationState
 from tulia.graph.subgraph import as_node, journey_graph
 from tulia.graph.wording import worded
@@ -58,6 +58,10 @@ def support_rag_answer(state: ConversationState, runtime: Runtime[EngineContext]
     """Answer only from the snippets; without any, say so and offer a person."""
     turn = Turn(state, runtime, "support_rag_answer")
     snippets = state.scratch.get("snippets", [])
+    if not snippets and not state.handoff.get("enabled", True):  # no person to offer: how to reach the shop
+        turn.say(text(t(turn, "kb_no_answer_contact", shop=state.tenant_name or "", contact=shop_contact(turn))))
+        turn.set(pending=None, pending_options=[])
+        return turn.done()
     if not snippets:
         turn.say(
             buttons(t(turn, "kb_no_answer"), [("esc:yes", t(turn, "ask_person")), ("esc:no", t(turn, "no_thanks"))])
