@@ -168,6 +168,39 @@ def cmd_chat(ns: argparse.Namespace) -> int:
     )
 
 
+def cmd_eval(ns: argparse.Namespace) -> int:
+    from tulia.config import get_settings
+    from tulia.evaluation import SETS, EvalSetInvalid, credentials_problem, run_eval
+
+    settings = get_settings()
+    problem = credentials_problem(settings)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
+    eval_dir = Path(ns.eval_dir)
+    if not (eval_dir / "phrases").is_dir():
+        print(f"No phrase sets in {eval_dir}/phrases: give --eval-dir (the repository's eval/).", file=sys.stderr)
+        return 1
+    # the phrase sets span every demo pack: by default, each pack beside the eval folder
+    pack_root = eval_dir.resolve().parent / "packs"
+    pack_dirs = (
+        [Path(p) for p in ns.pack]
+        if ns.pack
+        else sorted(d for d in pack_root.glob("*") if (d / "tenant.yaml").exists())
+    )
+    packs, failed = _load_all(pack_dirs)
+    if failed or not packs:
+        print("No packs: give --pack DIR (the demo packs are in packs/).", file=sys.stderr)
+        return 1
+    sets = SETS if ns.set == "all" else (ns.set,)
+    try:
+        run_eval(settings, packs, eval_dir, sets=sets, limit=ns.limit, out=sys.stdout)
+    except EvalSetInvalid as exc:
+        print(f"tulia eval: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tulia", description="Tulia: WhatsApp sales and support agent.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -211,6 +244,17 @@ def main(argv: list[str] | None = None) -> int:
     chat.add_argument("--phone", default="+254712345678", help="the customer's WhatsApp number")
     chat.add_argument("--markdown", action="store_true", help="print the transcript as Markdown")
     chat.set_defaults(func=cmd_chat)
+
+    ev = sub.add_parser(
+        "eval",
+        help="measure the configured engine (TULIA_LLM) on the labelled phrase sets and conversations: "
+        "accuracy, model calls per turn, cost (a live model needs AWS credentials; never run in CI)",
+    )
+    ev.add_argument("--eval-dir", default="eval", metavar="DIR", help="phrases/ and conversations.yaml (default: eval)")
+    ev.add_argument("--set", choices=["heldout", "tuning", "all"], default="all", help="which phrase set")
+    ev.add_argument("--limit", type=int, metavar="N", help="at most N phrases a set and N conversations (a quick look)")
+    ev.add_argument("--pack", action="append", metavar="DIR", help="pack folder (repeatable; default: demo packs)")
+    ev.set_defaults(func=cmd_eval)
 
     ns = parser.parse_args(argv)
     from pydantic import ValidationError

@@ -136,3 +136,22 @@ def test_the_a15_leather_one_picks_the_row_its_words_name_best(chat: Chat) -> No
     assert "Samsung Galaxy A05 Leather Flip Cover" in listed  # "the leather one" alone would not say which
     chat.send("the a15 leather one")
     assert picked(chat) == ["Samsung Galaxy A15 Leather Flip Cover"]
+
+
+def test_the_blue_one_picks_the_only_row_that_comes_in_blue_with_blue_chosen(chat: Chat) -> None:
+    listed = [name for name, _ in rows(chat.send("earphones under 3k"))]
+    assert "Oraimo FreePods Lite Earbuds" in listed  # Black, White or Blue; the others come in black or white
+    chat.send("the blue one")
+    assert picked(chat) == ["Oraimo FreePods Lite Earbuds"]
+    assert chat.state["frame"].lines[0].variant_selection == {"colour": "Blue"}
+
+
+def test_the_black_one_when_several_rows_come_in_black_asks_which_then_keeps_the_colour(chat: Chat) -> None:
+    rows(chat.send("earphones under 3k"))
+    reply = chat.send("the black one")
+    assert reply.startswith("Several of these come in Black. Which one would you like?")
+    assert "Call of Duty" not in reply  # not a new search for "black"
+    assert not chat.state["frame"].lines
+    chat.send("2")
+    assert picked(chat) == ["Samsung Type-C Wired Earphones"]
+    assert chat.state["frame"].lines[0].variant_selection == {"colour": "Black"}

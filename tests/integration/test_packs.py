@@ -135,6 +135,18 @@ def test_several_problems_are_reported_together(pack_copy: Path) -> None:
     assert any("languages.default" in i for i in issues)
 
 
+def test_shop_texts_per_language_and_handoff_hours_are_checked_at_load(pack_copy: Path) -> None:
+    text = (pack_copy / "tenant.yaml").read_text()
+    text = text.replace("eta: {en: next day, sw: kesho yake}", "eta: {en: next day, fr: le lendemain}", 1)
+    text = text.replace("hours: Mon-Sat 08:00-19:00", "hours: Mon-Sat 19:00-08:00")
+    (pack_copy / "tenant.yaml").write_text(text)
+    assert issues_of(pack_copy) == [
+        "tenant.yaml, field delivery_zones.2.eta: Value error, languages are en, sw or sheng (not fr)",
+        "tenant.yaml, field handoff.hours: Value error, hours 'Mon-Sat 19:00-08:00': closing time must be "
+        "after opening time (same day)",
+    ]
+
+
 def test_an_invalid_pack_writes_nothing(services: Services, pack_copy: Path) -> None:
     (pack_copy / "kb" / "policy" / "returns-policy.pdf").write_bytes(b"garbage")
     with pytest.raises(PackInvalid):

@@ -53,6 +53,16 @@ def test_at_21_42_the_bot_says_when_the_team_is_back_instead_of_promising_30_min
     assert len(seeded.handoffs.list_by_status(SHOP, "open").items) == 1  # the ticket waits for them
 
 
+def test_a_message_while_waiting_after_hours_promises_nothing_shortly(chat: Chat, clock: Clock) -> None:
+    at_nairobi(clock, 2026, 11, 23, 21, 42)
+    chat.send(PERSON)
+    waiting = chat.send("hello? are you there")
+    assert waiting == (
+        "Thanks, I've added this to your request. Our team is away now; they're back tomorrow at 8:00 am "
+        "and will reply here."
+    )
+
+
 def test_on_saturday_evening_the_team_is_back_on_monday(chat: Chat, clock: Clock) -> None:
     at_nairobi(clock, 2026, 11, 28, 19, 30)  # Saturday; the shop is closed on Sundays
     assert "they're back on Monday at 8:00 am" in chat.send(PERSON)

@@ -8,11 +8,12 @@ import csv
 from collections import Counter
 
 import pytest
-from bench.phrases import INTENTS, LANGUAGES, SETS, SLOT_KEYS, load_phrases
 
 from tests.conftest import PACKS
+from tulia.evaluation import INTENTS, LANGUAGES, SETS, SLOT_KEYS, load_phrases
 
-PHRASES = {name: load_phrases(name) for name in SETS}
+EVAL = PACKS.parent / "eval"
+PHRASES = {name: load_phrases(EVAL / "phrases" / f"{name}.txt") for name in SETS}
 
 
 def skus(pack: str) -> set[str]:

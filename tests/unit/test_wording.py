@@ -11,7 +11,26 @@ from tulia.nlg.templates import COUPON_REASONS, STATUS_WORDS, TEMPLATES, render
 
 def test_every_template_exists_in_english_and_swahili() -> None:
     for table in (TEMPLATES, COUPON_REASONS, STATUS_WORDS):
-        assert all(set(v) == {"en", "sw"} for v in table.values())
+        assert all(set(v) in ({"en", "sw"}, {"en", "sw", "sheng"}) for v in table.values())
+
+
+SHENG_JOURNEYS = (
+    "welcome", "shortlist", "shortlist_footer", "ask_variant", "ask_quantity", "order_summary",
+    "ask_payment_method", "confirm_stk", "stk_sent", "payment_status_paid", "handoff", "handoff_after_hours",
+    "opted_out", "opted_in",
+)  # fmt: skip
+
+
+def test_the_main_journeys_have_sheng_with_the_same_facts_as_english() -> None:
+    import string
+
+    def facts(template: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+    assert [key for key in SHENG_JOURNEYS if "sheng" not in TEMPLATES[key]] == []
+    for key, texts in TEMPLATES.items():
+        if "sheng" in texts:
+            assert facts(texts["sheng"]) == facts(texts["en"]), key
 
 
 def test_sheng_uses_the_tenants_fallback_language() -> None:

@@ -36,6 +36,21 @@ class LocalText(RootModel[str | dict[Lang, str]]):
 
     root: str | dict[Lang, str]
 
+    @model_validator(mode="before")
+    @classmethod
+    def _text_or_languages(cls, value: object) -> object:
+        if isinstance(value, LocalText):
+            return value.root
+        if isinstance(value, dict):
+            unknown = sorted(str(k) for k in value if k not in ("en", "sw", "sheng"))
+            if unknown:
+                raise ValueError(f"languages are en, sw or sheng (not {', '.join(unknown)})")
+            if not all(isinstance(v, str) for v in value.values()):
+                raise ValueError("each language's value must be a text")
+        elif not isinstance(value, str):
+            raise ValueError("give a text, or one text per language ({en: ..., sw: ...})")
+        return value
+
     @model_validator(mode="after")
     def _not_empty(self) -> LocalText:
         values = [self.root] if isinstance(self.root, str) else list(self.root.values())

@@ -534,7 +534,13 @@ def holding(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
         except TuliaError as exc:
             turn.trace.append({"kind": "step", "node": "holding", "transcript": exc.code})
     if state.handoff_ticket_id is None or state.holding_notice_for != state.handoff_ticket_id:
-        turn.say(text(t(turn, "handoff_holding")))
+        hours = turn.ctx.services.tenants.get(turn.ctx.tenant_id).handoff.opening_hours()
+        now = turn.ctx.services.clock()
+        if hours is not None and not hours.is_open(now):  # no "shortly" while the team is away
+            back = when_back(hours.next_opening(now), now, turn.lang, state.sheng_fallback)
+            turn.say(text(t(turn, "handoff_holding_after_hours", back=back)))
+        else:
+            turn.say(text(t(turn, "handoff_holding")))
         turn.set(holding_notice_for=state.handoff_ticket_id)
     return turn.done()
 

@@ -157,6 +157,13 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sheng": "Team yetu imemaliza na request yako. Ni mimi {bot_name} tena: niandikie hapa wakati wowote kuhusu "
                  "vitu, orders ama malipo.",
     },
+    "handoff_holding_after_hours": {
+        "en": "Thanks, I've added this to your request. Our team is away now; they're back {back} and will "
+              "reply here.",
+        "sw": "Asante, nimeongeza hili kwenye ombi lako. Timu yetu haipo kwa sasa; watarudi {back} na "
+              "watakujibu hapa.",
+        "sheng": "Asante, nimeongeza hii kwa request yako. Team iko off saa hii; watarudi {back} wakujibu hapa.",
+    },
     "handoff_holding": {
         "en": "Thanks, a person from our team has your conversation and will reply here shortly.",
         "sw": "Asante, mtu wa timu yetu ana mazungumzo yako na atakujibu hapa hivi karibuni.",
@@ -222,6 +229,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "Reply with the number (1-{n}) or tell me your budget/use-case.",
         "sw": "Jibu kwa namba (1-{n}) au niambie bajeti/matumizi yako.",
         "sheng": "Nijibu na namba (1-{n}) ama uniambie budget yako.",
+    },
+    "which_of_them": {
+        "en": "Several of these come in {option}. Which one would you like?",
+        "sw": "Kadhaa kati ya hizi zinapatikana kwa {option}. Ungependa ipi?",
+        "sheng": "Kadhaa ziko na {option}. Unataka ipi?",
     },
     "shortlist_button": {"en": "See options", "sw": "Ona chaguo", "sheng": "Cheki options"},
     "catalog_link": {

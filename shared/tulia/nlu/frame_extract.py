@@ -232,14 +232,18 @@ def extract_quantity(
         word = m.group(1)
         before = plain[: m.start()].split()[-1:] if m.start() else []
         after = plain[m.end() :].split()[:1]
-        if word == "one" and not (before and before[0] in ("just", "only", "need", "want", "take", "buy", "get")):
-            continue  # "the black one", "this one" are not counts
-        if word in ("a dozen", "dozen", "half a dozen", "two dozen") or word not in ("one", "both"):
-            if word in ("tatu", "sita", "saba", "tano", "nne", "kumi") and after[:1] == ["asubuhi"]:
-                continue  # a time of day ("saa tatu asubuhi"), not a count
-            if before[-1:] == ["saa"]:
-                continue  # "saa tano": five o'clock
-            return QuantitySaid(NUMBER_WORDS[word]), [m.span()]
+        if word == "both":
+            continue  # "both" names the items, not a count of one of them
+        if word == "one":
+            counted = before and before[0] in ("just", "only", "need", "want", "take", "buy", "get")
+            answered = bare_number_is_quantity and m.start() == 0  # "one, deliver to Westlands" to "how many?"
+            if not (counted or answered):
+                continue  # "the black one", "this one" are not counts
+        if word in ("tatu", "sita", "saba", "tano", "nne", "kumi") and after[:1] == ["asubuhi"]:
+            continue  # a time of day ("saa tatu asubuhi"), not a count
+        if before[-1:] == ["saa"]:
+            continue  # "saa tano": five o'clock
+        return QuantitySaid(NUMBER_WORDS[word]), [m.span()]
     return None, []
 
 

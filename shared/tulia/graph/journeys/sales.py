@@ -161,13 +161,27 @@ def fill_frame(
     choice = state.understanding.get("choice") if answering else None
     fast = state.understanding.get("fast") if answering else None
     reading = _model_reading(turn, body, fast)
-    model_product = _merge_reading(delta, reading, body, shop) if reading is not None else None
+    model_product = merge_model_reading(delta, reading, body, shop) if reading is not None else None
     understood = delta.said_anything() or delta.order_ref is not None
     notes: list[str] = []
 
     # answers that only make sense for the question asked (a number, yes/no, an option's name)
     if pending == "item_selection" and (option := _chosen_option(turn, body, choice)) is not None:
         return _pick(turn, frame, option["id"].split(":", 1)[1], delta)
+    if pending == "item_selection" and choice is None and (offering := _rows_offering(turn, body)):
+        # "the black one" when several rows come in black: which of them, not a new search for "black"
+        option_said, rows = offering
+        turn.say(
+            listing(
+                t(turn, "which_of_them", option=option_said),
+                [(f"item:{r['item_id']}", r["name"], money(r["price"])) for r in rows],
+                button=t(turn, "shortlist_button"),
+            )
+        )
+        frame.wish = body  # the option said is chosen once the row is
+        ask_sale(turn, frame, "item_selection", [{"id": f"item:{r['item_id']}", "title": r["name"]} for r in rows])
+        turn.set(frame=frame)
+        return turn.goto(END)
     if pending == "category" and (option := _chosen_option(turn, body, choice)) is not None:
         turn.set(frame=frame, scratch={"query": "", "category": option["title"]})
         return turn.goto("search")
@@ -352,7 +366,7 @@ def _model_reading(turn: Turn, body: str, fast: str | None) -> SaleReading | Non
     return u.sale
 
 
-def _merge_reading(delta: FrameDelta, reading: SaleReading, body: str, shop: ShopOptions) -> str | None:
+def merge_model_reading(delta: FrameDelta, reading: SaleReading, body: str, shop: ShopOptions) -> str | None:
     """What the model read, where the words alone did not say it, and only what the shop and the
     message allow: a zone of the shop's, an enabled method, a code the customer typed. Its count wins
     ("a couple of bags" is 2). Returns the model's product words."""
@@ -722,7 +736,13 @@ def _search(
         last_catalog_query=query,
         last_catalog_filters=filters,
         catalog_total_matches_estimate=data["total_matches_estimate"],
-        last_catalog_results=[{k: r[k] for k in ("item_id", "name", "price", "in_stock", "type")} for r in results],
+        last_catalog_results=[
+            {
+                **{k: r[k] for k in ("item_id", "name", "price", "in_stock", "type")},
+                "options": [o for v in r["variants"] for o in v["options"]][:30],  # "the blue one"
+            }
+            for r in results
+        ],
         rejected_shortlists=rejected,
     )
     ask_sale(turn, frame, "item_selection", [{"id": f"item:{r['item_id']}", "title": r["name"]} for r in results])
@@ -747,7 +767,29 @@ def _chosen_option(turn: Turn, body: str, choice: int | None) -> dict[str, Any] 
     if turn.state.pending != "item_selection":
         return None
     prices = {r["item_id"]: r["price"] for r in turn.state.last_catalog_results}
-    return shortlist_reference(plain, options, prices, _shop_index(turn).terms)
+    offered = {r["item_id"]: list(r.get("options", [])) for r in turn.state.last_catalog_results}
+    return shortlist_reference(plain, options, prices, _shop_index(turn).terms, offered)
+
+
+def _rows_offering(turn: Turn, body: str) -> tuple[str, list[dict[str, Any]]] | None:
+    """The option a short reference names ("the black one", "ile nyeusi") and the shortlist rows
+    that offer it, when more than one does."""
+    plain = normalize(body)
+    words = [w for w in plain.split() if w not in _REFERENCE_FILLER]
+    if not words or len(plain.split()) > 4:
+        return None
+    index = _shop_index(turn)
+    said = set(index.terms(" ".join(words)))
+    for row in turn.state.last_catalog_results:
+        for option in row.get("options", []):
+            if said and set(index.terms(option)) == said:
+                rows = [r for r in turn.state.last_catalog_results if said & _option_terms(index, r)]
+                return (option, rows) if len(rows) > 1 else None
+    return None
+
+
+def _option_terms(index: CatalogIndex, row: dict[str, Any]) -> set[str]:
+    return {term for option in row.get("options", []) for term in index.terms(option)}
 
 
 _ORDINALS = {
@@ -770,10 +812,15 @@ _REFERENCE_FILLER = frozenset("the one hiyo hii ile ya la za that this nipe give
 
 
 def shortlist_reference(
-    plain: str, options: list[dict[str, Any]], prices: dict[str, int], terms: Callable[[str], list[str]]
+    plain: str,
+    options: list[dict[str, Any]],
+    prices: dict[str, int],
+    terms: Callable[[str], list[str]],
+    offered: dict[str, list[str]] | None = None,
 ) -> dict[str, Any] | None:
     """The shortlist row a customer points at: "the second one", "ya pili", "the last one", "the
-    cheaper one", "hiyo ya oraimo", "the black one" (a word that only one row's name has)."""
+    cheaper one", "hiyo ya oraimo", "the black one" (a word that only one row's name has, or else
+    an option, such as a colour, that only one row offers: ``offered`` maps item ids to options)."""
     words = plain.split()
     if any_phrase(plain, _LAST) and len(words) <= 4:
         return options[-1]
@@ -790,7 +837,15 @@ def shortlist_reference(
         return None
     overlap = [len(said & set(terms(o["title"]))) for o in options]
     most = max(overlap)
-    return options[overlap.index(most)] if most and overlap.count(most) == 1 else None
+    if most and overlap.count(most) == 1:
+        return options[overlap.index(most)]
+    tied = [o for o, n in zip(options, overlap, strict=True) if n == most]
+    offering = [
+        o
+        for o in tied
+        if said & {t for option in (offered or {}).get(o["id"].split(":", 1)[-1], []) for t in terms(option)}
+    ]
+    return offering[0] if len(offering) == 1 else None
 
 
 def _pick(

@@ -1,0 +1,437 @@
+"""``tulia eval``: how well the configured engine understands customers, and what it costs.
+
+For deployers choosing between the rules engine and a model (``TULIA_LLM=bedrock``): it runs the
+labelled phrase sets (``eval/phrases/*.txt``: intent, slots and search per message) and the
+multi-turn conversations (``eval/conversations.yaml``: what each reply must and must not say)
+against the engine the settings name, with the packs seeded into a private in-process store (moto
+in server mode, so that only DynamoDB is faked and a real model is really called) and the payment
+simulators. It prints accuracy, model calls per turn, tokens and the estimated cost.
+
+With ``TULIA_LLM=bedrock`` it needs AWS credentials and model access in ``TULIA_BEDROCK_REGION``
+(or ``TULIA_AWS_REGION``); without credentials it says so and stops before any work. It is never
+run in CI (no model, no internet there); its tests use the rules engine and a scripted model.
+"""
+
+from __future__ import annotations
+
+import itertools
+import socket
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+if TYPE_CHECKING:
+    from tulia.config import Settings
+    from tulia.nlu.engine import UnderstandingEngine
+    from tulia.packs.loader import Pack
+    from tulia.services import Services
+
+SETS = ("heldout", "tuning")
+INTENTS = frozenset(
+    {
+        "sales_discovery",
+        "product_question",
+        "support_question",
+        "order_status",
+        "discounts_offers",
+        "preferences_consent",
+        "payment_help",
+        "human_request",
+        "spam_casual",
+        "unknown",
+    }
+)
+SLOT_KEYS = frozenset({"quantity", "zone", "mode", "method", "coupon_code", "order_ref", "budget_min", "budget_max"})
+LANGUAGES = frozenset({"en", "sw", "sheng"})
+FAST_INTENT = {
+    "opt_out": "preferences_consent",
+    "opt_in": "preferences_consent",
+    "language": "preferences_consent",
+    "human": "human_request",
+}
+ALWAYS_CHECKED = ("quantity", "coupon_code", "order_ref", "budget_min", "budget_max")
+
+
+# the labelled phrase sets ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Phrase:
+    source: str
+    line: int
+    pack: str
+    lang: str
+    intent: str
+    text: str
+    slots: dict[str, str]
+    items: tuple[str, ...]
+
+
+def load_phrases(path: Path) -> list[Phrase]:
+    """One labelled message a line: ``pack | language | intent | message | slots | item ids``."""
+    out = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        parts = [p.strip() for p in raw.split("|")]
+        if len(parts) != 6:
+            raise ValueError(f"{path.name}:{number}: expected 6 fields, got {len(parts)}")
+        pack, lang, intent, text, slots, items = parts
+        pairs = dict(pair.split("=", 1) for pair in slots.split())
+        out.append(
+            Phrase(
+                path.stem,
+                number,
+                pack,
+                lang,
+                intent,
+                text,
+                {k: v.replace("_", " ") if k == "zone" else v for k, v in pairs.items()},
+                tuple(items.split()),
+            )
+        )
+    return out
+
+
+# the conversations ----------------------------------------------------------------------------------
+class ConversationTurn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    say: str = Field(min_length=1)
+    expect: list[str] = Field(default_factory=list)  # each must be in the replies (case-insensitive)
+    forbid: list[str] = Field(default_factory=list)  # none may be
+
+
+class Conversation(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    pack: str
+    turns: list[ConversationTurn] = Field(min_length=1)
+
+
+class EvalSetInvalid(ValueError):
+    """An eval file that cannot be read; the message names the file and the place."""
+
+
+def load_conversations(path: Path) -> list[Conversation]:
+    raw = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    out = []
+    for number, item in enumerate(raw, 1):
+        try:
+            out.append(Conversation.model_validate(item))
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
+            raise EvalSetInvalid(f"{path.name}, conversation {number}: {problems}") from exc
+    return out
+
+
+# tallies --------------------------------------------------------------------------------------------
+@dataclass
+class Tally:
+    intent: list[bool] = field(default_factory=list)
+    slots: list[bool] = field(default_factory=list)
+    at1: list[bool] = field(default_factory=list)
+    at6: list[bool] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        for name in ("intent", "slots", "at1", "at6"):
+            getattr(self, name).extend(getattr(other, name))
+
+    @staticmethod
+    def pct(values: list[bool]) -> str:
+        return f"{100 * sum(values) / len(values):.0f}% ({sum(values)}/{len(values)})" if values else "-"
+
+    def row(self, label: str) -> str:
+        p = self.pct
+        return f"| {label} | {p(self.intent)} | {p(self.slots)} | {p(self.at1)} | {p(self.at6)} |"
+
+
+@dataclass
+class ModelUse:
+    """The model calls made, from the accounting records every call leaves."""
+
+    turns: int = 0
+    calls: int = 0
+    failed: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost_usd: float = 0.0
+
+    def record(self, records: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> None:
+        self.turns += 1
+        for r in records:
+            self.calls += 1
+            self.failed += 0 if r.get("ok") else 1
+            self.tokens_in += int(r.get("input_tokens") or 0)
+            self.tokens_out += int(r.get("output_tokens") or 0)
+            self.cost_usd += float(r.get("cost_usd") or 0.0)
+
+    def line(self, label: str) -> str:
+        per_turn = self.calls / self.turns if self.turns else 0.0
+        cost_per_1000 = 1000 * self.cost_usd / self.turns if self.turns else 0.0
+        return (
+            f"{label}: {self.turns} turns, model calls per turn {per_turn:.2f} ({self.failed} failed), "
+            f"tokens in/out {self.tokens_in}/{self.tokens_out}, cost USD {self.cost_usd:.4f} "
+            f"(USD {cost_per_1000:.2f} per 1,000 turns)"
+        )
+
+
+@dataclass
+class EvalResult:
+    phrase_tallies: dict[str, dict[tuple[str, str], Tally]] = field(default_factory=dict)
+    phrase_model: ModelUse = field(default_factory=ModelUse)
+    conversations_passed: int = 0
+    conversations: int = 0
+    turns_passed: int = 0
+    turns: int = 0
+    conversation_model: ModelUse = field(default_factory=ModelUse)
+    failures: list[str] = field(default_factory=list)
+
+
+# running --------------------------------------------------------------------------------------------
+def credentials_problem(settings: Settings) -> str | None:
+    """Why the configured engine cannot be measured here, or ``None``."""
+    if settings.llm != "bedrock":
+        return None
+    import boto3
+
+    if boto3.Session().get_credentials() is None:
+        region = settings.bedrock_region or settings.aws_region
+        return (
+            "tulia eval: TULIA_LLM=bedrock measures the real model, and no AWS credentials were found.\n"
+            "  Set AWS_PROFILE (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY) for an account with Bedrock\n"
+            f"  model access to {settings.bedrock_classifier_model} and {settings.bedrock_writer_model} in "
+            f"{region}.\n"
+            "  To measure the rules engine instead, run with TULIA_LLM=rules (the default)."
+        )
+    return None
+
+
+@contextmanager
+def eval_services(settings: Settings, packs: list[Pack]) -> Iterator[Services]:
+    """A private store (moto server on a free port, DynamoDB only faked there), the payment
+    simulators, the packs seeded. The model client keeps the real AWS credential chain."""
+    import logging
+
+    import boto3
+    import httpx
+    from moto.server import ThreadedMotoServer
+
+    from tulia.local.simulators.daraja import DarajaSimulator
+    from tulia.local.simulators.pesapal import PesapalSimulator
+    from tulia.packs.seed import seed_pack
+    from tulia.services import build_services
+    from tulia.store.tables import create_tables
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's server would log every request
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    passkeys = {
+        p.tenant.payments.mpesa_stk.shortcode: p.tenant.payments.mpesa_stk.passkey
+        for p in packs
+        if p.tenant.payments.mpesa_stk
+    }
+    try:
+        with (
+            DarajaSimulator(passkeys=passkeys) as daraja,
+            PesapalSimulator() as pesapal,
+            httpx.Client(timeout=10) as http,
+        ):
+            client = boto3.client(
+                "dynamodb",
+                region_name=settings.aws_region,
+                endpoint_url=f"http://127.0.0.1:{port}",
+                aws_access_key_id="eval",
+                aws_secret_access_key="eval",
+            )
+            local = settings.model_copy(update={"table_prefix": "eval-", "embeddings": "local"})
+            create_tables(client, local.table_prefix)
+            services = build_services(
+                local, dynamodb=client, http=http, mpesa_api_base=daraja.base_url, pesapal_api_base=pesapal.base_url
+            )
+            for pack in packs:
+                seed_pack(services, pack)
+            yield services
+    finally:
+        server.stop()
+
+
+def evaluate_phrases(
+    services: Services, engine: UnderstandingEngine, phrases: list[Phrase], result: EvalResult, name: str
+) -> None:
+    from tulia.graph.frame import ShopOptions
+    from tulia.graph.journeys.sales import merge_model_reading
+    from tulia.llm.prompts import PromptContext
+    from tulia.nlu.fastpath import fast_path
+    from tulia.nlu.frame_extract import extract_delta, residual_words
+    from tulia.nlu.rules import product_query
+    from tulia.tools.context import ToolContext
+    from tulia.tools.registry import call_tool
+
+    tallies: dict[tuple[str, str], Tally] = defaultdict(Tally)
+    for phrase in phrases:
+        tenant = services.tenants.get(phrase.pack)
+        index = services.catalog_indexes.get(phrase.pack, tenant.catalog_version)
+        options = ShopOptions.of(tenant)
+        tally = tallies[(phrase.pack, phrase.lang)]
+        hit = fast_path(phrase.text, awaiting_answer=False)
+        context = PromptContext(
+            tenant_id=tenant.tenant_id,
+            tenant_name=tenant.name,
+            bot_name=tenant.persona.bot_name,
+            default_language=tenant.languages.default,
+            allowed_languages=tuple(tenant.languages.allowed),
+            zones=tuple(z.name for z in tenant.delivery_zones),
+            payment_methods=tuple(tenant.payments.enabled_methods()),
+        )
+        understood = engine.understand(phrase.text, catalog=index, context=context) if hit is None else None
+        result.phrase_model.record(understood.llm_calls if understood else ())
+        intent = FAST_INTENT.get(hit.kind, "unknown") if hit is not None else understood.intent  # type: ignore[union-attr]
+        tally.intent.append(intent == phrase.intent)
+        if intent != phrase.intent and name != "heldout":  # held-out misses are never listed (no tuning on them)
+            result.failures.append(f"intent  {phrase.source}:{phrase.line} {phrase.text!r}: {intent}")
+        delta = extract_delta(phrase.text, zones=options.zones, enabled_methods=list(options.methods))
+        product_words = None
+        if understood is not None and understood.sale is not None:
+            product_words = merge_model_reading(delta, understood.sale, phrase.text, options)
+        slots = understood.slots if understood is not None else None
+        said: dict[str, str] = {}
+        if delta.quantity is not None:
+            said["quantity"] = str(delta.quantity.value)
+        for key, value in (
+            ("zone", delta.zone),
+            ("mode", delta.mode),
+            ("method", delta.method),
+            ("coupon_code", delta.coupon_code),
+            ("order_ref", delta.order_ref),
+            ("budget_min", slots.budget_min if slots else None),
+            ("budget_max", slots.budget_max if slots else None),
+        ):
+            if value is not None:
+                said[key] = str(value)
+        checked = set(phrase.slots) | set(ALWAYS_CHECKED)
+        tally.slots.append({k: v for k, v in said.items() if k in checked} == phrase.slots)
+        if phrase.items:
+            query = product_words or product_query(residual_words(phrase.text, delta))
+            filters: dict[str, Any] = {}
+            if slots and slots.budget_max:
+                filters["max_price"] = slots.budget_max
+            if slots and slots.budget_min:
+                filters["min_price"] = slots.budget_min
+            ctx = ToolContext(tenant_id=phrase.pack, request_id="eval", conversation_id="eval", services=services)
+            args = {"tenant_id": phrase.pack, "request_id": "eval", "conversation_id": "eval"}
+            found = call_tool("catalog_search", {**args, "query": query, "filters": filters, "limit": 6}, ctx)
+            ids = [r["item_id"] for r in found["data"]["results"]] if found["ok"] else []
+            tally.at1.append(bool(ids) and ids[0] in phrase.items)
+            tally.at6.append(any(i in phrase.items for i in ids))
+    result.phrase_tallies[name] = tallies
+
+
+def evaluate_conversations(
+    services: Services, engine: UnderstandingEngine, conversations: list[Conversation], result: EvalResult
+) -> None:
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+    from tulia.graph.conversation import FRAME_MODELS, Conversations
+
+    # the typed order frame is checkpointed as itself, as in the DynamoDB saver
+    serde = JsonPlusSerializer(allowed_msgpack_modules=[(m.__module__, m.__name__) for m in FRAME_MODELS])
+    runner = Conversations(services, engine, InMemorySaver(serde=serde))
+    ids = itertools.count(1)
+    for number, conversation in enumerate(conversations, 1):
+        phone = f"+2547{number:08d}"
+        passed = True
+        for turn_number, turn in enumerate(conversation.turns, 1):
+            out = runner.handle(
+                tenant_id=conversation.pack,
+                phone_e164=phone,
+                inbound={"type": "text", "text": turn.say, "message_id": f"wamid.eval{next(ids)}"},
+            )
+            said = "\n".join(m.plain_text() for m in out.replies)
+            folded = said.casefold()
+            missing = [e for e in turn.expect if e.casefold() not in folded]
+            present = [f for f in turn.forbid if f.casefold() in folded]
+            result.conversation_model.record([e for e in out.trace if e.get("kind") == "llm"])
+            result.turns += 1
+            if missing or present:
+                passed = False
+                result.failures.append(
+                    f"conversation {conversation.name!r} turn {turn_number} ({turn.say!r}): "
+                    + (f"missing {missing} " if missing else "")
+                    + (f"has {present} " if present else "")
+                    + f"in {said[:300]!r}"
+                )
+            else:
+                result.turns_passed += 1
+        result.conversations += 1
+        result.conversations_passed += passed
+
+
+def report(result: EvalResult, engine_name: str, out: TextIO) -> None:
+    print(f"## tulia eval: the {engine_name} engine\n", file=out)
+    for name, tallies in result.phrase_tallies.items():
+        total = Tally()
+        by_pack: dict[str, Tally] = defaultdict(Tally)
+        by_lang: dict[str, Tally] = defaultdict(Tally)
+        for (pack, lang), tally in sorted(tallies.items()):
+            total.add(tally)
+            by_pack[pack].add(tally)
+            by_lang[lang].add(tally)
+        print(f"### phrase set {name} ({len(total.intent)} messages)\n", file=out)
+        print("| slice | intent | slots | search at 1 | search at 6 |\n|---|---:|---:|---:|---:|", file=out)
+        for pack, tally in sorted(by_pack.items()):
+            print(tally.row(pack), file=out)
+        for lang, tally in sorted(by_lang.items()):
+            print(tally.row(f"language {lang}"), file=out)
+        print(total.row(f"**all {name}**") + "\n", file=out)
+    if result.conversations:
+        print(
+            f"### conversations\n\n{result.conversations_passed}/{result.conversations} conversations passed whole, "
+            f"{result.turns_passed}/{result.turns} turns\n",
+            file=out,
+        )
+    print("### model use\n", file=out)
+    print("- " + result.phrase_model.line("phrase sets"), file=out)
+    print("- " + result.conversation_model.line("conversations"), file=out)
+    if result.failures:
+        print("\n### what went wrong (tuning set and conversations)\n", file=out)
+        for failure in result.failures:
+            print("- " + failure, file=out)
+
+
+def run_eval(
+    settings: Settings,
+    packs: list[Pack],
+    eval_dir: Path,
+    *,
+    sets: tuple[str, ...] = SETS,
+    limit: int | None = None,
+    engine: UnderstandingEngine | None = None,
+    out: TextIO,
+) -> EvalResult:
+    """Measure ``engine`` (else the one the settings name) on the phrase sets and conversations of
+    ``eval_dir``; print the report to ``out``."""
+    from tulia.nlu.engine import build_engine
+    from tulia.observability import logger
+
+    logger.setLevel("WARNING")  # the report, not the tool-call lines
+    engine = engine or build_engine(settings.llm, settings)
+    known = {p.tenant.tenant_id for p in packs}
+    result = EvalResult()
+    with eval_services(settings, packs) as services:
+        for name in sets:
+            phrases = [p for p in load_phrases(eval_dir / "phrases" / f"{name}.txt") if p.pack in known][:limit]
+            evaluate_phrases(services, engine, phrases, result, name)
+        conversations_file = eval_dir / "conversations.yaml"
+        if conversations_file.exists():
+            conversations = [c for c in load_conversations(conversations_file) if c.pack in known][:limit]
+            evaluate_conversations(services, engine, conversations, result)
+    report(result, engine.name, out)
+    return result
