@@ -226,3 +226,33 @@ def test_a_sheng_sale_in_sheng_from_item_to_payment_prompt(chat: Chat) -> None:
     sent = chat.send("Ee, tuma")
     assert "Nimetuma M-Pesa prompt ya KES 29,000" in sent
     assert "Umetoka: hautapata offers" in chat.send("STOP")
+
+
+def test_a_sheng_speakers_plain_swahili_stays_in_sheng(chat: Chat) -> None:
+    assert chat.send("niaje msee").startswith("Niaje!")
+    chat.send("nipe jbl flip 6 mbili, nitakuja dukani")  # plain Swahili from a Sheng speaker
+    assert "Utalipa KES 29,000 aje?" in chat.send("blue")
+
+
+def test_a_typed_yes_with_its_verb_confirms_the_prompt_and_keeps_the_pickup(chat: Chat, seeded: Services) -> None:
+    chat.send("nataka jbl flip 6 mbili, nitakuja dukani")
+    chat.send("blue")
+    assert "Tafadhali thibitisha" in chat.send("1")  # its button says "Ndiyo, tuma"
+    sent = chat.send("Ee, tuma")  # typed, not tapped: "tuma" (send) is not a delivery
+    assert "Nimetuma ombi la M-Pesa la KES 29,000" in sent
+    assert seeded.orders.get(SHOP, chat.state["order_id"]).delivery.mode == "pickup"
+
+
+def test_settings_changed_in_the_middle_of_a_sale_then_the_sale_goes_on(chat: Chat, seeded: Services) -> None:
+    chat.send("nataka jbl flip 6 moja")
+    chat.send("blue")
+    assert "Tukuletee wapi?" in chat.send("niletee")
+    off = chat.send("acha offers")  # not an address
+    assert "Umejiondoa" in off
+    assert "Turudi kwenye oda yako:\nTukuletee wapi?" in off
+    updates = chat.send("stop order updates")
+    assert "won't send you order updates" in updates
+    assert "Where should we deliver?" in updates
+    customer = seeded.customers.get(SHOP, chat.state["customer_id"])
+    assert (customer.marketing_opt_in, customer.notification_prefs.order_updates_whatsapp) == (False, False)
+    assert "Delivery (Nairobi West, same day or next morning): KES 300" in chat.send("Kilimani")

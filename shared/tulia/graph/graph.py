@@ -77,6 +77,14 @@ def after_side_journey(state: ConversationState) -> str:
     return route
 
 
+def after_prefs(state: ConversationState) -> str:
+    """A setting changed mid-sale ("stop order updates") is confirmed, then the sale goes on; after an
+    opt-out (STOP) nothing more is asked."""
+    if state.understanding.get("keyword") == "opt_out":
+        return "respond"
+    return after_side_journey(state)
+
+
 def build_graph(checkpointer: Any) -> Any:
     g: StateGraph[ConversationState, EngineContext, Any, Any] = StateGraph(
         ConversationState, context_schema=EngineContext
@@ -122,6 +130,7 @@ def build_graph(checkpointer: Any) -> Any:
     g.add_conditional_edges("sales", after_journey, ["intent_classify", "handoff", "respond"])
     for journey in ("support", "orders", "offers"):
         g.add_conditional_edges(journey, after_side_journey, ["intent_classify", "handoff", "resume_sale", "respond"])
+    g.add_conditional_edges("prefs", after_prefs, ["intent_classify", "handoff", "resume_sale", "respond"])
     for simple in (
         "clarify",
         "offer_handoff",
@@ -129,7 +138,6 @@ def build_graph(checkpointer: Any) -> Any:
         "injection",
         "media",
         "language",
-        "prefs",
         "handoff",
         "holding",
         "resume_sale",

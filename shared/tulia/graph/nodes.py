@@ -289,7 +289,10 @@ def intent_classify(state: ConversationState, runtime: Runtime[EngineContext]) -
 def language_policy(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
     turn = Turn(state, runtime, "language_policy")
     u = state.understanding
-    if "language" in u:
+    # the rules engine's reading of the language is the fast path's, already applied; a model's
+    # reading (it sees the conversation) is taken as it is
+    from_model = turn.ctx.engine.name != "rules" and u.get("fallback") is None
+    if "language" in u and from_model:
         turn.set(
             response_language=choose_language(
                 u["language"],
@@ -298,6 +301,7 @@ def language_policy(state: ConversationState, runtime: Runtime[EngineContext]) -
                 default=state.default_language,
                 preferred=state.customer_language_pref,
                 current=state.response_language,
+                sheng_kin=False,
             ),
             language_confidence=u["language_confidence"],
         )

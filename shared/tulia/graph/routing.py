@@ -58,26 +58,23 @@ def choose_language(
     requested: str | None = None,
     preferred: str | None = None,
     current: str | None = None,
+    sheng_kin: bool = True,
 ) -> str:
     """4.2: an explicit request (now or saved as the customer's preference) wins if the tenant allows
     it; else a confident detection of an allowed language; else the tenant's default.
 
     A message with no language in it (a number, a product name), or with weak evidence of the language
     the conversation is already in, keeps that language: answering "2" or "niletee Kilimani" to a
-    Swahili question does not switch to English; a short Swahili answer in a Sheng conversation keeps it
-    in Sheng.
+    Swahili question does not switch to English; Swahili in a Sheng conversation keeps it in Sheng.
     """
     for choice in (requested, preferred):
         if choice is not None and choice in allowed:
             return choice
+    if sheng_kin and current == "sheng" and detected == "sw" and current in allowed:
+        return current  # Sheng is built on Swahili: a Sheng speaker's plain Swahili stays in Sheng
     if confidence >= LANGUAGE_CONFIDENCE_MIN and detected in allowed:
         return detected
-    kin = current == "sheng" and detected == "sw"  # Sheng is built on Swahili: "Ee, tuma" stays Sheng
-    if (
-        current is not None
-        and current in allowed
-        and (confidence < LANGUAGE_EVIDENCE_MIN or detected == current or kin)
-    ):
+    if current is not None and current in allowed and (confidence < LANGUAGE_EVIDENCE_MIN or detected == current):
         return current
     return default
 

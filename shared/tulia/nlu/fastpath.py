@@ -37,6 +37,13 @@ class FastPathHit:
     choice: int | None = None  # for "choice" (1-based)
 
 
+# "yes, send it", "ee tuma", "sawa endelea": a yes with the action it agrees to
+_YES_SEND = re.compile(
+    r"^(?:" + "|".join(re.escape(w) for w in sorted(YES, key=len, reverse=True)) + r")"
+    r"(?: (?:send it|send the prompt|send|tuma|ituma|go ahead|proceed|endelea|please|pls|tafadhali|i confirm))+$"
+)
+
+
 def detect_choice(text: str) -> int | None:
     for emoji, digit in _EMOJI_DIGITS.items():
         text = text.replace(emoji, digit)
@@ -71,7 +78,7 @@ def fast_path(text: str, *, awaiting_answer: bool) -> FastPathHit | None:
         choice = detect_choice(text)
         if choice is not None:
             return FastPathHit("choice", choice=choice)
-        if plain in YES:
+        if plain in YES or _YES_SEND.match(plain):
             return FastPathHit("yes")
         if plain in NO:
             return FastPathHit("no")

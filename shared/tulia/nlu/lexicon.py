@@ -214,7 +214,7 @@ PREFS = (
     "notifications", "notification", "language preference", "change language", "my preferences", "don t send offers",
     "no more offers", "send me offers", "nitumie offers", "update my number", "stop offers", "marketing messages",
     "privacy", "my data", "delete my data", "futa data", "matangazo", "sitaki ofa", "usinitumie ofa",
-    "acha kunitumia", "nitumie ofa",
+    "acha kunitumia", "nitumie ofa", "my settings", "settings zangu", "mipangilio", "mipangilio yangu",
 )
 EVERYTHING = (
     "everything", "all items", "all products", "full catalog", "catalogue", "catalog", "list everything", "see all",

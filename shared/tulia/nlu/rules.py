@@ -88,6 +88,11 @@ _UPDATES_SWITCH = re.compile(
     r"\b(stop|don t|dont|no more|turn off|switch off|mute|usinitumie|sitaki|acha|zima|send me|nitumie|turn on|"
     r"switch on|resume|keep sending|washa)\b.*\b(updates|notifications|taarifa)\b"
 )
+# turning offers off or on: consent, not a question about offers ("acha offers", "stop promotions")
+_OFFERS_SWITCH = re.compile(
+    r"\b(stop|acha|no more|don t send|dont send|sitaki|usinitumie|unsubscribe from|turn off|send me|nitumie)\b"
+    r"( \w+){0,2} (offers|ofa|promotions|promos|matangazo|marketing|deals)\b"
+)
 # "when will my mabati arrive", "simu yangu itafika lini": about something already bought
 _MY_THING_ARRIVING = re.compile(
     r"\bwhen (will|does|is) my \w+( \w+)? (arrive|come|be delivered|get here|reach)\b|"
@@ -374,9 +379,12 @@ class RulesEngine:
             vote("order_status", 0.85)
         if signals.payment_dispute or any_phrase(plain, PAYMENT_HELP):
             vote("payment_help", 0.9 if signals.payment_dispute else 0.82)
-        if _UPDATES_SWITCH.search(plain) and not slots.order_ref:
-            vote("preferences_consent", 0.95)  # "stop sending order updates": a setting, not a status question
-        if any_phrase(plain, PREFS):
+        switch = (_OFFERS_SWITCH.search(plain) and not slots.coupon_code) or (
+            _UPDATES_SWITCH.search(plain) and not slots.order_ref
+        )
+        if switch:  # "acha offers", "stop sending order updates": a setting, not a question about offers or orders
+            vote("preferences_consent", 0.95)
+        elif any_phrase(plain, PREFS):
             vote("preferences_consent", 0.92)  # "no more offers" is about consent, not about offers
         elif any_phrase(plain, HAGGLE):
             vote("discounts_offers", 0.95)

@@ -256,7 +256,13 @@ def fill_frame(
             frame.fulfilment = Fulfilment(mode="pickup")
     if delta.zone is not None:
         frame.fulfilment = Fulfilment(mode="delivery", zone=delta.zone, place=_place_words(body, delta))
-    elif pending == "zone" and fast is None and choice is None and _names_a_place(body, delta, reading):
+    elif (
+        pending == "zone"
+        and fast is None
+        and choice is None
+        and _names_a_place(body, delta, reading)
+        and not _other_business(turn, body)
+    ):
         # a place that is in none of the shop's zones: say so and offer the zones again
         notes.append(t(turn, "zone_not_served", place=echo_words((reading and reading.place) or body.strip())))
         understood = True
@@ -397,6 +403,21 @@ def _names_a_place(body: str, delta: FrameDelta, reading: SaleReading | None) ->
         return bool(reading.place) and reading.zone is None
     said_else = delta.quantity or delta.method or delta.coupon_code or delta.phone or delta.remove or delta.add
     return bool(body.strip()) and not said_else and "?" not in body and len(body.split()) <= 5
+
+
+SIDE_INTENTS = frozenset(
+    {"preferences_consent", "order_status", "support_question", "discounts_offers", "payment_help", "human_request"}
+)
+
+
+def _other_business(turn: Turn, body: str) -> bool:
+    """A message the rules engine clearly reads as another matter ("acha offers", "where is my order?"):
+    not an address, but a side question to answer before the sale goes on. (A model's reading says
+    itself whether the message names a place.)"""
+    if turn.ctx.engine.name != "rules":
+        return False
+    understood = turn.ctx.engine.understand(body, catalog=_shop_index(turn))
+    return understood.intent in SIDE_INTENTS and understood.intent_confidence >= 0.8
 
 
 def _apply_quantity(frame: OrderFrame, value: int, edit: str, line_index: int | None) -> None:
