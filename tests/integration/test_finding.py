@@ -149,9 +149,20 @@ def test_the_blue_one_picks_the_only_row_that_comes_in_blue_with_blue_chosen(cha
 def test_the_black_one_when_several_rows_come_in_black_asks_which_then_keeps_the_colour(chat: Chat) -> None:
     rows(chat.send("earphones under 3k"))
     reply = chat.send("the black one")
-    assert reply.startswith("Several of these come in Black. Which one would you like?")
+    assert reply.startswith('Several of these fit "Black". Which one would you like?')
     assert "Call of Duty" not in reply  # not a new search for "black"
     assert not chat.state["frame"].lines
     chat.send("2")
     assert picked(chat) == ["Samsung Type-C Wired Earphones"]
     assert chat.state["frame"].lines[0].variant_selection == {"colour": "Black"}
+
+
+def test_hiyo_ya_oraimo_among_several_oraimo_rows_asks_which_of_them(chat: Chat) -> None:
+    listed = [name for name, _ in rows(chat.send("nataka chaja ya type c"))]
+    oraimo = [name for name in listed if name.startswith("Oraimo")]
+    assert len(oraimo) > 1
+    reply = chat.send("nipe hiyo ya oraimo")
+    assert reply.startswith('Kadhaa kati ya hizi zinalingana na "oraimo". Ungependa ipi?')
+    assert [name for name, _ in rows(reply)] == oraimo  # only the Oraimo rows, not a new search
+    chat.send("2")
+    assert picked(chat) == [oraimo[1]]

@@ -231,9 +231,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sheng": "Nijibu na namba (1-{n}) ama uniambie budget yako.",
     },
     "which_of_them": {
-        "en": "Several of these come in {option}. Which one would you like?",
-        "sw": "Kadhaa kati ya hizi zinapatikana kwa {option}. Ungependa ipi?",
-        "sheng": "Kadhaa ziko na {option}. Unataka ipi?",
+        "en": "Several of these fit \"{option}\". Which one would you like?",
+        "sw": "Kadhaa kati ya hizi zinalingana na \"{option}\". Ungependa ipi?",
+        "sheng": "Kadhaa ziko \"{option}\". Unataka ipi?",
     },
     "shortlist_button": {"en": "See options", "sw": "Ona chaguo", "sheng": "Cheki options"},
     "catalog_link": {

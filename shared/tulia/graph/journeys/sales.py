@@ -793,20 +793,25 @@ def _chosen_option(turn: Turn, body: str, choice: int | None) -> dict[str, Any] 
 
 
 def _rows_offering(turn: Turn, body: str) -> tuple[str, list[dict[str, Any]]] | None:
-    """The option a short reference names ("the black one", "ile nyeusi") and the shortlist rows
-    that offer it, when more than one does."""
+    """The option or name word a short reference names ("the black one", "hiyo ya oraimo") and the
+    shortlist rows it fits, when more than one does: which of them is asked, not a new search."""
     plain = normalize(body)
     words = [w for w in plain.split() if w not in _REFERENCE_FILLER]
     if not words or len(plain.split()) > 4:
         return None
     index = _shop_index(turn)
     said = set(index.terms(" ".join(words)))
-    for row in turn.state.last_catalog_results:
-        for option in row.get("options", []):
-            if said and set(index.terms(option)) == said:
-                rows = [r for r in turn.state.last_catalog_results if said & _option_terms(index, r)]
-                return (option, rows) if len(rows) > 1 else None
-    return None
+    if not said:
+        return None
+    rows = turn.state.last_catalog_results
+    by_option = [r for r in rows if said <= _option_terms(index, r)]
+    pointing = len(words) < len(plain.split())  # "hiyo", "the ... one": a reference, not a new wish
+    by_name = [r for r in rows if said <= set(index.terms(r["name"])) | _option_terms(index, r)] if pointing else []
+    fitting = by_option if len(by_option) > 1 else by_name
+    if len(fitting) < 2:
+        return None
+    option = next((o for r in fitting for o in r.get("options", []) if set(index.terms(o)) == said), None)
+    return (option or " ".join(words)), fitting
 
 
 def _option_terms(index: CatalogIndex, row: dict[str, Any]) -> set[str]:
