@@ -22,10 +22,12 @@ def category_of(services: Services, tenant_id: str, name: str) -> str:
 
 
 def test_samsung_phones_under_20k_are_samsung_phones_within_the_budget(chat: Chat, seeded: Services) -> None:
-    listed = rows(chat.send("hi do you have samsung phones under 20k"))
-    assert listed
+    reply = chat.send("hi do you have samsung phones under 20k")
+    listed = rows(reply)
     assert all(name.startswith("Samsung Galaxy") and price <= 20_000 for name, price in listed)
     assert {category_of(seeded, "demo-shop", name) for name, _ in listed} == {"Smartphones"}
+    assert listed == [("Samsung Galaxy A05", 13_500)]  # the one Samsung phone under 20k in stock
+    assert "Reply 1 to choose it" in reply  # not "Reply with the number (1-1)"
 
 
 def test_iphone_15_is_the_phone_not_four_accessories_first(chat: Chat) -> None:

@@ -235,6 +235,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "Kadhaa kati ya hizi zinalingana na \"{option}\". Ungependa ipi?",
         "sheng": "Kadhaa ziko \"{option}\". Unataka ipi?",
     },
+    "shortlist_footer_one": {
+        "en": "Reply 1 to choose it, or tell me your budget/use-case.",
+        "sw": "Jibu 1 kuichagua, au niambie bajeti/matumizi yako.",
+        "sheng": "Nijibu 1 kuichagua, ama uniambie budget yako.",
+    },
     "shortlist_button": {"en": "See options", "sw": "Ona chaguo", "sheng": "Cheki options"},
     "catalog_link": {
         "en": "You can also browse everything here: {link}",

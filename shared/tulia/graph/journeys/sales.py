@@ -741,7 +741,7 @@ def _search(
             ),
             rows,
             button=t(turn, "shortlist_button"),
-            footer=t(turn, "shortlist_footer", n=n),
+            footer=t(turn, "shortlist_footer" if n > 1 else "shortlist_footer_one", n=n),
         )
     )
     if should_show_catalog_link(
