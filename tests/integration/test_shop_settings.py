@@ -256,3 +256,13 @@ def test_settings_changed_in_the_middle_of_a_sale_then_the_sale_goes_on(chat: Ch
     customer = seeded.customers.get(SHOP, chat.state["customer_id"])
     assert (customer.marketing_opt_in, customer.notification_prefs.order_updates_whatsapp) == (False, False)
     assert "Delivery (Nairobi West, same day or next morning): KES 300" in chat.send("Kilimani")
+
+
+def test_a_typed_button_title_is_that_button(chat: Chat) -> None:
+    chat.send("oraimo freepods lite")
+    chat.send("white")
+    asked = chat.send("Another number")  # the fourth button under "How many?", typed: not a quantity of 4
+    assert "How many would you like? Send the number (for example 4)." in asked
+    assert chat.state["frame"].lines[0].quantity is None
+    chat.send("5")
+    assert chat.state["frame"].lines[0].quantity == 5

@@ -19,7 +19,6 @@ from tulia.graph.state import ConversationState
 from tulia.graph.wording import prompt_context, worded
 from tulia.nlg.messages import OutboundMessage, buttons, listing, text
 from tulia.nlg.templates import render, when_back
-from tulia.nlu.fastpath import FastPathHit
 from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, normalize
 from tulia.nlu.rules import MAX_TEXT, detect_language
@@ -159,9 +158,11 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     )
     kind = state.inbound.get("type", "text")
     hit = detect_fast_path(body, awaiting_answer=state.pending is not None) if body else None
-    if hit is None and body and state.pending is not None:
-        hit = _typed_option(body, state.pending_options)
     reply_id = state.inbound.get("reply_id")
+    if hit is None and body and not reply_id and state.pending is not None:
+        reply_id = _typed_option(body, state.pending_options)
+        if reply_id is not None:  # a button's title typed instead of tapped: the tap
+            turn.set(inbound={**state.inbound, "reply_id": reply_id})
     route: str
     if kind == "payment_event":
         route = "payment_event"  # a payment's outcome from the payments function, not a customer's words
@@ -219,15 +220,11 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     return turn.done()
 
 
-def _typed_option(body: str, options: list[dict[str, Any]]) -> FastPathHit | None:
-    """A button's or row's title typed instead of tapped ("Ee, tuma", "Yes, send it") is that choice."""
+def _typed_option(body: str, options: list[dict[str, Any]]) -> str | None:
+    """The option whose button or row title was typed ("Ee, tuma", "Yes, send it"), by its id."""
     typed = normalize(body)
     return next(
-        (
-            FastPathHit("choice", choice=number)
-            for number, option in enumerate(options, 1)
-            if option.get("title") and normalize(str(option["title"])) == typed
-        ),
+        (str(o["id"]) for o in options if o.get("id") and o.get("title") and normalize(str(o["title"])) == typed),
         None,
     )
 
