@@ -333,3 +333,12 @@ def test_each_slot_given_late_in_swahili(chat: Chat, seeded: Services) -> None:
     assert (order.delivery.zone, order.delivery.fee) == ("Eastlands", 350)
     assert f"Jumla: {kes(2 * 14_500 + 350)}" in summary
     assert "Ungependa kulipa" in summary
+
+
+def test_an_order_reference_that_looks_like_a_brand_is_still_an_order_reference(seeded: Services) -> None:
+    # "ORD-WD6W5" once read as a WD drive: the same message then paid the sale in progress instead
+    from tulia.nlu.rules import RulesEngine
+
+    index = seeded.catalog_indexes.get(SHOP, seeded.tenants.get(SHOP).catalog_version)
+    understood = RulesEngine().understand("I want to pay for ORD-WD6W5", catalog=index)
+    assert (understood.intent, understood.intent_confidence) == ("order_status", 0.92)

@@ -351,7 +351,9 @@ class RulesEngine:
     @staticmethod
     def _intent(plain: str, slots: Slots, signals: Signals, catalog: CatalogWords | None) -> tuple[Intent, float, str]:
         # numbers ("1", "6", "1jbl") say how many or which model, never what the message is about
-        shop_terms = catalog.terms(plain) if catalog is not None else terms(plain)
+        # an order reference is not product words ("ORD-WD6W5" is not a WD drive)
+        unref = _ORDER_REF.sub(" ", plain)
+        shop_terms = catalog.terms(unref) if catalog is not None else terms(unref)
         content = [
             t
             for t in shop_terms
