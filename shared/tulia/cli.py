@@ -253,7 +253,12 @@ def main(argv: list[str] | None = None) -> int:
     ev.add_argument("--eval-dir", default="eval", metavar="DIR", help="phrases/ and conversations.yaml (default: eval)")
     ev.add_argument("--set", choices=["heldout", "tuning", "all"], default="all", help="which phrase set")
     ev.add_argument("--limit", type=int, metavar="N", help="at most N phrases a set and N conversations (a quick look)")
-    ev.add_argument("--pack", action="append", metavar="DIR", help="pack folder (repeatable; default: demo packs)")
+    ev.add_argument(
+        "--pack",
+        action="append",
+        metavar="DIR",
+        help="pack folder (repeatable; default: every pack in packs/ beside the eval folder)",
+    )
     ev.set_defaults(func=cmd_eval)
 
     ns = parser.parse_args(argv)
