@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Literal, overload
 
 from pydantic import Field, RootModel, field_validator, model_validator
 
@@ -220,6 +220,14 @@ class Tenant(Model):
         if len(set(names)) != len(names):
             raise ValueError("delivery zone names must be unique")
         return zones
+
+    @overload
+    def text(self, value: LocalText, lang: str | None) -> str: ...
+    @overload
+    def text(self, value: None, lang: str | None) -> None: ...
+    def text(self, value: LocalText | None, lang: str | None) -> str | None:
+        """One of the shop's texts (an ETA, a note) in ``lang``, falling back to its default language."""
+        return value.in_language(lang, self.languages.default) if value is not None else None
 
     def zone_named(self, name: str) -> DeliveryZone | None:
         wanted = name.strip().casefold()

@@ -152,9 +152,7 @@ class ShopOptions(BaseModel):
             modes=modes,
             zones=[(z.name, list(z.areas)) for z in tenant.delivery_zones],
             methods=list(tenant.payments.enabled_methods()),
-            pickup_address=tenant.pickup.address.in_language(lang, tenant.languages.default)
-            if tenant.pickup.address
-            else None,
+            pickup_address=tenant.text(tenant.pickup.address, lang),
         )
 
 

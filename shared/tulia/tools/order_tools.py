@@ -178,7 +178,6 @@ def _resolve_delivery(
 ) -> tuple[Delivery, list[str]]:
     """The delivery the arguments ask for, with the shop's fee and ETA (in ``lang``, the reply's
     language); the fields still missing are returned to ask for."""
-    default = tenant.languages.default
     mode = arg.mode if arg else None
     address = (arg.address_text or "").strip() or None if arg else None
     hint = (arg.location_hint or "").strip() or None if arg else None
@@ -189,9 +188,9 @@ def _resolve_delivery(
     if mode == "pickup":
         if not tenant.pickup.enabled:
             raise InvalidInput(f"{tenant.name} does not offer pickup; choose delivery.", field="delivery.mode")
-        address_text = tenant.pickup.address.in_language(lang, default) if tenant.pickup.address else None
+        pickup = tenant.pickup
         return Delivery(
-            mode="pickup", fee=0, eta=tenant.pickup.eta.in_language(lang, default), address_text=address_text
+            mode="pickup", fee=0, eta=tenant.text(pickup.eta, lang), address_text=tenant.text(pickup.address, lang)
         ), []
     if mode == "digital":
         return Delivery(mode="digital", fee=0), []
@@ -208,7 +207,7 @@ def _resolve_delivery(
         location_hint=hint,
         zone=zone.name,
         fee=zone.fee,
-        eta=zone.eta.in_language(lang, default),
+        eta=tenant.text(zone.eta, lang),
     ), []
 
 

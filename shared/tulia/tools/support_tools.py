@@ -50,7 +50,7 @@ def team_availability(tenant: Tenant, now: datetime, language: str | None) -> di
     (or always, without hours); outside them, when the team is back."""
     hours = tenant.handoff.opening_hours()
     if hours is None or hours.is_open(now):
-        promise = tenant.handoff.response_time.in_language(language, tenant.languages.default)
+        promise = tenant.text(tenant.handoff.response_time, language)
         return {"expected_response": promise, "team_available": True, "team_back_at": None}
     back = hours.next_opening(now)
     return {"expected_response": None, "team_available": False, "team_back_at": back.isoformat()}
@@ -59,11 +59,9 @@ def team_availability(tenant: Tenant, now: datetime, language: str | None) -> di
 def contact_of(tenant: Tenant, language: str | None) -> str:
     """How to reach the shop without the bot: the pack's contact text, else its number and address."""
     if tenant.handoff.contact is not None:
-        return tenant.handoff.contact.in_language(language, tenant.languages.default)
-    parts = [tenant.whatsapp.display_phone_number]
-    if tenant.pickup.address is not None:
-        parts.append(tenant.pickup.address.in_language(language, tenant.languages.default))
-    return " / ".join(parts)
+        return tenant.text(tenant.handoff.contact, language)
+    address = tenant.text(tenant.pickup.address, language)
+    return " / ".join([tenant.whatsapp.display_phone_number, *([address] if address else [])])
 
 
 def kb_retrieve(ctx: ToolContext, args: KbRetrieveArgs) -> KbRetrieveOut:

@@ -37,7 +37,6 @@ class TenantContextOut(Output):
 def context_of(tenant: Tenant, language: str | None = None) -> TenantContextOut:
     """The shop as the conversation sees it; its per-language texts in ``language`` (else its own)."""
     enabled = tenant.payments.enabled_methods()
-    lang = language or tenant.languages.default
     return TenantContextOut(
         tenant_id=tenant.tenant_id,
         tenant_name=tenant.name,
@@ -53,19 +52,18 @@ def context_of(tenant: Tenant, language: str | None = None) -> TenantContextOut:
         currency=tenant.currency,
         payments_enabled={m: m in enabled for m in ("mpesa_stk", "mpesa_c2b", "pesapal")},
         delivery_zones=[
-            ZoneOut(name=z.name, fee=z.fee, eta=z.eta.in_language(lang, tenant.languages.default))
-            for z in tenant.delivery_zones
+            ZoneOut(name=z.name, fee=z.fee, eta=tenant.text(z.eta, language)) for z in tenant.delivery_zones
         ],
         pickup={
             "enabled": tenant.pickup.enabled,
-            "address": tenant.pickup.address.in_language(lang) if tenant.pickup.address else None,
-            "eta": tenant.pickup.eta.in_language(lang, tenant.languages.default),
+            "address": tenant.text(tenant.pickup.address, language),
+            "eta": tenant.text(tenant.pickup.eta, language),
         },
         compliance=tenant.compliance.model_dump(),
         handoff={
             "enabled": tenant.handoff.enabled,
             "hours": tenant.handoff.hours,
-            "response_time": tenant.handoff.response_time.in_language(lang, tenant.languages.default),
+            "response_time": tenant.text(tenant.handoff.response_time, language),
         },
     )
 

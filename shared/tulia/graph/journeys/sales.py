@@ -1022,9 +1022,8 @@ def ask_zone(state: ConversationState, runtime: Runtime[EngineContext]) -> Comma
 
 def _say_zone_question(turn: Turn, frame: OrderFrame, *, reminder: bool = False) -> None:
     tenant = turn.ctx.services.tenants.get(turn.ctx.tenant_id)
-    default = tenant.languages.default
     rows = [
-        (f"zone:{z.name}", z.name, f"{money(z.fee)}, {z.eta.in_language(turn.text_lang, default)}")
+        (f"zone:{z.name}", z.name, f"{money(z.fee)}, {tenant.text(z.eta, turn.text_lang)}")
         for z in tenant.delivery_zones
     ][:10]
     lead = t(turn, "resume_sale") + "\n" if reminder else ""
