@@ -168,9 +168,11 @@ def fill_frame(
     # answers that only make sense for the question asked (a number, yes/no, an option's name)
     if pending == "item_selection" and (option := _chosen_option(turn, body, choice)) is not None:
         return _pick(turn, frame, option["id"].split(":", 1)[1], delta)
-    if pending == "item_selection" and choice is None and (offering := _rows_offering(turn, body)):
+    if pending == "item_selection" and choice is None and (fitting := _rows_fitting(turn, body)):
+        option_said, rows = fitting
+        if len(rows) == 1:  # "the blue one": the only row that comes in blue (blue is chosen with it)
+            return _pick(turn, frame, rows[0]["item_id"], delta)
         # "the black one" when several rows come in black: which of them, not a new search for "black"
-        option_said, rows = offering
         turn.say(
             listing(
                 t(turn, "which_of_them", option=option_said),
@@ -788,13 +790,13 @@ def _chosen_option(turn: Turn, body: str, choice: int | None) -> dict[str, Any] 
     if turn.state.pending != "item_selection":
         return None
     prices = {r["item_id"]: r["price"] for r in turn.state.last_catalog_results}
-    offered = {r["item_id"]: list(r.get("options", [])) for r in turn.state.last_catalog_results}
-    return shortlist_reference(plain, options, prices, _shop_index(turn).terms, offered)
+    return shortlist_reference(plain, options, prices, _shop_index(turn).terms)
 
 
-def _rows_offering(turn: Turn, body: str) -> tuple[str, list[dict[str, Any]]] | None:
-    """The option or name word a short reference names ("the black one", "hiyo ya oraimo") and the
-    shortlist rows it fits, when more than one does: which of them is asked, not a new search."""
+def _rows_fitting(turn: Turn, body: str) -> tuple[str, list[dict[str, Any]]] | None:
+    """The option or name word a short reference names ("the blue one", "hiyo ya oraimo") and the
+    shortlist rows it fits: the rows that offer it as an option (a colour), else, for a reference
+    ("hiyo", "the ... one"), the rows whose names or options have it."""
     plain = normalize(body)
     words = [w for w in plain.split() if w not in _REFERENCE_FILLER]
     if not words or len(plain.split()) > 4:
@@ -804,11 +806,11 @@ def _rows_offering(turn: Turn, body: str) -> tuple[str, list[dict[str, Any]]] | 
     if not said:
         return None
     rows = turn.state.last_catalog_results
-    by_option = [r for r in rows if said <= _option_terms(index, r)]
     pointing = len(words) < len(plain.split())  # "hiyo", "the ... one": a reference, not a new wish
-    by_name = [r for r in rows if said <= set(index.terms(r["name"])) | _option_terms(index, r)] if pointing else []
-    fitting = by_option if len(by_option) > 1 else by_name
-    if len(fitting) < 2:
+    fitting = [r for r in rows if said <= _option_terms(index, r)] or [
+        r for r in rows if pointing and said <= set(index.terms(r["name"])) | _option_terms(index, r)
+    ]
+    if not fitting:
         return None
     option = next((o for r in fitting for o in r.get("options", []) if set(index.terms(o)) == said), None)
     return (option or " ".join(words)), fitting
@@ -838,15 +840,11 @@ _REFERENCE_FILLER = frozenset("the one hiyo hii ile ya la za that this nipe give
 
 
 def shortlist_reference(
-    plain: str,
-    options: list[dict[str, Any]],
-    prices: dict[str, int],
-    terms: Callable[[str], list[str]],
-    offered: dict[str, list[str]] | None = None,
+    plain: str, options: list[dict[str, Any]], prices: dict[str, int], terms: Callable[[str], list[str]]
 ) -> dict[str, Any] | None:
     """The shortlist row a customer points at: "the second one", "ya pili", "the last one", "the
-    cheaper one", "hiyo ya oraimo", "the black one" (a word that only one row's name has, or else
-    an option, such as a colour, that only one row offers: ``offered`` maps item ids to options)."""
+    cheaper one", "hiyo ya oraimo", "the black one" (a word that only one row's name has; options
+    such as colours are _rows_fitting's)."""
     words = plain.split()
     if any_phrase(plain, _LAST) and len(words) <= 4:
         return options[-1]
@@ -863,15 +861,7 @@ def shortlist_reference(
         return None
     overlap = [len(said & set(terms(o["title"]))) for o in options]
     most = max(overlap)
-    if most and overlap.count(most) == 1:
-        return options[overlap.index(most)]
-    tied = [o for o, n in zip(options, overlap, strict=True) if n == most]
-    offering = [
-        o
-        for o in tied
-        if said & {t for option in (offered or {}).get(o["id"].split(":", 1)[-1], []) for t in terms(option)}
-    ]
-    return offering[0] if len(offering) == 1 else None
+    return options[overlap.index(most)] if most and overlap.count(most) == 1 else None
 
 
 def _pick(
