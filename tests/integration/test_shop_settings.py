@@ -168,6 +168,15 @@ def test_preferences_are_set_in_chat_and_audited(
     ]
 
 
+def test_asking_about_settings_in_swahili_changes_nothing(chat: Chat, seeded: Services) -> None:
+    # "nataka" (I want) once read as a yes to marketing: consent is never guessed
+    reply = chat.send("nataka kujua mipangilio yangu")
+    assert "ofa kwenye WhatsApp: zimezimwa" in reply
+    customer = seeded.customers.get(SHOP, chat.state["customer_id"])
+    assert customer.marketing_opt_in is None
+    assert seeded.customers.consent_events(SHOP, customer.customer_id) == []
+
+
 def test_order_updates_turned_back_on_and_the_settings_said_when_asked(chat: Chat, seeded: Services) -> None:
     chat.send("stop order updates please")
     assert "will send you updates about your orders" in chat.send("send me order updates")

@@ -20,31 +20,24 @@ from tulia.nlu.lexicon import any_phrase, normalize
 OPT_OUT_WORDS = ("no more", "don't send", "dont send", "don t send", "stop", "sitaki", "acha", "usinitumie")
 OPT_IN_WORDS = ("send me", "nitumie", "subscribe", "nataka offers")
 # the other switch a customer can turn in chat: updates about their own orders
-OFF_WORDS = (
-    *OPT_OUT_WORDS,
-    "turn off",
-    "switch off",
-    "mute",
-    "no",
-    "zima",
-    "disable",
-    "unsubscribe",
-    "sitaki tena",
-)
-ON_WORDS = (*OPT_IN_WORDS, "turn on", "switch on", "resume", "unmute", "enable", "washa", "keep sending", "nataka")
+OFF_WORDS = (*OPT_OUT_WORDS, "turn off", "switch off", "mute", "zima", "disable", "unsubscribe", "sitaki tena")
+ON_WORDS = (*OPT_IN_WORDS, "turn on", "switch on", "resume", "unmute", "enable", "washa", "keep sending")
 UPDATE_WORDS = ("update", "updates", "notification", "notifications", "taarifa", "status", "order messages")
 OFFER_WORDS = ("offer", "offers", "ofa", "promotion", "promotions", "deals", "matangazo", "marketing")
 
 
 def wanted_change(plain: str) -> dict[str, bool] | None:
     """The preference a message asks to change: order updates on or off, or offers (marketing) on
-    or off. ``None`` when it asks for no change ("what are my preferences?")."""
+    or off. ``None`` when it asks for no change ("what are my preferences?"). Consent to marketing
+    is only read from words that give it ("send me offers", "subscribe"), never guessed."""
     off = any_phrase(plain, OFF_WORDS) or any(w in plain for w in OPT_OUT_WORDS)
     on = not off and (any_phrase(plain, ON_WORDS) or any(w in plain for w in OPT_IN_WORDS))
     if not (off or on):
         return None
     if any_phrase(plain, UPDATE_WORDS) and not any_phrase(plain, OFFER_WORDS):
         return {"order_updates_whatsapp": on}
+    if on and not (any_phrase(plain, OFFER_WORDS) or any(w in plain for w in OPT_IN_WORDS)):
+        return None  # "resume", "enable": not a yes to marketing
     return {"marketing_opt_in": on}
 
 
