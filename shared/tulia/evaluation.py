@@ -290,9 +290,15 @@ def evaluate_phrases(
             zones=tuple(z.name for z in tenant.delivery_zones),
             payment_methods=tuple(tenant.payments.enabled_methods()),
         )
-        understood = engine.understand(phrase.text, catalog=index, context=context) if hit is None else None
+        # STOP, START, a person, a language: decided before any engine, as the graph does
+        fast_intent = FAST_INTENT.get(hit.kind) if hit is not None else None
+        understood = None
+        if fast_intent is not None:
+            intent = fast_intent
+        else:
+            understood = engine.understand(phrase.text, catalog=index, context=context)
+            intent = understood.intent
         result.phrase_model.record(understood.llm_calls if understood else ())
-        intent = FAST_INTENT.get(hit.kind, "unknown") if hit is not None else understood.intent  # type: ignore[union-attr]
         tally.intent.append(intent == phrase.intent)
         if intent != phrase.intent and name != "heldout":  # held-out misses are never listed (no tuning on them)
             result.failures.append(f"intent  {phrase.source}:{phrase.line} {phrase.text!r}: {intent}")
