@@ -23,7 +23,7 @@ from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, normalize
 from tulia.nlu.rules import MAX_TEXT, detect_language
 from tulia.tools.customer_tools import link_whatsapp_user, whatsapp_user_customer
-from tulia.tools.support_tools import contact_of
+from tulia.tools.support_tools import contact_of, team_availability
 
 MENU = (
     ("menu:buy", "menu_buy"),
@@ -494,12 +494,15 @@ def handoff(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
     if ticket["team_available"]:
         message = t(turn, "handoff", ticket=ticket["ticket_id"], eta=ticket["expected_response"] or "")
     else:  # outside the shop's handoff hours: no promise, only when the team is back
-        back = when_back(
-            datetime.fromisoformat(ticket["team_back_at"]), turn.ctx.services.clock(), turn.lang, state.sheng_fallback
-        )
-        message = t(turn, "handoff_after_hours", ticket=ticket["ticket_id"], back=back)
+        message = t(turn, "handoff_after_hours", ticket=ticket["ticket_id"], back=_team_back(turn, ticket))
     turn.say(text(worded(turn, "handoff_message", message, [ticket], ticket_json=ticket)))
     return turn.done()
+
+
+def _team_back(turn: Turn, availability: dict[str, Any]) -> str:
+    """When the team is back ("tomorrow at 8:00 am"), from the availability the ticket tool reports."""
+    at = datetime.fromisoformat(availability["team_back_at"])
+    return when_back(at, turn.ctx.services.clock(), turn.lang, str(turn.get("sheng_fallback")))
 
 
 def _escalation_reason_of(state: ConversationState) -> str | None:
@@ -535,11 +538,10 @@ def holding(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
         except TuliaError as exc:
             turn.trace.append({"kind": "step", "node": "holding", "transcript": exc.code})
     if state.handoff_ticket_id is None or state.holding_notice_for != state.handoff_ticket_id:
-        hours = turn.ctx.services.tenants.get(turn.ctx.tenant_id).handoff.opening_hours()
-        now = turn.ctx.services.clock()
-        if hours is not None and not hours.is_open(now):  # no "shortly" while the team is away
-            back = when_back(hours.next_opening(now), now, turn.lang, state.sheng_fallback)
-            turn.say(text(t(turn, "handoff_holding_after_hours", back=back)))
+        tenant = turn.ctx.services.tenants.get(turn.ctx.tenant_id)
+        availability = team_availability(tenant, turn.ctx.services.clock(), turn.text_lang)
+        if not availability["team_available"]:  # no "shortly" while the team is away
+            turn.say(text(t(turn, "handoff_holding_after_hours", back=_team_back(turn, availability))))
         else:
             turn.say(text(t(turn, "handoff_holding")))
         turn.set(holding_notice_for=state.handoff_ticket_id)
