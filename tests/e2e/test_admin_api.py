@@ -334,7 +334,7 @@ def test_orders_detail_fulfil_cancel_and_reconciliation(admin: Admin, owner: str
 
     agent, salon = admin.token(SHOP, "agent"), admin.token(SALON)
     assert admin.call("GET", f"/admin/orders/{paid_ref}", agent).status_code == 200  # agents read orders
-    assert admin.call("POST", f"/admin/orders/{paid_ref}/fulfil", agent).status_code == 403
+    assert admin.call("POST", f"/admin/orders/{open_ref}/cancel", agent).status_code == 403  # the owner cancels
     for method, path in (("GET", ""), ("POST", "/fulfil"), ("POST", "/cancel")):
         assert admin.call(method, f"/admin/orders/{open_ref}{path}", salon).status_code == 404
     assert admin.call("GET", f"/admin/orders/{open_ref}", owner).json()["order"]["status"] != "cancelled"

@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -137,6 +138,20 @@ class Pipe:
             for m in got:
                 out.append({"body": json.loads(m["Body"]), "attributes": m["Attributes"]})
                 self.sqs.delete_message(QueueUrl=self.url, ReceiptHandle=m["ReceiptHandle"])
+
+
+def test_the_webhook_records_when_each_customer_last_wrote_for_the_24_hour_window(pipe: Pipe, clock: Clock) -> None:
+    messages = MessageRepo(pipe.services.db)
+    assert messages.last_inbound(SHOP, "+254712345678") is None
+    late = {**text_message("hello", mid="wamid.w1"), "timestamp": str(int(clock.now.timestamp()) - 600)}
+    assert pipe.post(meta_payload(value(late)))["statusCode"] == 200
+    assert messages.last_inbound(SHOP, "+254712345678") == clock.now.replace(microsecond=0) - timedelta(seconds=600)
+    newer = {**text_message("there?", mid="wamid.w2"), "timestamp": str(int(clock.now.timestamp()) - 60)}
+    older = {**text_message("earlier", mid="wamid.w3"), "timestamp": str(int(clock.now.timestamp()) - 3600)}
+    pipe.post(meta_payload(value(newer)))
+    pipe.post(meta_payload(value(older)))  # delivered late: it does not move the window back
+    assert messages.last_inbound(SHOP, "+254712345678") == clock.now.replace(microsecond=0) - timedelta(seconds=60)
+    assert messages.last_inbound(SALON, "+254712345678") is None  # per shop
 
 
 # verification ----------------------------------------------------------------------------------

@@ -26,7 +26,8 @@ class AdminDeps:
     services: Services
     audit: AuditRepo
     uploads: Any = None  # tulia.admin.kb.KbUploads (presigned S3 PUT URLs), None without a KB bucket
-    send_whatsapp: Any = None  # (tenant, to, payload) -> wamid: a human's reply from the inbox
+    whatsapp: Any = None  # tulia.admin.handoffs.WhatsAppAccess: replies from the inbox, templates
+    notify: Any = None  # tulia.store.queues.InboundQueue: news for a customer, sent by the agent
     conversations: Any = None  # tulia.admin.customer_data.ConversationStore (export, erasure)
     stats: Any = None  # tulia.store.stats.StatsRepo
 

@@ -1,11 +1,11 @@
 """The handoff inbox: tickets the bot escalated, with the snapshot and what the customer wrote since;
-claim one, reply to the customer as a person (sent on WhatsApp from the shop's number, only inside
-WhatsApp's 24-hour customer-service window), and resolve it to give the conversation back to the bot.
+claim one, reply to the customer as a person (sent on WhatsApp from the shop's number: free-form
+inside WhatsApp's 24-hour customer-service window, the shop's ``staff_reply`` template outside it, or
+a refusal naming the missing template), and resolve it to give the conversation back to the bot.
 Owners and agents."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Annotated, Any
 
 import httpx
@@ -15,15 +15,15 @@ from pydantic import BaseModel, Field
 
 from tulia.admin.auth import Principal
 from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Page, audit
-from tulia.channel.graph_api import SendFailed, WhatsAppSender
-from tulia.channel.whatsapp import addressed_to
+from tulia.channel.graph_api import SendFailed, TemplateManager, WhatsAppSender
+from tulia.channel.outbound import Outbound, greeting_name, send_planned
+from tulia.channel.window import TemplateCall
 from tulia.domain.handoff import TRANSCRIPT_LIMIT, HandoffTicket, TicketStatus, TranscriptEntry
 from tulia.domain.tenant import Tenant
 from tulia.errors import BusinessRuleViolation, ProviderUnavailable, StateConflict
 from tulia.nlg.messages import text
 from tulia.nlg.templates import render
-
-REPLY_WINDOW = timedelta(hours=24)
+from tulia.store.templates import TemplateRepo
 
 
 class ReplyBody(BaseModel):
@@ -35,17 +35,31 @@ class ResolveBody(BaseModel):
 
 
 @dataclass
-class WhatsAppReplies:
-    """Sends a person's reply through the Graph API with the shop's token (or the deployment's)."""
+class WhatsAppAccess:
+    """The Graph API as the admin function uses it: sending with the shop's token (or the
+    deployment's), and the shop's message templates."""
 
     http: httpx.Client
     api_base: str
     default_token: str
 
-    def __call__(self, tenant: Tenant, to: dict[str, str], body: str) -> str:
-        token = tenant.whatsapp.access_token or self.default_token
-        sender = WhatsAppSender(self.http, self.api_base)
-        return sender.send(tenant.whatsapp.phone_number_id, token, text(body).to_whatsapp(**to))
+    def token(self, tenant: Tenant) -> str:
+        return tenant.whatsapp.access_token or self.default_token
+
+    @property
+    def sender(self) -> WhatsAppSender:
+        return WhatsAppSender(self.http, self.api_base)
+
+    @property
+    def templates(self) -> TemplateManager:
+        return TemplateManager(self.http, self.api_base)
+
+
+def outbound_of(deps: AdminDeps) -> Outbound:
+    from tulia.store.messages import MessageRepo
+
+    s = deps.services
+    return Outbound(MessageRepo(s.db), TemplateRepo(s.db), s.clock)
 
 
 def register(
@@ -97,7 +111,7 @@ def register(
         who: Annotated[Principal, Depends(staff)],
         idempotency_key: Annotated[str | None, Header(alias="idempotency-key", max_length=100)] = None,
     ) -> HandoffTicket:
-        if deps.send_whatsapp is None:
+        if deps.whatsapp is None:
             raise ProviderUnavailable("WhatsApp sending is not configured for the admin API.")
         ticket = s.handoffs.get(who.tenant_id, ticket_id)
         if idempotency_key:
@@ -109,16 +123,9 @@ def register(
         if ticket.assigned_to and ticket.assigned_to != who.actor:
             raise StateConflict(f"{ticket.assigned_to} has this ticket.", details={"assigned_to": ticket.assigned_to})
         now = s.clock()
-        last = ticket.last_customer_message_at or ticket.created_at
-        if now - last > REPLY_WINDOW:
-            raise BusinessRuleViolation(
-                "More than 24 hours since the customer's last message: WhatsApp only allows a template "
-                "message now. Wait for the customer to write again.",
-                code="outside_reply_window",
-                details={"last_customer_message_at": last.isoformat()},
-            )
         customer = s.customers.get(who.tenant_id, ticket.customer_id)
         tenant = s.tenants.get(who.tenant_id)
+        lang = str(ticket.context_snapshot.get("language") or customer.language_preference or tenant.languages.default)
         entry = TranscriptEntry(role="agent", text=body.text, at=now, by=who.actor, client_key=idempotency_key)
         kept = [e for e in ticket.transcript if not (idempotency_key and e.client_key == idempotency_key)]
         sending = ticket.model_copy(
@@ -131,16 +138,37 @@ def register(
         )
         s.handoffs.replace(ticket, sending)  # reserved first: a concurrent retry of the same key loses here
         try:
-            wamid = deps.send_whatsapp(tenant, addressed_to(customer.phone_e164, customer.wa_user_id), body.text)
+            delivery, wamids = send_planned(
+                outbound_of(deps),
+                deps.whatsapp.sender,
+                deps.whatsapp.token(tenant),
+                tenant,
+                customer,
+                free_form=[text(body.text)],
+                template=TemplateCall(
+                    tenant.messaging.templates.staff_reply, [greeting_name(customer, lang), tenant.name, body.text]
+                ),
+                lang=lang,
+            )
         except SendFailed as exc:
             failed = _with_entry(sending, entry, f"failed:{exc.code or exc.status}", s.clock())
             s.handoffs.replace(sending, failed)
             raise ProviderUnavailable(
                 "WhatsApp did not accept the message; try again.", details={"status": exc.status, "code": exc.code}
             ) from exc
-        sent = _with_entry(sending, entry, wamid, s.clock())
+        if delivery.mode == "refused":
+            refusal = dict(delivery.refusal or {})
+            s.handoffs.replace(sending, _with_entry(sending, entry, f"failed:{refusal['code']}", s.clock()))
+            raise BusinessRuleViolation(
+                str(refusal.pop("message")) + " Add or sync the template, or wait for the customer to write again.",
+                code=str(refusal.pop("code")),
+                details={**refusal, "last_customer_message_at": _iso(outbound_of(deps).last_inbound(customer))},
+            )
+        # outside the window the customer reads the template: the transcript keeps what they read
+        shown = delivery.preview if delivery.mode == "template" else None
+        sent = _with_entry(sending, entry, wamids[0], s.clock(), shown=shown)
         s.handoffs.replace(sending, sent)
-        audit(deps, who, "handoff.reply", ticket_id, chars=len(body.text))
+        audit(deps, who, "handoff.reply", ticket_id, chars=len(body.text), mode=delivery.mode)
         return sent
 
     @app.post(
@@ -170,27 +198,32 @@ def register(
 
     def tell_the_bot_is_back(ticket: HandoffTicket) -> HandoffTicket:
         """The customer learns that the person is done and the bot answers again, in their language,
-        when WhatsApp's window allows a free-form message (else their next message reaches the bot
-        anyway). The notice, sent or failed, is kept on the ticket."""
-        now = s.clock()
-        if deps.send_whatsapp is None or now - (ticket.last_customer_message_at or ticket.created_at) > REPLY_WINDOW:
+        when WhatsApp's window allows a free-form message (no template is worth a paid message here:
+        their next message reaches the bot anyway). The notice, sent or failed, is kept on the ticket."""
+        if deps.whatsapp is None:
             return ticket
         customer = s.customers.get(ticket.tenant_id, ticket.customer_id)
         tenant = s.tenants.get(ticket.tenant_id)
         lang = str(ticket.context_snapshot.get("language") or customer.language_preference or tenant.languages.default)
         body = render("handoff_ended", lang, tenant.languages.sheng_reply_language, bot_name=tenant.persona.bot_name)
-        entry = TranscriptEntry(role="bot", text=body, at=now)
         try:
-            message_id = deps.send_whatsapp(tenant, addressed_to(customer.phone_e164, customer.wa_user_id), body)
+            delivery, wamids = send_planned(
+                outbound_of(deps),
+                deps.whatsapp.sender,
+                deps.whatsapp.token(tenant),
+                tenant,
+                customer,
+                free_form=[text(body)],
+                template=None,
+                lang=lang,
+            )
         except SendFailed as exc:
-            message_id = f"failed:{exc.code or exc.status}"
+            delivery, wamids = None, [f"failed:{exc.code or exc.status}"]
+        if delivery is not None and delivery.mode == "refused":
+            return ticket  # the window is closed: nothing to say now
+        entry = TranscriptEntry(role="bot", text=body, at=s.clock(), message_id=wamids[0])
         noted = ticket.model_copy(
-            update={
-                "transcript": [*ticket.transcript, entry.model_copy(update={"message_id": message_id})][
-                    -TRANSCRIPT_LIMIT:
-                ],
-                "updated_at": s.clock(),
-            }
+            update={"transcript": [*ticket.transcript, entry][-TRANSCRIPT_LIMIT:], "updated_at": s.clock()}
         )
         try:
             s.handoffs.replace(ticket, noted)
@@ -199,6 +232,13 @@ def register(
         return noted
 
 
-def _with_entry(ticket: HandoffTicket, entry: TranscriptEntry, message_id: str, now: Any) -> HandoffTicket:
-    transcript = [e.model_copy(update={"message_id": message_id}) if e == entry else e for e in ticket.transcript]
+def _iso(at: Any) -> str | None:
+    return at.isoformat() if at is not None else None
+
+
+def _with_entry(
+    ticket: HandoffTicket, entry: TranscriptEntry, message_id: str, now: Any, *, shown: str | None = None
+) -> HandoffTicket:
+    changes: dict[str, Any] = {"message_id": message_id} | ({"text": shown} if shown else {})
+    transcript = [e.model_copy(update=changes) if e == entry else e for e in ticket.transcript]
     return ticket.model_copy(update={"transcript": transcript, "updated_at": now})

@@ -1,5 +1,6 @@
-"""Orders and payments: list with filters, detail with the payment history, the owner's actions
-(fulfil, cancel: the order state machine decides), and reconciliation of money that pays no order."""
+"""Orders and payments: list with filters, detail with the payment history, what staff mark on an
+order (confirmed, dispatched, ready for pickup, delivered; the owner cancels: the order state machine
+decides; the customer is told), and reconciliation of money that pays no order."""
 
 from collections.abc import Callable
 from datetime import UTC, date, datetime, time, timedelta
@@ -11,10 +12,12 @@ from pydantic import BaseModel
 
 from tulia.admin.auth import Principal
 from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Page, audit, business_day
+from tulia.channel.whatsapp import customer_key
 from tulia.domain.common import NAIROBI, sortable
-from tulia.domain.order import Order, OrderStatus
+from tulia.domain.order import FULFILMENT_STEPS, Order, OrderEvent, OrderStatus
 from tulia.domain.payment import Overpayment, Payment, UnmatchedPayment
-from tulia.errors import InvalidInput, StateConflict
+from tulia.errors import BusinessRuleViolation, InvalidInput, StateConflict
+from tulia.observability import logger as log
 from tulia.store import keys
 from tulia.store.orders import OrderRepo
 from tulia.store.tables import ORDERS, ORDERS_BY_CUSTOMER, ORDERS_BY_TENANT
@@ -79,27 +82,82 @@ def register(
         order, payments = s.orders.get_with_payments(who.tenant_id, order_id)
         return OrderDetail(order=order, payments=payments)
 
-    def move(who: Principal, order_id: str, to: str, action: str) -> OrderDetail:
+    def tell_customer(order: Order, event: str) -> None:
+        """The update goes to the agent, in the customer's own FIFO group, which sends it at least once
+        (the customer's setting and WhatsApp's window decide how, or whether)."""
+        if deps.notify is None:
+            log.warning("order updates are not configured for the admin API", extra={"event": event})
+            return
+        customer = s.customers.get(order.tenant_id, order.customer_id)
+        deps.notify.send(
+            tenant_id=order.tenant_id,
+            customer_key=customer_key(customer.phone_e164, customer.wa_user_id),
+            dedup=f"upd-{order.order_id}-{event}",
+            body={"kind": "order_update", "tenant_id": order.tenant_id, "order_id": order.order_id, "event": event},
+        )
+
+    def mark(who: Principal, order_id: str, event: OrderEvent) -> OrderDetail:
+        """Move the order (asking again is not an error), then tell the customer; a retry after a
+        failure to queue the news queues it again (the agent sends it once)."""
         order, _ = s.orders.get_with_payments(who.tenant_id, order_id)  # another shop's id: 404
-        if order.status != to:  # asking again is not an error: the order is already there
+        said = event.replace("_", " ")
+        if event == "cancelled":
+            there = order.status == "cancelled"
+        else:
+            to, allowed_from = FULFILMENT_STEPS[event]
+            there = order.fulfilment_status == to
+            if not there and order.status == "paid" and order.fulfilment_status in allowed_from:
+                mode = order.delivery.mode
+                if event == "dispatched" and mode == "pickup":
+                    raise BusinessRuleViolation(
+                        f"Order {order_id} is for pickup: mark it ready for pickup.", code="wrong_delivery_mode"
+                    )
+                if event == "ready_for_pickup" and mode == "delivery":
+                    raise BusinessRuleViolation(
+                        f"Order {order_id} is for delivery: mark it dispatched.", code="wrong_delivery_mode"
+                    )
+        if not there:
             try:
-                s.orders.transition(who.tenant_id, order_id, to=to, now=s.clock())
+                if event == "cancelled":
+                    s.orders.transition(who.tenant_id, order_id, to="cancelled", now=s.clock())
+                else:
+                    s.orders.fulfilment_step(who.tenant_id, order_id, event=event, now=s.clock())
             except StateConflict as exc:
+                state = (
+                    order.status if order.status != "paid" else f"paid ({order.fulfilment_status.replace('_', ' ')})"
+                )
                 raise StateConflict(
-                    f"Order {order_id} is {order.status.replace('_', ' ')}: it cannot be {action}.",
-                    details={"status": order.status},
+                    f"Order {order_id} is {state.replace('_', ' ')}: it cannot be marked {said}.",
+                    details={"status": order.status, "fulfilment_status": order.fulfilment_status},
                 ) from exc
-            audit(deps, who, f"order.{action}", order_id, previous_status=order.status)
+            audit(deps, who, f"order.{event}", order_id, previous_status=order.status)
         order, payments = s.orders.get_with_payments(who.tenant_id, order_id)
+        tell_customer(order, event)
         return OrderDetail(order=order, payments=payments)
 
-    @app.post("/admin/orders/<order_id>/fulfil", tags=["orders"], summary="Mark a paid order fulfilled")
-    def fulfil(order_id: str, who: Annotated[Principal, Depends(owner)]) -> OrderDetail:
-        return move(who, order_id, "fulfilled", "fulfilled")
+    @app.post("/admin/orders/<order_id>/confirm", tags=["orders"], summary="Confirm a paid order (being prepared)")
+    def confirm(order_id: str, who: Annotated[Principal, Depends(staff)]) -> OrderDetail:
+        return mark(who, order_id, "confirmed")
+
+    @app.post("/admin/orders/<order_id>/dispatch", tags=["orders"], summary="A paid delivery order is on its way")
+    def dispatch(order_id: str, who: Annotated[Principal, Depends(staff)]) -> OrderDetail:
+        return mark(who, order_id, "dispatched")
+
+    @app.post("/admin/orders/<order_id>/ready", tags=["orders"], summary="A paid pickup order is ready for pickup")
+    def ready(order_id: str, who: Annotated[Principal, Depends(staff)]) -> OrderDetail:
+        return mark(who, order_id, "ready_for_pickup")
+
+    @app.post("/admin/orders/<order_id>/deliver", tags=["orders"], summary="A paid order was delivered or collected")
+    def deliver(order_id: str, who: Annotated[Principal, Depends(staff)]) -> OrderDetail:
+        return mark(who, order_id, "delivered")
+
+    @app.post("/admin/orders/<order_id>/fulfil", tags=["orders"], summary="Mark a paid order fulfilled (delivered)")
+    def fulfil(order_id: str, who: Annotated[Principal, Depends(staff)]) -> OrderDetail:
+        return mark(who, order_id, "delivered")
 
     @app.post("/admin/orders/<order_id>/cancel", tags=["orders"], summary="Cancel an order that is not paid")
     def cancel(order_id: str, who: Annotated[Principal, Depends(owner)]) -> OrderDetail:
-        return move(who, order_id, "cancelled", "cancelled")
+        return mark(who, order_id, "cancelled")
 
     @app.get(
         "/admin/payments/overpayments",

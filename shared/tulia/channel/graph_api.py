@@ -98,3 +98,51 @@ def _failure(resp: httpx.Response) -> SendFailed:
         code=code if isinstance(code, int) else None,
         retryable=retryable,
     )
+
+
+class TemplateManager:
+    """A shop's message templates in the WhatsApp Business Management API (``/{waba-id}/message_templates``):
+    list them (every page), submit one for approval, delete one by name."""
+
+    def __init__(self, http: httpx.Client, base_url: str) -> None:
+        self.http, self.base = http, base_url.rstrip("/")
+
+    def list(self, waba_id: str, token: str, *, max_pages: int = 20) -> list[dict[str, Any]]:
+        url: str | None = f"{self.base}/{waba_id}/message_templates"
+        params: dict[str, Any] | None = {
+            "fields": "name,language,category,status,components,rejected_reason",
+            "limit": 100,
+        }
+        found: list[dict[str, Any]] = []
+        for _ in range(max_pages):
+            if url is None:
+                break
+            body = self._call("GET", url, token, params=params)
+            found += [t for t in body.get("data") or [] if isinstance(t, dict)]
+            url, params = (body.get("paging") or {}).get("next"), None  # the next page's URL carries its query
+        return found
+
+    def create(self, waba_id: str, token: str, template: dict[str, Any]) -> dict[str, Any]:
+        return self._call("POST", f"{self.base}/{waba_id}/message_templates", token, json=template)
+
+    def delete(self, waba_id: str, token: str, name: str) -> None:
+        self._call("DELETE", f"{self.base}/{waba_id}/message_templates", token, params={"name": name})
+
+    def _call(self, method: str, url: str, token: str, **kw: Any) -> dict[str, Any]:
+        from tulia.errors import ProviderError, ProviderUnavailable
+
+        try:
+            with traced("provider", "whatsapp_templates"):
+                resp = self.http.request(method, url, headers={"Authorization": f"Bearer {token}"}, **kw)
+        except httpx.TransportError as exc:
+            raise ProviderUnavailable(f"WhatsApp Business Management API unreachable: {type(exc).__name__}") from exc
+        if resp.status_code >= 500 or resp.status_code == 429:
+            raise ProviderUnavailable(f"WhatsApp Business Management API HTTP {resp.status_code}")
+        failure = _failure(resp) if resp.status_code >= 400 else None
+        if failure is not None:
+            raise ProviderError(str(failure), details={"status": failure.status, "code": failure.code})
+        try:
+            data = resp.json()
+        except ValueError:
+            return {}
+        return data if isinstance(data, dict) else {}

@@ -22,6 +22,16 @@ ORDER_TRANSITIONS: dict[str, frozenset[str]] = {
     "fulfilled": frozenset(),
     "cancelled": frozenset(),
 }
+FulfilmentStatus = Literal["not_started", "processing", "dispatched", "delivered", "ready_for_pickup"]
+# What staff mark on a paid order, the fulfilment it moves to, and from where (delivered also makes the
+# order fulfilled). Cancelling is the order state machine's (unpaid orders only).
+OrderEvent = Literal["confirmed", "dispatched", "ready_for_pickup", "delivered", "cancelled"]
+FULFILMENT_STEPS: dict[str, tuple[FulfilmentStatus, frozenset[str]]] = {
+    "confirmed": ("processing", frozenset({"not_started"})),
+    "dispatched": ("dispatched", frozenset({"not_started", "processing"})),
+    "ready_for_pickup": ("ready_for_pickup", frozenset({"not_started", "processing"})),
+    "delivered": ("delivered", frozenset({"not_started", "processing", "dispatched", "ready_for_pickup"})),
+}
 # States in which the order may still be changed by the customer (items, coupon, delivery).
 EDITABLE_STATES = frozenset({"draft", "pending_payment", "payment_failed"})
 PAYABLE_STATES = frozenset({"draft", "pending_payment", "payment_failed"})
@@ -84,9 +94,7 @@ class Order(Model):
     pesapal_checkout: PesapalCheckoutRef | None = None
     missing_fields: list[str] = Field(default_factory=list)  # what must be answered before payment
     paid_amount: int = 0
-    fulfilment_status: Literal["not_started", "processing", "dispatched", "delivered", "ready_for_pickup"] = (
-        "not_started"
-    )
+    fulfilment_status: FulfilmentStatus = "not_started"
     created_at: datetime
     updated_at: datetime
     paid_at: datetime | None = None

@@ -9,6 +9,7 @@ from pydantic import Field, RootModel, field_validator, model_validator
 
 from tulia.domain.common import Lang, LocalText, Model, Slug
 from tulia.domain.hours import OpeningHours
+from tulia.domain.templates import NAME_PATTERN as TEMPLATE_NAME_PATTERN
 from tulia.search.text import GENERIC_WORDS, STOPWORDS, fold
 
 ALL_LANGUAGES: tuple[Lang, ...] = ("en", "sw", "sheng")
@@ -20,6 +21,8 @@ class WhatsAppConfig(Model):
     phone_number_id: str = Field(min_length=1, max_length=64, pattern=r"^[0-9A-Za-z_-]+$")
     display_phone_number: str = Field(min_length=5, max_length=20)
     access_token: str | None = Field(default=None, repr=False)  # else TULIA_WHATSAPP_ACCESS_TOKEN
+    # the WhatsApp Business Account id: where the shop's message templates live (synchronised from it)
+    business_account_id: str | None = Field(default=None, max_length=64, pattern=r"^[0-9A-Za-z_-]+$")
 
 
 class Persona(Model):
@@ -140,6 +143,47 @@ class HandoffPolicy(Model):
         return OpeningHours.parse(self.hours) if self.hours else None
 
 
+class TemplateNames(Model):
+    """Which of the shop's approved templates carries each kind of message outside WhatsApp's 24-hour
+    window. Body parameters, in order: order_update (customer's name, order reference, what happened),
+    payment_receipt (name, amount, order reference, M-Pesa or card receipt), staff_reply (name, the
+    person's name, their reply), unpaid_reminder (name, order reference, amount due; marketing)."""
+
+    order_update: str = Field(default="order_update", pattern=TEMPLATE_NAME_PATTERN)
+    payment_receipt: str = Field(default="payment_receipt", pattern=TEMPLATE_NAME_PATTERN)
+    staff_reply: str = Field(default="staff_reply", pattern=TEMPLATE_NAME_PATTERN)
+    unpaid_reminder: str = Field(default="unpaid_reminder", pattern=TEMPLATE_NAME_PATTERN)
+
+
+class MessagingPolicy(Model):
+    """Messages the shop sends first: templates, when marketing may go out, how fast, and the
+    reminder of an order left unpaid (opted-in customers only, once; ``None``: never)."""
+
+    templates: TemplateNames = Field(default_factory=TemplateNames)
+    marketing_hours: str = Field(default="daily 08:00-20:00", max_length=200)
+    broadcast_per_minute: int = Field(default=60, ge=1, le=6000)
+    unpaid_reminder_after_minutes: int | None = Field(default=360, ge=5, le=7 * 24 * 60)
+
+    @field_validator("marketing_hours")
+    @classmethod
+    def _readable_hours(cls, hours: str) -> str:
+        OpeningHours.parse(hours)  # raises ValueError naming what is wrong
+        return hours
+
+    def marketing_allowed(self) -> OpeningHours:
+        return OpeningHours.parse(self.marketing_hours)
+
+
+class LimitsPolicy(Model):
+    """Fair use (spec 8.4): a customer's messages per minute (past it: one slow-down message, the rest
+    acknowledged but not answered), the shop's messages per minute, and its model spend per day (past
+    it: the rules engine answers and an alarm fires; ``None``: no budget)."""
+
+    customer_messages_per_minute: int = Field(default=20, ge=5, le=600)
+    tenant_messages_per_minute: int = Field(default=600, ge=10, le=100_000)
+    model_budget_kes_per_day: float | None = Field(default=500.0, ge=0, le=1_000_000)
+
+
 _VOCAB_TERM = re.compile(r"^[a-z0-9]{2,30}$")
 _VOCAB_ENTRY = re.compile(r"^[a-z0-9]+( [a-z0-9]+){0,2}$")
 MAX_VOCAB_TERMS, MAX_VOCAB_ENTRIES, MAX_VOCAB_WORDS = 500, 60, 2000  # keeps the profile item small
@@ -209,6 +253,8 @@ class Tenant(Model):
     handoff: HandoffPolicy = Field(default_factory=HandoffPolicy)
     # the words of the shop's trade (vocabulary.yaml in a pack); a change rebuilds the search index
     vocabulary: Vocabulary = Field(default_factory=Vocabulary)
+    messaging: MessagingPolicy = Field(default_factory=MessagingPolicy)
+    limits: LimitsPolicy = Field(default_factory=LimitsPolicy)
     currency: Literal["KES"] = "KES"
     catalog_version: int = 0
     kb_version: int = 0

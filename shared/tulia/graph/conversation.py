@@ -72,6 +72,14 @@ class Conversations:
             state=values,
         )
 
+    def language_of(self, tenant_id: str, phone_e164: str | None, wa_user_id: str | None = None) -> str | None:
+        """The language the bot last answered this customer in (None: no conversation yet): news sent
+        unasked (an order update) is in the language of the conversation."""
+        thread = conversation_id_for(tenant_id, customer_key(phone_e164, wa_user_id))
+        values = self.graph.get_state({"configurable": {"thread_id": thread}}).values or {}
+        language = values.get("response_language") if isinstance(values, dict) else None
+        return str(language) if language else None
+
 
 INTERRUPT = "__interrupt__"  # the pending-write channel LangGraph records an interrupt() on
 

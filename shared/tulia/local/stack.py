@@ -140,6 +140,8 @@ class LocalStack:
         for pack in self.packs:  # as `tulia register-urls` does after a deploy
             for problem in register_provider_urls(services, pack.tenant.tenant_id).failed:
                 print(f"{pack.tenant.tenant_id}: not registered: {problem}")
+        if self.graph is not None:  # the simulated WhatsApp accounts' approved templates, as a sync would
+            self._sync_templates()
 
         self.webhook = WebhookService(
             app_secret=s.meta_app_secret.get_secret_value(),
@@ -226,7 +228,7 @@ class LocalStack:
         self.api = LocalApi(
             self.port,
             {
-                webhook_app.WEBHOOK_PATH: lambda event: webhook_app.handle(event, self.webhook),
+                webhook_app.WEBHOOK_PATH: self._webhook,
                 payments_app.PAYMENTS_PREFIX: lambda event: payments_app.handle(event, self.payments),
                 chatpage.PAGE_PATH: self.chat_page.handle,
                 chatpage.API_PREFIX: self.chat_page.handle,
@@ -250,6 +252,50 @@ class LocalStack:
         ).start()
         self._stops.insert(0, self.checks_poller.stop)
         return self
+
+    def _sync_templates(self) -> None:
+        from tulia.channel.graph_api import TemplateManager
+        from tulia.channel.template_sync import sync_templates
+        from tulia.errors import TuliaError
+        from tulia.store.templates import TemplateRepo
+
+        manager = TemplateManager(self.http, self.whatsapp_api_base)
+        for pack in self.packs:
+            tenant = pack.tenant
+            if not tenant.whatsapp.business_account_id:
+                continue
+            token = tenant.whatsapp.access_token or self.settings.whatsapp_access_token.get_secret_value()
+            try:
+                sync_templates(
+                    TemplateRepo(self.services.db),
+                    manager,
+                    tenant.tenant_id,
+                    tenant.whatsapp.business_account_id,
+                    token,
+                    self.services.clock(),
+                )
+            except TuliaError as exc:
+                print(f"{tenant.tenant_id}: message templates not synchronised: {exc.message}")
+
+    def _webhook(self, event: dict[str, Any]) -> dict[str, Any]:
+        """The webhook function; and, as Meta saw each customer message before sending it to us, the
+        Graph API simulator learns when each customer last wrote (its 24-hour window)."""
+        import base64
+
+        from tulia.channel.whatsapp import parse
+        from tulia.pipeline import webhook_app
+
+        answer = webhook_app.handle(event, self.webhook)
+        if self.graph is not None and event.get("requestContext", {}).get("http", {}).get("method") == "POST":
+            raw = event.get("body") or ""
+            try:
+                body = base64.b64decode(raw) if event.get("isBase64Encoded") else raw.encode()
+                for message in parse(json.loads(body)).messages if answer.get("statusCode") == 200 else []:
+                    sender = (message.phone_e164 or "").lstrip("+") or str(message.wa_user_id or "")
+                    self.graph.note_inbound(message.phone_number_id, sender, float(message.timestamp or 0) or None)
+            except (ValueError, TypeError, AttributeError, KeyError):
+                pass  # not a webhook the product accepted: nothing for Meta to have seen
+        return answer
 
     def _admin(self, event: dict[str, Any]) -> dict[str, Any]:
         """API Gateway's part for the admin routes: the JWT authorizer (the OpenAPI document and the

@@ -157,6 +157,34 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sheng": "Team yetu imemaliza na request yako. Ni mimi {bot_name} tena: niandikie hapa wakati wowote kuhusu "
                  "vitu, orders ama malipo.",
     },
+    # order updates staff make in the admin API (sent unasked; order_update templates outside 24 h)
+    "order_update_confirmed": {
+        "en": "Your order {ref} is confirmed and being prepared. We'll tell you when it's ready.",
+        "sw": "Oda yako {ref} imethibitishwa na inaandaliwa. Tutakujulisha ikiwa tayari.",
+        "sheng": "Order yako {ref} iko confirmed, inapangwa. Tutakushtua ikiwa ready.",
+    },
+    "order_update_dispatched": {
+        "en": "Good news: your order {ref} is on its way.{eta}",
+        "sw": "Habari njema: oda yako {ref} iko njiani.{eta}",
+        "sheng": "Good news: order yako {ref} iko njiani.{eta}",
+    },
+    "order_update_ready_for_pickup": {
+        "en": "Your order {ref} is ready for pickup{address}. Bring the order number with you.",
+        "sw": "Oda yako {ref} iko tayari kuchukuliwa{address}. Kuja na namba ya oda.",
+        "sheng": "Order yako {ref} iko ready uichukue{address}. Kuja na namba ya order.",
+    },
+    "order_update_delivered": {
+        "en": "Your order {ref} has been delivered. Thank you for shopping with {shop}!",
+        "sw": "Oda yako {ref} imefikishwa. Asante kwa kununua kutoka {shop}!",
+        "sheng": "Order yako {ref} imefika. Asante kwa kushop na {shop}!",
+    },
+    "order_update_eta": {"en": "Expected: {eta}.", "sw": "Inatarajiwa: {eta}."},
+    "order_update_at": {"en": "at {address}", "sw": "({address})"},
+    "order_update_cancelled": {
+        "en": "Your order {ref} has been cancelled. Reply here if you have a question.",
+        "sw": "Oda yako {ref} imeghairiwa. Jibu hapa kama una swali.",
+        "sheng": "Order yako {ref} imecancelliwa. Jibu hapa kama uko na swali.",
+    },
     "handoff_holding_after_hours": {
         "en": "Thanks, I've added this to your request. Our team is away now; they're back {back} and will "
               "reply here.",
@@ -555,6 +583,15 @@ COUPON_REASONS: dict[str, dict[str, str]] = {
     "one_code_per_order": {"en": "this order already uses another code.", "sw": "oda hii tayari ina code nyingine."},
     "better_offer_applied": {"en": "this order already has a bigger discount.",
                              "sw": "oda hii tayari ina punguzo kubwa zaidi."},
+}
+
+# what happened to an order, as the third parameter of the order_update template
+ORDER_UPDATE_WORDS: dict[str, dict[str, str]] = {
+    "confirmed": {"en": "is confirmed and being prepared", "sw": "imethibitishwa na inaandaliwa"},
+    "dispatched": {"en": "is on its way", "sw": "iko njiani"},
+    "ready_for_pickup": {"en": "is ready for pickup", "sw": "iko tayari kuchukuliwa"},
+    "delivered": {"en": "has been delivered", "sw": "imefikishwa"},
+    "cancelled": {"en": "has been cancelled", "sw": "imeghairiwa"},
 }
 
 STATUS_WORDS: dict[str, dict[str, str]] = {

@@ -24,7 +24,7 @@ def build_deps(settings: Any, services: Any, *, http: Any = None, whatsapp_api_b
     from botocore.config import Config
 
     from tulia.admin.customer_data import CheckpointConversations
-    from tulia.admin.handoffs import WhatsAppReplies
+    from tulia.admin.handoffs import WhatsAppAccess
     from tulia.admin.kb import KbUploads
     from tulia.store.audit import AuditRepo
     from tulia.store.stats import StatsRepo
@@ -39,14 +39,23 @@ def build_deps(settings: Any, services: Any, *, http: Any = None, whatsapp_api_b
         )
         uploads = KbUploads(s3, settings.kb_bucket)
     api_base = whatsapp_api_base or settings.whatsapp_api_base
-    replies = (
-        WhatsAppReplies(
+    whatsapp = (
+        WhatsAppAccess(
             http or httpx.Client(timeout=settings.http_timeout_seconds),
             api_base,
             settings.whatsapp_access_token.get_secret_value(),
         )
         if api_base
         else None
+    )
+
+    from tulia.store.queues import INBOUND, InboundQueue
+
+    sqs = boto3.client("sqs", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url)
+    notify = InboundQueue(
+        sqs,
+        settings.inbound_queue_url
+        or (lambda: str(sqs.get_queue_url(QueueName=INBOUND.name(settings.table_prefix))["QueueUrl"])),
     )
 
     def saver() -> Any:
@@ -63,7 +72,8 @@ def build_deps(settings: Any, services: Any, *, http: Any = None, whatsapp_api_b
         services=services,
         audit=AuditRepo(services.db),
         uploads=uploads,
-        send_whatsapp=replies,
+        whatsapp=whatsapp,
+        notify=notify,
         conversations=CheckpointConversations(saver),
         stats=StatsRepo(services.db),
     )

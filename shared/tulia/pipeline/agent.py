@@ -19,8 +19,14 @@ from datetime import datetime
 from typing import Any
 
 from tulia.channel.graph_api import SendFailed, WhatsAppSender
+from tulia.channel.outbound import Outbound, greeting_name, refusal_of
 from tulia.channel.whatsapp import InboundMessage, addressed_to
+from tulia.channel.window import OUTSIDE_WINDOW_CODE, Delivery, TemplateCall, refused
+from tulia.domain.customer import Customer
+from tulia.domain.tenant import Tenant
 from tulia.graph.conversation import Conversations
+from tulia.nlg.messages import OutboundMessage, text
+from tulia.nlg.templates import ORDER_UPDATE_WORDS, render, word
 from tulia.observability import logger as log
 from tulia.observability import request_scope
 from tulia.observability.metrics import MetricsSink, payment_counts, turn_counts
@@ -28,6 +34,7 @@ from tulia.services import Services
 from tulia.store.messages import MessageRepo
 from tulia.store.queues import PaymentCheckQueue
 from tulia.store.stats import StatsRepo
+from tulia.store.templates import TemplateRepo
 
 
 @dataclass(frozen=True)
@@ -42,17 +49,21 @@ class QueuedTurn:
     tenant_id: str
     messages: list[InboundMessage] = field(default_factory=list)
     payment: dict[str, Any] | None = None  # a payment event from the payments function
+    notice: dict[str, Any] | None = None  # an order update from the admin API
 
     @property
     def key(self) -> str:
         if self.payment is not None:
             return f"pay-{self.payment['payment_id']}-{self.payment['status']}"
+        if self.notice is not None:
+            return f"upd-{self.notice['order_id']}-{self.notice['event']}"
         return self.messages[-1].message_id
 
     @property
     def correlation_id(self) -> str | None:
-        """What the turn's log lines carry: the customer's (last) WhatsApp message id, or the payment."""
-        return self.key if self.payment is not None or self.messages else None
+        """What the turn's log lines carry: the customer's (last) WhatsApp message id, the payment or
+        the order update."""
+        return self.key if self.payment is not None or self.notice is not None or self.messages else None
 
     def inbound(self) -> dict[str, Any]:
         last = self.messages[-1]
@@ -85,6 +96,11 @@ class AgentService:
     stk_check_delay_seconds: int = 60
     record: MetricsSink | None = None  # business metrics of each turn (the Lambda publishes them)
     stats: StatsRepo | None = None  # the shop's daily counters (the admin API's analytics)
+    outbound: Outbound = field(default=None)  # type: ignore[assignment]  # built from the store when not given
+
+    def __post_init__(self) -> None:
+        if self.outbound is None:
+            self.outbound = Outbound(self.messages, TemplateRepo(self.services.db), self.clock)
 
     def process(self, records: list[QueuedRecord]) -> list[str]:
         """Handle a batch; returns the record ids to retry."""
@@ -111,6 +127,9 @@ class AgentService:
             if record.body.get("kind") == "payment":
                 turns.append((QueuedTurn(str(record.body["tenant_id"]), payment=record.body), 1))
                 continue
+            if record.body.get("kind") == "order_update":
+                turns.append((QueuedTurn(str(record.body["tenant_id"]), notice=record.body), 1))
+                continue
             if record.body.get("kind") != "message":
                 log.warning("unknown queued record kind", extra={"kind": record.body.get("kind")})
                 turns.append((QueuedTurn(str(record.body.get("tenant_id") or "")), 1))
@@ -128,6 +147,9 @@ class AgentService:
     def _run(self, turn: QueuedTurn) -> None:
         if turn.payment is not None:
             self._notify_payment(turn)
+            return
+        if turn.notice is not None:
+            self._notify_order(turn)
             return
         if not turn.messages:
             return
@@ -192,8 +214,18 @@ class AgentService:
         earlier = None if stored else self.messages.get_outbox(tenant_id, key)
         return earlier or {"phone_number_id": phone_number_id, "replies": payloads, "sent": [None] * len(payloads)}
 
-    def _send_outbox(self, tenant_id: str, key: str, outbox: dict[str, Any], token: str) -> None:
-        for index, payload in enumerate(outbox["replies"]):
+    def _send_outbox(
+        self,
+        tenant_id: str,
+        key: str,
+        outbox: dict[str, Any],
+        token: str,
+        outside_window: Callable[[], Delivery] | None = None,
+    ) -> None:
+        """Send what is not sent yet, in order. News sent unasked (``outside_window`` gives its template
+        form) that Meta refuses as outside the 24-hour window (131047) goes as its template instead."""
+        replies = outbox["replies"]
+        for index, payload in enumerate(replies):
             if outbox["sent"][index]:
                 continue
             try:
@@ -201,11 +233,111 @@ class AgentService:
             except SendFailed as exc:
                 if exc.retryable:
                     raise
+                if exc.code == OUTSIDE_WINDOW_CODE and outside_window is not None:
+                    self._send_template_instead(tenant_id, key, outbox, token, index, outside_window())
+                    return
                 log.error(
                     "reply not deliverable", extra={"tenant_id": tenant_id, "code": exc.code, "status": exc.status}
                 )
                 wamid = f"failed:{exc.code or exc.status}"
             self.messages.mark_sent(tenant_id, key, index, wamid)
+
+    def _send_template_instead(
+        self, tenant_id: str, key: str, outbox: dict[str, Any], token: str, index: int, delivery: Delivery
+    ) -> None:
+        result = f"failed:{OUTSIDE_WINDOW_CODE}"
+        if delivery.mode == "template":
+            wamids = [self.sender.send(outbox["phone_number_id"], token, p) for p in delivery.payloads]
+            result = f"template:{wamids[0]}"
+        else:
+            log.error(
+                "news not sent: outside the 24-hour window and no template",
+                extra={"tenant_id": tenant_id, "code": refusal_of(delivery).get("code")},
+            )
+        self.messages.mark_sent(tenant_id, key, index, result)
+        for later in range(index + 1, len(outbox["replies"])):
+            if not outbox["sent"][later]:
+                self.messages.mark_sent(tenant_id, key, later, "skipped:outside_window")
+
+    def _customer_language(self, tenant: Tenant, customer: Customer) -> str:
+        """The language of unasked news: the customer's choice, else the conversation's, else the shop's."""
+        if customer.language_preference:
+            return customer.language_preference
+        try:
+            spoken = self.conversations.language_of(tenant.tenant_id, customer.phone_e164, customer.wa_user_id)
+        except Exception:  # noqa: BLE001 - a checkpoint that cannot be read: the shop's language will do
+            log.exception("conversation language not read")
+            spoken = None
+        return spoken or tenant.languages.default
+
+    def _news(
+        self,
+        tenant: Tenant,
+        customer: Customer,
+        messages: list[OutboundMessage],
+        call: TemplateCall,
+        lang: str,
+        note: dict[str, Any],
+    ) -> list[dict[str, Any]]:
+        """The payloads of news sent unasked: free-form inside the window, else the template. With no
+        usable template the free-form message is still tried (our record of the window may be behind
+        Meta's; if Meta refuses, 131047 is recorded): news about an order or money is never dropped
+        on our side. ``note`` (the outbox's trace) keeps how it went and any refusal."""
+        delivery = self.outbound.plan(tenant, customer, free_form=messages, template=call, lang=lang)
+        note["mode"] = delivery.mode
+        if delivery.mode != "refused":
+            return delivery.payloads
+        note["refusal"] = delivery.refusal
+        log.error(
+            "no template for news outside the 24-hour window; trying free-form",
+            extra={"tenant_id": tenant.tenant_id, "code": refusal_of(delivery).get("code"), "template": call.name},
+        )
+        to = addressed_to(customer.phone_e164, customer.wa_user_id)
+        return [m.to_whatsapp(**to) for m in messages]
+
+    def _notify_order(self, turn: QueuedTurn) -> None:
+        """An order update staff made: told in the customer's language if they keep order updates on
+        (a cancellation always), free-form inside WhatsApp's window, the shop's order_update template
+        outside it; a missing template is logged and kept on the outbox's trace."""
+        event, tenant_id = turn.notice or {}, turn.tenant_id
+        tenant = self.services.tenants.get(tenant_id)
+        token = tenant.whatsapp.access_token or self.default_token
+        order = self.services.orders.get(tenant_id, str(event["order_id"]))
+        customer = self.services.customers.get(tenant_id, order.customer_id)
+        what = str(event["event"])
+        lang = self._customer_language(tenant, customer)
+        sheng = tenant.languages.sheng_reply_language
+        facts: dict[str, Any] = {"ref": order.order_id, "shop": tenant.name}
+        if what == "dispatched" and order.delivery.eta:
+            facts["eta"] = " " + render("order_update_eta", lang, sheng, eta=order.delivery.eta)
+        if what == "ready_for_pickup" and tenant.pickup.address is not None:
+            facts["address"] = " " + render(
+                "order_update_at", lang, sheng, address=tenant.text(tenant.pickup.address, lang)
+            )
+        message = text(render(f"order_update_{what}", lang, sheng, **facts))
+        call = TemplateCall(
+            tenant.messaging.templates.order_update,
+            [greeting_name(customer, lang), order.order_id, word(ORDER_UPDATE_WORDS, what, lang, sheng)],
+        )
+
+        def outside_window() -> Delivery:
+            return self.outbound.template(tenant, customer, call, lang)
+
+        outbox = self.messages.get_outbox(tenant_id, turn.key)
+        if outbox is None:
+            note: dict[str, Any] = {
+                "kind": "notice",
+                "notice": "order_update",
+                "event": what,
+                "order_ref": order.order_id,
+            }
+            payloads: list[dict[str, Any]] = []
+            if what != "cancelled" and not customer.notification_prefs.order_updates_whatsapp:
+                note["skipped"] = "order_updates_off"
+            else:
+                payloads = self._news(tenant, customer, [message], call, lang, note)
+            outbox = self._store(tenant_id, turn.key, tenant.whatsapp.phone_number_id, payloads, [turn.key], [note])
+        self._send_outbox(tenant_id, turn.key, outbox, token, outside_window)
 
     def _notify_payment(self, turn: QueuedTurn) -> None:
         """A payment's outcome is a turn of the customer's conversation: the graph tells them in
@@ -215,9 +347,30 @@ class AgentService:
         tenant = self.services.tenants.get(tenant_id)
         token = tenant.whatsapp.access_token or self.default_token
         outbox = self.messages.get_outbox(tenant_id, turn.key)
+        order, payments = self.services.orders.get_with_payments(tenant_id, event["order_id"])
+        customer = self.services.customers.get(tenant_id, order.customer_id)
+        receipt: TemplateCall | None = None
+        lang: str = tenant.languages.default
+        if str(event.get("status")) in ("paid", "overpaid"):  # money received: the customer always hears of it
+            payment = next((p for p in payments if p.payment_id == event.get("payment_id")), None)
+            lang = self._customer_language(tenant, customer)
+            receipt = TemplateCall(
+                tenant.messaging.templates.payment_receipt,
+                [
+                    greeting_name(customer, lang),
+                    f"{payment.amount if payment else order.paid_amount:,}",
+                    order.order_id,
+                    (payment.receipt if payment and payment.receipt else "-"),
+                ],
+            )
+        call = receipt
+
+        def outside_window() -> Delivery:
+            if call is None:
+                return refused("outside_window", "A payment outcome other than money received has no template.")
+            return self.outbound.template(tenant, customer, call, lang)
+
         if outbox is None:
-            order, payments = self.services.orders.get_with_payments(tenant_id, event["order_id"])
-            customer = self.services.customers.get(tenant_id, order.customer_id)
             result = self.conversations.handle(
                 tenant_id=tenant_id,
                 phone_e164=customer.phone_e164,
@@ -226,9 +379,11 @@ class AgentService:
             )
             to = addressed_to(customer.phone_e164, customer.wa_user_id)
             payloads = [m.to_whatsapp(**to) for m in result.replies]
-            outbox = self._store(
-                tenant_id, turn.key, tenant.whatsapp.phone_number_id, payloads, [turn.key], result.trace
-            )
+            trace = list(result.trace)
+            if receipt is not None:  # outside the window, the receipt goes as the shop's template
+                trace.append({"kind": "notice", "notice": "payment_receipt"})
+                payloads = self._news(tenant, customer, result.replies, receipt, lang, trace[-1])
+            outbox = self._store(tenant_id, turn.key, tenant.whatsapp.phone_number_id, payloads, [turn.key], trace)
             if self.record is not None:
                 counts = {k: v for k, v in turn_counts(result.trace).items() if k != "Turns"}
                 self.record(counts | payment_counts(str(event.get("status"))), tenant_id=tenant_id)
@@ -243,7 +398,7 @@ class AgentService:
                         amount=order.paid_amount or order.totals.total,
                     )
                 )
-        self._send_outbox(tenant_id, turn.key, outbox, token)
+        self._send_outbox(tenant_id, turn.key, outbox, token, outside_window)
 
     def _count(self, write: Callable[[StatsRepo], None]) -> None:
         """Analytics counters are best effort: a failure to count never fails a customer's turn."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from tulia.errors import InvalidInput
 
 PROFILE = "PROFILE"
@@ -25,6 +27,14 @@ def _part(value: str, field: str) -> str:
 # tenants
 def tenant_pk(tenant_id: str) -> str:
     return f"{_tid(tenant_id)}#TENANT"
+
+
+TEMPLATE_PREFIX = "TEMPLATE#"
+
+
+def template_sk(name: str, language: str) -> str:
+    """A WhatsApp message template of the tenant, one item per name and language."""
+    return f"{TEMPLATE_PREFIX}{_part(name, 'name')}#{_part(language, 'language')}"
 
 
 def phone_number_route_pk(phone_number_id: str) -> str:
@@ -178,6 +188,15 @@ STATUS_PREFIX = "STATUS#"
 def wa_message_pk(tenant_id: str, message_id: str) -> str:
     return f"{_tid(tenant_id)}#WAMSG#{_part(message_id, 'message_id')}"
 
+
+def customer_window_pk(tenant_id: str, customer_key: str) -> str:
+    """When the customer last wrote (WhatsApp's 24-hour window). The number is hashed, as in queue
+    message groups, so it is not spelled in a key."""
+    digest = hashlib.sha256(_part(customer_key, "customer_key").encode()).hexdigest()[:32]
+    return f"{_tid(tenant_id)}#WINDOW#{digest}"
+
+
+WINDOW = "WINDOW"
 
 C2B = "C2B"
 

@@ -4,10 +4,12 @@ redeliveries), and the delivery statuses of what we sent."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 from datetime import datetime, timedelta
 from typing import Any
 
+from tulia.domain.common import sortable
 from tulia.errors import StateConflict
 from tulia.store import keys
 from tulia.store.dynamo import Dynamo
@@ -17,6 +19,7 @@ from tulia.store.tables import MESSAGES
 INBOUND_MARKER_TTL = timedelta(days=8)
 STATUS_TTL = timedelta(days=30)
 OUTBOX_TTL = timedelta(days=8)
+WINDOW_RECORD_TTL = timedelta(hours=48)  # absent = the window is closed
 MALFORMED_TTL = timedelta(days=14)
 MALFORMED_KEEP_BYTES = 16_000
 
@@ -42,6 +45,23 @@ class MessageRepo:
         except StateConflict:
             return False
         return True
+
+    def note_inbound(self, tenant_id: str, customer_key: str, *, at: datetime) -> None:
+        """The customer wrote at ``at``: WhatsApp's 24-hour window runs from their latest message (an
+        older message delivered late does not move it back). Kept a day past the window's end."""
+        with contextlib.suppress(StateConflict):  # a later message was noted first
+            self.db.update(
+                MESSAGES,
+                keys.customer_window_pk(tenant_id, customer_key),
+                keys.WINDOW,
+                update="SET last_inbound_at = :at, expires_at = :exp",
+                condition="attribute_not_exists(last_inbound_at) OR last_inbound_at < :at",
+                values={":at": sortable(at), ":exp": int((at + WINDOW_RECORD_TTL).timestamp())},
+            )
+
+    def last_inbound(self, tenant_id: str, customer_key: str) -> datetime | None:
+        item = self.db.get(MESSAGES, keys.customer_window_pk(tenant_id, customer_key), keys.WINDOW)
+        return datetime.fromisoformat(item["last_inbound_at"]) if item else None
 
     def keep_malformed(self, raw_body: bytes, why: str, *, now: datetime) -> None:
         """Keep a signed webhook body that could not be used, for a person to inspect (two weeks)."""

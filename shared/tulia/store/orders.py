@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from tulia.domain.common import iso, sortable
-from tulia.domain.order import ORDER_TRANSITIONS, PAYABLE_STATES, Order
+from tulia.domain.order import FULFILMENT_STEPS, ORDER_TRANSITIONS, PAYABLE_STATES, Order
 from tulia.domain.payment import PAYMENT_TRANSITIONS, Overpayment, OverpaymentReason, Payment, UnmatchedPayment
 from tulia.errors import NotFound, StateConflict
 from tulia.store import keys
@@ -141,6 +141,25 @@ class OrderRepo:
             names=names,
             values=values,
             conflict_message=f"Order {order_id} cannot move to {to} from its current state.",
+        )
+        return self.from_item(attrs)
+
+    def fulfilment_step(self, tenant_id: str, order_id: str, *, event: str, now: datetime) -> Order:
+        """Mark a paid order confirmed, dispatched, ready for pickup or delivered (delivered: the order
+        is fulfilled); a step back or a repeat is a StateConflict."""
+        to, allowed_from = FULFILMENT_STEPS[event]
+        in_list, vals = _in(allowed_from, "f")
+        sets = ["fulfilment_status = :to", "updated_at = :now"] + (["#s = :done"] if to == "delivered" else [])
+        attrs = self.db.update(
+            ORDERS,
+            keys.order_pk(tenant_id, order_id),
+            keys.ORDER,
+            update="SET " + ", ".join(sets),
+            condition=f"attribute_exists(pk) AND #s = :paid AND fulfilment_status IN {in_list}",
+            names={"#s": "status"},
+            values={":to": to, ":now": iso(now), ":paid": "paid", **vals}
+            | ({":done": "fulfilled"} if to == "delivered" else {}),
+            conflict_message=f"Order {order_id} cannot be marked {event.replace('_', ' ')} now.",
         )
         return self.from_item(attrs)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,10 +76,17 @@ def dedup_id(message_id: str) -> str:
 
 
 class InboundQueue:
-    """Sends work to the agent's FIFO queue."""
+    """Sends work to the agent's FIFO queue. ``url`` may be a function that finds it (by name) on first
+    use, for callers built before the queue exists."""
 
-    def __init__(self, client: Any, url: str) -> None:
-        self.client, self.url = client, url
+    def __init__(self, client: Any, url: str | Callable[[], str]) -> None:
+        self.client, self._url = client, url
+
+    @property
+    def url(self) -> str:
+        if callable(self._url):
+            self._url = self._url()
+        return self._url
 
     def send(self, *, tenant_id: str, customer_key: str, dedup: str, body: dict[str, Any]) -> None:
         self.client.send_message(
