@@ -152,7 +152,8 @@ class TuliaStack(Stack):
             FunctionSpec("admin", config.admin, ("base", "agent", "search"), "Admin API for shop staff (Cognito JWT)"),
             {
                 "TULIA_PUBLIC_BASE_URL": self.public_base_url,
-                "TULIA_WHATSAPP_API_BASE": config.whatsapp_api_base,  # replies from the handoff inbox
+                "TULIA_WHATSAPP_API_BASE": config.whatsapp_api_base,  # replies from the handoff inbox, templates
+                "TULIA_INBOUND_QUEUE_URL": inbound.queue_url,  # order updates go to the agent to be sent
                 "TULIA_SECRETS_PREFIX": self.secrets.prefix,
                 "TULIA_KB_BUCKET": self.buckets.kb.bucket_name,
                 "TULIA_CHECKPOINT_BUCKET": self.buckets.checkpoints.bucket_name,
@@ -219,6 +220,8 @@ class TuliaStack(Stack):
             "checkpoints",  # a customer's export and erasure
         ):
             t[name].grant_read_write_data(self.admin)
+        t["messages"].grant_read_data(self.admin)  # when each customer last wrote (WhatsApp's 24-hour window)
+        inbound.grant_send_messages(self.admin)
         # presigned upload URLs are signed with the admin's role; deleting a document deletes its file
         self.admin.add_to_role_policy(
             iam.PolicyStatement(

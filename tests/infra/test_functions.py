@@ -35,6 +35,10 @@ def _role_statements(t: Any, function_name: str) -> list[dict[str, Any]]:
     ]
 
 
+def env_of(t: Any, name: str) -> dict[str, Any]:
+    return dict(_functions(t)[f"tulia-dev-{name}"]["Environment"]["Variables"])
+
+
 def _layer_ids(t: Any) -> dict[str, str]:
     return {
         layer["Properties"]["LayerName"]: lid for lid, layer in t.find_resources("AWS::Lambda::LayerVersion").items()
@@ -200,7 +204,9 @@ def test_alarms_watch_dead_letters_errors_throttles_slow_turns_and_5xx(dev: Any)
     assert all(a["AlarmActions"] for a in alarms.values())  # every alarm notifies the stage's topic
 
 
-def test_the_admin_function_reaches_the_shop_data_uploads_and_inbox_replies_and_no_queue(dev: Any) -> None:
+def test_the_admin_function_reaches_the_shop_data_uploads_inbox_replies_and_sends_only_to_the_agent(
+    dev: Any,
+) -> None:
     tables = {t["Properties"]["TableName"]: lid for lid, t in dev.find_resources("AWS::DynamoDB::Table").items()}
     admin = str(_role_statements(dev, "tulia-dev-admin"))
     for name in (
@@ -216,8 +222,18 @@ def test_the_admin_function_reaches_the_shop_data_uploads_and_inbox_replies_and_
         "checkpoints",
     ):
         assert tables[f"tulia-dev-{name}"] in admin, name
-    assert tables["tulia-dev-messages"] not in admin
-    assert "sqs:" not in admin
+    statements = _role_statements(dev, "tulia-dev-admin")
+    on_messages = [s for s in statements if tables["tulia-dev-messages"] in str(s["Resource"])]
+    assert on_messages  # when customers last wrote (the 24-hour window): read, never written
+    writes = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"}
+    assert not writes & {
+        a for s in on_messages for a in (s["Action"] if isinstance(s["Action"], list) else [s["Action"]])
+    }
+    queues = {q["Properties"]["QueueName"]: lid for lid, q in dev.find_resources("AWS::SQS::Queue").items()}
+    on_queues = [s for s in statements if "sqs:" in str(s["Action"])]
+    assert [q for q in queues if queues[q] in str(on_queues)] == ["tulia-dev-inbound.fifo"]  # order updates
+    assert "sqs:ReceiveMessage" not in str(on_queues)
+    assert env_of(dev, "admin")["TULIA_INBOUND_QUEUE_URL"]
     assert "'s3:PutObject', 's3:DeleteObject'" in admin  # presigned uploads, deleted documents
     env = _functions(dev)["tulia-dev-admin"]["Environment"]["Variables"]
     assert env["TULIA_WHATSAPP_API_BASE"] == "https://graph.facebook.com/v21.0"

@@ -148,6 +148,7 @@ class ChatPage:
             m["read"] = self.graph.was_read(pnid, m["id"]) if self.graph else False
         answers = [
             {"direction": "out", "id": s.message_id, "at": s.at, "payload": s.payload}
+            | ({"template_text": self.graph.template_text(s.payload)} if s.payload.get("type") == "template" else {})
             for s in (self.graph.messages_to(wa_id, pnid) if self.graph else [])
         ]
         timeline = sorted(mine + answers, key=lambda m: m["at"])
