@@ -8,7 +8,7 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from tulia.admin.auth import Principal
 from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Page, audit, business_day
@@ -18,9 +18,14 @@ from tulia.domain.order import FULFILMENT_STEPS, Order, OrderEvent, OrderStatus
 from tulia.domain.payment import Overpayment, Payment, UnmatchedPayment
 from tulia.errors import BusinessRuleViolation, InvalidInput, StateConflict
 from tulia.observability import logger as log
+from tulia.payments.reconcile import apply_transaction, suggested_orders, unmatched_or_404
 from tulia.store import keys
 from tulia.store.orders import OrderRepo
 from tulia.store.tables import ORDERS, ORDERS_BY_CUSTOMER, ORDERS_BY_TENANT
+
+
+class ApplyBody(BaseModel):
+    order_id: str = Field(min_length=1, max_length=40, description="The order this money pays")
 
 
 class OrderDetail(BaseModel):
@@ -184,3 +189,66 @@ def register(
     ) -> Page[UnmatchedPayment]:
         page = s.payments.list_unmatched(who.tenant_id, limit=limit, cursor=cursor)
         return Page[UnmatchedPayment](items=page.items, cursor=page.cursor)
+
+    @app.get(
+        "/admin/payments/unmatched/<trans_id>/suggestions",
+        tags=["orders"],
+        summary="Orders this money could pay: payable, for exactly its amount, made in the week before it",
+    )
+    def suggestions(trans_id: str, who: Annotated[Principal, Depends(owner)]) -> Page[Order]:
+        unmatched = unmatched_or_404(s, who.tenant_id, trans_id)
+        return Page[Order](items=suggested_orders(s, unmatched))
+
+    @app.post(
+        "/admin/payments/unmatched/<trans_id>/apply",
+        tags=["orders"],
+        summary="Apply unmatched money to an order (its exact amount due); the customer gets the receipt",
+    )
+    def apply_unmatched(trans_id: str, body: ApplyBody, who: Annotated[Principal, Depends(owner)]) -> OrderDetail:
+        unmatched = unmatched_or_404(s, who.tenant_id, trans_id)
+        applied = apply_transaction(s, who.tenant_id, unmatched.trans_id, body.order_id, now=s.clock())
+        if applied.outcome not in ("paid", "already_paid_by_it"):
+            order = applied.order
+            if applied.outcome == "amount_mismatch":
+                raise BusinessRuleViolation(
+                    f"KES {applied.amount} is not the KES {order.amount_due:,} due on order {order.order_id}.",
+                    code="amount_mismatch",
+                    details={"received": str(applied.amount), "amount_due": order.amount_due},
+                )
+            raise StateConflict(
+                f"Order {order.order_id} is {order.status.replace('_', ' ')}: it cannot take this money."
+                if applied.outcome == "order_not_payable"
+                else "This payment was applied meanwhile.",
+                details={"outcome": applied.outcome},
+            )
+        if applied.outcome == "paid" and applied.payment is not None:
+            audit(
+                deps,
+                who,
+                "payment.apply_unmatched",
+                unmatched.trans_id,
+                order_id=body.order_id,
+                amount=applied.payment.amount,
+            )
+            tell_paid(applied.order, applied.payment.payment_id)
+        order, payments = s.orders.get_with_payments(who.tenant_id, body.order_id)
+        return OrderDetail(order=order, payments=payments)
+
+    def tell_paid(order: Order, payment_id: str) -> None:
+        """The receipt goes as every payment's does: a payment event in the customer's FIFO group."""
+        if deps.notify is None:
+            log.warning("payment events are not configured for the admin API")
+            return
+        customer = s.customers.get(order.tenant_id, order.customer_id)
+        deps.notify.send(
+            tenant_id=order.tenant_id,
+            customer_key=customer_key(customer.phone_e164, customer.wa_user_id),
+            dedup=f"pay-{payment_id}-paid",
+            body={
+                "kind": "payment",
+                "tenant_id": order.tenant_id,
+                "order_id": order.order_id,
+                "payment_id": payment_id,
+                "status": "paid",
+            },
+        )

@@ -34,6 +34,7 @@ FAST_ROUTES = {
     "failed": "respond",
     "catalog_order": "sales",
     "payment_event": "sales",
+    "payment_code": "sales",
     "sale_tap": "sales",
 }
 JOURNEYS = ("sales", "support", "orders", "offers")

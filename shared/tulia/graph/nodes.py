@@ -192,6 +192,9 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     elif hit is not None and hit.kind == "abuse":
         route = "governance"
         turn.set(governor_classification="abuse", governor_confidence=1.0)
+    elif hit is not None and hit.kind == "payment_code" and not _offer_code(turn, str(hit.code)):
+        route = "payment_code"  # "I paid, the code is SKL4ABC123": the shop's M-Pesa records decide
+        turn.set(intent="payment_help", intent_confidence=1.0, journey="sales", understanding={"mpesa_code": hit.code})
     elif reply_id and str(reply_id).startswith(SALE_TAP_PREFIXES):
         route = "sale_tap"  # a button or row of a sale carries its own action and order: no guessing
         turn.set(intent="sales_discovery", intent_confidence=1.0, journey="sales")
@@ -218,6 +221,12 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     turn.set(route=route)
     turn.trace.append({"kind": "route", "node": "fast_path", "route": route})
     return turn.done()
+
+
+def _offer_code(turn: Turn, code: str) -> bool:
+    """Whether a code-like word is one of the shop's coupon codes (then it is not an M-Pesa code)."""
+    offers = turn.ctx.services.offers.all_for(turn.ctx.tenant_id)
+    return any((o.code or "").upper() == code.upper() for o in offers)
 
 
 def _typed_option(body: str, options: list[dict[str, Any]]) -> str | None:

@@ -139,6 +139,7 @@ class ConversationState:
     consecutive_tool_errors: int = 0
     frustrated_turns: int = 0
     rejected_shortlists: int = 0
+    payment_code_failures: int = 0  # M-Pesa codes sent that paid nothing: the second goes to a person
     requested_language: str | None = None
     frame: OrderFrame | None = None  # the sale in progress: what the customer said, filled from every message
     holding_notice_for: str | None = None  # the handoff ticket whose "a person will reply" was said

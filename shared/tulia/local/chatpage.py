@@ -146,11 +146,13 @@ class ChatPage:
             mine = [dict(m) for m in self.sent.get((tenant_id, wa_id), [])]
         for m in mine:
             m["read"] = self.graph.was_read(pnid, m["id"]) if self.graph else False
-        answers = [
-            {"direction": "out", "id": s.message_id, "at": s.at, "payload": s.payload}
-            | ({"template_text": self.graph.template_text(s.payload)} if s.payload.get("type") == "template" else {})
-            for s in (self.graph.messages_to(wa_id, pnid) if self.graph else [])
-        ]
+        answers = []
+        if self.graph is not None:
+            for s in self.graph.messages_to(wa_id, pnid):
+                answer = {"direction": "out", "id": s.message_id, "at": s.at, "payload": s.payload}
+                if s.payload.get("type") == "template":  # what the phone shows: the approved text, filled in
+                    answer["template_text"] = self.graph.template_text(s.payload)
+                answers.append(answer)
         timeline = sorted(mine + answers, key=lambda m: m["at"])
         return {
             "messages": timeline,

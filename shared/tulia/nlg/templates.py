@@ -532,6 +532,42 @@ TEMPLATES: dict[str, dict[str, str]] = {
               "haya hayajatumika kwake. Tutakurudishia au kuyatumia kwa oda nyingine: mtu wa timu yetu atawasiliana "
               "nawe hivi karibuni.",
     },
+    # an M-Pesa confirmation code sent by the customer (Till payments carry no order number)
+    "code_no_order": {
+        "en": "Thanks for the code {code}. I don't see an order of yours waiting for payment, so I can't match it "
+              "to one.",
+        "sw": "Asante kwa code {code}. Sioni oda yako inayosubiri malipo, kwa hivyo siwezi kuilinganisha na oda.",
+    },
+    "code_wrong_amount": {
+        "en": "The M-Pesa payment {code} is {received}, but order {ref} is {due}, so I can't apply it to the "
+              "order.",
+        "sw": "Malipo ya M-Pesa {code} ni {received}, lakini oda {ref} ni {due}, kwa hivyo siwezi kuyatumia "
+              "kwa oda hii.",
+    },
+    "code_order_paid": {
+        "en": "Order {ref} is already paid, so the payment {code} was not applied to it.",
+        "sw": "Oda {ref} tayari imelipwa, kwa hivyo malipo {code} hayakutumika kwayo.",
+    },
+    "code_order_closed": {
+        "en": "Order {ref} is closed, so the payment {code} was not applied to it.",
+        "sw": "Oda {ref} imefungwa, kwa hivyo malipo {code} hayakutumika kwayo.",
+    },
+    "code_used": {
+        "en": "The M-Pesa payment {code} has already been used for another payment.",
+        "sw": "Malipo ya M-Pesa {code} tayari yametumika kwa malipo mengine.",
+    },
+    "code_unknown": {
+        "en": "I can't find an M-Pesa payment with the code {code} yet. Please check the code in your M-Pesa "
+              "message; a payment can take a minute or two to reach us, so send it again shortly. Order {ref} "
+              "is waiting for {due}.",
+        "sw": "Sijapata malipo ya M-Pesa yenye code {code} bado. Tafadhali angalia code kwenye ujumbe wako wa "
+              "M-Pesa; malipo yanaweza kuchukua dakika moja au mbili kutufikia, kwa hivyo itume tena baadaye "
+              "kidogo. Oda {ref} inasubiri {due}.",
+    },
+    "code_offer_person": {
+        "en": "If you're sure it's right, send the code again or ask for a person and our team will check it.",
+        "sw": "Kama una uhakika ni sahihi, tuma code tena au omba kuongea na mtu na timu yetu itaiangalia.",
+    },
     "no_open_order": {
         "en": "I don't see an order waiting for payment. What would you like to buy?",
         "sw": "Sioni oda inayosubiri malipo. Ungependa kununua nini?",

@@ -1,7 +1,8 @@
 """The fast path: decisions that never wait for a model and never change with one.
 
-Opt-out and opt-in keywords, explicit requests for a human, language requests, answers to a
-pending question (a number, a list or button id, yes or no), prompt injection, and abuse.
+Opt-out and opt-in keywords, explicit requests for a human, an M-Pesa confirmation code, language
+requests, answers to a pending question (a number, a list or button id, yes or no), prompt
+injection, and abuse.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from tulia.nlu.frame_extract import extract_mpesa_code
 from tulia.nlu.lexicon import (
     ABUSE,
     HUMAN,
@@ -24,7 +26,9 @@ from tulia.nlu.lexicon import (
     normalize,
 )
 
-FastKind = Literal["opt_out", "opt_in", "human", "language", "choice", "yes", "no", "injection", "abuse"]
+FastKind = Literal[
+    "opt_out", "opt_in", "human", "language", "choice", "yes", "no", "injection", "abuse", "payment_code"
+]
 
 _EMOJI_DIGITS = {f"{d}\ufe0f\u20e3": str(d) for d in range(10)}
 _CHOICE = re.compile(r"^(?:#|no\.?\s*|number\s*|option\s*|namba\s*|nambari\s*|item\s*)?(\d{1,2})[.)]?$")
@@ -35,6 +39,7 @@ class FastPathHit:
     kind: FastKind
     language: str | None = None  # for "language"
     choice: int | None = None  # for "choice" (1-based)
+    code: str | None = None  # for "payment_code": an M-Pesa confirmation code
 
 
 # "yes, send it", "ee tuma", "sawa endelea": a yes with the action it agrees to
@@ -69,6 +74,9 @@ def fast_path(text: str, *, awaiting_answer: bool) -> FastPathHit | None:
         return FastPathHit("abuse")
     if any_phrase(plain, HUMAN) and len(plain.split()) <= 12:
         return FastPathHit("human")
+    code = extract_mpesa_code(text)
+    if code is not None:
+        return FastPathHit("payment_code", code=code)
     m = LANGUAGE_REQUEST_FRAME.match(plain)
     if m:
         word = m.group(3)

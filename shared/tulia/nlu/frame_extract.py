@@ -362,6 +362,34 @@ def extract_order_ref(text: str) -> str | None:
     return f"ORD-{m.group(1).upper()}" if m else None
 
 
+# An M-Pesa confirmation code: ten letters and digits, starting with a letter ("SKL4ABC123").
+_MPESA_CODE = re.compile(r"(?<![A-Za-z0-9-])([A-Za-z][A-Za-z0-9]{9})(?![A-Za-z0-9-])")
+_PAID_WORDS = re.compile(
+    r"\b(?:paid|pay|payment|mpesa|m-pesa|confirmed|confirmation|receipt|transaction|till|buy goods|"
+    r"nimelipa|nimetuma|nimeshalipa|lipa|malipo|risiti|namba ya muamala|muamala|nimepay|nmelipa)\b",
+    re.I,
+)
+
+_COUPON_WORDS = re.compile(r"\b(?:coupon|promo|voucher|discount|offer|kuponi|punguzo|ofa)\b", re.I)
+
+
+def extract_mpesa_code(text: str) -> str | None:
+    """The M-Pesa confirmation code in a message ("SKL4ABC123", alone, in a sentence or in the pasted
+    M-Pesa SMS): ten letters and digits, at least one digit and three letters; written in capitals,
+    or said with a word about paying, or sent alone; never in a message about a coupon."""
+    if _COUPON_WORDS.search(text):
+        return None
+    alone = len(text.split()) == 1
+    for m in _MPESA_CODE.finditer(text):
+        token = m.group(1)
+        digits = sum(ch.isdigit() for ch in token)
+        if not digits or len(token) - digits < 3:
+            continue
+        if token.isupper() or alone or _PAID_WORDS.search(text):
+            return token.upper()
+    return None
+
+
 REMOVE_WORDS = (
     "remove",
     "delete",

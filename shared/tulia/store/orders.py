@@ -382,6 +382,82 @@ class PaymentRepo:
             conflict_message=f"Payment {payment.payment_id} is already settled.",
         )
 
+    def get_unmatched(self, tenant_id: str, trans_id: str, method: str = "mpesa_c2b") -> UnmatchedPayment | None:
+        item = self.db.get(ORDERS, keys.unmatched_payments_pk(tenant_id), keys.unmatched_payment_sk(method, trans_id))
+        return from_item(UnmatchedPayment, item) if item else None
+
+    def apply_unmatched(self, unmatched: UnmatchedPayment, order: Order, payment: Payment, now: datetime) -> None:
+        """Money kept as unmatched pays ``order`` (its exact amount due), all or nothing: the unmatched
+        record goes, its transaction's reference now names the payment, the payment is recorded paid
+        and the order is paid. Refused (StateConflict) if the money was applied meanwhile or the order
+        changed since it was read: a code applied twice pays once."""
+        payable, values = _in(PAYABLE_STATES, "p")
+        self.db.transact(
+            [
+                {
+                    "Delete": {
+                        "table": ORDERS,
+                        "pk": keys.unmatched_payments_pk(unmatched.tenant_id),
+                        "sk": keys.unmatched_payment_sk(unmatched.method, unmatched.trans_id),
+                        "condition": "attribute_exists(pk)",
+                    }
+                },
+                {
+                    "Put": {
+                        "table": ORDERS,
+                        "item": {
+                            "pk": keys.payment_ref_pk(unmatched.tenant_id, "c2b", unmatched.trans_id),
+                            "sk": keys.ALIAS,
+                            "order_id": payment.order_id,
+                            "payment_id": payment.payment_id,
+                        },
+                        "condition": "unmatched = :yes",
+                        "values": {":yes": True},
+                    }
+                },
+                {
+                    "Put": {
+                        "table": ORDERS,
+                        "item": to_item(
+                            payment,
+                            pk=keys.order_pk(payment.tenant_id, payment.order_id),
+                            sk=keys.payment_sk(payment.payment_id),
+                        ),
+                        "condition": "attribute_not_exists(pk)",
+                    }
+                },
+                {
+                    "Update": {
+                        "table": ORDERS,
+                        "pk": keys.order_pk(order.tenant_id, order.order_id),
+                        "sk": keys.ORDER,
+                        "update": "SET #s = :paid, payment_status = :paid, paid_amount = paid_amount + :amt, "
+                        "paid_at = :now, updated_at = :now REMOVE stk_claim, stk_claim_at, pending_payment_id",
+                        "condition": f"updated_at = :before AND #s IN {payable}",
+                        "names": {"#s": "status"},
+                        "values": {
+                            ":paid": "paid",
+                            ":amt": payment.amount,
+                            ":now": iso(now),
+                            ":before": iso(order.updated_at),
+                            **values,
+                        },
+                    }
+                },
+                {
+                    "Update": {
+                        "table": CUSTOMERS,
+                        "pk": keys.customer_pk(order.tenant_id, order.customer_id),
+                        "sk": keys.PROFILE,
+                        "update": "SET orders_paid_count = if_not_exists(orders_paid_count, :zero) + :one",
+                        "condition": "attribute_exists(pk)",
+                        "values": {":zero": 0, ":one": 1},
+                    }
+                },
+            ],
+            conflict_message="The payment was applied meanwhile, or the order changed.",
+        )
+
     def list_unmatched(self, tenant_id: str, *, limit: int = 50, cursor: str | None = None) -> Page[UnmatchedPayment]:
         page = self.db.query(ORDERS, keys.unmatched_payments_pk(tenant_id), limit=limit, cursor=cursor)
         return Page([from_item(UnmatchedPayment, i) for i in page.items], page.cursor)

@@ -11,6 +11,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from tulia.domain.phone import mask_phone
+from tulia.errors import NotFound
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.frame import BuiltOrder, OrderFrame
@@ -20,6 +21,7 @@ from tulia.graph.routing import CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE
 from tulia.graph.state import ConversationState
 from tulia.nlg.messages import buttons, text
 from tulia.nlg.templates import c2b_instructions, money, payment_outcome
+from tulia.payments.reconcile import apply_transaction
 
 
 def ask_payment_method(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
@@ -232,6 +234,77 @@ def payment_event(state: ConversationState, runtime: Runtime[EngineContext]) -> 
     steps = turn.tool("payment_get_c2b_instructions", order_id=order_id)
     if steps["ok"]:
         turn.say(text(c2b_instructions(steps["data"], lang, fallback)))
+    return turn.goto(END)
+
+
+def payment_code(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
+    """ "I paid by Till, the code is SKL4ABC123": the shop's unmatched M-Pesa money with that code pays
+    the customer's order when it is the exact amount due. Otherwise the customer is told honestly why
+    not; a second code that pays nothing goes to a person (the customer insists)."""
+    turn = Turn(state, runtime, "payment_code")
+    code = str(state.understanding.get("mpesa_code") or "")
+    frame = frame_of(turn)
+    ref = (frame.order.order_id if frame.order else None) or state.order_id or _awaiting_payment(turn)
+    if not ref:
+        turn.say(text(t(turn, "code_no_order", code=code)))
+        return _code_failed(turn)
+    try:
+        applied = apply_transaction(turn.ctx.services, turn.ctx.tenant_id, code, ref, now=turn.ctx.services.clock())
+    except NotFound:  # an order of the conversation that is no longer there
+        turn.say(text(t(turn, "code_no_order", code=code)))
+        return _code_failed(turn)
+    order = applied.order
+    turn.trace.append({"kind": "match", "node": "payment_code", "outcome": applied.outcome})
+    lang, fallback = turn.lang, str(turn.get("sheng_fallback"))
+    if applied.outcome in ("paid", "already_paid_by_it") and applied.payment is not None:
+        facts = {"amount": money(applied.payment.amount), "ref": order.order_id, "receipt": code}
+        turn.say(text(payment_outcome("paid", lang, fallback, method="mpesa_c2b", **facts)))
+        if order.order_id in ((frame.order.order_id if frame.order else None), state.order_id):
+            turn.set(payment_status="paid", frame=None)
+            if state.pending in SALE_QUESTIONS:
+                turn.set(pending=None, pending_options=[])
+        turn.set(payment_code_failures=0)
+        return turn.goto(END)
+    if applied.outcome == "amount_mismatch":
+        turn.say(
+            text(
+                t(
+                    turn,
+                    "code_wrong_amount",
+                    code=code,
+                    received=money(int(applied.amount)) if applied.amount is not None else "-",
+                    ref=order.order_id,
+                    due=money(order.amount_due),
+                )
+            )
+        )
+    elif applied.outcome == "order_not_payable":
+        key = "code_order_paid" if order.status in ("paid", "fulfilled") else "code_order_closed"
+        turn.say(text(t(turn, key, code=code, ref=order.order_id)))
+    elif applied.outcome == "used_elsewhere":
+        turn.say(text(t(turn, "code_used", code=code)))
+    else:
+        turn.say(text(t(turn, "code_unknown", code=code, ref=order.order_id, due=money(order.amount_due))))
+    return _code_failed(turn)
+
+
+def _awaiting_payment(turn: Turn) -> str | None:
+    """The customer's most recent order still waiting for payment, if any."""
+    result = turn.tool("order_get_status", customer_id=turn.state.customer_id)
+    if not result["ok"]:
+        return None
+    waiting = [o for o in result["data"]["orders"] if o["status"] in ("draft", "pending_payment", "payment_failed")]
+    return str(waiting[0]["order_ref"]) if waiting else None
+
+
+def _code_failed(turn: Turn) -> Command[Literal["__end__"]]:
+    failures = turn.state.payment_code_failures + 1
+    turn.set(payment_code_failures=failures)
+    person = bool(turn.state.handoff.get("enabled", True))
+    if failures >= 2 and person:  # the customer insists: a person checks the shop's M-Pesa statement
+        turn.set(route="handoff", escalation_reason="payment_dispute", payment_code_failures=0)
+    elif person:
+        turn.say(text(t(turn, "code_offer_person")))
     return turn.goto(END)
 
 

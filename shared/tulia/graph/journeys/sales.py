@@ -58,6 +58,7 @@ from tulia.graph.journeys.sale_payments import (
     ask_mpesa_number,
     ask_payment_method,
     confirm_payment,
+    payment_code,
     payment_event,
     payment_help,
     payment_status,
@@ -96,7 +97,7 @@ PAY_WISH = (
     "nataka kulipa sasa", "pay with", "lipa na", "lipa kwa", "send the prompt", "send me the prompt", "tuma prompt",
     "nitumie prompt", "resend", "send again",
 )  # fmt: skip
-StartTarget = Literal["payment_event", "catalog_order", "tap", "payment_status", "fill_frame"]
+StartTarget = Literal["payment_event", "catalog_order", "tap", "payment_status", "payment_code", "fill_frame"]
 AdvanceTarget = Literal[
     "ask_item",
     "ask_variant",
@@ -125,6 +126,8 @@ def sales_start(state: ConversationState, runtime: Runtime[EngineContext]) -> Co
         return turn.goto("payment_event")
     if state.route == "catalog_order":
         return turn.goto("catalog_order")
+    if state.route == "payment_code":
+        return turn.goto("payment_code")
     if reply_id.startswith(TAP_PREFIXES):
         return turn.goto("tap")
     plain = normalize(inbound_text(state))
@@ -1238,6 +1241,7 @@ SALES_NODES = (
     ("payment_event", payment_event),
     ("catalog_order", catalog_order),
     ("payment_status", payment_status),
+    ("payment_code", payment_code),
     ("tap", tap),
     ("fill_frame", fill_frame),
     ("search", search),

@@ -1,0 +1,116 @@
+"""Matching money that paid no order to the order it was for: a Till (Buy Goods) payment carries no
+account number, so it lands in the shop's unmatched list; the customer's M-Pesa confirmation code,
+or a person in the admin API, says which order it pays. Exact amounts only; a code pays once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Literal
+
+from tulia.domain.common import new_id
+from tulia.domain.order import PAYABLE_STATES, Order
+from tulia.domain.payment import Payment, UnmatchedPayment
+from tulia.errors import NotFound, StateConflict
+from tulia.services import Services
+
+Outcome = Literal[
+    "paid",  # the money now pays the order
+    "already_paid_by_it",  # this transaction paid this order before (a repeat)
+    "used_elsewhere",  # this transaction is booked against another order, or as an overpayment
+    "amount_mismatch",  # the transaction is not the order's amount due
+    "order_not_payable",  # the order is paid, cancelled or fulfilled
+    "unknown_code",  # no unmatched transaction with this code in this shop (yet)
+]
+SUGGESTION_WINDOW = timedelta(days=7)  # an order is suggested for money received up to a week after it
+
+
+@dataclass(frozen=True)
+class Applied:
+    outcome: Outcome
+    order: Order
+    payment: Payment | None = None
+    amount: Decimal | None = None  # the transaction's amount, when the code is known
+
+
+def _amount(unmatched: UnmatchedPayment) -> Decimal | None:
+    try:
+        return Decimal(unmatched.amount)
+    except InvalidOperation:
+        return None
+
+
+def apply_transaction(services: Services, tenant_id: str, trans_id: str, order_id: str, *, now: datetime) -> Applied:
+    """Pay ``order_id`` with the unmatched M-Pesa transaction ``trans_id`` of this shop, if it is the
+    order's exact amount due; otherwise say why not. Another shop's code is unknown here."""
+    s = services
+    code = trans_id.strip().upper()
+    order = s.orders.get(tenant_id, order_id)  # another shop's order: NotFound
+    for _ in range(2):  # a lost race is read again once: the winner's result is the answer
+        unmatched = s.payments.get_unmatched(tenant_id, code)
+        if unmatched is None:
+            booked = s.payments.find_by_ref(tenant_id, "c2b", code)
+            if booked is not None and booked.order_id == order.order_id and not booked.overpayment:
+                return Applied("already_paid_by_it", s.orders.get(tenant_id, order_id), booked, Decimal(booked.amount))
+            if booked is not None or s.payments.ref_claimed(tenant_id, "c2b", code):
+                return Applied("used_elsewhere", order)
+            return Applied("unknown_code", order)
+        amount = _amount(unmatched)
+        if order.status not in PAYABLE_STATES:
+            return Applied("order_not_payable", order, amount=amount)
+        if amount is None or amount != order.amount_due:
+            return Applied("amount_mismatch", order, amount=amount)
+        payment = Payment(
+            tenant_id=tenant_id,
+            payment_id=new_id("pay"),
+            order_id=order.order_id,
+            customer_id=order.customer_id,
+            method="mpesa_c2b",
+            amount=int(amount),
+            status="paid",
+            receipt=code,
+            result_code="0",
+            result_desc="matched by its M-Pesa confirmation code",
+            created_at=now,
+            updated_at=now,
+        )
+        try:
+            s.payments.apply_unmatched(unmatched, order, payment, now)
+        except StateConflict:
+            order = s.orders.get(tenant_id, order_id)
+            continue
+        return Applied("paid", s.orders.get(tenant_id, order_id), payment, amount)
+    return Applied("used_elsewhere", order)
+
+
+def suggested_orders(services: Services, unmatched: UnmatchedPayment, *, limit: int = 5) -> list[Order]:
+    """Orders this money could pay: payable, for exactly its amount, made in the week before it came
+    (newest first)."""
+    amount = _amount(unmatched)
+    if amount is None or amount != amount.to_integral_value():
+        return []
+    found: list[Order] = []
+    cursor = None
+    for _ in range(10):  # at most 10 pages of the shop's recent orders
+        page = services.orders.list_for_tenant(unmatched.tenant_id, limit=100, cursor=cursor)
+        for order in page.items:
+            if order.created_at > unmatched.received_at:
+                continue
+            if unmatched.received_at - order.created_at > SUGGESTION_WINDOW:
+                return found
+            if order.status in PAYABLE_STATES and order.amount_due == amount:
+                found.append(order)
+                if len(found) >= limit:
+                    return found
+        if page.cursor is None:
+            return found
+        cursor = page.cursor
+    return found
+
+
+def unmatched_or_404(services: Services, tenant_id: str, trans_id: str) -> UnmatchedPayment:
+    unmatched = services.payments.get_unmatched(tenant_id, trans_id.strip().upper())
+    if unmatched is None:
+        raise NotFound(f"No unmatched payment '{trans_id}'.", field="trans_id")
+    return unmatched

@@ -1,0 +1,150 @@
+"""Till (Buy Goods) payments: they carry no order number, so they land in the shop's unmatched money;
+the customer's M-Pesa confirmation code, or the owner in the admin API, says which order they pay.
+Real handlers (payments function, agent, admin function) over real event shapes, moto, simulators."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from tests.chat import Chat
+from tests.conftest import BOTO, SALON, SHOP
+from tests.integration.test_money_ledger import accounted
+from tests.integration.test_reaching_customers import Admin
+from tests.integration.test_webhook import api_event
+from tulia.admin.api import build_admin_api
+from tulia.admin.common import AdminDeps
+from tulia.pipeline import payments_app
+from tulia.services import Services
+from tulia.store.audit import AuditRepo
+from tulia.store.queues import InboundQueue
+
+SALON_PHONE = "+254722000111"
+TILL = "5123456"
+
+
+def till_confirmation(setup: dict[str, Any], seeded: Services, trans_id: str, amount: str, tenant: str = SALON) -> None:
+    """Daraja's C2B confirmation of a Buy Goods payment: no account number."""
+    body = {
+        "TransactionType": "Buy Goods",
+        "TransID": trans_id,
+        "TransTime": "20261123121325",
+        "TransAmount": amount,
+        "BusinessShortCode": TILL if tenant == SALON else "600984",
+        "BillRefNumber": "",
+        "MSISDN": "2547 ***** 111",
+        "FirstName": "AKINYI",
+    }
+    path = f"/payments/daraja/c2b/{seeded.tenants.c2b_token(tenant)}/confirmation"
+    response = payments_app.handle(api_event("POST", path=path, body=json.dumps(body).encode()), setup["callbacks"])
+    assert json.loads(response["body"])["ResultCode"] == 0
+
+
+@pytest.fixture
+def salon_chat(conversations: Any) -> Chat:
+    return Chat(conversations, tenant_id=SALON, phone=SALON_PHONE)
+
+
+def cornrows_by_till(chat: Chat) -> str:
+    chat.send("I want cornrows")
+    chat.send("1")
+    steps = chat.send("pay by till")
+    assert "Till number: 5123456" in steps
+    return str(chat.state["order_id"])
+
+
+def test_a_code_in_a_sentence_pays_the_order_once_and_the_same_code_again_changes_nothing(
+    salon_chat: Chat, seeded: Services, setup: dict[str, Any]
+) -> None:
+    ref = cornrows_by_till(salon_chat)
+    till_confirmation(setup, seeded, "SKL4ABC123", "1200.00")
+    [kept] = seeded.payments.list_unmatched(SALON).items
+    assert (kept.trans_id, kept.reason) == ("SKL4ABC123", "unknown_reference")
+    reply = salon_chat.send("I have paid, the code is SKL4ABC123")
+    assert f"We received KES 1,200 for order {ref} (M-Pesa receipt SKL4ABC123)" in reply
+    order = seeded.orders.get(SALON, ref)
+    assert (order.status, order.paid_amount) == ("paid", 1200)
+    assert seeded.payments.list_unmatched(SALON).items == []
+    assert accounted(seeded, SALON) == {"paid_orders": 1200, "overpayments": 0, "unmatched": 0}
+    again = salon_chat.send("skl4abc123")
+    assert "1,200" in again
+    assert seeded.orders.get(SALON, ref).paid_amount == 1200  # paid once
+    assert accounted(seeded, SALON) == {"paid_orders": 1200, "overpayments": 0, "unmatched": 0}
+    till_confirmation(setup, seeded, "SKL4ABC123", "1200.00")  # Daraja repeats the confirmation
+    assert accounted(seeded, SALON) == {"paid_orders": 1200, "overpayments": 0, "unmatched": 0}
+
+
+def test_a_wrong_amount_is_said_honestly_and_changes_nothing(
+    salon_chat: Chat, seeded: Services, setup: dict[str, Any]
+) -> None:
+    ref = cornrows_by_till(salon_chat)
+    till_confirmation(setup, seeded, "SKL4WRONG1", "1000.00")
+    reply = salon_chat.send("Nimelipa, SKL4WRONG1")  # in Swahili: answered in Swahili
+    assert f"Malipo ya M-Pesa SKL4WRONG1 ni KES 1,000, lakini oda {ref} ni KES 1,200" in reply
+    assert seeded.orders.get(SALON, ref).status != "paid"
+    assert accounted(seeded, SALON) == {"paid_orders": 0, "overpayments": 0, "unmatched": Decimal("1000.00")}
+
+
+def test_an_unknown_code_is_said_honestly_and_a_second_goes_to_a_person(
+    salon_chat: Chat, seeded: Services, setup: dict[str, Any]
+) -> None:
+    ref = cornrows_by_till(salon_chat)
+    first = salon_chat.send("code SKL4NONE99")
+    assert "can't find an M-Pesa payment with the code SKL4NONE99" in first
+    assert f"Order {ref} is waiting for KES 1,200" in first
+    assert seeded.customers.get(SALON, salon_chat.state["customer_id"]).handoff_ticket_id is None
+    salon_chat.send("I paid! SKL4NONE99")  # the customer insists
+    ticket_id = seeded.customers.get(SALON, salon_chat.state["customer_id"]).handoff_ticket_id
+    assert ticket_id is not None
+    assert seeded.handoffs.get(SALON, ticket_id).priority == "high"
+    assert seeded.orders.get(SALON, ref).status != "paid"
+
+
+def test_a_code_of_another_shop_is_unknown_here(
+    salon_chat: Chat, seeded: Services, setup: dict[str, Any], chat: Chat
+) -> None:
+    ref = cornrows_by_till(salon_chat)
+    till_confirmation(setup, seeded, "SKLSHOP123", "1200.00", tenant=SHOP)  # money at the electronics shop
+    assert "can't find an M-Pesa payment" in salon_chat.send("SKLSHOP123")
+    assert seeded.orders.get(SALON, ref).status != "paid"
+    [kept] = seeded.payments.list_unmatched(SHOP).items
+    assert kept.trans_id == "SKLSHOP123"  # still the shop's to match
+
+
+def test_a_coupon_code_is_not_taken_for_an_mpesa_code(chat: Chat) -> None:
+    chat.send("I want an oraimo 20000mAh power bank")
+    reply = chat.send("use coupon KARIBU2026")
+    assert "M-Pesa payment" not in reply
+
+
+def test_the_owner_sees_suggested_orders_and_applies_unmatched_money_with_audit(
+    salon_chat: Chat, seeded: Services, setup: dict[str, Any]
+) -> None:
+    pipe = setup["pipe"]
+    deps = AdminDeps(services=seeded, audit=AuditRepo(seeded.db), notify=InboundQueue(BOTO.client("sqs"), pipe.url))
+    admin = Admin(build_admin_api(deps), SALON)
+    ref = cornrows_by_till(salon_chat)
+    till_confirmation(setup, seeded, "SKLSTAFF01", "1200.00")
+    till_confirmation(setup, seeded, "SKLSTAFF02", "999.00")
+    status, suggested = admin("GET", "/admin/payments/unmatched/SKLSTAFF01/suggestions")
+    assert (status, [o["order_id"] for o in suggested["items"]]) == (200, [ref])
+    assert admin("GET", "/admin/payments/unmatched/SKLSTAFF02/suggestions")[1]["items"] == []
+    status, refused = admin("POST", "/admin/payments/unmatched/SKLSTAFF02/apply", {"order_id": ref})
+    assert (status, refused["code"]) == (422, "amount_mismatch")
+    assert admin("POST", "/admin/payments/unmatched/SKLSTAFF01/apply", {"order_id": ref}, role="agent")[0] == 403
+    assert (
+        Admin(build_admin_api(deps), SHOP)("POST", "/admin/payments/unmatched/SKLSTAFF01/apply", {"order_id": ref})[0]
+        == 404
+    )
+    status, detail = admin("POST", "/admin/payments/unmatched/SKLSTAFF01/apply", {"order_id": ref})
+    assert (status, detail["order"]["status"]) == (200, "paid")
+    assert [(p["method"], p["amount"], p["receipt"]) for p in detail["payments"]] == [("mpesa_c2b", 1200, "SKLSTAFF01")]
+    assert admin("GET", "/admin/payments/unmatched/SKLSTAFF01/suggestions")[0] == 404  # matched now
+    trail = AuditRepo(seeded.db).list(SALON).items
+    assert any(e.action == "payment.apply_unmatched" and e.target == "SKLSTAFF01" for e in trail)
+    assert accounted(seeded, SALON) == {"paid_orders": 1200, "overpayments": 0, "unmatched": Decimal("999.00")}
+    pipe.run_agent()  # the customer is told
+    assert any(f"We received KES 1,200 for order {ref}" in m for m in pipe.replies_to(SALON_PHONE.lstrip("+")))
