@@ -89,6 +89,20 @@ class Alarms(Construct):
             config.agent.timeout_seconds * 1000 * NEAR_TIMEOUT,
             "The agent's slowest turn came within 20 % of its timeout.",
         )
+        from tulia.observability.metrics import NAMESPACE
+
+        alarm(
+            "model-budget-exceeded",
+            cw.Metric(
+                namespace=NAMESPACE,
+                metric_name="ModelBudgetExceeded",
+                dimensions_map={"service": "tulia-agent"},
+                statistic="Sum",
+                period=five_minutes,
+            ),
+            0,
+            "A shop spent its model budget for the day: its turns are answered by the rules engine.",
+        )
         alarm(
             "api-5xx",
             api.metric_server_error(period=five_minutes, statistic="Sum"),
@@ -110,6 +124,7 @@ PANELS: dict[str, tuple[str, ...]] = {
     "Payments": ("PaymentsPaid", "PaymentsFailed", "PaymentsCancelled", "PaymentsTimedOut"),
     "Care": ("Escalations", "ToolErrors"),
     "Model usage": ("LlmCalls", "LlmInputTokens", "LlmOutputTokens", "LlmCostMicroUsd"),
+    "Fair use": ("RateLimited", "ModelBudgetExceeded"),
 }
 
 

@@ -77,6 +77,8 @@ class Settings(BaseSettings):
     bedrock_writer_model: str = "eu.amazon.nova-lite-v1:0"
     bedrock_region: str | None = None  # defaults to aws_region
     llm_timeout_seconds: float = Field(default=8.0, gt=0, le=60)
+    # shillings per US dollar: the shops' model budgets are in KES, Bedrock prices in USD
+    kes_per_usd: float = Field(default=129.0, gt=0, le=10_000)
 
     # HTTP clients towards providers
     http_timeout_seconds: float = Field(default=10.0, gt=0, le=60)

@@ -191,6 +191,7 @@ def test_alarms_watch_dead_letters_errors_throttles_slow_turns_and_5xx(dev: Any)
         "tulia-dev-payment-checks-dlq-not-empty",
         "tulia-dev-agent-near-timeout",
         "tulia-dev-api-5xx",
+        "tulia-dev-model-budget-exceeded",
     } | {
         f"tulia-dev-{f}-{kind}"
         for f in ("webhook", "agent", "payments", "admin", "kb_ingest")
@@ -201,6 +202,8 @@ def test_alarms_watch_dead_letters_errors_throttles_slow_turns_and_5xx(dev: Any)
     assert alarms["tulia-dev-inbound-dlq-not-empty"]["Threshold"] == 0
     assert alarms["tulia-dev-agent-near-timeout"]["Threshold"] == 48_000  # 80 % of 60 s
     assert alarms["tulia-dev-api-5xx"]["MetricName"] == "5xx"
+    budget = alarms["tulia-dev-model-budget-exceeded"]  # a shop's model spend of the day ran out
+    assert (budget["Namespace"], budget["MetricName"], budget["Threshold"]) == ("Tulia", "ModelBudgetExceeded", 0)
     assert all(a["AlarmActions"] for a in alarms.values())  # every alarm notifies the stage's topic
 
 

@@ -43,6 +43,7 @@ class Conversations:
         inbound: dict[str, Any],
         display_name: str | None = None,
         wa_user_id: str | None = None,
+        engine: UnderstandingEngine | None = None,
     ) -> TurnResult:
         """``inbound``: ``{"type": "text"|"interactive"|..., "text": str, "reply_id": str?, "message_id": str}``.
 
@@ -53,7 +54,7 @@ class Conversations:
             tenant_id=tenant_id,
             phone_e164=phone_e164,
             services=self.services,
-            engine=self.engine,
+            engine=engine or self.engine,  # the rules engine when the shop's model budget is spent
             display_name=display_name,
             message_id=inbound.get("message_id"),
             wa_user_id=wa_user_id,

@@ -75,6 +75,7 @@ class LocalStack:
         from tulia.services import build_services
         from tulia.store.messages import MessageRepo
         from tulia.store.queues import INBOUND, PAYMENT_CHECKS, InboundQueue, PaymentCheckQueue, create_queues
+        from tulia.store.limits import LimitCounters
         from tulia.store.stats import StatsRepo
         from tulia.store.tables import create_tables
 
@@ -167,6 +168,8 @@ class LocalStack:
             checks=checks,
             stk_check_delay_seconds=s.stk_query_delay_seconds,
             stats=StatsRepo(services.db),
+            limits=LimitCounters(services.db),
+            kes_per_usd=s.kes_per_usd,
         )
         self.payments = PaymentCallbacks(
             services=services,

@@ -185,6 +185,19 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "Oda yako {ref} imeghairiwa. Jibu hapa kama una swali.",
         "sheng": "Order yako {ref} imecancelliwa. Jibu hapa kama uko na swali.",
     },
+    # fair use (spec 8.4)
+    "rate_slow_down": {
+        "en": "You're sending messages faster than I can answer. Please wait a minute, then send your "
+              "question again in one message.",
+        "sw": "Unatuma jumbe kwa kasi kuliko ninavyoweza kujibu. Tafadhali subiri dakika moja, kisha tuma "
+              "swali lako tena kwa ujumbe mmoja.",
+        "sheng": "Unatuma messages haraka kushinda naeza jibu. Subiri dakika moja, alafu tuma swali yako "
+                 "kwa message moja.",
+    },
+    "rate_busy": {
+        "en": "We're receiving a lot of messages right now. Please write again in a minute or two.",
+        "sw": "Tunapokea jumbe nyingi sasa hivi. Tafadhali andika tena baada ya dakika moja au mbili.",
+    },
     "handoff_holding_after_hours": {
         "en": "Thanks, I've added this to your request. Our team is away now; they're back {back} and will "
               "reply here.",

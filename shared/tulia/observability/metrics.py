@@ -44,6 +44,8 @@ UNITS: dict[str, str] = {
     "LlmInputTokens": "Count",
     "LlmOutputTokens": "Count",
     "LlmCostMicroUsd": "Count",
+    "RateLimited": "Count",  # customer messages acknowledged but not answered (fair use)
+    "ModelBudgetExceeded": "Count",  # turns answered by the rules engine: the shop's model budget is spent
     **dict.fromkeys(TOOL_METRICS.values(), "Count"),
     **dict.fromkeys(PAYMENT_METRICS.values(), "Count"),
 }

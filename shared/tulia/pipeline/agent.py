@@ -27,14 +27,22 @@ from tulia.domain.tenant import Tenant
 from tulia.graph.conversation import Conversations
 from tulia.nlg.messages import OutboundMessage, text
 from tulia.nlg.templates import ORDER_UPDATE_WORDS, render, word
+from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.observability import logger as log
 from tulia.observability import request_scope
 from tulia.observability.metrics import MetricsSink, payment_counts, turn_counts
 from tulia.services import Services
+from tulia.store.limits import LimitCounters
 from tulia.store.messages import MessageRepo
 from tulia.store.queues import PaymentCheckQueue
 from tulia.store.stats import StatsRepo
 from tulia.store.templates import TemplateRepo
+
+
+def _consent_keyword(text: str) -> bool:
+    """STOP / START: consent is never held back by a limit."""
+    hit = detect_fast_path(text, awaiting_answer=False) if text else None
+    return hit is not None and hit.kind in ("opt_out", "opt_in")
 
 
 @dataclass(frozen=True)
@@ -97,6 +105,8 @@ class AgentService:
     record: MetricsSink | None = None  # business metrics of each turn (the Lambda publishes them)
     stats: StatsRepo | None = None  # the shop's daily counters (the admin API's analytics)
     outbound: Outbound = field(default=None)  # type: ignore[assignment]  # built from the store when not given
+    limits: LimitCounters | None = None  # fair use: messages per minute, the model budget (spec 8.4)
+    kes_per_usd: float = 129.0
 
     def __post_init__(self) -> None:
         if self.outbound is None:
@@ -168,7 +178,8 @@ class AgentService:
                 elif "answered_in" not in earlier:
                     self._send_outbox(tenant_id, message.message_id, earlier, token)
             turn.messages = [*unanswered, last]
-            replies, trace = self._answer(turn)
+            tenant_limited = self._fair_use(tenant, turn)
+            replies, trace = tenant_limited if tenant_limited is not None else self._answer(turn, tenant)
             to = addressed_to(last.phone_e164, last.wa_user_id)
             payloads = [m.to_whatsapp(**to) for m in replies]
             outbox = self._store(
@@ -408,7 +419,56 @@ class AgentService:
         except Exception:  # noqa: BLE001 - counted or not, the customer's reply goes out
             log.exception("analytics counters not written")
 
-    def _answer(self, turn: QueuedTurn) -> tuple[list[Any], list[dict[str, Any]]]:
+    def _fair_use(self, tenant: Tenant, turn: QueuedTurn) -> tuple[list[Any], list[dict[str, Any]]] | None:
+        """Spec 8.4: past the customer's (or the shop's) messages per minute, the first message over the
+        limit gets one polite slow-down message and the rest of that minute is acknowledged (read)
+        without running the engine. An opt-out always goes through. None: answer as usual."""
+        if self.limits is None:
+            return None
+        last, n, now = turn.messages[-1], len(turn.messages), self.clock()
+        if any(_consent_keyword(m.text) for m in turn.messages):
+            return None
+        mine = self.limits.customer(tenant.tenant_id, last.customer_key, now, n)
+        shop = self.limits.shop(tenant.tenant_id, now, n)
+        limits = tenant.limits
+        which = (
+            "customer"
+            if mine > limits.customer_messages_per_minute
+            else "shop"
+            if shop > limits.tenant_messages_per_minute
+            else None
+        )
+        if which is None:
+            return None
+        first = self.limits.first_notice(tenant.tenant_id, last.customer_key, now)
+        if self.record is not None:
+            self.record({"RateLimited": n}, tenant_id=tenant.tenant_id)
+        log.warning("fair-use limit reached", extra={"tenant_id": tenant.tenant_id, "limit": which, "told": first})
+        trace: list[dict[str, Any]] = [{"kind": "limit", "limit": which, "messages_this_minute": mine, "told": first}]
+        if not first:
+            return [], trace
+        lang = self.conversations.language_of(tenant.tenant_id, last.phone_e164, last.wa_user_id)
+        lang = lang or tenant.languages.default
+        key = "rate_slow_down" if which == "customer" else "rate_busy"
+        return [text(render(key, lang, tenant.languages.sheng_reply_language))], trace
+
+    def _engine_for(self, tenant: Tenant) -> Any:
+        """The model engine, or the rules engine once the shop's model spend today is past its budget
+        (counted as ModelBudgetExceeded, which raises an alarm)."""
+        budget = tenant.limits.model_budget_kes_per_day
+        if budget is None or self.limits is None or self.conversations.engine.name == "rules":
+            return None
+        spent_kes = self.limits.model_spend_usd(tenant.tenant_id, self.clock()) * self.kes_per_usd
+        if spent_kes < budget:
+            return None
+        log.warning("model budget of the day spent: the rules engine answers", extra={"tenant_id": tenant.tenant_id})
+        if self.record is not None:
+            self.record({"ModelBudgetExceeded": 1}, tenant_id=tenant.tenant_id)
+        from tulia.nlu.rules import RulesEngine
+
+        return RulesEngine()
+
+    def _answer(self, turn: QueuedTurn, tenant: Tenant) -> tuple[list[Any], list[dict[str, Any]]]:
         last = turn.messages[-1]
         result = self.conversations.handle(
             tenant_id=turn.tenant_id,
@@ -416,6 +476,7 @@ class AgentService:
             wa_user_id=last.wa_user_id,
             inbound=turn.inbound(),
             display_name=last.display_name,
+            engine=self._engine_for(tenant),
         )
         stk_started = any(
             e.get("kind") == "tool" and e.get("tool") == "payment_initiate_stk_push" and e.get("ok")

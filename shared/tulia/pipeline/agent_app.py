@@ -60,6 +60,7 @@ def service() -> AgentService:
     from tulia.pipeline.agent import AgentService
     from tulia.services import build_services
     from tulia.store.messages import MessageRepo
+    from tulia.store.limits import LimitCounters
     from tulia.store.stats import StatsRepo
 
     settings = deployment_settings(get_settings(), "meta", "payments")
@@ -92,6 +93,8 @@ def service() -> AgentService:
         stk_check_delay_seconds=settings.stk_query_delay_seconds,
         record=MetricsRecorder(),
         stats=StatsRepo(services.db),
+        limits=LimitCounters(services.db),
+        kes_per_usd=settings.kes_per_usd,
     )
 
 

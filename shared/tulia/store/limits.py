@@ -1,0 +1,52 @@
+"""Fair-use counters (spec 8.4): messages per customer and per shop in each minute, atomic ``ADD``
+counters in the stats table that expire on their own. The model spend per day is the analytics
+counter the agent already keeps (``LlmCostMicroUsd`` of the day)."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+
+from tulia.store import keys
+from tulia.store.dynamo import Dynamo
+from tulia.store.stats import day_of
+from tulia.store.tables import STATS
+
+COUNTER_TTL_SECONDS = 180  # a minute's counter is gone soon after the minute
+
+
+class LimitCounters:
+    def __init__(self, db: Dynamo) -> None:
+        self.db = db
+
+    def count(self, tenant_id: str, scope: str, at: datetime, n: int = 1) -> int:
+        """Add ``n`` to the counter of ``scope`` for the minute of ``at``; the new total."""
+        minute = at.astimezone(UTC).strftime("%Y%m%d%H%M")
+        attrs = self.db.update(
+            STATS,
+            keys.stats_pk(tenant_id),
+            f"RATE#{scope}#{minute}",
+            update="ADD #n :n SET expires_at = if_not_exists(expires_at, :exp)",
+            names={"#n": "count"},
+            values={":n": n, ":exp": int(at.timestamp()) + COUNTER_TTL_SECONDS},
+        )
+        return int(attrs.get("count", n))
+
+    def customer(self, tenant_id: str, customer_key: str, at: datetime, n: int = 1) -> int:
+        return self.count(tenant_id, f"CUST#{_digest(customer_key)}", at, n)
+
+    def first_notice(self, tenant_id: str, customer_key: str, at: datetime) -> bool:
+        """Whether the customer is told about a limit now: once a minute."""
+        return self.count(tenant_id, f"TOLD#{_digest(customer_key)}", at) == 1
+
+    def shop(self, tenant_id: str, at: datetime, n: int = 1) -> int:
+        return self.count(tenant_id, "SHOP", at, n)
+
+    def model_spend_usd(self, tenant_id: str, at: datetime) -> float:
+        """The model cost the shop's turns recorded today (Nairobi's day), in US dollars."""
+        item = self.db.get(STATS, keys.stats_pk(tenant_id), keys.stats_day_sk(day_of(at)), consistent=False)
+        return float((item or {}).get("LlmCostMicroUsd", 0)) / 1_000_000
+
+
+def _digest(customer_key: str) -> str:
+    return hashlib.sha256(customer_key.encode()).hexdigest()[:24]
