@@ -91,7 +91,9 @@ class Queues(Construct):
             retention_period=Duration.days(4),
             encryption=sqs.QueueEncryption.SQS_MANAGED,
             enforce_ssl=True,
-            dead_letter_queue=sqs.DeadLetterQueue(max_receive_count=config.dlq_max_receive_count, queue=dlq),
+            dead_letter_queue=sqs.DeadLetterQueue(
+                max_receive_count=config.dlq_max_receive_count + d.held_deliveries, queue=dlq
+            ),
             **fifo,
         )
         self.queues[d.logical_name] = queue

@@ -65,9 +65,10 @@ class Settings(BaseSettings):
     pesapal_consumer_secret: SecretStr = SecretStr("local-consumer-secret")
     max_order_total_kes: int = Field(default=1_000_000, ge=1)  # absurd amounts are refused
 
-    # Agent: messages of one customer that arrive within this window are answered as one turn
-    # (the SQS event source's batching window; the local poller's too)
-    agent_batch_window_seconds: float = Field(default=1.0, ge=0, le=10)
+    # Agent: a customer's quick messages are answered as one turn: the agent waits until this quiet time
+    # has passed after the newest (0: no waiting), and at most agent_merge_max_wait_seconds after the first
+    agent_batch_window_seconds: float = Field(default=2.0, ge=0, le=10)
+    agent_merge_max_wait_seconds: float = Field(default=3.0, ge=0, le=30)
 
     # Conversation engine
     llm: Literal["rules", "bedrock"] = "rules"

@@ -54,7 +54,7 @@ def test_the_inbound_queue_is_fifo_with_a_fifo_dead_letter_queue(dev: Any) -> No
     assert inbound["FifoQueue"] is True
     assert inbound["ContentBasedDeduplication"] is False  # the code sets deduplication ids
     assert dlq["FifoQueue"] is True
-    assert inbound["RedrivePolicy"] == {"deadLetterTargetArn": {"Fn::GetAtt": [dlq_id, "Arn"]}, "maxReceiveCount": 5}
+    assert inbound["RedrivePolicy"] == {"deadLetterTargetArn": {"Fn::GetAtt": [dlq_id, "Arn"]}, "maxReceiveCount": 8}
     assert inbound["VisibilityTimeout"] >= 6 * 60  # six times the agent's 60 s timeout
     assert inbound["SqsManagedSseEnabled"] is True
     _, checks = by_name["tulia-dev-payment-checks"]

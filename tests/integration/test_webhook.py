@@ -7,6 +7,7 @@ import base64
 import json
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -105,7 +106,7 @@ def value(
 
 
 def text_message(body: str, mid: str = "wamid.HBgLMTIz", sender: str | None = "254712345678") -> dict[str, Any]:
-    msg = {"id": mid, "timestamp": "1795428000", "type": "text", "text": {"body": body}}
+    msg = {"id": mid, "timestamp": str(int(time.time())), "type": "text", "text": {"body": body}}  # sent now
     if sender:
         msg["from"] = sender
     return msg

@@ -1,5 +1,6 @@
-"""Feeds the inbound SQS FIFO queue to the agent handler the way Lambda's event source mapping does:
-batches of up to 10 gathered over a short window, partial batch failures left for a later retry."""
+"""Feeds an SQS queue to a handler the way Lambda's event source mapping does: batches of up to 10,
+received every ``window_seconds``; records a handler reports as failed are left to come back (with
+``retry_seconds`` they come back that soon; ``None``: as Lambda, the handler or the queue decides)."""
 
 from __future__ import annotations
 
@@ -21,10 +22,12 @@ class QueuePoller:
         *,
         window_seconds: float = 1.0,
         workers: int = 1,
+        retry_seconds: float | None = LOCAL_RETRY_SECONDS,
         queue_arn: str = "arn:aws:sqs:eu-west-1:000000000000:local-inbound.fifo",
     ) -> None:
         self.sqs, self.url, self.handler = sqs, queue_url, handler
         self.window, self.arn, self.workers = window_seconds, queue_arn, workers
+        self.retry_seconds = retry_seconds
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self.batches = 0
@@ -59,9 +62,12 @@ class QueuePoller:
             failed = {r["messageId"] for r in event["Records"]}
         for record in event["Records"]:
             if record["messageId"] in failed:
-                self.sqs.change_message_visibility(
-                    QueueUrl=self.url, ReceiptHandle=record["receiptHandle"], VisibilityTimeout=LOCAL_RETRY_SECONDS
-                )
+                if self.retry_seconds is not None:
+                    self.sqs.change_message_visibility(
+                        QueueUrl=self.url,
+                        ReceiptHandle=record["receiptHandle"],
+                        VisibilityTimeout=int(self.retry_seconds),
+                    )
             else:
                 self.sqs.delete_message(QueueUrl=self.url, ReceiptHandle=record["receiptHandle"])
         self.batches += 1

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 STOP_DEADLINE_SECONDS = 10.0
 AGENT_WORKERS = 4  # concurrent agent "invocations" in the local stack
+AGENT_POLL_SECONDS = 0.2  # how often an idle agent "invocation" asks the queue (Lambda long-polls)
 LOCAL_AWS_ENV = {"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local", "AWS_DEFAULT_REGION": "eu-west-1"}
 
 
@@ -73,9 +74,16 @@ class LocalStack:
         from tulia.pipeline.payments import PaymentCallbacks
         from tulia.pipeline.webhook import WebhookService
         from tulia.services import build_services
-        from tulia.store.messages import MessageRepo
-        from tulia.store.queues import INBOUND, PAYMENT_CHECKS, InboundQueue, PaymentCheckQueue, create_queues
         from tulia.store.limits import LimitCounters
+        from tulia.store.messages import MessageRepo
+        from tulia.store.queues import (
+            INBOUND,
+            PAYMENT_CHECKS,
+            InboundQueue,
+            PaymentCheckQueue,
+            create_queues,
+            requeue_to,
+        )
         from tulia.store.stats import StatsRepo
         from tulia.store.tables import create_tables
 
@@ -170,6 +178,9 @@ class LocalStack:
             stats=StatsRepo(services.db),
             limits=LimitCounters(services.db),
             kes_per_usd=s.kes_per_usd,
+            merge_quiet_seconds=s.agent_batch_window_seconds,
+            merge_max_wait_seconds=s.agent_merge_max_wait_seconds,
+            requeue=requeue_to(sqs, self.queue_url),
         )
         self.payments = PaymentCallbacks(
             services=services,
@@ -244,8 +255,9 @@ class LocalStack:
             sqs,
             self.queue_url,
             lambda event: agent_app.handle(event, self.agent),
-            window_seconds=s.agent_batch_window_seconds,
+            window_seconds=AGENT_POLL_SECONDS,
             workers=AGENT_WORKERS,
+            retry_seconds=None,  # as Lambda: the agent sets when a record comes back (merging, retries)
         ).start()
         self._stops.insert(0, self.poller.stop)
         self.uploads_poller = QueuePoller(sqs, uploads_url, ingest_uploads, window_seconds=0.5).start()

@@ -2,7 +2,12 @@
 
 For each FIFO message group (one tenant and customer) in a batch, in order:
 - consecutive plain-text messages are answered as one turn (customers split one request over
-  several quick messages);
+  several quick messages). SQS FIFO event sources have no batching window, so the agent waits
+  itself: while the newest message of a group's last turn is younger than the quiet time (and the
+  oldest has waited less than the longest wait), that turn's records go back to the queue, visible
+  again when the quiet time is over (a partial batch failure with the visibility set to the
+  remainder); FIFO holds the group's later messages behind them, so the next delivery carries them
+  together. The same code runs in AWS and in the local stack;
 - a turn whose replies are already in the outbox (a retry) is not run again: its unsent replies are
   sent;
 - otherwise the conversation engine runs the turn, the replies are stored in the outbox, then sent
@@ -13,6 +18,7 @@ other groups go on.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -34,7 +40,7 @@ from tulia.observability.metrics import MetricsSink, payment_counts, turn_counts
 from tulia.services import Services
 from tulia.store.limits import LimitCounters
 from tulia.store.messages import MessageRepo
-from tulia.store.queues import PaymentCheckQueue
+from tulia.store.queues import INBOUND, PaymentCheckQueue
 from tulia.store.stats import StatsRepo
 from tulia.store.templates import TemplateRepo
 
@@ -50,6 +56,13 @@ class QueuedRecord:
     record_id: str  # the SQS messageId (what a partial batch failure names)
     group_id: str
     body: dict[str, Any]
+    sent_at: float | None = None  # when SQS took it (SentTimestamp), seconds since the epoch
+    receive_count: int = 1  # ApproximateReceiveCount: deliveries so far, this one included
+    receipt_handle: str | None = None  # what changing its visibility needs
+
+
+MAX_DEFERRALS = INBOUND.held_deliveries  # a record is held back for merging at most this often
+RETRY_BASE_SECONDS, RETRY_MAX_SECONDS = 5, 300  # a failed turn is retried after 5, 10, 20 ... 300 s
 
 
 @dataclass
@@ -105,6 +118,12 @@ class AgentService:
     record: MetricsSink | None = None  # business metrics of each turn (the Lambda publishes them)
     stats: StatsRepo | None = None  # the shop's daily counters (the admin API's analytics)
     outbound: Outbound = field(default=None)  # type: ignore[assignment]  # built from the store when not given
+    # merging quick messages: the quiet time after a customer's last message, the longest wait after the
+    # first, and how a record goes back to the queue for a while (None: no merging across deliveries)
+    merge_quiet_seconds: float = 0.0
+    merge_max_wait_seconds: float = 3.0
+    requeue: Callable[[QueuedRecord, int], None] | None = None
+    wall: Callable[[], float] = time.time  # SQS's timestamps are wall-clock time
     limits: LimitCounters | None = None  # fair use: messages per minute, the model budget (spec 8.4)
     kes_per_usd: float = 129.0
 
@@ -119,17 +138,64 @@ class AgentService:
             groups.setdefault(record.group_id, []).append(record)
         failed: list[str] = []
         for group in groups.values():
+            turns = self._turns(group)
+            held = self._hold_for_merging(group, turns)
+            if held:
+                turns = turns[:-1]
             done = 0
-            for turn, used in self._turns(group):
+            for turn, used in turns:
                 with request_scope(turn.correlation_id or group[done].record_id, turn.tenant_id or None):
                     try:
                         self._run(turn)
                     except Exception:  # noqa: BLE001 - any failure: retry this turn and what follows it in the group
                         log.exception("turn failed; the rest of its group will be retried")
-                        failed += [r.record_id for r in group[done:]]
+                        failed += self._retry_later(group[done:])
+                        held = []
                         break
                 done += used
+            failed += [r.record_id for r in held]
         return failed
+
+    def _hold_for_merging(self, group: list[QueuedRecord], turns: list[tuple[QueuedTurn, int]]) -> list[QueuedRecord]:
+        """The records of the group's last turn, if it should wait for more quick messages: they go back
+        to the queue until the quiet time after the newest is over (never past the longest wait after the
+        oldest, never more than MAX_DEFERRALS times)."""
+        if self.requeue is None or self.merge_quiet_seconds <= 0 or not turns:
+            return []
+        last, used = turns[-1]
+        records = group[len(group) - used :]
+        if not last.messages or last.messages[-1].kind != "text" or last.messages[-1].reply_id:
+            return []
+        sent = [r.sent_at for r in records]
+        if any(t is None for t in sent) or max(r.receive_count for r in records) > MAX_DEFERRALS:
+            return []
+        now = self.wall()
+        newest, oldest = now - max(t for t in sent if t is not None), now - min(t for t in sent if t is not None)
+        wait = min(self.merge_quiet_seconds - newest, self.merge_max_wait_seconds - oldest)
+        seconds = round(wait)  # SQS visibility is in whole seconds
+        if seconds <= 0:
+            return []
+        self._hand_back(records, seconds)
+        log.info("quick messages: waiting for more", extra={"records": len(records), "seconds": seconds})
+        return records
+
+    def _hand_back(self, records: list[QueuedRecord], seconds: int) -> None:
+        """The first record comes back in ``seconds``; the ones after it at once, behind it: FIFO does not
+        deliver a group's later messages while an earlier one is in flight, so they come back together
+        and in order (left alone, they would stay hidden for the queue's whole visibility timeout)."""
+        assert self.requeue is not None
+        for n, record in enumerate(records):
+            self.requeue(record, seconds if n == 0 else 0)
+
+    def _retry_later(self, records: list[QueuedRecord]) -> list[str]:
+        """Failed records come back after a backoff that grows with their deliveries."""
+        if self.requeue is not None and records:
+            delay = min(RETRY_MAX_SECONDS, RETRY_BASE_SECONDS * 2 ** max(0, records[0].receive_count - 1))
+            try:
+                self._hand_back(records, delay)
+            except Exception:  # noqa: BLE001 - the queue's own visibility timeout retries them anyway
+                log.exception("could not set when failed records come back")
+        return [r.record_id for r in records]
 
     def _turns(self, group: list[QueuedRecord]) -> list[tuple[QueuedTurn, int]]:
         turns: list[tuple[QueuedTurn, int]] = []

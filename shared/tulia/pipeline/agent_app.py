@@ -37,7 +37,18 @@ def records_of(event: dict[str, Any]) -> tuple[list[QueuedRecord], list[str]]:
             failed.append(record_id)
             blocked.add(group)
             continue
-        out.append(QueuedRecord(record_id=record_id, group_id=group, body=body))
+        attributes = record.get("attributes") or {}
+        sent = attributes.get("SentTimestamp")
+        out.append(
+            QueuedRecord(
+                record_id=record_id,
+                group_id=group,
+                body=body,
+                sent_at=int(str(sent)) / 1000 if str(sent or "").isdigit() else None,
+                receive_count=int(attributes.get("ApproximateReceiveCount") or 1),
+                receipt_handle=record.get("receiptHandle"),
+            )
+        )
     return out, failed
 
 
@@ -59,8 +70,8 @@ def service() -> AgentService:
     from tulia.observability.metrics import MetricsRecorder
     from tulia.pipeline.agent import AgentService
     from tulia.services import build_services
-    from tulia.store.messages import MessageRepo
     from tulia.store.limits import LimitCounters
+    from tulia.store.messages import MessageRepo
     from tulia.store.stats import StatsRepo
 
     settings = deployment_settings(get_settings(), "meta", "payments")
@@ -69,10 +80,13 @@ def service() -> AgentService:
     services = build_services(settings)
     import boto3
 
-    from tulia.store.queues import PAYMENT_CHECKS, PaymentCheckQueue
+    from tulia.store.queues import INBOUND, PAYMENT_CHECKS, PaymentCheckQueue, requeue_to
 
     sqs = boto3.client("sqs", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url)
     checks_url = sqs.get_queue_url(QueueName=PAYMENT_CHECKS.name(settings.table_prefix))["QueueUrl"]
+    inbound_url = (
+        settings.inbound_queue_url or sqs.get_queue_url(QueueName=INBOUND.name(settings.table_prefix))["QueueUrl"]
+    )
     return AgentService(
         services=services,
         conversations=Conversations(
@@ -95,6 +109,9 @@ def service() -> AgentService:
         stats=StatsRepo(services.db),
         limits=LimitCounters(services.db),
         kes_per_usd=settings.kes_per_usd,
+        merge_quiet_seconds=settings.agent_batch_window_seconds,
+        merge_max_wait_seconds=settings.agent_merge_max_wait_seconds,
+        requeue=requeue_to(sqs, inbound_url),
     )
 
 

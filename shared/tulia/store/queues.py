@@ -15,7 +15,12 @@ class QueueDef:
     purpose: str
     fifo: bool = True
     visibility_timeout_seconds: int = 120  # longer than the agent's timeout
-    max_receive_count: int = 5  # then the message goes to the dead-letter queue
+    max_receive_count: int = 5  # failed deliveries; then the message goes to the dead-letter queue
+    held_deliveries: int = 0  # deliveries handed back on purpose (not failures): allowed on top
+
+    @property
+    def receives_before_dead_letter(self) -> int:
+        return self.max_receive_count + self.held_deliveries
 
     def name(self, prefix: str) -> str:
         return prefix + self.logical_name
@@ -30,6 +35,7 @@ class QueueDef:
 INBOUND = QueueDef(
     "inbound.fifo",
     "Customer messages and payment events for the agent; one message group per tenant and customer.",
+    held_deliveries=3,  # deliveries the agent may hand back to wait for a customer's next quick message
 )
 PAYMENT_CHECKS = QueueDef(
     "payment-checks",
@@ -55,7 +61,7 @@ def create_queues(client: Any, prefix: str, queues: tuple[QueueDef, ...] = ALL_Q
         dlq_url = client.create_queue(**q.create_kwargs(dead_letter_name(q, prefix)))["QueueUrl"]
         dlq_arn = client.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
         kwargs = q.create_kwargs(q.name(prefix))
-        redrive = {"deadLetterTargetArn": dlq_arn, "maxReceiveCount": str(q.max_receive_count)}
+        redrive = {"deadLetterTargetArn": dlq_arn, "maxReceiveCount": str(q.receives_before_dead_letter)}
         kwargs["Attributes"]["RedrivePolicy"] = json.dumps(redrive)
         urls[q.logical_name] = client.create_queue(**kwargs)["QueueUrl"]
     return urls
@@ -95,6 +101,19 @@ class InboundQueue:
             MessageGroupId=group_id(tenant_id, customer_key),
             MessageDeduplicationId=dedup_id(dedup),
         )
+
+
+def requeue_to(client: Any, url: str) -> Callable[[Any, int], None]:
+    """How the agent sends a record it received back to the queue for ``seconds``: its visibility
+    timeout becomes that (what a partial batch failure leaves alone)."""
+
+    def requeue(record: Any, seconds: int) -> None:
+        if record.receipt_handle:
+            client.change_message_visibility(
+                QueueUrl=url, ReceiptHandle=record.receipt_handle, VisibilityTimeout=max(0, min(int(seconds), 43_200))
+            )
+
+    return requeue
 
 
 class PaymentCheckQueue:

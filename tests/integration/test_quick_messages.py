@@ -1,0 +1,98 @@
+"""A customer's quick messages are one turn, with SQS FIFO as the event source (which has no batching
+window): the agent's Lambda handler hands a young turn back to the queue until the customer's quiet
+time is over. Real time, moto's SQS FIFO (visibility timeouts honoured), the local poller feeding the
+handler as Lambda's event source mapping would, the Graph API simulator."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.chat import conversations_for
+from tests.conftest import BOTO, SHOP
+from tests.e2e.test_local_stack import wait_for
+from tests.integration.test_agent import Pipeline
+from tests.integration.test_webhook import SECRET, TOKEN, text_message, value
+from tulia.channel.graph_api import WhatsAppSender
+from tulia.local.poller import QueuePoller
+from tulia.local.simulators.graph import GraphSimulator
+from tulia.nlu.rules import RulesEngine
+from tulia.pipeline import agent_app
+from tulia.pipeline.agent import AgentService
+from tulia.pipeline.webhook import WebhookService
+from tulia.services import Services
+from tulia.store.messages import MessageRepo
+from tulia.store.queues import INBOUND, InboundQueue, create_queues, requeue_to
+
+PHONE = "254733000777"
+
+
+@pytest.fixture
+def live(seeded: Services, graph: GraphSimulator) -> Iterator[Pipeline]:
+    """The pipeline with the agent polled continuously, on the wall clock (SQS's own)."""
+    graph.sent.clear()
+    sqs = BOTO.client("sqs")
+    url = create_queues(sqs, "test-")[INBOUND.logical_name]
+    hook = WebhookService(
+        app_secret=SECRET,
+        verify_token=TOKEN,
+        tenant_for_phone_number_id=seeded.tenants.tenant_for_phone_number_id,
+        messages=MessageRepo(seeded.db),
+        queue=InboundQueue(sqs, url),
+        clock=seeded.clock,
+    )
+    with httpx.Client(timeout=5) as http:
+        agent = AgentService(
+            services=seeded,
+            conversations=conversations_for(seeded, RulesEngine()),
+            messages=MessageRepo(seeded.db),
+            sender=WhatsAppSender(http, graph.base_url, backoff_seconds=0.0),
+            default_token="test-graph-token",
+            clock=seeded.clock,
+            merge_quiet_seconds=2.0,  # the defaults of TULIA_AGENT_BATCH_WINDOW_SECONDS and ..._MAX_WAIT_SECONDS
+            merge_max_wait_seconds=3.0,
+            requeue=requeue_to(sqs, url),
+        )
+        poller = QueuePoller(
+            sqs, url, lambda event: agent_app.handle(event, agent), window_seconds=0.2, retry_seconds=None
+        ).start()
+        try:
+            yield Pipeline(hook, agent, sqs, url, graph)
+        finally:
+            poller.stop()
+
+
+def turns_answered(seeded: Services, mids: list[str]) -> list[list[str]]:
+    """Which messages each turn answered (from the outboxes the agent wrote)."""
+    messages = MessageRepo(seeded.db)
+    turns = []
+    for mid in mids:
+        outbox = messages.get_outbox(SHOP, mid)
+        if outbox is not None and "covers" in outbox:
+            turns.append(list(outbox["covers"]))
+    return turns
+
+
+def test_three_messages_a_second_apart_are_one_turn(live: Pipeline, seeded: Services) -> None:
+    mids = ["wamid.qm1", "wamid.qm2", "wamid.qm3"]
+    for n, (mid, words) in enumerate(zip(mids, ["Habari", "nataka simu", "ya Samsung"], strict=True)):
+        if n:
+            time.sleep(1.0)  # the customer types the next message a second later
+        live.customer_sends(value(text_message(words, mid=mid, sender=PHONE), wa_id=PHONE))
+    wait_for(lambda: turns_answered(seeded, mids), timeout=15)
+    assert turns_answered(seeded, mids) == [mids]  # one turn, answering all three
+    [answer] = [m.payload for m in live.graph.messages_to(PHONE)]
+    assert "Samsung Galaxy A15" in str(answer)  # the three messages read together: a Samsung phone
+
+
+def test_three_messages_ten_seconds_apart_are_three_turns(live: Pipeline, seeded: Services) -> None:
+    mids = ["wamid.slow1", "wamid.slow2", "wamid.slow3"]
+    for n, (mid, words) in enumerate(zip(mids, ["Habari", "nataka simu", "ya Samsung"], strict=True)):
+        if n:
+            time.sleep(10.0)  # the customer writes again ten seconds later
+        live.customer_sends(value(text_message(words, mid=mid, sender=PHONE), wa_id=PHONE))
+    wait_for(lambda: len(turns_answered(seeded, mids)) == 3, timeout=15)
+    assert turns_answered(seeded, mids) == [[mid] for mid in mids]
