@@ -25,7 +25,7 @@ from infra.monitoring import Alarms, Dashboard
 from infra.search import KnowledgeSearch
 from infra.storage import Buckets
 from tulia.admin.api import OPENAPI_PATH
-from tulia.store.queues import INBOUND, PAYMENT_CHECKS
+from tulia.store.queues import INBOUND, OUTREACH, PAYMENT_CHECKS
 
 
 class TuliaStack(Stack):
@@ -41,6 +41,7 @@ class TuliaStack(Stack):
             config=config,
             consumer_timeouts={
                 INBOUND.logical_name: Duration.seconds(config.agent.timeout_seconds),
+                OUTREACH.logical_name: Duration.seconds(config.agent.timeout_seconds),
                 PAYMENT_CHECKS.logical_name: Duration.seconds(config.payments.timeout_seconds),
             },
         )
@@ -112,8 +113,10 @@ class TuliaStack(Stack):
         )
         inbound = self.queues[INBOUND.logical_name]
         checks = self.queues[PAYMENT_CHECKS.logical_name]
+        outreach = self.queues[OUTREACH.logical_name]
         common = {
             "TULIA_INBOUND_QUEUE_URL": inbound.queue_url,
+            "TULIA_OUTREACH_QUEUE_URL": outreach.queue_url,
             "TULIA_PUBLIC_BASE_URL": self.public_base_url,
             "TULIA_WHATSAPP_API_BASE": config.whatsapp_api_base,
             "TULIA_MPESA_API_BASE": config.mpesa_api_base,
@@ -154,6 +157,7 @@ class TuliaStack(Stack):
                 "TULIA_PUBLIC_BASE_URL": self.public_base_url,
                 "TULIA_WHATSAPP_API_BASE": config.whatsapp_api_base,  # replies from the handoff inbox, templates
                 "TULIA_INBOUND_QUEUE_URL": inbound.queue_url,  # order updates go to the agent to be sent
+                "TULIA_OUTREACH_QUEUE_URL": outreach.queue_url,  # broadcasts, sent paced by the agent
                 "TULIA_SECRETS_PREFIX": self.secrets.prefix,
                 "TULIA_KB_BUCKET": self.buckets.kb.bucket_name,
                 "TULIA_CHECKPOINT_BUCKET": self.buckets.checkpoints.bucket_name,
@@ -177,6 +181,8 @@ class TuliaStack(Stack):
                 report_batch_item_failures=True,  # partial batch failures: only failed messages return
             )
         )
+        # broadcast batches and unpaid reminders: one at a time per invocation, paced by the queue's delays
+        self.agent.add_event_source(sources.SqsEventSource(outreach, batch_size=1, report_batch_item_failures=True))
         self.payments.add_event_source(sources.SqsEventSource(checks, batch_size=10, report_batch_item_failures=True))
 
         # data access: each function only what it uses
@@ -198,6 +204,7 @@ class TuliaStack(Stack):
         ):
             t[name].grant_read_write_data(self.agent)
         checks.grant_send_messages(self.agent)
+        outreach.grant_send_messages(self.agent)  # the next batch of a broadcast, a reminder not yet due
         for name in ("tenants", "customers", "orders", "handoffs"):
             t[name].grant_read_write_data(self.payments)
         inbound.grant_send_messages(self.payments)
@@ -222,6 +229,7 @@ class TuliaStack(Stack):
             t[name].grant_read_write_data(self.admin)
         t["messages"].grant_read_data(self.admin)  # when each customer last wrote (WhatsApp's 24-hour window)
         inbound.grant_send_messages(self.admin)
+        outreach.grant_send_messages(self.admin)  # a broadcast's first batch
         # presigned upload URLs are signed with the admin's role; deleting a document deletes its file
         self.admin.add_to_role_policy(
             iam.PolicyStatement(

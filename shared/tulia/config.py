@@ -27,6 +27,7 @@ class Settings(BaseSettings):
     # Queues: the agent's FIFO queue URL (set by CDK); unset, it is looked up by name
     # (<table_prefix>inbound.fifo) in the region / endpoint above.
     inbound_queue_url: str | None = None
+    outreach_queue_url: str | None = None  # broadcasts and reminders, paced (the same lookup by name)
 
     # S3 bucket for checkpoints too large for a DynamoDB item (set by CDK); unset: DynamoDB only
     checkpoint_bucket: str | None = None

@@ -64,7 +64,7 @@ def test_the_inbound_queue_is_fifo_with_a_fifo_dead_letter_queue(dev: Any) -> No
 
 def test_every_queue_refuses_plain_http(dev: Any) -> None:
     policies = dev.find_resources("AWS::SQS::QueuePolicy")
-    assert len(policies) == 4
+    assert len(policies) == 6  # inbound, payment checks, outreach, and their dead-letter queues
     dev.has_resource_properties(
         "AWS::SQS::QueuePolicy",
         {

@@ -87,6 +87,25 @@ def test_the_agent_reads_the_inbound_queue_with_partial_batch_failures(dev: Any)
             "FunctionResponseTypes": ["ReportBatchItemFailures"],
         },
     )
+    # SQS FIFO event sources have no batching window: the agent waits for quick messages itself
+    [inbound_mapping] = [
+        m["Properties"]
+        for m in dev.find_resources("AWS::Lambda::EventSourceMapping").values()
+        if m["Properties"]["EventSourceArn"] == {"Fn::GetAtt": [queues["tulia-dev-inbound.fifo"], "Arn"]}
+    ]
+    assert "MaximumBatchingWindowInSeconds" not in inbound_mapping
+    env = _functions(dev)["tulia-dev-agent"]["Environment"]["Variables"]
+    assert "TULIA_AGENT_BATCH_WINDOW_SECONDS" not in env  # the product's default quiet time, as locally
+    # broadcast batches and reminders: one per invocation, paced by the outreach queue's delays
+    dev.has_resource_properties(
+        "AWS::Lambda::EventSourceMapping",
+        {
+            "EventSourceArn": {"Fn::GetAtt": [queues["tulia-dev-outreach"], "Arn"]},
+            "FunctionName": {"Ref": functions["tulia-dev-agent"]["id"]},
+            "BatchSize": 1,
+            "FunctionResponseTypes": ["ReportBatchItemFailures"],
+        },
+    )
 
 
 def test_reserved_concurrency_and_batch_size_come_from_context() -> None:
@@ -189,6 +208,7 @@ def test_alarms_watch_dead_letters_errors_throttles_slow_turns_and_5xx(dev: Any)
     expected = {
         "tulia-dev-inbound-dlq-not-empty",
         "tulia-dev-payment-checks-dlq-not-empty",
+        "tulia-dev-outreach-dlq-not-empty",
         "tulia-dev-agent-near-timeout",
         "tulia-dev-api-5xx",
         "tulia-dev-model-budget-exceeded",
@@ -234,9 +254,10 @@ def test_the_admin_function_reaches_the_shop_data_uploads_inbox_replies_and_send
     }
     queues = {q["Properties"]["QueueName"]: lid for lid, q in dev.find_resources("AWS::SQS::Queue").items()}
     on_queues = [s for s in statements if "sqs:" in str(s["Action"])]
-    assert [q for q in queues if queues[q] in str(on_queues)] == ["tulia-dev-inbound.fifo"]  # order updates
+    # order updates to the agent's queue, a broadcast's first batch to the outreach queue; nothing else
+    assert sorted(q for q in queues if queues[q] in str(on_queues)) == ["tulia-dev-inbound.fifo", "tulia-dev-outreach"]
     assert "sqs:ReceiveMessage" not in str(on_queues)
-    assert env_of(dev, "admin")["TULIA_INBOUND_QUEUE_URL"]
+    assert {"TULIA_INBOUND_QUEUE_URL", "TULIA_OUTREACH_QUEUE_URL"} <= set(env_of(dev, "admin"))
     assert "'s3:PutObject', 's3:DeleteObject'" in admin  # presigned uploads, deleted documents
     env = _functions(dev)["tulia-dev-admin"]["Environment"]["Variables"]
     assert env["TULIA_WHATSAPP_API_BASE"] == "https://graph.facebook.com/v21.0"

@@ -76,7 +76,7 @@ def _field_errors(errors: Any) -> list[dict[str, Any]]:
 
 def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttpResolver:
     """The resolver with every route. ``swagger``: also serve the Swagger UI page (the local stack)."""
-    from tulia.admin import analytics, catalog, customers, handoffs, kb, offers, orders, templates, tenant
+    from tulia.admin import analytics, broadcasts, catalog, customers, handoffs, kb, offers, orders, templates, tenant
 
     app = APIGatewayHttpResolver(enable_validation=True)
 
@@ -89,7 +89,7 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
     def staff() -> Principal:
         return caller().require("owner", "agent")
 
-    for module in (tenant, catalog, offers, kb, orders, handoffs, customers, analytics, templates):
+    for module in (tenant, catalog, offers, kb, orders, handoffs, customers, analytics, templates, broadcasts):
         module.register(app, deps, owner=owner, staff=staff)
 
     openapi_kwargs: dict[str, Any] = {

@@ -28,6 +28,7 @@ class AdminDeps:
     uploads: Any = None  # tulia.admin.kb.KbUploads (presigned S3 PUT URLs), None without a KB bucket
     whatsapp: Any = None  # tulia.admin.handoffs.WhatsAppAccess: replies from the inbox, templates
     notify: Any = None  # tulia.store.queues.InboundQueue: news for a customer, sent by the agent
+    outreach: Any = None  # tulia.store.queues.OutreachQueue: broadcasts, sent paced by the outreach worker
     conversations: Any = None  # tulia.admin.customer_data.ConversationStore (export, erasure)
     stats: Any = None  # tulia.store.stats.StatsRepo
 

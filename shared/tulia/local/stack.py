@@ -74,12 +74,15 @@ class LocalStack:
         from tulia.pipeline.payments import PaymentCallbacks
         from tulia.pipeline.webhook import WebhookService
         from tulia.services import build_services
+        from tulia.store.broadcasts import BroadcastRepo
         from tulia.store.limits import LimitCounters
         from tulia.store.messages import MessageRepo
         from tulia.store.queues import (
             INBOUND,
+            OUTREACH,
             PAYMENT_CHECKS,
             InboundQueue,
+            OutreachQueue,
             PaymentCheckQueue,
             create_queues,
             requeue_to,
@@ -159,6 +162,7 @@ class LocalStack:
             messages=MessageRepo(services.db),
             queue=InboundQueue(sqs, self.queue_url),
             clock=services.clock,
+            broadcasts=BroadcastRepo(services.db),
         )
         self.agent = AgentService(
             services=services,
@@ -181,6 +185,8 @@ class LocalStack:
             merge_quiet_seconds=s.agent_batch_window_seconds,
             merge_max_wait_seconds=s.agent_merge_max_wait_seconds,
             requeue=requeue_to(sqs, self.queue_url),
+            outreach=OutreachQueue(sqs, queues[OUTREACH.logical_name]),
+            broadcasts=BroadcastRepo(services.db),
         )
         self.payments = PaymentCallbacks(
             services=services,
@@ -262,6 +268,15 @@ class LocalStack:
         self._stops.insert(0, self.poller.stop)
         self.uploads_poller = QueuePoller(sqs, uploads_url, ingest_uploads, window_seconds=0.5).start()
         self._stops.insert(0, self.uploads_poller.stop)
+        outreach = agent_app.outreach_of(self.agent)
+        self.outreach_poller = QueuePoller(
+            sqs,
+            queues[OUTREACH.logical_name],
+            lambda event: agent_app.run_outreach(event, outreach),
+            window_seconds=1.0,
+            queue_arn=f"arn:aws:sqs:eu-west-1:000000000000:{s.table_prefix}{OUTREACH.logical_name}",
+        ).start()
+        self._stops.insert(0, self.outreach_poller.stop)
         self.checks_poller = QueuePoller(
             sqs, checks.url, lambda event: payments_app.handle(event, self.payments), window_seconds=1.0
         ).start()

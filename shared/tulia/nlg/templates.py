@@ -185,6 +185,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "Oda yako {ref} imeghairiwa. Jibu hapa kama una swali.",
         "sheng": "Order yako {ref} imecancelliwa. Jibu hapa kama uko na swali.",
     },
+    "unpaid_reminder": {
+        "en": "Your order {ref} of {amount} is still waiting for payment. Reply PAY to pay now, or STOP to "
+              "stop these messages.",
+        "sw": "Oda yako {ref} ya {amount} bado inasubiri malipo. Jibu LIPA kulipa sasa, au STOP kusimamisha "
+              "ujumbe huu.",
+    },
     # fair use (spec 8.4)
     "rate_slow_down": {
         "en": "You're sending messages faster than I can answer. Please wait a minute, then send your "

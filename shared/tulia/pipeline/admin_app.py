@@ -5,6 +5,7 @@ does the same) before an event reaches :func:`handle`."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -49,14 +50,15 @@ def build_deps(settings: Any, services: Any, *, http: Any = None, whatsapp_api_b
         else None
     )
 
-    from tulia.store.queues import INBOUND, InboundQueue
+    from tulia.store.queues import INBOUND, OUTREACH, InboundQueue, OutreachQueue
 
     sqs = boto3.client("sqs", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url)
-    notify = InboundQueue(
-        sqs,
-        settings.inbound_queue_url
-        or (lambda: str(sqs.get_queue_url(QueueName=INBOUND.name(settings.table_prefix))["QueueUrl"])),
-    )
+
+    def url_of(name: str) -> Callable[[], str]:
+        return lambda: str(sqs.get_queue_url(QueueName=name)["QueueUrl"])
+
+    notify = InboundQueue(sqs, settings.inbound_queue_url or url_of(INBOUND.name(settings.table_prefix)))
+    outreach = OutreachQueue(sqs, settings.outreach_queue_url or url_of(OUTREACH.name(settings.table_prefix)))
 
     def saver() -> Any:
         from tulia.graph.conversation import dynamodb_checkpointer
@@ -74,6 +76,7 @@ def build_deps(settings: Any, services: Any, *, http: Any = None, whatsapp_api_b
         uploads=uploads,
         whatsapp=whatsapp,
         notify=notify,
+        outreach=outreach,
         conversations=CheckpointConversations(saver),
         stats=StatsRepo(services.db),
     )

@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from tulia.channel.graph_api import SendFailed, WhatsAppSender
@@ -38,9 +38,10 @@ from tulia.observability import logger as log
 from tulia.observability import request_scope
 from tulia.observability.metrics import MetricsSink, payment_counts, turn_counts
 from tulia.services import Services
+from tulia.store.broadcasts import BroadcastRepo
 from tulia.store.limits import LimitCounters
 from tulia.store.messages import MessageRepo
-from tulia.store.queues import INBOUND, PaymentCheckQueue
+from tulia.store.queues import INBOUND, OutreachQueue, PaymentCheckQueue
 from tulia.store.stats import StatsRepo
 from tulia.store.templates import TemplateRepo
 
@@ -125,6 +126,8 @@ class AgentService:
     requeue: Callable[[QueuedRecord, int], None] | None = None
     wall: Callable[[], float] = time.time  # SQS's timestamps are wall-clock time
     limits: LimitCounters | None = None  # fair use: messages per minute, the model budget (spec 8.4)
+    outreach: OutreachQueue | None = None  # where a new order schedules its unpaid reminder
+    broadcasts: BroadcastRepo | None = None  # a STOP after a broadcast is counted on it
     kes_per_usd: float = 129.0
 
     def __post_init__(self) -> None:
@@ -485,6 +488,29 @@ class AgentService:
         except Exception:  # noqa: BLE001 - counted or not, the customer's reply goes out
             log.exception("analytics counters not written")
 
+    def _after_turn(self, tenant: Tenant, trace: list[dict[str, Any]], state: dict[str, Any]) -> None:
+        """A new order schedules its one unpaid reminder; an opt-out is counted on the broadcast the
+        customer got in the week before (best effort: neither may fail the customer's turn)."""
+        created = any(e.get("kind") == "tool" and e.get("tool") == "order_create" and e.get("ok") for e in trace)
+        after = tenant.messaging.unpaid_reminder_after_minutes
+        try:
+            if created and after is not None and self.outreach is not None and state.get("order_id"):
+                due = self.clock() + timedelta(minutes=after)
+                self.outreach.send(
+                    {
+                        "kind": "unpaid_reminder",
+                        "tenant_id": tenant.tenant_id,
+                        "order_id": str(state["order_id"]),
+                        "due_at": due.isoformat(),
+                    },
+                    delay_seconds=after * 60,
+                )
+            opted_out = (state.get("understanding") or {}).get("keyword") == "opt_out"
+            if opted_out and self.broadcasts is not None and state.get("customer_id"):
+                self.broadcasts.count_stop(tenant.tenant_id, str(state["customer_id"]))
+        except Exception:  # noqa: BLE001 - the reply goes out regardless
+            log.exception("after-turn bookkeeping failed")
+
     def _fair_use(self, tenant: Tenant, turn: QueuedTurn) -> tuple[list[Any], list[dict[str, Any]]] | None:
         """Spec 8.4: past the customer's (or the shop's) messages per minute, the first message over the
         limit gets one polite slow-down message and the rest of that minute is acknowledged (read)
@@ -544,6 +570,7 @@ class AgentService:
             display_name=last.display_name,
             engine=self._engine_for(tenant),
         )
+        self._after_turn(tenant, result.trace, result.state)
         stk_started = any(
             e.get("kind") == "tool" and e.get("tool") == "payment_initiate_stk_push" and e.get("ok")
             for e in result.trace

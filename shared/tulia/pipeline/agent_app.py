@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # LangGraph and the engine load on the first batch, not at import (cold start)
     from tulia.pipeline.agent import AgentService, QueuedRecord
+    from tulia.pipeline.outreach import OutreachService
 
 
 def records_of(event: dict[str, Any]) -> tuple[list[QueuedRecord], list[str]]:
@@ -80,12 +81,16 @@ def service() -> AgentService:
     services = build_services(settings)
     import boto3
 
-    from tulia.store.queues import INBOUND, PAYMENT_CHECKS, PaymentCheckQueue, requeue_to
+    from tulia.store.broadcasts import BroadcastRepo
+    from tulia.store.queues import INBOUND, OUTREACH, PAYMENT_CHECKS, OutreachQueue, PaymentCheckQueue, requeue_to
 
     sqs = boto3.client("sqs", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url)
     checks_url = sqs.get_queue_url(QueueName=PAYMENT_CHECKS.name(settings.table_prefix))["QueueUrl"]
     inbound_url = (
         settings.inbound_queue_url or sqs.get_queue_url(QueueName=INBOUND.name(settings.table_prefix))["QueueUrl"]
+    )
+    outreach_url = (
+        settings.outreach_queue_url or sqs.get_queue_url(QueueName=OUTREACH.name(settings.table_prefix))["QueueUrl"]
     )
     return AgentService(
         services=services,
@@ -112,9 +117,63 @@ def service() -> AgentService:
         merge_quiet_seconds=settings.agent_batch_window_seconds,
         merge_max_wait_seconds=settings.agent_merge_max_wait_seconds,
         requeue=requeue_to(sqs, inbound_url),
+        outreach=OutreachQueue(sqs, outreach_url),
+        broadcasts=BroadcastRepo(services.db),
     )
 
 
+@lru_cache(maxsize=1)
+def outreach_service() -> OutreachService:
+    """The outreach worker, sharing the agent's clients."""
+    return outreach_of(service())
+
+
+def outreach_of(agent: AgentService) -> OutreachService:
+    from tulia.pipeline.outreach import OutreachService
+    from tulia.store.broadcasts import BroadcastRepo
+
+    if agent.outreach is None:
+        raise RuntimeError("the agent has no outreach queue")
+    return OutreachService(
+        services=agent.services,
+        broadcasts=agent.broadcasts or BroadcastRepo(agent.services.db),
+        outbound=agent.outbound,
+        sender=agent.sender,
+        default_token=agent.default_token,
+        queue=agent.outreach,
+        clock=agent.clock,
+    )
+
+
+def from_outreach(record: dict[str, Any]) -> bool:
+    """A record of the outreach queue (its ARN ends with the queue's name)."""
+    from tulia.store.queues import OUTREACH
+
+    return str(record.get("eventSourceARN") or "").endswith(OUTREACH.logical_name)
+
+
+def run_outreach(event: dict[str, Any], worker: OutreachService) -> dict[str, Any]:
+    """Outreach records (broadcast batches, reminders), each on its own; a failure is retried by SQS."""
+    from tulia.observability import logger as log
+    from tulia.observability import request_scope
+
+    failed = []
+    for record in event.get("Records") or []:
+        with request_scope(str(record.get("messageId") or "")):
+            try:
+                outcome = worker.run(json.loads(record["body"]))
+                log.info("outreach work done", extra={"outcome": outcome})
+            except Exception:  # noqa: BLE001 - retried by SQS, then its dead-letter queue and alarm
+                log.exception("outreach work failed")
+                failed.append(str(record.get("messageId") or ""))
+    return batch_response(failed)
+
+
 def handle(event: dict[str, Any], svc: AgentService | None = None) -> dict[str, Any]:
-    records, unreadable = records_of(event)
-    return batch_response(unreadable + (svc or service()).process(records))
+    """The agent function's two event sources: the inbound FIFO queue (conversation turns) and the
+    outreach queue (broadcast batches, reminders)."""
+    records = event.get("Records") or []
+    if records and all(from_outreach(r) for r in records):
+        return run_outreach(event, outreach_of(svc) if svc is not None else outreach_service())
+    turns, unreadable = records_of(event)
+    return batch_response(unreadable + (svc or service()).process(turns))

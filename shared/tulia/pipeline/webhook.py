@@ -18,6 +18,7 @@ from tulia.errors import InvalidInput, TuliaError
 from tulia.observability import logger as log
 from tulia.observability import set_tenant
 from tulia.pipeline.apigw import HttpResponse
+from tulia.store.broadcasts import BroadcastRepo
 from tulia.store.messages import MessageRepo
 from tulia.store.queues import InboundQueue
 
@@ -47,6 +48,7 @@ class WebhookService:
     queue: InboundQueue
     clock: Callable[[], datetime]
     record: MetricsSink | None = None  # business metrics (the Lambda publishes them)
+    broadcasts: BroadcastRepo | None = None  # statuses of broadcast messages are counted on their broadcast
     _routes: dict[str, tuple[float, str | None]] = field(default_factory=dict)
 
     def verify(self, params: dict[str, str]) -> HttpResponse:
@@ -111,6 +113,8 @@ class WebhookService:
                 self.messages.record_status(
                     tenant_id, status.message_id, status.status, at=status.timestamp, now=now, error=error
                 )
+                if self.broadcasts is not None:
+                    self.broadcasts.on_status(tenant_id, status.message_id, status.status)
             except InvalidInput:
                 malformed += 1  # a status nobody can file: dropped, counted
         if self.record is not None:

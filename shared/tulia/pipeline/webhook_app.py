@@ -24,6 +24,7 @@ def service() -> WebhookService:
     from tulia.credentials import deployment_settings
     from tulia.domain.common import utc_now
     from tulia.observability.metrics import MetricsRecorder
+    from tulia.store.broadcasts import BroadcastRepo
     from tulia.store.dynamo import Dynamo
     from tulia.store.messages import MessageRepo
     from tulia.store.queues import INBOUND, InboundQueue
@@ -48,6 +49,7 @@ def service() -> WebhookService:
         queue=InboundQueue(sqs, queue_url),
         clock=utc_now,
         record=MetricsRecorder(),
+        broadcasts=BroadcastRepo(db),
     )
 
 

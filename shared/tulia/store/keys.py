@@ -198,6 +198,34 @@ def customer_window_pk(tenant_id: str, customer_key: str) -> str:
 
 WINDOW = "WINDOW"
 
+
+# broadcasts (in the messages table: the webhook records their delivery statuses)
+def broadcasts_pk(tenant_id: str) -> str:
+    return f"{_tid(tenant_id)}#BROADCASTS"
+
+
+def broadcast_recipients_pk(tenant_id: str, broadcast_id: str) -> str:
+    return f"{_tid(tenant_id)}#BCAST#{_part(broadcast_id, 'broadcast_id')}"
+
+
+def recipient_sk(customer_id: str) -> str:
+    return f"R#{_part(customer_id, 'customer_id')}"
+
+
+RECIPIENT_PREFIX = "R#"
+BROADCAST_OF_MESSAGE = "BCAST"  # on a sent message's record: which broadcast and customer it was
+
+
+def last_broadcast_pk(tenant_id: str, customer_id: str) -> str:
+    """The broadcast a customer last got (a STOP soon after it is counted against it)."""
+    return f"{_tid(tenant_id)}#BCASTLAST#{_part(customer_id, 'customer_id')}"
+
+
+def reminder_pk(tenant_id: str, order_id: str) -> str:
+    """The one reminder of an unpaid order: written once, so it is never sent twice."""
+    return f"{_tid(tenant_id)}#REMINDER#{_part(order_id, 'order_id')}"
+
+
 C2B = "C2B"
 
 

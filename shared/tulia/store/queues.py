@@ -43,7 +43,12 @@ PAYMENT_CHECKS = QueueDef(
     fifo=False,
     visibility_timeout_seconds=60,
 )
-ALL_QUEUES: tuple[QueueDef, ...] = (INBOUND, PAYMENT_CHECKS)
+OUTREACH = QueueDef(
+    "outreach",
+    "Messages the shop sends first, paced: broadcast batches, reminders of unpaid orders (the agent sends them).",
+    fifo=False,
+)
+ALL_QUEUES: tuple[QueueDef, ...] = (INBOUND, PAYMENT_CHECKS, OUTREACH)
 MAX_SQS_DELAY_SECONDS = 900
 
 
@@ -137,5 +142,26 @@ class PaymentCheckQueue:
             MessageBody=json.dumps(
                 {"tenant_id": tenant_id, "order_id": order_id, "payment_id": payment_id, "attempt": attempt}
             ),
+            DelaySeconds=max(0, min(int(delay_seconds), MAX_SQS_DELAY_SECONDS)),
+        )
+
+
+class OutreachQueue:
+    """Work for the outreach worker: ``body`` now, or after ``delay_seconds`` (SQS allows up to 15
+    minutes; longer waits are re-queued by the worker)."""
+
+    def __init__(self, client: Any, url: str | Callable[[], str]) -> None:
+        self.client, self._url = client, url
+
+    @property
+    def url(self) -> str:
+        if callable(self._url):
+            self._url = self._url()
+        return self._url
+
+    def send(self, body: dict[str, Any], delay_seconds: float = 0) -> None:
+        self.client.send_message(
+            QueueUrl=self.url,
+            MessageBody=json.dumps(body, separators=(",", ":")),
             DelaySeconds=max(0, min(int(delay_seconds), MAX_SQS_DELAY_SECONDS)),
         )

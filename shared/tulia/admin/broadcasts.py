@@ -1,0 +1,141 @@
+"""Broadcasts: an approved marketing template to the customers who asked for offers (optionally
+narrowed by language, a recent order, a category bought, money spent). A dry run counts them; sending
+re-checks each customer's consent when their message goes, inside the shop's marketing hours, at the
+shop's send rate; the delivery statuses and the STOPs that follow are counted. Owner only."""
+
+import contextlib
+from collections.abc import Callable
+from datetime import datetime
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
+from aws_lambda_powertools.event_handler.openapi.params import Query
+from pydantic import BaseModel, Field
+
+from tulia.admin.auth import Principal
+from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Page, audit
+from tulia.domain.broadcast import NAME_PARAMETER, Broadcast, Recipient, Segment
+from tulia.domain.common import new_id
+from tulia.domain.templates import NAME_PATTERN, pick
+from tulia.domain.tenant import Tenant
+from tulia.errors import BusinessRuleViolation, ProviderUnavailable, StateConflict
+from tulia.pipeline.outreach import seconds_until_open, segment_members
+from tulia.store.broadcasts import BroadcastRepo
+from tulia.store.templates import TemplateRepo
+
+
+class BroadcastInput(BaseModel):
+    template: str = Field(pattern=NAME_PATTERN, description="An approved marketing template of the shop")
+    parameters: list[str] = Field(
+        default_factory=list,
+        max_length=20,
+        description=f"The template's parameters in order; {NAME_PARAMETER} is each customer's first name",
+    )
+    segment: Segment = Field(default_factory=Segment)
+
+
+class DryRun(BaseModel):
+    recipients: int = Field(description="Customers who would get it now (consent is checked again when sent)")
+    preview: str = Field(description="The message as the first of them would read it (in the template's language)")
+    languages: list[str] = Field(description="The template's approved languages")
+    sends_now: bool = Field(description="Inside the shop's marketing hours")
+    opens_at: datetime | None = None
+
+
+class BroadcastDetail(BaseModel):
+    broadcast: Broadcast
+    recipients: list[Recipient]
+    cursor: str | None = None
+
+
+def register(
+    app: APIGatewayHttpResolver,
+    deps: AdminDeps,
+    *,
+    owner: Callable[[], Principal],
+    staff: Callable[[], Principal],
+) -> None:
+    s = deps.services
+    repo, templates = BroadcastRepo(s.db), TemplateRepo(s.db)
+
+    def check(tenant: Tenant, body: BroadcastInput) -> tuple[list[str], str]:
+        """The template's approved languages and a preview; refused when it cannot carry a broadcast."""
+        mine = [t for t in templates.list(tenant.tenant_id) if t.name == body.template and t.status == "approved"]
+        if not mine:
+            raise BusinessRuleViolation(
+                f"No approved template '{body.template}': submit it, wait for Meta's approval, then sync.",
+                code="template_missing",
+                details={"template": body.template},
+            )
+        if any(t.category != "marketing" for t in mine):
+            raise BusinessRuleViolation(
+                f"Template '{body.template}' is not a marketing template.", code="template_category"
+            )
+        first = pick(mine, body.template, tenant.languages.default, tenant.languages.default) or mine[0]
+        if first.parameter_count != len(body.parameters):
+            raise BusinessRuleViolation(
+                f"Template '{body.template}' takes {first.parameter_count} parameters; {len(body.parameters)} given.",
+                code="template_parameters",
+            )
+        shown = [("Wanjiku" if p == NAME_PARAMETER else p) for p in body.parameters]
+        return sorted(t.language for t in mine), first.filled(shown)
+
+    @app.post("/admin/broadcasts/dry-run", tags=["broadcasts"], summary="How many customers a broadcast reaches now")
+    def dry_run(body: BroadcastInput, who: Annotated[Principal, Depends(owner)]) -> DryRun:
+        tenant = s.tenants.get(who.tenant_id)
+        languages, preview = check(tenant, body)
+        members = segment_members(s, tenant, body.segment)
+        wait = seconds_until_open(tenant, s.clock())
+        opens = tenant.messaging.marketing_allowed().next_opening(s.clock()) if wait else None
+        return DryRun(recipients=len(members), preview=preview, languages=languages, sends_now=not wait, opens_at=opens)
+
+    @app.post("/admin/broadcasts", tags=["broadcasts"], summary="Send a broadcast (paced, inside marketing hours)")
+    def create(body: BroadcastInput, who: Annotated[Principal, Depends(owner)]) -> Broadcast:
+        if deps.outreach is None:
+            raise ProviderUnavailable("Broadcasts are not configured for the admin API.")
+        tenant = s.tenants.get(who.tenant_id)
+        check(tenant, body)
+        members = segment_members(s, tenant, body.segment)
+        broadcast = Broadcast(
+            tenant_id=who.tenant_id,
+            broadcast_id=new_id("bc", 6),
+            template=body.template,
+            parameters=body.parameters,
+            segment=body.segment,
+            created_by=who.actor,
+            created_at=s.clock(),
+            recipients=len(members),
+        )
+        repo.create(broadcast, [c.customer_id for c in members])
+        deps.outreach.send({"kind": "broadcast", "tenant_id": who.tenant_id, "broadcast_id": broadcast.broadcast_id})
+        audit(deps, who, "broadcast.send", broadcast.broadcast_id, template=body.template, recipients=len(members))
+        return broadcast
+
+    @app.get("/admin/broadcasts", tags=["broadcasts"], summary="The shop's broadcasts, newest first")
+    def list_broadcasts(
+        who: Annotated[Principal, Depends(owner)],
+        limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
+        cursor: Annotated[str | None, Query(max_length=2000)] = None,
+    ) -> Page[Broadcast]:
+        page = repo.list(who.tenant_id, limit=limit, cursor=cursor)
+        return Page[Broadcast](items=page.items, cursor=page.cursor)
+
+    @app.get("/admin/broadcasts/<broadcast_id>", tags=["broadcasts"], summary="A broadcast, its counts and recipients")
+    def get_broadcast(
+        broadcast_id: str,
+        who: Annotated[Principal, Depends(owner)],
+        limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 100,
+        cursor: Annotated[str | None, Query(max_length=2000)] = None,
+    ) -> BroadcastDetail:
+        broadcast = repo.get(who.tenant_id, broadcast_id)
+        page = repo.recipients(who.tenant_id, broadcast_id, limit=limit, cursor=cursor)
+        return BroadcastDetail(broadcast=broadcast, recipients=page.items, cursor=page.cursor)
+
+    @app.post("/admin/broadcasts/<broadcast_id>/cancel", tags=["broadcasts"], summary="Stop sending a broadcast")
+    def cancel(broadcast_id: str, who: Annotated[Principal, Depends(owner)]) -> Broadcast:
+        broadcast = repo.get(who.tenant_id, broadcast_id)
+        if broadcast.status == "sending":
+            with contextlib.suppress(StateConflict):  # finished meanwhile
+                repo.set_status(who.tenant_id, broadcast_id, "cancelled", s.clock())
+            audit(deps, who, "broadcast.cancel", broadcast_id)
+        return repo.get(who.tenant_id, broadcast_id)

@@ -1,0 +1,213 @@
+"""Messages the shop sends first, paced: broadcasts to the customers who asked for offers, and the one
+reminder of an order left unpaid. Work arrives on the outreach queue (from the admin API and the
+agent); this worker sends it through the Graph API.
+
+Every recipient is checked when their message goes, not when the broadcast was made: consent (a
+customer who opted out since gets nothing), the shop's marketing hours (outside them the work waits
+until they open), the shop's send rate (one batch of ``broadcast_per_minute`` recipients a minute),
+and WhatsApp's window (a marketing template; the reminder is free-form while the window is open).
+Each recipient is sent at most once; each unpaid order is reminded at most once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from tulia.channel.graph_api import SendFailed, WhatsAppSender
+from tulia.channel.outbound import Outbound, greeting_name
+from tulia.channel.window import TemplateCall
+from tulia.domain.broadcast import NAME_PARAMETER, Broadcast, Segment
+from tulia.domain.customer import Customer, may_market
+from tulia.domain.order import PAYABLE_STATES
+from tulia.domain.tenant import Tenant
+from tulia.errors import NotFound, StateConflict
+from tulia.nlg.messages import text
+from tulia.nlg.templates import money, render
+from tulia.observability import logger as log
+from tulia.services import Services
+from tulia.store import keys
+from tulia.store.broadcasts import BroadcastRepo
+from tulia.store.customers import CustomerRepo
+from tulia.store.queues import MAX_SQS_DELAY_SECONDS, OutreachQueue
+from tulia.store.tables import CUSTOMERS, CUSTOMERS_BY_TENANT
+
+BATCH_SECONDS = 60  # one batch of the shop's per-minute rate each minute
+
+
+def wants_offers(customer: Customer) -> bool:
+    """Opted in to marketing and to offers on WhatsApp (a broadcast's audience, whatever else)."""
+    return may_market(customer.marketing_opt_in, customer.notification_prefs.offers_whatsapp, requires_opt_in=True)
+
+
+def segment_members(services: Services, tenant: Tenant, segment: Segment) -> list[Customer]:
+    """The shop's customers who asked for offers and fit every filter of ``segment`` (this shop's
+    customers only: the query is its partition of the customers index)."""
+    s, found, cursor = services, [], None
+    since = s.clock() - timedelta(days=segment.ordered_within_days) if segment.ordered_within_days else None
+    category = segment.category.casefold() if segment.category else None
+    while True:
+        page = s.db.page(
+            CUSTOMERS,
+            keys.tenant_customers_gsi_pk(tenant.tenant_id),
+            index=CUSTOMERS_BY_TENANT,
+            limit=100,
+            cursor=cursor,
+        )
+        for customer in (CustomerRepo.from_item(i) for i in page.items):
+            if not wants_offers(customer):
+                continue
+            if segment.language and (customer.language_preference or tenant.languages.default) != segment.language:
+                continue
+            if since or category or segment.min_spent_kes is not None:
+                bought = [
+                    o
+                    for o in s.orders.list_for_customer(tenant.tenant_id, customer.customer_id, limit=100).items
+                    if o.status in ("paid", "fulfilled")
+                ]
+                if since and not any(o.created_at >= since for o in bought):
+                    continue
+                if category and not any(line.category.casefold() == category for o in bought for line in o.lines):
+                    continue
+                if segment.min_spent_kes is not None and sum(o.paid_amount for o in bought) < segment.min_spent_kes:
+                    continue
+            found.append(customer)
+        if page.cursor is None:
+            return found
+        cursor = page.cursor
+
+
+def seconds_until_open(tenant: Tenant, now: datetime) -> int:
+    """0 inside the shop's marketing hours, else how long until they open."""
+    hours = tenant.messaging.marketing_allowed()
+    return 0 if hours.is_open(now) else max(1, int((hours.next_opening(now) - now).total_seconds()))
+
+
+@dataclass
+class OutreachService:
+    services: Services
+    broadcasts: BroadcastRepo
+    outbound: Outbound
+    sender: WhatsAppSender
+    default_token: str
+    queue: OutreachQueue
+    clock: Callable[[], datetime]
+
+    def run(self, body: dict[str, Any]) -> str:
+        kind = body.get("kind")
+        if kind == "broadcast":
+            return self.broadcast_batch(body)
+        if kind == "unpaid_reminder":
+            return self.reminder(body)
+        log.warning("unknown outreach work", extra={"kind": kind})
+        return "unknown"
+
+    def _later(self, body: dict[str, Any], seconds: float) -> None:
+        self.queue.send(body, min(MAX_SQS_DELAY_SECONDS, max(1, int(seconds))))
+
+    # broadcasts ------------------------------------------------------------------------------------
+    def broadcast_batch(self, body: dict[str, Any]) -> str:
+        tenant_id, broadcast_id = str(body["tenant_id"]), str(body["broadcast_id"])
+        broadcast = self.broadcasts.get(tenant_id, broadcast_id)
+        if broadcast.status != "sending":
+            return broadcast.status
+        tenant = self.services.tenants.get(tenant_id)
+        wait = seconds_until_open(tenant, self.clock())
+        if wait:
+            self._later(body, wait)
+            return "waiting for marketing hours"
+        page = self.broadcasts.recipients(
+            tenant_id, broadcast_id, limit=tenant.messaging.broadcast_per_minute, cursor=body.get("cursor")
+        )
+        for recipient in page.items:
+            if recipient.status == "queued":
+                self._send_one(tenant, broadcast, recipient.customer_id)
+        if page.cursor is not None:
+            self._later({**body, "cursor": page.cursor}, BATCH_SECONDS)
+            return "batch sent"
+        with contextlib.suppress(StateConflict):  # cancelled meanwhile
+            self.broadcasts.set_status(tenant_id, broadcast_id, "done", self.clock())
+        return "done"
+
+    def _send_one(self, tenant: Tenant, broadcast: Broadcast, customer_id: str) -> None:
+        tid, bid = tenant.tenant_id, broadcast.broadcast_id
+        if not self.broadcasts.claim(tid, bid, customer_id, self.clock()):
+            return  # sent by an earlier attempt of this batch
+
+        def settle(status: str, **kw: Any) -> None:
+            self.broadcasts.settle(tid, bid, customer_id, status=status, now=self.clock(), **kw)
+
+        try:
+            customer = self.services.customers.get(tid, customer_id)
+        except NotFound:
+            return settle("skipped", why="customer erased")
+        if not wants_offers(customer):
+            return settle("skipped", why="no longer opted in to offers")
+        lang = customer.language_preference or tenant.languages.default
+        parameters = [greeting_name(customer, lang) if p == NAME_PARAMETER else p for p in broadcast.parameters]
+        delivery = self.outbound.template(
+            tenant, customer, TemplateCall(broadcast.template, parameters, marketing=True), lang
+        )
+        if delivery.mode == "refused":
+            return settle("skipped", why=str((delivery.refusal or {}).get("code")))
+        try:
+            token = tenant.whatsapp.access_token or self.default_token
+            message_id = self.sender.send(tenant.whatsapp.phone_number_id, token, delivery.payloads[0])
+        except SendFailed as exc:
+            if exc.retryable:  # throttled or unreachable: back in the queue for the batch's retry
+                self.broadcasts.release(tid, bid, customer_id)
+                raise
+            return settle("failed", why=f"whatsapp {exc.code or exc.status}")
+        settle("sent", message_id=message_id)
+        return None
+
+    # the unpaid-order reminder -----------------------------------------------------------------------
+    def reminder(self, body: dict[str, Any]) -> str:
+        tenant_id, order_id = str(body["tenant_id"]), str(body["order_id"])
+        now = self.clock()
+        due = datetime.fromisoformat(str(body["due_at"]))
+        if now < due:
+            self._later(body, (due - now).total_seconds())
+            return "not yet"
+        try:
+            order = self.services.orders.get(tenant_id, order_id)
+        except NotFound:
+            return "no order"
+        if order.status not in PAYABLE_STATES or order.amount_due <= 0 or order.pending_payment_id:
+            return "paid or closed"  # an M-Pesa prompt in flight is not "unpaid" either
+        tenant = self.services.tenants.get(tenant_id)
+        customer = self.services.customers.get(tenant_id, order.customer_id)
+        if not wants_offers(customer):
+            return "no consent"
+        wait = seconds_until_open(tenant, now)
+        if wait:
+            self._later(body, wait)
+            return "waiting for marketing hours"
+        if not self.broadcasts.claim_reminder(tenant_id, order_id, now):
+            return "sent before"
+        lang = customer.language_preference or tenant.languages.default
+        sheng = tenant.languages.sheng_reply_language
+        amount = money(order.amount_due)
+        message = text(render("unpaid_reminder", lang, sheng, ref=order.order_id, amount=amount))
+        call = TemplateCall(
+            tenant.messaging.templates.unpaid_reminder,
+            [greeting_name(customer, lang), order.order_id, f"{order.amount_due:,}"],
+            marketing=True,
+        )
+        delivery = self.outbound.plan(tenant, customer, free_form=[message], template=call, lang=lang)
+        if delivery.mode == "refused":
+            log.warning(
+                "unpaid reminder not sent", extra={"tenant_id": tenant_id, "code": (delivery.refusal or {}).get("code")}
+            )
+            return "no template"
+        token = tenant.whatsapp.access_token or self.default_token
+        for payload in delivery.payloads:
+            try:
+                self.sender.send(tenant.whatsapp.phone_number_id, token, payload)
+            except SendFailed as exc:
+                log.warning("unpaid reminder not delivered", extra={"tenant_id": tenant_id, "code": exc.code})
+                return "failed"
+        return "sent"
