@@ -233,3 +233,43 @@ def test_a_person_buys_a_phone_in_the_browser_and_approves_the_mpesa_prompt(stac
     OUTPUT.mkdir(exist_ok=True)
     page.screenshot(path=str(OUTPUT / "chat-page-purchase.png"), full_page=True)
     assert errors == []
+
+
+def test_a_broadcast_and_an_order_update_show_on_the_page_as_a_phone_shows_them(stack: Page, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    phone = "+254711500009"
+    assert "offers" in stack.say(phone, type="text", text="send me offers").lower()
+    token = subprocess.run(
+        [sys.executable, "-m", "tulia.cli", "admin-token", "--tenant-id", SHOP],
+        cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if not k.startswith("TULIA_")},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout.strip()
+
+    def admin(method: str, path: str, body: Any = None) -> Any:
+        answer = httpx.request(
+            method, stack.url + path, json=body, headers={"authorization": f"Bearer {token}"}, timeout=20
+        )
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    admin("PATCH", "/admin/tenant", {"messaging": {"marketing_hours": "daily 00:00-23:59"}})  # any time, for the test
+    offer = {"template": "weekly_offer", "parameters": ["{name}", "Duka Bora", "20% off all chargers"]}
+    assert admin("POST", "/admin/broadcasts/dry-run", offer)["recipients"] >= 1
+    admin("POST", "/admin/broadcasts", offer)
+    page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone's screen
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(stack.url + "/")
+    page.fill("#phone", phone)
+    page.click("#open")
+    shown = page.locator(".msg.out", has_text="This week at Duka Bora: 20% off all chargers")
+    expect(shown).to_be_visible(timeout=20_000)  # the template's approved text, filled in, without a reload
+    expect(shown.locator(".template-tag")).to_contain_text("Template · weekly_offer (en)")
+    OUTPUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUTPUT / "chat-page-broadcast.png"), full_page=True)
+    assert errors == []
