@@ -322,7 +322,7 @@ class LocalStack:
                 body = base64.b64decode(raw) if event.get("isBase64Encoded") else raw.encode()
                 for message in parse(json.loads(body)).messages if answer.get("statusCode") == 200 else []:
                     sender = (message.phone_e164 or "").lstrip("+") or str(message.wa_user_id or "")
-                    self.graph.note_inbound(message.phone_number_id, sender, float(message.timestamp or 0) or None)
+                    self.graph.note_inbound(message.phone_number_id, sender)  # Meta saw it now
             except (ValueError, TypeError, AttributeError, KeyError):
                 pass  # not a webhook the product accepted: nothing for Meta to have seen
         return answer

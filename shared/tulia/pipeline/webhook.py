@@ -10,7 +10,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from tulia.channel.whatsapp import WebhookError, parse, signature_valid, subscription_challenge
@@ -26,13 +26,6 @@ if TYPE_CHECKING:
     from tulia.observability.metrics import MetricsSink
 
 ROUTE_CACHE_SECONDS = 60.0
-
-
-def _sent_at(timestamp: int, now: datetime) -> datetime:
-    """When the customer sent a message (Meta's timestamp; our clock when it is missing or ahead)."""
-    if timestamp <= 0:
-        return now
-    return min(datetime.fromtimestamp(timestamp, UTC), now)
 
 
 def _json(status: int, **body: Any) -> HttpResponse:
@@ -90,7 +83,9 @@ class WebhookService:
                 duplicates += 1
                 continue
             try:
-                self.messages.note_inbound(tenant_id, message.customer_key, at=_sent_at(message.timestamp, now))
+                # the window runs from when the message reached us: a sample payload's old timestamp must
+                # not close it (and a real Meta refusal, 131047, is handled where we send)
+                self.messages.note_inbound(tenant_id, message.customer_key, at=now)
                 self.queue.send(
                     tenant_id=tenant_id,
                     customer_key=message.customer_key,
