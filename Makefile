@@ -79,6 +79,8 @@ bench: install
 	$(BIN)/python bench/understanding.py
 	$(BIN)/python bench/functions.py
 	$(BIN)/python bench/pipeline_throughput.py
+	$(BIN)/python bench/noisy_neighbour.py
+	$(BIN)/python bench/outreach.py
 	$(BIN)/python bench/knowledge_base.py
 	$(BIN)/python bench/admin_lists.py
 	$(BIN)/python bench/package_sizes.py

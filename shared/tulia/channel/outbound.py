@@ -16,6 +16,7 @@ from tulia.channel.graph_api import SendFailed, WhatsAppSender
 from tulia.channel.whatsapp import addressed_to, customer_key
 from tulia.channel.window import OUTSIDE_WINDOW_CODE, Delivery, TemplateCall, as_template, plan
 from tulia.domain.customer import Customer
+from tulia.domain.templates import MessageTemplate
 from tulia.domain.tenant import Tenant
 from tulia.nlg.messages import OutboundMessage
 from tulia.store.messages import MessageRepo
@@ -60,10 +61,19 @@ class Outbound:
             to=to,
         )
 
-    def template(self, tenant: Tenant, customer: Customer, call: TemplateCall, lang: str) -> Delivery:
+    def template(
+        self,
+        tenant: Tenant,
+        customer: Customer,
+        call: TemplateCall,
+        lang: str,
+        templates: list[MessageTemplate] | None = None,
+    ) -> Delivery:
+        """The template form of a message (``templates``: the shop's list when the caller read it once
+        for many customers)."""
         return as_template(
             call,
-            self.templates.list(tenant.tenant_id),
+            templates if templates is not None else self.templates.list(tenant.tenant_id),
             lang=lang,
             default_lang=tenant.languages.default,
             to=addressed_to(customer.phone_e164, customer.wa_user_id),

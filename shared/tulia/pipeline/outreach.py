@@ -23,6 +23,7 @@ from tulia.channel.window import TemplateCall
 from tulia.domain.broadcast import NAME_PARAMETER, Broadcast, Segment
 from tulia.domain.customer import Customer, may_market
 from tulia.domain.order import PAYABLE_STATES
+from tulia.domain.templates import MessageTemplate
 from tulia.domain.tenant import Tenant
 from tulia.errors import NotFound, StateConflict
 from tulia.nlg.messages import text
@@ -122,9 +123,10 @@ class OutreachService:
         page = self.broadcasts.recipients(
             tenant_id, broadcast_id, limit=tenant.messaging.broadcast_per_minute, cursor=body.get("cursor")
         )
+        templates = self.outbound.templates.list(tenant_id)  # read once for the batch
         for recipient in page.items:
             if recipient.status == "queued":
-                self._send_one(tenant, broadcast, recipient.customer_id)
+                self._send_one(tenant, broadcast, recipient.customer_id, templates)
         if page.cursor is not None:
             self._later({**body, "cursor": page.cursor}, BATCH_SECONDS)
             return "batch sent"
@@ -132,7 +134,9 @@ class OutreachService:
             self.broadcasts.set_status(tenant_id, broadcast_id, "done", self.clock())
         return "done"
 
-    def _send_one(self, tenant: Tenant, broadcast: Broadcast, customer_id: str) -> None:
+    def _send_one(
+        self, tenant: Tenant, broadcast: Broadcast, customer_id: str, templates: list[MessageTemplate]
+    ) -> None:
         tid, bid = tenant.tenant_id, broadcast.broadcast_id
         if not self.broadcasts.claim(tid, bid, customer_id, self.clock()):
             return  # sent by an earlier attempt of this batch
@@ -148,9 +152,8 @@ class OutreachService:
             return settle("skipped", why="no longer opted in to offers")
         lang = customer.language_preference or tenant.languages.default
         parameters = [greeting_name(customer, lang) if p == NAME_PARAMETER else p for p in broadcast.parameters]
-        delivery = self.outbound.template(
-            tenant, customer, TemplateCall(broadcast.template, parameters, marketing=True), lang
-        )
+        call = TemplateCall(broadcast.template, parameters, marketing=True)
+        delivery = self.outbound.template(tenant, customer, call, lang, templates)
         if delivery.mode == "refused":
             return settle("skipped", why=str((delivery.refusal or {}).get("code")))
         try:
