@@ -96,3 +96,16 @@ def test_three_messages_ten_seconds_apart_are_three_turns(live: Pipeline, seeded
         live.customer_sends(value(text_message(words, mid=mid, sender=PHONE), wa_id=PHONE))
     wait_for(lambda: len(turns_answered(seeded, mids)) == 3, timeout=15)
     assert turns_answered(seeded, mids) == [[mid] for mid in mids]
+
+
+def test_a_turn_that_failed_comes_back_after_seconds_and_is_answered_once(live: Pipeline, seeded: Services) -> None:
+    live.graph.fail_next(503, times=4)  # WhatsApp is down for the first delivery (the sender retries 3 times)
+    sent = time.monotonic()
+    live.customer_sends(value(text_message("Habari", mid="wamid.retry1", sender=PHONE), wa_id=PHONE))
+    wait_for(lambda: live.graph.messages_to(PHONE), timeout=30)
+    elapsed = time.monotonic() - sent
+    assert 5 <= elapsed < 20  # back after 5 s (the first retry's backoff), not the queue's 6-minute timeout
+    outbox = MessageRepo(seeded.db).get_outbox(SHOP, "wamid.retry1")
+    assert outbox is not None
+    assert all(str(s).startswith("wamid.") for s in outbox["sent"])  # every reply sent, once
+    assert len(live.graph.messages_to(PHONE)) == len(outbox["replies"])

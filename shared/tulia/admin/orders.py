@@ -16,7 +16,7 @@ from tulia.channel.whatsapp import customer_key
 from tulia.domain.common import NAIROBI, sortable
 from tulia.domain.order import FULFILMENT_STEPS, Order, OrderEvent, OrderStatus
 from tulia.domain.payment import Overpayment, Payment, UnmatchedPayment
-from tulia.errors import BusinessRuleViolation, InvalidInput, StateConflict
+from tulia.errors import BusinessRuleViolation, InvalidInput, NotFound, StateConflict
 from tulia.observability import logger as log
 from tulia.payments.reconcile import apply_transaction, suggested_orders, unmatched_or_404
 from tulia.store import keys
@@ -93,7 +93,10 @@ def register(
         if deps.notify is None:
             log.warning("order updates are not configured for the admin API", extra={"event": event})
             return
-        customer = s.customers.get(order.tenant_id, order.customer_id)
+        try:
+            customer = s.customers.get(order.tenant_id, order.customer_id)
+        except NotFound:
+            return  # the customer's data was erased: nobody to tell
         deps.notify.send(
             tenant_id=order.tenant_id,
             customer_key=customer_key(customer.phone_e164, customer.wa_user_id),

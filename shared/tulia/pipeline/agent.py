@@ -30,6 +30,7 @@ from tulia.channel.whatsapp import InboundMessage, addressed_to
 from tulia.channel.window import OUTSIDE_WINDOW_CODE, Delivery, TemplateCall, refused
 from tulia.domain.customer import Customer
 from tulia.domain.tenant import Tenant
+from tulia.errors import NotFound
 from tulia.graph.conversation import Conversations
 from tulia.nlg.messages import OutboundMessage, text
 from tulia.nlg.templates import ORDER_UPDATE_WORDS, render, word
@@ -382,8 +383,12 @@ class AgentService:
         event, tenant_id = turn.notice or {}, turn.tenant_id
         tenant = self.services.tenants.get(tenant_id)
         token = tenant.whatsapp.access_token or self.default_token
-        order = self.services.orders.get(tenant_id, str(event["order_id"]))
-        customer = self.services.customers.get(tenant_id, order.customer_id)
+        try:
+            order = self.services.orders.get(tenant_id, str(event["order_id"]))
+            customer = self.services.customers.get(tenant_id, order.customer_id)
+        except NotFound:
+            log.warning("order update for an order or customer that is gone", extra={"tenant_id": tenant_id})
+            return
         what = str(event["event"])
         lang = self._customer_language(tenant, customer)
         sheng = tenant.languages.sheng_reply_language
