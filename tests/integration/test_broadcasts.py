@@ -232,6 +232,16 @@ def test_statuses_and_stops_that_follow_are_counted_on_the_broadcast(
     assert counts == {"sent": 2, "delivered": 1, "read": 1, "failed": 1, "stopped": 1}
 
 
+def test_the_shops_broadcasts_are_listed_newest_first(world: dict[str, Any], shop: Caller, clock: Clock) -> None:
+    admin = world["shop"]
+    customer(shop, "+254700100061", offers=True)
+    made = []
+    for _ in range(3):
+        made.append(admin("POST", "/admin/broadcasts", OFFER)[1]["broadcast_id"])
+        clock.advance(minutes=5)
+    assert [b["broadcast_id"] for b in admin("GET", "/admin/broadcasts")[1]["items"]] == made[::-1]
+
+
 def test_a_bad_broadcast_is_refused_and_sends_nothing(world: dict[str, Any]) -> None:
     admin = world["shop"]
     missing = admin("POST", "/admin/broadcasts", {**OFFER, "template": "no_such"})

@@ -4,8 +4,9 @@ re-checks each customer's consent when their message goes, inside the shop's mar
 shop's send rate; the delivery statuses and the STOPs that follow are counted. Owner only."""
 
 import contextlib
+import secrets
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
@@ -15,11 +16,10 @@ from pydantic import BaseModel, Field
 from tulia.admin.auth import Principal
 from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Page, audit
 from tulia.domain.broadcast import NAME_PARAMETER, Broadcast, Recipient, Segment
-from tulia.domain.common import new_id
 from tulia.domain.templates import NAME_PATTERN, pick
 from tulia.domain.tenant import Tenant
 from tulia.errors import BusinessRuleViolation, ProviderUnavailable, StateConflict
-from tulia.pipeline.outreach import seconds_until_open, segment_members
+from tulia.pipeline.outreach import marketing_opens_at, segment_members
 from tulia.store.broadcasts import BroadcastRepo
 from tulia.store.templates import TemplateRepo
 
@@ -46,6 +46,11 @@ class BroadcastDetail(BaseModel):
     broadcast: Broadcast
     recipients: list[Recipient]
     cursor: str | None = None
+
+
+def broadcast_id_at(at: datetime) -> str:
+    """A broadcast's id starts with when it was made, so the shop's list sorts newest first."""
+    return f"bc_{at.astimezone(UTC):%Y%m%d%H%M%S%f}_{secrets.token_hex(3)}"
 
 
 def register(
@@ -85,9 +90,10 @@ def register(
         tenant = s.tenants.get(who.tenant_id)
         languages, preview = check(tenant, body)
         members = segment_members(s, tenant, body.segment)
-        wait = seconds_until_open(tenant, s.clock())
-        opens = tenant.messaging.marketing_allowed().next_opening(s.clock()) if wait else None
-        return DryRun(recipients=len(members), preview=preview, languages=languages, sends_now=not wait, opens_at=opens)
+        opens = marketing_opens_at(tenant, s.clock())
+        return DryRun(
+            recipients=len(members), preview=preview, languages=languages, sends_now=opens is None, opens_at=opens
+        )
 
     @app.post("/admin/broadcasts", tags=["broadcasts"], summary="Send a broadcast (paced, inside marketing hours)")
     def create(body: BroadcastInput, who: Annotated[Principal, Depends(owner)]) -> Broadcast:
@@ -96,14 +102,15 @@ def register(
         tenant = s.tenants.get(who.tenant_id)
         check(tenant, body)
         members = segment_members(s, tenant, body.segment)
+        now = s.clock()
         broadcast = Broadcast(
             tenant_id=who.tenant_id,
-            broadcast_id=new_id("bc", 6),
+            broadcast_id=broadcast_id_at(now),
             template=body.template,
             parameters=body.parameters,
             segment=body.segment,
             created_by=who.actor,
-            created_at=s.clock(),
+            created_at=now,
             recipients=len(members),
         )
         repo.create(broadcast, [c.customer_id for c in members])
