@@ -18,6 +18,7 @@ from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Page, audit
 from tulia.channel.graph_api import SendFailed, TemplateManager, WhatsAppSender
 from tulia.channel.outbound import Outbound, greeting_name, send_planned
 from tulia.channel.window import TemplateCall
+from tulia.domain.customer import Customer
 from tulia.domain.handoff import TRANSCRIPT_LIMIT, HandoffTicket, TicketStatus, TranscriptEntry
 from tulia.domain.tenant import Tenant
 from tulia.errors import BusinessRuleViolation, ProviderUnavailable, StateConflict
@@ -53,6 +54,11 @@ class WhatsAppAccess:
     @property
     def templates(self) -> TemplateManager:
         return TemplateManager(self.http, self.api_base)
+
+
+def language_of(ticket: HandoffTicket, customer: Customer, tenant: Tenant) -> str:
+    """The language a person's messages on a ticket are in: the conversation's, the customer's, the shop's."""
+    return str(ticket.context_snapshot.get("language") or customer.language_preference or tenant.languages.default)
 
 
 def outbound_of(deps: AdminDeps) -> Outbound:
@@ -125,7 +131,7 @@ def register(
         now = s.clock()
         customer = s.customers.get(who.tenant_id, ticket.customer_id)
         tenant = s.tenants.get(who.tenant_id)
-        lang = str(ticket.context_snapshot.get("language") or customer.language_preference or tenant.languages.default)
+        lang = language_of(ticket, customer, tenant)
         entry = TranscriptEntry(role="agent", text=body.text, at=now, by=who.actor, client_key=idempotency_key)
         kept = [e for e in ticket.transcript if not (idempotency_key and e.client_key == idempotency_key)]
         sending = ticket.model_copy(
@@ -204,7 +210,7 @@ def register(
             return ticket
         customer = s.customers.get(ticket.tenant_id, ticket.customer_id)
         tenant = s.tenants.get(ticket.tenant_id)
-        lang = str(ticket.context_snapshot.get("language") or customer.language_preference or tenant.languages.default)
+        lang = language_of(ticket, customer, tenant)
         body = render("handoff_ended", lang, tenant.languages.sheng_reply_language, bot_name=tenant.persona.bot_name)
         try:
             delivery, wamids = send_planned(

@@ -4,7 +4,7 @@ decides; the customer is told), and reconciliation of money that pays no order."
 
 from collections.abc import Callable
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Annotated
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
@@ -87,11 +87,11 @@ def register(
         order, payments = s.orders.get_with_payments(who.tenant_id, order_id)
         return OrderDetail(order=order, payments=payments)
 
-    def tell_customer(order: Order, event: str) -> None:
-        """The update goes to the agent, in the customer's own FIFO group, which sends it at least once
-        (the customer's setting and WhatsApp's window decide how, or whether)."""
+    def to_agent(order: Order, dedup: str, body: dict[str, Any]) -> None:
+        """News for the order's customer goes to the agent, in the customer's own FIFO group, which
+        sends it at least once (the customer's settings and WhatsApp's window decide how)."""
         if deps.notify is None:
-            log.warning("order updates are not configured for the admin API", extra={"event": event})
+            log.warning("news for customers is not configured for the admin API", extra={"kind": body["kind"]})
             return
         try:
             customer = s.customers.get(order.tenant_id, order.customer_id)
@@ -100,9 +100,12 @@ def register(
         deps.notify.send(
             tenant_id=order.tenant_id,
             customer_key=customer_key(customer.phone_e164, customer.wa_user_id),
-            dedup=f"upd-{order.order_id}-{event}",
-            body={"kind": "order_update", "tenant_id": order.tenant_id, "order_id": order.order_id, "event": event},
+            dedup=dedup,
+            body={"tenant_id": order.tenant_id, "order_id": order.order_id, **body},
         )
+
+    def tell_customer(order: Order, event: str) -> None:
+        to_agent(order, f"upd-{order.order_id}-{event}", {"kind": "order_update", "event": event})
 
     def mark(who: Principal, order_id: str, event: OrderEvent) -> OrderDetail:
         """Move the order (asking again is not an error), then tell the customer; a retry after a
@@ -238,20 +241,5 @@ def register(
         return OrderDetail(order=order, payments=payments)
 
     def tell_paid(order: Order, payment_id: str) -> None:
-        """The receipt goes as every payment's does: a payment event in the customer's FIFO group."""
-        if deps.notify is None:
-            log.warning("payment events are not configured for the admin API")
-            return
-        customer = s.customers.get(order.tenant_id, order.customer_id)
-        deps.notify.send(
-            tenant_id=order.tenant_id,
-            customer_key=customer_key(customer.phone_e164, customer.wa_user_id),
-            dedup=f"pay-{payment_id}-paid",
-            body={
-                "kind": "payment",
-                "tenant_id": order.tenant_id,
-                "order_id": order.order_id,
-                "payment_id": payment_id,
-                "status": "paid",
-            },
-        )
+        """The receipt goes as every payment's does: a payment event."""
+        to_agent(order, f"pay-{payment_id}-paid", {"kind": "payment", "payment_id": payment_id, "status": "paid"})

@@ -126,7 +126,7 @@ class AgentService:
     merge_max_wait_seconds: float = 3.0
     requeue: Callable[[QueuedRecord, int], None] | None = None
     wall: Callable[[], float] = time.time  # SQS's timestamps are wall-clock time
-    limits: LimitCounters | None = None  # fair use: messages per minute, the model budget (spec 8.4)
+    limits: LimitCounters | None = None  # fair use: messages per minute (spec 8.4); the budget reads stats
     outreach: OutreachQueue | None = None  # where a new order schedules its unpaid reminder
     broadcasts: BroadcastRepo | None = None  # a STOP after a broadcast is counted on it
     kes_per_usd: float = 129.0
@@ -448,12 +448,11 @@ class AgentService:
                     (payment.receipt if payment and payment.receipt else "-"),
                 ],
             )
-        call = receipt
 
         def outside_window() -> Delivery:
-            if call is None:
+            if receipt is None:
                 return refused("outside_window", "A payment outcome other than money received has no template.")
-            return self.outbound.template(tenant, customer, call, lang)
+            return self.outbound.template(tenant, customer, receipt, lang)
 
         if outbox is None:
             result = self.conversations.handle(
@@ -553,9 +552,9 @@ class AgentService:
         """The model engine, or the rules engine once the shop's model spend today is past its budget
         (counted as ModelBudgetExceeded, which raises an alarm)."""
         budget = tenant.limits.model_budget_kes_per_day
-        if budget is None or self.limits is None or self.conversations.engine.name == "rules":
+        if budget is None or self.stats is None or self.conversations.engine.name == "rules":
             return None
-        spent_kes = self.limits.model_spend_usd(tenant.tenant_id, self.clock()) * self.kes_per_usd
+        spent_kes = self.stats.model_cost_usd(tenant.tenant_id, self.clock()) * self.kes_per_usd
         if spent_kes < budget:
             return None
         log.warning("model budget of the day spent: the rules engine answers", extra={"tenant_id": tenant.tenant_id})

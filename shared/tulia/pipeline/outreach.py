@@ -81,10 +81,10 @@ def segment_members(services: Services, tenant: Tenant, segment: Segment) -> lis
         cursor = page.cursor
 
 
-def seconds_until_open(tenant: Tenant, now: datetime) -> int:
-    """0 inside the shop's marketing hours, else how long until they open."""
+def marketing_opens_at(tenant: Tenant, now: datetime) -> datetime | None:
+    """None inside the shop's marketing hours, else when they open."""
     hours = tenant.messaging.marketing_allowed()
-    return 0 if hours.is_open(now) else max(1, int((hours.next_opening(now) - now).total_seconds()))
+    return None if hours.is_open(now) else hours.next_opening(now)
 
 
 @dataclass
@@ -116,9 +116,10 @@ class OutreachService:
         if broadcast.status != "sending":
             return broadcast.status
         tenant = self.services.tenants.get(tenant_id)
-        wait = seconds_until_open(tenant, self.clock())
-        if wait:
-            self._later(body, wait)
+        now = self.clock()
+        opens = marketing_opens_at(tenant, now)
+        if opens is not None:
+            self._later(body, (opens - now).total_seconds())
             return "waiting for marketing hours"
         page = self.broadcasts.recipients(
             tenant_id, broadcast_id, limit=tenant.messaging.broadcast_per_minute, cursor=body.get("cursor")
@@ -185,9 +186,9 @@ class OutreachService:
         customer = self.services.customers.get(tenant_id, order.customer_id)
         if not wants_offers(customer):
             return "no consent"
-        wait = seconds_until_open(tenant, now)
-        if wait:
-            self._later(body, wait)
+        opens = marketing_opens_at(tenant, now)
+        if opens is not None:
+            self._later(body, (opens - now).total_seconds())
             return "waiting for marketing hours"
         if not self.broadcasts.claim_reminder(tenant_id, order_id, now):
             return "sent before"

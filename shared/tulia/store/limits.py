@@ -1,6 +1,6 @@
 """Fair-use counters (spec 8.4): messages per customer and per shop in each minute, atomic ``ADD``
-counters in the stats table that expire on their own. The model spend per day is the analytics
-counter the agent already keeps (``LlmCostMicroUsd`` of the day)."""
+counters in the stats table that expire on their own. (The model spend per day is the analytics
+counter of the day: :meth:`tulia.store.stats.StatsRepo.model_cost_usd`.)"""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from datetime import UTC, datetime
 
 from tulia.store import keys
 from tulia.store.dynamo import Dynamo
-from tulia.store.stats import day_of
 from tulia.store.tables import STATS
 
 COUNTER_TTL_SECONDS = 180  # a minute's counter is gone soon after the minute
@@ -41,11 +40,6 @@ class LimitCounters:
 
     def shop(self, tenant_id: str, at: datetime, n: int = 1) -> int:
         return self.count(tenant_id, "SHOP", at, n)
-
-    def model_spend_usd(self, tenant_id: str, at: datetime) -> float:
-        """The model cost the shop's turns recorded today (Nairobi's day), in US dollars."""
-        item = self.db.get(STATS, keys.stats_pk(tenant_id), keys.stats_day_sk(day_of(at)), consistent=False)
-        return float((item or {}).get("LlmCostMicroUsd", 0)) / 1_000_000
 
 
 def _digest(customer_key: str) -> str:

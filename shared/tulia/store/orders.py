@@ -201,6 +201,20 @@ class OrderRepo:
         return item.get("stk_claim")
 
 
+def _counted_paid(tenant_id: str, customer_id: str) -> dict[str, Any]:
+    """A transaction part: the customer has one more paid order."""
+    return {
+        "Update": {
+            "table": CUSTOMERS,
+            "pk": keys.customer_pk(tenant_id, customer_id),
+            "sk": keys.PROFILE,
+            "update": "SET orders_paid_count = if_not_exists(orders_paid_count, :zero) + :one",
+            "condition": "attribute_exists(pk)",
+            "values": {":zero": 0, ":one": 1},
+        }
+    }
+
+
 _ORDER_BOOKKEEPING = frozenset({"stk_claim", "stk_claim_at"})
 STK_CLAIM_STALE_SECONDS = 180
 
@@ -444,16 +458,7 @@ class PaymentRepo:
                         },
                     }
                 },
-                {
-                    "Update": {
-                        "table": CUSTOMERS,
-                        "pk": keys.customer_pk(order.tenant_id, order.customer_id),
-                        "sk": keys.PROFILE,
-                        "update": "SET orders_paid_count = if_not_exists(orders_paid_count, :zero) + :one",
-                        "condition": "attribute_exists(pk)",
-                        "values": {":zero": 0, ":one": 1},
-                    }
-                },
+                _counted_paid(order.tenant_id, order.customer_id),
             ],
             conflict_message="The payment was applied meanwhile, or the order changed.",
         )
@@ -621,18 +626,7 @@ class PaymentRepo:
             },
         ]
         if to == "paid":
-            ops.append(
-                {
-                    "Update": {
-                        "table": CUSTOMERS,
-                        "pk": keys.customer_pk(payment.tenant_id, payment.customer_id),
-                        "sk": keys.PROFILE,
-                        "update": "SET orders_paid_count = if_not_exists(orders_paid_count, :zero) + :one",
-                        "condition": "attribute_exists(pk)",
-                        "values": {":zero": 0, ":one": 1},
-                    }
-                }
-            )
+            ops.append(_counted_paid(payment.tenant_id, payment.customer_id))
         try:
             self.db.transact(ops, conflict_message=f"Payment {payment.payment_id} is already settled.")
         except StateConflict:

@@ -86,9 +86,9 @@ def dedup_id(message_id: str) -> str:
     )
 
 
-class InboundQueue:
-    """Sends work to the agent's FIFO queue. ``url`` may be a function that finds it (by name) on first
-    use, for callers built before the queue exists."""
+class _Queue:
+    """A queue by URL; ``url`` may be a function that finds it (by name) on first use, for callers
+    built before the queue exists."""
 
     def __init__(self, client: Any, url: str | Callable[[], str]) -> None:
         self.client, self._url = client, url
@@ -98,6 +98,10 @@ class InboundQueue:
         if callable(self._url):
             self._url = self._url()
         return self._url
+
+
+class InboundQueue(_Queue):
+    """Sends work to the agent's FIFO queue."""
 
     def send(self, *, tenant_id: str, customer_key: str, dedup: str, body: dict[str, Any]) -> None:
         self.client.send_message(
@@ -146,18 +150,9 @@ class PaymentCheckQueue:
         )
 
 
-class OutreachQueue:
+class OutreachQueue(_Queue):
     """Work for the outreach worker: ``body`` now, or after ``delay_seconds`` (SQS allows up to 15
     minutes; longer waits are re-queued by the worker)."""
-
-    def __init__(self, client: Any, url: str | Callable[[], str]) -> None:
-        self.client, self._url = client, url
-
-    @property
-    def url(self) -> str:
-        if callable(self._url):
-            self._url = self._url()
-        return self._url
 
     def send(self, body: dict[str, Any], delay_seconds: float = 0) -> None:
         self.client.send_message(

@@ -86,6 +86,11 @@ class StatsRepo:
             counts |= {"OrdersPaid": 1, "RevenueKes": amount}
         self._add(tenant_id, keys.stats_day_sk(day_of(at)), counts, at)
 
+    def model_cost_usd(self, tenant_id: str, at: datetime) -> float:
+        """What the shop's model calls cost on the day of ``at`` (Nairobi's day), in US dollars."""
+        item = self.db.get(STATS, keys.stats_pk(tenant_id), keys.stats_day_sk(day_of(at)), consistent=False)
+        return float((item or {}).get("LlmCostMicroUsd", 0)) / 1_000_000
+
     def _first_turn_today(self, tenant_id: str, day: str, customer: str, at: datetime) -> bool:
         marker = hashlib.sha256(f"{tenant_id}|{customer}".encode()).hexdigest()[:16]
         try:

@@ -202,12 +202,17 @@ class GraphSimulator(SimulatorServer):
             account.append(template)
         return Reply(200, {"id": template["id"], "status": "PENDING", "category": category})
 
-    def _template_problem(self, payload: dict[str, Any]) -> tuple[int, str] | None:
+    def _template_of(self, payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """The template part of a message, and the template it names (any account's, or an example)."""
         template = payload.get("template") or {}
         name, language = template.get("name"), (template.get("language") or {}).get("code")
         with self._sent_lock:
             known = [t for account in self.templates.values() for t in account] + list(EXAMPLE_TEMPLATES)
-            found = next((t for t in known if t["name"] == name and t["language"] == language), None)
+        return template, next((t for t in known if t["name"] == name and t["language"] == language), None)
+
+    def _template_problem(self, payload: dict[str, Any]) -> tuple[int, str] | None:
+        template, found = self._template_of(payload)
+        name, language = template.get("name"), (template.get("language") or {}).get("code")
         if found is None:
             return 132001, f"Template name does not exist in the translation ({name}, {language})"
         if found["status"] != "APPROVED":
@@ -223,13 +228,9 @@ class GraphSimulator(SimulatorServer):
 
     def template_text(self, payload: dict[str, Any]) -> str:
         """What a customer's phone shows for a template message we sent."""
-        template = payload.get("template") or {}
-        name, language = template.get("name"), (template.get("language") or {}).get("code")
-        with self._sent_lock:
-            known = [t for account in self.templates.values() for t in account] + list(EXAMPLE_TEMPLATES)
-        found = next((t for t in known if t["name"] == name and t["language"] == language), None)
+        template, found = self._template_of(payload)
         if found is None:
-            return f"[template {name}]"
+            return f"[template {template.get('name')}]"
         body = next((c["text"] for c in found["components"] if c["type"] == "BODY"), "")
         values = [
             str(p.get("text") or "")
