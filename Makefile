@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 LOCK   := requirements/dev.lock
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml $(LOCK) | sha1sum | cut -c1-12)
 
-.PHONY: install browser cdk-cli synth test dev lint fmt unit integration e2e bench schemas clean readme-sample lock
+.PHONY: install browser cdk-cli console console-test synth test dev lint fmt unit integration e2e bench schemas clean readme-sample lock
 
 # The development environment is exactly requirements/dev.lock (hashes checked), then tulia itself.
 $(STAMP): pyproject.toml $(LOCK)
@@ -44,10 +44,22 @@ $(CDK_INSTALLED): infra/cli/package-lock.json
 	cd infra/cli && npm ci --silent --no-audit --no-fund
 	@touch $@
 
-synth: install cdk-cli ## cdk synth of the dev stage, bundling the functions and layers (no Docker)
+# The shop's console (console/): TypeScript, built offline by Vite after `npm ci` from its lock file, on
+# the Node.js 22 that `make cdk-cli` installs (npm itself may be the machine's).
+NODE_BIN := $(abspath infra/cli/node_modules/.bin)
+CONSOLE_INSTALLED := console/node_modules/.installed-$(shell cat console/package-lock.json | sha1sum | cut -c1-12)
+$(CONSOLE_INSTALLED): console/package-lock.json $(CDK_INSTALLED)
+	cd console && PATH="$(NODE_BIN):$$PATH" npm ci --silent --no-audit --no-fund
+	@touch $@
+console: $(CONSOLE_INSTALLED) ## build console/dist (served by `tulia dev` at /console/, deployed by the CDK app)
+	cd console && PATH="$(NODE_BIN):$$PATH" npm run --silent build
+console-test: $(CONSOLE_INSTALLED) ## the console's own unit tests (Vitest)
+	cd console && PATH="$(NODE_BIN):$$PATH" npm test --silent
+
+synth: install cdk-cli console ## cdk synth of the dev stage, bundling the functions and layers (no Docker)
 	$(CDK) synth --context stage=dev --quiet
 
-test: install browser cdk-cli lint ## the whole suite
+test: install browser cdk-cli lint console console-test ## the whole suite
 	TULIA_CHROMIUM=$(CHROMIUM) TULIA_CDK_CLI=$(CDK) $(BIN)/python -m pytest -q
 
 unit: install
@@ -56,7 +68,7 @@ unit: install
 integration: install
 	$(BIN)/python -m pytest -q tests/integration
 
-e2e: install browser ## the local stack over HTTP, and the chat page in headless Chromium
+e2e: install browser console ## the local stack over HTTP, and the chat page in headless Chromium
 	TULIA_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest -q tests/e2e
 
 lint: install
@@ -68,7 +80,7 @@ fmt: install
 	$(BIN)/ruff check --fix shared functions tests bench scripts infra
 	$(BIN)/ruff format shared functions tests bench scripts infra
 
-dev: install ## the embedded local stack with the demo shop (its data kept in .tulia-data/ across restarts)
+dev: install console ## the embedded local stack with the demo shop (its data kept in .tulia-data/ across restarts)
 	$(BIN)/tulia dev --data-dir .tulia-data
 
 bench: install

@@ -36,6 +36,11 @@ class Settings(BaseSettings):
     # the OpenSearch (Serverless) endpoint; unset, the embedded index answers. Embeddings: a
     # deterministic local function, or Amazon Titan Text Embeddings v2 on Bedrock.
     kb_bucket: str | None = None
+    # The Cognito user pool of shop staff (set by CDK; the local stack makes its own): the admin API
+    # invites and removes a shop's staff in it.
+    staff_user_pool_id: str | None = None
+    # The built console the local stack serves at /console/; unset: the repository's console/dist
+    console_dist: str | None = None
     opensearch_endpoint: str | None = None
     opensearch_index: str = Field(default="tulia-kb-chunks", pattern=r"^[a-z0-9][a-z0-9_-]{0,254}$")
     opensearch_service: Literal["aoss", "es"] = "aoss"  # SigV4 service: Serverless or a managed domain

@@ -5,7 +5,7 @@ counters the agent keeps (:mod:`tulia.store.stats`): one query per request, what
 
 from collections.abc import Callable
 from datetime import date, timedelta
-from typing import Annotated
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
@@ -40,6 +40,28 @@ class SearchMiss(BaseModel):
     count: int
 
 
+class Funnel(BaseModel):
+    """From looking to paying: searches, orders made, payment prompts (STK push, Paybill steps, card
+    checkout) and orders paid."""
+
+    searches: int
+    orders_created: int
+    payment_prompts: int
+    orders_paid: int
+
+
+class DayFigures(BaseModel):
+    date: date
+    conversations: int
+    messages: int
+    funnel: Funnel
+    revenue_kes: int
+    revenue_by_method: dict[str, int]
+    escalations: int
+    escalation_rate: float | None
+    llm_cost_kes: float
+
+
 class Analytics(BaseModel):
     date_from: date
     date_to: date
@@ -59,19 +81,63 @@ class Analytics(BaseModel):
     llm_input_tokens: int
     llm_output_tokens: int
     llm_estimated_cost_usd: float
+    llm_estimated_cost_kes: float
     tool_errors: int
+    funnel: Funnel
+    revenue_by_method: dict[str, int]
+    days: list[DayFigures]  # every day of the range, oldest first (days without activity are zeros)
 
 
 def _rate(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
 
 
-def analytics(stats: StatsRepo, tenant_id: str, start: date, end: date) -> Analytics:
+def counts_of(item: dict[str, Any]) -> dict[str, int]:
+    return {k: int(v) for k, v in item.items() if k not in ("pk", "sk", "expires_at") and isinstance(v, int | float)}
+
+
+def funnel_of(counts: dict[str, int]) -> Funnel:
+    return Funnel(
+        searches=counts.get("Searches", 0),
+        orders_created=counts.get("OrdersCreated", 0),
+        payment_prompts=sum(counts.get(metric, 0) for metric in STARTED.values()),
+        orders_paid=counts.get("OrdersPaid", 0),
+    )
+
+
+def revenue_by_method(counts: dict[str, int]) -> dict[str, int]:
+    return {method: counts.get(f"revenue_kes_{method}", 0) for method in STARTED}
+
+
+def kes(micro_usd: int, kes_per_usd: float) -> float:
+    return round(micro_usd / 1_000_000 * kes_per_usd, 2)
+
+
+def analytics(stats: StatsRepo, tenant_id: str, start: date, end: date, kes_per_usd: float = 129.0) -> Analytics:
     totals: dict[str, int] = {}
-    for day in stats.days(tenant_id, start, end):
-        for key, value in day.items():
-            if key not in ("pk", "sk", "expires_at") and isinstance(value, int | float):
-                totals[key] = totals.get(key, 0) + int(value)
+    by_day: dict[str, dict[str, int]] = {}
+    for item in stats.days(tenant_id, start, end):
+        counts = counts_of(item)
+        by_day[str(item["sk"]).rsplit("#", 1)[-1]] = counts
+        for key, value in counts.items():
+            totals[key] = totals.get(key, 0) + value
+    days = []
+    for n in range((end - start).days + 1):
+        day = start + timedelta(days=n)
+        c = by_day.get(day.isoformat(), {})
+        days.append(
+            DayFigures(
+                date=day,
+                conversations=c.get("Conversations", 0),
+                messages=c.get("Messages", 0),
+                funnel=funnel_of(c),
+                revenue_kes=c.get("RevenueKes", 0),
+                revenue_by_method=revenue_by_method(c),
+                escalations=c.get("Escalations", 0),
+                escalation_rate=_rate(c.get("Escalations", 0), c.get("Conversations", 0)),
+                llm_cost_kes=kes(c.get("LlmCostMicroUsd", 0), kes_per_usd),
+            )
+        )
     conversations = totals.get("Conversations", 0)
     payments = {}
     for method, started_metric in STARTED.items():
@@ -109,7 +175,11 @@ def analytics(stats: StatsRepo, tenant_id: str, start: date, end: date) -> Analy
         llm_input_tokens=totals.get("LlmInputTokens", 0),
         llm_output_tokens=totals.get("LlmOutputTokens", 0),
         llm_estimated_cost_usd=round(totals.get("LlmCostMicroUsd", 0) / 1_000_000, 6),
+        llm_estimated_cost_kes=kes(totals.get("LlmCostMicroUsd", 0), kes_per_usd),
         tool_errors=totals.get("ToolErrors", 0),
+        funnel=funnel_of(totals),
+        revenue_by_method=revenue_by_method(totals),
+        days=days,
     )
 
 
@@ -133,4 +203,4 @@ def register(
             raise InvalidInput("'to' is before 'from'.", field="to")
         if end - start > timedelta(days=MAX_RANGE_DAYS):
             raise InvalidInput(f"At most {MAX_RANGE_DAYS} days at a time.", field="to")
-        return analytics(deps.stats, who.tenant_id, start, end)
+        return analytics(deps.stats, who.tenant_id, start, end, deps.kes_per_usd)

@@ -76,7 +76,21 @@ def _field_errors(errors: Any) -> list[dict[str, Any]]:
 
 def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttpResolver:
     """The resolver with every route. ``swagger``: also serve the Swagger UI page (the local stack)."""
-    from tulia.admin import analytics, broadcasts, catalog, customers, handoffs, kb, offers, orders, templates, tenant
+    from tulia.admin import (
+        analytics,
+        broadcasts,
+        catalog,
+        customers,
+        handoffs,
+        kb,
+        offers,
+        orders,
+        templates,
+        tenant,
+    )
+    from tulia.admin import (
+        staff as staff_routes,
+    )
 
     app = APIGatewayHttpResolver(enable_validation=True)
 
@@ -89,7 +103,19 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
     def staff() -> Principal:
         return caller().require("owner", "agent")
 
-    for module in (tenant, catalog, offers, kb, orders, handoffs, customers, analytics, templates, broadcasts):
+    for module in (
+        tenant,
+        staff_routes,
+        catalog,
+        offers,
+        kb,
+        orders,
+        handoffs,
+        customers,
+        analytics,
+        templates,
+        broadcasts,
+    ):
         module.register(app, deps, owner=owner, staff=staff)
 
     openapi_kwargs: dict[str, Any] = {

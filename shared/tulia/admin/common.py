@@ -31,6 +31,8 @@ class AdminDeps:
     outreach: Any = None  # tulia.store.queues.OutreachQueue: broadcasts, sent paced by the outreach worker
     conversations: Any = None  # tulia.admin.customer_data.ConversationStore (export, erasure)
     stats: Any = None  # tulia.store.stats.StatsRepo
+    staff: Any = None  # tulia.admin.staff.StaffDirectory: the staff user pool (invite, remove)
+    kes_per_usd: float = 129.0  # model cost shown in shillings (TULIA_KES_PER_USD)
 
 
 class Page(BaseModel, Generic[T]):
@@ -38,6 +40,19 @@ class Page(BaseModel, Generic[T]):
 
     items: list[T]
     cursor: str | None = None
+
+
+class CustomerBrief(BaseModel):
+    """Who a ticket or an order is about, as staff recognise them."""
+
+    customer_id: str
+    name: str | None
+    phone: str | None  # +2547..., or None for a customer known only by their WhatsApp user id
+
+
+def customer_briefs(deps: AdminDeps, tenant_id: str, customer_ids: Iterable[str]) -> dict[str, CustomerBrief]:
+    found = deps.services.customers.get_many(tenant_id, list(customer_ids))
+    return {cid: CustomerBrief(customer_id=cid, name=c.display_name, phone=c.phone_e164) for cid, c in found.items()}
 
 
 class Deleted(BaseModel):

@@ -14,7 +14,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Header, Query
 from pydantic import BaseModel, Field
 
 from tulia.admin.auth import Principal
-from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Page, audit
+from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, CustomerBrief, Page, audit, customer_briefs
 from tulia.channel.graph_api import SendFailed, TemplateManager, WhatsAppSender
 from tulia.channel.outbound import Outbound, greeting_name, send_planned
 from tulia.channel.window import TemplateCall
@@ -25,6 +25,12 @@ from tulia.errors import BusinessRuleViolation, ProviderUnavailable, StateConfli
 from tulia.nlg.messages import text
 from tulia.nlg.templates import render
 from tulia.store.templates import TemplateRepo
+
+
+class TicketView(HandoffTicket):
+    """A ticket with who the customer is (name and number), as the inbox shows it."""
+
+    customer: CustomerBrief | None = None  # None: the customer's data was erased
 
 
 class ReplyBody(BaseModel):
@@ -83,13 +89,17 @@ def register(
         status: Annotated[TicketStatus, Query()] = "open",
         limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
         cursor: Annotated[str | None, Query(max_length=2000)] = None,
-    ) -> Page[HandoffTicket]:
+    ) -> Page[TicketView]:
         page = s.handoffs.list_by_status(who.tenant_id, status, limit=limit, cursor=cursor)
-        return Page[HandoffTicket](items=page.items, cursor=page.cursor)
+        return Page[TicketView](items=views(who.tenant_id, page.items), cursor=page.cursor)
 
     @app.get("/admin/handoffs/<ticket_id>", tags=["handoffs"], summary="A ticket: snapshot and transcript")
-    def get_ticket(ticket_id: str, who: Annotated[Principal, Depends(staff)]) -> HandoffTicket:
-        return s.handoffs.get(who.tenant_id, ticket_id)
+    def get_ticket(ticket_id: str, who: Annotated[Principal, Depends(staff)]) -> TicketView:
+        return views(who.tenant_id, [s.handoffs.get(who.tenant_id, ticket_id)])[0]
+
+    def views(tenant_id: str, tickets: list[HandoffTicket]) -> list[TicketView]:
+        briefs = customer_briefs(deps, tenant_id, (t.customer_id for t in tickets))
+        return [TicketView(**dict(t), customer=briefs.get(t.customer_id)) for t in tickets]
 
     @app.post("/admin/handoffs/<ticket_id>/claim", tags=["handoffs"], summary="Take the ticket (you reply)")
     def claim(ticket_id: str, who: Annotated[Principal, Depends(staff)]) -> HandoffTicket:

@@ -14,8 +14,12 @@ from pydantic import BaseModel, Field
 
 from tulia.admin.auth import Principal
 from tulia.admin.common import AdminDeps, Deleted, Page, audit
+from tulia.domain.common import Lang
 from tulia.domain.kb import KbDocument, SourceType
 from tulia.errors import InvalidInput, NotFound, ProviderUnavailable
+from tulia.nlg.payment_guard import guard_payment_details, own_numbers
+from tulia.nlg.templates import render
+from tulia.rag.answer import best_sentences, source_of
 from tulia.rag.extract import SUPPORTED_SUFFIXES
 from tulia.rag.ingest import MAX_KB_BYTES, check_document, document_id, source_type
 
@@ -68,6 +72,29 @@ class UploadTicket(BaseModel):
     headers: dict[str, str]
     expires_in: int
     document: KbDocument
+
+
+class AskBody(BaseModel):
+    question: str = Field(min_length=1, max_length=1000, description="As a customer would ask it")
+    language: Lang | None = Field(default=None, description="en, sw or sheng (default: the shop's)")
+
+
+class Source(BaseModel):
+    doc_id: str
+    title: str
+    section: str | None
+    text: str
+    score: float
+
+
+class TryAnswer(BaseModel):
+    """What the bot says with the rules engine (with a model, the same facts are worded from the same
+    sources), and the passages it found."""
+
+    answer: str
+    answer_found: bool
+    sources: list[Source]
+    withheld_numbers: list[str] = Field(default_factory=list)  # payment numbers that are not the shop's
 
 
 def register(
@@ -147,3 +174,36 @@ def register(
             deps.uploads.delete(f"{who.tenant_id}/{doc.filename}")
         audit(deps, who, "kb.delete", doc_id)
         return Deleted(deleted=True, id=doc_id)
+
+    @app.post(
+        "/admin/kb/ask",
+        tags=["knowledge base"],
+        summary="Try a question: the answer the bot gives from the documents, and its sources",
+    )
+    def ask(body: AskBody, who: Annotated[Principal, Depends(owner)]) -> TryAnswer:
+        tenant = s.tenants.get(who.tenant_id)
+        lang = body.language or tenant.languages.default
+        passages = s.kb_search.search(who.tenant_id, body.question, top_k=3)
+        sources = [
+            Source(
+                doc_id=p.chunk.doc_id,
+                title=p.chunk.title,
+                section=p.chunk.section,
+                text=p.chunk.text,
+                score=round(p.score, 4),
+            )
+            for p in passages
+        ]
+        if not sources:
+            said = render("kb_no_answer", lang, tenant.languages.sheng_reply_language)
+            return TryAnswer(answer=said, answer_found=False, sources=[])
+        top = sources[0].model_dump()
+        said = render(
+            "kb_answer",
+            lang,
+            tenant.languages.sheng_reply_language,
+            answer=best_sentences(top["text"], body.question),
+            source=source_of(top),
+        )
+        said, foreign = guard_payment_details(said, own_numbers(tenant))
+        return TryAnswer(answer=said, answer_found=True, sources=sources, withheld_numbers=foreign)

@@ -11,11 +11,20 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel, Field
 
 from tulia.admin.auth import Principal
-from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Page, audit, business_day
+from tulia.admin.common import (
+    PAGE_LIMIT_MAX,
+    AdminDeps,
+    CustomerBrief,
+    Page,
+    audit,
+    business_day,
+    customer_briefs,
+)
 from tulia.channel.whatsapp import customer_key
 from tulia.domain.common import NAIROBI, sortable
-from tulia.domain.order import FULFILMENT_STEPS, Order, OrderEvent, OrderStatus
+from tulia.domain.order import FULFILMENT_STEPS, Order, OrderEvent, OrderStatus, PaymentState
 from tulia.domain.payment import Overpayment, Payment, UnmatchedPayment
+from tulia.domain.phone import normalize_phone
 from tulia.errors import BusinessRuleViolation, InvalidInput, NotFound, StateConflict
 from tulia.observability import logger as log
 from tulia.payments.reconcile import apply_transaction, suggested_orders, unmatched_or_404
@@ -28,9 +37,43 @@ class ApplyBody(BaseModel):
     order_id: str = Field(min_length=1, max_length=40, description="The order this money pays")
 
 
+class OrderView(Order):
+    """An order with who the customer is (name and number), as staff lists show it."""
+
+    customer: CustomerBrief | None = None  # None: the customer's data was erased
+
+
+class HistoryEntry(BaseModel):
+    at: datetime
+    event: str  # created, payment_started, payment_<status>, paid, confirmed, dispatched, ..., cancelled
+    detail: str | None = None
+    by: str | None = None
+
+
 class OrderDetail(BaseModel):
     order: Order
     payments: list[Payment]
+    customer: CustomerBrief | None = None
+    history: list[HistoryEntry] = Field(default_factory=list)
+
+
+def history_of(order: Order, payments: list[Payment]) -> list[HistoryEntry]:
+    """What happened to the order, oldest first: made, each payment and its outcome, paid, each step
+    staff marked, cancelled."""
+    entries = [HistoryEntry(at=order.created_at, event="created", detail=f"KES {order.totals.total:,}")]
+    for p in payments:
+        label = f"{p.method} KES {p.amount:,}"
+        entries.append(HistoryEntry(at=p.created_at, event="payment_started", detail=label))
+        if p.status != "pending":
+            entries.append(
+                HistoryEntry(at=p.updated_at, event=f"payment_{p.status}", detail=p.receipt or p.result_desc or label)
+            )
+    if order.paid_at is not None:
+        entries.append(HistoryEntry(at=order.paid_at, event="paid", detail=f"KES {order.paid_amount:,}"))
+    entries += [HistoryEntry(at=m.at, event=m.event, by=m.by) for m in order.marks]
+    if order.status == "cancelled":
+        entries.append(HistoryEntry(at=order.updated_at, event="cancelled"))
+    return sorted(entries, key=lambda e: e.at)
 
 
 def day_bounds(start: date | None, end: date | None) -> tuple[str, str] | None:
@@ -54,38 +97,64 @@ def register(
 ) -> None:
     s = deps.services
 
-    @app.get("/admin/orders", tags=["orders"], summary="Orders, newest first (filter by status, dates, customer)")
+    @app.get(
+        "/admin/orders", tags=["orders"], summary="Orders, newest first (filter by status, payment, dates, customer)"
+    )
     def list_orders(
         who: Annotated[Principal, Depends(staff)],
         status: Annotated[OrderStatus | None, Query()] = None,
+        payment: Annotated[PaymentState | None, Query(description="the order's payment state")] = None,
         date_from: Annotated[date | None, Query(alias="from", description="first day (Nairobi), YYYY-MM-DD")] = None,
         date_to: Annotated[date | None, Query(alias="to", description="last day (Nairobi), YYYY-MM-DD")] = None,
         customer_id: Annotated[str | None, Query(max_length=64)] = None,
+        phone: Annotated[str | None, Query(max_length=20, description="the customer's number, e.g. 0712345678")] = None,
         limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
         cursor: Annotated[str | None, Query(max_length=2000)] = None,
-    ) -> Page[Order]:
+    ) -> Page[OrderView]:
+        if phone:
+            number = normalize_phone(phone, field="phone")
+            customer_id = s.customers.find_id_by_phone(who.tenant_id, number)
+            if customer_id is None:
+                return Page[OrderView](items=[])
         if customer_id:
             index, pk = ORDERS_BY_CUSTOMER, keys.customer_orders_gsi_pk(who.tenant_id, customer_id)
         else:
             index, pk = ORDERS_BY_TENANT, keys.tenant_orders_gsi_pk(who.tenant_id)
+        wheres: list[str] = []
+        names: dict[str, str] = {}
+        values: dict[str, Any] = {}
+        if status:
+            wheres.append("#s = :status")
+            names["#s"], values[":status"] = "status", status
+        if payment:
+            wheres.append("#p = :payment")
+            names["#p"], values[":payment"] = "payment_status", payment
         page = s.db.page(
             ORDERS,
             pk,
             index=index,
             sk_between=day_bounds(date_from, date_to),
-            where="#s = :status" if status else None,
-            names={"#s": "status"} if status else None,
-            values={":status": status} if status else None,
+            where=" AND ".join(wheres) or None,
+            names=names or None,
+            values=values or None,
             limit=limit,
             cursor=cursor,
             forward=False,
         )
-        return Page[Order](items=[OrderRepo.from_item(i) for i in page.items], cursor=page.cursor)
+        orders = [OrderRepo.from_item(i) for i in page.items]
+        briefs = customer_briefs(deps, who.tenant_id, (o.customer_id for o in orders))
+        return Page[OrderView](
+            items=[OrderView(**dict(o), customer=briefs.get(o.customer_id)) for o in orders], cursor=page.cursor
+        )
 
-    @app.get("/admin/orders/<order_id>", tags=["orders"], summary="An order with its payment history")
+    def detail(tenant_id: str, order_id: str) -> OrderDetail:
+        order, payments = s.orders.get_with_payments(tenant_id, order_id)
+        brief = customer_briefs(deps, tenant_id, [order.customer_id]).get(order.customer_id)
+        return OrderDetail(order=order, payments=payments, customer=brief, history=history_of(order, payments))
+
+    @app.get("/admin/orders/<order_id>", tags=["orders"], summary="An order with its payments, customer and history")
     def get_order(order_id: str, who: Annotated[Principal, Depends(staff)]) -> OrderDetail:
-        order, payments = s.orders.get_with_payments(who.tenant_id, order_id)
-        return OrderDetail(order=order, payments=payments)
+        return detail(who.tenant_id, order_id)
 
     def to_agent(order: Order, dedup: str, body: dict[str, Any]) -> None:
         """News for the order's customer goes to the agent, in the customer's own FIFO group, which
@@ -132,7 +201,7 @@ def register(
                 if event == "cancelled":
                     s.orders.transition(who.tenant_id, order_id, to="cancelled", now=s.clock())
                 else:
-                    s.orders.fulfilment_step(who.tenant_id, order_id, event=event, now=s.clock())
+                    s.orders.fulfilment_step(who.tenant_id, order_id, event=event, now=s.clock(), by=who.actor)
             except StateConflict as exc:
                 state = (
                     order.status if order.status != "paid" else f"paid ({order.fulfilment_status.replace('_', ' ')})"
@@ -142,9 +211,9 @@ def register(
                     details={"status": order.status, "fulfilment_status": order.fulfilment_status},
                 ) from exc
             audit(deps, who, f"order.{event}", order_id, previous_status=order.status)
-        order, payments = s.orders.get_with_payments(who.tenant_id, order_id)
-        tell_customer(order, event)
-        return OrderDetail(order=order, payments=payments)
+        shown = detail(who.tenant_id, order_id)
+        tell_customer(shown.order, event)
+        return shown
 
     @app.post("/admin/orders/<order_id>/confirm", tags=["orders"], summary="Confirm a paid order (being prepared)")
     def confirm(order_id: str, who: Annotated[Principal, Depends(staff)]) -> OrderDetail:
@@ -237,8 +306,7 @@ def register(
                 amount=applied.payment.amount,
             )
             tell_paid(applied.order, applied.payment.payment_id)
-        order, payments = s.orders.get_with_payments(who.tenant_id, body.order_id)
-        return OrderDetail(order=order, payments=payments)
+        return detail(who.tenant_id, body.order_id)
 
     def tell_paid(order: Order, payment_id: str) -> None:
         """The receipt goes as every payment's does: a payment event."""

@@ -78,6 +78,14 @@ class PesapalCheckoutRef(Model):
     order_tracking_id: str
 
 
+class OrderMark(Model):
+    """A step staff marked on the order (its history beside the payments)."""
+
+    event: OrderEvent
+    at: datetime
+    by: str | None = None
+
+
 class Order(Model):
     tenant_id: str
     order_id: str  # the human reference, e.g. ORD-7F3K2
@@ -95,6 +103,7 @@ class Order(Model):
     missing_fields: list[str] = Field(default_factory=list)  # what must be answered before payment
     paid_amount: int = 0
     fulfilment_status: FulfilmentStatus = "not_started"
+    marks: list[OrderMark] = Field(default_factory=list)
     created_at: datetime
     updated_at: datetime
     paid_at: datetime | None = None

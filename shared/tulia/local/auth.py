@@ -13,6 +13,7 @@ import secrets
 import tempfile
 import time
 from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -78,11 +79,10 @@ def create_pool(endpoint: str, region: str, api_url: str, table_prefix: str) -> 
     return LocalPool(endpoint, region, pool["Id"], client["ClientId"], api_url, table_prefix)
 
 
-def tenant_known(pool: LocalPool, tenant_id: str) -> bool:
+def _db(pool: LocalPool) -> Any:
     import boto3
 
     from tulia.store.dynamo import Dynamo
-    from tulia.store.tenants import TenantRepo
 
     client = boto3.client(
         "dynamodb",
@@ -91,15 +91,29 @@ def tenant_known(pool: LocalPool, tenant_id: str) -> bool:
         aws_access_key_id="local",
         aws_secret_access_key="local",
     )
-    return TenantRepo(Dynamo(client, pool.table_prefix)).exists(tenant_id)
+    return Dynamo(client, pool.table_prefix)
 
 
-def issue_token(pool: LocalPool, tenant_id: str, role: str, email: str | None = None) -> str:
-    """A real ID token from the pool for a staff user of ``tenant_id`` in group ``role`` (the user is
-    created the first time, with a generated password, and reused afterwards)."""
+def tenant_known(pool: LocalPool, tenant_id: str) -> bool:
+    from tulia.store.tenants import TenantRepo
+
+    return TenantRepo(_db(pool)).exists(tenant_id)
+
+
+# The demo shops' console users (local only): printed by `tulia dev`, the same on every start.
+DEMO_PASSWORDS = {"owner": "Tulia-owner-2026!", "agent": "Tulia-agent-2026!"}
+
+
+def demo_email(tenant_id: str, role: str) -> str:
+    return f"{role}@{tenant_id}.local"
+
+
+def ensure_user(pool: LocalPool, tenant_id: str, role: str, email: str, password: str) -> None:
+    """A staff user of ``tenant_id`` in group ``role`` with this (permanent) password, on the shop's
+    staff list as the console shows it."""
+    from tulia.store.staff import StaffMember, StaffRepo
+
     idp = cognito(pool.endpoint, pool.region)
-    email = email or f"{role}@{tenant_id}.local"
-    password = "Tulia-" + secrets.token_urlsafe(12) + "9!"
     try:
         idp.admin_get_user(UserPoolId=pool.user_pool_id, Username=email)
     except idp.exceptions.UserNotFoundException:
@@ -115,7 +129,21 @@ def issue_token(pool: LocalPool, tenant_id: str, role: str, email: str | None = 
         )
         idp.admin_add_user_to_group(UserPoolId=pool.user_pool_id, Username=email, GroupName=role)
     idp.admin_set_user_password(UserPoolId=pool.user_pool_id, Username=email, Password=password, Permanent=True)
-    auth = idp.admin_initiate_auth(
+    staff = StaffRepo(_db(pool))
+    if staff.get(tenant_id, email) is None:
+        staff.save(tenant_id, StaffMember(email=email, role=role, invited_at=datetime.now(UTC), invited_by=None))
+
+
+def issue_token(pool: LocalPool, tenant_id: str, role: str, email: str | None = None) -> str:
+    """A real ID token from the pool for a staff user of ``tenant_id`` in group ``role`` (the user is
+    created the first time and reused afterwards; the demo users keep their printed passwords)."""
+    email = email or demo_email(tenant_id, role)
+    if email == demo_email(tenant_id, role):
+        password = DEMO_PASSWORDS[role]
+    else:
+        password = "Tulia-" + secrets.token_urlsafe(12) + "9!"
+    ensure_user(pool, tenant_id, role, email, password)
+    auth = cognito(pool.endpoint, pool.region).admin_initiate_auth(
         UserPoolId=pool.user_pool_id,
         ClientId=pool.client_id,
         AuthFlow="ADMIN_USER_PASSWORD_AUTH",

@@ -57,9 +57,18 @@ class LocalStack:
         from tulia.admin.api import build_admin_api
         from tulia.channel.graph_api import WhatsAppSender
         from tulia.graph.conversation import Conversations, dynamodb_checkpointer
-        from tulia.local import chatpage
-        from tulia.local.auth import JwtVerifier, create_pool, forget_pool, save_pool
+        from tulia.local import chatpage, console
+        from tulia.local.auth import (
+            DEMO_PASSWORDS,
+            JwtVerifier,
+            create_pool,
+            demo_email,
+            ensure_user,
+            forget_pool,
+            save_pool,
+        )
         from tulia.local.chatpage import ChatPage
+        from tulia.local.console import ConsoleSite
         from tulia.local.http import LocalApi
         from tulia.local.poller import QueuePoller
         from tulia.local.simulators.daraja import DarajaSimulator
@@ -69,7 +78,7 @@ class LocalStack:
         from tulia.packs.seed import seed_pack
         from tulia.payments.setup import register_provider_urls
         from tulia.pipeline import agent_app, kb_ingest_app, payments_app, webhook_app
-        from tulia.pipeline.admin_app import build_deps
+        from tulia.pipeline.admin_app import build_deps, staff_directory
         from tulia.pipeline.agent import AgentService
         from tulia.pipeline.payments import PaymentCallbacks
         from tulia.pipeline.webhook import WebhookService
@@ -230,10 +239,14 @@ class LocalStack:
                     kb_ingest_app.handle(body, (services, read_upload))
             return {"batchItemFailures": []}
 
-        self.admin_api = build_admin_api(
-            build_deps(s, services, http=self.http, whatsapp_api_base=self.whatsapp_api_base), swagger=True
-        )
+        admin_deps = build_deps(s, services, http=self.http, whatsapp_api_base=self.whatsapp_api_base)
+        admin_deps.staff = staff_directory(s, self.pool.user_pool_id, send_email=False)
+        self.admin_api = build_admin_api(admin_deps, swagger=True)
         self.verifier = JwtVerifier(self.pool, self.http)
+        for pack in self.packs:  # each shop's console users (printed by `tulia dev`)
+            for role, password in DEMO_PASSWORDS.items():
+                ensure_user(self.pool, pack.tenant.tenant_id, role, demo_email(pack.tenant.tenant_id, role), password)
+        self.console = ConsoleSite(self.pool, self.http, Path(s.console_dist) if s.console_dist else None)
 
         self.chat_page = ChatPage(
             services=services,
@@ -254,6 +267,8 @@ class LocalStack:
                 chatpage.API_PREFIX: self.chat_page.handle,
                 admin_api.PREFIX: self._admin,
                 admin_api.PREFIX + "/": self._admin,
+                console.PREFIX: self.console.handle,
+                console.PREFIX + "/": self.console.handle,
             },
         ).start()
         self._stops.insert(0, self.api.stop)
@@ -357,6 +372,8 @@ class LocalStack:
 
 
 def run_dev(packs: list[Pack], *, port: int, data_dir: Path | None = None) -> int:
+    from tulia.local.auth import DEMO_PASSWORDS, demo_email
+
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
@@ -377,6 +394,14 @@ def run_dev(packs: list[Pack], *, port: int, data_dir: Path | None = None) -> in
             f"Admin API: {stack.base_url}/admin (OpenAPI {stack.base_url}/admin/openapi.json, try it at "
             f"{stack.base_url}/admin/docs); a token: tulia admin-token --tenant-id <shop> [--role owner|agent]"
         )
+        if stack.console.built:
+            print(f"Shop console: {stack.base_url}/console/ (sign in as a shop's owner or agent):")
+        else:
+            print(f"Shop console: {stack.base_url}/console/ is not built yet: run `make console`; its users:")
+        for pack in stack.packs:
+            shop = pack.tenant.tenant_id
+            people = ", ".join(f"{role} {demo_email(shop, role)} / {pw}" for role, pw in DEMO_PASSWORDS.items())
+            print(f"  {shop}: {people}")
         print(f"Tulia is running on {stack.base_url}. Press Ctrl-C to stop.", flush=True)
         # Wake up regularly: a Ctrl-C delivered to another thread only runs its handler when the
         # main thread next executes Python code; a bare wait() could sleep through it.

@@ -20,6 +20,7 @@ NAMESPACE = "Tulia"
 
 # tool -> metric counted when the tool succeeded in a turn
 TOOL_METRICS = {
+    "catalog_search": "Searches",
     "order_create": "OrdersCreated",
     "payment_initiate_stk_push": "StkPushesStarted",
     "payment_create_pesapal_checkout": "CardCheckoutsStarted",

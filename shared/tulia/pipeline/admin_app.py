@@ -79,7 +79,22 @@ def build_deps(settings: Any, services: Any, *, http: Any = None, whatsapp_api_b
         outreach=outreach,
         conversations=CheckpointConversations(saver),
         stats=StatsRepo(services.db),
+        staff=staff_directory(settings),
+        kes_per_usd=settings.kes_per_usd,
     )
+
+
+def staff_directory(settings: Any, user_pool_id: str | None = None, *, send_email: bool = True) -> Any:
+    """The staff user pool the admin API invites into (None without one)."""
+    import boto3
+
+    from tulia.admin.staff import StaffDirectory
+
+    pool_id = user_pool_id or settings.staff_user_pool_id
+    if not pool_id:
+        return None
+    idp = boto3.client("cognito-idp", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url)
+    return StaffDirectory(idp, pool_id, send_email=send_email)
 
 
 @lru_cache(maxsize=1)

@@ -37,6 +37,14 @@ def template_sk(name: str, language: str) -> str:
     return f"{TEMPLATE_PREFIX}{_part(name, 'name')}#{_part(language, 'language')}"
 
 
+STAFF_PREFIX = "STAFF#"
+
+
+def staff_sk(email: str) -> str:
+    """A person who may sign in to the shop's console (emails are compared in lower case)."""
+    return f"{STAFF_PREFIX}{_part(email.strip().lower(), 'email')}"
+
+
 def phone_number_route_pk(phone_number_id: str) -> str:
     """Routing item, not tenant data: which tenant owns a WhatsApp phone_number_id."""
     return f"WAPHONE#{_part(phone_number_id, 'phone_number_id')}"

@@ -144,12 +144,19 @@ class OrderRepo:
         )
         return self.from_item(attrs)
 
-    def fulfilment_step(self, tenant_id: str, order_id: str, *, event: str, now: datetime) -> Order:
+    def fulfilment_step(
+        self, tenant_id: str, order_id: str, *, event: str, now: datetime, by: str | None = None
+    ) -> Order:
         """Mark a paid order confirmed, dispatched, ready for pickup or delivered (delivered: the order
-        is fulfilled); a step back or a repeat is a StateConflict."""
+        is fulfilled); a step back or a repeat is a StateConflict. The step joins the order's marks."""
         to, allowed_from = FULFILMENT_STEPS[event]
         in_list, vals = _in(allowed_from, "f")
-        sets = ["fulfilment_status = :to", "updated_at = :now"] + (["#s = :done"] if to == "delivered" else [])
+        sets = [
+            "fulfilment_status = :to",
+            "updated_at = :now",
+            "marks = list_append(if_not_exists(marks, :no_marks), :mark)",
+        ] + (["#s = :done"] if to == "delivered" else [])
+        vals |= {":no_marks": [], ":mark": [{"event": event, "at": iso(now), "by": by}]}
         attrs = self.db.update(
             ORDERS,
             keys.order_pk(tenant_id, order_id),

@@ -83,7 +83,7 @@ class StatsRepo:
     def record_payment(self, tenant_id: str, *, at: datetime, method: str, status: str, amount: int) -> None:
         counts = {f"payments_{status}_{method}": 1}
         if status == "paid":
-            counts |= {"OrdersPaid": 1, "RevenueKes": amount}
+            counts |= {"OrdersPaid": 1, "RevenueKes": amount, f"revenue_kes_{method}": amount}
         self._add(tenant_id, keys.stats_day_sk(day_of(at)), counts, at)
 
     def model_cost_usd(self, tenant_id: str, at: datetime) -> float:

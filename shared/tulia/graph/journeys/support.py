@@ -16,9 +16,8 @@ from tulia.graph.subgraph import as_node, journey_graph
 from tulia.graph.wording import worded
 from tulia.nlg.messages import buttons, text
 from tulia.nlg.payment_guard import FOREIGN_PAYMENT_FLAG, guard_payment_details, own_numbers
+from tulia.rag.answer import best_sentences, source_of
 from tulia.search.text import terms
-
-ANSWER_CHARS = 500
 
 
 def support_start(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
@@ -77,8 +76,7 @@ def _answer(turn: Turn, snippets: list[dict[str, Any]], question: str) -> None:
     """The answer from the best snippet, worded (and fact-guarded) when the tenant allows, without
     payment details that are not the shop's."""
     top = snippets[0]
-    source = top["title"] + (f" - {top['section']}" if top["section"] else "")
-    answer = t(turn, "kb_answer", answer=best_sentences(top["text"], question), source=source)
+    answer = t(turn, "kb_answer", answer=best_sentences(top["text"], question), source=source_of(top))
     shown = [{"title": s["title"], "section": s["section"], "text": s["text"]} for s in snippets]
     said = worded(turn, "support_rag_answer", answer, [shown], user_message=question, snippets_json=shown)
     services = turn.ctx.services
@@ -131,20 +129,3 @@ support = as_node(
         entry="support_start",
     ),
 )
-
-
-def best_sentences(passage: str, question: str, limit: int = ANSWER_CHARS) -> str:
-    """The passage's sentences that share the most words with the question, in their order."""
-    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", passage) if s.strip()]
-    if len(passage) <= limit:
-        return passage.strip()
-    wanted = set(terms(question))
-    scored = sorted(range(len(sentences)), key=lambda i: -len(wanted & set(terms(sentences[i]))))
-    chosen: list[int] = []
-    size = 0
-    for i in scored:
-        if size + len(sentences[i]) > limit and chosen:
-            break
-        chosen.append(i)
-        size += len(sentences[i]) + 1
-    return " ".join(sentences[i] for i in sorted(chosen))

@@ -1,0 +1,88 @@
+import { confirmSignIn, fetchAuthSession, signIn, signOut } from "aws-amplify/auth";
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+
+import { config } from "./config";
+import { rolesOf, type Role } from "./logic/roles";
+
+export interface Session {
+  email: string;
+  tenantId: string;
+  roles: Role[];
+}
+
+type SignInStep = "done" | "new_password";
+
+interface AuthState {
+  session: Session | null;
+  loading: boolean;
+  signInWith(email: string, password: string): Promise<SignInStep>;
+  chooseNewPassword(password: string): Promise<void>;
+  leave(): Promise<void>;
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+
+/** The current ID token (refreshed by Amplify when it expires), for the admin API. */
+export async function idToken(): Promise<string | null> {
+  const { tokens } = await fetchAuthSession();
+  return tokens?.idToken?.toString() ?? null;
+}
+
+async function currentSession(): Promise<Session | null> {
+  try {
+    const { tokens } = await fetchAuthSession();
+    const claims = tokens?.idToken?.payload;
+    if (!claims) return null;
+    return {
+      email: String(claims.email ?? ""),
+      tenantId: String(claims["custom:tenant_id"] ?? ""),
+      roles: rolesOf(claims["cognito:groups"]),
+    };
+  } catch {
+    return null;
+  }
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [session, setSession] = useState<Session | null>(null);
+  const [loading, setLoading] = useState(true);
+
+  useEffect(() => {
+    currentSession().then((s) => {
+      setSession(s);
+      setLoading(false);
+    });
+  }, []);
+
+  const signInWith = useCallback(async (email: string, password: string): Promise<SignInStep> => {
+    const flow = config().authFlow ?? "USER_SRP_AUTH";
+    const result = await signIn({ username: email.trim().toLowerCase(), password, options: { authFlowType: flow } });
+    if (result.nextStep.signInStep === "CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED") return "new_password";
+    if (result.nextStep.signInStep !== "DONE") throw new Error(result.nextStep.signInStep);
+    setSession(await currentSession());
+    return "done";
+  }, []);
+
+  const chooseNewPassword = useCallback(async (password: string) => {
+    const result = await confirmSignIn({ challengeResponse: password });
+    if (result.nextStep.signInStep !== "DONE") throw new Error(result.nextStep.signInStep);
+    setSession(await currentSession());
+  }, []);
+
+  const leave = useCallback(async () => {
+    await signOut();
+    setSession(null);
+  }, []);
+
+  const value = useMemo(
+    () => ({ session, loading, signInWith, chooseNewPassword, leave }),
+    [session, loading, signInWith, chooseNewPassword, leave],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  const state = useContext(AuthContext);
+  if (!state) throw new Error("useAuth outside AuthProvider");
+  return state;
+}

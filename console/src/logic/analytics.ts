@@ -1,0 +1,44 @@
+import dayjs from "dayjs";
+
+import type { Analytics } from "../types";
+
+export type RangePreset = "7d" | "30d" | "90d";
+
+/** The days of a preset range ending today (Nairobi's day is the browser's here). */
+export function rangeOf(preset: RangePreset, today: Date): { from: string; to: string } {
+  const days = { "7d": 7, "30d": 30, "90d": 90 }[preset];
+  const end = dayjs(today);
+  return { from: end.subtract(days - 1, "day").format("YYYY-MM-DD"), to: end.format("YYYY-MM-DD") };
+}
+
+export const METHODS = ["mpesa_stk", "mpesa_c2b", "pesapal"] as const;
+
+/** One row per day for the charts. */
+export function dailyRows(a: Analytics) {
+  return a.days.map((d) => ({
+    day: dayjs(d.date).format("D MMM"),
+    conversations: d.conversations,
+    searches: d.funnel.searches,
+    orders: d.funnel.orders_created,
+    prompts: d.funnel.payment_prompts,
+    paid: d.funnel.orders_paid,
+    mpesa_stk: d.revenue_by_method.mpesa_stk ?? 0,
+    mpesa_c2b: d.revenue_by_method.mpesa_c2b ?? 0,
+    pesapal: d.revenue_by_method.pesapal ?? 0,
+    handover: d.escalation_rate === null ? 0 : Math.round(d.escalation_rate * 1000) / 10,
+    cost: d.llm_cost_kes,
+  }));
+}
+
+/** The funnel as bars, each with its share of the first step. */
+export function funnelRows(a: Analytics) {
+  const f = a.funnel;
+  const steps: [string, number][] = [
+    ["searches", f.searches],
+    ["orders", f.orders_created],
+    ["prompts", f.payment_prompts],
+    ["paid", f.orders_paid],
+  ];
+  const top = steps[0][1] || Math.max(...steps.map((s) => s[1]), 0);
+  return steps.map(([step, count]) => ({ step, count, share: top ? Math.round((count / top) * 100) : 0 }));
+}

@@ -1,0 +1,56 @@
+import type { CatalogItem, VariantDimension } from "../types";
+
+/** Lower case, accents and punctuation away: "Écran  TV-55" -> "ecran tv 55". */
+export function fold(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
+}
+
+/** Items whose sku, name, brand, category or tags hold every word of the query. */
+export function searchItems(items: readonly CatalogItem[], query: string): CatalogItem[] {
+  const words = fold(query).split(" ").filter(Boolean);
+  if (!words.length) return [...items];
+  return items.filter((item) => {
+    const hay = fold([item.item_id, item.name, item.brand ?? "", item.category, ...item.tags].join(" "));
+    return words.every((w) => hay.includes(w));
+  });
+}
+
+/** Variants as one line a shop owner can type: "colour: black, blue +500; storage: 128GB, 256GB +3000". */
+export function variantsToText(dims: readonly VariantDimension[]): string {
+  return dims
+    .map(
+      (d) =>
+        `${d.name}: ` +
+        d.options.map((o) => (o.price_delta ? `${o.value} ${o.price_delta > 0 ? "+" : ""}${o.price_delta}` : o.value)).join(", "),
+    )
+    .join("; ");
+}
+
+export class VariantSyntaxError extends Error {}
+
+/** The inverse of variantsToText; a dimension without options or a bad price change is an error. */
+export function textToVariants(text: string): VariantDimension[] {
+  const dims: VariantDimension[] = [];
+  for (const part of text.split(";").map((p) => p.trim()).filter(Boolean)) {
+    const colon = part.indexOf(":");
+    if (colon < 1) throw new VariantSyntaxError(`"${part}": write name: option, option`);
+    const name = part.slice(0, colon).trim();
+    const options = part
+      .slice(colon + 1)
+      .split(",")
+      .map((o) => o.trim())
+      .filter(Boolean)
+      .map((o) => {
+        const m = o.match(/^(.*?)\s+([+-]\d+)$/);
+        return m ? { value: m[1].trim(), price_delta: Number(m[2]) } : { value: o, price_delta: 0 };
+      });
+    if (!options.length) throw new VariantSyntaxError(`"${name}" has no options`);
+    dims.push({ name, options });
+  }
+  return dims;
+}

@@ -1,0 +1,203 @@
+import { describe, expect, it } from "vitest";
+
+import { dailyRows, funnelRows, rangeOf } from "./analytics";
+import { fold, searchItems, textToVariants, VariantSyntaxError, variantsToText } from "./catalog";
+import { customerLabel, replyWindow, sortInbox, unreadCount } from "./inbox";
+import { fromFields, toFields } from "./localText";
+import { actionsFor, kes } from "./orders";
+import { mayOpen, rolesOf } from "./roles";
+import type { Analytics, CatalogItem, Order, Ticket } from "../types";
+
+function ticket(id: string, priority: Ticket["priority"], created: string, status: Ticket["status"] = "open"): Ticket {
+  return {
+    ticket_id: id,
+    customer_id: `c-${id}`,
+    reason: "human_requested",
+    priority,
+    status,
+    context_snapshot: {},
+    assigned_to: null,
+    transcript: [],
+    last_customer_message_at: null,
+    created_at: created,
+    updated_at: created,
+    customer: null,
+  };
+}
+
+describe("the inbox", () => {
+  it("puts waiting tickets first, then the most urgent, then the longest waiting, and drops resolved ones", () => {
+    const sorted = sortInbox([
+      ticket("normal-old", "normal", "2026-11-26T08:00:00Z"),
+      ticket("high-new", "high", "2026-11-26T09:30:00Z"),
+      ticket("claimed-urgent", "urgent", "2026-11-26T07:00:00Z", "claimed"),
+      ticket("urgent", "urgent", "2026-11-26T09:45:00Z"),
+      ticket("high-old", "high", "2026-11-26T09:00:00Z"),
+      ticket("done", "urgent", "2026-11-26T06:00:00Z", "resolved"),
+    ]);
+    expect(sorted.map((t) => t.ticket_id)).toEqual(["urgent", "high-old", "high-new", "normal-old", "claimed-urgent"]);
+  });
+
+  it("knows whether WhatsApp's 24-hour window is open", () => {
+    const now = new Date("2026-11-26T12:00:00Z");
+    expect(replyWindow("2026-11-25T12:30:00Z", now)).toEqual({ open: true, closesAt: new Date("2026-11-26T12:30:00Z") });
+    expect(replyWindow("2026-11-25T11:59:00Z", now).open).toBe(false);
+    expect(replyWindow(null, now)).toEqual({ open: false, closesAt: null });
+  });
+
+  it("names the customer by name and number, or by id when their data was erased", () => {
+    const t = ticket("a", "normal", "2026-11-26T08:00:00Z");
+    expect(customerLabel(t)).toBe("c-a");
+    expect(customerLabel({ ...t, customer: { customer_id: "c-a", name: "Wanjiru", phone: "+254711600001" } })).toBe(
+      "Wanjiru · +254711600001",
+    );
+    expect(customerLabel({ ...t, customer: { customer_id: "c-a", name: null, phone: "+254711600001" } })).toBe("+254711600001");
+  });
+
+  it("counts the customer's messages since staff last looked", () => {
+    const t = {
+      ...ticket("a", "normal", "2026-11-26T08:00:00Z"),
+      transcript: [
+        { role: "customer" as const, text: "hello", at: "2026-11-26T08:01:00Z" },
+        { role: "agent" as const, text: "hi", at: "2026-11-26T08:02:00Z" },
+        { role: "customer" as const, text: "are you there?", at: "2026-11-26T08:05:00Z" },
+      ],
+    };
+    expect(unreadCount(t, "2026-11-26T08:02:00Z")).toBe(1);
+    expect(unreadCount(t, undefined)).toBe(2);
+  });
+});
+
+function order(change: Partial<Order>): Order {
+  return {
+    order_id: "ORD-1",
+    customer_id: "c1",
+    status: "paid",
+    payment_status: "paid",
+    fulfilment_status: "not_started",
+    lines: [],
+    delivery: { mode: "delivery" },
+    totals: { subtotal: 100, delivery_fee: 0, discount: 0, total: 100 },
+    paid_amount: 100,
+    created_at: "2026-11-26T08:00:00Z",
+    updated_at: "2026-11-26T08:00:00Z",
+    paid_at: "2026-11-26T08:00:00Z",
+    ...change,
+  };
+}
+
+describe("order actions", () => {
+  it("offers staff the next steps of a paid order as the API allows them", () => {
+    expect(actionsFor(order({}), ["agent"])).toEqual(["confirm", "dispatch", "deliver"]);
+    expect(actionsFor(order({ delivery: { mode: "pickup" } }), ["agent"])).toEqual(["confirm", "ready", "deliver"]);
+    expect(actionsFor(order({ fulfilment_status: "processing" }), ["agent"])).toEqual(["dispatch", "deliver"]);
+    expect(actionsFor(order({ fulfilment_status: "dispatched" }), ["owner"])).toEqual(["deliver"]);
+    expect(actionsFor(order({ status: "fulfilled", fulfilment_status: "delivered" }), ["owner"])).toEqual([]);
+  });
+
+  it("lets only the owner cancel, and only an unpaid order", () => {
+    const unpaid = order({ status: "pending_payment", payment_status: "pending", paid_amount: 0 });
+    expect(actionsFor(unpaid, ["owner"])).toEqual(["cancel"]);
+    expect(actionsFor(unpaid, ["agent"])).toEqual([]);
+    expect(actionsFor(order({}), ["owner"])).not.toContain("cancel");
+  });
+
+  it("writes shillings as Kenyans do", () => {
+    expect(kes(21500)).toBe("KES 21,500");
+    expect(kes("1710.00")).toBe("KES 1,710");
+  });
+});
+
+describe("roles", () => {
+  it("reads Cognito groups in either shape", () => {
+    expect(rolesOf(["agent"])).toEqual(["agent"]);
+    expect(rolesOf("[owner agent]")).toEqual(["owner", "agent"]);
+    expect(rolesOf(undefined)).toEqual([]);
+    expect(rolesOf(["admin"])).toEqual([]);
+  });
+
+  it("keeps owner-only screens from agents", () => {
+    expect(mayOpen(["agent"], "inbox")).toBe(true);
+    expect(mayOpen(["agent"], "orders")).toBe(true);
+    for (const screen of ["settings", "catalog", "money", "analytics", "knowledge", "offers"] as const) {
+      expect(mayOpen(["agent"], screen)).toBe(false);
+      expect(mayOpen(["owner"], screen)).toBe(true);
+    }
+    expect(mayOpen([], "inbox")).toBe(false);
+  });
+});
+
+function item(id: string, name: string, extra: Partial<CatalogItem> = {}): CatalogItem {
+  return { item_id: id, type: "product", name, category: "phones", price: 1, stock: 1, variants: [], tags: [], brand: null, description: "", active: true, ...extra };
+}
+
+describe("catalog", () => {
+  it("finds items by every word, whatever the case and accents", () => {
+    const items = [item("SM-A15", "Samsung Galaxy A15", { brand: "Samsung" }), item("CH-002", "Oraimo Charger 20W", { category: "accessories" })];
+    expect(fold("Écran  TV-55")).toBe("ecran tv 55");
+    expect(searchItems(items, "galaxy samsung").map((i) => i.item_id)).toEqual(["SM-A15"]);
+    expect(searchItems(items, "ch-002").map((i) => i.item_id)).toEqual(["CH-002"]);
+    expect(searchItems(items, "accessories").map((i) => i.item_id)).toEqual(["CH-002"]);
+    expect(searchItems(items, "  ")).toHaveLength(2);
+    expect(searchItems(items, "iphone")).toEqual([]);
+  });
+
+  it("writes variants as one line and reads them back", () => {
+    const dims = [
+      { name: "colour", options: [{ value: "black", price_delta: 0 }, { value: "blue", price_delta: 500 }] },
+      { name: "storage", options: [{ value: "128GB", price_delta: 0 }, { value: "64GB", price_delta: -2000 }] },
+    ];
+    const line = variantsToText(dims);
+    expect(line).toBe("colour: black, blue +500; storage: 128GB, 64GB -2000");
+    expect(textToVariants(line)).toEqual(dims);
+    expect(textToVariants("")).toEqual([]);
+    expect(() => textToVariants("colour black")).toThrow(VariantSyntaxError);
+    expect(() => textToVariants("colour: ")).toThrow(VariantSyntaxError);
+  });
+});
+
+describe("texts in two languages", () => {
+  it("edits English and Swahili and keeps the rest", () => {
+    expect(toFields("next day")).toEqual({ en: "next day", sw: "" });
+    expect(toFields({ en: "next day", sw: "kesho" })).toEqual({ en: "next day", sw: "kesho" });
+    expect(fromFields({ en: " next day ", sw: "" })).toBe("next day");
+    expect(fromFields({ en: "next day", sw: "kesho" })).toEqual({ en: "next day", sw: "kesho" });
+    expect(fromFields({ en: "", sw: "" })).toBeNull();
+    expect(fromFields({ en: "next day", sw: "kesho" }, { en: "x", sheng: "kesho bana" })).toEqual({ en: "next day", sw: "kesho", sheng: "kesho bana" });
+  });
+});
+
+describe("analytics", () => {
+  it("turns a preset into the days it covers", () => {
+    expect(rangeOf("7d", new Date("2026-11-26T10:00:00"))).toEqual({ from: "2026-11-20", to: "2026-11-26" });
+    expect(rangeOf("30d", new Date("2026-03-01T10:00:00"))).toEqual({ from: "2026-01-31", to: "2026-03-01" });
+  });
+
+  it("draws the funnel as shares of the searches and a row per day", () => {
+    const funnel = { searches: 40, orders_created: 10, payment_prompts: 8, orders_paid: 5 };
+    const a: Analytics = {
+      date_from: "2026-11-25",
+      date_to: "2026-11-26",
+      conversations: 12,
+      orders_paid: 5,
+      revenue_kes: 10000,
+      escalation_rate: 0.1,
+      llm_estimated_cost_kes: 3.2,
+      funnel,
+      revenue_by_method: { mpesa_stk: 10000 },
+      days: [
+        { date: "2026-11-25", conversations: 0, messages: 0, funnel: { searches: 0, orders_created: 0, payment_prompts: 0, orders_paid: 0 }, revenue_kes: 0, revenue_by_method: {}, escalations: 0, escalation_rate: null, llm_cost_kes: 0 },
+        { date: "2026-11-26", conversations: 12, messages: 50, funnel, revenue_kes: 10000, revenue_by_method: { mpesa_stk: 8000, pesapal: 2000 }, escalations: 3, escalation_rate: 0.25, llm_cost_kes: 3.2 },
+      ],
+    };
+    expect(funnelRows(a)).toEqual([
+      { step: "searches", count: 40, share: 100 },
+      { step: "orders", count: 10, share: 25 },
+      { step: "prompts", count: 8, share: 20 },
+      { step: "paid", count: 5, share: 13 },
+    ]);
+    const rows = dailyRows(a);
+    expect(rows[0]).toMatchObject({ day: "25 Nov", conversations: 0, handover: 0, mpesa_stk: 0 });
+    expect(rows[1]).toMatchObject({ day: "26 Nov", paid: 5, mpesa_stk: 8000, pesapal: 2000, mpesa_c2b: 0, handover: 25, cost: 3.2 });
+  });
+});

@@ -1,0 +1,21 @@
+export type Role = "owner" | "agent";
+
+/** Cognito groups as the ID token carries them: a list, or (as some gateways pass it) "[owner agent]". */
+export function rolesOf(raw: unknown): Role[] {
+  const names = Array.isArray(raw)
+    ? raw.map(String)
+    : typeof raw === "string"
+      ? raw.split(/[\s,[\]"]+/).filter(Boolean)
+      : [];
+  return (["owner", "agent"] as const).filter((r) => names.includes(r));
+}
+
+export type Screen = "inbox" | "orders" | "money" | "catalog" | "offers" | "knowledge" | "analytics" | "settings";
+
+/** What each role may open, as the admin API enforces it (agents: the inbox and orders). */
+const OWNER_ONLY: ReadonlySet<Screen> = new Set(["money", "catalog", "offers", "knowledge", "analytics", "settings"]);
+
+export function mayOpen(roles: readonly Role[], screen: Screen): boolean {
+  if (roles.includes("owner")) return true;
+  return roles.includes("agent") && !OWNER_ONLY.has(screen);
+}

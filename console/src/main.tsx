@@ -1,0 +1,38 @@
+import "@mantine/core/styles.css";
+import "@mantine/charts/styles.css";
+
+import { MantineProvider, createTheme } from "@mantine/core";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { RouterProvider } from "react-router";
+
+import { AuthProvider } from "./auth";
+import { loadConfig } from "./config";
+import "./i18n";
+import { router } from "./router";
+
+const theme = createTheme({ primaryColor: "teal", defaultRadius: "md" });
+const queries = new QueryClient({
+  defaultOptions: { queries: { staleTime: 5_000, retry: 1, refetchOnWindowFocus: true } },
+});
+
+const root = createRoot(document.getElementById("root")!);
+
+loadConfig()
+  .then(() =>
+    root.render(
+      <StrictMode>
+        <MantineProvider theme={theme}>
+          <QueryClientProvider client={queries}>
+            <AuthProvider>
+              <RouterProvider router={router} />
+            </AuthProvider>
+          </QueryClientProvider>
+        </MantineProvider>
+      </StrictMode>,
+    ),
+  )
+  .catch((error: unknown) => {
+    root.render(<p style={{ padding: 24 }}>The console could not start: {String(error)}</p>);
+  });

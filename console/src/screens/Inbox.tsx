@@ -1,0 +1,261 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Grid,
+  Group,
+  Paper,
+  ScrollArea,
+  Stack,
+  Text,
+  Textarea,
+  Title,
+} from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate, useParams } from "react-router";
+
+import { all, api, describe } from "../api";
+import { customerLabel, replyWindow, sortInbox } from "../logic/inbox";
+import type { Ticket, TranscriptEntry } from "../types";
+import { Ago, Failure, Loading, StatusBadge, when } from "./common";
+
+const POLL_MS = 3000; // new customer messages appear without a reload
+
+export function InboxScreen() {
+  const { ticketId } = useParams();
+  const { t } = useTranslation();
+  const phone = useMediaQuery("(max-width: 48em)");
+  const tickets = useQuery({
+    queryKey: ["tickets"],
+    queryFn: async () => {
+      const [open, claimed] = await Promise.all([
+        all<Ticket>("/admin/handoffs", { status: "open" }),
+        all<Ticket>("/admin/handoffs", { status: "claimed" }),
+      ]);
+      return sortInbox([...open, ...claimed]);
+    },
+    refetchInterval: POLL_MS,
+  });
+
+  const list = (
+    <Stack gap="xs">
+      <Title order={3}>{t("inbox.title")}</Title>
+      {tickets.isPending && <Loading />}
+      {tickets.error && <Failure error={tickets.error} />}
+      {tickets.data?.length === 0 && <Text c="dimmed">{t("inbox.empty")}</Text>}
+      {tickets.data?.map((ticket) => (
+        <TicketCard key={ticket.ticket_id} ticket={ticket} selected={ticket.ticket_id === ticketId} />
+      ))}
+    </Stack>
+  );
+  if (phone) return ticketId ? <TicketView ticketId={ticketId} /> : list;
+  return (
+    <Grid>
+      <Grid.Col span={{ base: 12, md: 4 }}>{list}</Grid.Col>
+      <Grid.Col span={{ base: 12, md: 8 }}>
+        {ticketId ? <TicketView ticketId={ticketId} /> : <Text c="dimmed">{t("inbox.pick")}</Text>}
+      </Grid.Col>
+    </Grid>
+  );
+}
+
+function TicketCard({ ticket, selected }: { ticket: Ticket; selected: boolean }) {
+  const navigate = useNavigate();
+  const { t } = useTranslation();
+  return (
+    <Card
+      withBorder
+      padding="sm"
+      data-testid="ticket"
+      style={{ cursor: "pointer", borderColor: selected ? "var(--mantine-color-teal-6)" : undefined }}
+      onClick={() => navigate(`/inbox/${ticket.ticket_id}`)}
+    >
+      <Group justify="space-between" wrap="nowrap">
+        <Text fw={600} truncate>
+          {ticket.customer?.name ?? customerLabel(ticket)}
+        </Text>
+        <StatusBadge value={ticket.priority} group="priority" />
+      </Group>
+      {ticket.customer?.name && ticket.customer.phone && <Text size="sm">{ticket.customer.phone}</Text>}
+      <Text size="sm" c="dimmed" truncate>
+        {t(`reasons.${ticket.reason}`, { defaultValue: ticket.reason.replace(/_/g, " ") })}
+      </Text>
+      <Group justify="space-between">
+        <Text size="xs" c="dimmed">
+          <Ago at={ticket.created_at} />
+        </Text>
+        <StatusBadge value={ticket.status} group="ticketStatus" />
+      </Group>
+    </Card>
+  );
+}
+
+function TicketView({ ticketId }: { ticketId: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const [draft, setDraft] = useState("");
+  const ticket = useQuery({
+    queryKey: ["ticket", ticketId],
+    queryFn: () => api<Ticket>(`/admin/handoffs/${encodeURIComponent(ticketId)}`),
+    refetchInterval: POLL_MS,
+  });
+  const refresh = () => {
+    void client.invalidateQueries({ queryKey: ["ticket", ticketId] });
+    void client.invalidateQueries({ queryKey: ["tickets"] });
+  };
+  const claim = useMutation({
+    mutationFn: () => api<Ticket>(`/admin/handoffs/${ticketId}/claim`, { method: "POST" }),
+    onSuccess: refresh,
+  });
+  const reply = useMutation({
+    mutationFn: (text: string) =>
+      api<Ticket>(`/admin/handoffs/${ticketId}/reply`, {
+        method: "POST",
+        body: { text },
+        headers: { "Idempotency-Key": crypto.randomUUID() },
+      }),
+    onSuccess: () => {
+      setDraft("");
+      refresh();
+    },
+  });
+  const resolve = useMutation({
+    mutationFn: () => api<Ticket>(`/admin/handoffs/${ticketId}/resolve`, { method: "POST", body: {} }),
+    onSuccess: () => {
+      refresh();
+      navigate("/inbox");
+    },
+  });
+
+  if (ticket.isPending) return <Loading />;
+  if (ticket.error) return <Failure error={ticket.error} />;
+  const tk = ticket.data;
+  const window = replyWindow(tk.last_customer_message_at, new Date());
+  const before = (tk.context_snapshot.last_messages ?? []) as { role?: string; text?: string; content?: string }[];
+
+  return (
+    <Stack gap="sm" data-testid="ticket-view">
+      <Group justify="space-between" wrap="wrap">
+        <div>
+          <Anchor size="sm" onClick={() => navigate("/inbox")} hiddenFrom="md">
+            ← {t("inbox.back")}
+          </Anchor>
+          <Title order={4} data-testid="customer-name">
+            {tk.customer?.name ?? t("inbox.unknownName")}
+          </Title>
+          <Text size="sm" data-testid="customer-phone">
+            {tk.customer?.phone ?? tk.customer_id}
+          </Text>
+        </div>
+        <Group gap="xs">
+          <StatusBadge value={tk.priority} group="priority" />
+          <StatusBadge value={tk.status} group="ticketStatus" />
+        </Group>
+      </Group>
+      <Paper withBorder p="sm" bg="var(--mantine-color-gray-0)">
+        <Text size="xs" c="dimmed">
+          {t("inbox.summary")}
+        </Text>
+        <Text size="sm" data-testid="summary">
+          {tk.context_snapshot.summary ?? tk.reason}
+        </Text>
+        {tk.context_snapshot.order_id && (
+          <Anchor size="sm" onClick={() => navigate(`/orders/${tk.context_snapshot.order_id}`)}>
+            {t("inbox.order")} {tk.context_snapshot.order_id}
+          </Anchor>
+        )}
+        <Text size="xs" c="dimmed">
+          {tk.assigned_to ? t("inbox.assigned", { who: tk.assigned_to }) : t("inbox.unassigned")}
+        </Text>
+      </Paper>
+      <ScrollArea.Autosize mah={420}>
+        <Stack gap={6}>
+          {before.length > 0 && (
+            <Text size="xs" c="dimmed">
+              {t("inbox.before")}
+            </Text>
+          )}
+          {before.map((m, i) => (
+            <Bubble key={`b${i}`} role={m.role === "user" || m.role === "customer" ? "customer" : "bot"} text={m.text ?? m.content ?? ""} />
+          ))}
+          {tk.transcript.map((e, i) => (
+            <Bubble key={i} role={e.role} text={e.text} at={e.at} by={e.by} failed={e.message_id?.startsWith("failed")} />
+          ))}
+        </Stack>
+      </ScrollArea.Autosize>
+      {window.open ? (
+        <Text size="xs" c="dimmed" data-testid="window">
+          {t("inbox.windowOpen", { until: when(window.closesAt?.toISOString()) })}
+        </Text>
+      ) : (
+        <Alert color="yellow" data-testid="window">
+          {t("inbox.windowClosed")}
+        </Alert>
+      )}
+      <Textarea
+        placeholder={t("inbox.replyPlaceholder")}
+        aria-label={t("inbox.reply")}
+        autosize
+        minRows={2}
+        maxRows={6}
+        value={draft}
+        onChange={(e) => setDraft(e.currentTarget.value)}
+      />
+      {(claim.error || reply.error || resolve.error) && (
+        <Alert color="red" role="alert">
+          {describe(claim.error ?? reply.error ?? resolve.error)}
+        </Alert>
+      )}
+      <Group gap="xs">
+        {tk.status === "open" && (
+          <Button variant="light" onClick={() => claim.mutate()} loading={claim.isPending}>
+            {t("inbox.claim")}
+          </Button>
+        )}
+        <Button onClick={() => draft.trim() && reply.mutate(draft.trim())} loading={reply.isPending} disabled={!draft.trim()}>
+          {t("inbox.send")}
+        </Button>
+        <Button variant="outline" color="gray" onClick={() => resolve.mutate()} loading={resolve.isPending}>
+          {t("inbox.resolve")}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+function Bubble({ role, text, at, by, failed }: { role: TranscriptEntry["role"]; text: string; at?: string; by?: string | null; failed?: boolean }) {
+  const { t } = useTranslation();
+  const mine = role !== "customer";
+  return (
+    <Paper
+      data-testid={`message-${role}`}
+      p="xs"
+      maw="85%"
+      ml={mine ? "auto" : undefined}
+      bg={role === "agent" ? "var(--mantine-color-teal-0)" : role === "bot" ? "var(--mantine-color-gray-1)" : "white"}
+      withBorder
+    >
+      <Text size="sm" style={{ whiteSpace: "pre-wrap" }}>
+        {text}
+      </Text>
+      <Group gap={4} justify="flex-end">
+        {failed && (
+          <Badge color="red" size="xs">
+            {t("inbox.notSent")}
+          </Badge>
+        )}
+        <Text size="xs" c="dimmed">
+          {t(`inbox.role.${role}`)}
+          {by ? ` · ${by}` : ""}
+          {at ? ` · ${when(at)}` : ""}
+        </Text>
+      </Group>
+    </Paper>
+  );
+}

@@ -1,0 +1,104 @@
+import { AppShell, Burger, Group, NavLink, Select, Text, Button, Loader, Center, Alert } from "@mantine/core";
+import { useDisclosure } from "@mantine/hooks";
+import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Navigate, Outlet, useLocation, useNavigate } from "react-router";
+
+import { api } from "../api";
+import { useAuth } from "../auth";
+import { LANGUAGES, setLanguage } from "../i18n";
+import { mayOpen, type Screen } from "../logic/roles";
+import type { Me } from "../types";
+
+const SCREENS: Screen[] = ["inbox", "orders", "money", "catalog", "offers", "knowledge", "analytics", "settings"];
+
+export function Layout() {
+  const { session, loading, leave } = useAuth();
+  const { t, i18n } = useTranslation();
+  const [opened, { toggle, close }] = useDisclosure();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const me = useQuery({ queryKey: ["me"], queryFn: () => api<Me>("/admin/me"), enabled: !!session });
+
+  if (loading) {
+    return (
+      <Center h="100vh">
+        <Loader />
+      </Center>
+    );
+  }
+  if (!session) return <Navigate to="/sign-in" replace state={{ from: location.pathname }} />;
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 220, breakpoint: "sm", collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t("nav.menu")} />
+            <Text fw={700} truncate data-testid="shop-name">
+              {me.data?.shop_name ?? "Tulia"}
+            </Text>
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <Select
+              aria-label={t("nav.language")}
+              data={LANGUAGES.map((l) => ({ ...l }))}
+              value={i18n.language}
+              onChange={(v) => v && setLanguage(v as "en" | "sw")}
+              w={120}
+              size="xs"
+              allowDeselect={false}
+            />
+            <Button
+              variant="subtle"
+              size="xs"
+              onClick={() => {
+                void leave().then(() => navigate("/sign-in"));
+              }}
+            >
+              {t("nav.signOut")}
+            </Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs">
+        {SCREENS.filter((s) => mayOpen(session.roles, s)).map((s) => (
+          <NavLink
+            key={s}
+            label={t(`nav.${s}`)}
+            active={location.pathname.startsWith(`/${s}`)}
+            onClick={() => {
+              navigate(`/${s}`);
+              close();
+            }}
+          />
+        ))}
+        <Text size="xs" c="dimmed" mt="auto" p="xs" data-testid="who">
+          {session.email} · {session.roles.map((r) => t(`roles.${r}`)).join(", ")}
+        </Text>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+/** A screen only some roles may open: others are told so (the API would refuse them anyway). */
+export function Guarded({ screen, children }: { screen: Screen; children: ReactNode }) {
+  const { session } = useAuth();
+  const { t } = useTranslation();
+  if (session && !mayOpen(session.roles, screen)) {
+    return (
+      <Alert color="orange" title={t("common.notAllowedTitle")} data-testid="not-allowed">
+        {t("common.notAllowed")}
+      </Alert>
+    );
+  }
+  return <>{children}</>;
+}

@@ -1,0 +1,285 @@
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Card,
+  Checkbox,
+  Code,
+  Group,
+  NumberInput,
+  Select,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from "@mantine/core";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+
+import { api, describe } from "../api";
+import { useAuth } from "../auth";
+import { fromFields, toFields, type LocalTextFields } from "../logic/localText";
+import type { LocalText, StaffMember, Tenant } from "../types";
+import { Guarded } from "./Layout";
+import { Failure, Loading, StatusBadge } from "./common";
+
+export function SettingsScreen() {
+  return (
+    <Guarded screen="settings">
+      <Settings />
+    </Guarded>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card withBorder>
+      <Title order={5} mb="xs">
+        {title}
+      </Title>
+      <Stack gap="xs">{children}</Stack>
+    </Card>
+  );
+}
+
+function TwoLanguages({ label, value, onChange }: { label: string; value: LocalTextFields; onChange: (v: LocalTextFields) => void }) {
+  return (
+    <Group grow align="flex-start">
+      <TextInput label={`${label} (English)`} value={value.en} onChange={(e) => onChange({ ...value, en: e.currentTarget.value })} />
+      <TextInput label={`${label} (Kiswahili)`} value={value.sw} onChange={(e) => onChange({ ...value, sw: e.currentTarget.value })} />
+    </Group>
+  );
+}
+
+interface Zone {
+  name: string;
+  fee: number;
+  eta: LocalTextFields;
+  areas: string[];
+  original: LocalText | null;
+}
+
+function Settings() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const tenant = useQuery({ queryKey: ["tenant"], queryFn: () => api<Tenant>("/admin/tenant") });
+  const [form, setForm] = useState<Tenant | null>(null);
+  const [zones, setZones] = useState<Zone[]>([]);
+  const [pickupAddress, setPickupAddress] = useState<LocalTextFields>({ en: "", sw: "" });
+  const [pickupEta, setPickupEta] = useState<LocalTextFields>({ en: "", sw: "" });
+  const [responseTime, setResponseTime] = useState<LocalTextFields>({ en: "", sw: "" });
+  useEffect(() => {
+    const d = tenant.data;
+    if (!d) return;
+    setForm(d);
+    setZones(d.delivery_zones.map((z) => ({ ...z, eta: toFields(z.eta), original: z.eta })));
+    setPickupAddress(toFields(d.pickup.address));
+    setPickupEta(toFields(d.pickup.eta));
+    setResponseTime(toFields(d.handoff.response_time));
+  }, [tenant.data]);
+  const save = useMutation({
+    mutationFn: (f: Tenant) =>
+      api<Tenant>("/admin/tenant", {
+        method: "PATCH",
+        body: {
+          name: f.name,
+          persona: f.persona,
+          languages: f.languages,
+          payments: f.payments,
+          delivery_zones: zones.map(({ original, ...z }) => ({ ...z, eta: fromFields(z.eta, original) ?? "" })),
+          pickup: {
+            ...f.pickup,
+            address: fromFields(pickupAddress, f.pickup.address),
+            eta: fromFields(pickupEta, f.pickup.eta) ?? f.pickup.eta,
+          },
+          handoff: {
+            ...f.handoff,
+            hours: f.handoff.hours || null,
+            response_time: fromFields(responseTime, f.handoff.response_time) ?? f.handoff.response_time,
+          },
+        },
+      }),
+    onSuccess: (data) => {
+      client.setQueryData(["tenant"], data);
+      void client.invalidateQueries({ queryKey: ["me"] });
+    },
+  });
+
+  if (tenant.isPending || !form) return tenant.error ? <Failure error={tenant.error} /> : <Loading />;
+  const set = (change: Partial<Tenant>) => setForm({ ...form, ...change });
+  const langs = ["en", "sw", "sheng"] as const;
+  const p = form.payments;
+
+  return (
+    <Stack>
+      <Title order={3}>{t("settings.title")}</Title>
+      <Section title={t("settings.bot")}>
+        <TextInput label={t("settings.shopName")} value={form.name} onChange={(e) => set({ name: e.currentTarget.value })} />
+        <TextInput label={t("settings.botName")} value={form.persona.bot_name} onChange={(e) => set({ persona: { ...form.persona, bot_name: e.currentTarget.value } })} />
+        <Textarea label={t("settings.persona")} value={form.persona.bot_intro} autosize onChange={(e) => set({ persona: { ...form.persona, bot_intro: e.currentTarget.value } })} />
+      </Section>
+      <Section title={t("settings.languages")}>
+        <Group>
+          {langs.map((l) => (
+            <Checkbox
+              key={l}
+              label={t(`languageNames.${l}`)}
+              checked={form.languages.allowed.includes(l)}
+              onChange={(e) => {
+                const allowed = e.currentTarget.checked ? [...form.languages.allowed, l] : form.languages.allowed.filter((x) => x !== l);
+                set({ languages: { ...form.languages, allowed } });
+              }}
+            />
+          ))}
+        </Group>
+        <Select
+          label={t("settings.defaultLanguage")}
+          data={form.languages.allowed.map((l) => ({ value: l, label: t(`languageNames.${l}`) }))}
+          value={form.languages.default}
+          onChange={(v) => v && set({ languages: { ...form.languages, default: v as Tenant["languages"]["default"] } })}
+          allowDeselect={false}
+        />
+      </Section>
+      <Section title={t("settings.payments")}>
+        <Switch
+          label={t("methods.mpesa_stk")}
+          checked={!!p.mpesa_stk}
+          onChange={(e) =>
+            set({ payments: { ...p, mpesa_stk: e.currentTarget.checked ? { shortcode: "", passkey: "", transaction_type: "CustomerPayBillOnline" } : null } })
+          }
+        />
+        {p.mpesa_stk && (
+          <Group grow>
+            <TextInput label={t("settings.shortcode")} value={p.mpesa_stk.shortcode} onChange={(e) => set({ payments: { ...p, mpesa_stk: { ...p.mpesa_stk!, shortcode: e.currentTarget.value } } })} />
+            <TextInput label={t("settings.passkey")} type="password" value={p.mpesa_stk.passkey} onChange={(e) => set({ payments: { ...p, mpesa_stk: { ...p.mpesa_stk!, passkey: e.currentTarget.value } } })} />
+          </Group>
+        )}
+        <Switch label={t("methods.mpesa_c2b")} checked={!!p.mpesa_c2b} onChange={(e) => set({ payments: { ...p, mpesa_c2b: e.currentTarget.checked ? { paybill: "" } : null } })} />
+        {p.mpesa_c2b && (
+          <Group grow>
+            <TextInput label={t("settings.paybill")} value={p.mpesa_c2b.paybill ?? ""} onChange={(e) => set({ payments: { ...p, mpesa_c2b: { paybill: e.currentTarget.value || null, till: e.currentTarget.value ? null : p.mpesa_c2b!.till } } })} />
+            <TextInput label={t("settings.till")} value={p.mpesa_c2b.till ?? ""} onChange={(e) => set({ payments: { ...p, mpesa_c2b: { till: e.currentTarget.value || null, paybill: e.currentTarget.value ? null : p.mpesa_c2b!.paybill } } })} />
+          </Group>
+        )}
+        <Switch label={t("methods.pesapal")} checked={!!p.pesapal?.enabled} onChange={(e) => set({ payments: { ...p, pesapal: e.currentTarget.checked ? { ...(p.pesapal ?? {}), enabled: true } : null } })} />
+      </Section>
+      <Section title={t("settings.delivery")}>
+        {zones.map((z, i) => (
+          <Card key={i} withBorder padding="xs" data-testid="zone">
+            <Group grow align="flex-end">
+              <TextInput label={t("settings.zone")} value={z.name} onChange={(e) => setZones(zones.map((x, j) => (j === i ? { ...x, name: e.currentTarget.value } : x)))} />
+              <NumberInput label={t("settings.fee")} value={z.fee} min={0} onChange={(v) => setZones(zones.map((x, j) => (j === i ? { ...x, fee: Number(v) } : x)))} />
+              <ActionIcon variant="subtle" color="red" aria-label={t("common.delete")} onClick={() => setZones(zones.filter((_, j) => j !== i))}>
+                ✕
+              </ActionIcon>
+            </Group>
+            <TwoLanguages label={t("settings.eta")} value={z.eta} onChange={(eta) => setZones(zones.map((x, j) => (j === i ? { ...x, eta } : x)))} />
+          </Card>
+        ))}
+        <Button variant="light" onClick={() => setZones([...zones, { name: "", fee: 0, eta: { en: "", sw: "" }, areas: [], original: null }])}>
+          {t("settings.addZone")}
+        </Button>
+        <Switch label={t("settings.pickup")} checked={form.pickup.enabled} onChange={(e) => set({ pickup: { ...form.pickup, enabled: e.currentTarget.checked } })} />
+        <TwoLanguages label={t("settings.pickupAddress")} value={pickupAddress} onChange={setPickupAddress} />
+        <TwoLanguages label={t("settings.pickupEta")} value={pickupEta} onChange={setPickupEta} />
+      </Section>
+      <Section title={t("settings.handoff")}>
+        <Switch label={t("settings.handoffEnabled")} checked={form.handoff.enabled} onChange={(e) => set({ handoff: { ...form.handoff, enabled: e.currentTarget.checked } })} />
+        <TextInput label={t("settings.hours")} description={t("settings.hoursHelp")} value={form.handoff.hours ?? ""} onChange={(e) => set({ handoff: { ...form.handoff, hours: e.currentTarget.value } })} />
+        <TwoLanguages label={t("settings.responseTime")} value={responseTime} onChange={setResponseTime} />
+      </Section>
+      {save.error && (
+        <Alert color="red" role="alert">
+          {describe(save.error)}
+        </Alert>
+      )}
+      {save.isSuccess && !save.isPending && <Alert color="teal">{t("settings.saved")}</Alert>}
+      <Group>
+        <Button onClick={() => save.mutate(form)} loading={save.isPending}>
+          {t("settings.save")}
+        </Button>
+      </Group>
+      <StaffSection />
+    </Stack>
+  );
+}
+
+function StaffSection() {
+  const { t } = useTranslation();
+  const { session } = useAuth();
+  const client = useQueryClient();
+  const staff = useQuery({ queryKey: ["staff"], queryFn: () => api<StaffMember[]>("/admin/staff") });
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState<"agent" | "owner">("agent");
+  const invite = useMutation({
+    mutationFn: () => api<{ member: StaffMember; temporary_password: string }>("/admin/staff", { method: "POST", body: { email: email.trim(), role } }),
+    onSuccess: () => {
+      setEmail("");
+      void client.invalidateQueries({ queryKey: ["staff"] });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (who: string) => api(`/admin/staff/${encodeURIComponent(who)}`, { method: "DELETE" }),
+    onSettled: () => void client.invalidateQueries({ queryKey: ["staff"] }),
+  });
+  return (
+    <Section title={t("settings.staff")}>
+      {staff.error && <Failure error={staff.error} />}
+      <Table>
+        <Table.Tbody>
+          {staff.data?.map((m) => (
+            <Table.Tr key={m.email} data-testid="staff-member">
+              <Table.Td>
+                <Text size="sm">{m.email}</Text>
+                <Text size="xs" c="dimmed">
+                  {t(`roles.${m.role}`)}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <StatusBadge value={m.status} group="staffStatus" />
+              </Table.Td>
+              <Table.Td ta="right">
+                {m.email !== session?.email && (
+                  <Button size="xs" variant="subtle" color="red" onClick={() => remove.mutate(m.email)} loading={remove.isPending && remove.variables === m.email}>
+                    {t("settings.remove")}
+                  </Button>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Group align="flex-end" wrap="wrap">
+        <TextInput label={t("settings.inviteEmail")} type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} style={{ flex: 1, minWidth: 180 }} />
+        <Select
+          label={t("settings.role")}
+          data={[
+            { value: "agent", label: t("roles.agent") },
+            { value: "owner", label: t("roles.owner") },
+          ]}
+          value={role}
+          onChange={(v) => v && setRole(v as "agent" | "owner")}
+          w={130}
+          allowDeselect={false}
+        />
+        <Button onClick={() => invite.mutate()} disabled={!email.trim()} loading={invite.isPending}>
+          {t("settings.invite")}
+        </Button>
+      </Group>
+      {invite.data && (
+        <Alert color="teal" data-testid="invitation">
+          {t("settings.invited", { email: invite.data.member.email })} <Code data-testid="temporary-password">{invite.data.temporary_password}</Code>
+        </Alert>
+      )}
+      {(invite.error || remove.error) && (
+        <Alert color="red" role="alert">
+          {describe(invite.error ?? remove.error)}
+        </Alert>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,114 @@
+import { Alert, Button, Center, Group, Paper, PasswordInput, Select, Stack, Text, TextInput, Title } from "@mantine/core";
+import { useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { Navigate, useNavigate } from "react-router";
+
+import { useAuth } from "../auth";
+import { LANGUAGES, setLanguage } from "../i18n";
+
+export function SignInScreen() {
+  const { session, signInWith, chooseNewPassword } = useAuth();
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [step, setStep] = useState<"password" | "new_password">("password");
+  const [newPassword, setNewPassword] = useState("");
+  const [repeat, setRepeat] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  if (session && step === "password") return <Navigate to="/inbox" replace />;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      if (step === "password") {
+        const next = await signInWith(email, password);
+        if (next === "new_password") setStep("new_password");
+        else navigate("/inbox");
+      } else {
+        if (newPassword !== repeat) {
+          setError(t("signIn.mismatch"));
+          return;
+        }
+        await chooseNewPassword(newPassword);
+        navigate("/inbox");
+      }
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Center mih="100vh" p="md">
+      <Paper withBorder shadow="sm" p="lg" w="100%" maw={380}>
+        <form onSubmit={submit}>
+          <Stack>
+            <Group justify="space-between">
+              <Title order={3}>{t("signIn.title")}</Title>
+              <Select
+                aria-label={t("nav.language")}
+                data={LANGUAGES.map((l) => ({ ...l }))}
+                value={i18n.language}
+                onChange={(v) => v && setLanguage(v as "en" | "sw")}
+                w={120}
+                size="xs"
+                allowDeselect={false}
+              />
+            </Group>
+            {step === "password" ? (
+              <>
+                <TextInput
+                  label={t("signIn.email")}
+                  type="email"
+                  autoComplete="username"
+                  required
+                  value={email}
+                  onChange={(e) => setEmail(e.currentTarget.value)}
+                />
+                <PasswordInput
+                  label={t("signIn.password")}
+                  autoComplete="current-password"
+                  required
+                  value={password}
+                  onChange={(e) => setPassword(e.currentTarget.value)}
+                />
+              </>
+            ) : (
+              <>
+                <Text size="sm">{t("signIn.chooseNew")}</Text>
+                <PasswordInput
+                  label={t("signIn.newPassword")}
+                  autoComplete="new-password"
+                  required
+                  value={newPassword}
+                  onChange={(e) => setNewPassword(e.currentTarget.value)}
+                />
+                <PasswordInput
+                  label={t("signIn.repeat")}
+                  autoComplete="new-password"
+                  required
+                  value={repeat}
+                  onChange={(e) => setRepeat(e.currentTarget.value)}
+                />
+              </>
+            )}
+            {error && (
+              <Alert color="red" role="alert">
+                {error}
+              </Alert>
+            )}
+            <Button type="submit" loading={busy}>
+              {step === "password" ? t("signIn.submit") : t("signIn.saveAndEnter")}
+            </Button>
+          </Stack>
+        </form>
+      </Paper>
+    </Center>
+  );
+}

@@ -1,0 +1,69 @@
+import { Alert, Badge, Center, Loader } from "@mantine/core";
+import dayjs from "dayjs";
+import relativeTime from "dayjs/plugin/relativeTime";
+import "dayjs/locale/sw";
+import { useTranslation } from "react-i18next";
+
+import { describe } from "../api";
+
+dayjs.extend(relativeTime);
+
+export function Loading() {
+  return (
+    <Center p="xl">
+      <Loader size="sm" />
+    </Center>
+  );
+}
+
+export function Failure({ error }: { error: unknown }) {
+  const { t } = useTranslation();
+  return (
+    <Alert color="red" title={t("common.error")} role="alert">
+      {describe(error)}
+    </Alert>
+  );
+}
+
+/** "5 minutes ago", in the console's language. */
+export function Ago({ at }: { at: string }) {
+  const { i18n } = useTranslation();
+  return (
+    <span title={dayjs(at).format("D MMM YYYY HH:mm")}>
+      {dayjs(at).locale(i18n.language === "sw" ? "sw" : "en").fromNow()}
+    </span>
+  );
+}
+
+export function when(at: string | null | undefined): string {
+  return at ? dayjs(at).format("D MMM YYYY, HH:mm") : "-";
+}
+
+const COLOURS: Record<string, string> = {
+  urgent: "red",
+  high: "orange",
+  normal: "blue",
+  low: "gray",
+  open: "orange",
+  claimed: "blue",
+  paid: "teal",
+  fulfilled: "green",
+  cancelled: "gray",
+  payment_failed: "red",
+  pending_payment: "yellow",
+  draft: "gray",
+  ready: "teal",
+  failed: "red",
+  pending: "yellow",
+  processing: "blue",
+};
+
+/** A status or priority as a coloured badge with its translated name. */
+export function StatusBadge({ value, group }: { value: string; group: string }) {
+  const { t } = useTranslation();
+  return (
+    <Badge color={COLOURS[value] ?? "gray"} variant="light">
+      {t(`${group}.${value}`, { defaultValue: value.replace(/_/g, " ") })}
+    </Badge>
+  );
+}

@@ -1,0 +1,185 @@
+"""Who runs the shop: the caller (``/admin/me``, staff) and the shop's staff (owner only): invite an
+agent or an owner, list them, remove one.
+
+An invitation creates the person in the staff user pool (Cognito) with the shop's immutable
+``custom:tenant_id`` and a temporary password; Cognito also emails it where email is set up. The
+owner sees the temporary password once (small shops often pass it on in person or on WhatsApp); at
+first sign-in the person chooses their own. The shop's list is kept in its own partition, and a
+removal checks the pool user's shop before deleting it, so no shop can touch another's staff."""
+
+import secrets
+import string
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
+from pydantic import BaseModel, Field
+
+from tulia.admin.auth import TENANT_CLAIM, Principal
+from tulia.admin.common import AdminDeps, Deleted, audit
+from tulia.errors import NotFound, ProviderUnavailable, StateConflict
+from tulia.store.staff import StaffMember, StaffRepo, StaffRole
+
+EMAIL_PATTERN = r"^[^@\s#]{1,64}@[^@\s#]{1,185}\.[A-Za-z]{2,63}$"
+StaffStatus = Literal["invited", "active", "disabled", "unknown"]
+
+
+class Me(BaseModel):
+    tenant_id: str
+    shop_name: str
+    email: str | None
+    roles: list[str]
+    languages: list[str]
+    default_language: str
+
+
+class InviteBody(BaseModel):
+    email: str = Field(pattern=EMAIL_PATTERN, max_length=254, description="Their sign-in name")
+    role: StaffRole = Field(description="agent: inbox, orders, catalog reading; owner: everything")
+
+
+class StaffView(BaseModel):
+    email: str
+    role: StaffRole
+    status: StaffStatus  # invited: has not chosen a password yet
+    invited_at: str
+    invited_by: str | None
+
+
+class Invitation(BaseModel):
+    member: StaffView
+    temporary_password: str  # shown once; the person chooses their own at first sign-in
+
+
+def temporary_password() -> str:
+    """Meets Cognito's default policy: 8+ characters with upper, lower, digit and symbol."""
+    alphabet = string.ascii_letters + string.digits
+    body = "".join(secrets.choice(alphabet) for _ in range(10))
+    return f"Tu{body}7!"
+
+
+@dataclass
+class StaffDirectory:
+    """The staff user pool: create a person of a shop in a role, read their status, delete them."""
+
+    idp: Any  # boto3 cognito-idp client
+    user_pool_id: str
+    send_email: bool = True  # Cognito sends the invitation (AWS); the local stand-in cannot
+
+    def create(self, tenant_id: str, email: str, role: str, password: str) -> None:
+        extra: dict[str, Any] = (
+            {"DesiredDeliveryMediums": ["EMAIL"]} if self.send_email else {"MessageAction": "SUPPRESS"}
+        )
+        try:
+            self.idp.admin_create_user(
+                UserPoolId=self.user_pool_id,
+                Username=email,
+                TemporaryPassword=password,
+                UserAttributes=[
+                    {"Name": "email", "Value": email},
+                    {"Name": "email_verified", "Value": "true"},
+                    {"Name": TENANT_CLAIM, "Value": tenant_id},
+                ],
+                **extra,
+            )
+        except self.idp.exceptions.UsernameExistsException as exc:
+            raise StateConflict(f"{email} already has a Tulia account.", field="email") from exc
+        self.idp.admin_add_user_to_group(UserPoolId=self.user_pool_id, Username=email, GroupName=role)
+
+    def user(self, email: str) -> dict[str, Any] | None:
+        try:
+            return dict(self.idp.admin_get_user(UserPoolId=self.user_pool_id, Username=email))
+        except self.idp.exceptions.UserNotFoundException:
+            return None
+
+    def delete(self, email: str) -> None:
+        try:
+            self.idp.admin_delete_user(UserPoolId=self.user_pool_id, Username=email)
+        except self.idp.exceptions.UserNotFoundException:
+            return
+
+
+def shop_of(user: dict[str, Any]) -> str | None:
+    attributes = {a["Name"]: a["Value"] for a in user.get("UserAttributes", [])}
+    return attributes.get(TENANT_CLAIM)
+
+
+def status_of(user: dict[str, Any] | None) -> StaffStatus:
+    if user is None:
+        return "unknown"
+    if not user.get("Enabled", True):
+        return "disabled"
+    return "invited" if user.get("UserStatus") == "FORCE_CHANGE_PASSWORD" else "active"
+
+
+def view(member: StaffMember, status: StaffStatus) -> StaffView:
+    return StaffView(
+        email=member.email,
+        role=member.role,
+        status=status,
+        invited_at=member.invited_at.isoformat(),
+        invited_by=member.invited_by,
+    )
+
+
+def register(
+    app: APIGatewayHttpResolver,
+    deps: AdminDeps,
+    *,
+    owner: Callable[[], Principal],
+    staff: Callable[[], Principal],
+) -> None:
+    s = deps.services
+    repo = StaffRepo(s.db)
+
+    def directory() -> StaffDirectory:
+        if deps.staff is None:
+            raise ProviderUnavailable("The staff user pool is not configured for the admin API.")
+        return deps.staff
+
+    @app.get("/admin/me", tags=["shop"], summary="Who you are: your shop, roles and its languages")
+    def me(who: Annotated[Principal, Depends(staff)]) -> Me:
+        tenant = s.tenants.get(who.tenant_id)
+        return Me(
+            tenant_id=tenant.tenant_id,
+            shop_name=tenant.name,
+            email=who.email,
+            roles=sorted(who.roles),
+            languages=list(tenant.languages.allowed),
+            default_language=tenant.languages.default,
+        )
+
+    @app.get("/admin/staff", tags=["staff"], summary="The shop's staff and whether they have signed in yet")
+    def list_staff(who: Annotated[Principal, Depends(owner)]) -> list[StaffView]:
+        pool = directory()
+        return [view(m, status_of(pool.user(m.email))) for m in repo.list(who.tenant_id)]
+
+    @app.post("/admin/staff", tags=["staff"], summary="Invite an agent or an owner (a temporary password)")
+    def invite(body: InviteBody, who: Annotated[Principal, Depends(owner)]) -> Invitation:
+        email = body.email.strip().lower()
+        pool = directory()
+        password = temporary_password()
+        pool.create(who.tenant_id, email, body.role, password)
+        member = StaffMember(email=email, role=body.role, invited_at=s.clock(), invited_by=who.actor)
+        repo.save(who.tenant_id, member)
+        audit(deps, who, "staff.invite", email, role=body.role)
+        return Invitation(member=view(member, "invited"), temporary_password=password)
+
+    @app.delete("/admin/staff/<email>", tags=["staff"], summary="Remove a person: they can no longer sign in")
+    def remove(email: str, who: Annotated[Principal, Depends(owner)]) -> Deleted:
+        email = email.strip().lower()
+        member = repo.get(who.tenant_id, email)
+        if member is None:
+            raise NotFound(f"{email} is not on this shop's staff.", field="email")
+        if who.email and email == who.email.lower():
+            raise StateConflict("You cannot remove yourself; another owner can.", field="email")
+        if member.role == "owner" and sum(m.role == "owner" for m in repo.list(who.tenant_id)) <= 1:
+            raise StateConflict("The shop's last owner cannot be removed.", field="email")
+        pool = directory()
+        user = pool.user(email)
+        if user is not None and shop_of(user) == who.tenant_id:
+            pool.delete(email)
+        repo.delete(who.tenant_id, email)
+        audit(deps, who, "staff.remove", email, role=member.role)
+        return Deleted(deleted=True, id=email)

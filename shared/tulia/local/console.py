@@ -1,0 +1,97 @@
+"""The shop's console in the local stack, at ``/console/``: the built single-page app (``console/dist``,
+``make console``), its run-time settings (``/console/config.json``: the staff user pool it signs in
+to), and a same-origin door to the local Cognito stand-in (``/console/cognito``), so a phone on the
+same network signs in through the stack's one port. In AWS, CloudFront serves the same files and the
+console talks to Cognito directly."""
+
+from __future__ import annotations
+
+import base64
+import json
+import mimetypes
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tulia.local.auth import LocalPool
+
+PREFIX = "/console"
+COGNITO_PATH = f"{PREFIX}/cognito"
+CONFIG_PATH = f"{PREFIX}/config.json"
+DEFAULT_DIST = Path(__file__).resolve().parents[3] / "console" / "dist"
+NOT_BUILT = (
+    "<!doctype html><title>Tulia console</title><h1>The console is not built</h1>"
+    "<p>Build it with <code>make console</code> (or start the stack with <code>make dev</code>), then reload.</p>"
+)
+NO_STORE = {"cache-control": "no-store"}
+NO_CACHE = {"cache-control": "no-cache"}
+FORWARDED = ("content-type", "x-amz-target", "x-amz-user-agent", "cache-control")
+
+
+def response(status: int, body: bytes, content_type: str, **headers: str) -> dict[str, Any]:
+    return {
+        "statusCode": status,
+        "headers": {"content-type": content_type, **headers},
+        "body": base64.b64encode(body).decode(),
+        "isBase64Encoded": True,
+    }
+
+
+class ConsoleSite:
+    def __init__(self, pool: LocalPool, http: httpx.Client, dist: Path | None = None) -> None:
+        self.pool = pool
+        self.http = http
+        self.dist = (dist or DEFAULT_DIST).resolve()
+
+    @property
+    def built(self) -> bool:
+        return (self.dist / "index.html").is_file()
+
+    def config(self) -> dict[str, Any]:
+        return {
+            "region": self.pool.region,
+            "userPoolId": self.pool.user_pool_id,
+            "userPoolClientId": self.pool.client_id,
+            "userPoolEndpoint": COGNITO_PATH,  # relative: the console resolves it against its own origin
+            "apiBase": "",
+            "authFlow": "USER_PASSWORD_AUTH",  # moto's Cognito has no SRP
+        }
+
+    def handle(self, event: dict[str, Any]) -> dict[str, Any]:
+        path = event["rawPath"]
+        method = event["requestContext"]["http"]["method"]
+        if path == PREFIX:
+            return {"statusCode": 301, "headers": {"location": f"{PREFIX}/"}, "body": ""}
+        if path == COGNITO_PATH:
+            return self._cognito(event) if method == "POST" else response(405, b"", "text/plain")
+        if method not in ("GET", "HEAD"):
+            return response(405, b"", "text/plain")
+        if path == CONFIG_PATH:
+            return response(
+                200, json.dumps(self.config()).encode(), "application/json", **{"cache-control": "no-store"}
+            )
+        if not self.built:
+            return response(503, NOT_BUILT.encode(), "text/html; charset=utf-8")
+        relative = path[len(PREFIX) + 1 :]
+        target = (self.dist / relative).resolve() if relative else self.dist / "index.html"
+        if not target.is_relative_to(self.dist):
+            return response(404, b"", "text/plain")
+        if target.is_file():
+            kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+            cache = "public, max-age=31536000, immutable" if "/assets/" in path else "no-cache"
+            return response(200, target.read_bytes(), kind, **{"cache-control": cache})
+        if "." in Path(relative).name:
+            return response(404, b"", "text/plain")  # a missing file, not a screen of the app
+        return response(
+            200, (self.dist / "index.html").read_bytes(), "text/html; charset=utf-8", **{"cache-control": "no-cache"}
+        )
+
+    def _cognito(self, event: dict[str, Any]) -> dict[str, Any]:
+        raw = event.get("body") or ""
+        body = base64.b64decode(raw) if event.get("isBase64Encoded") else raw.encode()
+        headers = {k: v for k, v in event["headers"].items() if k in FORWARDED}
+        answer = self.http.post(f"{self.pool.endpoint}/", content=body, headers=headers)
+        return response(
+            answer.status_code, answer.content, answer.headers.get("content-type", "application/x-amz-json-1.1")
+        )
