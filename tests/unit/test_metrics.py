@@ -16,6 +16,7 @@ def test_a_turn_counts_its_successful_business_tools_its_errors_and_its_model_us
     ]
     assert turn_counts(trace) == {
         "Turns": 1,
+        "Searches": 1,  # the top of the funnel the console draws
         "OrdersCreated": 1,
         "ToolErrors": 1,
         "LlmCalls": 2,

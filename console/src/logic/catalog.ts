@@ -10,8 +10,11 @@ export function fold(text: string): string {
     .trim();
 }
 
-/** Items whose sku, name, brand, category or tags hold every word of the query. */
+/** The item whose sku is the query; else items whose sku, name, brand, category or tags hold every
+ * word of the query. */
 export function searchItems(items: readonly CatalogItem[], query: string): CatalogItem[] {
+  const sku = items.filter((i) => i.item_id.toLowerCase() === query.trim().toLowerCase());
+  if (sku.length) return sku;
   const words = fold(query).split(" ").filter(Boolean);
   if (!words.length) return [...items];
   return items.filter((item) => {

@@ -137,6 +137,9 @@ describe("catalog", () => {
     expect(fold("Écran  TV-55")).toBe("ecran tv 55");
     expect(searchItems(items, "galaxy samsung").map((i) => i.item_id)).toEqual(["SM-A15"]);
     expect(searchItems(items, "ch-002").map((i) => i.item_id)).toEqual(["CH-002"]);
+    const similar = [...items, item("CB-002", "USB-C cable"), item("CH-0021", "Charger 65W")];
+    expect(searchItems(similar, " ch-002 ").map((i) => i.item_id)).toEqual(["CH-002"]); // an exact sku: that item
+    expect(searchItems(similar, "002").map((i) => i.item_id)).toEqual(["CH-002", "CB-002", "CH-0021"]);
     expect(searchItems(items, "accessories").map((i) => i.item_id)).toEqual(["CH-002"]);
     expect(searchItems(items, "  ")).toHaveLength(2);
     expect(searchItems(items, "iphone")).toEqual([]);

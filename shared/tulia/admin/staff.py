@@ -12,6 +12,7 @@ import string
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
+from urllib.parse import unquote
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from pydantic import BaseModel, Field
@@ -168,7 +169,7 @@ def register(
 
     @app.delete("/admin/staff/<email>", tags=["staff"], summary="Remove a person: they can no longer sign in")
     def remove(email: str, who: Annotated[Principal, Depends(owner)]) -> Deleted:
-        email = email.strip().lower()
+        email = unquote(email).strip().lower()  # the path carries it percent-encoded (@ as %40)
         member = repo.get(who.tenant_id, email)
         if member is None:
             raise NotFound(f"{email} is not on this shop's staff.", field="email")

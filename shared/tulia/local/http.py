@@ -82,12 +82,15 @@ class LocalApi:
                 self._reply(int(response.get("statusCode", 200)), response.get("headers") or {}, payload)
 
             def _reply(self, status: int, headers: dict[str, str], payload: bytes) -> None:
-                self.send_response(status)
-                for name, value in headers.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
+                try:
+                    self.send_response(status)
+                    for name, value in headers.items():
+                        self.send_header(name, value)
+                    self.send_header("Content-Length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                except (BrokenPipeError, ConnectionResetError):
+                    self.close_connection = True  # the client went away (a browser leaving the page)
 
             do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = _serve
 
