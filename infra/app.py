@@ -27,6 +27,8 @@ CONTEXT_KEYS = (
     "dlqMaxReceiveCount",
     "apiDomain",
     "apiCertificateArn",
+    "consoleDomain",
+    "consoleCertificateArn",
 )
 
 

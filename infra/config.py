@@ -49,6 +49,10 @@ class StageConfig:
     # is API Gateway's *.execute-api.* host, which Daraja refuses in callback URLs ("exe")
     api_domain: str | None = None
     api_certificate_arn: str | None = None
+    # the console's own domain (ACM certificate in us-east-1, as CloudFront requires); without one it
+    # is served from *.cloudfront.net
+    console_domain: str | None = None
+    console_certificate_arn: str | None = None
 
     def name(self, part: str) -> str:
         """A resource name of this stage: ``tulia-<stage>-<part>``."""
@@ -133,4 +137,20 @@ def stage_config(context: dict[str, Any]) -> StageConfig:
         ):
             raise ContextError(f"context value 'apiCertificateArn' is {certificate!r}; allowed: an ACM certificate ARN")
         config = replace(config, api_domain=domain, api_certificate_arn=certificate)
+    domain, certificate = context.get("consoleDomain"), context.get("consoleCertificateArn")
+    if (domain is None) != (certificate is None):
+        raise ContextError(
+            "context values 'consoleDomain' and 'consoleCertificateArn' go together: give both or neither"
+        )
+    if domain is not None:
+        if not isinstance(domain, str) or not re.fullmatch(r"(?=.{4,253}$)([a-z0-9-]{1,63}\.)+[a-z]{2,63}", domain):
+            raise ContextError(f"context value 'consoleDomain' is {domain!r}; allowed: a lowercase DNS name")
+        if not isinstance(certificate, str) or not re.fullmatch(
+            r"arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate/[0-9a-f-]{36}", certificate
+        ):
+            raise ContextError(
+                f"context value 'consoleCertificateArn' is {certificate!r}; allowed: an ACM certificate ARN in "
+                "us-east-1 (CloudFront takes certificates from there only)"
+            )
+        config = replace(config, console_domain=domain, console_certificate_arn=certificate)
     return config

@@ -115,6 +115,7 @@ WEBHOOK_METRICS = ("InboundMessages", "DuplicateDeliveries", "UnroutedMessages")
 PANELS: dict[str, tuple[str, ...]] = {
     "Conversations": ("Turns", *WEBHOOK_METRICS),
     "Sales": (
+        "Searches",
         "OrdersCreated",
         "StkPushesStarted",
         "CardCheckoutsStarted",

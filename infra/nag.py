@@ -151,3 +151,55 @@ def accept_findings(stack: TuliaStack) -> None:
             ),
         ],
     )
+    deployer = stack.node.try_find_child("Custom::CDKBucketDeployment8693BB64968944B69AAFB0CC9EB8756C256MiB")
+    if deployer is not None:
+        NagSuppressions.add_resource_suppressions(
+            deployer,
+            [
+                _s(
+                    "AwsSolutions-L1",
+                    "CDK's own handler that copies the built console into its bucket at deploy time; CDK picks "
+                    "its runtime.",
+                ),
+                _s(
+                    "AwsSolutions-IAM4",
+                    "CDK's own console deployment handler (logs only).",
+                    "Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole",
+                ),
+                _s(
+                    "AwsSolutions-IAM5",
+                    "CDK's own console deployment handler: reads the asset zip from the CDK assets bucket, writes "
+                    "and prunes the console bucket's files, and invalidates the distribution's cache (CloudFront "
+                    "invalidations take no narrower resource in CDK's grant).",
+                ),
+            ],
+            apply_to_children=True,
+        )
+    distribution = stack.console.distribution.node.default_child
+    NagSuppressions.add_resource_suppressions(
+        distribution,
+        [
+            _s(
+                "AwsSolutions-CFR1",
+                "Shop owners and staff sign in from wherever they are (they travel, and use mobile data that "
+                "roams); the console serves only static files, and every data call needs a staff token.",
+            ),
+            _s(
+                "AwsSolutions-CFR2",
+                "The distribution serves the built console's static files only (no data, no forms posted to it); "
+                "the admin API it calls has its own throttling and JWT authorizer. A deployer can attach a WAF "
+                "web ACL without code changes.",
+            ),
+        ]
+        + (
+            []
+            if stack.config.console_certificate_arn
+            else [
+                _s(
+                    "AwsSolutions-CFR4",
+                    "Without the deployer's own domain the console is served on *.cloudfront.net, whose TLS "
+                    "policy CloudFront fixes; give consoleDomain and consoleCertificateArn to require TLS 1.2.",
+                )
+            ]
+        ),
+    )

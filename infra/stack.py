@@ -18,6 +18,7 @@ from constructs import Construct
 
 from infra.auth import StaffAuth
 from infra.config import StageConfig
+from infra.console import Console
 from infra.credentials import Secrets
 from infra.data import DataTables, Queues
 from infra.functions import FunctionSpec, function, layer
@@ -161,6 +162,8 @@ class TuliaStack(Stack):
                 "TULIA_SECRETS_PREFIX": self.secrets.prefix,
                 "TULIA_KB_BUCKET": self.buckets.kb.bucket_name,
                 "TULIA_CHECKPOINT_BUCKET": self.buckets.checkpoints.bucket_name,
+                "TULIA_STAFF_USER_POOL_ID": self.auth.pool.user_pool_id,  # owners invite and remove staff
+                **embeddings,  # the console's "try a question" asks the knowledge base as the agent does
             },
         )
         self.kb_ingest = make(
@@ -306,6 +309,59 @@ class TuliaStack(Stack):
         )
         self.agent.add_to_role_policy(embed)
         self.kb_ingest.add_to_role_policy(embed)
+        self.admin.add_to_role_policy(embed)
+        # owners invite and remove their staff in the pool (the shop is checked in code on every removal)
+        self.admin.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=[
+                    "cognito-idp:AdminCreateUser",
+                    "cognito-idp:AdminAddUserToGroup",
+                    "cognito-idp:AdminGetUser",
+                    "cognito-idp:AdminDeleteUser",
+                ],
+                resources=[self.auth.pool.user_pool_arn],
+            )
+        )
+
+        # the shop's console: CloudFront in front of the built app; the admin API and document uploads
+        # accept calls from its origin only
+        bundling = self.node.try_get_context("aws:cdk:bundling-stacks")
+        self.console = Console(
+            self,
+            "Console",
+            config=config,
+            logs_bucket=self.buckets.access_logs,
+            settings={
+                "region": self.region,
+                "userPoolId": self.auth.pool.user_pool_id,
+                "userPoolClientId": self.auth.client.user_pool_client_id,
+                "apiBase": self.public_base_url,
+                "authFlow": "USER_SRP_AUTH",
+            },
+            api_origin=(
+                f"https://{config.api_domain}"
+                if config.api_domain and config.api_certificate_arn
+                else f"https://*.execute-api.{self.region}.amazonaws.com"
+            ),
+            built=bundling != [],  # an offline template check does not need the built app
+        )
+        api = self.api.node.default_child
+        api.add_property_override(
+            "CorsConfiguration",
+            {
+                "AllowOrigins": [self.console.origin],
+                "AllowMethods": ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+                "AllowHeaders": ["authorization", "content-type", "idempotency-key"],
+                "MaxAge": 3600,
+            },
+        )
+        self.buckets.kb.add_cors_rule(
+            allowed_methods=[s3.HttpMethods.PUT],
+            allowed_origins=[self.console.origin],
+            allowed_headers=["content-type"],
+            max_age=3600,
+        )
+        CfnOutput(self, "ConsoleUrl", value=f"{self.console.origin}/console/", description="The shop's console")
         self.agent.add_environment("TULIA_BEDROCK_CLASSIFIER_MODEL", config.bedrock_models[0])
         self.agent.add_environment("TULIA_BEDROCK_WRITER_MODEL", config.bedrock_models[1])
 

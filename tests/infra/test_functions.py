@@ -41,7 +41,9 @@ def env_of(t: Any, name: str) -> dict[str, Any]:
 
 def _layer_ids(t: Any) -> dict[str, str]:
     return {
-        layer["Properties"]["LayerName"]: lid for lid, layer in t.find_resources("AWS::Lambda::LayerVersion").items()
+        layer["Properties"]["LayerName"]: lid
+        for lid, layer in t.find_resources("AWS::Lambda::LayerVersion").items()
+        if "LayerName" in layer["Properties"]  # (CDK's console deployment brings its own unnamed AWS CLI layer)
     }
 
 
@@ -183,13 +185,14 @@ def test_the_agent_may_invoke_only_the_configured_bedrock_models(dev: Any) -> No
     chat = [s for s in statements if "InvokeModelWithResponseStream" in str(s["Action"])]
     embed = [s for s in statements if s not in chat]
     assert len(chat) == 1
-    # the agent (questions) and kb_ingest (chunks) embed with Titan v2 in the stack's region, nothing else
-    assert len(embed) == 2
+    # the agent and the admin function (questions) and kb_ingest (chunks) embed with Titan v2 in the
+    # stack's region, nothing else
+    assert len(embed) == 3
     for statement in embed:
         assert statement["Action"] == "bedrock:InvokeModel"
         assert "foundation-model/amazon.titan-embed-text-v2:0" in str(statement["Resource"])
         assert "AWS::Region" in str(statement["Resource"])
-    for name in ("agent", "kb_ingest"):
+    for name in ("agent", "kb_ingest", "admin"):
         env = _functions(dev)[f"tulia-dev-{name}"]["Environment"]["Variables"]
         assert env["TULIA_EMBEDDINGS"] == "bedrock"
         assert env["TULIA_BEDROCK_EMBEDDING_MODEL"] == "amazon.titan-embed-text-v2:0"
