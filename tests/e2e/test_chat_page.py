@@ -9,7 +9,6 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -156,33 +155,6 @@ def test_a_card_payment_on_the_hosted_checkout_page_confirms_the_order(stack: Pa
     assert "payment confirmation SIM" in confirmation  # PesaPal's code, not called an M-Pesa receipt
     again = httpx.get(link.group(1), timeout=10)
     assert "This payment is complete." in again.text
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    chromium = os.environ.get("TULIA_CHROMIUM", "/usr/bin/chromium")
-    if not Path(chromium).exists():
-        if "TULIA_CHROMIUM" in os.environ:  # `make test` installs it: missing there is a failure
-            pytest.fail(f"no browser at {chromium}: `make browser` installs Debian's chromium")
-        pytest.skip(f"no browser at {chromium} (run `make test`, which installs Debian's chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=chromium,
-            headless=True,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
-        )
-        yield browser
-        browser.close()
 
 
 def test_a_person_buys_a_phone_in_the_browser_and_approves_the_mpesa_prompt(stack: Page, browser: Any) -> None:

@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from tests.conftest import ROOT
-from tests.e2e.test_chat_page import OUTPUT, Page, browser  # noqa: F401 - the browser fixture
+from tests.e2e.test_chat_page import OUTPUT, Page
 from tests.e2e.test_local_stack import wait_for
 from tulia.local.console import DEFAULT_DIST
 from tulia.local.stack import free_port

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from aws_cdk.assertions import Match
-
 from infra.config import ContextError
+
 from tests.infra.conftest import synth
 from tests.infra.test_functions import _functions, _role_statements
 
@@ -49,7 +49,8 @@ def test_the_console_is_served_from_a_private_bucket_through_cloudfront_over_htt
     ]
     [statements] = policies
     reads = [s for s in statements if s.get("Principal") == {"Service": "cloudfront.amazonaws.com"}]
-    assert reads and all("AWS:SourceArn" in json.dumps(s["Condition"]) for s in reads)  # this distribution only
+    assert reads
+    assert all("AWS:SourceArn" in json.dumps(s["Condition"]) for s in reads)  # this distribution only
     assert any(s["Effect"] == "Deny" and "aws:SecureTransport" in json.dumps(s) for s in statements)
 
 
@@ -112,7 +113,8 @@ def test_owners_invite_staff_into_the_stacks_pool_only(dev: Any) -> None:
         "cognito-idp:AdminGetUser",
         "cognito-idp:AdminDeleteUser",
     }
-    assert "StaffUsers" in json.dumps(statement["Resource"]) and "*" not in json.dumps(statement["Resource"])
+    assert "StaffUsers" in json.dumps(statement["Resource"])
+    assert "*" not in json.dumps(statement["Resource"])
 
 
 def test_a_console_domain_of_the_deployer_requires_tls_1_2() -> None:
