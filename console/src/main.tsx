@@ -1,16 +1,14 @@
-import "@mantine/core/styles.css";
-import "@mantine/charts/styles.css";
+import "./styles";
 
 import { MantineProvider, createTheme } from "@mantine/core";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { RouterProvider } from "react-router";
 
 import { AuthProvider } from "./auth";
 import { loadConfig } from "./config";
 import "./i18n";
-import { router } from "./router";
+import { AppRoutes } from "./router";
 
 const theme = createTheme({ primaryColor: "teal", defaultRadius: "md" });
 const queries = new QueryClient({
@@ -26,7 +24,7 @@ loadConfig()
         <MantineProvider theme={theme}>
           <QueryClientProvider client={queries}>
             <AuthProvider>
-              <RouterProvider router={router} />
+              <AppRoutes />
             </AuthProvider>
           </QueryClientProvider>
         </MantineProvider>

@@ -1,37 +1,45 @@
-import { Navigate, createBrowserRouter } from "react-router";
+import { lazy, Suspense, type ReactNode } from "react";
+import { BrowserRouter, Navigate, Route, Routes } from "react-router";
 
-import { Layout } from "./screens/Layout";
-import { AnalyticsScreen } from "./screens/Analytics";
-import { CatalogScreen } from "./screens/Catalog";
+import { Loading } from "./screens/common";
 import { InboxScreen } from "./screens/Inbox";
-import { KnowledgeScreen } from "./screens/Knowledge";
-import { MoneyScreen } from "./screens/Money";
-import { OffersScreen } from "./screens/Offers";
+import { Layout } from "./screens/Layout";
 import { OrderScreen, OrdersScreen } from "./screens/Orders";
-import { SettingsScreen } from "./screens/Settings";
 import { SignInScreen } from "./screens/SignIn";
 
-export const router = createBrowserRouter(
-  [
-    { path: "/sign-in", element: <SignInScreen /> },
-    {
-      path: "/",
-      element: <Layout />,
-      children: [
-        { index: true, element: <Navigate to="/inbox" replace /> },
-        { path: "inbox", element: <InboxScreen /> },
-        { path: "inbox/:ticketId", element: <InboxScreen /> },
-        { path: "orders", element: <OrdersScreen /> },
-        { path: "orders/:orderId", element: <OrderScreen /> },
-        { path: "money", element: <MoneyScreen /> },
-        { path: "catalog", element: <CatalogScreen /> },
-        { path: "offers", element: <OffersScreen /> },
-        { path: "knowledge", element: <KnowledgeScreen /> },
-        { path: "analytics", element: <AnalyticsScreen /> },
-        { path: "settings", element: <SettingsScreen /> },
-        { path: "*", element: <Navigate to="/inbox" replace /> },
-      ],
-    },
-  ],
-  { basename: "/console" },
-);
+// The inbox and orders (what staff open all day) come with the first load; the owner's other screens
+// are fetched when first opened.
+const AnalyticsScreen = lazy(() => import("./screens/Analytics").then((m) => ({ default: m.AnalyticsScreen })));
+const CatalogScreen = lazy(() => import("./screens/Catalog").then((m) => ({ default: m.CatalogScreen })));
+const KnowledgeScreen = lazy(() => import("./screens/Knowledge").then((m) => ({ default: m.KnowledgeScreen })));
+const MoneyScreen = lazy(() => import("./screens/Money").then((m) => ({ default: m.MoneyScreen })));
+const OffersScreen = lazy(() => import("./screens/Offers").then((m) => ({ default: m.OffersScreen })));
+const SettingsScreen = lazy(() => import("./screens/Settings").then((m) => ({ default: m.SettingsScreen })));
+
+function Later({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Loading />}>{children}</Suspense>;
+}
+
+export function AppRoutes() {
+  return (
+    <BrowserRouter basename="/console">
+      <Routes>
+        <Route path="/sign-in" element={<SignInScreen />} />
+        <Route path="/" element={<Layout />}>
+          <Route index element={<Navigate to="/inbox" replace />} />
+          <Route path="inbox" element={<InboxScreen />} />
+          <Route path="inbox/:ticketId" element={<InboxScreen />} />
+          <Route path="orders" element={<OrdersScreen />} />
+          <Route path="orders/:orderId" element={<OrderScreen />} />
+          <Route path="money" element={<Later><MoneyScreen /></Later>} />
+          <Route path="catalog" element={<Later><CatalogScreen /></Later>} />
+          <Route path="offers" element={<Later><OffersScreen /></Later>} />
+          <Route path="knowledge" element={<Later><KnowledgeScreen /></Later>} />
+          <Route path="analytics" element={<Later><AnalyticsScreen /></Later>} />
+          <Route path="settings" element={<Later><SettingsScreen /></Later>} />
+          <Route path="*" element={<Navigate to="/inbox" replace />} />
+        </Route>
+      </Routes>
+    </BrowserRouter>
+  );
+}

@@ -13,7 +13,23 @@ export function rangeOf(preset: RangePreset, today: Date): { from: string; to: s
 
 export const METHODS = ["mpesa_stk", "mpesa_c2b", "pesapal"] as const;
 
-/** One row per day for the charts. */
+/** The charts' series: x in Unix seconds (midday, so no time zone moves a day), one array per figure. */
+export function dailySeries(a: Analytics) {
+  const rows = dailyRows(a);
+  const x = a.days.map((d) => dayjs(`${d.date}T12:00:00`).unix());
+  const column = (key: keyof (typeof rows)[number]) => rows.map((r) => Number(r[key]));
+  return {
+    x,
+    conversations: column("conversations"),
+    mpesa_stk: column("mpesa_stk"),
+    mpesa_c2b: column("mpesa_c2b"),
+    pesapal: column("pesapal"),
+    handover: column("handover"),
+    cost: column("cost"),
+  };
+}
+
+/** One row per day. */
 export function dailyRows(a: Analytics) {
   return a.days.map((d) => ({
     day: dayjs(d.date).format("D MMM"),

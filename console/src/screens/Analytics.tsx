@@ -1,13 +1,14 @@
-import { BarChart, LineChart } from "@mantine/charts";
 import { Card, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import type uPlot from "uplot";
 
 import { api } from "../api";
-import { dailyRows, funnelRows, rangeOf, type RangePreset } from "../logic/analytics";
+import { dailySeries, funnelRows, rangeOf, type RangePreset } from "../logic/analytics";
 import { kes } from "../logic/orders";
 import type { Analytics } from "../types";
+import { COLOURS, Chart, barOptions, lineOptions } from "./Chart";
 import { Guarded } from "./Layout";
 import { Failure, Loading } from "./common";
 
@@ -57,9 +58,38 @@ function AnalyticsView() {
   );
 }
 
+function Panel({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <Card withBorder>
+      <Text fw={600} mb="xs">
+        {title}
+      </Text>
+      {children}
+    </Card>
+  );
+}
+
 function Charts({ a }: { a: Analytics }) {
-  const { t } = useTranslation();
-  const rows = dailyRows(a);
+  const { t, i18n } = useTranslation();
+  const charts = useMemo(() => {
+    const s = dailySeries(a);
+    const funnel = funnelRows(a);
+    const methods = [
+      { label: t("methods.mpesa_stk"), colour: COLOURS[1] },
+      { label: t("methods.mpesa_c2b"), colour: COLOURS[0] },
+      { label: t("methods.pesapal"), colour: COLOURS[2] },
+    ];
+    return {
+      conversations: { options: lineOptions([{ label: t("analytics.conversations"), colour: COLOURS[0] }]), data: [s.x, s.conversations] as uPlot.AlignedData },
+      funnel: {
+        options: barOptions(funnel.map((f) => t(`analytics.step.${f.step}`)), t("analytics.count"), COLOURS[0]),
+        data: [funnel.map((_, i) => i), funnel.map((f) => f.count)] as uPlot.AlignedData,
+      },
+      revenue: { options: lineOptions(methods, (v) => kes(v)), data: [s.x, s.mpesa_stk, s.mpesa_c2b, s.pesapal] as uPlot.AlignedData },
+      handover: { options: lineOptions([{ label: t("analytics.handoverRate"), colour: COLOURS[3] }], (v) => `${v}%`), data: [s.x, s.handover] as uPlot.AlignedData },
+      cost: { options: lineOptions([{ label: "KES", colour: COLOURS[4] }], undefined, false), data: [s.x, s.cost] as uPlot.AlignedData },
+    };
+  }, [a, t, i18n.language]); // the labels follow the console's language
   return (
     <Stack>
       <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
@@ -68,55 +98,22 @@ function Charts({ a }: { a: Analytics }) {
         <Figure label={t("analytics.revenue")} value={kes(a.revenue_kes)} testId="figure-revenue" />
         <Figure label={t("analytics.modelCost")} value={`KES ${a.llm_estimated_cost_kes.toFixed(2)}`} />
       </SimpleGrid>
-      <Card withBorder>
-        <Text fw={600} mb="xs">
-          {t("analytics.conversationsPerDay")}
-        </Text>
-        <LineChart h={200} data={rows} dataKey="day" series={[{ name: "conversations", label: t("analytics.conversations"), color: "teal.6" }]} curveType="monotone" />
-      </Card>
-      <Card withBorder>
-        <Text fw={600} mb="xs">
-          {t("analytics.funnel")}
-        </Text>
-        <BarChart
-          h={200}
-          data={funnelRows(a).map((r) => ({ ...r, step: t(`analytics.step.${r.step}`) }))}
-          dataKey="step"
-          series={[{ name: "count", label: t("analytics.count"), color: "teal.6" }]}
-          data-testid="funnel-chart"
-        />
-      </Card>
-      <Card withBorder>
-        <Text fw={600} mb="xs">
-          {t("analytics.revenueByMethod")}
-        </Text>
-        <BarChart
-          h={220}
-          data={rows}
-          dataKey="day"
-          type="stacked"
-          valueFormatter={(v) => kes(v)}
-          series={[
-            { name: "mpesa_stk", label: t("methods.mpesa_stk"), color: "green.6" },
-            { name: "mpesa_c2b", label: t("methods.mpesa_c2b"), color: "teal.4" },
-            { name: "pesapal", label: t("methods.pesapal"), color: "blue.6" },
-          ]}
-          withLegend
-        />
-      </Card>
+      <Panel title={t("analytics.conversationsPerDay")}>
+        <Chart {...charts.conversations} testId="chart-conversations" />
+      </Panel>
+      <Panel title={t("analytics.funnel")}>
+        <Chart {...charts.funnel} testId="chart-funnel" />
+      </Panel>
+      <Panel title={t("analytics.revenueByMethod")}>
+        <Chart {...charts.revenue} height={220} testId="chart-revenue" />
+      </Panel>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <Card withBorder>
-          <Text fw={600} mb="xs">
-            {t("analytics.handoverRate")}
-          </Text>
-          <LineChart h={180} data={rows} dataKey="day" unit="%" series={[{ name: "handover", label: t("analytics.handoverRate"), color: "orange.6" }]} />
-        </Card>
-        <Card withBorder>
-          <Text fw={600} mb="xs">
-            {t("analytics.modelCostPerDay")}
-          </Text>
-          <BarChart h={180} data={rows} dataKey="day" series={[{ name: "cost", label: "KES", color: "grape.6" }]} />
-        </Card>
+        <Panel title={t("analytics.handoverRate")}>
+          <Chart {...charts.handover} height={180} testId="chart-handover" />
+        </Panel>
+        <Panel title={t("analytics.modelCostPerDay")}>
+          <Chart {...charts.cost} height={180} testId="chart-cost" />
+        </Panel>
       </SimpleGrid>
     </Stack>
   );

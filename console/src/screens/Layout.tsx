@@ -1,4 +1,4 @@
-import { AppShell, Burger, Group, NavLink, Select, Text, Button, Loader, Center, Alert } from "@mantine/core";
+import { Alert, AppShell, Burger, Button, Center, Group, Loader, NativeSelect, NavLink, Stack, Text } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
@@ -14,8 +14,8 @@ import type { Me } from "../types";
 const SCREENS: Screen[] = ["inbox", "orders", "money", "catalog", "offers", "knowledge", "analytics", "settings"];
 
 export function Layout() {
-  const { session, loading, leave } = useAuth();
-  const { t, i18n } = useTranslation();
+  const { session, loading } = useAuth();
+  const { t } = useTranslation();
   const [opened, { toggle, close }] = useDisclosure();
   const location = useLocation();
   const navigate = useNavigate();
@@ -44,25 +44,8 @@ export function Layout() {
               {me.data?.shop_name ?? "Tulia"}
             </Text>
           </Group>
-          <Group gap="xs" wrap="nowrap">
-            <Select
-              aria-label={t("nav.language")}
-              data={LANGUAGES.map((l) => ({ ...l }))}
-              value={i18n.language}
-              onChange={(v) => v && setLanguage(v as "en" | "sw")}
-              w={120}
-              size="xs"
-              allowDeselect={false}
-            />
-            <Button
-              variant="subtle"
-              size="xs"
-              onClick={() => {
-                void leave().then(() => navigate("/sign-in"));
-              }}
-            >
-              {t("nav.signOut")}
-            </Button>
+          <Group gap="xs" wrap="nowrap" visibleFrom="sm">
+            <Controls />
           </Group>
         </Group>
       </AppShell.Header>
@@ -78,6 +61,9 @@ export function Layout() {
             }}
           />
         ))}
+        <Stack gap="xs" mt="md" p="xs" hiddenFrom="sm">
+          <Controls />
+        </Stack>
         <Text size="xs" c="dimmed" mt="auto" p="xs" data-testid="who">
           {session.email} · {session.roles.map((r) => t(`roles.${r}`)).join(", ")}
         </Text>
@@ -86,6 +72,33 @@ export function Layout() {
         <Outlet />
       </AppShell.Main>
     </AppShell>
+  );
+}
+
+/** The console's language and signing out: in the header on a laptop, in the menu on a phone. */
+function Controls() {
+  const { leave } = useAuth();
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <>
+      <NativeSelect
+        aria-label={t("nav.language")}
+        data={LANGUAGES.map((l) => ({ ...l }))}
+        value={i18n.language}
+        onChange={(e) => setLanguage(e.currentTarget.value as "en" | "sw")}
+        size="xs"
+      />
+      <Button
+        variant="subtle"
+        size="xs"
+        onClick={() => {
+          void leave().then(() => navigate("/sign-in"));
+        }}
+      >
+        {t("nav.signOut")}
+      </Button>
+    </>
   );
 }
 

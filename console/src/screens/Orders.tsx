@@ -5,7 +5,7 @@ import {
   Card,
   Group,
   Paper,
-  Select,
+  NativeSelect,
   SimpleGrid,
   Stack,
   Table,
@@ -61,19 +61,17 @@ export function OrdersScreen() {
     <Stack>
       <Title order={3}>{t("orders.title")}</Title>
       <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="xs">
-        <Select
+        <NativeSelect
           label={t("orders.status")}
-          clearable
-          data={STATUSES.map((s) => ({ value: s, label: t(`orderStatus.${s}`) }))}
-          value={filters.status}
-          onChange={(v) => set({ status: v })}
+          data={[{ value: "", label: t("orders.any") }, ...STATUSES.map((s) => ({ value: s, label: t(`orderStatus.${s}`) }))]}
+          value={filters.status ?? ""}
+          onChange={(e) => set({ status: e.currentTarget.value || null })}
         />
-        <Select
+        <NativeSelect
           label={t("orders.payment")}
-          clearable
-          data={PAYMENTS.map((s) => ({ value: s, label: t(`paymentState.${s}`) }))}
-          value={filters.payment}
-          onChange={(v) => set({ payment: v })}
+          data={[{ value: "", label: t("orders.any") }, ...PAYMENTS.map((s) => ({ value: s, label: t(`paymentState.${s}`) }))]}
+          value={filters.payment ?? ""}
+          onChange={(e) => set({ payment: e.currentTarget.value || null })}
         />
         <TextInput label={t("orders.from")} type="date" value={filters.from} onChange={(e) => set({ from: e.currentTarget.value })} />
         <TextInput label={t("orders.to")} type="date" value={filters.to} onChange={(e) => set({ to: e.currentTarget.value })} />
@@ -98,7 +96,7 @@ export function OrdersScreen() {
                 <Text fw={600}>{o.order_id}</Text>
                 <Text>{kes(o.totals.total)}</Text>
               </Group>
-              <Text size="sm">{o.customer?.name ?? o.customer?.phone ?? o.customer_id}</Text>
+              <Text size="sm">{[o.customer?.name, o.customer?.phone].filter(Boolean).join(" · ") || o.customer_id}</Text>
               <Group justify="space-between">
                 <StatusBadge value={o.status} group="orderStatus" />
                 <Text size="xs" c="dimmed">

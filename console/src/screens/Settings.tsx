@@ -7,7 +7,7 @@ import {
   Code,
   Group,
   NumberInput,
-  Select,
+  NativeSelect,
   Stack,
   Switch,
   Table,
@@ -136,12 +136,12 @@ function Settings() {
             />
           ))}
         </Group>
-        <Select
+        <NativeSelect
           label={t("settings.defaultLanguage")}
           data={form.languages.allowed.map((l) => ({ value: l, label: t(`languageNames.${l}`) }))}
           value={form.languages.default}
-          onChange={(v) => v && set({ languages: { ...form.languages, default: v as Tenant["languages"]["default"] } })}
-          allowDeselect={false}
+          onChange={(e) => set({ languages: { ...form.languages, default: e.currentTarget.value as Tenant["languages"]["default"] } })}
+          
         />
       </Section>
       <Section title={t("settings.payments")}>
@@ -255,16 +255,16 @@ function StaffSection() {
       </Table>
       <Group align="flex-end" wrap="wrap">
         <TextInput label={t("settings.inviteEmail")} type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} style={{ flex: 1, minWidth: 180 }} />
-        <Select
+        <NativeSelect
           label={t("settings.role")}
           data={[
             { value: "agent", label: t("roles.agent") },
             { value: "owner", label: t("roles.owner") },
           ]}
           value={role}
-          onChange={(v) => v && setRole(v as "agent" | "owner")}
+          onChange={(e) => setRole(e.currentTarget.value as "agent" | "owner")}
           w={130}
-          allowDeselect={false}
+          
         />
         <Button onClick={() => invite.mutate()} disabled={!email.trim()} loading={invite.isPending}>
           {t("settings.invite")}

@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Group, Paper, PasswordInput, Select, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Center, Group, Paper, PasswordInput, NativeSelect, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate } from "react-router";
@@ -51,14 +51,14 @@ export function SignInScreen() {
           <Stack>
             <Group justify="space-between">
               <Title order={3}>{t("signIn.title")}</Title>
-              <Select
+              <NativeSelect
                 aria-label={t("nav.language")}
                 data={LANGUAGES.map((l) => ({ ...l }))}
                 value={i18n.language}
-                onChange={(v) => v && setLanguage(v as "en" | "sw")}
+                onChange={(e) => setLanguage(e.currentTarget.value as "en" | "sw")}
                 w={120}
                 size="xs"
-                allowDeselect={false}
+                
               />
             </Group>
             {step === "password" ? (

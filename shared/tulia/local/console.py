@@ -88,6 +88,11 @@ class ConsoleSite:
         )
 
     def _cognito(self, event: dict[str, Any]) -> dict[str, Any]:
+        target = event["headers"].get("x-amz-target", "")
+        if target.endswith(".RevokeToken"):
+            # signing out revokes the refresh token; moto has no RevokeToken (its tokens cannot be revoked),
+            # so the stand-in accepts it as Cognito would, and the browser drops its tokens
+            return response(200, b"{}", "application/x-amz-json-1.1")
         raw = event.get("body") or ""
         body = base64.b64decode(raw) if event.get("isBase64Encoded") else raw.encode()
         headers = {k: v for k, v in event["headers"].items() if k in FORWARDED}
