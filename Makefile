@@ -83,13 +83,14 @@ fmt: install
 dev: install console ## the embedded local stack with the demo shop (its data kept in .tulia-data/ across restarts)
 	$(BIN)/tulia dev --data-dir .tulia-data
 
-bench: install
+bench: install console browser
 	$(BIN)/python bench/catalog_search.py
 	$(BIN)/python bench/dynamodb_calls.py
 	$(BIN)/python bench/conversation_turns.py
 	$(BIN)/python bench/order_frame.py
 	$(BIN)/python bench/understanding.py
 	$(BIN)/python bench/functions.py
+	TULIA_CHROMIUM=$(CHROMIUM) $(BIN)/python bench/console.py
 	$(BIN)/python bench/pipeline_throughput.py
 	$(BIN)/python bench/noisy_neighbour.py
 	$(BIN)/python bench/outreach.py

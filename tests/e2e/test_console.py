@@ -138,7 +138,7 @@ def test_the_owner_answers_a_customer_who_asked_for_a_person(stack: Stack, brows
     view.get_by_role("button", name="Send").click()
     expect(view.get_by_test_id("message-agent").last).to_contain_text("keep one for you")
     wait_for(lambda: any("keep one for you" in t for t in stack.shop_texts(phone)))
-    shot(page, "inbox-laptop")
+    shot(page, "inbox-conversation-laptop")
     view.get_by_role("button", name="Done: back to the bot").click()
     expect(page.get_by_test_id("ticket").filter(has_text="Wanjiru Kamau")).to_have_count(0)
     assert page.errors == []
@@ -184,6 +184,8 @@ def test_a_paid_order_shows_as_paid_and_dispatching_it_tells_the_customer(stack:
     told = wait_for(lambda: [t for t in stack.shop_texts(phone) if order_id in t and "on its way" in t.lower()])
     assert len(told) == 1
     shot(page, "order-laptop")
+    page.set_viewport_size(PHONE)
+    shot(page, "order-phone")
     assert page.errors == []
 
 

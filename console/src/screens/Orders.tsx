@@ -228,12 +228,12 @@ export function OrderScreen() {
                   </Text>
                 )}
               </Table.Td>
-              <Table.Td ta="right">{kes(l.line_total)}</Table.Td>
+              <Table.Td ta="right" style={{ whiteSpace: "nowrap" }}>{kes(l.line_total)}</Table.Td>
             </Table.Tr>
           ))}
           <Table.Tr>
             <Table.Td>{t("orders.subtotal")}</Table.Td>
-            <Table.Td ta="right">{kes(order.totals.subtotal)}</Table.Td>
+            <Table.Td ta="right" style={{ whiteSpace: "nowrap" }}>{kes(order.totals.subtotal)}</Table.Td>
           </Table.Tr>
           {order.totals.discount > 0 && (
             <Table.Tr>
@@ -249,7 +249,7 @@ export function OrderScreen() {
           </Table.Tr>
           <Table.Tr>
             <Table.Td fw={700}>{t("orders.total")}</Table.Td>
-            <Table.Td ta="right" fw={700} data-testid="order-total">
+            <Table.Td ta="right" fw={700} data-testid="order-total" style={{ whiteSpace: "nowrap" }}>
               {kes(order.totals.total)}
             </Table.Td>
           </Table.Tr>
