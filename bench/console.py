@@ -118,7 +118,8 @@ def main(runs: int) -> None:
     finally:
         stack.stop()
     for label, times in (("sign-in to inbox usable", sign_in), ("return visit to inbox usable", returning)):
-        print(f"{label}: median {statistics.median(times) * 1000:.0f} ms, worst {max(times) * 1000:.0f} ms ({runs} runs)")
+        median, worst = statistics.median(times) * 1000, max(times) * 1000
+        print(f"{label}: median {median:.0f} ms, worst {worst:.0f} ms ({runs} runs)")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
+from urllib.parse import parse_qsl
 
 import httpx
 import pytest
@@ -42,12 +43,16 @@ class Admin:
     def __init__(self, api: Any, tenant_id: str = SHOP) -> None:
         self.api, self.tenant_id = api, tenant_id
 
-    def __call__(self, method: str, path: str, body: Any = None, role: str = "owner") -> tuple[int, Any]:
+    def __call__(
+        self, method: str, path: str, body: Any = None, role: str = "owner", email: str | None = None
+    ) -> tuple[int, Any]:
         raw = json.dumps(body).encode() if body is not None else None
-        event = api_event(method, path=path, body=raw, headers={"content-type": "application/json"})
+        path, _, query = path.partition("?")
+        params = dict(parse_qsl(query)) or None
+        event = api_event(method, path=path, body=raw, headers={"content-type": "application/json"}, params=params)
         claims = {
             "sub": f"u-{role}",
-            "email": f"{role}@shop.example",
+            "email": email or f"{role}@shop.example",
             "custom:tenant_id": self.tenant_id,
             "cognito:groups": f"[{role}]",
         }
