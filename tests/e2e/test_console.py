@@ -341,3 +341,105 @@ def test_every_screen_at_laptop_size(stack: Stack, browser: Any) -> None:
     for chart in ("conversations", "funnel", "revenue", "handover", "cost"):  # drawn by the chart library
         expect(page.get_by_test_id(f"chart-{chart}").locator("canvas")).to_be_visible()
     assert page.errors == []
+
+
+def test_a_paybill_payment_with_a_wrong_account_is_matched_to_its_order_by_the_owner(
+    stack: Stack, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    phone = "+254711700010"
+    stack.say(phone, type="order", items=[{"sku": "CH-002", "quantity": 1}], name="Muthoni")
+    stack.say(phone, type="text", text="deliver to Westlands")
+    steps = stack.say(phone, type="text", text="paybill")
+    ref = re.search(r"ORD-[0-9A-Z]{5}", steps)
+    amount = re.search(r"KES ([\d,]+)", steps)
+    assert ref, steps
+    assert amount, steps
+    due = int(amount.group(1).replace(",", ""))
+    paid = httpx.post(
+        f"{stack.url}/dev/c2b",
+        json={"tenant_id": "demo-shop", "phone": phone, "amount": due, "account": "MUTHONI", "name": "Muthoni"},
+        timeout=20,
+    )  # the account number typed wrong: the money pays no order
+    assert paid.status_code == 200, paid.text
+    trans_id = paid.json()["trans_id"]
+    page = signed_in(browser, stack, OWNER)
+    page.goto(stack.console + "money")
+    card = page.get_by_test_id("unmatched").filter(has_text=trans_id)
+    expect(card).to_be_visible(timeout=15_000)
+    expect(card).to_contain_text("MUTHONI")
+    card.get_by_role("button", name="Find the order").click()
+    suggestion = card.locator("div").filter(has_text=ref.group(0)).last
+    suggestion.get_by_role("button", name="Apply").click()
+    expect(page.get_by_test_id("applied")).to_contain_text(f"Applied to {ref.group(0)}")
+    expect(card).to_have_count(0)  # matched: no longer waiting
+    receipt = wait_for(lambda: [t for t in stack.shop_texts(phone) if "We received" in t])
+    assert ref.group(0) in receipt[0]
+    page.goto(stack.console + f"orders/{ref.group(0)}")
+    expect(page.get_by_test_id("order-detail")).to_contain_text(trans_id)
+    shot(page, "order-paid-by-paybill-laptop")
+    assert page.errors == []
+
+
+def test_an_offer_made_in_the_console_is_the_offer_the_bot_tells(stack: Stack, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    page = signed_in(browser, stack, OWNER)
+    page.goto(stack.console + "offers")
+    page.get_by_role("button", name="New offer").click()
+    page.get_by_label("Offer id").fill("console-week")
+    page.get_by_label("Title").fill("Console Week: 15% off chargers")
+    page.get_by_label("Coupon code").fill("CONSOLE15")
+    page.get_by_label("Value").fill("15")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_test_id("offer").filter(has_text="Console Week")).to_contain_text("CONSOLE15")
+    answer = stack.say("+254711700011", type="text", text="do you have any offers?")
+    assert "Console Week" in answer, answer
+
+
+def test_a_csv_import_reports_each_bad_row_and_saves_the_good_ones_when_asked(
+    stack: Stack, browser: Any, tmp_path: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    sheet = tmp_path / "new-items.csv"
+    sheet.write_text(
+        "sku,name,category,price,stock,description\n"
+        "CSV-001,Console Test Speaker,audio,3500,4,A small speaker\n"
+        "CSV-002,Broken Row,audio,cheap,1,No price\n"
+    )
+    page = signed_in(browser, stack, OWNER)
+    page.goto(stack.console + "catalog")
+    with page.expect_file_chooser() as chooser:
+        page.get_by_role("button", name="Import CSV").click()
+    chooser.value.set_files(str(sheet))
+    report = page.get_by_test_id("import-report")
+    expect(report).to_contain_text("2 rows read, 0 saved, 1 with problems")
+    expect(report).to_contain_text("Row 3 CSV-002")
+    page.get_by_label("Save the good rows and skip the bad ones").check()
+    page.keyboard.press("Escape")
+    with page.expect_file_chooser() as chooser:
+        page.get_by_role("button", name="Import CSV").click()
+    chooser.value.set_files(str(sheet))
+    expect(page.get_by_test_id("import-report")).to_contain_text("2 rows read, 1 saved, 1 with problems")
+    page.keyboard.press("Escape")
+    page.get_by_label("Search by name, sku, brand or category").fill("CSV-001")
+    expect(page.get_by_test_id("catalog-item")).to_contain_text("Console Test Speaker")
+
+
+def test_the_bots_name_set_in_settings_is_the_name_customers_meet(stack: Stack, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    page = signed_in(browser, stack, OWNER)
+    page.goto(stack.console + "settings")
+    name = page.get_by_label("Bot's name")
+    expect(name).to_have_value("Bora")
+    name.fill("Zawadi")
+    page.get_by_role("button", name="Save settings").click()
+    expect(page.get_by_text("Saved: the bot uses the new settings")).to_be_visible()
+    answer = stack.say("+254711700012", type="text", text="hello")
+    assert "Zawadi" in answer, answer
+    name.fill("Bora")
+    page.get_by_role("button", name="Save settings").click()
+    expect(page.get_by_text("Saved: the bot uses the new settings")).to_be_visible()

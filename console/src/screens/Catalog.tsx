@@ -16,7 +16,7 @@ import {
   Title,
 } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { ApiError, all, api, describe } from "../api";
@@ -170,6 +170,7 @@ function CsvImport() {
   const [report, setReport] = useState<ImportReport | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [partial, setPartial] = useState(false);
+  const reset = useRef<() => void>(null);
   const upload = useMutation({
     mutationFn: async (file: File) =>
       api<ImportReport>("/admin/catalog/import", { method: "POST", raw: await file.text(), contentType: "text/csv", query: { partial } }),
@@ -177,6 +178,7 @@ function CsvImport() {
       setReport(r);
       void client.invalidateQueries({ queryKey: ["catalog"] });
     },
+    onSettled: () => reset.current?.(), // the same file can be chosen again (after ticking "save the good rows")
     onError: (e) => {
       if (e instanceof ApiError && e.status === 422 && e.body && typeof e.body === "object" && "rows" in e.body) setReport(e.body as ImportReport);
       else setError(describe(e));
@@ -184,7 +186,7 @@ function CsvImport() {
   });
   return (
     <>
-      <FileButton onChange={(f) => { setError(null); setReport(null); if (f) upload.mutate(f); }} accept=".csv,text/csv">
+      <FileButton resetRef={reset} onChange={(f) => { setError(null); setReport(null); if (f) upload.mutate(f); }} accept=".csv,text/csv">
         {(props) => (
           <Button variant="light" loading={upload.isPending} {...props}>
             {t("catalog.import")}

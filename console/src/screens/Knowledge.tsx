@@ -1,6 +1,6 @@
 import { Alert, Anchor, Badge, Button, Card, FileButton, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { api, describe, type Page } from "../api";
@@ -33,6 +33,7 @@ function Knowledge() {
     queryFn: () => api<Page<KbDocument>>("/admin/kb/documents"),
     refetchInterval: (q) => (q.state.data?.items.some((d) => BUSY.has(d.status)) ? 1500 : false),
   });
+  const reset = useRef<() => void>(null);
   const upload = useMutation({
     mutationFn: async (file: File) => {
       const ticket = await api<UploadTicket>("/admin/kb/uploads", { method: "POST", body: { filename: file.name, size: file.size } });
@@ -40,7 +41,10 @@ function Knowledge() {
       if (!put.ok) throw new Error(`${t("kb.uploadFailed")} (HTTP ${put.status})`);
       return ticket.document;
     },
-    onSettled: () => void client.invalidateQueries({ queryKey: ["kb"] }),
+    onSettled: () => {
+      reset.current?.(); // a new version of the same file can be uploaded again
+      void client.invalidateQueries({ queryKey: ["kb"] });
+    },
   });
   const remove = useMutation({
     mutationFn: (docId: string) => api(`/admin/kb/documents/${encodeURIComponent(docId)}`, { method: "DELETE" }),
@@ -55,7 +59,7 @@ function Knowledge() {
     <Stack>
       <Group justify="space-between">
         <Title order={3}>{t("kb.title")}</Title>
-        <FileButton onChange={(f) => f && upload.mutate(f)} accept=".md,.txt,.pdf,.docx">
+        <FileButton resetRef={reset} onChange={(f) => f && upload.mutate(f)} accept=".md,.txt,.pdf,.docx">
           {(props) => (
             <Button loading={upload.isPending} {...props}>
               {t("kb.upload")}

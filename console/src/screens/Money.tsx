@@ -38,9 +38,15 @@ function Money() {
     queryFn: () => api<Page<Overpayment>>("/admin/payments/overpayments", { query: { limit: 100 } }),
   });
   const open = unmatched.data?.items.filter((u) => u.status === "open") ?? [];
+  const [applied, setApplied] = useState<string | null>(null);
   return (
     <Stack>
       <Title order={3}>{t("money.unmatched")}</Title>
+      {applied && (
+        <Alert color="teal" data-testid="applied" withCloseButton onClose={() => setApplied(null)}>
+          {t("money.applied", { order: applied })}
+        </Alert>
+      )}
       <Text size="sm" c="dimmed">
         {t("money.unmatchedHelp")}
       </Text>
@@ -48,7 +54,7 @@ function Money() {
       {unmatched.error && <Failure error={unmatched.error} />}
       {unmatched.data && open.length === 0 && <Text c="dimmed">{t("money.noneUnmatched")}</Text>}
       {open.map((u) => (
-        <UnmatchedCard key={u.trans_id} payment={u} />
+        <UnmatchedCard key={u.trans_id} payment={u} onApplied={setApplied} />
       ))}
       <Title order={3}>{t("money.overpayments")}</Title>
       {over.error && <Failure error={over.error} />}
@@ -68,7 +74,7 @@ function Money() {
   );
 }
 
-function UnmatchedCard({ payment }: { payment: UnmatchedPayment }) {
+function UnmatchedCard({ payment, onApplied }: { payment: UnmatchedPayment; onApplied: (order: string) => void }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [looking, setLooking] = useState(false);
@@ -84,7 +90,8 @@ function UnmatchedCard({ payment }: { payment: UnmatchedPayment }) {
         method: "POST",
         body: { order_id: target.trim().toUpperCase() },
       }),
-    onSuccess: () => {
+    onSuccess: (detail) => {
+      onApplied(detail.order.order_id); // the card leaves the list: the page says what happened
       void client.invalidateQueries({ queryKey: ["unmatched"] });
       void client.invalidateQueries({ queryKey: ["orders"] });
     },
@@ -103,11 +110,7 @@ function UnmatchedCard({ payment }: { payment: UnmatchedPayment }) {
       <Text size="xs" c="dimmed">
         {t(`money.reason.${payment.reason}`, { defaultValue: payment.reason })} · <Ago at={payment.received_at} />
       </Text>
-      {apply.isSuccess ? (
-        <Alert color="teal" mt="xs">
-          {t("money.applied", { order: apply.data.order.order_id })}
-        </Alert>
-      ) : (
+      {apply.isSuccess ? null : (
         <Stack gap="xs" mt="xs">
           {!looking && (
             <Button size="xs" variant="light" onClick={() => setLooking(true)}>

@@ -7,6 +7,8 @@
 - an M-Pesa prompt pending at the Daraja simulator for the customer's number shows on the simulated
   phone, where it is approved, cancelled, failed or ignored (the simulator then posts its callback,
   or stays silent so the STK query path runs);
+- ``POST /dev/c2b`` pays the shop's Paybill or Till from the customer's M-Pesa menu with any amount and
+  account number (Daraja's C2B confirmation reaches the shop's registered URL);
 - each turn's trace (nodes, tools with latency and result, routing, model calls and tokens) is read
   from the agent's outbox.
 """
@@ -94,6 +96,8 @@ class ChatPage:
                 return _json(200, self.send(body))
             if route == ("POST", "stk"):
                 return _json(200, self.stk(body))
+            if route == ("POST", "c2b"):
+                return _json(200, self.pay_bill(body))
         except (BadRequest, ValueError) as exc:
             return _json(400, {"error": "bad_request", "message": str(exc)})
         except NotFound as exc:
@@ -281,6 +285,26 @@ class ChatPage:
             "callback_sent": not ignored,
             "check_after_seconds": self.stk_check_delay_seconds if ignored else None,
         }
+
+    def pay_bill(self, body: dict[str, Any]) -> dict[str, Any]:
+        if self.daraja is None:
+            raise BadRequest("the Daraja simulator is not running (TULIA_MPESA_API_BASE is set)")
+        tenant = self._tenant(str(body.get("tenant_id", "")))
+        c2b = tenant.payments.mpesa_c2b
+        if c2b is None:
+            raise BadRequest(f"{tenant.name} takes no Paybill or Till payments")
+        amount = body.get("amount")
+        if not isinstance(amount, int) or isinstance(amount, bool) or not 1 <= amount <= 250_000:
+            raise BadRequest("amount must be whole shillings from 1 to 250,000")
+        account = str(body.get("account", ""))[:20] if c2b.paybill else ""
+        wa_id = _wa_id(str(body.get("phone", "")))
+        try:
+            sent = self.daraja.pay_bill(
+                str(c2b.paybill or c2b.till), amount, account, wa_id, str(body.get("name") or "Customer")
+            )
+        except LookupError as exc:
+            raise BadRequest(str(exc)) from exc
+        return {"trans_id": sent["TransID"], "amount": sent["TransAmount"], "account": sent["BillRefNumber"]}
 
     def _tenant(self, tenant_id: str) -> Any:
         if tenant_id not in self.tenant_ids:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import re
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -168,6 +169,35 @@ class DarajaSimulator(SimulatorServer):
         )
 
     # what a person does on the simulated phone
+    def pay_bill(self, shortcode: str, amount: int, account: str, msisdn: str, first_name: str) -> dict[str, Any]:
+        """A customer pays the shop's Paybill or Till from the M-Pesa menu (any account number they
+        type): Safaricom posts the C2B confirmation to the URL the shop registered for that shortcode,
+        the number masked as Daraja now sends it. Returns the confirmation body."""
+        import httpx
+
+        registered = [r for r in self.c2b_registrations if str(r.get("ShortCode")) == str(shortcode)]
+        if not registered:
+            raise LookupError(f"no C2B URLs are registered for shortcode {shortcode}")
+        code = secrets.choice("ABCDEFGHJKLMNPQRSTUVWXYZ")
+        trans_id = "T" + code + "".join(secrets.choice("ABCDEFGHJKLMNPQRSTUVWXYZ0123456789") for _ in range(6)) + "7Q"
+        body = {
+            "TransactionType": "Pay Bill" if account else "Buy Goods",
+            "TransID": trans_id,
+            "TransTime": time.strftime("%Y%m%d%H%M%S"),
+            "TransAmount": f"{amount}.00",
+            "BusinessShortCode": str(shortcode),
+            "BillRefNumber": account,
+            "InvoiceNumber": "",
+            "OrgAccountBalance": "",
+            "ThirdPartyTransID": "",
+            "MSISDN": f"{msisdn[:4]} ***** {msisdn[-3:]}",
+            "FirstName": first_name.upper(),
+            "MiddleName": "",
+            "LastName": "",
+        }
+        httpx.post(str(registered[-1]["ConfirmationURL"]), json=body, timeout=10)
+        return body
+
     def resolve(self, checkout_request_id: str, result_code: int) -> StkRequest:
         req = self.stk[checkout_request_id]
         req.result_code = result_code
