@@ -1,3 +1,5 @@
+import { signOut } from "aws-amplify/auth";
+
 import { idToken } from "./auth";
 import { config } from "./config";
 
@@ -53,6 +55,11 @@ export async function api<T>(
   });
   const text = await response.text();
   const data = text ? JSON.parse(text) : null;
+  if (response.status === 401) {
+    // the session is over (expired, or the person was removed): sign in again
+    await signOut().catch(() => undefined);
+    window.location.assign(`${import.meta.env.BASE_URL}sign-in`);
+  }
   if (!response.ok) {
     throw new ApiError(
       response.status,

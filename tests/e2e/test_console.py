@@ -115,6 +115,18 @@ def test_a_wrong_password_is_refused_with_a_message(stack: Stack, browser: Any) 
     expect(page.get_by_role("heading", name="Customers waiting")).to_have_count(0)
 
 
+def test_a_session_the_api_refuses_goes_back_to_sign_in(stack: Stack, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    page = signed_in(browser, stack, AGENT)
+    page.evaluate(  # a token the API no longer accepts (as one signed by another pool would be)
+        """() => { for (const k of Object.keys(localStorage)) if (k.endsWith('.idToken'))
+              localStorage[k] = localStorage[k].slice(0, -8) + 'AAAAAAAA'; }"""
+    )
+    page.goto(stack.console + "orders")
+    expect(page.get_by_role("heading", name="Sign in")).to_be_visible(timeout=15_000)
+
+
 def test_the_owner_answers_a_customer_who_asked_for_a_person(stack: Stack, browser: Any) -> None:
     from playwright.sync_api import expect
 
