@@ -54,6 +54,7 @@ export const en = {
     send: "Send",
     resolve: "Done: back to the bot",
     notSent: "not sent",
+    new: "{{count}} new",
     role: { customer: "Customer", agent: "Staff", bot: "Bot" },
   },
   priority: { urgent: "Urgent", high: "High", normal: "Normal", low: "Low" },
@@ -224,7 +225,7 @@ export const en = {
   kbStatus: { pending: "Waiting", processing: "Reading", ready: "Ready", indexed: "Ready", failed: "Failed" },
   analytics: {
     title: "How the bot is doing",
-    range: { "7d": "7 days", "30d": "30 days", "90d": "90 days" },
+    range: { "7d": "7 days", "30d": "30 days", "90d": "90 days", custom: "Chosen days" },
     conversations: "Conversations",
     paidOrders: "Paid orders",
     revenue: "Revenue",
@@ -332,6 +333,7 @@ export const sw: Shape<typeof en> = {
     send: "Tuma",
     resolve: "Imekwisha: rudisha kwa bot",
     notSent: "haijatumwa",
+    new: "{{count}} mpya",
     role: { customer: "Mteja", agent: "Mhudumu", bot: "Bot" },
   },
   priority: { urgent: "Dharura", high: "Juu", normal: "Kawaida", low: "Chini" },
@@ -502,7 +504,7 @@ export const sw: Shape<typeof en> = {
   kbStatus: { pending: "Inasubiri", processing: "Inasomwa", ready: "Tayari", indexed: "Tayari", failed: "Imeshindwa" },
   analytics: {
     title: "Bot inavyofanya",
-    range: { "7d": "Siku 7", "30d": "Siku 30", "90d": "Siku 90" },
+    range: { "7d": "Siku 7", "30d": "Siku 30", "90d": "Siku 90", custom: "Siku ulizochagua" },
     conversations: "Mazungumzo",
     paidOrders: "Oda zilizolipwa",
     revenue: "Mapato",

@@ -76,6 +76,7 @@ export interface HistoryEntry {
   at: string;
   event: string;
   detail: string | null;
+  method: string | null;
   by: string | null;
 }
 

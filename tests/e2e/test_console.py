@@ -151,6 +151,12 @@ def test_the_owner_answers_a_customer_who_asked_for_a_person(stack: Stack, brows
     expect(view.get_by_test_id("message-agent").last).to_contain_text("keep one for you")
     wait_for(lambda: any("keep one for you" in t for t in stack.shop_texts(phone)))
     shot(page, "inbox-conversation-laptop")
+    page.goto(stack.console + "inbox")  # away from the conversation, the customer writes again
+    stack.send(phone, type="text", text="Thank you! I will come for it at 5")
+    expect(card.get_by_test_id("new-messages")).to_have_text("1 new", timeout=15_000)
+    card.click()
+    expect(view.get_by_test_id("message-customer").last).to_contain_text("come for it at 5")
+    expect(card.get_by_test_id("new-messages")).to_have_count(0)
     view.get_by_role("button", name="Done: back to the bot").click()
     expect(page.get_by_test_id("ticket").filter(has_text="Wanjiru Kamau")).to_have_count(0)
     assert page.errors == []
@@ -352,6 +358,11 @@ def test_every_screen_at_laptop_size(stack: Stack, browser: Any) -> None:
     expect(page.get_by_test_id("figure-conversations")).not_to_have_text("0")
     for chart in ("conversations", "funnel", "revenue", "handover", "cost"):  # drawn by the chart library
         expect(page.get_by_test_id(f"chart-{chart}").locator("canvas")).to_be_visible()
+    page.get_by_label("From").fill("2026-01-01")  # days of the owner's choosing: nothing happened then
+    page.get_by_label("To").fill("2026-01-07")
+    expect(page.get_by_test_id("figure-conversations")).to_have_text("0")
+    page.get_by_text("7 days").click()
+    expect(page.get_by_test_id("figure-conversations")).not_to_have_text("0")
     assert page.errors == []
 
 

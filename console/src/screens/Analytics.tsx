@@ -1,4 +1,4 @@
-import { Card, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Card, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -35,8 +35,12 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
 
 function AnalyticsView() {
   const { t } = useTranslation();
-  const [preset, setPreset] = useState<RangePreset>("7d");
-  const range = rangeOf(preset, new Date());
+  const [preset, setPreset] = useState<RangePreset | "custom">("7d");
+  const [range, setRange] = useState(() => rangeOf("7d", new Date()));
+  const choose = (p: RangePreset) => {
+    setPreset(p);
+    setRange(rangeOf(p, new Date()));
+  };
   const data = useQuery({
     queryKey: ["analytics", range.from, range.to],
     queryFn: () => api<Analytics>("/admin/analytics", { query: range }),
@@ -47,8 +51,39 @@ function AnalyticsView() {
         <Title order={3}>{t("analytics.title")}</Title>
         <SegmentedControl
           value={preset}
-          onChange={(v) => setPreset(v as RangePreset)}
-          data={(["7d", "30d", "90d"] as const).map((p) => ({ value: p, label: t(`analytics.range.${p}`) }))}
+          onChange={(v) => choose(v as RangePreset)}
+          data={[
+            ...(["7d", "30d", "90d"] as const).map((p) => ({ value: p, label: t(`analytics.range.${p}`) })),
+            ...(preset === "custom" ? [{ value: "custom", label: t("analytics.range.custom") }] : []),
+          ]}
+        />
+      </Group>
+      <Group grow>
+        <TextInput
+          type="date"
+          label={t("orders.from")}
+          value={range.from}
+          max={range.to}
+          onChange={(e) => {
+            const from = e.currentTarget.value;
+            if (from) {
+              setPreset("custom");
+              setRange((r) => ({ ...r, from }));
+            }
+          }}
+        />
+        <TextInput
+          type="date"
+          label={t("orders.to")}
+          value={range.to}
+          min={range.from}
+          onChange={(e) => {
+            const to = e.currentTarget.value;
+            if (to) {
+              setPreset("custom");
+              setRange((r) => ({ ...r, to }));
+            }
+          }}
         />
       </Group>
       {data.isPending && <Loading />}

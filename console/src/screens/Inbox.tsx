@@ -13,18 +13,23 @@ import {
   Textarea,
   Title,
 } from "@mantine/core";
-import { useMediaQuery } from "@mantine/hooks";
+import { useLocalStorage, useMediaQuery } from "@mantine/hooks";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
 
 import { all, api, describe } from "../api";
-import { customerLabel, replyWindow, sortInbox } from "../logic/inbox";
+import { customerLabel, replyWindow, sortInbox, unreadCount } from "../logic/inbox";
 import type { Ticket, TranscriptEntry } from "../types";
 import { Ago, Failure, Loading, StatusBadge, when } from "./common";
 
 const POLL_MS = 3000; // new customer messages appear without a reload
+
+/** When this browser last showed each conversation's messages (for the "new" badges). */
+function useSeen() {
+  return useLocalStorage<Record<string, string>>({ key: "tulia-console-seen", defaultValue: {} });
+}
 
 export function InboxScreen() {
   const { ticketId } = useParams();
@@ -67,6 +72,8 @@ export function InboxScreen() {
 function TicketCard({ ticket, selected }: { ticket: Ticket; selected: boolean }) {
   const navigate = useNavigate();
   const { t } = useTranslation();
+  const [seen] = useSeen();
+  const fresh = selected ? 0 : unreadCount(ticket, seen[ticket.ticket_id]);
   return (
     <Card
       withBorder
@@ -89,7 +96,14 @@ function TicketCard({ ticket, selected }: { ticket: Ticket; selected: boolean })
         <Text size="xs" c="dimmed">
           <Ago at={ticket.created_at} />
         </Text>
-        <StatusBadge value={ticket.status} group="ticketStatus" />
+        <Group gap={4}>
+          {fresh > 0 && (
+            <Badge color="red" data-testid="new-messages">
+              {t("inbox.new", { count: fresh })}
+            </Badge>
+          )}
+          <StatusBadge value={ticket.status} group="ticketStatus" />
+        </Group>
       </Group>
     </Card>
   );
@@ -125,6 +139,11 @@ function TicketView({ ticketId }: { ticketId: string }) {
       refresh();
     },
   });
+  const [, setSeen] = useSeen();
+  const lastSaid = ticket.data?.transcript.filter((e) => e.role === "customer").at(-1)?.at;
+  useEffect(() => {
+    if (lastSaid) setSeen((seen) => ({ ...seen, [ticketId]: lastSaid }));
+  }, [ticketId, lastSaid, setSeen]);
   const resolve = useMutation({
     mutationFn: () => api<Ticket>(`/admin/handoffs/${ticketId}/resolve`, { method: "POST", body: {} }),
     onSuccess: () => {

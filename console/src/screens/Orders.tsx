@@ -290,6 +290,7 @@ export function OrderScreen() {
           <Timeline.Item key={i} title={t(`history.${h.event}`, { defaultValue: h.event.replace(/_/g, " ") })}>
             <Text size="xs" c="dimmed">
               {when(h.at)}
+              {h.method ? ` · ${t(`methods.${h.method}`, { defaultValue: h.method })}` : ""}
               {h.by ? ` · ${h.by}` : ""}
               {h.detail ? ` · ${h.detail}` : ""}
             </Text>

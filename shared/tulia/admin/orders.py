@@ -46,7 +46,8 @@ class OrderView(Order):
 class HistoryEntry(BaseModel):
     at: datetime
     event: str  # created, payment_started, payment_<status>, paid, confirmed, dispatched, ..., cancelled
-    detail: str | None = None
+    detail: str | None = None  # an amount, a receipt, the provider's reason
+    method: str | None = None  # for payments: mpesa_stk, mpesa_c2b, pesapal
     by: str | None = None
 
 
@@ -62,12 +63,11 @@ def history_of(order: Order, payments: list[Payment]) -> list[HistoryEntry]:
     staff marked, cancelled."""
     entries = [HistoryEntry(at=order.created_at, event="created", detail=f"KES {order.totals.total:,}")]
     for p in payments:
-        label = f"{p.method} KES {p.amount:,}"
-        entries.append(HistoryEntry(at=p.created_at, event="payment_started", detail=label))
+        amount = f"KES {p.amount:,}"
+        entries.append(HistoryEntry(at=p.created_at, event="payment_started", detail=amount, method=p.method))
         if p.status != "pending":
-            entries.append(
-                HistoryEntry(at=p.updated_at, event=f"payment_{p.status}", detail=p.receipt or p.result_desc or label)
-            )
+            said = p.receipt or p.result_desc or amount
+            entries.append(HistoryEntry(at=p.updated_at, event=f"payment_{p.status}", detail=said, method=p.method))
     if order.paid_at is not None:
         entries.append(HistoryEntry(at=order.paid_at, event="paid", detail=f"KES {order.paid_amount:,}"))
     entries += [HistoryEntry(at=m.at, event=m.event, by=m.by) for m in order.marks]
