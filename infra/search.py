@@ -86,7 +86,7 @@ class KnowledgeSearch(Construct):
             policy=Stack.of(self).to_json_string(  # resolves the role ARNs inside the JSON
                 [
                     rule(readers, READ, "agent: retrieval"),
-                    rule(writers, WRITE, "admin: list and delete a tenant's documents"),
+                    rule(writers, WRITE, "admin: delete a tenant's documents, try a question"),
                     rule(indexers, MANAGE, "kb_ingest: create the index, write chunks"),
                 ]
             ),

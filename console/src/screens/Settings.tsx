@@ -7,10 +7,10 @@ import {
   Code,
   Group,
   NumberInput,
+  SimpleGrid,
   NativeSelect,
   Stack,
   Switch,
-  Table,
   Text,
   TextInput,
   Textarea,
@@ -48,10 +48,10 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 function TwoLanguages({ label, value, onChange }: { label: string; value: LocalTextFields; onChange: (v: LocalTextFields) => void }) {
   return (
-    <Group grow align="flex-start">
+    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
       <TextInput label={`${label} (English)`} value={value.en} onChange={(e) => onChange({ ...value, en: e.currentTarget.value })} />
       <TextInput label={`${label} (Kiswahili)`} value={value.sw} onChange={(e) => onChange({ ...value, sw: e.currentTarget.value })} />
-    </Group>
+    </SimpleGrid>
   );
 }
 
@@ -170,9 +170,9 @@ function Settings() {
       <Section title={t("settings.delivery")}>
         {zones.map((z, i) => (
           <Card key={i} withBorder padding="xs" data-testid="zone">
-            <Group grow align="flex-end">
-              <TextInput label={t("settings.zone")} value={z.name} onChange={(e) => setZones(zones.map((x, j) => (j === i ? { ...x, name: e.currentTarget.value } : x)))} />
-              <NumberInput label={t("settings.fee")} value={z.fee} min={0} onChange={(v) => setZones(zones.map((x, j) => (j === i ? { ...x, fee: Number(v) } : x)))} />
+            <Group align="flex-end" wrap="nowrap" gap="xs">
+              <TextInput style={{ flex: 1 }} label={t("settings.zone")} value={z.name} onChange={(e) => setZones(zones.map((x, j) => (j === i ? { ...x, name: e.currentTarget.value } : x)))} />
+              <NumberInput w={100} label={t("settings.fee")} value={z.fee} min={0} onChange={(v) => setZones(zones.map((x, j) => (j === i ? { ...x, fee: Number(v) } : x)))} />
               <ActionIcon variant="subtle" color="red" aria-label={t("common.delete")} onClick={() => setZones(zones.filter((_, j) => j !== i))}>
                 ✕
               </ActionIcon>
@@ -229,30 +229,26 @@ function StaffSection() {
   return (
     <Section title={t("settings.staff")}>
       {staff.error && <Failure error={staff.error} />}
-      <Table>
-        <Table.Tbody>
-          {staff.data?.map((m) => (
-            <Table.Tr key={m.email} data-testid="staff-member">
-              <Table.Td>
-                <Text size="sm">{m.email}</Text>
-                <Text size="xs" c="dimmed">
-                  {t(`roles.${m.role}`)}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <StatusBadge value={m.status} group="staffStatus" />
-              </Table.Td>
-              <Table.Td ta="right">
-                {m.email !== session?.email && (
-                  <Button size="xs" variant="subtle" color="red" onClick={() => remove.mutate(m.email)} loading={remove.isPending && remove.variables === m.email}>
-                    {t("settings.remove")}
-                  </Button>
-                )}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      {staff.data?.map((m) => (
+        <Group key={m.email} justify="space-between" wrap="nowrap" data-testid="staff-member">
+          <div style={{ minWidth: 0 }}>
+            <Text size="sm" truncate>
+              {m.email}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {t(`roles.${m.role}`)}
+            </Text>
+          </div>
+          <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
+            <StatusBadge value={m.status} group="staffStatus" />
+            {m.email !== session?.email && (
+              <Button size="xs" variant="subtle" color="red" onClick={() => remove.mutate(m.email)} loading={remove.isPending && remove.variables === m.email}>
+                {t("settings.remove")}
+              </Button>
+            )}
+          </Group>
+        </Group>
+      ))}
       <Group align="flex-end" wrap="wrap">
         <TextInput label={t("settings.inviteEmail")} type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} style={{ flex: 1, minWidth: 180 }} />
         <NativeSelect
