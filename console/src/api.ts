@@ -54,7 +54,12 @@ export async function api<T>(
     body,
   });
   const text = await response.text();
-  const data = text ? JSON.parse(text) : null;
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null; // not JSON (a gateway's error page): the status says what happened
+  }
   if (response.status === 401) {
     // the session is over (expired, or the person was removed): sign in again
     await signOut().catch(() => undefined);

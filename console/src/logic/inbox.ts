@@ -42,3 +42,11 @@ export function unreadCount(t: Ticket, seenAt: string | undefined): number {
   const since = seenAt ? Date.parse(seenAt) : 0;
   return t.transcript.filter((e) => e.role === "customer" && Date.parse(e.at) > since).length;
 }
+
+/** A random key for an Idempotency-Key header (crypto.randomUUID needs HTTPS or localhost; a phone
+ * on the local network opens the console over plain HTTP). */
+export function newKey(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { dailyRows, funnelRows, rangeOf } from "./analytics";
 import { fold, searchItems, textToVariants, VariantSyntaxError, variantsToText } from "./catalog";
-import { customerLabel, replyWindow, sortInbox, unreadCount } from "./inbox";
+import { customerLabel, newKey, replyWindow, sortInbox, unreadCount } from "./inbox";
 import { fromFields, toFields } from "./localText";
 import { actionsFor, kes } from "./orders";
 import { mayOpen, rolesOf } from "./roles";
@@ -52,6 +52,12 @@ describe("the inbox", () => {
       "Wanjiru · +254711600001",
     );
     expect(customerLabel({ ...t, customer: { customer_id: "c-a", name: null, phone: "+254711600001" } })).toBe("+254711600001");
+  });
+
+  it("makes a new 32-hex-digit key each time (no secure context needed)", () => {
+    const keys = new Set(Array.from({ length: 50 }, () => newKey()));
+    expect(keys.size).toBe(50);
+    for (const key of keys) expect(key).toMatch(/^[0-9a-f]{32}$/);
   });
 
   it("counts the customer's messages since staff last looked", () => {

@@ -15,12 +15,12 @@ import {
 } from "@mantine/core";
 import { useLocalStorage, useMediaQuery } from "@mantine/hooks";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
 
 import { all, api, describe } from "../api";
-import { customerLabel, replyWindow, sortInbox, unreadCount } from "../logic/inbox";
+import { customerLabel, newKey, replyWindow, sortInbox, unreadCount } from "../logic/inbox";
 import type { Ticket, TranscriptEntry } from "../types";
 import { Ago, Failure, Loading, StatusBadge, when } from "./common";
 
@@ -114,6 +114,8 @@ function TicketView({ ticketId }: { ticketId: string }) {
   const navigate = useNavigate();
   const client = useQueryClient();
   const [draft, setDraft] = useState("");
+  // one key per message written: sending it again after a failure cannot send it twice
+  const replyKey = useRef(newKey());
   const ticket = useQuery({
     queryKey: ["ticket", ticketId],
     queryFn: () => api<Ticket>(`/admin/handoffs/${encodeURIComponent(ticketId)}`),
@@ -132,9 +134,10 @@ function TicketView({ ticketId }: { ticketId: string }) {
       api<Ticket>(`/admin/handoffs/${ticketId}/reply`, {
         method: "POST",
         body: { text },
-        headers: { "Idempotency-Key": crypto.randomUUID() },
+        headers: { "Idempotency-Key": replyKey.current },
       }),
     onSuccess: () => {
+      replyKey.current = newKey();
       setDraft("");
       refresh();
     },
@@ -155,7 +158,7 @@ function TicketView({ ticketId }: { ticketId: string }) {
   if (ticket.isPending) return <Loading />;
   if (ticket.error) return <Failure error={ticket.error} />;
   const tk = ticket.data;
-  const window = replyWindow(tk.last_customer_message_at, new Date());
+  const replyWin = replyWindow(tk.last_customer_message_at, new Date());
   const before = (tk.context_snapshot.last_messages ?? []) as { role?: string; text?: string; content?: string }[];
 
   return (
@@ -208,9 +211,9 @@ function TicketView({ ticketId }: { ticketId: string }) {
           ))}
         </Stack>
       </ScrollArea.Autosize>
-      {window.open ? (
+      {replyWin.open ? (
         <Text size="xs" c="dimmed" data-testid="window">
-          {t("inbox.windowOpen", { until: when(window.closesAt?.toISOString()) })}
+          {t("inbox.windowOpen", { until: when(replyWin.closesAt?.toISOString()) })}
         </Text>
       ) : (
         <Alert color="yellow" data-testid="window">
