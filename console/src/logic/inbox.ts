@@ -43,8 +43,8 @@ export function unreadCount(t: Ticket, seenAt: string | undefined): number {
   return t.transcript.filter((e) => e.role === "customer" && Date.parse(e.at) > since).length;
 }
 
-/** A random key for an Idempotency-Key header (crypto.randomUUID needs HTTPS or localhost; a phone
- * on the local network opens the console over plain HTTP). */
+/** A random key for an Idempotency-Key header (crypto.randomUUID needs HTTPS or localhost; the
+ * local console may be opened over plain HTTP under another host name, from a phone). */
 export function newKey(): string {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);

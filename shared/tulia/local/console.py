@@ -1,8 +1,8 @@
 """The shop's console in the local stack, at ``/console/``: the built single-page app (``console/dist``,
 ``make console``), its run-time settings (``/console/config.json``: the staff user pool it signs in
-to), and a same-origin door to the local Cognito stand-in (``/console/cognito``), so a phone on the
-same network signs in through the stack's one port. In AWS, CloudFront serves the same files and the
-console talks to Cognito directly."""
+to), and a same-origin door to the local Cognito stand-in (``/console/cognito``), so the console
+needs only the stack's one origin (a port forward or tunnel to a phone carries all of it). In AWS,
+CloudFront serves the same files and the console talks to Cognito directly."""
 
 from __future__ import annotations
 
