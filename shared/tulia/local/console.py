@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 
 from tulia.local.auth import LocalPool
+from tulia.pipeline.apigw import HttpRequest, request_of
 
 PREFIX = "/console"
 COGNITO_PATH = f"{PREFIX}/cognito"
@@ -59,12 +60,12 @@ class ConsoleSite:
         }
 
     def handle(self, event: dict[str, Any]) -> dict[str, Any]:
-        path = event["rawPath"]
-        method = event["requestContext"]["http"]["method"]
+        request = request_of(event)
+        path, method = request.path, request.method
         if path == PREFIX:
             return {"statusCode": 301, "headers": {"location": f"{PREFIX}/"}, "body": ""}
         if path == COGNITO_PATH:
-            return self._cognito(event) if method == "POST" else response(405, b"", "text/plain")
+            return self._cognito(request) if method == "POST" else response(405, b"", "text/plain")
         if method not in ("GET", "HEAD"):
             return response(405, b"", "text/plain")
         if path == CONFIG_PATH:
@@ -87,16 +88,14 @@ class ConsoleSite:
             200, (self.dist / "index.html").read_bytes(), "text/html; charset=utf-8", **{"cache-control": "no-cache"}
         )
 
-    def _cognito(self, event: dict[str, Any]) -> dict[str, Any]:
-        target = event["headers"].get("x-amz-target", "")
+    def _cognito(self, request: HttpRequest) -> dict[str, Any]:
+        target = request.headers.get("x-amz-target", "")
         if target.endswith(".RevokeToken"):
             # signing out revokes the refresh token; moto has no RevokeToken (its tokens cannot be revoked),
             # so the stand-in accepts it as Cognito would, and the browser drops its tokens
             return response(200, b"{}", "application/x-amz-json-1.1")
-        raw = event.get("body") or ""
-        body = base64.b64decode(raw) if event.get("isBase64Encoded") else raw.encode()
-        headers = {k: v for k, v in event["headers"].items() if k in FORWARDED}
-        answer = self.http.post(f"{self.pool.endpoint}/", content=body, headers=headers)
+        headers = {k: v for k, v in request.headers.items() if k in FORWARDED}
+        answer = self.http.post(f"{self.pool.endpoint}/", content=request.body, headers=headers)
         return response(
             answer.status_code, answer.content, answer.headers.get("content-type", "application/x-amz-json-1.1")
         )
