@@ -43,7 +43,7 @@ def admins(seeded: Services, pool: tuple[Any, str]) -> dict[str, Admin]:
     deps = AdminDeps(
         services=seeded,
         audit=AuditRepo(seeded.db),
-        staff=StaffDirectory(idp, pool_id, send_email=False),
+        staff=StaffDirectory(lambda: idp, pool_id, send_email=False),
         stats=StatsRepo(seeded.db),
         kes_per_usd=130.0,
     )

@@ -1,4 +1,4 @@
-import { Alert, AppShell, Burger, Button, Center, Group, Loader, NativeSelect, NavLink, Stack, Text } from "@mantine/core";
+import { Alert, AppShell, Burger, Button, Center, Group, Loader, NavLink, Stack, Text } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
@@ -7,7 +7,7 @@ import { Navigate, Outlet, useLocation, useNavigate } from "react-router";
 
 import { api } from "../api";
 import { useAuth } from "../auth";
-import { LANGUAGES, setLanguage } from "../i18n";
+import { LanguagePicker } from "./common";
 import { mayOpen, type Screen } from "../logic/roles";
 import type { Me } from "../types";
 
@@ -78,17 +78,11 @@ export function Layout() {
 /** The console's language and signing out: in the header on a laptop, in the menu on a phone. */
 function Controls() {
   const { leave } = useAuth();
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   return (
     <>
-      <NativeSelect
-        aria-label={t("nav.language")}
-        data={LANGUAGES.map((l) => ({ ...l }))}
-        value={i18n.language}
-        onChange={(e) => setLanguage(e.currentTarget.value as "en" | "sw")}
-        size="xs"
-      />
+      <LanguagePicker />
       <Button
         variant="subtle"
         size="xs"

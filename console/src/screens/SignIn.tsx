@@ -1,14 +1,14 @@
-import { Alert, Button, Center, Group, Paper, PasswordInput, NativeSelect, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Center, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate } from "react-router";
 
 import { useAuth } from "../auth";
-import { LANGUAGES, setLanguage } from "../i18n";
+import { LanguagePicker } from "./common";
 
 export function SignInScreen() {
   const { session, signInWith, chooseNewPassword } = useAuth();
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -51,15 +51,7 @@ export function SignInScreen() {
           <Stack>
             <Group justify="space-between">
               <Title order={3}>{t("signIn.title")}</Title>
-              <NativeSelect
-                aria-label={t("nav.language")}
-                data={LANGUAGES.map((l) => ({ ...l }))}
-                value={i18n.language}
-                onChange={(e) => setLanguage(e.currentTarget.value as "en" | "sw")}
-                w={120}
-                size="xs"
-                
-              />
+              <LanguagePicker w={120} />
             </Group>
             {step === "password" ? (
               <>

@@ -1,10 +1,11 @@
-import { Alert, Badge, Center, Loader } from "@mantine/core";
+import { Alert, Badge, Center, Loader, NativeSelect } from "@mantine/core";
 import dayjs from "dayjs";
 import relativeTime from "dayjs/plugin/relativeTime";
 import "dayjs/locale/sw";
 import { useTranslation } from "react-i18next";
 
 import { describe } from "../api";
+import { LANGUAGES, setLanguage } from "../i18n";
 
 dayjs.extend(relativeTime);
 
@@ -65,5 +66,20 @@ export function StatusBadge({ value, group }: { value: string; group: string }) 
     <Badge color={COLOURS[value] ?? "gray"} variant="light">
       {t(`${group}.${value}`, { defaultValue: value.replace(/_/g, " ") })}
     </Badge>
+  );
+}
+
+/** The console's language (English or Kiswahili), remembered in this browser. */
+export function LanguagePicker({ w }: { w?: number }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <NativeSelect
+      aria-label={t("nav.language")}
+      data={LANGUAGES.map((l) => ({ ...l }))}
+      value={i18n.language}
+      onChange={(e) => setLanguage(e.currentTarget.value as "en" | "sw")}
+      size="xs"
+      w={w}
+    />
   );
 }

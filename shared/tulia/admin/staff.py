@@ -11,6 +11,7 @@ import secrets
 import string
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Annotated, Any, Literal
 from urllib.parse import unquote
 
@@ -64,9 +65,13 @@ def temporary_password() -> str:
 class StaffDirectory:
     """The staff user pool: create a person of a shop in a role, read their status, delete them."""
 
-    idp: Any  # boto3 cognito-idp client
+    connect: Callable[[], Any]  # makes the boto3 cognito-idp client, on first use (not at cold start)
     user_pool_id: str
     send_email: bool = True  # Cognito sends the invitation (AWS); the local stand-in cannot
+
+    @cached_property
+    def idp(self) -> Any:
+        return self.connect()
 
     def create(self, tenant_id: str, email: str, role: str, password: str) -> None:
         extra: dict[str, Any] = (

@@ -93,8 +93,11 @@ def staff_directory(settings: Any, user_pool_id: str | None = None, *, send_emai
     pool_id = user_pool_id or settings.staff_user_pool_id
     if not pool_id:
         return None
-    idp = boto3.client("cognito-idp", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url)
-    return StaffDirectory(idp, pool_id, send_email=send_email)
+
+    def connect() -> Any:
+        return boto3.client("cognito-idp", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url)
+
+    return StaffDirectory(connect, pool_id, send_email=send_email)
 
 
 @lru_cache(maxsize=1)
