@@ -22,6 +22,7 @@ from tulia.rag.embedded import KbIndex
 from tulia.rag.retriever import KbSearch, kb_search_for
 from tulia.search.cache import VersionedCache
 from tulia.search.catalog_index import CatalogIndex
+from tulia.store.bookings import BookingRepo
 from tulia.store.catalog import CatalogRepo
 from tulia.store.customers import CustomerRepo
 from tulia.store.dynamo import Dynamo
@@ -94,6 +95,7 @@ class Services:
     offers: OfferRepo
     orders: OrderRepo
     payments: PaymentRepo
+    bookings: BookingRepo
     handoffs: HandoffRepo
     kb: KbRepo
     catalog_indexes: VersionedCache[CatalogIndex]
@@ -158,6 +160,7 @@ def build_services(
         offers=OfferRepo(db),
         orders=OrderRepo(db),
         payments=PaymentRepo(db),
+        bookings=BookingRepo(db),
         handoffs=HandoffRepo(db),
         kb=kb,
         catalog_indexes=VersionedCache(

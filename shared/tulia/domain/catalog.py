@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
+from tulia.domain.booking import Deposit, Place
 from tulia.domain.common import Model
 
 ItemType = Literal["product", "service"]
@@ -38,7 +39,13 @@ class CatalogItem(Model):
     tags: list[str] = Field(default_factory=list)
     brand: str | None = None
     description: str = Field(default="", max_length=2000)
-    duration_minutes: int | None = Field(default=None, ge=1, le=24 * 60)  # services
+    duration_minutes: int | None = Field(default=None, ge=1, le=24 * 60)  # services: booked for this long
+    # services booked as appointments: the deposit (None: the shop's), who can do it (empty: anyone),
+    # where (at the shop, or at the customer's place in ``zones``, the shop's delivery zones; empty: all)
+    deposit: Deposit | None = None
+    staff: list[str] = Field(default_factory=list, max_length=50)
+    place: Place = "shop"
+    zones: list[str] = Field(default_factory=list, max_length=50)
     max_per_order: int | None = Field(default=None, ge=1, le=1000)  # 1: one per order (the quantity is never asked)
     active: bool = True
 
@@ -49,6 +56,16 @@ class CatalogItem(Model):
         if len(set(names)) != len(names):
             raise ValueError("variant dimensions must be unique")
         return dims
+
+    @field_validator("deposit", mode="before")
+    @classmethod
+    def _deposit_text(cls, value: object) -> object:
+        return Deposit.parse(str(value)) if isinstance(value, str | int) and not isinstance(value, bool) else value
+
+    @property
+    def bookable(self) -> bool:
+        """A service with a duration is booked as an appointment."""
+        return self.type == "service" and self.duration_minutes is not None
 
     @property
     def in_stock(self) -> bool:

@@ -4,7 +4,9 @@ API's bulk import read catalogs the same way and report every bad row with its n
 CSV: header ``sku,name,category,price,stock,description`` plus optional ``type, variants, tags,
 brand, active, duration_minutes, max_per_order`` (1: one per order, never asked); price in whole
 KES, stock a whole number (empty: not tracked); variants ``colour=Black|Blue;storage=128GB|256GB(+3000)``;
-tags separated by ``|`` or ``;``.
+tags separated by ``|`` or ``;``. Services booked as appointments add ``deposit`` (``30%``, ``1000``,
+``none``; empty: the shop's), ``staff`` (staff ids separated by ``|``; empty: anyone), ``place``
+(``shop`` or ``home``) and ``zones`` (for ``home``: delivery zone names separated by ``|``; empty: all).
 """
 
 from __future__ import annotations
@@ -21,7 +23,10 @@ from pydantic import ValidationError
 from tulia.domain.catalog import CatalogItem, VariantDimension, VariantOption
 
 REQUIRED_COLUMNS = ("sku", "name", "category", "price", "stock", "description")
-OPTIONAL_COLUMNS = ("type", "variants", "tags", "brand", "active", "duration_minutes", "max_per_order")
+OPTIONAL_COLUMNS = (
+    "type", "variants", "tags", "brand", "active", "duration_minutes", "max_per_order",
+    "deposit", "staff", "place", "zones",
+)  # fmt: skip
 MAX_CATALOG_ROWS = 50_000
 
 
@@ -133,6 +138,13 @@ def _item_from_cells(row: Mapping[str, str], tenant_id: str) -> CatalogItem:
         if not re.fullmatch(r"\d+", row["max_per_order"]):
             raise ValueError(f"max_per_order '{row['max_per_order']}' must be a whole number (1: one per order)")
         data["max_per_order"] = int(row["max_per_order"])
+    if row.get("deposit"):
+        data["deposit"] = row["deposit"]
+    for column in ("staff", "zones"):
+        if row.get(column):
+            data[column] = [v.strip() for v in re.split(r"[|;]", row[column]) if v.strip()]
+    if row.get("place"):
+        data["place"] = row["place"].lower()
     return CatalogItem.model_validate(data)
 
 

@@ -104,6 +104,7 @@ class Order(Model):
     paid_amount: int = 0
     fulfilment_status: FulfilmentStatus = "not_started"
     marks: list[OrderMark] = Field(default_factory=list)
+    booking_id: str | None = None  # the appointment this order is the deposit of: paid, it is confirmed
     created_at: datetime
     updated_at: datetime
     paid_at: datetime | None = None

@@ -69,7 +69,8 @@ class UnmatchedPayment(Model):
     received_at: datetime
 
 
-OverpaymentReason = Literal["order_already_paid", "order_cancelled", "order_not_payable"]
+# slot_released: a deposit that came after its held appointment slot went to someone else
+OverpaymentReason = Literal["order_already_paid", "order_cancelled", "order_not_payable", "slot_released"]
 
 
 class Overpayment(Model):

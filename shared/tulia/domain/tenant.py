@@ -7,12 +7,14 @@ from typing import Literal, overload
 
 from pydantic import Field, RootModel, field_validator, model_validator
 
+from tulia.domain.booking import BookingSettings
 from tulia.domain.common import Lang, LocalText, Model, Slug
 from tulia.domain.hours import OpeningHours
 from tulia.domain.templates import NAME_PATTERN as TEMPLATE_NAME_PATTERN
 from tulia.search.text import GENERIC_WORDS, STOPWORDS, fold
 
 ALL_LANGUAGES: tuple[Lang, ...] = ("en", "sw", "sheng")
+DEFAULT_BOOKING_HOURS = "Mon-Sat 08:00-18:00"
 
 PaymentMethod = Literal["mpesa_stk", "mpesa_c2b", "pesapal"]
 
@@ -255,6 +257,8 @@ class Tenant(Model):
     vocabulary: Vocabulary = Field(default_factory=Vocabulary)
     messaging: MessagingPolicy = Field(default_factory=MessagingPolicy)
     limits: LimitsPolicy = Field(default_factory=LimitsPolicy)
+    # appointments for services with a duration (tenant.yaml ``bookings``); unset: the defaults below
+    bookings: BookingSettings | None = None
     currency: Literal["KES"] = "KES"
     catalog_version: int = 0
     kb_version: int = 0
@@ -274,6 +278,14 @@ class Tenant(Model):
     def text(self, value: LocalText | None, lang: str | None) -> str | None:
         """One of the shop's texts (an ETA, a note) in ``lang``, falling back to its default language."""
         return value.in_language(lang, self.languages.default) if value is not None else None
+
+    def booking_settings(self) -> BookingSettings:
+        """How the shop takes appointments: its ``bookings`` section, or, for a pack that sells services
+        with durations and says nothing more, its team's hours (else Mon-Sat 08:00-18:00), one chair,
+        no deposit."""
+        if self.bookings is not None:
+            return self.bookings
+        return BookingSettings(hours=self.handoff.hours or DEFAULT_BOOKING_HOURS)
 
     def zone_named(self, name: str) -> DeliveryZone | None:
         wanted = name.strip().casefold()

@@ -1,8 +1,10 @@
 """Tenant packs: a folder a shop owner can write by hand.
 
-    tenant.yaml     the shop (required)
+    tenant.yaml     the shop (required; ``bookings`` says how it takes appointments, see
+                    :class:`tulia.domain.booking.BookingSettings`)
     catalog.csv     products and services (required; header sku,name,category,price,stock,description
-                    plus optional type, variants, tags, brand, active, duration_minutes)
+                    plus optional type, variants, tags, brand, active, duration_minutes, and for
+                    services booked as appointments deposit, staff, place, zones)
     offers.yaml     offers and coupons (optional)
     vocabulary.yaml the words of the shop's trade: {term: [word or phrase, ...]} (optional)
     kb/             md, txt, pdf or docx documents (optional; a sub-folder named policy, faq, doc or sop
@@ -23,6 +25,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from tulia.domain.booking import service_problems
 from tulia.domain.catalog import CatalogItem
 from tulia.domain.catalog_rows import rows_from_csv
 from tulia.domain.offer import Offer
@@ -92,6 +95,15 @@ def _load_catalog(path: Path, tenant_id: str, issues: list[PackIssue]) -> list[C
     if not result.rows and not result.problems:
         issues.append(PackIssue(path.name, None, "the catalog has no items"))
     return result.valid
+
+
+def _check_services(tenant: Tenant, file: str, catalog: list[CatalogItem], issues: list[PackIssue]) -> None:
+    """Every service booked as an appointment can be: its staff and zones exist, it fits a working day."""
+    settings = tenant.booking_settings()
+    zones = [z.name for z in tenant.delivery_zones]
+    for item in catalog:
+        for column, problem in service_problems(settings, item, zones):
+            issues.append(PackIssue(file, f"item {item.item_id}, column {column}", problem))
 
 
 def _slug(text: str) -> str:
@@ -207,6 +219,9 @@ def load_pack(directory: str | Path) -> Pack:
         issues.append(PackIssue("catalog.csv", None, "missing (every pack needs a catalog)"))
     else:
         catalog = _load_catalog(catalog_path, tenant_id, issues)
+
+    if tenant is not None:
+        _check_services(tenant, catalog_path.name, catalog, issues)
 
     offers: list[Offer] = []
     offers_path = pack_dir / "offers.yaml"

@@ -265,3 +265,40 @@ def stats_nomatch_sk(day_iso: str, query: str) -> str:
 
 STATS_DAY_PREFIX = "DAY#"
 STATS_NOMATCH_PREFIX = "NOMATCH#"
+
+
+# bookings (appointments) and the time they hold
+BOOKING = "BOOKING"
+
+
+def booking_pk(tenant_id: str, booking_id: str) -> str:
+    return f"{_tid(tenant_id)}#BOOKING#{_part(booking_id, 'booking_id')}"
+
+
+def customer_bookings_gsi_pk(tenant_id: str, customer_id: str) -> str:
+    return f"{_tid(tenant_id)}#BOOKCUST#{_part(customer_id, 'customer_id')}"
+
+
+def tenant_bookings_gsi_pk(tenant_id: str) -> str:
+    """The shop's bookings by start time (a day's or a week's calendar is one range of it)."""
+    return f"{_tid(tenant_id)}#BOOKINGS"
+
+
+def cells_pk(tenant_id: str) -> str:
+    """The shop's 15-minute cells of staff time, one item each while a booking or a block holds it;
+    sort keys ``{date}#{staff}#{HHMM}`` (:func:`tulia.domain.booking.cell_key`)."""
+    return f"{_tid(tenant_id)}#CELLS"
+
+
+def blocks_pk(tenant_id: str) -> str:
+    """Time the shop blocked (staff away, a private event), by start."""
+    return f"{_tid(tenant_id)}#BLOCKS"
+
+
+def block_sk(start_sortable: str, block_id: str) -> str:
+    return f"{start_sortable}#{_part(block_id, 'block_id')}"
+
+
+def booking_reminder_pk(tenant_id: str, booking_id: str, which: str, start_sortable: str) -> str:
+    """A booking's reminder, written once per kind and start time: never sent twice, sent again after a move."""
+    return f"{_tid(tenant_id)}#BOOKREMIND#{_part(booking_id, 'booking_id')}#{_part(which, 'which')}#{start_sortable}"

@@ -7,6 +7,7 @@ and writes nothing.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
@@ -222,6 +223,18 @@ def _counted_paid(tenant_id: str, customer_id: str) -> dict[str, Any]:
     }
 
 
+def _never() -> dict[str, Any]:
+    """A transaction part that always fails: money for an appointment that can no longer be confirmed."""
+    return {
+        "ConditionCheck": {
+            "table": ORDERS,
+            "pk": "NEVER",
+            "sk": "NEVER",
+            "condition": "attribute_exists(pk)",
+        }
+    }
+
+
 _ORDER_BOOKKEEPING = frozenset({"stk_claim", "stk_claim_at"})
 STK_CLAIM_STALE_SECONDS = 180
 
@@ -353,12 +366,80 @@ class PaymentRepo:
             conflict_message="This transaction was booked before.",
         )
 
-    def _overpay(
+    def _booking_confirmation(self, payment: Payment, now: datetime) -> list[dict[str, Any]]:
+        """For a deposit's order, the parts that confirm its held appointment with the payment."""
+        from tulia.store.bookings import BookingRepo
+
+        item = self.db.get(ORDERS, keys.order_pk(payment.tenant_id, payment.order_id), keys.ORDER)
+        booking_id = item.get("booking_id") if item else None
+        if not booking_id:
+            return []
+        bookings = BookingRepo(self.db)
+        try:
+            booking = bookings.get(payment.tenant_id, str(booking_id))
+        except NotFound:
+            return [_never()]
+        if booking.status != "held":
+            return [_never()]  # cancelled or expired: the money cannot confirm it
+        return bookings.confirm_operations(booking, now)
+
+    def _slot_released(self, order: Order, now: datetime) -> bool:
+        """Whether the order's appointment can no longer be confirmed (its slot went to someone else, or
+        it was cancelled or expired)."""
+        from tulia.store.bookings import BookingRepo
+
+        if not order.booking_id:
+            return False
+        bookings = BookingRepo(self.db)
+        try:
+            booking = bookings.get(order.tenant_id, order.booking_id)
+        except NotFound:
+            return True
+        return booking.status != "held" or len(bookings.own_cells(booking)) < len(booking.held_cells())
+
+    def _lapse(
         self, payment: Payment, order: Order, *, now: datetime, receipt: str | None, result_code: str | None
+    ) -> None:
+        """A deposit that came after its slot was released: the order is cancelled, the booking expired,
+        and the money kept as an overpayment to refund or apply, all in one transaction."""
+        from tulia.store.bookings import BookingRepo
+
+        payable, values = _in(PAYABLE_STATES, "p")
+        cancel_order = {
+            "Update": {
+                "table": ORDERS,
+                "pk": keys.order_pk(order.tenant_id, order.order_id),
+                "sk": keys.ORDER,
+                "update": "SET #s = :cancelled, updated_at = :now REMOVE stk_claim, stk_claim_at, pending_payment_id",
+                "condition": f"updated_at = :before AND #s IN {payable}",
+                "names": {"#s": "status"},
+                "values": {":cancelled": "cancelled", ":now": iso(now), ":before": iso(order.updated_at), **values},
+            }
+        }
+        extra = [cancel_order]
+        assert order.booking_id is not None
+        with contextlib.suppress(NotFound):
+            booking = BookingRepo(self.db).get(order.tenant_id, order.booking_id)
+            if booking.status == "held":
+                extra.append(BookingRepo(self.db).expire_operation(booking, now))
+        self._overpay(
+            payment, order, now=now, receipt=receipt, result_code=result_code, reason="slot_released", extra=extra
+        )
+
+    def _overpay(
+        self,
+        payment: Payment,
+        order: Order,
+        *,
+        now: datetime,
+        receipt: str | None,
+        result_code: str | None,
+        reason: OverpaymentReason | None = None,
+        extra: list[dict[str, Any]] | None = None,
     ) -> None:
         """A confirmed payment whose order can no longer take it (paid by another payment, cancelled):
         the payment is recorded as paid and kept as an overpayment, never lost and never applied."""
-        reason: OverpaymentReason = (
+        reason = reason or (
             "order_already_paid"
             if order.status in ("paid", "fulfilled")
             else "order_cancelled"
@@ -399,6 +480,7 @@ class PaymentRepo:
                     }
                 },
                 self._overpayment_put(overpayment),
+                *(extra or []),
             ],
             conflict_message=f"Payment {payment.payment_id} is already settled.",
         )
@@ -466,8 +548,10 @@ class PaymentRepo:
                     }
                 },
                 _counted_paid(order.tenant_id, order.customer_id),
+                *self._booking_confirmation(payment, now),
             ],
-            conflict_message="The payment was applied meanwhile, or the order changed.",
+            conflict_message="The payment was applied meanwhile, the order changed, or its appointment slot "
+            "went to someone else.",
         )
 
     def list_unmatched(self, tenant_id: str, *, limit: int = 50, cursor: str | None = None) -> Page[UnmatchedPayment]:
@@ -602,6 +686,7 @@ class PaymentRepo:
                 "REMOVE stk_claim, stk_claim_at, pending_payment_id"
             )
             extra = {}
+        booking_ops = self._booking_confirmation(payment, now) if to == "paid" else []
         ord_in, ord_vals = _in(order_from, "o")
         order_condition = f"#s IN {ord_in}"
         if to != "paid":
@@ -634,6 +719,7 @@ class PaymentRepo:
         ]
         if to == "paid":
             ops.append(_counted_paid(payment.tenant_id, payment.customer_id))
+            ops += booking_ops
         try:
             self.db.transact(ops, conflict_message=f"Payment {payment.payment_id} is already settled.")
         except StateConflict:
@@ -642,9 +728,14 @@ class PaymentRepo:
             # confirmed money: if the order can no longer take it, it is kept as an overpayment
             order, payments = OrderRepo(self.db).get_with_payments(payment.tenant_id, payment.order_id)
             current = next((p for p in payments if p.payment_id == payment.payment_id), None)
-            if current is None or current.status not in ("pending", "timeout") or order.status in PAYABLE_STATES:
-                raise  # a duplicate outcome, or a race the caller retries
-            self._overpay(current, order, now=now, receipt=receipt, result_code=result_code)
+            if current is None or current.status not in ("pending", "timeout"):
+                raise  # a duplicate outcome
+            if order.status in PAYABLE_STATES:
+                if not (booking_ops and self._slot_released(order, now)):
+                    raise  # a race the caller retries
+                self._lapse(current, order, now=now, receipt=receipt, result_code=result_code)
+            else:
+                self._overpay(current, order, now=now, receipt=receipt, result_code=result_code)
         order, payments = OrderRepo(self.db).get_with_payments(payment.tenant_id, payment.order_id)
         settled = next(p for p in payments if p.payment_id == payment.payment_id)
         return settled, order

@@ -78,6 +78,15 @@ STATS = TableDef(
     ttl_attribute="expires_at",
 )
 
+BOOKINGS_BY_CUSTOMER = Gsi("by_customer", "gsi1pk", "gsi1sk")
+BOOKINGS_BY_TENANT = Gsi("by_tenant", "gsi2pk", "gsi2sk")
+BOOKINGS = TableDef(
+    "bookings",
+    "Appointments, the staff time they hold (15-minute cells, one conditional item each) and blocked time.",
+    gsis=(BOOKINGS_BY_CUSTOMER, BOOKINGS_BY_TENANT),
+    ttl_attribute="expires_at",
+)
+
 MESSAGES = TableDef(
     "messages",
     "WhatsApp message records: inbound de-duplication markers, delivery statuses, the agent's reply outbox.",
@@ -96,6 +105,7 @@ ALL_TABLES: tuple[TableDef, ...] = (
     CATALOG,
     OFFERS,
     ORDERS,
+    BOOKINGS,
     HANDOFFS,
     KB,
     AUDIT,

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from tulia.errors import INTERNAL, INVALID_INPUT, PROVIDER_UNAVAILABLE, TenantMismatch, TuliaError
 from tulia.observability import logger, traced
 from tulia.tools import args as a
+from tulia.tools import booking_tools as bt
 from tulia.tools.catalog_tools import CatalogItemOut, CatalogSearchOut, catalog_get_item, catalog_search
 from tulia.tools.context import ToolContext
 from tulia.tools.customer_tools import (
@@ -159,11 +160,57 @@ TOOLS: tuple[ToolSpec, ...] = (
         handoff_create_ticket,
     ),
 )
-REGISTRY: dict[str, ToolSpec] = {t.name: t for t in TOOLS}
+# appointments: beside the spec's fifteen, with schemas of their own (the spec's stay as Appendix A says)
+BOOKING_TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "booking_search_slots",
+        "Find free appointment slots for a service: days, a time window or an exact time, a staff member.",
+        bt.BookingSearchSlotsArgs,
+        bt.SlotsOut,
+        bt.booking_search_slots,
+    ),
+    ToolSpec(
+        "booking_hold",
+        "Hold a free slot for the customer while they confirm and pay the deposit (it expires).",
+        bt.BookingHoldArgs,
+        bt.BookingOut,
+        bt.booking_hold,
+    ),
+    ToolSpec(
+        "booking_create",
+        "Book a held slot: confirmed at once without a deposit, else its deposit order is made.",
+        bt.BookingCreateArgs,
+        bt.BookingOut,
+        bt.booking_create,
+    ),
+    ToolSpec(
+        "booking_reschedule",
+        "Move the customer's confirmed booking to another free time, as the shop's change policy allows.",
+        bt.BookingRescheduleArgs,
+        bt.BookingOut,
+        bt.booking_reschedule,
+    ),
+    ToolSpec(
+        "booking_cancel",
+        "Cancel the customer's booking; the deposit is kept or due back as the shop's policy says.",
+        bt.BookingCancelArgs,
+        bt.BookingOut,
+        bt.booking_cancel,
+    ),
+    ToolSpec(
+        "booking_list",
+        "List the customer's upcoming (or past) bookings.",
+        bt.BookingListArgs,
+        bt.BookingsOut,
+        bt.booking_list,
+    ),
+)
+REGISTRY: dict[str, ToolSpec] = {t.name: t for t in (*TOOLS, *BOOKING_TOOLS)}
 
 
-def schemas() -> list[dict[str, Any]]:
-    return [t.json_schema() for t in TOOLS]
+def schemas(*, with_bookings: bool = False) -> list[dict[str, Any]]:
+    """The spec's fifteen tool schemas (Appendix A), and with ``with_bookings`` the appointment tools'."""
+    return [t.json_schema() for t in (*TOOLS, *(BOOKING_TOOLS if with_bookings else ()))]
 
 
 def _field_of(loc: tuple[int | str, ...]) -> str:
