@@ -48,7 +48,7 @@ def hold(c: Caller, item: str, start: str, **more: Any) -> dict[str, Any]:
 def test_the_salons_free_times_follow_its_hours_staff_and_breaks(customer: Caller) -> None:
     # Monday: closed (the salon's FAQ); the nearest days after it are offered
     monday = customer.ok("booking_search_slots", item_id=MANICURE, wish={"dates": ["2026-11-23"]})
-    assert monday["slots"] == [] and monday["closed_days"] == ["2026-11-23"]
+    assert (monday["slots"], monday["closed_days"]) == ([], ["2026-11-23"])
     assert [s["start"][:16] for s in monday["later"]][:2] == ["2026-11-24T09:00", "2026-11-24T09:30"]
     # nails are Akinyi's: from 09:00, never across her 13:00-14:00 break
     tuesday = customer.ok("booking_search_slots", item_id=MANICURE, wish={"dates": [TUE]}, limit=10)
@@ -83,7 +83,7 @@ def test_the_options_chosen_set_the_price_and_the_deposit(customer: Caller) -> N
     waist = customer.ok("booking_search_slots", item_id=KNOTLESS, variant_selection={"length": "Waist"})
     assert (waist["service"]["price"], waist["service"]["deposit"]) == (5000, 1500)
     bad = customer.err("booking_search_slots", item_id=KNOTLESS, variant_selection={"length": "Ankle"})
-    assert bad["code"] == "invalid_input" and bad["field"] == "variant_selection"
+    assert (bad["code"], bad["field"]) == ("invalid_input", "variant_selection")
     product = customer.err("booking_search_slots", item_id="PR-HR-02")
     assert product["reason"] == "not_bookable"
 
@@ -106,9 +106,10 @@ def test_a_held_slot_is_nobody_elses_until_it_lapses(customer: Caller, seeded: S
     # the hold lapses unpaid: the time is free again
     clock.advance(minutes=16)
     assert hold(third, SILK, at(TUE, "10:00"), staff_id="wanjiru")["status"] == "held"
-    assert customer.ok("booking_list", customer_id=customer.customer_id, include_past=True)["bookings"][0][
-        "status"
-    ] == "expired"
+    assert (
+        customer.ok("booking_list", customer_id=customer.customer_id, include_past=True)["bookings"][0]["status"]
+        == "expired"
+    )
 
 
 def test_a_deposit_confirms_the_booking_with_the_payment(customer: Caller, seeded: Services) -> None:
@@ -139,7 +140,9 @@ def pay(services: Services, order_id: str, amount: int) -> Any:
         method="mpesa_stk", amount=amount, checkout_request_id=new_id("ws_CO"), created_at=now, updated_at=now,
     )  # fmt: skip
     services.payments.record_started(
-        payment, refs={"stk": payment.checkout_request_id or ""}, order_updates={"pending_payment_id": payment.payment_id}
+        payment,
+        refs={"stk": payment.checkout_request_id or ""},
+        order_updates={"pending_payment_id": payment.payment_id},
     )
     return services.payments.settle(payment, to="paid", now=services.clock(), receipt="RCPT" + payment.payment_id[-6:])
 
@@ -153,7 +156,7 @@ def test_a_deposit_after_the_slot_went_to_someone_else_is_money_to_refund(
     rival = other(seeded, "0722000444")
     hold(rival, PEDICURE, at(SAT, "10:00"))
     settled, order = pay(seeded, booked["order_ref"], 450)
-    assert settled.overpayment and order.status == "cancelled"
+    assert (settled.overpayment, order.status) == (True, "cancelled")
     over = seeded.payments.list_overpayments(SALON).items
     assert [(o.order_id, o.amount, o.reason) for o in over] == [(booked["order_ref"], 450, "slot_released")]
     mine = customer.ok("booking_list", customer_id=customer.customer_id, include_past=True)["bookings"][0]
@@ -165,7 +168,7 @@ def test_a_late_deposit_for_a_slot_still_free_confirms_it(customer: Caller, seed
     booked = customer.ok("booking_create", customer_id=customer.customer_id, booking_id=held["booking_ref"])
     clock.advance(minutes=40)  # nobody took it meanwhile
     settled, order = pay(seeded, booked["order_ref"], 450)
-    assert not settled.overpayment and order.status == "paid"
+    assert (settled.overpayment, order.status) == (False, "paid")
     assert seeded.bookings.get(SALON, held["booking_ref"]).status == "confirmed"
 
 
@@ -178,9 +181,9 @@ def test_a_service_without_deposit_is_confirmed_when_booked(customer: Caller) ->
 
 def test_a_service_at_the_customers_place_needs_a_zone_it_serves(customer: Caller) -> None:
     missing = customer.err("booking_hold", customer_id=customer.customer_id, item_id=BRIDAL, start=at(SAT, "09:00"))
-    assert missing["field"] == "zone" and missing["details"]["options"] == [
-        "Kilimani & Kileleshwa", "Westlands & Parklands",
-    ]  # fmt: skip
+    assert (missing["field"], missing["details"]["options"]) == (
+        "zone", ["Kilimani & Kileleshwa", "Westlands & Parklands"],
+    )  # fmt: skip
     held = hold(customer, BRIDAL, at(SAT, "09:00"), zone="westlands & parklands", address="Rhapta Rd, house 4")
     assert (held["place"], held["zone"], held["travel_fee"], held["deposit"], held["balance"]) == (
         "home", "Westlands & Parklands", 500, 2400, 6100,
@@ -266,4 +269,5 @@ def test_slots_never_start_before_the_notice(customer: Caller, clock: Clock) -> 
     clock.now = datetime(2026, 11, 24, 9, 40, tzinfo=NAIROBI)
     today = customer.ok("booking_search_slots", item_id=MANICURE, wish={"dates": [TUE]})
     first = datetime.fromisoformat(today["slots"][0]["start"])
-    assert first >= clock.now + timedelta(minutes=60) and first.minute in (0, 30)
+    assert first >= clock.now + timedelta(minutes=60)
+    assert first.minute in (0, 30)
