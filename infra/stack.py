@@ -199,6 +199,7 @@ class TuliaStack(Stack):
             "catalog",
             "offers",
             "orders",
+            "bookings",
             "handoffs",
             "kb",
             "messages",
@@ -208,7 +209,8 @@ class TuliaStack(Stack):
             t[name].grant_read_write_data(self.agent)
         checks.grant_send_messages(self.agent)
         outreach.grant_send_messages(self.agent)  # the next batch of a broadcast, a reminder not yet due
-        for name in ("tenants", "customers", "orders", "handoffs"):
+        # a deposit's payment confirms its booking in the same transaction
+        for name in ("tenants", "customers", "orders", "bookings", "handoffs"):
             t[name].grant_read_write_data(self.payments)
         inbound.grant_send_messages(self.payments)
         checks.grant_send_messages(self.payments)
@@ -223,6 +225,7 @@ class TuliaStack(Stack):
             "catalog",
             "offers",
             "orders",
+            "bookings",
             "handoffs",
             "kb",
             "audit",

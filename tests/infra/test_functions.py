@@ -241,6 +241,7 @@ def test_the_admin_function_reaches_the_shop_data_uploads_inbox_replies_and_send
         "catalog",
         "offers",
         "orders",
+        "bookings",
         "handoffs",
         "kb",
         "audit",
@@ -268,3 +269,6 @@ def test_the_admin_function_reaches_the_shop_data_uploads_inbox_replies_and_send
     assert {"TULIA_KB_BUCKET", "TULIA_CHECKPOINT_BUCKET", "TULIA_PUBLIC_BASE_URL"} <= set(env)
     # the agent counts the day's figures the admin API reads
     assert tables["tulia-dev-stats"] in str(_role_statements(dev, "tulia-dev-agent"))
+    # appointments: the agent holds and books them, a deposit's payment confirms its booking
+    for function in ("tulia-dev-agent", "tulia-dev-payments"):
+        assert tables["tulia-dev-bookings"] in str(_role_statements(dev, function)), function

@@ -1,0 +1,116 @@
+"""The booking frame: the second frame on the order frame's machinery (:mod:`tulia.graph.slots`).
+
+It keeps what the customer said about an appointment (the service and its options, the day and time
+in their words as read by :mod:`tulia.nlu.when`, a staff member wanted, the zone and address for a
+service at their place) and what the tools answered (the slots offered, the slot held, its deposit
+order); ``next_booking_step`` names the first thing still missing, and one node asks it. Prices,
+deposits and free times are never kept as facts to repeat: they come from this turn's tools.
+"""
+
+from __future__ import annotations
+
+from datetime import date, time
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tulia.graph.frame import VariantChoice
+from tulia.graph.slots import SlotFrame
+from tulia.nlu.when import WhenSaid
+
+BookingQuestion = Literal[
+    "booking_variant", "booking_zone", "booking_slot", "booking_confirm", "booking_change", "booking_staff",
+]  # fmt: skip
+BookingStep = Literal[
+    "ask_service",  # which service (a search, as for products)
+    "ask_variant",  # its options, when they change the price or the time
+    "ask_zone",  # where, for a service at the customer's place
+    "offer_slots",  # the nearest free times to what was said, as a list
+    "hold_slot",  # the chosen time held while the customer confirms and pays
+    "confirm_booking",  # the summary: service, day, time, staff, place, price, deposit
+    "book",  # confirmed: the deposit order made (or the booking confirmed at once)
+    "pay_deposit",  # the deposit through the payment router
+    "booked",  # nothing left to ask
+]
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class WhenWish(_Part):
+    """What the customer said about when, as read (kept across turns: "Saturday" then "at 3")."""
+
+    days: list[date] = Field(default_factory=list, max_length=31)
+    at: time | None = None
+    earliest: time | None = None
+    latest: time | None = None
+
+    @classmethod
+    def of(cls, said: WhenSaid) -> WhenWish:
+        return cls(days=list(said.days), at=said.at, earliest=said.earliest, latest=said.latest)
+
+    def said(self) -> WhenSaid:
+        return WhenSaid(tuple(self.days), self.at, self.earliest, self.latest)
+
+
+class OfferedSlot(_Part):
+    start: str  # ISO with the shop's offset, as booking_search_slots gave it
+    staff_id: str
+    staff_name: str
+
+
+class HeldBooking(_Part):
+    booking_ref: str
+    start: str
+    staff_name: str
+    deposit: int
+    order_ref: str | None = None
+
+
+class BookingFrame(SlotFrame):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    item_id: str | None = None
+    name: str | None = None
+    variants: list[VariantChoice] = Field(default_factory=list)
+    variant_selection: dict[str, str] = Field(default_factory=dict)
+    place: Literal["shop", "home"] = "shop"
+    zones: list[str] = Field(default_factory=list)  # where a service at the customer's place is given
+    zone: str | None = None
+    address: str | None = Field(default=None, max_length=300)
+    when: WhenWish = Field(default_factory=WhenWish)
+    staff_id: str | None = None  # the person asked for (None: anyone)
+    offered: list[OfferedSlot] = Field(default_factory=list, max_length=10)
+    chosen: OfferedSlot | None = None
+    held: HeldBooking | None = None
+    agreed: bool = False  # the customer said yes to the summary
+    moving: str | None = None  # the reference of a confirmed booking being moved
+    asking: BookingQuestion | None = None
+
+    def missing_variant(self) -> VariantChoice | None:
+        return next((v for v in self.variants if v.name not in self.variant_selection), None)
+
+    @property
+    def open(self) -> bool:
+        """A booking the customer can still finish (nothing paid, nothing confirmed yet)."""
+        return self.item_id is not None and not (self.held and self.held.order_ref and self.agreed)
+
+
+def next_booking_step(frame: BookingFrame) -> BookingStep:
+    """The first thing still missing decides what the booking does next."""
+    if frame.item_id is None:
+        return "ask_service"
+    if frame.missing_variant() is not None:
+        return "ask_variant"
+    if frame.place == "home" and frame.zone is None:
+        return "ask_zone"
+    if frame.held is None:
+        return "hold_slot" if frame.chosen is not None else "offer_slots"
+    if not frame.agreed:
+        return "confirm_booking"
+    if frame.held.order_ref is None and frame.held.deposit > 0:
+        return "book"
+    if frame.held.deposit > 0:
+        return "pay_deposit"
+    return "booked"
