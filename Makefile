@@ -88,6 +88,7 @@ bench: install console browser
 	$(BIN)/python bench/dynamodb_calls.py
 	$(BIN)/python bench/conversation_turns.py
 	$(BIN)/python bench/order_frame.py
+	$(BIN)/python bench/bookings.py
 	$(BIN)/python bench/understanding.py
 	$(BIN)/python bench/functions.py
 	TULIA_CHROMIUM=$(CHROMIUM) $(BIN)/python bench/console.py

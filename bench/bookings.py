@@ -122,9 +122,7 @@ def tool_calls() -> list[tuple[str, int, str]]:
                         start="2026-11-28T10:00:00+03:00")  # fmt: skip
         booked = measured("booking_create", "deposit order", customer_id=customer, booking_id=held["booking_ref"])
         b.counter.reset()
-        from tests.integration.test_bookings import pay
-
-        pay(b.services, booked["order_ref"], booked["deposit"])
+        pay(b, booked["order_ref"], booked["deposit"])
         rows.append(("deposit paid (payment recorded + settled, booking confirmed)", b.counter.total,
                      ", ".join(f"{k} {v}" for k, v in sorted(b.counter.calls.items()))))  # fmt: skip
         measured("booking_list", "upcoming", customer_id=customer)
@@ -132,6 +130,26 @@ def tool_calls() -> list[tuple[str, int, str]]:
                  start="2026-11-28T15:00:00+03:00")  # fmt: skip
         measured("booking_cancel", "in good time", customer_id=customer, booking_id=held["booking_ref"])
     return rows
+
+
+def pay(b: Bench, order_id: str, amount: int) -> None:
+    """The deposit's M-Pesa payment recorded, then confirmed by the provider (as the callback does)."""
+    from tulia.domain.common import new_id
+    from tulia.domain.payment import Payment
+
+    s = b.services
+    order = s.orders.get("demo-salon", order_id)
+    now = s.clock()
+    payment = Payment(
+        tenant_id="demo-salon", payment_id=new_id("pay"), order_id=order_id, customer_id=order.customer_id,
+        method="mpesa_stk", amount=amount, checkout_request_id=new_id("ws_CO"), created_at=now, updated_at=now,
+    )  # fmt: skip
+    s.payments.record_started(
+        payment,
+        refs={"stk": str(payment.checkout_request_id)},
+        order_updates={"pending_payment_id": payment.payment_id},
+    )
+    s.payments.settle(payment, to="paid", now=s.clock(), receipt="RCPTBENCH01")
 
 
 def call(tool: str, b: Bench, customer: str | None, **args: Any) -> dict[str, Any]:
