@@ -9,14 +9,12 @@ confirms the booking in the same transaction that marks the order paid.
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from tulia.domain.booking import (
     Booking,
     BookingMark,
-    ChangeTerms,
     DepositOutcome,
     ServiceTerms,
     Slot,
@@ -335,10 +333,6 @@ def cancel(
     return services.bookings.cancel(booking, now, by=by, outcome=decided, note=note)
 
 
-def policy_now(tenant: Tenant, booking: Booking, now: datetime) -> ChangeTerms:
-    return change_terms(tenant.booking_settings(), booking, now)
-
-
 def block_time(
     services: Services,
     tenant: Tenant,
@@ -375,18 +369,3 @@ def block_time(
         created_at=now,
     )
     return services.bookings.block(block, now)
-
-
-def expire_lapsed_hold(services: Services, tenant: Tenant, booking: Booking, now: datetime) -> Booking:
-    """A hold whose time passed without a deposit: expired and its order cancelled (a deposit paid at
-    the last moment wins: the booking is then confirmed and stays)."""
-    if not booking.hold_lapsed(now):
-        return booking
-    if booking.order_id:
-        try:
-            services.orders.transition(tenant.tenant_id, booking.order_id, to="cancelled", now=now)
-        except StateConflict:
-            return services.bookings.get(tenant.tenant_id, booking.booking_id)
-    with contextlib.suppress(StateConflict):
-        return services.bookings.cancel(booking, now, by="system", outcome="none", to="expired")
-    return services.bookings.get(tenant.tenant_id, booking.booking_id)

@@ -13,6 +13,7 @@ import pytest
 from tests.conftest import SALON, Caller, Clock, new_customer
 from tulia import appointments
 from tulia.domain.common import NAIROBI
+from tulia.errors import StateConflict
 from tulia.services import Services
 from tulia.tools.registry import REGISTRY
 
@@ -243,6 +244,41 @@ def test_blocked_time_is_offered_to_nobody_and_cannot_cover_a_booking(customer: 
             by=None, now=now,
         )  # fmt: skip
     assert getattr(refused.value, "reason", None) == "slot_taken"
+
+
+def test_blocked_time_can_be_listed_and_given_back(customer: Caller, seeded: Services) -> None:
+    tenant = seeded.tenants.get(SALON)
+    day = datetime(2026, 11, 25, tzinfo=NAIROBI)
+    block = appointments.block_time(
+        seeded, tenant, staff_id="akinyi", start=day.replace(hour=9), end=day.replace(hour=19), reason="leave",
+        by="owner@demo-salon.local", now=seeded.clock(),
+    )  # fmt: skip
+    listed = seeded.bookings.blocks_between(SALON, day, day + timedelta(days=1))
+    assert [(b.block_id, b.staff_id, b.reason) for b in listed] == [(block.block_id, "akinyi", "leave")]
+    assert customer.ok("booking_search_slots", item_id=PEDICURE, wish={"dates": [WED]})["slots"] == []
+    seeded.bookings.unblock(SALON, block.block_id, block.start)
+    assert seeded.bookings.blocks_between(SALON, day, day + timedelta(days=1)) == []
+    free = customer.ok("booking_search_slots", item_id=PEDICURE, wish={"dates": [WED]})
+    assert starts(free)[0] == ("09:00", "Akinyi")
+
+
+def test_staff_mark_a_confirmed_booking_once_it_happened_or_not(
+    customer: Caller, seeded: Services, clock: Clock
+) -> None:
+    held = hold(customer, HAIRCUT, at(TUE, "17:00"), variant_selection={"style": "Classic"})
+    customer.ok("booking_create", customer_id=customer.customer_id, booking_id=held["booking_ref"])
+    booking = seeded.bookings.get(SALON, held["booking_ref"])
+    with pytest.raises(StateConflict):  # not before it
+        seeded.bookings.mark(booking, "no_show", seeded.clock(), by="agent@demo-salon.local")
+    clock.now = datetime(2026, 11, 24, 17, 30, tzinfo=NAIROBI)
+    marked = seeded.bookings.mark(booking, "no_show", seeded.clock(), by="agent@demo-salon.local")
+    assert (marked.status, marked.marks[-1].event, marked.marks[-1].by) == (
+        "no_show",
+        "no_show",
+        "agent@demo-salon.local",
+    )
+    with pytest.raises(StateConflict):
+        seeded.bookings.mark(marked, "completed", seeded.clock(), by="agent@demo-salon.local")
 
 
 def test_bad_times_are_refused_with_the_field(customer: Caller) -> None:

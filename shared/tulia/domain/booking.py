@@ -9,6 +9,7 @@ the search here only reads which cells are taken. All times are the shop's (Afri
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -277,19 +278,21 @@ def working_intervals(settings: BookingSettings, member: StaffMember, day: date)
     holidays and days off."""
     if day in settings.holidays or day in member.days_off:
         return []
-    spans = _spans(OpeningHours.parse(settings.hours), day)
+    spans = _spans(_hours(settings.hours), day)
     if member.hours:
-        spans = _intersect(spans, _spans(OpeningHours.parse(member.hours), day))
+        spans = _intersect(spans, _spans(_hours(member.hours), day))
     if member.breaks:
-        for cut in _spans(OpeningHours.parse(member.breaks), day):
+        for cut in _spans(_hours(member.breaks), day):
             spans = _subtract(spans, cut)
     return [
         Interval(datetime.combine(day, a, tzinfo=NAIROBI), datetime.combine(day, b, tzinfo=NAIROBI)) for a, b in spans
     ]
 
 
-def shop_open_on(settings: BookingSettings, day: date) -> bool:
-    return day not in settings.holidays and bool(_spans(OpeningHours.parse(settings.hours), day))
+@functools.lru_cache(maxsize=512)
+def _hours(text: str) -> OpeningHours:
+    """A shop's or a person's hours, parsed once (the slot search asks for them per day and person)."""
+    return OpeningHours.parse(text)
 
 
 def _spans(hours: OpeningHours, day: date) -> list[tuple[time, time]]:

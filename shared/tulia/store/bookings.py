@@ -380,6 +380,8 @@ class BookingRepo:
 
     def mark(self, booking: Booking, status: str, now: datetime, *, by: str) -> Booking:
         """A confirmed booking's outcome, marked by staff after its start: completed or no-show."""
+        if now < booking.start:
+            raise StateConflict(f"Booking {booking.booking_id} has not started yet.", reason="not_started")
         op = self._status_update(
             booking, now, to=status, from_states=("confirmed",), mark=BookingMark(event=status, at=now, by=by)
         )["Update"]
@@ -388,20 +390,6 @@ class BookingRepo:
             values=op["values"], conflict_message=f"Booking {booking.booking_id} cannot be marked {status} now.",
         )  # fmt: skip
         return self.from_item(attrs)
-
-    def note(self, booking: Booking, event: str, now: datetime, note: str | None = None) -> None:
-        """Add a step to a booking's history (a reminder sent) without changing its state."""
-        self.db.update(
-            BOOKINGS,
-            keys.booking_pk(booking.tenant_id, booking.booking_id),
-            keys.BOOKING,
-            update="SET marks = list_append(if_not_exists(marks, :none), :mark)",
-            condition="attribute_exists(pk)",
-            values={
-                ":none": [],
-                ":mark": [BookingMark(event=event, at=now, by="system", note=note).model_dump(mode="json")],
-            },
-        )
 
     # blocked time -------------------------------------------------------------------------------------
     def block(self, block: Block, now: datetime) -> Block:
@@ -469,25 +457,6 @@ class BookingRepo:
             }
         )
         self._transact(ops, "That blocked time changed meanwhile.")
-
-    def claim_reminder(self, booking: Booking, which: str, now: datetime) -> bool:
-        """Record that a reminder of this kind for this start time goes now; False if it went before."""
-        try:
-            self.db.put(
-                BOOKINGS,
-                {
-                    "pk": keys.booking_reminder_pk(
-                        booking.tenant_id, booking.booking_id, which, sortable(booking.start)
-                    ),
-                    "sk": "REMINDER",
-                    "at": iso(now),
-                    "expires_at": _epoch(booking.end + timedelta(days=CELL_KEPT_DAYS)),
-                },
-                condition="attribute_not_exists(pk)",
-            )
-        except StateConflict:
-            return False
-        return True
 
 
 def _block_of(tenant_id: str, item: dict[str, Any]) -> Block:

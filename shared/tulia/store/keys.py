@@ -297,8 +297,3 @@ def blocks_pk(tenant_id: str) -> str:
 
 def block_sk(start_sortable: str, block_id: str) -> str:
     return f"{start_sortable}#{_part(block_id, 'block_id')}"
-
-
-def booking_reminder_pk(tenant_id: str, booking_id: str, which: str, start_sortable: str) -> str:
-    """A booking's reminder, written once per kind and start time: never sent twice, sent again after a move."""
-    return f"{_tid(tenant_id)}#BOOKREMIND#{_part(booking_id, 'booking_id')}#{_part(which, 'which')}#{start_sortable}"

@@ -17,6 +17,7 @@ from tulia.domain.order import FULFILMENT_STEPS, ORDER_TRANSITIONS, PAYABLE_STAT
 from tulia.domain.payment import PAYMENT_TRANSITIONS, Overpayment, OverpaymentReason, Payment, UnmatchedPayment
 from tulia.errors import NotFound, StateConflict
 from tulia.store import keys
+from tulia.store.bookings import BookingRepo
 from tulia.store.codec import from_item, to_item
 from tulia.store.dynamo import Dynamo, Key, Page
 from tulia.store.tables import CUSTOMERS, ORDERS, ORDERS_BY_CUSTOMER, ORDERS_BY_TENANT
@@ -242,6 +243,7 @@ STK_CLAIM_STALE_SECONDS = 180
 class PaymentRepo:
     def __init__(self, db: Dynamo) -> None:
         self.db = db
+        self.bookings = BookingRepo(db)  # a deposit's payment confirms its booking
 
     @staticmethod
     def from_item(item: dict[str, Any]) -> Payment:
@@ -368,42 +370,34 @@ class PaymentRepo:
 
     def _booking_confirmation(self, payment: Payment, now: datetime) -> list[dict[str, Any]]:
         """For a deposit's order, the parts that confirm its held appointment with the payment."""
-        from tulia.store.bookings import BookingRepo
-
         item = self.db.get(ORDERS, keys.order_pk(payment.tenant_id, payment.order_id), keys.ORDER)
         booking_id = item.get("booking_id") if item else None
         if not booking_id:
             return []
-        bookings = BookingRepo(self.db)
         try:
-            booking = bookings.get(payment.tenant_id, str(booking_id))
+            booking = self.bookings.get(payment.tenant_id, str(booking_id))
         except NotFound:
             return [_never()]
         if booking.status != "held":
             return [_never()]  # cancelled or expired: the money cannot confirm it
-        return bookings.confirm_operations(booking, now)
+        return self.bookings.confirm_operations(booking, now)
 
     def _slot_released(self, order: Order, now: datetime) -> bool:
         """Whether the order's appointment can no longer be confirmed (its slot went to someone else, or
         it was cancelled or expired)."""
-        from tulia.store.bookings import BookingRepo
-
         if not order.booking_id:
             return False
-        bookings = BookingRepo(self.db)
         try:
-            booking = bookings.get(order.tenant_id, order.booking_id)
+            booking = self.bookings.get(order.tenant_id, order.booking_id)
         except NotFound:
             return True
-        return booking.status != "held" or len(bookings.own_cells(booking)) < len(booking.held_cells())
+        return booking.status != "held" or len(self.bookings.own_cells(booking)) < len(booking.held_cells())
 
     def _lapse(
         self, payment: Payment, order: Order, *, now: datetime, receipt: str | None, result_code: str | None
     ) -> None:
         """A deposit that came after its slot was released: the order is cancelled, the booking expired,
         and the money kept as an overpayment to refund or apply, all in one transaction."""
-        from tulia.store.bookings import BookingRepo
-
         payable, values = _in(PAYABLE_STATES, "p")
         cancel_order = {
             "Update": {
@@ -419,9 +413,9 @@ class PaymentRepo:
         extra = [cancel_order]
         assert order.booking_id is not None
         with contextlib.suppress(NotFound):
-            booking = BookingRepo(self.db).get(order.tenant_id, order.booking_id)
+            booking = self.bookings.get(order.tenant_id, order.booking_id)
             if booking.status == "held":
-                extra.append(BookingRepo(self.db).expire_operation(booking, now))
+                extra.append(self.bookings.expire_operation(booking, now))
         self._overpay(
             payment, order, now=now, receipt=receipt, result_code=result_code, reason="slot_released", extra=extra
         )

@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import AwareDatetime, Field
 
 from tulia import appointments as appt
-from tulia.domain.booking import Booking, SlotWish, local
+from tulia.domain.booking import Booking, SlotWish, change_terms, local
 from tulia.domain.tenant import Tenant
 from tulia.errors import NotFound
 from tulia.tools.args import ScopedArgs, _Args
@@ -142,7 +142,7 @@ def _slot(tenant: Tenant, slot: appt.Slot, minutes: int) -> SlotOut:
 
 def booking_out(ctx: ToolContext, tenant: Tenant, booking: Booking) -> BookingOut:
     now = ctx.services.clock()
-    terms = appt.policy_now(tenant, booking, now)
+    terms = change_terms(tenant.booking_settings(), booking, now)
     amount_due = 0
     if booking.order_id and booking.status == "held":
         amount_due = ctx.services.orders.get(tenant.tenant_id, booking.order_id).amount_due
@@ -263,7 +263,7 @@ def booking_list(ctx: ToolContext, args: BookingListArgs) -> BookingsOut:
         ctx.services.customers.get(ctx.tenant_id, args.customer_id)
     except NotFound:
         raise NotFound("Unknown customer.", field="customer_id") from None
-    since = now.replace(year=now.year - 1) if args.include_past else now
+    since = now - timedelta(days=366) if args.include_past else now
     found = ctx.services.bookings.list_for_customer(ctx.tenant_id, args.customer_id, since=since, limit=50)
     if not args.include_past:
         found = [b for b in found if b.shown_status(now) in ("held", "confirmed")]
