@@ -345,10 +345,10 @@ def evaluate_conversations(
     from langgraph.checkpoint.memory import InMemorySaver
     from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
-    from tulia.graph.conversation import FRAME_MODELS, Conversations
+    from tulia.graph.conversation import STATE_MODELS, Conversations
 
     # the typed order frame is checkpointed as itself, as in the DynamoDB saver
-    serde = JsonPlusSerializer(allowed_msgpack_modules=[(m.__module__, m.__name__) for m in FRAME_MODELS])
+    serde = JsonPlusSerializer(allowed_msgpack_modules=[(m.__module__, m.__name__) for m in STATE_MODELS])
     runner = Conversations(services, engine, InMemorySaver(serde=serde))
     ids = itertools.count(1)
     for number, conversation in enumerate(conversations, 1):

@@ -27,11 +27,13 @@ def test_the_first_missing_thing_is_asked() -> None:
     assert not frame.open
 
 
-def test_a_service_at_the_customers_place_asks_where_before_when() -> None:
+def test_a_service_at_the_customers_place_asks_where_before_holding_the_time() -> None:
     frame = BookingFrame(item_id="SV-MU-01", name="Bridal Makeup", place="home", zones=["Kilimani & Kileleshwa"])
-    assert next_booking_step(frame) == "ask_zone"
-    frame.zone = "Kilimani & Kileleshwa"
     assert next_booking_step(frame) == "offer_slots"
+    frame.chosen = SLOT
+    assert next_booking_step(frame) == "ask_zone"  # the travel fee is the zone's, so it is known before the hold
+    frame.zone = "Kilimani & Kileleshwa"
+    assert next_booking_step(frame) == "hold_slot"
 
 
 def test_without_a_deposit_the_booking_is_done_once_agreed() -> None:

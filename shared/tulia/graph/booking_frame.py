@@ -10,7 +10,7 @@ deposits and free times are never kept as facts to repeat: they come from this t
 from __future__ import annotations
 
 from datetime import date, time
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -21,11 +21,12 @@ from tulia.nlu.when import WhenSaid
 BookingQuestion = Literal[
     "booking_variant", "booking_zone", "booking_slot", "booking_confirm", "booking_change", "booking_staff",
 ]  # fmt: skip
+BOOKING_QUESTIONS: tuple[str, ...] = get_args(BookingQuestion)
 BookingStep = Literal[
     "ask_service",  # which service (a search, as for products)
     "ask_variant",  # its options, when they change the price or the time
-    "ask_zone",  # where, for a service at the customer's place
     "offer_slots",  # the nearest free times to what was said, as a list
+    "ask_zone",  # where, for a service at the customer's place
     "hold_slot",  # the chosen time held while the customer confirms and pays
     "confirm_booking",  # the summary: service, day, time, staff, place, price, deposit
     "book",  # confirmed: the deposit order made (or the booking confirmed at once)
@@ -103,10 +104,12 @@ def next_booking_step(frame: BookingFrame) -> BookingStep:
         return "ask_service"
     if frame.missing_variant() is not None:
         return "ask_variant"
-    if frame.place == "home" and frame.zone is None:
-        return "ask_zone"
     if frame.held is None:
-        return "hold_slot" if frame.chosen is not None else "offer_slots"
+        if frame.chosen is None:
+            return "offer_slots"
+        if frame.place == "home" and frame.zone is None:
+            return "ask_zone"  # the search said where the service is given; the travel fee is the zone's
+        return "hold_slot"
     if not frame.agreed:
         return "confirm_booking"
     if frame.held.order_ref is None and frame.held.deposit > 0:
@@ -114,3 +117,6 @@ def next_booking_step(frame: BookingFrame) -> BookingStep:
     if frame.held.deposit > 0:
         return "pay_deposit"
     return "booked"
+
+
+BOOKING_MODELS = (WhenWish, OfferedSlot, HeldBooking, BookingFrame)

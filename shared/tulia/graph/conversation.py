@@ -12,6 +12,7 @@ from typing import Any
 from langgraph.types import Command
 
 from tulia.channel.whatsapp import customer_key
+from tulia.graph.booking_frame import BOOKING_MODELS
 from tulia.graph.context import EngineContext
 from tulia.graph.frame import FRAME_MODELS
 from tulia.graph.graph import TURN_STEP_LIMIT, build_graph
@@ -19,6 +20,9 @@ from tulia.graph.nodes import conversation_id_for
 from tulia.nlg.messages import OutboundMessage
 from tulia.nlu.engine import UnderstandingEngine
 from tulia.services import Services
+
+# the typed parts of the state a checkpoint may hold (nothing else is unpickled)
+STATE_MODELS = (*FRAME_MODELS, *BOOKING_MODELS)
 
 
 @dataclass
@@ -121,7 +125,7 @@ def dynamodb_checkpointer(
             self._peeked: dict[str, Any] = {}
             # the typed order frame is checkpointed as itself; only these models may be read back
             self.serde = self.serializer.serde = JsonPlusSerializer(
-                allowed_msgpack_modules=[(model.__module__, model.__name__) for model in FRAME_MODELS]
+                allowed_msgpack_modules=[(model.__module__, model.__name__) for model in STATE_MODELS]
             )
 
         def peek(self, config: Any) -> Any:

@@ -12,6 +12,7 @@ from typing import Any
 from langgraph.graph import START, StateGraph
 
 from tulia.graph import nodes as n
+from tulia.graph.booking_frame import BOOKING_QUESTIONS
 from tulia.graph.context import EngineContext
 from tulia.graph.journeys.offers import offers
 from tulia.graph.journeys.orders import orders
@@ -36,6 +37,7 @@ FAST_ROUTES = {
     "payment_event": "sales",
     "payment_code": "sales",
     "sale_tap": "sales",
+    "booking_change": "sales",
 }
 JOURNEYS = ("sales", "support", "orders", "offers")
 # A turn visits about ten nodes (a topic switch about fifteen); anything near this limit is a bug.
@@ -55,7 +57,7 @@ def after_fast_path(state: ConversationState) -> str:
             return "orders"
         if pending == "escalation_offer":
             return "support"
-        if pending in SALE_QUESTIONS:
+        if pending in SALE_QUESTIONS or pending in BOOKING_QUESTIONS:
             return "sales"
         return "intent_classify"
     return FAST_ROUTES.get(state.route or "classify", "intent_classify")
@@ -73,7 +75,9 @@ def after_side_journey(state: ConversationState) -> str:
     """A side question during a sale (support, order status, offers) is answered, then the
     sale's pending step is offered again."""
     route = after_journey(state)
-    if route == "respond" and state.frame is not None and state.frame.open:
+    if route == "respond" and (
+        (state.frame is not None and state.frame.open) or (state.booking is not None and state.booking.open)
+    ):
         return "resume_sale"
     return route
 

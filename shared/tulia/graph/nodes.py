@@ -12,6 +12,7 @@ from langgraph.types import interrupt
 from tulia.channel.whatsapp import conversation_id_for
 from tulia.domain.handoff import TranscriptEntry
 from tulia.errors import TuliaError
+from tulia.graph.booking_frame import BOOKING_QUESTIONS
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.routing import EscalationSignals, choose_language, escalation_reason, govern, route_intent
@@ -19,6 +20,7 @@ from tulia.graph.state import ConversationState
 from tulia.graph.wording import prompt_context, worded
 from tulia.nlg.messages import OutboundMessage, buttons, listing, text
 from tulia.nlg.templates import render, when_back
+from tulia.nlu.booking_words import change_said
 from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, normalize
 from tulia.nlu.rules import MAX_TEXT, detect_language
@@ -38,7 +40,7 @@ MENU_INTENTS = {
     "menu:offers": "discounts_offers",
 }
 SUPPORTED_INBOUND = ("text", "interactive", "button", "order")
-SALE_TAP_PREFIXES = ("item:", "var:", "qty:", "mode:", "zone:", "pay:", "confirm:", "cat:")
+SALE_TAP_PREFIXES = ("item:", "var:", "qty:", "mode:", "zone:", "pay:", "confirm:", "cat:", "bk:")
 
 
 def t(turn: Turn, key: str, **facts: Any) -> str:
@@ -195,6 +197,15 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     elif hit is not None and hit.kind == "payment_code" and not _offer_code(turn, str(hit.code)):
         route = "payment_code"  # "I paid, the code is SKL4ABC123": the shop's M-Pesa records decide
         turn.set(intent="payment_help", intent_confidence=1.0, journey="sales", understanding={"mpesa_code": hit.code})
+    elif (
+        body
+        and not reply_id
+        and state.pending not in BOOKING_QUESTIONS
+        and change_said(body) is not None
+        and _books(turn)
+    ):
+        route = "booking_change"  # "I can't make it", "cancel my booking", "my appointment": the booking made
+        turn.set(intent="sales_discovery", intent_confidence=1.0, journey="sales")
     elif reply_id and str(reply_id).startswith(SALE_TAP_PREFIXES):
         route = "sale_tap"  # a button or row of a sale carries its own action and order: no guessing
         turn.set(intent="sales_discovery", intent_confidence=1.0, journey="sales")
@@ -221,6 +232,13 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     turn.set(route=route)
     turn.trace.append({"kind": "route", "node": "fast_path", "route": route})
     return turn.done()
+
+
+def _books(turn: Turn) -> bool:
+    """Whether the shop takes appointments (some service of its catalog has a duration)."""
+    services = turn.ctx.services
+    tenant = services.tenants.get(turn.ctx.tenant_id)
+    return services.catalog_indexes.get(turn.ctx.tenant_id, tenant.catalog_version).books
 
 
 def _offer_code(turn: Turn, code: str) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
+from tulia.graph.booking_frame import BookingFrame
 from tulia.graph.frame import OrderFrame
 
 Intent = Literal[
@@ -42,6 +43,12 @@ Pending = Literal[
     "escalation_offer",
     "menu",
     "category",
+    "booking_variant",
+    "booking_zone",
+    "booking_slot",
+    "booking_confirm",
+    "booking_change",
+    "booking_staff",
 ]
 
 MESSAGE_WINDOW = 12
@@ -142,6 +149,7 @@ class ConversationState:
     payment_code_failures: int = 0  # M-Pesa codes sent that paid nothing: the second goes to a person
     requested_language: str | None = None
     frame: OrderFrame | None = None  # the sale in progress: what the customer said, filled from every message
+    booking: BookingFrame | None = None  # the appointment being booked or changed (its deposit is paid as a sale)
     holding_notice_for: str | None = None  # the handoff ticket whose "a person will reply" was said
     messages: Annotated[list[dict[str, str]], window] = field(default_factory=list)
     outbox: Annotated[list[dict[str, Any]], append_or_reset] = field(default_factory=list)

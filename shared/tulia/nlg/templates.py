@@ -5,7 +5,7 @@ Facts are filled in from tool output only, as named fields."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from tulia.domain.common import NAIROBI, format_kes
@@ -591,6 +591,165 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "I don't see an order waiting for payment. What would you like to buy?",
         "sw": "Sioni oda inayosubiri malipo. Ungependa kununua nini?",
     },
+    # bookings (services with a duration)
+    "booking_slots": {
+        "en": "Free times for {service}{days}:",
+        "sw": "Nafasi zilizo wazi za {service}{days}:",
+        "sheng": "Time ziko free za {service}{days}:",
+    },
+    "booking_slots_button": {"en": "Times", "sw": "Nyakati"},
+    "booking_slots_footer": {"en": "Or tell me another day or time", "sw": "Au niambie siku au saa nyingine"},
+    "booking_none_asked": {
+        "en": "Nothing is free for {service}{days}. The nearest free times:",
+        "sw": "Hakuna nafasi ya {service}{days}. Nafasi zilizo karibu zaidi:",
+        "sheng": "Hakuna time iko free ya {service}{days}. Zile ziko karibu:",
+    },
+    "booking_closed": {"en": "We're closed on {days}.", "sw": "Tumefunga {days}."},
+    "booking_too_far": {
+        "en": "We take bookings up to {n} days ahead.",
+        "sw": "Tunapokea booking hadi siku {n} mbele.",
+    },
+    "booking_none_at_all": {
+        "en": "There's no free time for {service} in the next {n} days. Send \"agent\" and a person from our team "
+              "will help.",
+        "sw": "Hakuna nafasi ya {service} katika siku {n} zijazo. Tuma \"agent\" na mtu wa timu yetu atakusaidia.",
+    },
+    "booking_staff_unable": {
+        "en": "{staff} doesn't do {service}; these are the times with our team.",
+        "sw": "{staff} hafanyi {service}; hizi ni nafasi za timu yetu.",
+    },
+    "booking_staff_free": {"en": "with {staff}", "sw": "na {staff}"},
+    "booking_ask_zone": {
+        "en": "{service} is done at your place. Which area are you in? (the travel fee is shown)",
+        "sw": "{service} hufanywa kwako. Uko eneo gani? (nauli ya kufika imeonyeshwa)",
+    },
+    "booking_zone_button": {"en": "Areas", "sw": "Maeneo"},
+    "booking_zone_not_served": {
+        "en": "Sorry, we don't come to \"{place}\". These are the areas we serve:",
+        "sw": "Samahani, hatufiki \"{place}\". Haya ndiyo maeneo tunayohudumia:",
+    },
+    "booking_taken": {
+        "en": "Sorry, {when} was just taken.",
+        "sw": "Samahani, {when} imechukuliwa sasa hivi.",
+    },
+    "booking_summary": {
+        "en": "Please confirm your booking:\n{service}\n{when} with {staff}\n{place}\nPrice: {price}{travel}",
+        "sw": "Tafadhali thibitisha booking yako:\n{service}\n{when} na {staff}\n{place}\nBei: {price}{travel}",
+        "sheng": "Confirm booking yako:\n{service}\n{when} na {staff}\n{place}\nBei: {price}{travel}",
+    },
+    "booking_at_shop": {"en": "At {shop}", "sw": "Mahali: {shop}"},
+    "booking_at_home": {"en": "At your place: {address}", "sw": "Kwako: {address}"},
+    "booking_travel": {"en": " + travel {fee}", "sw": " + nauli {fee}"},
+    "booking_deposit_line": {
+        "en": "Deposit to pay now: {deposit} (the rest, {balance}, at the appointment).",
+        "sw": "Deposit ya kulipa sasa: {deposit} (kiasi kilichobaki, {balance}, siku ya miadi).",
+    },
+    "booking_no_deposit_line": {
+        "en": "Nothing to pay now: you pay {balance} at the appointment.",
+        "sw": "Hakuna malipo sasa: utalipa {balance} siku ya miadi.",
+    },
+    "booking_held_until": {
+        "en": "I'm holding this time for you until {until}.",
+        "sw": "Nakushikilia nafasi hii hadi {until}.",
+    },
+    "booking_stk_offer": {
+        "en": "Tap \"{button}\" and I'll send an M-Pesa prompt for {deposit} to {phone}.",
+        "sw": "Bonyeza \"{button}\" nami nitatuma ombi la M-Pesa la {deposit} kwa {phone}.",
+    },
+    "booking_btn_pay_stk": {"en": "Pay deposit M-Pesa", "sw": "Lipa deposit M-Pesa"},
+    "booking_btn_pay_other": {"en": "Other ways to pay", "sw": "Njia nyingine"},
+    "booking_btn_confirm": {"en": "Confirm", "sw": "Thibitisha"},
+    "booking_btn_other_time": {"en": "Another time", "sw": "Saa nyingine"},
+    "booking_btn_cancel": {"en": "Cancel", "sw": "Ghairi"},
+    "booking_deposit_order": {
+        "en": "Deposit for booking {booking}: order {ref}.",
+        "sw": "Deposit ya booking {booking}: oda {ref}.",
+    },
+    "booking_confirmed": {
+        "en": "Booked! {service}, {when} with {staff}. {place}. Booking {ref}.",
+        "sw": "Imewekwa! {service}, {when} na {staff}. {place}. Booking {ref}.",
+        "sheng": "Imebook! {service}, {when} na {staff}. {place}. Booking {ref}.",
+    },
+    "booking_balance_line": {
+        "en": "You pay the balance of {balance} at the appointment.",
+        "sw": "Utalipa kiasi kilichobaki cha {balance} siku ya miadi.",
+    },
+    "booking_released": {
+        "en": "Okay, I've let that time go. Message me whenever you'd like to book.",
+        "sw": "Sawa, nimeachilia nafasi hiyo. Niandikie wakati wowote ungependa kubook.",
+    },
+    "booking_slot_released": {
+        "en": "The time you chose for booking {ref} was released before your deposit arrived.",
+        "sw": "Nafasi uliyochagua kwa booking {ref} iliachiliwa kabla deposit yako haijafika.",
+    },
+    "booking_none_upcoming": {
+        "en": "You have no upcoming booking with us. Would you like to book something?",
+        "sw": "Huna booking inayokuja nasi. Ungependa kubook kitu?",
+    },
+    "booking_details": {
+        "en": "Your booking {ref}: {service}, {when} with {staff}. {place}.",
+        "sw": "Booking yako {ref}: {service}, {when} na {staff}. {place}.",
+    },
+    "booking_awaiting_deposit": {
+        "en": "It's waiting for the deposit of {amount} (order {order}).",
+        "sw": "Inasubiri deposit ya {amount} (oda {order}).",
+    },
+    "booking_btn_move": {"en": "Change time", "sw": "Badilisha saa"},
+    "booking_btn_cancel_booking": {"en": "Cancel booking", "sw": "Ghairi booking"},
+    "booking_btn_coming": {"en": "I'll be there", "sw": "Nitafika"},
+    "booking_btn_keep": {"en": "Keep it", "sw": "Iache ilivyo"},
+    "booking_btn_yes_cancel": {"en": "Yes, cancel it", "sw": "Ndiyo, ghairi"},
+    "booking_move_inside_notice": {
+        "en": "Your appointment is less than {hours} hours away, so it can't be moved here. {contact}",
+        "sw": "Miadi yako iko chini ya saa {hours} kutoka sasa, kwa hivyo haiwezi kubadilishwa hapa. {contact}",
+    },
+    "booking_move_max": {
+        "en": "This booking has already been moved as many times as we allow, so it can't be moved again here. "
+              "{contact}",
+        "sw": "Booking hii imeshabadilishwa mara zote tunazoruhusu, kwa hivyo haiwezi kubadilishwa tena hapa. "
+              "{contact}",
+    },
+    "booking_move_which": {
+        "en": "Moving your {service} ({when}). Here are the nearest free times:",
+        "sw": "Tunabadilisha {service} yako ({when}). Hizi ni nafasi zilizo karibu zaidi:",
+    },
+    "booking_moved": {
+        "en": "Done: your {service} is now {when} with {staff}. Booking {ref}.",
+        "sw": "Sawa: {service} yako sasa ni {when} na {staff}. Booking {ref}.",
+        "sheng": "Poa: {service} yako sasa ni {when} na {staff}. Booking {ref}.",
+    },
+    "booking_cancel_ask": {
+        "en": "Cancel your {service}, {when}? {deposit}",
+        "sw": "Ghairi {service} yako, {when}? {deposit}",
+    },
+    "booking_deposit_refund": {
+        "en": "Your deposit of {amount} will be refunded.",
+        "sw": "Deposit yako ya {amount} itarudishwa.",
+    },
+    "booking_deposit_kept": {
+        "en": "Your deposit of {amount} is kept: our policy keeps it for cancellations less than {hours} hours "
+              "before.",
+        "sw": "Deposit yako ya {amount} haitarudishwa: sera yetu haiirudishi kwa kughairi chini ya saa {hours} "
+              "kabla.",
+    },
+    "booking_cancelled": {
+        "en": "Booking {ref} is cancelled. {deposit}",
+        "sw": "Booking {ref} imeghairiwa. {deposit}",
+        "sheng": "Booking {ref} imecancel. {deposit}",
+    },
+    "booking_kept": {
+        "en": "Okay, your booking stays as it is.",
+        "sw": "Sawa, booking yako inabaki ilivyo.",
+    },
+    "booking_see_you": {
+        "en": "Thank you! See you {when}.",
+        "sw": "Asante! Tutaonana {when}.",
+    },
+    "booking_stale": {
+        "en": "That button is for a booking that is no longer waiting. Tell me the service and the day you'd like.",
+        "sw": "Kitufe hicho ni cha booking ambayo haisubiri tena. Niambie huduma na siku ungependa.",
+    },
+    "resume_booking": {"en": "Back to your booking:", "sw": "Turudi kwenye booking yako:"},
     # offers
     "offers_list": {"en": "Current offers for you:\n{offers}", "sw": "Ofa zilizopo kwako:\n{offers}"},
     "no_offers": {
@@ -737,13 +896,54 @@ def when_back(at: datetime, now: datetime, lang: str, sheng_replies: str = "sw")
         clock = local.strftime("%I:%M %p").lstrip("0").lower()
         day = "today" if days == 0 else "tomorrow" if days == 1 else f"on {_WEEKDAYS['en'][local.weekday()]}"
         return f"{day} at {clock}"
+    day = "leo" if days == 0 else "kesho" if days == 1 else _WEEKDAYS["sw"][local.weekday()]
+    return f"{day} {_swahili_clock(local)}"
+
+
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def _swahili_clock(local: datetime) -> str:
+    """Swahili time: hours counted from 6 am and 6 pm ("saa 4 asubuhi" is 10:00)."""
     hour = (local.hour - 6) % 12 or 12
     minutes = f":{local.minute:02d}" if local.minute else ""
     part = (
         "asubuhi" if 5 <= local.hour < 12 else "mchana" if local.hour < 16 else "jioni" if local.hour < 19 else "usiku"
     )
-    day = "leo" if days == 0 else "kesho" if days == 1 else _WEEKDAYS["sw"][local.weekday()]
-    return f"{day} saa {hour}{minutes} {part}"
+    return f"saa {hour}{minutes} {part}"
+
+
+def day_name(day: date, lang: str, sheng_replies: str = "sw", *, short: bool = False) -> str:
+    """'Sat 28 Nov' / 'Jumamosi 28 Nov': a day named with its date, so a different reading is visible."""
+    if template_language(lang, sheng_replies) == "en":
+        return f"{_WEEKDAYS['en'][day.weekday()][:3]} {day.day} {_MONTHS[day.month - 1]}"
+    name = _WEEKDAYS["sw"][day.weekday()]
+    return f"{name} {day.day}/{day.month}" if short else f"{name} {day.day} {_MONTHS[day.month - 1]}"
+
+
+def slot_when(at: datetime, lang: str, sheng_replies: str = "sw") -> str:
+    """'Sat 28 Nov at 10:00' / 'Jumamosi 28 Nov saa 4 asubuhi (10:00)': an appointment's day and time in
+    the shop's time, the way the customer's language says it."""
+    local = at.astimezone(NAIROBI)
+    day = day_name(local.date(), lang, sheng_replies)
+    if template_language(lang, sheng_replies) == "en":
+        return f"{day} at {local:%H:%M}"
+    return f"{day} {_swahili_clock(local)} ({local:%H:%M})"
+
+
+def slot_row(at: datetime, lang: str, sheng_replies: str = "sw") -> tuple[str, str | None]:
+    """A list row for a free time: its title (at most 24 characters) and, in Swahili, the Swahili time."""
+    local = at.astimezone(NAIROBI)
+    title = f"{day_name(local.date(), lang, sheng_replies, short=True)} {local:%H:%M}"
+    return title, (None if template_language(lang, sheng_replies) == "en" else _swahili_clock(local))
+
+
+def days_named(days: list[date], lang: str, sheng_replies: str = "sw") -> str:
+    """' on Sat 28 Nov' / ' Jumamosi 28 Nov' (empty when no day was asked)."""
+    if not days:
+        return ""
+    names = ", ".join(day_name(d, lang, sheng_replies) for d in days[:3]) + (", ..." if len(days) > 3 else "")
+    return f" on {names}" if template_language(lang, sheng_replies) == "en" else f" {names}"
 
 
 def money(amount: int) -> str:

@@ -324,3 +324,12 @@ def _times(plain: str, spans: list[tuple[int, int]]) -> tuple[time | None, time 
                     at = time(at.hour + 12, at.minute)
                 break
     return at, earliest, latest
+
+
+def without_when(text: str, said: WhenSaid) -> str:
+    """The message (lower-cased, as read) with the day and time words blanked: what is left names the
+    service, a count or a place ("pedicure 2 kesho saa nne" -> "pedicure 2")."""
+    plain = list(_norm(text))
+    for start, end in said.spans:
+        plain[start:end] = " " * (end - start)
+    return " ".join("".join(plain).split())

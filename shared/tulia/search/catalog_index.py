@@ -101,9 +101,11 @@ class CatalogIndex:
         self.product_terms: set[str] = set()
         self.kinds: set[str] = set()  # every category head word: the kinds of thing the shop sells
         self.brands: set[str] = set()
+        self.books = False  # the shop sells time: some active service has a duration (booked, not sold)
         for item in items:
             if item.active:
                 self._add(item)
+                self.books = self.books or item.bookable
         for doc in self.docs:  # a name that ends with a kind word is of that kind too
             if doc.name_tail in self.kinds:
                 doc.kinds = doc.kinds | {doc.name_tail}

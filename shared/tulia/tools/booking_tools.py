@@ -105,6 +105,8 @@ class SlotsOut(Output):
 class BookingOut(Output):
     booking_ref: str
     status: str
+    item_id: str
+    variant_selection: dict[str, str]
     service_name: str
     staff_id: str
     staff_name: str
@@ -123,6 +125,9 @@ class BookingOut(Output):
     amount_due: int
     can_move: bool
     inside_notice: bool
+    deposit_if_cancelled: (
+        str  # what the customer's cancellation now would do with a paid deposit: kept, refund_due, none
+    )
 
 
 class BookingsOut(Output):
@@ -149,6 +154,8 @@ def booking_out(ctx: ToolContext, tenant: Tenant, booking: Booking) -> BookingOu
     return BookingOut(
         booking_ref=booking.booking_id,
         status=booking.shown_status(now),
+        item_id=booking.item_id,
+        variant_selection=dict(booking.variant_selection),
         service_name=booking.service_name,
         staff_id=booking.staff_id,
         staff_name=booking.staff_name,
@@ -167,6 +174,7 @@ def booking_out(ctx: ToolContext, tenant: Tenant, booking: Booking) -> BookingOu
         amount_due=amount_due,
         can_move=booking.status == "confirmed" and terms.can_move,
         inside_notice=terms.inside_notice,
+        deposit_if_cancelled=terms.deposit_on_cancel if booking.status == "confirmed" and booking.deposit else "none",
     )
 
 

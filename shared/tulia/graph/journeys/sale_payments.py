@@ -15,6 +15,7 @@ from tulia.errors import NotFound
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.frame import BuiltOrder, OrderFrame
+from tulia.graph.journeys.booking import deposit_paid
 from tulia.graph.journeys.sale_common import PAYMENT_QUESTIONS, SALE_QUESTIONS, ask_sale, frame_of
 from tulia.graph.nodes import t
 from tulia.graph.routing import CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE
@@ -183,6 +184,7 @@ def payment_event(state: ConversationState, runtime: Runtime[EngineContext]) -> 
         if extra is None:  # the event ran ahead of the record: the queue delivers it again
             raise PaymentEventUnreadable("an overpaid event for an order with no overpayment")
         turn.say(text(t(turn, "payment_overpaid", amount=money(extra["amount"]), ref=order["order_ref"])))
+        deposit_paid(turn, order["order_ref"])  # a deposit after its time was released: said why
         return turn.goto(END)
     paid = next((p for p in reversed(payments) if p["status"] == "paid" and not p.get("overpayment")), None)
     frame = frame_of(turn)
@@ -195,6 +197,7 @@ def payment_event(state: ConversationState, runtime: Runtime[EngineContext]) -> 
             return turn.goto(END)  # an older attempt failed, but the order is paid: nothing to tell
         facts = {"amount": money(paid["amount"]), "ref": order["order_ref"], "receipt": paid["receipt"] or "-"}
         turn.say(text(payment_outcome("paid", lang, fallback, method=paid["method"], **facts)))
+        deposit_paid(turn, order["order_ref"])  # a booking's deposit: the booking confirmed, with its day and time
         if ours or state.order_id == order_id:
             turn.set(payment_status="paid", frame=None)
             if state.pending in SALE_QUESTIONS:
@@ -259,6 +262,7 @@ def payment_code(state: ConversationState, runtime: Runtime[EngineContext]) -> C
     if applied.outcome in ("paid", "already_paid_by_it") and applied.payment is not None:
         facts = {"amount": money(applied.payment.amount), "ref": order.order_id, "receipt": code}
         turn.say(text(payment_outcome("paid", lang, fallback, method="mpesa_c2b", **facts)))
+        deposit_paid(turn, order.order_id)
         if order.order_id in ((frame.order.order_id if frame.order else None), state.order_id):
             turn.set(payment_status="paid", frame=None)
             if state.pending in SALE_QUESTIONS:

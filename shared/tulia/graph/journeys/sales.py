@@ -31,6 +31,7 @@ from rapidfuzz import fuzz, process
 
 from tulia.domain.customer import may_market
 from tulia.errors import StateConflict
+from tulia.graph.booking_frame import BOOKING_QUESTIONS, BookingFrame
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.frame import (
@@ -41,6 +42,7 @@ from tulia.graph.frame import (
     next_step,
     settle,
 )
+from tulia.graph.journeys.booking import BOOKING_NODES, BOOKING_TAP, begin_booking, remind_booking
 from tulia.graph.journeys.sale_common import (
     MAX_CART_LINES,
     SALE_QUESTIONS,
@@ -87,6 +89,7 @@ from tulia.nlu.frame_extract import (
 )
 from tulia.nlu.lexicon import any_phrase, normalize
 from tulia.nlu.rules import product_query
+from tulia.nlu.when import read_when, without_when
 from tulia.search.catalog_index import CatalogIndex
 
 # "I want to pay", "nataka kulipa", "pay for ORD-...": resume the payment of the open order
@@ -97,7 +100,10 @@ PAY_WISH = (
     "nataka kulipa sasa", "pay with", "lipa na", "lipa kwa", "send the prompt", "send me the prompt", "tuma prompt",
     "nitumie prompt", "resend", "send again",
 )  # fmt: skip
-StartTarget = Literal["payment_event", "catalog_order", "tap", "payment_status", "payment_code", "fill_frame"]
+StartTarget = Literal[
+    "payment_event", "catalog_order", "tap", "payment_status", "payment_code", "fill_frame", "booking_fill",
+    "booking_tap", "booking_change",
+]  # fmt: skip
 AdvanceTarget = Literal[
     "ask_item",
     "ask_variant",
@@ -128,8 +134,14 @@ def sales_start(state: ConversationState, runtime: Runtime[EngineContext]) -> Co
         return turn.goto("catalog_order")
     if state.route == "payment_code":
         return turn.goto("payment_code")
+    if state.route == "booking_change":
+        return turn.goto("booking_change")
+    if reply_id.startswith(BOOKING_TAP):
+        return turn.goto("booking_tap")
     if reply_id.startswith(TAP_PREFIXES):
         return turn.goto("tap")
+    if state.route in ("answer", "maybe_answer") and state.pending in BOOKING_QUESTIONS:
+        return turn.goto("booking_fill")
     plain = normalize(inbound_text(state))
     answering = state.route in ("answer", "maybe_answer") and state.pending in SALE_QUESTIONS
     if not answering and state.intent == "payment_help" and not any_phrase(plain, PAY_WISH):
@@ -147,10 +159,12 @@ def _method_said(turn: Turn, plain: str) -> bool:
 # filling the frame ----------------------------------------------------------------------------------
 def fill_frame(
     state: ConversationState, runtime: Runtime[EngineContext]
-) -> Command[Literal["search", "advance", "ask_item", "start_payment", "__end__"]]:
+) -> Command[Literal["search", "advance", "ask_item", "start_payment", "booking_advance", "__end__"]]:
     """Read everything the message says about the sale into the frame."""
     turn = Turn(state, runtime, "fill_frame")
-    body = inbound_text(state)
+    body = message = inbound_text(state)
+    if _shop_index(turn).books and (when_said := read_when(body, turn.ctx.services.clock())).said:
+        body = without_when(body, when_said)  # "at 10", "kesho saa nne" are the booking's, not a count or a product
     plain = normalize(body)
     shop = shop_options(turn)
     frame = frame_of(turn)
@@ -183,7 +197,7 @@ def fill_frame(
                 button=t(turn, "shortlist_button"),
             )
         )
-        frame.wish = body  # the option said is chosen once the row is
+        frame.wish = message[:300]  # the option said is chosen once the row is
         ask_sale(turn, frame, "item_selection", [{"id": f"item:{r['item_id']}", "title": r["name"]} for r in rows])
         turn.set(frame=frame)
         return turn.goto(END)
@@ -335,7 +349,7 @@ def fill_frame(
                 coupon_code=frame.coupon_code,
             )
         frame.adding = adding
-        frame.wish = body[:300]
+        frame.wish = message[:300]  # as said: a booking reads its day and time from it
         for note in notes:
             turn.say(text(note))
         slots = dict(state.understanding.get("slots", {}))
@@ -482,7 +496,7 @@ def _adopt_order(turn: Turn, frame: OrderFrame, ref: str) -> Command[Any] | None
 # taps ------------------------------------------------------------------------------------------------
 def tap(
     state: ConversationState, runtime: Runtime[EngineContext]
-) -> Command[Literal["advance", "search", "start_payment", "__end__"]]:
+) -> Command[Literal["advance", "search", "start_payment", "booking_advance", "__end__"]]:
     """A button or list row: its id says what it does and for which order."""
     turn = Turn(state, runtime, "tap")
     reply_id = str(state.inbound.get("reply_id"))
@@ -584,7 +598,9 @@ def _stale(turn: Turn, frame: OrderFrame, ref: str) -> Command[Any] | None:
 
 
 # search and selection ----------------------------------------------------------------------------------
-def search(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["advance", "__end__"]]:
+def search(
+    state: ConversationState, runtime: Runtime[EngineContext]
+) -> Command[Literal["advance", "booking_advance", "__end__"]]:
     """sales_narrow_query + catalog_search: one clear match goes straight to the item; otherwise a
     shortlist of at most six (catalog_present_options), or one clarifying question."""
     turn = Turn(state, runtime, "search")
@@ -703,6 +719,12 @@ def _search(
     if named is not None and named["in_stock"]:
         turn.trace.append({"kind": "step", "node": "catalog_present_options", "shown": 1, "named": named["item_id"]})
         return dict(named)
+    if query and len(data["results"]) == 1 and results and results[0]["type"] == "service":
+        # the one service the words find ("a manicure"): its free times next, not a list of one
+        turn.trace.append(
+            {"kind": "step", "node": "catalog_present_options", "shown": 1, "only": results[0]["item_id"]}
+        )
+        return dict(results[0])
     if named is not None:  # sold out: the in-stock alternatives are its own kind (its brand first), not its cases
         alternatives: list[dict[str, Any]] = []
         for words in (named.get("brand") or "", ""):
@@ -878,6 +900,9 @@ def _pick(
         turn.set(frame=frame)
         return turn.goto(END)
     got = result["data"]
+    if got["type"] == "service" and got.get("duration_minutes"):  # time is booked, not sold
+        message = inbound_text(turn.state)
+        return begin_booking(turn, got, f"{frame.wish} {message}" if frame.wish and frame.wish != message else message)
     if not got["in_stock"]:
         turn.say(text(t(turn, "out_of_stock", name=got["name"])))
         ask_sale(turn, frame, None, [])
@@ -1199,8 +1224,12 @@ def resume_sale(state: ConversationState, runtime: Runtime[EngineContext]) -> di
     """After a side question (support, order status, offers), the pending step of the open sale again,
     in one line with its buttons."""
     turn = Turn(state, runtime, "resume_sale")
-    frame = state.frame
-    if isinstance(frame, OrderFrame) and frame.open and state.pending is None and not state.in_handoff:
+    frame, booking = state.frame, state.booking
+    if state.pending is not None or state.in_handoff:
+        return turn.done()
+    if isinstance(booking, BookingFrame) and booking.open and booking.asking:
+        remind_booking(turn, booking.model_copy(deep=True))
+    elif isinstance(frame, OrderFrame) and frame.open:
         _remind(turn, frame.model_copy(deep=True))
     return turn.done()
 
@@ -1257,6 +1286,7 @@ SALES_NODES = (
     ("ask_mpesa_number", ask_mpesa_number),
     ("confirm_payment", confirm_payment),
     ("start_payment", start_payment),
+    *BOOKING_NODES,
 )
 
 
