@@ -185,3 +185,31 @@ ORDER_FRAME: dict[str, dict[str, Any]] = {
         SALES, 0.85, product="power bank", fulfilment="pickup", notes="wants a power bank"
     ),
 }
+
+
+# The customer messages of tests/integration/test_booking_conversations.py that reach the model (taps,
+# numbers, yes/no, answers to the booking's own questions and "I can't make it" never do). The day and
+# time are read by the same deterministic reader on both engines, so the answers carry none.
+BOOKING: dict[str, dict[str, Any]] = {
+    "Hi, I want knotless braids on Saturday at 10am": reading(SALES, 0.94, product="knotless braids"),
+    "Habari, nataka kufanyiwa pedicure kesho saa nne asubuhi": reading(SALES, 0.93, "sw", 0.93, product="pedicure"),
+    "M-Pesa prompt": reading("payment_help", 0.7, "sw", 0.5, payment_method="mpesa_stk", wants_to_pay=True),
+    "niaje, nataka manicure red fraide jioni": reading(
+        SALES, 0.9, "sheng", 0.9, product="gel manicure", options=["Red"]
+    ),
+    "I would like bridal makeup at my place on 5th December, in the morning": reading(
+        SALES, 0.93, product="bridal makeup"
+    ),
+    "Can I get Fulani braids on Saturday?": reading(SALES, 0.92, product="Fulani braids"),
+    "Can I book a pedicure next Monday?": reading(SALES, 0.92, product="pedicure"),
+    "I'd like a silk press with Akinyi tomorrow please": reading(SALES, 0.93, product="silk press"),
+    "A pedicure with Wanjiru tomorrow please": reading(SALES, 0.92, product="pedicure"),
+    "I'd like a silk press on Saturday": reading(SALES, 0.93, product="silk press"),
+    "do you have parking?": reading("support_question", 0.9),
+    "A kids haircut tomorrow at 3pm please": reading(SALES, 0.93, product="kids haircut"),
+    "A pedicure on Saturday at 10am please": reading(SALES, 0.93, product="pedicure", quantity=1),
+    # where a model reads what the words alone do not: "my wedding" is the bridal makeup
+    "can someone do my makeup for my wedding on 5th December at 9am": reading(
+        SALES, 0.9, product="bridal makeup", notes="makeup for her own wedding"
+    ),
+}

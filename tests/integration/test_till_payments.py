@@ -49,10 +49,12 @@ def salon_chat(conversations: Any) -> Chat:
 
 
 def cornrows_by_till(chat: Chat) -> str:
-    chat.send("I want cornrows")
-    chat.send("1")
+    """Cornrows booked at the first free time; its 30% deposit (KES 360) paid by Till."""
+    assert "Free times for Cornrows" in chat.send("I want cornrows")
+    assert "Deposit to pay now: KES 360" in chat.send("1")
     steps = chat.send("pay by till")
     assert "Till number: 5123456" in steps
+    assert "Amount: KES 360" in steps
     return str(chat.state["order_id"])
 
 
@@ -60,32 +62,32 @@ def test_a_code_in_a_sentence_pays_the_order_once_and_the_same_code_again_change
     salon_chat: Chat, seeded: Services, setup: dict[str, Any]
 ) -> None:
     ref = cornrows_by_till(salon_chat)
-    till_confirmation(setup, seeded, "SKL4ABC123", "1200.00")
+    till_confirmation(setup, seeded, "SKL4ABC123", "360.00")
     [kept] = seeded.payments.list_unmatched(SALON).items
     assert (kept.trans_id, kept.reason) == ("SKL4ABC123", "unknown_reference")
     reply = salon_chat.send("I have paid, the code is SKL4ABC123")
-    assert f"We received KES 1,200 for order {ref} (M-Pesa receipt SKL4ABC123)" in reply
+    assert f"We received KES 360 for order {ref} (M-Pesa receipt SKL4ABC123)" in reply
     order = seeded.orders.get(SALON, ref)
-    assert (order.status, order.paid_amount) == ("paid", 1200)
+    assert (order.status, order.paid_amount) == ("paid", 360)
     assert seeded.payments.list_unmatched(SALON).items == []
-    assert accounted(seeded, SALON) == {"paid_orders": 1200, "overpayments": 0, "unmatched": 0}
+    assert accounted(seeded, SALON) == {"paid_orders": 360, "overpayments": 0, "unmatched": 0}
     again = salon_chat.send("skl4abc123")
-    assert "1,200" in again
-    assert seeded.orders.get(SALON, ref).paid_amount == 1200  # paid once
-    assert accounted(seeded, SALON) == {"paid_orders": 1200, "overpayments": 0, "unmatched": 0}
-    till_confirmation(setup, seeded, "SKL4ABC123", "1200.00")  # Daraja repeats the confirmation
-    assert accounted(seeded, SALON) == {"paid_orders": 1200, "overpayments": 0, "unmatched": 0}
+    assert "360" in again
+    assert seeded.orders.get(SALON, ref).paid_amount == 360  # paid once
+    assert accounted(seeded, SALON) == {"paid_orders": 360, "overpayments": 0, "unmatched": 0}
+    till_confirmation(setup, seeded, "SKL4ABC123", "360.00")  # Daraja repeats the confirmation
+    assert accounted(seeded, SALON) == {"paid_orders": 360, "overpayments": 0, "unmatched": 0}
 
 
 def test_a_wrong_amount_is_said_honestly_and_changes_nothing(
     salon_chat: Chat, seeded: Services, setup: dict[str, Any]
 ) -> None:
     ref = cornrows_by_till(salon_chat)
-    till_confirmation(setup, seeded, "SKL4WRONG1", "1000.00")
+    till_confirmation(setup, seeded, "SKL4WRONG1", "300.00")
     reply = salon_chat.send("Nimelipa, SKL4WRONG1")  # in Swahili: answered in Swahili
-    assert f"Malipo ya M-Pesa SKL4WRONG1 ni KES 1,000, lakini oda {ref} ni KES 1,200" in reply
+    assert f"Malipo ya M-Pesa SKL4WRONG1 ni KES 300, lakini oda {ref} ni KES 360" in reply
     assert seeded.orders.get(SALON, ref).status != "paid"
-    assert accounted(seeded, SALON) == {"paid_orders": 0, "overpayments": 0, "unmatched": Decimal("1000.00")}
+    assert accounted(seeded, SALON) == {"paid_orders": 0, "overpayments": 0, "unmatched": Decimal("300.00")}
 
 
 def test_an_unknown_code_is_said_honestly_and_a_second_goes_to_a_person(
@@ -94,7 +96,7 @@ def test_an_unknown_code_is_said_honestly_and_a_second_goes_to_a_person(
     ref = cornrows_by_till(salon_chat)
     first = salon_chat.send("code SKL4NONE99")
     assert "can't find an M-Pesa payment with the code SKL4NONE99" in first
-    assert f"Order {ref} is waiting for KES 1,200" in first
+    assert f"Order {ref} is waiting for KES 360" in first
     assert seeded.customers.get(SALON, salon_chat.state["customer_id"]).handoff_ticket_id is None
     salon_chat.send("I paid! SKL4NONE99")  # the customer insists
     ticket_id = seeded.customers.get(SALON, salon_chat.state["customer_id"]).handoff_ticket_id
@@ -107,7 +109,7 @@ def test_a_code_of_another_shop_is_unknown_here(
     salon_chat: Chat, seeded: Services, setup: dict[str, Any], chat: Chat
 ) -> None:
     ref = cornrows_by_till(salon_chat)
-    till_confirmation(setup, seeded, "SKLSHOP123", "1200.00", tenant=SHOP)  # money at the electronics shop
+    till_confirmation(setup, seeded, "SKLSHOP123", "360.00", tenant=SHOP)  # money at the electronics shop
     assert "can't find an M-Pesa payment" in salon_chat.send("SKLSHOP123")
     assert seeded.orders.get(SALON, ref).status != "paid"
     [kept] = seeded.payments.list_unmatched(SHOP).items
@@ -127,7 +129,7 @@ def test_the_owner_sees_suggested_orders_and_applies_unmatched_money_with_audit(
     deps = AdminDeps(services=seeded, audit=AuditRepo(seeded.db), notify=InboundQueue(BOTO.client("sqs"), pipe.url))
     admin = Admin(build_admin_api(deps), SALON)
     ref = cornrows_by_till(salon_chat)
-    till_confirmation(setup, seeded, "SKLSTAFF01", "1200.00")
+    till_confirmation(setup, seeded, "SKLSTAFF01", "360.00")
     till_confirmation(setup, seeded, "SKLSTAFF02", "999.00")
     status, suggested = admin("GET", "/admin/payments/unmatched/SKLSTAFF01/suggestions")
     assert (status, [o["order_id"] for o in suggested["items"]]) == (200, [ref])
@@ -141,10 +143,10 @@ def test_the_owner_sees_suggested_orders_and_applies_unmatched_money_with_audit(
     )
     status, detail = admin("POST", "/admin/payments/unmatched/SKLSTAFF01/apply", {"order_id": ref})
     assert (status, detail["order"]["status"]) == (200, "paid")
-    assert [(p["method"], p["amount"], p["receipt"]) for p in detail["payments"]] == [("mpesa_c2b", 1200, "SKLSTAFF01")]
+    assert [(p["method"], p["amount"], p["receipt"]) for p in detail["payments"]] == [("mpesa_c2b", 360, "SKLSTAFF01")]
     assert admin("GET", "/admin/payments/unmatched/SKLSTAFF01/suggestions")[0] == 404  # matched now
     trail = AuditRepo(seeded.db).list(SALON).items
     assert any(e.action == "payment.apply_unmatched" and e.target == "SKLSTAFF01" for e in trail)
-    assert accounted(seeded, SALON) == {"paid_orders": 1200, "overpayments": 0, "unmatched": Decimal("999.00")}
+    assert accounted(seeded, SALON) == {"paid_orders": 360, "overpayments": 0, "unmatched": Decimal("999.00")}
     pipe.run_agent()  # the customer is told
-    assert any(f"We received KES 1,200 for order {ref}" in m for m in pipe.replies_to(SALON_PHONE.lstrip("+")))
+    assert any(f"We received KES 360 for order {ref}" in m for m in pipe.replies_to(SALON_PHONE.lstrip("+")))

@@ -20,7 +20,7 @@ from typing import Any
 from botocore.exceptions import BotoCoreError, ClientError
 
 from tulia.channel.whatsapp import customer_key
-from tulia.domain.common import new_id
+from tulia.domain.common import iso, new_id
 from tulia.domain.order import Order
 from tulia.domain.payment import OverpaymentReason, Payment, UnmatchedPayment
 from tulia.errors import InvalidInput, NotFound, ProviderError, ProviderUnavailable, StateConflict, TuliaError
@@ -257,7 +257,7 @@ class PaymentCallbacks:
                 order_updates={
                     "pending_payment_id": payment.payment_id,
                     "payment_status": "pending",
-                    "updated_at": now.isoformat(),
+                    "updated_at": iso(now),
                 },
             )
             payment, order = s.payments.settle(payment, to="paid", now=now, receipt=trans_id, result_code="0")

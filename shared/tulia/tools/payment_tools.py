@@ -7,7 +7,7 @@ import secrets
 from contextlib import suppress
 from typing import Any, Literal
 
-from tulia.domain.common import new_id
+from tulia.domain.common import iso, new_id
 from tulia.domain.customer import Customer
 from tulia.domain.order import Order
 from tulia.domain.payment import Payment
@@ -240,7 +240,7 @@ def payment_initiate_stk_push(ctx: ToolContext, args: PaymentInitiateStkPushArgs
         payment,
         refs={"stk": result.checkout_request_id},
         callback_token=token,
-        order_updates={"pending_payment_id": payment_id, "payment_status": "pending", "updated_at": now.isoformat()},
+        order_updates={"pending_payment_id": payment_id, "payment_status": "pending", "updated_at": iso(now)},
     )
     return StkOut(
         payment_request_id=payment_id,
@@ -308,7 +308,7 @@ def payment_create_pesapal_checkout(ctx: ToolContext, args: PaymentCreatePesapal
         order_updates={
             "pending_payment_id": payment_id,
             "payment_status": "pending",
-            "updated_at": now.isoformat(),
+            "updated_at": iso(now),
             "pesapal_checkout": {
                 "payment_id": payment_id,
                 "amount": order.amount_due,

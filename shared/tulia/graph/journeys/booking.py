@@ -43,7 +43,7 @@ from tulia.graph.state import ConversationState
 from tulia.nlg.messages import ROW_TITLE_LIMIT, buttons, listing, text
 from tulia.nlg.templates import days_named, money, slot_row, slot_when
 from tulia.nlu.booking_words import anyone_said, change_said, staff_named
-from tulia.nlu.frame_extract import extract_zone, named_option
+from tulia.nlu.frame_extract import extract_method, extract_zone, named_option
 from tulia.nlu.lexicon import normalize
 from tulia.nlu.when import read_when
 
@@ -472,10 +472,11 @@ def booking_book(
     order_ref, due = str(b["order_ref"]), int(b["amount_due"])
     frame.held = frame.held.model_copy(update={"order_ref": order_ref})
     frame.agreed = True
-    pay_now = state.scratch.get("pay") == "stk"
+    pay = state.scratch.get("pay")
+    pay_now = pay == "stk"  # tapped on a summary that named the amount and the number
     sale = OrderFrame(
         order=BuiltOrder(order_id=order_ref, amount_due=due, fingerprint="", adopted=True),
-        payment_method="mpesa_stk" if pay_now else None,
+        payment_method="mpesa_stk" if pay_now else pay if pay in ("mpesa_stk", "mpesa_c2b", "pesapal") else None,
     )
     turn.say(text(t(turn, "booking_deposit_order", booking=b["booking_ref"], ref=order_ref)))
     ask_booking(turn, frame, None, [])
@@ -605,10 +606,13 @@ def booking_fill(
             turn.set(booking=frame)
             return turn.goto("booking_offer")
     if pending == "booking_confirm" and frame.held is not None:
-        if fast == "yes" or choice == 1:
+        methods = shop_options(turn).methods
+        method, _words, _spans = extract_method(plain, list(methods))
+        if fast == "yes" or choice == 1 or method is not None:  # "yes", or "I'll pay by Till": agreed
             frame.agreed = True
-            stk = "mpesa_stk" in shop_options(turn).methods and can_prompt(state.phone_e164)
-            turn.set(booking=frame, scratch={"pay": "stk" if stk and frame.held.deposit else None})
+            stk = "mpesa_stk" in methods and can_prompt(state.phone_e164) and method in (None, "mpesa_stk")
+            pay = "stk" if stk and frame.held.deposit and (fast == "yes" or choice == 1) else method
+            turn.set(booking=frame, scratch={"pay": pay})
             return turn.goto("booking_book")
         said = read_when(body, turn.ctx.services.clock())
         staff = staff_named(body, _people(turn))
