@@ -103,6 +103,18 @@ class Reminders(Model):
     hours_before: int | None = Field(default=2, ge=1, le=12)
 
 
+def reminder_times(reminders: Reminders, notice_hours: int) -> list[tuple[str, timedelta]]:
+    """Which reminders a booking gets, and how long before its start each goes. The day-before one
+    goes while the booking can still be moved on WhatsApp (two hours before the policy's notice ends:
+    26 hours before with a 24-hour notice), so its "Change time" button works."""
+    times: list[tuple[str, timedelta]] = []
+    if reminders.day_before:
+        times.append(("day_before", timedelta(hours=max(24, notice_hours + 2))))
+    if reminders.hours_before:
+        times.append(("hours_before", timedelta(hours=reminders.hours_before)))
+    return times
+
+
 class BookingSettings(Model):
     """The ``bookings`` section of a pack's tenant.yaml: when the shop takes appointments and how."""
 

@@ -199,7 +199,7 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
         turn.set(intent="payment_help", intent_confidence=1.0, journey="sales", understanding={"mpesa_code": hit.code})
     elif (
         body
-        and not reply_id
+        and (not reply_id or kind == "button")  # typed, or a reminder template's quick reply
         and state.pending not in BOOKING_QUESTIONS
         and change_said(body) is not None
         and _books(turn)

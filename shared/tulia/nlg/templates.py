@@ -749,6 +749,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "That button is for a booking that is no longer waiting. Tell me the service and the day you'd like.",
         "sw": "Kitufe hicho ni cha booking ambayo haisubiri tena. Niambie huduma na siku ungependa.",
     },
+    "booking_reminder": {
+        "en": "A reminder of your appointment: {service}, {when} with {staff}.",
+        "sw": "Kumbukumbu ya miadi yako: {service}, {when} na {staff}.",
+        "sheng": "Kumbuka appointment yako: {service}, {when} na {staff}.",
+    },
     "resume_booking": {"en": "Back to your booking:", "sw": "Turudi kwenye booking yako:"},
     # offers
     "offers_list": {"en": "Current offers for you:\n{offers}", "sw": "Ofa zilizopo kwako:\n{offers}"},

@@ -9,7 +9,7 @@ from typing import Literal
 
 from tulia.nlu.lexicon import any_phrase, normalize
 
-BookingChange = Literal["move", "cancel", "show"]
+BookingChange = Literal["move", "cancel", "show", "coming"]
 
 # fmt: off
 _THING = ("appointment", "booking", "appt", "miadi", "session", "slot")
@@ -35,6 +35,11 @@ SHOW = (
     *(f"{thing} {det}" for det in ("yangu", "yetu") for thing in _THING),
     "when is my", "what time is my", "saa ngapi miadi", "ni lini miadi",
 )
+# a whole message that says the customer is coming (a reminder's quick reply, or typed)
+COMING = frozenset({
+    "i'll be there", "ill be there", "i will be there", "i ll be there", "i'll come", "i will come", "see you then",
+    "nitafika", "nitakuja", "nitakuwepo", "tutaonana", "nitafika sawa", "sawa nitafika", "nitakam",
+})  # fmt: skip
 ANYONE = ("anyone", "any one", "anybody", "whoever", "any stylist", "yeyote", "mtu yeyote", "yoyote", "any person")
 # fmt: on
 
@@ -43,6 +48,8 @@ def change_said(text: str) -> BookingChange | None:
     """Whether a message is about an appointment already made, and what the customer wants done."""
     plain = normalize(text)  # "can t make it" as well as the raw "can't make it"
     raw = " ".join(text.casefold().replace("’", "'").split())
+    if raw.strip(" .!") in COMING or plain in COMING:
+        return "coming"
     if any_phrase(plain, CANCEL) or any_phrase(raw, CANCEL):
         return "cancel"
     if any_phrase(plain, MOVE) or any_phrase(raw, MOVE):

@@ -28,6 +28,7 @@ from tulia.channel.graph_api import SendFailed, WhatsAppSender
 from tulia.channel.outbound import Outbound, greeting_name, refusal_of
 from tulia.channel.whatsapp import InboundMessage, addressed_to
 from tulia.channel.window import OUTSIDE_WINDOW_CODE, Delivery, TemplateCall, refused
+from tulia.domain.booking import reminder_times
 from tulia.domain.customer import Customer
 from tulia.domain.tenant import Tenant
 from tulia.errors import NotFound
@@ -509,11 +510,37 @@ class AgentService:
                     },
                     delay_seconds=after * 60,
                 )
+            if self.outreach is not None:
+                for entry in trace:
+                    if entry.get("kind") == "booking" and entry.get("node") in ("booking_confirmed", "booking_moved"):
+                        self._queue_reminders(tenant, str(entry["booking_ref"]), str(entry["start"]))
             opted_out = (state.get("understanding") or {}).get("keyword") == "opt_out"
             if opted_out and self.broadcasts is not None and state.get("customer_id"):
                 self.broadcasts.count_stop(tenant.tenant_id, str(state["customer_id"]))
         except Exception:  # noqa: BLE001 - the reply goes out regardless
             log.exception("after-turn bookkeeping failed")
+
+    def _queue_reminders(self, tenant: Tenant, booking_ref: str, start_iso: str) -> None:
+        """A booking confirmed (or moved) is reminded the day before and hours before, as the shop says;
+        a reminder for a time the booking no longer has is dropped by the worker."""
+        assert self.outreach is not None
+        settings = tenant.booking_settings()
+        start, now = datetime.fromisoformat(start_iso), self.clock()
+        for which, ahead in reminder_times(settings.reminders, settings.policy.notice_hours):
+            due = start - ahead
+            if due <= now:
+                continue
+            self.outreach.send(
+                {
+                    "kind": "booking_reminder",
+                    "tenant_id": tenant.tenant_id,
+                    "booking_id": booking_ref,
+                    "start": start.isoformat(),
+                    "which": which,
+                    "due_at": due.isoformat(),
+                },
+                delay_seconds=int((due - now).total_seconds()),
+            )
 
     def _fair_use(self, tenant: Tenant, turn: QueuedTurn) -> tuple[list[Any], list[dict[str, Any]]] | None:
         """Spec 8.4: past the customer's (or the shop's) messages per minute, the first message over the

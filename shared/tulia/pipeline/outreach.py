@@ -1,6 +1,6 @@
-"""Messages the shop sends first, paced: broadcasts to the customers who asked for offers, and the one
-reminder of an order left unpaid. Work arrives on the outreach queue (from the admin API and the
-agent); this worker sends it through the Graph API.
+"""Messages the shop sends first, paced: broadcasts to the customers who asked for offers, the one
+reminder of an order left unpaid, and the reminders of an appointment (the day before, hours before).
+Work arrives on the outreach queue (from the admin API and the agent); this worker sends it through the Graph API.
 
 Every recipient is checked when their message goes, not when the broadcast was made: consent (a
 customer who opted out since gets nothing), the shop's marketing hours (outside them the work waits
@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tulia.channel.graph_api import SendFailed, WhatsAppSender
@@ -26,8 +26,8 @@ from tulia.domain.order import PAYABLE_STATES
 from tulia.domain.templates import MessageTemplate
 from tulia.domain.tenant import Tenant
 from tulia.errors import NotFound, StateConflict
-from tulia.nlg.messages import text
-from tulia.nlg.templates import money, render
+from tulia.nlg.messages import buttons, text
+from tulia.nlg.templates import money, render, slot_when
 from tulia.observability import logger as log
 from tulia.services import Services
 from tulia.store import keys
@@ -37,6 +37,7 @@ from tulia.store.queues import MAX_SQS_DELAY_SECONDS, OutreachQueue
 from tulia.store.tables import CUSTOMERS, CUSTOMERS_BY_TENANT
 
 BATCH_SECONDS = 60  # one batch of the shop's per-minute rate each minute
+REMINDER_LATE = timedelta(hours=3)  # an appointment's reminder later than this is not sent
 
 
 def wants_offers(customer: Customer) -> bool:
@@ -103,6 +104,8 @@ class OutreachService:
             return self.broadcast_batch(body)
         if kind == "unpaid_reminder":
             return self.reminder(body)
+        if kind == "booking_reminder":
+            return self.booking_reminder(body)
         log.warning("unknown outreach work", extra={"kind": kind})
         return "unknown"
 
@@ -213,5 +216,65 @@ class OutreachService:
                 self.sender.send(tenant.whatsapp.phone_number_id, token, payload)
             except SendFailed as exc:
                 log.warning("unpaid reminder not delivered", extra={"tenant_id": tenant_id, "code": exc.code})
+                return "failed"
+        return "sent"
+
+    # the appointment's reminders ------------------------------------------------------------------------
+    def booking_reminder(self, body: dict[str, Any]) -> str:
+        """The day before and hours before a confirmed appointment: free-form with three buttons inside
+        WhatsApp's window, else the shop's ``booking_reminder`` utility template (its quick replies say
+        the same). A booking cancelled or moved since is not reminded of this time (a move queues its own);
+        each reminder of each start time goes once. Customers who turned order updates off get none."""
+        tenant_id, booking_id, which = str(body["tenant_id"]), str(body["booking_id"]), str(body["which"])
+        now = self.clock()
+        due = datetime.fromisoformat(str(body["due_at"]))
+        if now < due:
+            self._later(body, (due - now).total_seconds())
+            return "not yet"
+        try:
+            booking = self.services.bookings.get(tenant_id, booking_id)
+        except NotFound:
+            return "no booking"
+        if booking.status != "confirmed" or booking.start != datetime.fromisoformat(str(body["start"])):
+            return "moved or cancelled"
+        if booking.start <= now or now - due > REMINDER_LATE:
+            return "too late"  # after an outage: the next reminder (or the appointment) is near
+        tenant = self.services.tenants.get(tenant_id)
+        try:
+            customer = self.services.customers.get(tenant_id, booking.customer_id)
+        except NotFound:
+            return "customer erased"
+        if not customer.notification_prefs.order_updates_whatsapp:
+            return "no consent"
+        claim = f"{booking_id}.{which}.{booking.start.astimezone(UTC):%Y%m%d%H%M}"
+        if not self.broadcasts.claim_reminder(tenant_id, claim, now):
+            return "sent before"
+        lang = booking.language or customer.language_preference or tenant.languages.default
+        sheng = tenant.languages.sheng_reply_language
+        when = slot_when(booking.start, lang, sheng)
+        ref = booking.booking_id
+        message = buttons(
+            render("booking_reminder", lang, sheng, service=booking.service_name, when=when, staff=booking.staff_name),
+            [
+                (f"bk:coming:{ref}", render("booking_btn_coming", lang, sheng)),
+                (f"bk:move:{ref}", render("booking_btn_move", lang, sheng)),
+                (f"bk:cancel:{ref}", render("booking_btn_cancel_booking", lang, sheng)),
+            ],
+        )
+        call = TemplateCall(
+            tenant.messaging.templates.booking_reminder,
+            [greeting_name(customer, lang), booking.service_name, when, booking.staff_name],
+        )
+        delivery = self.outbound.plan(tenant, customer, free_form=[message], template=call, lang=lang)
+        if delivery.mode == "refused":
+            code = (delivery.refusal or {}).get("code")
+            log.warning("booking reminder not sent", extra={"tenant_id": tenant_id, "code": code})
+            return "no template"
+        token = tenant.whatsapp.access_token or self.default_token
+        for payload in delivery.payloads:
+            try:
+                self.sender.send(tenant.whatsapp.phone_number_id, token, payload)
+            except SendFailed as exc:
+                log.warning("booking reminder not delivered", extra={"tenant_id": tenant_id, "code": exc.code})
                 return "failed"
         return "sent"

@@ -350,6 +350,9 @@ def _move(turn: Turn, frame: BookingFrame, chosen: OfferedSlot) -> Command[Any]:
         turn.set(booking=frame)
         return turn.goto("booking_offer")
     moved = result["data"]
+    turn.trace.append(
+        {"kind": "booking", "node": "booking_moved", "booking_ref": moved["booking_ref"], "start": moved["start"]}
+    )
     turn.say(
         text(
             t(
@@ -485,7 +488,11 @@ def booking_book(
 
 
 def say_confirmed(turn: Turn, b: dict[str, Any]) -> None:
-    """The booking is confirmed: service, day, time, staff, place, and the balance to pay there."""
+    """The booking is confirmed: service, day, time, staff, place, and the balance to pay there. (The
+    trace entry has its reminders queued after the turn.)"""
+    turn.trace.append(
+        {"kind": "booking", "node": "booking_confirmed", "booking_ref": b["booking_ref"], "start": b["start"]}
+    )
     body = t(
         turn,
         "booking_confirmed",
@@ -771,7 +778,8 @@ def booking_change(
         else:  # waiting for its deposit: let it go and book the new time
             turn.tool("booking_cancel", customer_id=state.customer_id, booking_id=ref)
         said = read_when(body, turn.ctx.services.clock())
-        frame.when = WhenWish.of(said) if said.said else WhenWish(days=[_at(booking["start"]).date()])
+        old_start = _at(booking["start"])  # nothing said: the nearest free times around the old one
+        frame.when = WhenWish.of(said) if said.said else WhenWish(days=[old_start.date()], at=old_start.time())
         turn.set(
             booking=frame,
             scratch={"lead": t(turn, "booking_move_which", service=booking["service_name"], when=when) + "\n"},

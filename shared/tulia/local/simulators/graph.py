@@ -29,13 +29,18 @@ _PLACEHOLDER = re.compile(r"\{\{\s*(\d{1,2})\s*\}\}")
 WINDOW_SECONDS = 24 * 3600
 
 
-def _example(name: str, language: str, category: str, body: str) -> dict[str, Any]:
+def _example(
+    name: str, language: str, category: str, body: str, *, quick_replies: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    components: list[dict[str, Any]] = [{"type": "BODY", "text": body}]
+    if quick_replies:  # tapped, Meta sends a "button" message whose text and payload are the button's text
+        components.append({"type": "BUTTONS", "buttons": [{"type": "QUICK_REPLY", "text": q} for q in quick_replies]})
     return {
         "name": name,
         "language": language,
         "category": category,
         "status": "APPROVED",
-        "components": [{"type": "BODY", "text": body}],
+        "components": components,
     }
 
 
@@ -72,6 +77,20 @@ EXAMPLE_TEMPLATES: tuple[dict[str, Any], ...] = (
         "MARKETING",
         "Habari {{1}}, oda yako {{2}} ya KES {{3}} inasubiri malipo. Jibu LIPA kulipa sasa, au STOP kusimamisha "
         "ujumbe huu.",
+    ),
+    _example(
+        "booking_reminder",
+        "en",
+        "UTILITY",
+        "Hello {{1}}, a reminder of your appointment: {{2}}, {{3}} with {{4}}. Tap a button if you need to change it.",
+        quick_replies=("I'll be there", "Change time", "Cancel booking"),
+    ),
+    _example(
+        "booking_reminder",
+        "sw",
+        "UTILITY",
+        "Habari {{1}}, kumbukumbu ya miadi yako: {{2}}, {{3}} na {{4}}. Bonyeza kitufe kama unahitaji kuibadilisha.",
+        quick_replies=("Nitafika", "Badilisha saa", "Ghairi booking"),
     ),
     _example(
         "weekly_offer",
