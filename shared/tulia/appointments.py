@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from tulia.domain.booking import (
     Booking,
@@ -24,6 +25,7 @@ from tulia.domain.booking import (
     change_terms,
     free_slots,
     local,
+    reminder_times,
     service_terms,
     working_intervals,
 )
@@ -369,3 +371,23 @@ def block_time(
         created_at=now,
     )
     return services.bookings.block(block, now)
+
+
+def reminder_work(tenant: Tenant, booking_id: str, start: datetime, now: datetime) -> list[tuple[dict[str, Any], int]]:
+    """The outreach work (and its delay in seconds) that reminds a booking confirmed or moved to
+    ``start``: the day before and hours before, as the shop says; none already past."""
+    settings = tenant.booking_settings()
+    work: list[tuple[dict[str, Any], int]] = []
+    for which, ahead in reminder_times(settings.reminders, settings.policy.notice_hours):
+        due = start - ahead
+        if due > now:
+            body = {
+                "kind": "booking_reminder",
+                "tenant_id": tenant.tenant_id,
+                "booking_id": booking_id,
+                "start": start.isoformat(),
+                "which": which,
+                "due_at": due.isoformat(),
+            }
+            work.append((body, int((due - now).total_seconds())))
+    return work

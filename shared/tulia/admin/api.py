@@ -78,6 +78,7 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
     """The resolver with every route. ``swagger``: also serve the Swagger UI page (the local stack)."""
     from tulia.admin import (
         analytics,
+        bookings,
         broadcasts,
         catalog,
         customers,
@@ -110,6 +111,7 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
         offers,
         kb,
         orders,
+        bookings,
         handoffs,
         customers,
         analytics,

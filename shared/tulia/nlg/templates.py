@@ -754,6 +754,23 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "Kumbukumbu ya miadi yako: {service}, {when} na {staff}.",
         "sheng": "Kumbuka appointment yako: {service}, {when} na {staff}.",
     },
+    "booking_cancelled_by_shop": {
+        "en": "Sorry, {shop} has cancelled your {service}, {when} (booking {ref}).{deposit} Message us to book "
+              "another time.",
+        "sw": "Samahani, {shop} imeghairi {service} yako, {when} (booking {ref}).{deposit} Tuandikie kubook "
+              "wakati mwingine.",
+    },
+    "booking_deposit_kept_shop": {
+        "en": "Your deposit of {amount} is kept, as our policy says.",
+        "sw": "Deposit yako ya {amount} haitarudishwa, kama sera yetu inavyosema.",
+    },
+    "booking_moved_by_shop": {
+        "en": "{shop} has moved your {service} to {when} with {staff} (booking {ref}). Reply here if that time "
+              "doesn't suit you.",
+        "sw": "{shop} imehamisha {service} yako hadi {when} na {staff} (booking {ref}). Jibu hapa kama wakati huo "
+              "haukufai.",
+    },
+    "booking_moved_words": {"en": "has moved to {when}", "sw": "imehamishwa hadi {when}"},
     "resume_booking": {"en": "Back to your booking:", "sw": "Turudi kwenye booking yako:"},
     # offers
     "offers_list": {"en": "Current offers for you:\n{offers}", "sw": "Ofa zilizopo kwako:\n{offers}"},

@@ -24,17 +24,17 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from tulia.appointments import reminder_work
 from tulia.channel.graph_api import SendFailed, WhatsAppSender
 from tulia.channel.outbound import Outbound, greeting_name, refusal_of
 from tulia.channel.whatsapp import InboundMessage, addressed_to
 from tulia.channel.window import OUTSIDE_WINDOW_CODE, Delivery, TemplateCall, refused
-from tulia.domain.booking import reminder_times
 from tulia.domain.customer import Customer
 from tulia.domain.tenant import Tenant
 from tulia.errors import NotFound
 from tulia.graph.conversation import Conversations
 from tulia.nlg.messages import OutboundMessage, text
-from tulia.nlg.templates import ORDER_UPDATE_WORDS, render, word
+from tulia.nlg.templates import ORDER_UPDATE_WORDS, money, render, slot_when, word
 from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.observability import logger as log
 from tulia.observability import request_scope
@@ -80,7 +80,7 @@ class QueuedTurn:
         if self.payment is not None:
             return f"pay-{self.payment['payment_id']}-{self.payment['status']}"
         if self.notice is not None:
-            return f"upd-{self.notice['order_id']}-{self.notice['event']}"
+            return f"upd-{self.notice.get('order_id') or self.notice.get('booking_id')}-{self.notice['event']}"
         return self.messages[-1].message_id
 
     @property
@@ -208,7 +208,7 @@ class AgentService:
             if record.body.get("kind") == "payment":
                 turns.append((QueuedTurn(str(record.body["tenant_id"]), payment=record.body), 1))
                 continue
-            if record.body.get("kind") == "order_update":
+            if record.body.get("kind") in ("order_update", "booking_update"):
                 turns.append((QueuedTurn(str(record.body["tenant_id"]), notice=record.body), 1))
                 continue
             if record.body.get("kind") != "message":
@@ -228,6 +228,9 @@ class AgentService:
     def _run(self, turn: QueuedTurn) -> None:
         if turn.payment is not None:
             self._notify_payment(turn)
+            return
+        if turn.notice is not None and turn.notice.get("kind") == "booking_update":
+            self._notify_booking(turn)
             return
         if turn.notice is not None:
             self._notify_order(turn)
@@ -425,6 +428,55 @@ class AgentService:
             outbox = self._store(tenant_id, turn.key, tenant.whatsapp.phone_number_id, payloads, [turn.key], [note])
         self._send_outbox(tenant_id, turn.key, outbox, token, outside_window)
 
+    def _notify_booking(self, turn: QueuedTurn) -> None:
+        """An appointment staff cancelled or moved: always told (it changes the customer's day), in
+        their language, free-form inside WhatsApp's window, the shop's order_update template outside it."""
+        event, tenant_id = turn.notice or {}, turn.tenant_id
+        tenant = self.services.tenants.get(tenant_id)
+        token = tenant.whatsapp.access_token or self.default_token
+        try:
+            booking = self.services.bookings.get(tenant_id, str(event["booking_id"]))
+            customer = self.services.customers.get(tenant_id, booking.customer_id)
+        except NotFound:
+            log.warning("booking update for a booking or customer that is gone", extra={"tenant_id": tenant_id})
+            return
+        lang = booking.language or self._customer_language(tenant, customer)
+        sheng = tenant.languages.sheng_reply_language
+        when = slot_when(booking.start, lang, sheng)
+        cancelled = str(event["event"]) == "cancelled"
+        if cancelled:
+            deposit = ""
+            if booking.deposit and booking.deposit_outcome in ("kept", "refund_due"):
+                key = (
+                    "booking_deposit_refund" if booking.deposit_outcome == "refund_due" else "booking_deposit_kept_shop"
+                )
+                deposit = " " + render(key, lang, sheng, amount=money(booking.deposit))
+            said = render(
+                "booking_cancelled_by_shop", lang, sheng, service=booking.service_name, when=when, shop=tenant.name,
+                ref=booking.booking_id, deposit=deposit,
+            )  # fmt: skip
+            what = word(ORDER_UPDATE_WORDS, "cancelled", lang, sheng)
+        else:
+            said = render(
+                "booking_moved_by_shop", lang, sheng, service=booking.service_name, when=when,
+                staff=booking.staff_name, shop=tenant.name, ref=booking.booking_id,
+            )  # fmt: skip
+            what = render("booking_moved_words", lang, sheng, when=when)
+        message = text(said)
+        call = TemplateCall(
+            tenant.messaging.templates.order_update, [greeting_name(customer, lang), booking.booking_id, what]
+        )
+
+        def outside_window() -> Delivery:
+            return self.outbound.template(tenant, customer, call, lang)
+
+        outbox = self.messages.get_outbox(tenant_id, turn.key)
+        if outbox is None:
+            note: dict[str, Any] = {"kind": "notice", "notice": "booking_update", "event": str(event["event"])}
+            payloads = self._news(tenant, customer, [message], call, lang, note)
+            outbox = self._store(tenant_id, turn.key, tenant.whatsapp.phone_number_id, payloads, [turn.key], [note])
+        self._send_outbox(tenant_id, turn.key, outbox, token, outside_window)
+
     def _notify_payment(self, turn: QueuedTurn) -> None:
         """A payment's outcome is a turn of the customer's conversation: the graph tells them in
         their language from the order record (the receipt; or nothing paid, the Paybill steps and a
@@ -524,23 +576,8 @@ class AgentService:
         """A booking confirmed (or moved) is reminded the day before and hours before, as the shop says;
         a reminder for a time the booking no longer has is dropped by the worker."""
         assert self.outreach is not None
-        settings = tenant.booking_settings()
-        start, now = datetime.fromisoformat(start_iso), self.clock()
-        for which, ahead in reminder_times(settings.reminders, settings.policy.notice_hours):
-            due = start - ahead
-            if due <= now:
-                continue
-            self.outreach.send(
-                {
-                    "kind": "booking_reminder",
-                    "tenant_id": tenant.tenant_id,
-                    "booking_id": booking_ref,
-                    "start": start.isoformat(),
-                    "which": which,
-                    "due_at": due.isoformat(),
-                },
-                delay_seconds=int((due - now).total_seconds()),
-            )
+        for body, delay in reminder_work(tenant, booking_ref, datetime.fromisoformat(start_iso), self.clock()):
+            self.outreach.send(body, delay_seconds=delay)
 
     def _fair_use(self, tenant: Tenant, turn: QueuedTurn) -> tuple[list[Any], list[dict[str, Any]]] | None:
         """Spec 8.4: past the customer's (or the shop's) messages per minute, the first message over the

@@ -1,0 +1,233 @@
+"""The appointment book: the shop's bookings by day and staff member, time blocked off (a staff member
+away), an appointment marked completed or no-show after its start, moved or cancelled by staff (the
+deposit kept or due back, as staff decide; the customer is told on WhatsApp by the agent), and the
+deposits due back. Owners and agents; every change is audited. The operations are the ones the booking
+tools use (:mod:`tulia.appointments`)."""
+
+from collections.abc import Callable
+from datetime import date, datetime, time, timedelta
+from typing import Annotated, Any, Literal
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
+from aws_lambda_powertools.event_handler.openapi.params import Query
+from pydantic import AwareDatetime, BaseModel, Field
+
+from tulia import appointments
+from tulia.admin.auth import Principal
+from tulia.admin.common import AdminDeps, CustomerBrief, Deleted, audit, business_day, customer_briefs
+from tulia.channel.whatsapp import customer_key
+from tulia.domain.booking import Booking, local
+from tulia.domain.common import NAIROBI
+from tulia.errors import InvalidInput, NotFound
+from tulia.observability import logger as log
+
+MAX_DAYS = 14
+
+
+class StaffView(BaseModel):
+    staff_id: str
+    name: str
+
+
+class BookingView(Booking):
+    """A booking as the calendar shows it: with who the customer is and what is left to pay there."""
+
+    customer: CustomerBrief | None = None  # None: the customer's data was erased
+    to_pay_there: int = 0  # price and travel fee less the deposit
+    status_now: str = ""  # "expired" for a hold that lapsed unpaid, else the status
+
+
+class BlockView(BaseModel):
+    block_id: str
+    staff_id: str
+    start: datetime
+    end: datetime
+    reason: str
+    by: str | None
+
+
+class Calendar(BaseModel):
+    """The days asked: the staff, their bookings (held, confirmed, done; cancelled ones too, greyed) and
+    the time blocked off, each by start time in the shop's time (EAT)."""
+
+    first_day: date
+    days: int
+    staff: list[StaffView]
+    bookings: list[BookingView]
+    blocks: list[BlockView]
+
+
+class MarkBody(BaseModel):
+    outcome: Literal["completed", "no_show"]
+
+
+class CancelBody(BaseModel):
+    deposit: Literal["kept", "refund_due"] | None = Field(
+        default=None, description="What happens to a paid deposit (default: the shop's policy, as for the customer)"
+    )
+    note: str | None = Field(default=None, max_length=200)
+
+
+class MoveBody(BaseModel):
+    start: AwareDatetime = Field(description="The new start, ISO 8601 with offset (e.g. 2026-12-05T10:00:00+03:00)")
+    staff_id: str | None = Field(default=None, max_length=32, description="None: the same person, else anyone able")
+
+
+class BlockBody(BaseModel):
+    staff_id: str = Field(max_length=32)
+    start: AwareDatetime
+    end: AwareDatetime
+    reason: str = Field(default="away", min_length=1, max_length=100)
+
+
+def register(
+    app: APIGatewayHttpResolver,
+    deps: AdminDeps,
+    *,
+    owner: Callable[[], Principal],
+    staff: Callable[[], Principal],
+) -> None:
+    s = deps.services
+
+    def views(tenant_id: str, bookings: list[Booking]) -> list[BookingView]:
+        briefs = customer_briefs(deps, tenant_id, {b.customer_id for b in bookings})
+        now = s.clock()
+        return [
+            BookingView(
+                **dict(b), customer=briefs.get(b.customer_id), to_pay_there=b.balance, status_now=b.shown_status(now)
+            )
+            for b in bookings
+        ]
+
+    @app.get("/admin/bookings", tags=["bookings"], summary="The appointment book: days by staff member")
+    def calendar(
+        who: Annotated[Principal, Depends(staff)],
+        day: Annotated[date | None, Query(description="The first day (YYYY-MM-DD); default today")] = None,
+        days: Annotated[int, Query(ge=1, le=MAX_DAYS)] = 1,
+        staff_id: Annotated[str | None, Query(max_length=32)] = None,
+    ) -> Calendar:
+        tenant = s.tenants.get(who.tenant_id)
+        settings = tenant.booking_settings()
+        if staff_id is not None and settings.member(staff_id) is None:
+            raise InvalidInput(f"No staff member '{staff_id}'.", field="staff_id")
+        first = business_day(day, "day") or local(s.clock()).date()
+        start = datetime.combine(first, time(0, 0), tzinfo=NAIROBI)
+        end = start + timedelta(days=days)
+        found = [b for b in s.bookings.list_between(who.tenant_id, start, end) if staff_id in (None, b.staff_id)]
+        blocks = [b for b in s.bookings.blocks_between(who.tenant_id, start, end) if staff_id in (None, b.staff_id)]
+        return Calendar(
+            first_day=first,
+            days=days,
+            staff=[StaffView(staff_id=m.id, name=m.name) for m in settings.people() if staff_id in (None, m.id)],
+            bookings=views(who.tenant_id, found),
+            blocks=[
+                BlockView(block_id=b.block_id, staff_id=b.staff_id, start=b.start, end=b.end, reason=b.reason, by=b.by)
+                for b in blocks
+            ],
+        )
+
+    @app.get("/admin/bookings/refunds", tags=["bookings"], summary="Deposits due back (cancelled or released)")
+    def refunds(who: Annotated[Principal, Depends(staff)]) -> list[BookingView]:
+        now = s.clock()
+        tenant = s.tenants.get(who.tenant_id)
+        horizon = timedelta(days=tenant.booking_settings().horizon_days + 1)
+        found = s.bookings.list_between(who.tenant_id, now - timedelta(days=90), now + horizon, limit=2000)
+        return views(who.tenant_id, [b for b in found if b.deposit_outcome == "refund_due"])
+
+    @app.get("/admin/bookings/<booking_id>", tags=["bookings"], summary="A booking with its history")
+    def get_booking(booking_id: str, who: Annotated[Principal, Depends(staff)]) -> BookingView:
+        return views(who.tenant_id, [s.bookings.get(who.tenant_id, booking_id)])[0]
+
+    @app.post("/admin/bookings/<booking_id>/mark", tags=["bookings"], summary="Completed or no-show, after the start")
+    def mark(booking_id: str, body: MarkBody, who: Annotated[Principal, Depends(staff)]) -> BookingView:
+        booking = s.bookings.get(who.tenant_id, booking_id)
+        if booking.status == body.outcome:
+            return views(who.tenant_id, [booking])[0]  # marking again is not an error
+        marked = s.bookings.mark(booking, body.outcome, s.clock(), by=who.actor)
+        audit(deps, who, f"booking.{body.outcome}", booking_id)
+        return views(who.tenant_id, [marked])[0]
+
+    @app.post(
+        "/admin/bookings/<booking_id>/cancel",
+        tags=["bookings"],
+        summary="Cancel an appointment; the customer is told on WhatsApp",
+    )
+    def cancel(booking_id: str, body: CancelBody, who: Annotated[Principal, Depends(staff)]) -> BookingView:
+        tenant = s.tenants.get(who.tenant_id)
+        booking = s.bookings.get(who.tenant_id, booking_id)
+        if booking.status == "cancelled":
+            return views(who.tenant_id, [booking])[0]
+        done = appointments.cancel(
+            s, tenant, booking, now=s.clock(), by=who.actor, by_customer=False, outcome=body.deposit, note=body.note
+        )
+        audit(deps, who, "booking.cancel", booking_id, deposit=done.deposit_outcome)
+        tell_customer(done, "cancelled")
+        return views(who.tenant_id, [done])[0]
+
+    @app.post(
+        "/admin/bookings/<booking_id>/move",
+        tags=["bookings"],
+        summary="Move a confirmed appointment (any time, whatever the policy); the customer is told",
+    )
+    def move(booking_id: str, body: MoveBody, who: Annotated[Principal, Depends(staff)]) -> BookingView:
+        tenant = s.tenants.get(who.tenant_id)
+        booking = s.bookings.get(who.tenant_id, booking_id)
+        moved = appointments.move(
+            s, tenant, booking, start=body.start, staff_id=body.staff_id, now=s.clock(), by=who.actor,
+            by_customer=False,
+        )  # fmt: skip
+        audit(deps, who, "booking.move", booking_id, start=moved.start.isoformat(), staff_id=moved.staff_id)
+        tell_customer(moved, f"moved-{moved.start.astimezone(NAIROBI):%Y%m%d%H%M}")
+        if deps.outreach is not None:
+            for work, delay in appointments.reminder_work(tenant, moved.booking_id, moved.start, s.clock()):
+                deps.outreach.send(work, delay_seconds=delay)
+        return views(who.tenant_id, [moved])[0]
+
+    @app.post("/admin/bookings/blocks", tags=["bookings"], summary="Keep a staff member's time free (same day)")
+    def block(body: BlockBody, who: Annotated[Principal, Depends(staff)]) -> BlockView:
+        tenant = s.tenants.get(who.tenant_id)
+        made = appointments.block_time(
+            s, tenant, staff_id=body.staff_id, start=body.start, end=body.end, reason=body.reason, by=who.actor,
+            now=s.clock(),
+        )  # fmt: skip
+        audit(deps, who, "booking.block", made.block_id, staff_id=made.staff_id, start=made.start.isoformat())
+        return BlockView(
+            block_id=made.block_id, staff_id=made.staff_id, start=made.start, end=made.end, reason=made.reason,
+            by=made.by,
+        )  # fmt: skip
+
+    @app.delete("/admin/bookings/blocks/<block_id>", tags=["bookings"], summary="Give blocked time back")
+    def unblock(
+        block_id: str,
+        who: Annotated[Principal, Depends(staff)],
+        start: Annotated[datetime, Query(description="The block's start, as listed")],
+    ) -> Deleted:
+        if start.tzinfo is None:
+            raise InvalidInput("start must carry its time zone.", field="start")
+        s.bookings.unblock(who.tenant_id, block_id, start)
+        audit(deps, who, "booking.unblock", block_id)
+        return Deleted(deleted=True, id=block_id)
+
+    def tell_customer(booking: Booking, event: str) -> None:
+        """News of a change staff made goes to the agent, in the customer's own FIFO group."""
+        if deps.notify is None:
+            log.warning("news for customers is not configured for the admin API", extra={"kind": "booking_update"})
+            return
+        try:
+            customer = s.customers.get(booking.tenant_id, booking.customer_id)
+        except NotFound:
+            return
+        body: dict[str, Any] = {
+            "kind": "booking_update",
+            "tenant_id": booking.tenant_id,
+            "booking_id": booking.booking_id,
+            "event": event,
+        }
+        deps.notify.send(
+            tenant_id=booking.tenant_id,
+            customer_key=customer_key(customer.phone_e164, customer.wa_user_id),
+            dedup=f"upd-{booking.booking_id}-{event}",
+            body=body,
+        )
+
+    _ = owner  # every route here is for owners and agents alike

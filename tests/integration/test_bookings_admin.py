@@ -1,0 +1,146 @@
+"""The appointment book in the admin API (the real resolver behind API Gateway event shapes, moto):
+the salon's day by staff member, time blocked off, no-shows marked after the start, appointments moved
+or cancelled by staff with the customer told on WhatsApp by the agent, deposits due back; another
+shop sees none of it; bad input is refused and changes nothing."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import pytest
+
+from tests.conftest import BOTO, SALON, SHOP, Caller, Clock, new_customer
+from tests.integration.test_agent import Pipeline
+from tests.integration.test_reaching_customers import Admin
+from tulia.admin.api import build_admin_api
+from tulia.admin.common import AdminDeps
+from tulia.domain.common import NAIROBI
+from tulia.services import Services
+from tulia.store.audit import AuditRepo
+from tulia.store.queues import InboundQueue
+
+KIDS, PEDICURE = "SV-HC-02", "SV-NL-02"
+PHONE = "0722000777"
+
+
+@pytest.fixture
+def admin(seeded: Services, setup: dict[str, Any]) -> Admin:
+    pipe: Pipeline = setup["pipe"]
+    deps = AdminDeps(services=seeded, audit=AuditRepo(seeded.db), notify=InboundQueue(BOTO.client("sqs"), pipe.url))
+    return Admin(build_admin_api(deps), SALON)
+
+
+def booked(salon: Caller, item: str, start: str) -> dict[str, Any]:
+    held = salon.ok("booking_hold", customer_id=salon.customer_id, item_id=item, start=start)
+    return salon.ok("booking_create", customer_id=salon.customer_id, booking_id=held["booking_ref"])
+
+
+@pytest.fixture
+def customer(salon: Caller) -> Caller:
+    salon.customer_id = new_customer(salon, PHONE)
+    return salon
+
+
+def test_the_day_by_staff_member_for_owners_and_agents_and_no_other_shop(
+    admin: Admin, customer: Caller, seeded: Services
+) -> None:
+    haircut = booked(customer, KIDS, "2026-11-28T15:00:00+03:00")
+    nails = booked(customer, PEDICURE, "2026-11-28T10:00:00+03:00")
+    status, day = admin("GET", "/admin/bookings?day=2026-11-28", role="agent")
+    assert status == 200
+    assert [s["staff_id"] for s in day["staff"]] == ["wanjiru", "akinyi"]
+    assert [(b["booking_id"], b["staff_id"], b["start"][11:16]) for b in day["bookings"]] == [
+        (nails["booking_ref"], "akinyi", "10:00"),  # the shop's time (+03:00)
+        (haircut["booking_ref"], "wanjiru", "15:00"),
+    ]
+    first = day["bookings"][0]
+    assert (first["status_now"], first["deposit"], first["to_pay_there"]) == ("held", 450, 1050)
+    assert first["customer"]["phone"] == "+254722000777"
+    assert admin("GET", "/admin/bookings?day=2026-11-28&staff_id=wanjiru")[1]["staff"] == [
+        {"staff_id": "wanjiru", "name": "Wanjiru"}
+    ]
+    other = Admin(admin.api, SHOP)
+    assert other("GET", f"/admin/bookings/{haircut['booking_ref']}")[0] == 404
+    assert other("GET", "/admin/bookings?day=2026-11-28")[1]["bookings"] == []
+    assert admin("GET", "/admin/bookings?day=2026-11-28&days=15")[0] == 422
+    assert admin("GET", "/admin/bookings?day=2026-11-28&staff_id=nobody")[0] == 422
+
+
+def test_blocked_time_is_not_offered_and_can_be_given_back(admin: Admin, customer: Caller) -> None:
+    booked(customer, KIDS, "2026-11-28T15:00:00+03:00")
+    taken = {"staff_id": "wanjiru", "start": "2026-11-28T14:00:00+03:00", "end": "2026-11-28T16:00:00+03:00"}
+    assert admin("POST", "/admin/bookings/blocks", {**taken, "reason": "dentist"})[0] == 409  # a booking in it
+    status, block = admin(
+        "POST",
+        "/admin/bookings/blocks",
+        {"staff_id": "wanjiru", "start": "2026-11-28T08:00:00+03:00", "end": "2026-11-28T12:00:00+03:00"},
+    )
+    assert status == 200
+    wish = {"dates": ["2026-11-28"], "staff_id": "wanjiru"}
+    free = customer.ok("booking_search_slots", item_id=KIDS, wish=wish)
+    assert free["slots"][0]["start"].startswith("2026-11-28T12:00")
+    naive = {"staff_id": "wanjiru", "start": "2026-11-28T08:00:00", "end": "2026-11-28T09:00:00"}
+    assert admin("POST", "/admin/bookings/blocks", naive)[0] == 422
+    assert admin("GET", "/admin/bookings?day=2026-11-28")[1]["blocks"][0]["block_id"] == block["block_id"]
+    start = "2026-11-28T05:00:00Z"
+    assert admin("DELETE", f"/admin/bookings/blocks/{block['block_id']}?start={start}")[1]["deleted"] is True
+    again = customer.ok("booking_search_slots", item_id=KIDS, wish=wish)
+    assert again["slots"][0]["start"].startswith("2026-11-28T08:00")
+
+
+def test_no_show_is_marked_after_the_start_only(admin: Admin, customer: Caller, clock: Clock) -> None:
+    ref = booked(customer, KIDS, "2026-11-28T15:00:00+03:00")["booking_ref"]
+    status, refused = admin("POST", f"/admin/bookings/{ref}/mark", {"outcome": "no_show"})
+    assert (status, refused["reason"]) == (409, "not_started")
+    clock.now = datetime(2026, 11, 28, 15, 20, tzinfo=NAIROBI)
+    status, marked = admin("POST", f"/admin/bookings/{ref}/mark", {"outcome": "no_show"}, role="agent")
+    assert (status, marked["status"]) == (200, "no_show")
+    assert marked["marks"][-1]["event"] == "no_show"
+    assert admin("POST", f"/admin/bookings/{ref}/mark", {"outcome": "maybe"})[0] == 422
+
+
+def test_staff_cancel_with_the_deposit_due_back_and_the_customer_is_told(
+    admin: Admin, customer: Caller, seeded: Services, setup: dict[str, Any]
+) -> None:
+    from tests.integration.test_till_payments import till_confirmation
+
+    nails = booked(customer, PEDICURE, "2026-11-28T10:00:00+03:00")
+    till_confirmation(setup, seeded, "SKLDEP0001", "450.00")
+    order_ref = str(nails["order_ref"])
+    from tulia.payments.reconcile import apply_transaction
+
+    assert apply_transaction(seeded, SALON, "SKLDEP0001", order_ref, now=seeded.clock()).outcome == "paid"
+    assert seeded.bookings.get(SALON, nails["booking_ref"]).status == "confirmed"
+    status, done = admin(
+        "POST", f"/admin/bookings/{nails['booking_ref']}/cancel", {"deposit": "refund_due", "note": "Akinyi is ill"}
+    )
+    assert (status, done["status"], done["deposit_outcome"]) == (200, "cancelled", "refund_due")
+    assert [b["booking_id"] for b in admin("GET", "/admin/bookings/refunds")[1]] == [nails["booking_ref"]]
+    pipe: Pipeline = setup["pipe"]
+    assert pipe.run_agent() == {"batchItemFailures": []}
+    told = pipe.replies_to("254722000777")
+    assert any(
+        # in the language the booking was made in (the salon's Swahili)
+        "Glow Studio Kilimani imeghairi Pedicure yako, Jumamosi 28 Nov saa 4 asubuhi (10:00)" in m
+        and f"(booking {nails['booking_ref']})" in m
+        and "Deposit yako ya KES 450 itarudishwa." in m
+        for m in told
+    )
+    free = customer.ok("booking_search_slots", item_id=PEDICURE, wish={"dates": ["2026-11-28"], "at": "10:00"})
+    assert free["slots"][0]["start"].startswith("2026-11-28T10:00")  # the time is free again
+
+
+def test_staff_move_any_time_and_the_customer_is_told(admin: Admin, customer: Caller, setup: dict[str, Any]) -> None:
+    ref = booked(customer, KIDS, "2026-11-28T15:00:00+03:00")["booking_ref"]
+    status, moved = admin("POST", f"/admin/bookings/{ref}/move", {"start": "2026-11-28T17:00:00+03:00"})
+    assert (status, moved["start"][11:16], moved["staff_id"]) == (200, "17:00", "wanjiru")
+    pipe: Pipeline = setup["pipe"]
+    pipe.run_agent()
+    assert any(
+        f"imehamisha Kids' Haircut yako hadi Jumamosi 28 Nov saa 11 jioni (17:00) na Wanjiru (booking {ref})" in m
+        for m in pipe.replies_to("254722000777")
+    )
+    assert admin("POST", f"/admin/bookings/{ref}/move", {"start": "2026-11-28T17:00:00"})[0] == 422
+    closed = admin("POST", f"/admin/bookings/{ref}/move", {"start": "2026-11-30T10:00:00+03:00"})
+    assert (closed[0], closed[1]["reason"]) == (422, "not_open")  # Monday: closed
