@@ -89,6 +89,7 @@ bench: install console browser
 	$(BIN)/python bench/conversation_turns.py
 	$(BIN)/python bench/order_frame.py
 	$(BIN)/python bench/bookings.py
+	$(BIN)/python bench/booking_goals.py
 	$(BIN)/python bench/understanding.py
 	$(BIN)/python bench/functions.py
 	TULIA_CHROMIUM=$(CHROMIUM) $(BIN)/python bench/console.py

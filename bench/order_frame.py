@@ -34,8 +34,8 @@ from tulia.packs.loader import load_pack
 from tulia.packs.seed import seed_pack
 
 MAX_TURNS = 10
-CONFIRMED = ("Please confirm: send an M-Pesa prompt", "Tafadhali thibitisha", "Business number:", "Till number:",
-             "securely here:", "kwa usalama hapa:")  # fmt: skip
+CONFIRMED = ("Please confirm: send an M-Pesa prompt", "Tafadhali thibitisha", "Confirm: nikutumie M-Pesa prompt",
+             "Business number:", "Till number:", "securely here:", "kwa usalama hapa:")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -83,17 +83,8 @@ GOALS = [
     Goal(SHOP, "nataka redmi note 13", "PH-XIA-017", 1, {"colour": "Ice Blue", "storage": "256GB"}, "delivery",
          "Ruiru", "Thika Road"),
     Goal(SHOP, "hisense 55 inch tv", "TV-003", 1, {}, "delivery", "Mombasa", "Rest of Kenya", "paybill"),
-    # the salon (services: no fulfilment; the shop's Till)
-    Goal(SALON, "Nataka knotless braids, mid-back, nitalipa na mpesa", "SV-BRD-01", 1, {"length": "Mid-back"},
-         complete=True),
-    Goal(SALON, "I want a gel manicure in red, I'll pay with M-Pesa", "SV-NL-01", 1, {"colour": "Red"},
-         complete=True),
-    Goal(SALON, "fulani braids, mpesa prompt", "SV-BRD-04", 1, {}, complete=True),
-    Goal(SALON, "nataka silk press, nitalipa na till", "SV-WS-02", 1, {}, method="till", complete=True),
-    Goal(SALON, "box braids", "SV-BRD-02", 1, {"length": "Waist"}),
-    Goal(SALON, "pedicure", "SV-NL-02", 1, {}),
+    # the salon's products (its services are booked: bench/booking_goals.py)
     Goal(SALON, "nataka shea butter hair cream mbili", "PR-HR-02", 2, {}, "pickup"),
-    Goal(SALON, "classic facial please", "SV-SK-01", 1, {}, method="till"),
     # the grocer (delivery only, a Till)
     Goal(GROCER, "Nataka Mumias sugar 2kg mbili, niletee Mwiki. Nitalipa na till", "GR-SUG-01", 2, {}, "delivery",
          "Mwiki", "Kasarani", "till", complete=True),
