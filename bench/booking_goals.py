@@ -101,7 +101,7 @@ def _row_for(goal: Goal, state: dict[str, Any]) -> str | None:
     options = state.get("pending_options") or []
     if goal.at is None:
         return str(options[0]["id"]) if options else None
-    wanted = datetime.strptime(goal.at, "%Y-%m-%d %H:%M").strftime("%Y%m%d%H%M")
+    wanted = goal.at.replace("-", "").replace(" ", "").replace(":", "")  # "2026-11-28 10:00" -> 202611281000
     return next((str(o["id"]) for o in options if str(o["id"]).split(":")[2] == wanted), None)
 
 
@@ -211,8 +211,9 @@ def main() -> None:
               f"(target: average at most 4)")  # fmt: skip
     if per_turn:
         per_turn.sort()
+        p90 = per_turn[int(len(per_turn) * 0.9) - 1]
         print(f"- DynamoDB calls per booking turn (checkpoint included): median {statistics.median(per_turn):.0f}, "
-              f"p90 {per_turn[int(len(per_turn) * 0.9) - 1]}, max {per_turn[-1]} over {len(per_turn)} turns")  # fmt: skip
+              f"p90 {p90}, max {per_turn[-1]} over {len(per_turn)} turns")  # fmt: skip
     for o in outcomes:
         if not (o.reached and o.correct):
             print(f"  - {o.goal.first!r}: {o.why}")
