@@ -10,6 +10,7 @@ import { SignInScreen } from "./screens/SignIn";
 // The inbox and orders (what staff open all day) come with the first load; the owner's other screens
 // are fetched when first opened.
 const AnalyticsScreen = lazy(() => import("./screens/Analytics").then((m) => ({ default: m.AnalyticsScreen })));
+const BookingsScreen = lazy(() => import("./screens/Bookings").then((m) => ({ default: m.BookingsScreen })));
 const CatalogScreen = lazy(() => import("./screens/Catalog").then((m) => ({ default: m.CatalogScreen })));
 const KnowledgeScreen = lazy(() => import("./screens/Knowledge").then((m) => ({ default: m.KnowledgeScreen })));
 const MoneyScreen = lazy(() => import("./screens/Money").then((m) => ({ default: m.MoneyScreen })));
@@ -31,6 +32,7 @@ export function AppRoutes() {
           <Route path="inbox/:ticketId" element={<InboxScreen />} />
           <Route path="orders" element={<OrdersScreen />} />
           <Route path="orders/:orderId" element={<OrderScreen />} />
+          <Route path="bookings" element={<Later><BookingsScreen /></Later>} />
           <Route path="money" element={<Later><MoneyScreen /></Later>} />
           <Route path="catalog" element={<Later><CatalogScreen /></Later>} />
           <Route path="offers" element={<Later><OffersScreen /></Later>} />

@@ -232,3 +232,53 @@ export interface StaffMember {
   invited_at: string;
   invited_by: string | null;
 }
+
+export type BookingStatus = "held" | "confirmed" | "cancelled" | "expired" | "completed" | "no_show";
+
+export interface BookingMark {
+  event: string;
+  at: string;
+  by: string | null;
+  note?: string | null;
+}
+
+export interface Booking {
+  booking_id: string;
+  customer_id: string;
+  item_id: string;
+  service_name: string;
+  staff_id: string;
+  staff_name: string;
+  start: string;
+  end: string;
+  place: "shop" | "home";
+  zone: string | null;
+  address: string | null;
+  price: number;
+  travel_fee: number;
+  deposit: number;
+  order_id: string | null;
+  status: BookingStatus;
+  status_now: string;
+  deposit_outcome: "none" | "kept" | "refund_due" | "moved" | null;
+  to_pay_there: number;
+  marks: BookingMark[];
+  customer: CustomerBrief | null;
+}
+
+export interface BlockedTime {
+  block_id: string;
+  staff_id: string;
+  start: string;
+  end: string;
+  reason: string;
+  by: string | null;
+}
+
+export interface Calendar {
+  first_day: string;
+  days: number;
+  staff: { staff_id: string; name: string }[];
+  bookings: Booking[];
+  blocks: BlockedTime[];
+}

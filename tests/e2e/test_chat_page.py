@@ -28,17 +28,18 @@ class Page:
     def __init__(self, url: str) -> None:
         self.url = url
 
-    def send(self, phone: str, **message: Any) -> httpx.Response:
-        return httpx.post(f"{self.url}/dev/send", json={"tenant_id": SHOP, "phone": phone, **message}, timeout=20)
+    def send(self, phone: str, tenant_id: str = SHOP, **message: Any) -> httpx.Response:
+        body = {"tenant_id": tenant_id, "phone": phone, **message}
+        return httpx.post(f"{self.url}/dev/send", json=body, timeout=20)
 
-    def chat(self, phone: str) -> dict[str, Any]:
-        got = httpx.get(f"{self.url}/dev/chat", params={"tenant_id": SHOP, "phone": phone}, timeout=10)
+    def chat(self, phone: str, tenant_id: str = SHOP) -> dict[str, Any]:
+        got = httpx.get(f"{self.url}/dev/chat", params={"tenant_id": tenant_id, "phone": phone}, timeout=10)
         assert got.status_code == 200, got.text
         return dict(got.json())
 
-    def shop_texts(self, phone: str) -> list[str]:
+    def shop_texts(self, phone: str, tenant_id: str = SHOP) -> list[str]:
         out = []
-        for m in self.chat(phone)["messages"]:
+        for m in self.chat(phone, tenant_id)["messages"]:
             if m["direction"] == "out":
                 p = m["payload"]
                 body = p["text"]["body"] if p["type"] == "text" else p["interactive"]["body"]["text"]
@@ -48,19 +49,19 @@ class Page:
                 out.append(body)
         return out
 
-    def say(self, phone: str, **message: Any) -> str:
+    def say(self, phone: str, tenant_id: str = SHOP, **message: Any) -> str:
         """Send and return the shop's answer once the turn's trace is stored and its replies arrived."""
-        before = len(self.shop_texts(phone))
-        sent = self.send(phone, **message)
+        before = len(self.shop_texts(phone, tenant_id))
+        sent = self.send(phone, tenant_id, **message)
         assert sent.status_code == 200, sent.text
         mid = sent.json()["message_id"]
 
         def answered() -> bool:
-            turns = {t["message_id"]: t for t in self.chat(phone)["turns"]}
-            return not turns[mid].get("pending") and len(self.shop_texts(phone)) > before
+            turns = {t["message_id"]: t for t in self.chat(phone, tenant_id)["turns"]}
+            return not turns[mid].get("pending") and len(self.shop_texts(phone, tenant_id)) > before
 
         wait_for(answered)
-        return "\n".join(self.shop_texts(phone)[before:])
+        return "\n".join(self.shop_texts(phone, tenant_id)[before:])
 
 
 @pytest.fixture(scope="module")
@@ -244,4 +245,43 @@ def test_a_broadcast_and_an_order_update_show_on_the_page_as_a_phone_shows_them(
     expect(shown.locator(".template-tag")).to_contain_text("Template · weekly_offer (en)")
     OUTPUT.mkdir(exist_ok=True)
     page.screenshot(path=str(OUTPUT / "chat-page-broadcast.png"), full_page=True)
+    assert errors == []
+
+
+def test_a_salon_customer_books_and_pays_the_deposit_on_the_simulated_phone(stack: Page, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    from tests.e2e.test_console import next_open_day
+
+    day = next_open_day()
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(stack.url + "/")
+    page.select_option("#tenant", "demo-salon")
+    page.fill("#phone", "+254711500021")
+    page.fill("#name", "Wambui")
+    page.click("#open")
+    page.fill("#text", f"Hi, I want knotless braids on {day.day}/{day.month} at 10am")
+    page.press("#text", "Enter")
+    shop = page.locator(".msg.out")
+    expect(shop.last).to_contain_text("Which length would you like?")
+    page.locator(".msg.out .list-open").last.click()  # the lengths change the price: a list with prices
+    page.locator(".list-row", has_text="Mid-back").click()
+    summary = page.locator(".msg.out", has_text="Please confirm your booking")
+    expect(summary.last).to_contain_text("10:00 with Wanjiru")
+    expect(summary.last).to_contain_text("Deposit to pay now: KES 1,200 (the rest, KES 2,800, at the appointment)")
+    summary.last.locator(".reply-btn", has_text="Pay deposit M-Pesa").click()
+    prompt = page.locator("#stk")
+    expect(prompt).to_be_visible(timeout=20_000)  # the deposit's M-Pesa prompt on the simulated phone
+    expect(page.locator("#stk-text")).to_contain_text("Ksh1,200")
+    page.fill("#stk-pin", "1234")
+    page.click("#stk-ok")
+    booked = page.locator(".msg.out", has_text="Booked! Knotless Braids (medium) (Mid-back)")
+    expect(booked).to_be_visible(timeout=20_000)
+    expect(booked).to_contain_text("10:00 with Wanjiru")
+    expect(booked).to_contain_text("You pay the balance of KES 2,800 at the appointment.")
+    expect(page.locator("#trace")).to_contain_text("booking_create")
+    OUTPUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUTPUT / "chat-page-booking.png"), full_page=True)
     assert errors == []

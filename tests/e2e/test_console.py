@@ -15,6 +15,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from datetime import date, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -23,6 +24,7 @@ import pytest
 from tests.conftest import ROOT
 from tests.e2e.test_chat_page import OUTPUT, Page
 from tests.e2e.test_local_stack import wait_for
+from tulia.domain.common import NAIROBI
 from tulia.local.console import DEFAULT_DIST
 from tulia.local.stack import free_port
 
@@ -317,7 +319,7 @@ def test_an_invited_agent_chooses_a_password_at_first_sign_in(stack: Stack, brow
     expect(owner.get_by_test_id("staff-member").filter(has_text="akinyi@example.co.ke")).to_have_count(0)
 
 
-SCREENS = ("inbox", "orders", "money", "catalog", "offers", "knowledge", "analytics", "settings")
+SCREENS = ("inbox", "orders", "bookings", "money", "catalog", "offers", "knowledge", "analytics", "settings")
 
 
 def test_every_screen_fits_a_phone_and_speaks_swahili(stack: Stack, browser: Any) -> None:
@@ -466,3 +468,52 @@ def test_the_bots_name_set_in_settings_is_the_name_customers_meet(stack: Stack, 
     name.fill("Bora")
     page.get_by_role("button", name="Save settings").click()
     expect(page.get_by_text("Saved: the bot uses the new settings")).to_be_visible()
+
+
+def next_open_day() -> date:
+    """A day the salon is open (Tuesday to Saturday, no holiday), two days or more from today in Nairobi."""
+    day = datetime.now(NAIROBI).date() + timedelta(days=2)
+    while day.weekday() not in (1, 2, 3, 4, 5) or (day.month, day.day) in ((12, 25), (12, 26), (1, 1)):
+        day += timedelta(days=1)
+    return day
+
+
+def test_the_salon_sees_a_whatsapp_booking_blocks_time_and_cancels_it(stack: Stack, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    day, phone, salon = next_open_day(), "+254711700020", "demo-salon"
+    summary = stack.say(phone, salon, type="text", text=f"A kids haircut on {day.day}/{day.month} at 3pm please",
+                        name="Njeri Mwangi")  # fmt: skip
+    assert "15:00" in summary, summary
+    assert "Booked!" in stack.say(phone, salon, type="text", text="yes")
+    page = signed_in(browser, stack, SALON_OWNER, viewport=PHONE)
+    page.goto(stack.console + "bookings")
+    page.get_by_label("Day").fill(day.isoformat())
+    booking = page.get_by_test_id("booking").filter(has_text="Njeri Mwangi")
+    expect(booking).to_contain_text("15:00–15:30")
+    expect(booking).to_contain_text("Kids' Haircut")
+    expect(booking).to_contain_text(phone)
+    expect(booking).to_contain_text("Confirmed")
+    expect(page.get_by_test_id("staff-column").filter(has_text="Wanjiru").get_by_test_id("booking")).to_have_count(1)
+    # Akinyi is away from 16:00 to 17:00: blocked, listed, and not offered to customers
+    page.get_by_label("Who").select_option(label="Akinyi")
+    page.get_by_label("From").fill("16:00")
+    page.get_by_label("To").fill("17:00")
+    page.get_by_label("Reason").fill("training")
+    page.get_by_role("button", name="Block", exact=True).click()
+    blocked = page.get_by_test_id("staff-column").filter(has_text="Akinyi").get_by_test_id("blocked")
+    expect(blocked).to_contain_text("16:00–17:00")
+    expect(blocked).to_contain_text("training")
+    offered = stack.say("+254711700021", salon, type="text", text=f"A pedicure on {day.day}/{day.month} at 4pm please")
+    assert "16:00" not in offered.split("\n")[1], offered  # the nearest free times, not the blocked hour
+    shot(page, "bookings-phone")
+    # cancelled by the salon: the customer is told on WhatsApp
+    booking.get_by_role("button", name="Cancel").click()
+    booking.get_by_role("button", name="Cancel the booking (the customer is told)").click()
+    expect(booking).to_contain_text("Cancelled")
+    wait_for(lambda: any("has cancelled your Kids' Haircut" in m for m in stack.shop_texts(phone, salon)))
+    page.get_by_role("button", name="Menu").click()
+    page.locator("nav").get_by_label("Language").select_option("sw")
+    expect(page.get_by_role("heading", name="Miadi")).to_be_visible()
+    page.locator("nav").get_by_label("Lugha").select_option("en")
+    assert page.errors == []

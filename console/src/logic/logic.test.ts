@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 
 import { dailyRows, funnelRows, rangeOf } from "./analytics";
+import { bookingActions, columns, eatClock, eatDay, eatIso, shiftDay, todayInNairobi } from "./bookings";
 import { fold, searchItems, textToVariants, VariantSyntaxError, variantsToText } from "./catalog";
 import { customerLabel, newKey, replyWindow, sortInbox, unreadCount } from "./inbox";
 import { fromFields, toFields } from "./localText";
 import { actionsFor, kes } from "./orders";
 import { mayOpen, rolesOf } from "./roles";
-import type { Analytics, CatalogItem, Order, Ticket } from "../types";
+import type { Analytics, Booking, Calendar, CatalogItem, Order, Ticket } from "../types";
 
 function ticket(id: string, priority: Ticket["priority"], created: string, status: Ticket["status"] = "open"): Ticket {
   return {
@@ -208,5 +209,58 @@ describe("analytics", () => {
     const rows = dailyRows(a);
     expect(rows[0]).toMatchObject({ day: "25 Nov", conversations: 0, handover: 0, mpesa_stk: 0 });
     expect(rows[1]).toMatchObject({ day: "26 Nov", paid: 5, mpesa_stk: 8000, pesapal: 2000, mpesa_c2b: 0, handover: 25, cost: 3.2 });
+  });
+});
+
+function booking(id: string, staff: string, start: string, status: Booking["status"] = "confirmed"): Booking {
+  return {
+    booking_id: id, customer_id: "c", item_id: "SV", service_name: "Pedicure", staff_id: staff, staff_name: staff,
+    start, end: start, place: "shop", zone: null, address: null, price: 1500, travel_fee: 0, deposit: 450,
+    order_id: null, status, status_now: status, deposit_outcome: null, to_pay_there: 1050, marks: [], customer: null,
+  };
+}
+
+describe("the appointment book", () => {
+  it("shows times in Nairobi whatever the browser's zone and the API's offset", () => {
+    expect(eatClock("2026-11-28T10:00:00+03:00")).toBe("10:00");
+    expect(eatClock("2026-11-28T05:00:00Z")).toBe("08:00");
+    expect(eatDay("2026-11-27T22:30:00Z")).toBe("2026-11-28"); // 01:30 on the 28th in Nairobi
+    expect(todayInNairobi(new Date("2026-11-26T21:30:00Z"))).toBe("2026-11-27");
+    expect(eatIso("2026-11-28", "13:00")).toBe("2026-11-28T13:00:00+03:00");
+    expect(shiftDay("2026-11-30", 1)).toBe("2026-12-01");
+    expect(shiftDay("2027-01-01", -1)).toBe("2026-12-31");
+  });
+
+  it("puts each staff member's bookings and blocked time in start order, cancelled ones after live ones", () => {
+    const calendar: Calendar = {
+      first_day: "2026-11-28",
+      days: 1,
+      staff: [
+        { staff_id: "wanjiru", name: "Wanjiru" },
+        { staff_id: "akinyi", name: "Akinyi" },
+      ],
+      bookings: [
+        booking("BK-LATE", "wanjiru", "2026-11-28T15:00:00+03:00"),
+        booking("BK-GONE", "wanjiru", "2026-11-28T10:00:00+03:00", "cancelled"),
+        booking("BK-EARLY", "wanjiru", "2026-11-28T10:00:00+03:00"),
+        booking("BK-NAILS", "akinyi", "2026-11-28T09:00:00+03:00"),
+      ],
+      blocks: [{ block_id: "b1", staff_id: "wanjiru", start: "2026-11-28T10:00:00Z", end: "2026-11-28T11:00:00Z", reason: "lunch", by: null }],
+    };
+    const [wanjiru, akinyi] = columns(calendar);
+    expect(wanjiru.entries.map((e) => (e.kind === "booking" ? e.booking.booking_id : e.block.block_id))).toEqual([
+      "BK-EARLY", "BK-GONE", "b1", "BK-LATE",
+    ]);
+    expect(akinyi.entries).toHaveLength(1);
+  });
+
+  it("lets staff mark a booking only after its start, and cancel only an open one", () => {
+    const before = new Date("2026-11-28T06:00:00Z");
+    const after = new Date("2026-11-28T07:30:00Z");
+    const b = booking("BK-1", "akinyi", "2026-11-28T10:00:00+03:00");
+    expect(bookingActions(b, before)).toEqual(["cancel"]);
+    expect(bookingActions(b, after)).toEqual(["completed", "no_show", "cancel"]);
+    expect(bookingActions(booking("BK-2", "akinyi", "2026-11-28T10:00:00+03:00", "held"), after)).toEqual(["cancel"]);
+    expect(bookingActions(booking("BK-3", "akinyi", "2026-11-28T10:00:00+03:00", "cancelled"), after)).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import { LanguagePicker } from "./common";
 import { mayOpen, type Screen } from "../logic/roles";
 import type { Me } from "../types";
 
-const SCREENS: Screen[] = ["inbox", "orders", "money", "catalog", "offers", "knowledge", "analytics", "settings"];
+const SCREENS: Screen[] = ["inbox", "orders", "bookings", "money", "catalog", "offers", "knowledge", "analytics", "settings"];
 
 export function Layout() {
   const { session, loading } = useAuth();

@@ -146,7 +146,8 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     """Decisions that never wait for a model (ARCHITECTURE section 5)."""
     turn = Turn(state, runtime, "fast_path")
     body = inbound_text(state)
-    detected, confidence = detect_language(body) if body.strip() else ("en", 0.0)
+    tapped = state.inbound.get("type") in ("interactive", "button")  # the title of our own button, not their words
+    detected, confidence = detect_language(body) if body.strip() and not tapped else ("en", 0.0)
     turn.set(
         response_language=choose_language(
             detected,

@@ -1,0 +1,257 @@
+import { Alert, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+
+import { api, describe } from "../api";
+import { bookingActions, columns, eatClock, eatIso, shiftDay, todayInNairobi } from "../logic/bookings";
+import { kes } from "../logic/orders";
+import type { BlockedTime, Booking, Calendar } from "../types";
+import { Guarded } from "./Layout";
+import { Failure, Loading, StatusBadge } from "./common";
+
+export function BookingsScreen() {
+  return (
+    <Guarded screen="bookings">
+      <Bookings />
+    </Guarded>
+  );
+}
+
+/** The appointment book: one day, a column per staff member (stacked on a phone), time blocked off,
+ * and the deposits due back. Refreshed every 15 seconds: customers book on WhatsApp meanwhile. */
+function Bookings() {
+  const { t } = useTranslation();
+  const [day, setDay] = useState(todayInNairobi());
+  const calendar = useQuery({
+    queryKey: ["bookings", day],
+    queryFn: () => api<Calendar>("/admin/bookings", { query: { day } }),
+    refetchInterval: 15_000,
+  });
+  const refunds = useQuery({ queryKey: ["refunds"], queryFn: () => api<Booking[]>("/admin/bookings/refunds") });
+  const cols = calendar.data ? columns(calendar.data) : [];
+  return (
+    <Stack>
+      <Title order={3}>{t("bookings.title")}</Title>
+      <Group gap="xs" align="flex-end" wrap="wrap">
+        <Button variant="default" onClick={() => setDay(shiftDay(day, -1))}>
+          {t("bookings.previous")}
+        </Button>
+        <TextInput
+          type="date"
+          label={t("bookings.day")}
+          value={day}
+          onChange={(e) => e.currentTarget.value && setDay(e.currentTarget.value)}
+        />
+        <Button variant="default" onClick={() => setDay(shiftDay(day, 1))}>
+          {t("bookings.next")}
+        </Button>
+        <Button variant="subtle" onClick={() => setDay(todayInNairobi())}>
+          {t("bookings.today")}
+        </Button>
+      </Group>
+      {calendar.isPending && <Loading />}
+      {calendar.error && <Failure error={calendar.error} />}
+      <SimpleGrid cols={{ base: 1, sm: Math.max(1, Math.min(cols.length, 3)) }}>
+        {cols.map((col) => (
+          <Stack key={col.staffId} gap="xs" data-testid="staff-column">
+            <Title order={4}>{col.name}</Title>
+            {col.entries.length === 0 && (
+              <Text size="sm" c="dimmed">
+                {t("bookings.free")}
+              </Text>
+            )}
+            {col.entries.map((e) =>
+              e.kind === "booking" ? (
+                <BookingCard key={e.booking.booking_id} booking={e.booking} />
+              ) : (
+                <BlockCard key={e.block.block_id} block={e.block} />
+              ),
+            )}
+          </Stack>
+        ))}
+      </SimpleGrid>
+      {calendar.data && <BlockForm day={day} staff={calendar.data.staff} />}
+      <Title order={3}>{t("bookings.refunds")}</Title>
+      <Text size="sm" c="dimmed">
+        {t("bookings.refundsHelp")}
+      </Text>
+      {refunds.data?.length === 0 && <Text c="dimmed">{t("bookings.noRefunds")}</Text>}
+      {refunds.data?.map((b) => (
+        <Card key={b.booking_id} withBorder padding="sm" data-testid="refund">
+          <Group justify="space-between">
+            <Text fw={600}>{kes(b.deposit)}</Text>
+            <Text size="sm">{b.booking_id}</Text>
+          </Group>
+          <Text size="sm">
+            {b.customer?.name ?? t("bookings.someone")} · {b.customer?.phone ?? "-"} · {b.order_id ?? "-"}
+          </Text>
+        </Card>
+      ))}
+    </Stack>
+  );
+}
+
+function BookingCard({ booking }: { booking: Booking }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [cancelling, setCancelling] = useState(false);
+  const [deposit, setDeposit] = useState<"refund_due" | "kept">("refund_due");
+  const act = useMutation({
+    mutationFn: (action: "completed" | "no_show" | "cancel") =>
+      action === "cancel"
+        ? api<Booking>(`/admin/bookings/${booking.booking_id}/cancel`, {
+            method: "POST",
+            body: booking.deposit ? { deposit } : {},
+          })
+        : api<Booking>(`/admin/bookings/${booking.booking_id}/mark`, { method: "POST", body: { outcome: action } }),
+    onSuccess: () => {
+      setCancelling(false);
+      void client.invalidateQueries({ queryKey: ["bookings"] });
+      void client.invalidateQueries({ queryKey: ["refunds"] });
+    },
+  });
+  const closed = ["cancelled", "expired"].includes(booking.status_now);
+  const paid = booking.deposit > 0 && booking.status !== "held";
+  return (
+    <Card withBorder padding="sm" data-testid="booking" opacity={closed ? 0.55 : 1}>
+      <Group justify="space-between" wrap="nowrap">
+        <Text fw={700}>
+          {eatClock(booking.start)}–{eatClock(booking.end)}
+        </Text>
+        <StatusBadge value={booking.status_now} group="bookingStatus" />
+      </Group>
+      <Text size="sm" fw={600}>
+        {booking.service_name}
+      </Text>
+      <Text size="sm">
+        {booking.customer?.name ?? t("bookings.someone")} · {booking.customer?.phone ?? "-"}
+      </Text>
+      {booking.place === "home" && (
+        <Text size="sm">
+          {t("bookings.atHome")}: {[booking.address, booking.zone].filter(Boolean).join(", ")}
+        </Text>
+      )}
+      <Text size="xs" c="dimmed">
+        {booking.booking_id}
+        {booking.deposit > 0 && ` · ${t(paid ? "bookings.depositPaid" : "bookings.depositWaiting", { amount: kes(booking.deposit) })}`}
+        {` · ${t("bookings.toPay", { amount: kes(booking.to_pay_there) })}`}
+        {booking.deposit_outcome === "refund_due" && ` · ${t("bookings.refundDue")}`}
+      </Text>
+      <Group gap="xs" mt="xs">
+        {bookingActions(booking).map((a) =>
+          a === "cancel" ? (
+            !cancelling && (
+              <Button key={a} size="xs" variant="light" color="red" onClick={() => setCancelling(true)}>
+                {t("bookings.cancel")}
+              </Button>
+            )
+          ) : (
+            <Button key={a} size="xs" variant="light" onClick={() => act.mutate(a)} loading={act.isPending}>
+              {t(`bookings.mark.${a}`)}
+            </Button>
+          ),
+        )}
+      </Group>
+      {cancelling && (
+        <Stack gap="xs" mt="xs">
+          {paid && (
+            <NativeSelect
+              size="xs"
+              label={t("bookings.deposit")}
+              value={deposit}
+              onChange={(e) => setDeposit(e.currentTarget.value as "refund_due" | "kept")}
+              data={[
+                { value: "refund_due", label: t("bookings.refundIt") },
+                { value: "kept", label: t("bookings.keepIt") },
+              ]}
+            />
+          )}
+          <Group gap="xs">
+            <Button size="xs" color="red" onClick={() => act.mutate("cancel")} loading={act.isPending}>
+              {t("bookings.confirmCancel")}
+            </Button>
+            <Button size="xs" variant="default" onClick={() => setCancelling(false)}>
+              {t("bookings.keep")}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+      {act.error && (
+        <Alert color="red" role="alert" mt="xs">
+          {describe(act.error)}
+        </Alert>
+      )}
+    </Card>
+  );
+}
+
+function BlockCard({ block }: { block: BlockedTime }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const free = useMutation({
+    mutationFn: () =>
+      api<unknown>(`/admin/bookings/blocks/${block.block_id}`, { method: "DELETE", query: { start: block.start } }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ["bookings"] }),
+  });
+  return (
+    <Card withBorder padding="sm" bg="gray.1" data-testid="blocked">
+      <Group justify="space-between" wrap="nowrap">
+        <Text fw={700}>
+          {eatClock(block.start)}–{eatClock(block.end)}
+        </Text>
+        <Button size="xs" variant="subtle" onClick={() => free.mutate()} loading={free.isPending}>
+          {t("bookings.giveBack")}
+        </Button>
+      </Group>
+      <Text size="sm">
+        {t("bookings.blocked")}: {block.reason}
+      </Text>
+      {free.error && <Failure error={free.error} />}
+    </Card>
+  );
+}
+
+function BlockForm({ day, staff }: { day: string; staff: Calendar["staff"] }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [who, setWho] = useState(staff[0]?.staff_id ?? "");
+  const [from, setFrom] = useState("13:00");
+  const [to, setTo] = useState("14:00");
+  const [reason, setReason] = useState("");
+  const block = useMutation({
+    mutationFn: () =>
+      api<BlockedTime>("/admin/bookings/blocks", {
+        method: "POST",
+        body: { staff_id: who, start: eatIso(day, from), end: eatIso(day, to), reason: reason.trim() || "away" },
+      }),
+    onSuccess: () => {
+      setReason("");
+      void client.invalidateQueries({ queryKey: ["bookings"] });
+    },
+  });
+  return (
+    <Card withBorder padding="sm">
+      <Title order={5}>{t("bookings.blockTitle")}</Title>
+      <Group gap="xs" align="flex-end" wrap="wrap">
+        <NativeSelect
+          label={t("bookings.who")}
+          value={who}
+          onChange={(e) => setWho(e.currentTarget.value)}
+          data={staff.map((s) => ({ value: s.staff_id, label: s.name }))}
+        />
+        <TextInput type="time" step={900} label={t("bookings.from")} value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
+        <TextInput type="time" step={900} label={t("bookings.to")} value={to} onChange={(e) => setTo(e.currentTarget.value)} />
+        <TextInput label={t("bookings.reason")} value={reason} onChange={(e) => setReason(e.currentTarget.value)} maxLength={100} />
+        <Button onClick={() => block.mutate()} loading={block.isPending} disabled={!who}>
+          {t("bookings.block")}
+        </Button>
+      </Group>
+      {block.error && (
+        <Alert color="red" role="alert" mt="xs">
+          {describe(block.error)}
+        </Alert>
+      )}
+    </Card>
+  );
+}
