@@ -282,3 +282,9 @@ export interface Calendar {
   bookings: Booking[];
   blocks: BlockedTime[];
 }
+
+export interface CustomerChange {
+  booking: Booking;
+  event: "moved" | "cancelled" | string;
+  at: string;
+}

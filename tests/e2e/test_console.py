@@ -512,6 +512,15 @@ def test_the_salon_sees_a_whatsapp_booking_blocks_time_and_cancels_it(stack: Sta
     booking.get_by_role("button", name="Cancel the booking (the customer is told)").click()
     expect(booking).to_contain_text("Cancelled")
     wait_for(lambda: any("has cancelled your Kids' Haircut" in m for m in stack.shop_texts(phone, salon)))
+    # a customer cancels on WhatsApp: the salon sees it without reloading
+    other = "+254711700022"
+    stack.say(other, salon, type="text", text=f"A kids haircut on {day.day}/{day.month} at 11am please", name="Otieno")
+    assert "Booked!" in stack.say(other, salon, type="text", text="yes")
+    stack.say(other, salon, type="text", text="cancel my booking")
+    assert "is cancelled" in stack.say(other, salon, type="text", text="yes")
+    change = page.get_by_test_id("customer-change").filter(has_text="Otieno")
+    expect(change).to_contain_text("Cancelled by the customer", timeout=20_000)
+    expect(change).to_contain_text("Kids' Haircut")
     page.get_by_role("button", name="Menu").click()
     page.locator("nav").get_by_label("Language").select_option("sw")
     expect(page.get_by_role("heading", name="Miadi")).to_be_visible()

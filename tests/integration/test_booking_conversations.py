@@ -302,3 +302,57 @@ def test_the_models_reading_names_the_service_the_words_do_not(seeded: Services)
     listed = rules.send("can someone do my makeup for my wedding on 5th December at 9am")
     assert "Bridal Makeup" in listed
     assert "Event Makeup" in listed  # the words alone name both
+
+
+CLINIC_TENANT = """\
+tenant_id: smile-clinic
+name: Smile Dental Clinic
+whatsapp:
+  phone_number_id: "999000111222333"
+  display_phone_number: "+254700000099"
+languages:
+  default: en
+  allowed: [en, sw]
+payments:
+  mpesa_c2b:
+    paybill: "400200"
+delivery_zones:
+  - name: Nairobi
+    fee: 0
+    eta: same day
+"""
+CLINIC_CATALOG = """\
+sku,name,category,price,stock,description,type,duration_minutes
+DN-01,Dental Check-up,Dental,1500,,Examination and advice.,service,30
+DN-02,Teeth Cleaning,Dental,3500,,Scaling and polishing.,service,45
+DN-03,Soft Toothbrush,Oral Care,250,40,A soft toothbrush.,product,
+"""
+
+
+def test_an_unseen_clinic_pack_with_services_and_no_bookings_section_books_them(
+    seeded: Services, tmp_path: Any, clock: Clock
+) -> None:
+    """A pack of the minimum fields plus service rows with durations: booked in the default hours
+    (Mon-Sat 08:00-18:00), one at a time, with no deposit; its product is still sold."""
+    from tests.chat import conversations_for
+    from tulia.packs.loader import load_pack
+    from tulia.packs.seed import seed_pack
+
+    (tmp_path / "tenant.yaml").write_text(CLINIC_TENANT)
+    (tmp_path / "catalog.csv").write_text(CLINIC_CATALOG)
+    seed_pack(seeded, load_pack(tmp_path))
+    conversations = conversations_for(seeded, RulesEngine())
+    c = Chat(conversations, tenant_id="smile-clinic", phone="+254711000620")
+    summary = c.send("I need a dental check-up tomorrow at 9am")
+    assert "Please confirm your booking:\nDental Check-up\nTue 24 Nov at 09:00 with our team" in summary
+    assert "Nothing to pay now: you pay KES 1,500 at the appointment." in summary
+    assert c.send("yes").startswith("Booked! Dental Check-up, Tue 24 Nov at 09:00")
+    other = Chat(conversations, tenant_id="smile-clinic", phone="+254711000621")
+    offered = other.send("teeth cleaning tomorrow at 9am please")  # the one chair is taken at 09:00
+    assert "Tue 24 Nov 08:00" in offered
+    assert "Tue 24 Nov 09:00" not in offered
+    assert "Tue 24 Nov 09:30" in offered
+    sunday = other.send("what about Sunday?")
+    assert "We're closed on Sun 29 Nov." in sunday
+    brush = Chat(conversations, tenant_id="smile-clinic", phone="+254711000622").send("a soft toothbrush please")
+    assert "Soft Toothbrush - KES 250" in brush  # a product is sold as before

@@ -144,3 +144,23 @@ def test_staff_move_any_time_and_the_customer_is_told(admin: Admin, customer: Ca
     assert admin("POST", f"/admin/bookings/{ref}/move", {"start": "2026-11-28T17:00:00"})[0] == 422
     closed = admin("POST", f"/admin/bookings/{ref}/move", {"start": "2026-11-30T10:00:00+03:00"})
     assert (closed[0], closed[1]["reason"]) == (422, "not_open")  # Monday: closed
+
+
+def test_the_shop_sees_what_customers_changed_on_whatsapp(admin: Admin, customer: Caller, clock: Clock) -> None:
+    moved = booked(customer, KIDS, "2026-11-28T15:00:00+03:00")["booking_ref"]
+    cancelled = booked(customer, KIDS, "2026-11-29T11:00:00+03:00")["booking_ref"]
+    let_go = customer.ok(
+        "booking_hold", customer_id=customer.customer_id, item_id=KIDS, start="2026-11-27T11:00:00+03:00"
+    )["booking_ref"]
+    customer.ok("booking_cancel", customer_id=customer.customer_id, booking_id=let_go)  # never booked: no news
+    clock.advance(minutes=5)
+    customer.ok(
+        "booking_reschedule", customer_id=customer.customer_id, booking_id=moved, start="2026-11-28T16:00:00+03:00"
+    )
+    clock.advance(minutes=5)
+    customer.ok("booking_cancel", customer_id=customer.customer_id, booking_id=cancelled)
+    status, changes = admin("GET", "/admin/bookings/changes", role="agent")
+    assert status == 200
+    assert [(c["booking"]["booking_id"], c["event"]) for c in changes] == [(cancelled, "cancelled"), (moved, "moved")]
+    assert changes[1]["booking"]["start"].startswith("2026-11-28T16:00")
+    assert admin("GET", "/admin/bookings/changes?days=40")[0] == 422

@@ -4,11 +4,11 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { api, describe } from "../api";
-import { bookingActions, columns, eatClock, eatIso, shiftDay, todayInNairobi } from "../logic/bookings";
+import { bookingActions, columns, eatClock, eatDay, eatIso, shiftDay, todayInNairobi } from "../logic/bookings";
 import { kes } from "../logic/orders";
-import type { BlockedTime, Booking, Calendar } from "../types";
+import type { BlockedTime, Booking, Calendar, CustomerChange } from "../types";
 import { Guarded } from "./Layout";
-import { Failure, Loading, StatusBadge } from "./common";
+import { Ago, Failure, Loading, StatusBadge } from "./common";
 
 export function BookingsScreen() {
   return (
@@ -29,6 +29,11 @@ function Bookings() {
     refetchInterval: 15_000,
   });
   const refunds = useQuery({ queryKey: ["refunds"], queryFn: () => api<Booking[]>("/admin/bookings/refunds") });
+  const changes = useQuery({
+    queryKey: ["booking-changes"],
+    queryFn: () => api<CustomerChange[]>("/admin/bookings/changes"),
+    refetchInterval: 15_000,
+  });
   const cols = calendar.data ? columns(calendar.data) : [];
   return (
     <Stack>
@@ -72,6 +77,26 @@ function Bookings() {
         ))}
       </SimpleGrid>
       {calendar.data && <BlockForm day={day} staff={calendar.data.staff} />}
+      <Title order={3}>{t("bookings.changes")}</Title>
+      {changes.data?.length === 0 && <Text c="dimmed">{t("bookings.noChanges")}</Text>}
+      {changes.data?.map((c) => (
+        <Card key={`${c.booking.booking_id}-${c.at}`} withBorder padding="sm" data-testid="customer-change">
+          <Group justify="space-between">
+            <Text fw={600}>{t(`bookings.changed.${c.event}`, { defaultValue: c.event })}</Text>
+            <Text size="xs" c="dimmed">
+              <Ago at={c.at} />
+            </Text>
+          </Group>
+          <Text size="sm">
+            {c.booking.service_name} · {eatDay(c.booking.start)} {eatClock(c.booking.start)} · {c.booking.staff_name}
+          </Text>
+          <Text size="sm">
+            {c.booking.customer?.name ?? t("bookings.someone")} · {c.booking.customer?.phone ?? "-"} · {c.booking.booking_id}
+            {c.booking.deposit_outcome === "kept" && ` · ${t("bookings.depositKept")}`}
+            {c.booking.deposit_outcome === "refund_due" && ` · ${t("bookings.refundDue")}`}
+          </Text>
+        </Card>
+      ))}
       <Title order={3}>{t("bookings.refunds")}</Title>
       <Text size="sm" c="dimmed">
         {t("bookings.refundsHelp")}

@@ -57,6 +57,17 @@ class Calendar(BaseModel):
     blocks: list[BlockView]
 
 
+CHANGES = ("moved", "cancelled")
+
+
+class CustomerChange(BaseModel):
+    """A customer's own change to a booking (the shop is told here and on the console's Bookings screen)."""
+
+    booking: BookingView
+    event: str
+    at: datetime
+
+
 class MarkBody(BaseModel):
     outcome: Literal["completed", "no_show"]
 
@@ -133,6 +144,30 @@ def register(
         horizon = timedelta(days=tenant.booking_settings().horizon_days + 1)
         found = s.bookings.list_between(who.tenant_id, now - timedelta(days=90), now + horizon, limit=2000)
         return views(who.tenant_id, [b for b in found if b.deposit_outcome == "refund_due"])
+
+    @app.get(
+        "/admin/bookings/changes",
+        tags=["bookings"],
+        summary="What customers changed on WhatsApp (moved, cancelled), newest first",
+    )
+    def changes(
+        who: Annotated[Principal, Depends(staff)], days: Annotated[int, Query(ge=1, le=31)] = 7
+    ) -> list[CustomerChange]:
+        now = s.clock()
+        since = now - timedelta(days=days)
+        tenant = s.tenants.get(who.tenant_id)
+        horizon = timedelta(days=tenant.booking_settings().horizon_days + 1)
+        found = s.bookings.list_between(who.tenant_id, since, now + horizon, limit=2000)
+        done = [  # of confirmed bookings: a time let go before it was booked is no news
+            (b, m)
+            for b in found
+            if any(mark.event == "confirmed" for mark in b.marks)
+            for m in b.marks
+            if m.by == "customer" and m.event in CHANGES and m.at >= since
+        ]
+        done.sort(key=lambda pair: pair[1].at, reverse=True)
+        shown = {v.booking_id: v for v in views(who.tenant_id, list({b.booking_id: b for b, _ in done}.values()))}
+        return [CustomerChange(booking=shown[b.booking_id], event=m.event, at=m.at) for b, m in done[:100]]
 
     @app.get("/admin/bookings/<booking_id>", tags=["bookings"], summary="A booking with its history")
     def get_booking(booking_id: str, who: Annotated[Principal, Depends(staff)]) -> BookingView:
