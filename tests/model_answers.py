@@ -208,6 +208,7 @@ BOOKING: dict[str, dict[str, Any]] = {
     "do you have parking?": reading("support_question", 0.9),
     "A kids haircut tomorrow at 3pm please": reading(SALES, 0.93, product="kids haircut"),
     "A pedicure on Saturday at 10am please": reading(SALES, 0.93, product="pedicure", quantity=1),
+    "actually, a pedicure on Sunday at 11am instead": reading(SALES, 0.9, product="pedicure"),
     # where a model reads what the words alone do not: "my wedding" is the bridal makeup
     "can someone do my makeup for my wedding on 5th December at 9am": reading(
         SALES, 0.9, product="bridal makeup", notes="makeup for her own wedding"

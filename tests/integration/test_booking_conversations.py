@@ -356,3 +356,24 @@ def test_an_unseen_clinic_pack_with_services_and_no_bookings_section_books_them(
     assert "We're closed on Sun 29 Nov." in sunday
     brush = Chat(conversations, tenant_id="smile-clinic", phone="+254711000622").send("a soft toothbrush please")
     assert "Soft Toothbrush - KES 250" in brush  # a product is sold as before
+
+
+def test_another_row_of_the_list_after_the_summary_takes_that_time_instead(chat: Chat, seeded: Services) -> None:
+    c = salon_chat(chat, "+254711000623")
+    c.send("I'd like a silk press on Saturday")
+    assert "Sat 28 Nov at 08:30 with Wanjiru" in c.send("2")
+    first = held_ref(c)
+    again = c.send(reply_id="bk:slot:202611280900:wanjiru")  # the list is still on the phone
+    assert "Sat 28 Nov at 09:00 with Wanjiru" in again
+    assert seeded.bookings.get(SALON, first).status == "cancelled"
+    assert seeded.bookings.get(SALON, held_ref(c)).status == "held"
+    pedicure = c.send("actually, a pedicure on Sunday at 11am instead")  # another service: the hold let go
+    assert "Sun 29 Nov at 11:00 with Akinyi" in pedicure
+    [held] = [
+        b
+        for b in seeded.bookings.list_for_customer(
+            SALON, str(c.state["customer_id"]), since=datetime(2026, 1, 1, tzinfo=NAIROBI)
+        )
+        if b.status == "held"
+    ]
+    assert held.service_name == "Pedicure"

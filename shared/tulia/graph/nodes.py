@@ -24,6 +24,7 @@ from tulia.nlu.booking_words import change_said
 from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, normalize
 from tulia.nlu.rules import MAX_TEXT, detect_language
+from tulia.nlu.when import read_when, without_when
 from tulia.tools.customer_tools import link_whatsapp_user, whatsapp_user_customer
 from tulia.tools.support_tools import contact_of, team_availability
 
@@ -278,7 +279,10 @@ def intent_classify(state: ConversationState, runtime: Runtime[EngineContext]) -
     services = turn.ctx.services
     tenant = services.tenants.get(turn.ctx.tenant_id)
     index = services.catalog_indexes.get(turn.ctx.tenant_id, tenant.catalog_version)
-    u = turn.ctx.engine.understand(inbound_text(state), catalog=index, context=prompt_context(turn))
+    words = inbound_text(state)
+    if turn.ctx.engine.name == "rules" and index.books and (when := read_when(words, services.clock())).said:
+        words = without_when(words, when)  # "on Sunday at 11am" says when, not what about (a model reads it all)
+    u = turn.ctx.engine.understand(words, catalog=index, context=prompt_context(turn))
     turn.trace.append(
         {
             "kind": "engine",

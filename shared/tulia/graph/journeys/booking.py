@@ -45,7 +45,8 @@ from tulia.nlg.templates import days_named, money, slot_row, slot_when
 from tulia.nlu.booking_words import anyone_said, change_said, staff_named
 from tulia.nlu.frame_extract import extract_method, extract_zone, named_option
 from tulia.nlu.lexicon import normalize
-from tulia.nlu.when import read_when
+from tulia.nlu.rules import product_query
+from tulia.nlu.when import read_when, without_when
 
 BOOKING_TAP = "bk:"
 SLOTS_SHOWN = 5
@@ -124,7 +125,10 @@ def _wish_of(text_said: str, turn: Turn, before: WhenWish | None = None) -> When
 # starting: the sale picked a service with a duration ------------------------------------------------------
 def begin_booking(turn: Turn, item: dict[str, Any], words: str) -> Command[Any]:
     """The item picked is booked: its frame, with everything the words already said (an option, the
-    day and time, a staff member, the area)."""
+    day and time, a staff member, the area). A time still held for another service is let go."""
+    before = turn.get("booking")
+    if isinstance(before, BookingFrame) and before.held is not None and not before.agreed:
+        turn.tool("booking_cancel", customer_id=turn.state.customer_id, booking_id=before.held.booking_ref)
     frame = BookingFrame(
         item_id=item["item_id"],
         name=item["name"],
@@ -548,8 +552,8 @@ def booking_fill(
     fast = state.understanding.get("fast")
     if pending == "booking_change":
         return _change_answer(turn, fast, choice)
-    if frame.item_id is None:
-        turn.set(route="reclassify")
+    if frame.item_id is None or (pending != "booking_zone" and _names_another_service(turn, frame, body)):
+        turn.set(route="reclassify")  # "a pedicure instead": a new wish, read as one (the held time is let go)
         return turn.goto(END)
     if pending == "booking_variant" and (variant := frame.missing_variant()) is not None:
         picked = (
@@ -642,6 +646,21 @@ def booking_fill(
     return turn.goto(END)
 
 
+def _names_another_service(turn: Turn, frame: BookingFrame, body: str) -> bool:
+    """Whether the words name something of the shop's other than the service being booked."""
+    services = turn.ctx.services
+    index = services.catalog_indexes.get(turn.ctx.tenant_id, services.tenants.get(turn.ctx.tenant_id).catalog_version)
+    said = read_when(body, services.clock())
+    query = product_query(without_when(body, said) if said.said else body)
+    if not query or not index.names_products(query):
+        return False
+    own = set(index.terms(frame.name or "")) | {
+        term for v in frame.variants for option in v.options for term in index.terms(option)
+    }
+    named = set(index.terms(query))
+    return bool(named) and not named <= own
+
+
 def _address(body: str, place: str | None) -> str | None:
     """The address as the customer gave it ("Kilimani, near Yaya, Hse 4"), or the area named in a longer message."""
     words = body.strip()
@@ -687,7 +706,14 @@ def booking_tap(
         compact, _, staff_id = rest.partition(":")
         start = _from_compact(compact)
         offered = next((s for s in frame.offered if s.start == start and s.staff_id == staff_id), None)
-        if start is not None and frame.held is None:
+        if start is not None and frame.agreed:
+            turn.say(text(t(turn, "booking_stale")))  # its deposit is being paid: that row is of the past
+            return turn.goto(END)
+        if start is not None:
+            if frame.held is not None:  # another row of the list after the summary: that time instead
+                offered_before = frame.offered
+                _release(turn, frame)
+                frame.offered = offered_before
             names = dict(_people(turn))
             frame.chosen = offered or OfferedSlot(start=start, staff_id=staff_id, staff_name=names.get(staff_id, ""))
     elif kind in ("stk", "pay", "yes", "other", "no"):
