@@ -260,7 +260,7 @@ export interface Booking {
   order_id: string | null;
   status: BookingStatus;
   status_now: string;
-  deposit_outcome: "none" | "kept" | "refund_due" | "moved" | null;
+  deposit_outcome: "none" | "kept" | "refund_due" | "refunded" | "moved" | null;
   to_pay_there: number;
   marks: BookingMark[];
   customer: CustomerBrief | null;

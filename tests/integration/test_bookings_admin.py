@@ -129,6 +129,13 @@ def test_staff_cancel_with_the_deposit_due_back_and_the_customer_is_told(
     )
     free = customer.ok("booking_search_slots", item_id=PEDICURE, wish={"dates": ["2026-11-28"], "at": "10:00"})
     assert free["slots"][0]["start"].startswith("2026-11-28T10:00")  # the time is free again
+    # the owner refunds it by M-Pesa and records it: no longer due, once
+    status, refunded = admin("POST", f"/admin/bookings/{nails['booking_ref']}/refunded", {"note": "B2C QJK123"})
+    assert (status, refunded["deposit_outcome"], refunded["marks"][-1]["note"]) == (200, "refunded", "B2C QJK123")
+    assert admin("GET", "/admin/bookings/refunds")[1] == []
+    assert admin("POST", f"/admin/bookings/{nails['booking_ref']}/refunded", {})[0] == 200  # again: the same
+    kept = booked(customer, KIDS, "2026-11-28T15:00:00+03:00")["booking_ref"]
+    assert admin("POST", f"/admin/bookings/{kept}/refunded", {})[0] == 409  # nothing due back
 
 
 def test_staff_move_any_time_and_the_customer_is_told(admin: Admin, customer: Caller, setup: dict[str, Any]) -> None:

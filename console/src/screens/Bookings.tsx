@@ -102,17 +102,7 @@ function Bookings() {
         {t("bookings.refundsHelp")}
       </Text>
       {refunds.data?.length === 0 && <Text c="dimmed">{t("bookings.noRefunds")}</Text>}
-      {refunds.data?.map((b) => (
-        <Card key={b.booking_id} withBorder padding="sm" data-testid="refund">
-          <Group justify="space-between">
-            <Text fw={600}>{kes(b.deposit)}</Text>
-            <Text size="sm">{b.booking_id}</Text>
-          </Group>
-          <Text size="sm">
-            {b.customer?.name ?? t("bookings.someone")} · {b.customer?.phone ?? "-"} · {b.order_id ?? "-"}
-          </Text>
-        </Card>
-      ))}
+      {refunds.data?.map((b) => <RefundCard key={b.booking_id} booking={b} />)}
     </Stack>
   );
 }
@@ -277,6 +267,36 @@ function BlockForm({ day, staff }: { day: string; staff: Calendar["staff"] }) {
           {describe(block.error)}
         </Alert>
       )}
+    </Card>
+  );
+}
+
+/** A deposit due back: the owner refunds it by M-Pesa, then records it here (with the M-Pesa code). */
+function RefundCard({ booking }: { booking: Booking }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [note, setNote] = useState("");
+  const done = useMutation({
+    mutationFn: () =>
+      api<Booking>(`/admin/bookings/${booking.booking_id}/refunded`, { method: "POST", body: { note: note.trim() || null } }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ["refunds"] }),
+  });
+  return (
+    <Card withBorder padding="sm" data-testid="refund">
+      <Group justify="space-between">
+        <Text fw={600}>{kes(booking.deposit)}</Text>
+        <Text size="sm">{booking.booking_id}</Text>
+      </Group>
+      <Text size="sm">
+        {booking.customer?.name ?? t("bookings.someone")} · {booking.customer?.phone ?? "-"} · {booking.order_id ?? "-"}
+      </Text>
+      <Group gap="xs" align="flex-end" mt="xs">
+        <TextInput size="xs" label={t("bookings.refundCode")} value={note} maxLength={200} onChange={(e) => setNote(e.currentTarget.value)} />
+        <Button size="xs" onClick={() => done.mutate()} loading={done.isPending}>
+          {t("bookings.refunded")}
+        </Button>
+      </Group>
+      {done.error && <Failure error={done.error} />}
     </Card>
   );
 }

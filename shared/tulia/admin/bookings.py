@@ -79,6 +79,10 @@ class CancelBody(BaseModel):
     note: str | None = Field(default=None, max_length=200)
 
 
+class RefundBody(BaseModel):
+    note: str | None = Field(default=None, max_length=200, description="e.g. the M-Pesa reversal or B2C code")
+
+
 class MoveBody(BaseModel):
     start: AwareDatetime = Field(description="The new start, ISO 8601 with offset (e.g. 2026-12-05T10:00:00+03:00)")
     staff_id: str | None = Field(default=None, max_length=32, description="None: the same person, else anyone able")
@@ -181,6 +185,19 @@ def register(
         marked = s.bookings.mark(booking, body.outcome, s.clock(), by=who.actor)
         audit(deps, who, f"booking.{body.outcome}", booking_id)
         return views(who.tenant_id, [marked])[0]
+
+    @app.post(
+        "/admin/bookings/<booking_id>/refunded",
+        tags=["bookings"],
+        summary="Record that a deposit due back was refunded (by M-Pesa, outside Tulia)",
+    )
+    def refunded(booking_id: str, body: RefundBody, who: Annotated[Principal, Depends(staff)]) -> BookingView:
+        booking = s.bookings.get(who.tenant_id, booking_id)
+        if booking.deposit_outcome == "refunded":
+            return views(who.tenant_id, [booking])[0]  # recorded before: not an error
+        done = s.bookings.record_refund(booking, s.clock(), by=who.actor, note=body.note)
+        audit(deps, who, "booking.refunded", booking_id, amount=booking.deposit, note=body.note)
+        return views(who.tenant_id, [done])[0]
 
     @app.post(
         "/admin/bookings/<booking_id>/cancel",

@@ -391,6 +391,20 @@ class BookingRepo:
         )  # fmt: skip
         return self.from_item(attrs)
 
+    def record_refund(self, booking: Booking, now: datetime, *, by: str, note: str | None) -> Booking:
+        """Staff refunded a deposit that was due back (once: refused unless it is due)."""
+        op = self._status_update(
+            booking, now, from_states=("cancelled", "expired"), sets={"deposit_outcome": "refunded"},
+            mark=BookingMark(event="refunded", at=now, by=by, note=note),
+        )["Update"]  # fmt: skip
+        op["condition"] += " AND deposit_outcome = :due"
+        op["values"][":due"] = "refund_due"
+        attrs = self.db.update(
+            BOOKINGS, op["pk"], op["sk"], update=op["update"], condition=op["condition"], names=op["names"],
+            values=op["values"], conflict_message=f"Booking {booking.booking_id} has no deposit due back.",
+        )  # fmt: skip
+        return self.from_item(attrs)
+
     # blocked time -------------------------------------------------------------------------------------
     def block(self, block: Block, now: datetime) -> Block:
         """Take the staff member's cells from ``start`` to ``end`` (one day at most), all or nothing;
