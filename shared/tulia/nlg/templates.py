@@ -960,11 +960,16 @@ def slot_row(at: datetime, lang: str, sheng_replies: str = "sw") -> tuple[str, s
     return title, (None if template_language(lang, sheng_replies) == "en" else _swahili_clock(local))
 
 
+def day_names(days: list[date], lang: str, sheng_replies: str = "sw") -> str:
+    """'Sat 28 Nov, Sun 29 Nov' (the first three)."""
+    return ", ".join(day_name(d, lang, sheng_replies) for d in days[:3]) + (", ..." if len(days) > 3 else "")
+
+
 def days_named(days: list[date], lang: str, sheng_replies: str = "sw") -> str:
     """' on Sat 28 Nov' / ' Jumamosi 28 Nov' (empty when no day was asked)."""
     if not days:
         return ""
-    names = ", ".join(day_name(d, lang, sheng_replies) for d in days[:3]) + (", ..." if len(days) > 3 else "")
+    names = day_names(days, lang, sheng_replies)
     return f" on {names}" if template_language(lang, sheng_replies) == "en" else f" {names}"
 
 

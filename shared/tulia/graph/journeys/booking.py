@@ -36,12 +36,19 @@ from tulia.graph.booking_frame import (
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.frame import BuiltOrder, OrderFrame, VariantChoice
-from tulia.graph.journeys.sale_common import can_prompt, echo_words, shop_options, variant_title
+from tulia.graph.journeys.sale_common import (
+    can_prompt,
+    echo_words,
+    shop_index,
+    shop_of,
+    shop_options,
+    variant_title,
+)
 from tulia.graph.nodes import inbound_text, shop_contact, t
 from tulia.graph.slots import ask
 from tulia.graph.state import ConversationState
 from tulia.nlg.messages import ROW_TITLE_LIMIT, buttons, listing, text
-from tulia.nlg.templates import days_named, money, slot_row, slot_when
+from tulia.nlg.templates import day_names, days_named, money, slot_row, slot_when
 from tulia.nlu.booking_words import anyone_said, change_said, staff_named
 from tulia.nlu.frame_extract import extract_method, extract_zone, named_option
 from tulia.nlu.lexicon import normalize
@@ -76,7 +83,7 @@ def _settle_question(turn: Turn) -> None:
 
 
 def _people(turn: Turn) -> list[tuple[str, str]]:
-    tenant = turn.ctx.services.tenants.get(turn.ctx.tenant_id)
+    tenant = shop_of(turn)
     return [(m.id, m.name) for m in tenant.booking_settings().people()]
 
 
@@ -103,7 +110,7 @@ def _place(turn: Turn, booking: dict[str, Any]) -> str:
     if booking["place"] == "home":
         address = ", ".join(x for x in (booking.get("address"), booking.get("zone")) if x)
         return t(turn, "booking_at_home", address=address)
-    tenant = turn.ctx.services.tenants.get(turn.ctx.tenant_id)
+    tenant = shop_of(turn)
     where = tenant.text(tenant.pickup.address, turn.text_lang) if tenant.pickup.address else None
     shop = turn.state.tenant_name or tenant.name
     return t(turn, "booking_at_shop", shop=f"{shop}, {where}" if where else shop)
@@ -201,7 +208,7 @@ def booking_ask_zone(state: ConversationState, runtime: Runtime[EngineContext]) 
 
 
 def _say_zone_question(turn: Turn, frame: BookingFrame, lead: str = "") -> None:
-    tenant = turn.ctx.services.tenants.get(turn.ctx.tenant_id)
+    tenant = shop_of(turn)
     served = {name.casefold() for name in frame.zones}
     rows = [
         (f"bk:zone:{z.name}", z.name[:ROW_TITLE_LIMIT], money(z.fee))
@@ -248,7 +255,7 @@ def booking_offer(
     notes: list[str] = []
     if found["closed_days"]:
         closed = [date.fromisoformat(d) for d in found["closed_days"]]
-        notes.append(t(turn, "booking_closed", days=days_named(closed, lang, fallback).removeprefix(" on ").strip()))
+        notes.append(t(turn, "booking_closed", days=day_names(closed, lang, fallback)))
     if found["too_far_days"]:
         notes.append(t(turn, "booking_too_far", n=found["horizon_days"]))
     slots = found["slots"]
@@ -376,7 +383,7 @@ def _move(turn: Turn, frame: BookingFrame, chosen: OfferedSlot) -> Command[Any]:
 def _say_not_movable(turn: Turn, reason: str | None, hours: int | None) -> None:
     contact = shop_contact(turn)
     if reason == "inside_notice":
-        tenant = turn.ctx.services.tenants.get(turn.ctx.tenant_id)
+        tenant = shop_of(turn)
         notice = hours or tenant.booking_settings().policy.notice_hours
         turn.say(text(t(turn, "booking_move_inside_notice", hours=notice, contact=contact).strip()))
     else:
@@ -513,9 +520,7 @@ def say_confirmed(turn: Turn, b: dict[str, Any]) -> None:
 
 def booking_of_order(turn: Turn, order_ref: str) -> dict[str, Any] | None:
     """The customer's booking whose deposit is order ``order_ref`` (booking_list), in a shop that books."""
-    services = turn.ctx.services
-    tenant = services.tenants.get(turn.ctx.tenant_id)
-    if not services.catalog_indexes.get(turn.ctx.tenant_id, tenant.catalog_version).books:
+    if not shop_index(turn).books:
         return None
     result = turn.tool("booking_list", customer_id=turn.state.customer_id, include_past=True, limit=10)
     if not result["ok"]:
@@ -566,7 +571,7 @@ def booking_fill(
             _also_when(turn, frame, body)
             turn.set(booking=frame)
             return turn.goto("booking_advance")
-    tenant = turn.ctx.services.tenants.get(turn.ctx.tenant_id)
+    tenant = shop_of(turn)
     served = [(z.name, list(z.areas)) for z in tenant.delivery_zones if z.name in frame.zones]
     zone_said = False
     if frame.place == "home" and pending != "booking_zone":  # "Kilimani" said before it was asked
@@ -648,9 +653,8 @@ def booking_fill(
 
 def _names_another_service(turn: Turn, frame: BookingFrame, body: str) -> bool:
     """Whether the words name something of the shop's other than the service being booked."""
-    services = turn.ctx.services
-    index = services.catalog_indexes.get(turn.ctx.tenant_id, services.tenants.get(turn.ctx.tenant_id).catalog_version)
-    said = read_when(body, services.clock())
+    index = shop_index(turn)
+    said = read_when(body, turn.ctx.services.clock())
     query = product_query(without_when(body, said) if said.said else body)
     if not query or not index.names_products(query):
         return False
@@ -855,7 +859,7 @@ def _deposit_line(turn: Turn, booking: dict[str, Any], outcome: str) -> str:
     if not booking["deposit"] or outcome in ("none", None):
         return ""
     if outcome == "kept":
-        tenant = turn.ctx.services.tenants.get(turn.ctx.tenant_id)
+        tenant = shop_of(turn)
         hours = tenant.booking_settings().policy.notice_hours
         return t(turn, "booking_deposit_kept", amount=money(booking["deposit"]), hours=hours)
     return t(turn, "booking_deposit_refund", amount=money(booking["deposit"]))

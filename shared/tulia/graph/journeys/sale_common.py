@@ -6,12 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from tulia.domain.phone import to_mpesa_msisdn
+from tulia.domain.tenant import Tenant
 from tulia.errors import InvalidInput
 from tulia.graph.calls import Turn
 from tulia.graph.frame import FrameLine, OrderFrame, SaleQuestion, ShopOptions, VariantChoice
 from tulia.graph.nodes import t
 from tulia.graph.slots import ask
 from tulia.nlg.templates import money
+from tulia.search.catalog_index import CatalogIndex
 
 SALE_QUESTIONS: tuple[SaleQuestion, ...] = (
     "item_selection",
@@ -36,8 +38,18 @@ def frame_of(turn: Turn) -> OrderFrame:
     return current.model_copy(deep=True) if isinstance(current, OrderFrame) else OrderFrame()
 
 
+def shop_of(turn: Turn) -> Tenant:
+    """The shop of this conversation (cached by the tenant repository)."""
+    return turn.ctx.services.tenants.get(turn.ctx.tenant_id)
+
+
+def shop_index(turn: Turn) -> CatalogIndex:
+    """The shop's catalog index: its items' words and its vocabulary."""
+    return turn.ctx.services.catalog_indexes.get(turn.ctx.tenant_id, shop_of(turn).catalog_version)
+
+
 def shop_options(turn: Turn) -> ShopOptions:
-    return ShopOptions.of(turn.ctx.services.tenants.get(turn.ctx.tenant_id), turn.text_lang)
+    return ShopOptions.of(shop_of(turn), turn.text_lang)
 
 
 def can_prompt(phone: str | None) -> bool:

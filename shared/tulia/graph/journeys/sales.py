@@ -53,6 +53,7 @@ from tulia.graph.journeys.sale_common import (
     line_from_item,
     named_back,
     order_summary,
+    shop_index,
     shop_options,
     variant_title,
 )
@@ -163,7 +164,7 @@ def fill_frame(
     """Read everything the message says about the sale into the frame."""
     turn = Turn(state, runtime, "fill_frame")
     body = message = inbound_text(state)
-    if _shop_index(turn).books and (when_said := read_when(body, turn.ctx.services.clock())).said:
+    if shop_index(turn).books and (when_said := read_when(body, turn.ctx.services.clock())).said:
         body = without_when(body, when_said)  # "at 10", "kesho saa nne" are the booking's, not a count or a product
     plain = normalize(body)
     shop = shop_options(turn)
@@ -298,7 +299,7 @@ def fill_frame(
             frame.quantity_hint = delta.quantity.value
     if delta.remove and frame.lines:
         removed = _remove_line(
-            frame, (reading.remove_item if reading else None) or residual_words(body, delta), _shop_index(turn).terms
+            frame, (reading.remove_item if reading else None) or residual_words(body, delta), shop_index(turn).terms
         )
         if removed is not None:
             notes.append(t(turn, "line_removed", name=removed))
@@ -314,7 +315,7 @@ def fill_frame(
         understood = True
 
     # an option of an item already in the order ("black", "the 256GB one"): a change of variant
-    terms = _shop_index(turn).terms  # the shop's words
+    terms = shop_index(turn).terms  # the shop's words
     option_terms: set[str] = set()
     for line in frame.lines:
         for variant in line.variants:
@@ -386,7 +387,7 @@ def _model_reading(turn: Turn, body: str, fast: str | None) -> SaleReading | Non
         return SaleReading.model_validate(found)
     if turn.ctx.engine.name == "rules" or fast is not None or not body.strip():
         return None
-    u = turn.ctx.engine.understand(body, catalog=_shop_index(turn), context=prompt_context(turn))
+    u = turn.ctx.engine.understand(body, catalog=shop_index(turn), context=prompt_context(turn))
     turn.trace.extend(u.llm_calls)
     return u.sale
 
@@ -435,7 +436,7 @@ def _other_business(turn: Turn, body: str) -> bool:
     itself whether the message names a place.)"""
     if turn.ctx.engine.name != "rules":
         return False
-    understood = turn.ctx.engine.understand(body, catalog=_shop_index(turn))
+    understood = turn.ctx.engine.understand(body, catalog=shop_index(turn))
     return understood.intent in SIDE_INTENTS and understood.intent_confidence >= 0.8
 
 
@@ -651,10 +652,7 @@ def search(
 
 
 def _ask_category(turn: Turn, frame: OrderFrame) -> None:
-    services = turn.ctx.services
-    tenant = services.tenants.get(turn.ctx.tenant_id)
-    index = services.catalog_indexes.get(turn.ctx.tenant_id, tenant.catalog_version)
-    shown = [c.title() for c in index.categories][:10]
+    shown = [c.title() for c in shop_index(turn).categories][:10]
     turn.trace.append({"kind": "step", "node": "sales_narrow_query", "action": "clarify"})
     turn.say(listing(t(turn, "ask_what"), [(f"cat:{c}", c, None) for c in shown], button=t(turn, "shortlist_button")))
     ask_sale(turn, frame, "category", [{"id": f"cat:{c}", "title": c} for c in shown])
@@ -714,7 +712,7 @@ def _search(
     data = result["data"]
     if not data["results"] and fallback_query:
         return _search(turn, frame, fallback_query, slots, category=category)
-    named = _one_clear_match(query, data["results"], _shop_index(turn).terms) if query and not category else None
+    named = _one_clear_match(query, data["results"], shop_index(turn).terms) if query and not category else None
     results = [r for r in data["results"] if r["in_stock"]][:MAX_SHORTLIST_ITEMS]
     if named is not None and named["in_stock"]:
         turn.trace.append({"kind": "step", "node": "catalog_present_options", "shown": 1, "named": named["item_id"]})
@@ -815,7 +813,7 @@ def _chosen_option(turn: Turn, body: str, choice: int | None) -> dict[str, Any] 
     if turn.state.pending != "item_selection":
         return None
     prices = {r["item_id"]: r["price"] for r in turn.state.last_catalog_results}
-    return shortlist_reference(plain, options, prices, _shop_index(turn).terms)
+    return shortlist_reference(plain, options, prices, shop_index(turn).terms)
 
 
 def _rows_fitting(turn: Turn, body: str) -> tuple[str, list[dict[str, Any]]] | None:
@@ -826,7 +824,7 @@ def _rows_fitting(turn: Turn, body: str) -> tuple[str, list[dict[str, Any]]] | N
     words = [w for w in plain.split() if w not in _REFERENCE_FILLER]
     if not words or len(plain.split()) > 4:
         return None
-    index = _shop_index(turn)
+    index = shop_index(turn)
     said = set(index.terms(" ".join(words)))
     if not said:
         return None
@@ -1254,15 +1252,9 @@ def _remind(turn: Turn, frame: OrderFrame) -> None:
         ask_sale(turn, frame, "item_selection", [{"id": r[0], "title": r[1]} for r in rows])
 
 
-def _shop_index(turn: Turn) -> CatalogIndex:
-    """The shop's catalog index: its items' words and its vocabulary."""
-    services = turn.ctx.services
-    return services.catalog_indexes.get(turn.ctx.tenant_id, services.tenants.get(turn.ctx.tenant_id).catalog_version)
-
-
 def _names_products(turn: Turn, query: str | None) -> bool:
     """Whether words name something the shop sells ("the samsung one"), not another topic."""
-    return query is not None and _shop_index(turn).names_products(query)
+    return query is not None and shop_index(turn).names_products(query)
 
 
 SALES_NODES = (
