@@ -19,7 +19,7 @@ from tulia.graph.slots import SlotFrame
 from tulia.nlu.when import WhenSaid
 
 BookingQuestion = Literal[
-    "booking_variant", "booking_zone", "booking_slot", "booking_confirm", "booking_change", "booking_staff",
+    "booking_variant", "booking_zone", "booking_slot", "booking_confirm", "booking_change",
 ]  # fmt: skip
 BOOKING_QUESTIONS: tuple[str, ...] = get_args(BookingQuestion)
 BookingStep = Literal[

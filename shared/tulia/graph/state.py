@@ -48,7 +48,6 @@ Pending = Literal[
     "booking_slot",
     "booking_confirm",
     "booking_change",
-    "booking_staff",
 ]
 
 MESSAGE_WINDOW = 12
