@@ -35,7 +35,8 @@ def main(which: str = "all") -> None:
     from tulia.evaluation import SETS, run_eval
     from tulia.packs.loader import load_pack
 
-    packs = [load_pack(d) for d in sorted((ROOT / "packs").iterdir()) if (d / "tenant.yaml").exists()]
+    dirs = [*sorted((ROOT / "packs").iterdir()), *sorted((ROOT / "eval" / "packs").iterdir())]
+    packs = [load_pack(d) for d in dirs if (d / "tenant.yaml").exists()]
     sets = SETS if which == "all" else (which,)
     run_eval(Settings(llm="rules"), packs, ROOT / "eval", sets=sets, out=sys.stdout)
 

@@ -29,10 +29,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 if TYPE_CHECKING:
     from tulia.config import Settings
     from tulia.nlu.engine import UnderstandingEngine
+    from tulia.nlu.types import Slots
     from tulia.packs.loader import Pack
     from tulia.services import Services
 
-SETS = ("heldout", "tuning")
+SETS = ("blind", "heldout", "tuning")
 INTENTS = frozenset(
     {
         "sales_discovery",
@@ -189,6 +190,205 @@ class EvalResult:
     turns: int = 0
     conversation_model: ModelUse = field(default_factory=ModelUse)
     failures: list[str] = field(default_factory=list)
+    blind_slot_keys: dict[str, list[bool]] = field(default_factory=dict)
+
+
+# the blind held-out set (eval/blind/heldout.txt) ------------------------------------------------------
+BLIND_SLOT_KEYS = ("qty", "option", "items", "zone", "ref", "code", "mpesa", "method", "lang", "day", "time", "staff")
+BLIND_REFERENCE_NOW = "2026-11-26T10:00:00+03:00"  # a Thursday morning in Nairobi: "tomorrow" is Friday the 27th
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+@dataclass(frozen=True)
+class BlindPhrase:
+    pack: str
+    lang: str
+    intent: str  # the spec's intents, or "booking" (with labels["action"])
+    labels: dict[str, str]
+    text: str
+
+    @property
+    def expected_route(self) -> str:
+        """What the product should do first: the intent, or a change of a booking already made."""
+        if self.intent != "booking":
+            return self.intent
+        return "booking_change" if self.labels.get("action") in ("move", "cancel", "list") else "sales_discovery"
+
+    @property
+    def wanted(self) -> str | None:
+        if "want" in self.labels:
+            return self.labels["want"]
+        if "items" in self.labels:
+            return self.labels["items"].split(",")[0].split("*")[0]
+        return None
+
+
+def load_blind(path: Path) -> list[BlindPhrase]:
+    """``pack | lang | intent | key=value;... | message`` a line (see the file's header)."""
+    out = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not raw.strip() or raw.startswith("#"):
+            continue
+        parts = raw.split("|", 4)
+        if len(parts) != 5:
+            raise EvalSetInvalid(f"{path.name}:{number}: expected 5 fields")
+        pack, lang, intent, labels, text = (p.strip() for p in parts)
+        pairs = {} if labels == "-" else dict(kv.split("=", 1) for kv in labels.split(";"))
+        out.append(BlindPhrase(pack, lang, intent, pairs, text))
+    return out
+
+
+@dataclass
+class BlindTally(Tally):
+    route: list[bool] = field(default_factory=list)  # product_question and sales_discovery are one route
+
+    def add(self, other: Tally) -> None:
+        super().add(other)
+        if isinstance(other, BlindTally):
+            self.route.extend(other.route)
+
+    def blind_row(self, label: str) -> str:
+        p = self.pct
+        return f"| {label} | {p(self.intent)} | {p(self.route)} | {p(self.slots)} | {p(self.at1)} | {p(self.at6)} |"
+
+
+def _expected_day(label: str) -> str:
+    from datetime import date, timedelta
+
+    today = date(2026, 11, 26)
+    if label == "today":
+        return today.isoformat()
+    if label == "tomorrow":
+        return (today + timedelta(days=1)).isoformat()
+    if label in _WEEKDAYS:
+        ahead = (_WEEKDAYS.index(label) - today.weekday()) % 7 or 7
+        return (today + timedelta(days=ahead)).isoformat()
+    return label
+
+
+def _options_right(text: str, item: Any, wanted: str) -> bool:
+    from tulia.nlu.frame_extract import named_option
+
+    dims = {d.name: [o.value for o in d.options] for d in (item.variants if item is not None else [])}
+    for pair in wanted.replace("&", ",").split(","):
+        dim, value = pair.split(":", 1)
+        if dim not in dims or named_option(text, dims[dim]) != value:
+            return False
+    return True
+
+
+def read_blind_slots(services: Services, phrase: BlindPhrase, engine_slots: Slots | None) -> dict[str, bool]:
+    """For each labelled slot of ``phrase``, whether the product reads it right."""
+    from datetime import datetime
+
+    from tulia.graph.frame import ShopOptions
+    from tulia.nlu.booking_words import staff_named
+    from tulia.nlu.fastpath import fast_path
+    from tulia.nlu.frame_extract import extract_delta, extract_mpesa_code
+    from tulia.nlu.when import read_when
+
+    tenant = services.tenants.get(phrase.pack)
+    options = ShopOptions.of(tenant)
+    delta = extract_delta(phrase.text, zones=options.zones, enabled_methods=list(options.methods))
+    labels = phrase.labels
+    out: dict[str, bool] = {}
+    if "qty" in labels:
+        out["qty"] = delta.quantity is not None and str(delta.quantity.value) == labels["qty"]
+    elif "items" not in labels and delta.quantity is not None and phrase.wanted:
+        out["qty"] = False  # a count read where none was said
+    if "option" in labels:
+        item = services.catalog.get_many(phrase.pack, [phrase.wanted]).get(phrase.wanted) if phrase.wanted else None
+        out["option"] = _options_right(phrase.text, item, labels["option"])
+    if "items" in labels:
+        out["items"] = False  # several lines in one message: not read yet (issue 30, part 4)
+    if "zone" in labels:
+        out["zone"] = delta.zone == labels["zone"]
+    if "ref" in labels:
+        out["ref"] = delta.order_ref == labels["ref"]
+    elif delta.order_ref is not None:
+        out["ref"] = False
+    if "code" in labels:
+        out["code"] = delta.coupon_code == labels["code"]
+    elif delta.coupon_code is not None and "mpesa" not in labels:
+        out["code"] = False
+    if "mpesa" in labels:
+        out["mpesa"] = extract_mpesa_code(phrase.text) == labels["mpesa"]
+    if "method" in labels:
+        want = {"card": "pesapal", "paybill": "mpesa_c2b", "till": "mpesa_c2b"}.get(labels["method"])
+        if want is None:  # "mpesa": the prompt where the shop sends one, else its Paybill or Till
+            out["method"] = delta.method in ("mpesa_stk", "mpesa_c2b")
+        else:
+            out["method"] = delta.method == want or (labels["method"] == "card" and delta.method_words is not None)
+    if "lang" in labels:
+        hit = fast_path(phrase.text, awaiting_answer=False)
+        out["lang"] = hit is not None and hit.kind == "language" and hit.language == labels["lang"]
+    if "day" in labels or "time" in labels:
+        when = read_when(phrase.text, datetime.fromisoformat(BLIND_REFERENCE_NOW))
+        if "day" in labels:
+            out["day"] = bool(when.days) and when.days[0].isoformat() == _expected_day(labels["day"])
+        if "time" in labels:
+            out["time"] = when.at is not None and when.at.strftime("%H:%M") == labels["time"]
+    if "staff" in labels:
+        staff = tenant.booking_settings().staff
+        out["staff"] = staff_named(phrase.text, [(s.id, s.name) for s in staff]) == labels["staff"]
+    return out
+
+
+def evaluate_blind(services: Services, engine: UnderstandingEngine, phrases: list[BlindPhrase], result: EvalResult) -> None:
+    """Figures only: the blind set's misses are never listed, printed or kept."""
+    from tulia.nlu.fastpath import fast_path
+    from tulia.nlu.frame_extract import extract_delta, residual_words
+    from tulia.nlu.rules import product_query
+    from tulia.tools.context import ToolContext
+    from tulia.tools.registry import call_tool
+
+    tallies: dict[tuple[str, str], Tally] = defaultdict(BlindTally)
+    slot_keys: dict[str, list[bool]] = defaultdict(list)
+    for phrase in phrases:
+        tenant = services.tenants.get(phrase.pack)
+        index = services.catalog_indexes.get(phrase.pack, tenant.catalog_version)
+        tally = tallies[(phrase.pack, phrase.lang)]
+        assert isinstance(tally, BlindTally)
+        hit = fast_path(phrase.text, awaiting_answer=False)
+        understood = None
+        route: str
+        if hit is not None and hit.kind in FAST_INTENT:
+            route = FAST_INTENT[hit.kind]
+        elif hit is not None and hit.kind == "payment_code":
+            route = "payment_help"
+        elif index.books and booking_change_of(phrase.text) is not None:
+            route = "booking_change"
+        else:
+            understood = engine.understand(phrase.text, catalog=index, context=None)
+            route = understood.intent
+        result.phrase_model.record(understood.llm_calls if understood else ())
+        expected = phrase.expected_route
+        tally.intent.append(route == expected)
+        same_journey = {route, expected} <= {"sales_discovery", "product_question"}
+        tally.route.append(route == expected or same_journey)
+        slots = read_blind_slots(services, phrase, understood.slots if understood else None)
+        for key, right in slots.items():
+            slot_keys[key].append(right)
+        tally.slots.append(all(slots.values()))
+        if phrase.wanted:
+            delta = extract_delta(phrase.text, zones=[(z.name, list(z.areas)) for z in tenant.delivery_zones],
+                                  enabled_methods=list(tenant.payments.enabled_methods()))  # fmt: skip
+            query = product_query(residual_words(phrase.text, delta))
+            ctx = ToolContext(tenant_id=phrase.pack, request_id="eval", conversation_id="eval", services=services)
+            args = {"tenant_id": phrase.pack, "request_id": "eval", "conversation_id": "eval"}
+            found = call_tool("catalog_search", {**args, "query": query, "filters": {}, "limit": 6}, ctx)
+            ids = [r["item_id"] for r in found["data"]["results"]] if found["ok"] else []
+            tally.at1.append(bool(ids) and ids[0] == phrase.wanted)
+            tally.at6.append(phrase.wanted in ids)
+    result.phrase_tallies["blind"] = tallies
+    result.blind_slot_keys = dict(slot_keys)
+
+
+def booking_change_of(text: str) -> str | None:
+    """What the product reads as a change of an appointment already made (the graph's own test)."""
+    from tulia.nlu.booking_words import change_said
+
+    return change_said(text)
 
 
 # running --------------------------------------------------------------------------------------------
@@ -380,6 +580,30 @@ def evaluate_conversations(
         result.conversations_passed += passed
 
 
+def report_blind(result: EvalResult, tallies: dict[tuple[str, str], Tally], out: TextIO) -> None:
+    total = BlindTally()
+    by_pack: dict[str, BlindTally] = defaultdict(BlindTally)
+    by_lang: dict[str, BlindTally] = defaultdict(BlindTally)
+    for (pack, lang), tally in sorted(tallies.items()):
+        total.add(tally)
+        by_pack[pack].add(tally)
+        by_lang[lang].add(tally)
+    print(f"### the blind held-out set ({len(total.intent)} messages; figures only, misses never listed)\n", file=out)
+    print(
+        "| slice | intent | route | slots | search at 1 | search at 6 |\n|---|---:|---:|---:|---:|---:|",
+        file=out,
+    )
+    for pack, tally in sorted(by_pack.items()):
+        print(tally.blind_row(pack), file=out)
+    for lang, tally in sorted(by_lang.items()):
+        print(tally.blind_row(f"language {lang}"), file=out)
+    print(total.blind_row("**all blind**") + "\n", file=out)
+    keys = ", ".join(
+        f"{k} {Tally.pct(result.blind_slot_keys[k])}" for k in BLIND_SLOT_KEYS if k in result.blind_slot_keys
+    )
+    print(f"Slots by kind: {keys}\n", file=out)
+
+
 def report(result: EvalResult, engine_name: str, out: TextIO) -> None:
     print(f"## tulia eval: the {engine_name} engine\n", file=out)
     for name, tallies in result.phrase_tallies.items():
@@ -390,6 +614,9 @@ def report(result: EvalResult, engine_name: str, out: TextIO) -> None:
             total.add(tally)
             by_pack[pack].add(tally)
             by_lang[lang].add(tally)
+        if name == "blind":
+            report_blind(result, tallies, out)
+            continue
         print(f"### phrase set {name} ({len(total.intent)} messages)\n", file=out)
         print("| slice | intent | slots | search at 1 | search at 6 |\n|---|---:|---:|---:|---:|", file=out)
         for pack, tally in sorted(by_pack.items()):
@@ -433,6 +660,10 @@ def run_eval(
     result = EvalResult()
     with eval_services(settings, packs) as services:
         for name in sets:
+            if name == "blind":
+                blind = [p for p in load_blind(eval_dir / "blind" / "heldout.txt") if p.pack in known][:limit]
+                evaluate_blind(services, engine, blind, result)
+                continue
             phrases = [p for p in load_phrases(eval_dir / "phrases" / f"{name}.txt") if p.pack in known][:limit]
             evaluate_phrases(services, engine, phrases, result, name)
         conversations_file = eval_dir / "conversations.yaml"

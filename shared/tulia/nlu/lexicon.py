@@ -125,13 +125,6 @@ GREETINGS = (
     "hi", "hello", "hey", "hallo", "helo", "hi there", "good morning", "good afternoon", "good evening", "mambo",
     "morning", "hey there", "hola", "good day", *SWAHILI_GREETINGS, *SHENG_GREETINGS,
 )
-SMALL_TALK = (
-    "how are you", "how r u", "uko aje", "uko poa", "umeamkaje", "how is your day", "what s up", "whats up",
-    "tell me a joke", "nipe joke", "do you love me", "are you single", "you are cute", "wewe ni mrembo",
-    "are you a robot", "are you human", "what is your name", "jina lako ni nani", "who made you", "lol", "haha",
-    "hahaha", "nice", "cool", "poa sana", "poa", "you are so beautiful", "you are beautiful", "love you",
-    "nakupenda", "baadaye", "have a nice day", *THANKS, *GOODBYES,
-)
 
 # numbers written in words, English and Swahili (the rules engine skips them as topics; the fact guard
 # reads them as numbers)
@@ -146,76 +139,6 @@ NUMBER_WORDS: dict[str, int] = {
 SCALES_AFTER = {"hundred": 100, "thousand": 1000, "million": 1_000_000}  # "two thousand"
 SCALES_BEFORE = {"mia": 100, "elfu": 1000, "milioni": 1_000_000}  # "elfu mbili"
 
-# intent cues
-ORDER_STATUS = (
-    "where is my order", "my order", "order status", "track my order", "tracking", "oda yangu", "order yangu",
-    "mzigo wangu", "iko wapi", "imefika wapi", "has my order", "status of my order", "when will my order",
-    "when will it arrive", "lini itafika", "itafika lini", "delivery status", "parcel", "my package", "order number",
-    "did my order", "have not arrived", "has not arrived", "haven t arrived", "not arrived yet", "is my appointment",
-    "my appointment", "my booking", "booking yangu", "itafika", "zitafika", "yatafika", "imefika", "my delivery",
-)
-PAYMENT_HELP = (
-    "did it go through", "did my payment", "has my payment", "payment status", "imepita", "imeenda", "malipo yangu",
-    "did you receive", "mmepokea", "umepokea pesa", "how do i pay", "nilipe aje", "nilipe vipi", "how can i pay",
-    "pay with", "lipa na", "paybill", "till number", "card payment", "pay by card", "mpesa prompt", "stk",
-    "prompt haijakuja", "didn t get the prompt", "no prompt", "payment link", "pay now", "nilipe", "nataka kulipa",
-    "i want to pay", "lipa", "which till", "what till", "till number", "which paybill", "pay to", "pay cash",
-    "cash on delivery", "lipa cash", "nilipe wapi", "account number",
-)
-# haggling: the answer is the shop's real offers (prices are the catalog's), never a search for "cut" or "juu"
-HAGGLE = (
-    "make it cheaper", "cut the price", "reduce the price", "lower the price", "punguza bei", "bei iko juu",
-    "bei ni juu", "too expensive", "ghali sana", "last price", "bei ya mwisho", "negotiable", "can you reduce",
-    "best price", "nipunguzie", "is that your best price", "can you do better",
-)
-OFFERS = (
-    "any discounts", "discount on", "discounts on", "offer", "offers", "discount",
-    "discounts", "promo", "promotion", "coupon", "voucher", "deal", "deals",
-    "punguzo", "ofa", "bei nafuu", "sale", "code", "promo code", "any offers", "mna ofa", "kuna punguzo",
-)
-SUPPORT = (
-    "return", "refund policy", "returns", "warranty", "guarantee", "delivery fee", "delivery charges",
-    "how long does delivery", "do you deliver", "mnaleta", "mnadeliver", "opening hours", "open on",
-    "what time do you", "saa ngapi", "location", "where are you", "mko wapi", "where is your shop", "duka liko wapi",
-    "policy", "exchange", "badilisha", "dhamana", "repair", "service centre", "how does", "how do i", "can i",
-    "naweza", "je mnauza", "contact", "phone number", "booking", "book an appointment", "cancel my booking",
-    "deposit", "parking", "pickup", "pick up", "how much is delivery", "how much for delivery", "delivery to",
-    "deliver to", "delivery cost", "cost of delivery", "delivery charge", "shipping", "usafirishaji", "delivery time",
-    "delivery ni how much", "delivery ni ngapi", "where is the", "where is your", "iko wapi", "area gani",
-    "mko area gani", "walk in", "walk ins", "walk-ins", "do you have a shop", "a shop i can visit", "physical shop",
-    "mnafanya kazi", "mnafungua", "mtafungua", "mnafunga", "mtafunga", "open today", "close today", "open on sunday",
-)
-# questions about the shop's policies that name a product ("installments for laptops") are still policy questions
-POLICY = (
-    "installment", "installments", "instalment", "instalments", "lay-by", "layby", "lay by", "trade-in", "trade in",
-    "tradein", "lipa pole pole", "lipa kidogo kidogo", "on credit", "kwa mkopo",
-)
-# a complaint about something bought: the shop's policies (returns, warranty) answer it, never a new search
-PRODUCT_COMPLAINT = (
-    "stopped working", "not working", "haifanyi kazi", "is not charging", "not charging", "haichaji", "vibaya",
-    "zimeoza", "imeoza", "rotten", "itching", "was wet", "were wet", "expired", "wrong size", "poor quality",
-    "low quality", "is broken", "are broken", "imeharibika", "zimeharibika", "is faulty", "falling apart",
-)
-SALES = (
-    "buy", "want", "need", "looking for", "nataka", "natafuta", "ninataka", "niko na budget", "budget", "price",
-    "prices", "how much", "bei", "bei gani", "ngapi", "cost", "in stock", "available", "mnauza", "do you sell",
-    "do you have", "una", "mko na", "nitapata", "show me", "nionyeshe", "cheap", "cheapest", "best", "recommend",
-    "nipendekezee", "order", "niagizie", "nunua", "kununua", "nimeona", "nipe",
-)
-PRODUCT_QUESTION = (
-    "does it have", "does the", "is it", "is the", "are the", "is this", "are these", "what colours does",
-    "what colors does", "what lengths", "what sizes", "what size", "how much storage", "how many", "how long does",
-    "does the price include", "come in", "inakaa", "inadumu", "mara ngapi", "urefu gani", "ukubwa gani", "lina",
-    "ina ukubwa", "made of", "imetengenezwa", "what colours", "what colors", "rangi gani", "ina", "iko na", "specs",
-    "specifications", "battery life", "camera", "how many gb", "storage", "ram", "is it original", "ni original",
-    "genuine", "compare", "difference between", "vs",
-)
-PREFS = (
-    "notifications", "notification", "language preference", "change language", "my preferences", "don t send offers",
-    "no more offers", "send me offers", "nitumie offers", "update my number", "stop offers", "marketing messages",
-    "privacy", "my data", "delete my data", "futa data", "matangazo", "sitaki ofa", "usinitumie ofa",
-    "acha kunitumia", "nitumie ofa", "my settings", "settings zangu", "mipangilio", "mipangilio yangu",
-)
 EVERYTHING = (
     "everything", "all items", "all products", "full catalog", "catalogue", "catalog", "list everything", "see all",
     "show all", "vitu vyote", "bidhaa zote", "kila kitu", "orodha yote", "price list",

@@ -18,34 +18,23 @@ from tulia.nlu.lexicon import (
     ENGLISH,
     EVERYTHING,
     FRUSTRATION,
-    GREETINGS,
-    HAGGLE,
     NUMBER_WORDS,
-    OFFERS,
-    ORDER_STATUS,
     PAYMENT_DISPUTE,
-    PAYMENT_HELP,
     PICKUP_WORDS,
-    POLICY,
-    PREFS,
-    PRODUCT_COMPLAINT,
-    PRODUCT_QUESTION,
     REFUND,
-    SALES,
     SCALES_AFTER,
     SCALES_BEFORE,
     SENSITIVE,
     SHENG,
     SHENG_GREETINGS,
-    SMALL_TALK,
-    SUPPORT,
     SWAHILI,
     SWAHILI_GREETINGS,
     any_phrase,
     normalize,
 )
+from tulia.nlu.reader import message_reader
 from tulia.nlu.types import JOURNEY_OF, CatalogWords, DetectedLang, GovernorClass, Intent, Signals, Slots, Understanding
-from tulia.search.text import CONNECTORS, MEASURES, STOPWORDS, terms
+from tulia.search.text import CONNECTORS, MEASURES, STOPWORDS
 
 if TYPE_CHECKING:
     from tulia.llm.client import LlmResult
@@ -79,25 +68,6 @@ _GIBBERISH = re.compile(r"[bcdfghjklmnpqrstvwxz]{6,}|(.)\1{5,}|^[\W_]+$", re.I)
 SUPPORT_TERMS = frozenset({"return", "warranty", "faulty", "hours", "fee"})
 # canonical terms that are about the shop's service, never a product ("where" -> location, "when" -> time)
 NOT_PRODUCT_TERMS = SUPPORT_TERMS | {"location", "time", "payment", "delivery", "booking", "cheap", "order"}
-# "do you offer installments?": a verb, not a promotion
-_DO_YOU_OFFER = re.compile(r"\b(do|does|can) (you|u) offer\b|\bmnaoffer\b|\bmna offer\b")
-# "how much is the iphone 13": the price of a thing is a request to buy it, not a question about it
-PRICE_QUESTION = ("how much", "price", "prices", "bei", "cost", "costs", "ngapi pesa")
-# turning order updates on or off ("stop sending order updates", "usinitumie taarifa za oda")
-_UPDATES_SWITCH = re.compile(
-    r"\b(stop|don t|dont|no more|turn off|switch off|mute|usinitumie|sitaki|acha|zima|send me|nitumie|turn on|"
-    r"switch on|resume|keep sending|washa)\b.*\b(updates|notifications|taarifa)\b"
-)
-# turning offers off or on: consent, not a question about offers ("acha offers", "stop promotions")
-_OFFERS_SWITCH = re.compile(
-    r"\b(stop|acha|no more|don t send|dont send|sitaki|usinitumie|unsubscribe from|turn off|send me|nitumie)\b"
-    r"( \w+){0,2} (offers|ofa|promotions|promos|matangazo|marketing|deals)\b"
-)
-# "when will my mabati arrive", "simu yangu itafika lini": about something already bought
-_MY_THING_ARRIVING = re.compile(
-    r"\bwhen (will|does|is) my \w+( \w+)? (arrive|come|be delivered|get here|reach)\b|"
-    r"\b\w+ (yangu|zangu|wangu) (itafika|zitafika|litafika|yatafika|itakuja|zitakuja)\b"
-)
 # numbers in words are not what a message is about ("kokoto tani tatu")
 NUMBER_TERMS = frozenset(NUMBER_WORDS) | SCALES_AFTER.keys() | SCALES_BEFORE.keys()
 # verbs and little words that never name a thing ("did it go through?" is not about the JBL Go)
@@ -300,6 +270,29 @@ def detect_language(text: str) -> tuple[DetectedLang, float]:
     return "en", round(certainty * en / known, 3)
 
 
+def catalog_evidence(plain: str, catalog: CatalogWords | None) -> int:
+    """How many words of the message name things the shop sells (its catalog's names, kinds and
+    vocabulary): evidence of buying for the reader. Numbers, measures and words about the shop's
+    service never count, and one catalog word among many others does not make a shopping request."""
+    if catalog is None:
+        return 0
+    unref = _ORDER_REF.sub(" ", plain)  # "ORD-WD6W5" is not a WD drive
+    content = [
+        t
+        for t in catalog.terms(unref)
+        if t not in NOT_PRODUCT_TERMS
+        and not t[:1].isdigit()
+        and t not in MEASURES
+        and t not in NUMBER_TERMS
+        and t not in FUNCTION_WORDS
+    ]
+    product_terms = [t for t in content if len(t) > 1 and t in catalog.product_terms]
+    names_a_kind = any(t in catalog.kinds for t in product_terms)
+    if content and len(product_terms) / len(content) < 0.3 and not names_a_kind:
+        return 0  # "purple elephants dance quietly": one catalog word is not a shopping request
+    return len(product_terms)
+
+
 class RulesEngine:
     """Deterministic intent, language and governor classification."""
 
@@ -325,7 +318,7 @@ class RulesEngine:
             sensitive=any_phrase(plain, SENSITIVE),
         )
         language, language_confidence = detect_language(text)
-        intent, confidence, notes = self._intent(plain, slots, signals, catalog)
+        intent, confidence, notes, booking_change = self._intent(text, plain, slots, catalog)
         governor, governor_confidence = self._governor(text, plain, intent)
         if governor == "spam" or (governor == "casual" and intent != "spam_casual"):
             intent, confidence = "spam_casual", governor_confidence
@@ -340,6 +333,7 @@ class RulesEngine:
             slots=slots,
             signals=signals,
             notes=notes,
+            booking_change=booking_change,  # type: ignore[arg-type]
         )
 
     def narrow(self, text: str, *, context: PromptContext) -> LlmResult[NarrowOut] | None:
@@ -349,90 +343,24 @@ class RulesEngine:
         return None  # templates only
 
     @staticmethod
-    def _intent(plain: str, slots: Slots, signals: Signals, catalog: CatalogWords | None) -> tuple[Intent, float, str]:
-        # numbers ("1", "6", "1jbl") say how many or which model, never what the message is about
-        # an order reference is not product words ("ORD-WD6W5" is not a WD drive)
-        unref = _ORDER_REF.sub(" ", plain)
-        shop_terms = catalog.terms(unref) if catalog is not None else terms(unref)
-        content = [
-            t
-            for t in shop_terms
-            if t not in NOT_PRODUCT_TERMS
-            and not t[:1].isdigit()
-            and t not in MEASURES
-            and t not in NUMBER_TERMS
-            and t not in FUNCTION_WORDS
-        ]
-        product_terms = [t for t in content if len(t) > 1 and catalog is not None and t in catalog.product_terms]
-        names_a_kind = catalog is not None and any(t in catalog.kinds for t in product_terms)
-        if content and len(product_terms) / len(content) < 0.3 and not names_a_kind:
-            product_terms = []  # "purple elephants dance quietly": one catalog word is not a shopping request
-        scores: dict[Intent, float] = {}
-
-        def vote(intent: Intent, score: float) -> None:
-            scores[intent] = max(scores.get(intent, 0.0), score)
-
-        if slots.order_ref or any_phrase(plain, ORDER_STATUS) or _MY_THING_ARRIVING.search(plain):
-            mine = (
-                slots.order_ref or _MY_THING_ARRIVING.search(plain) or re.search(r"\b(order|oda|yangu|wangu)\b", plain)
-            )
-            vote("order_status", 0.92 if mine else 0.8)
-        if signals.delivery_complaint:
-            vote("order_status", 0.85)
-        if signals.payment_dispute or any_phrase(plain, PAYMENT_HELP):
-            vote("payment_help", 0.9 if signals.payment_dispute else 0.82)
-        switch = (_OFFERS_SWITCH.search(plain) and not slots.coupon_code) or (
-            _UPDATES_SWITCH.search(plain) and not slots.order_ref
-        )
-        if switch:  # "acha offers", "stop sending order updates": a setting, not a question about offers or orders
-            vote("preferences_consent", 0.95)
-        elif any_phrase(plain, PREFS):
-            vote("preferences_consent", 0.92)  # "no more offers" is about consent, not about offers
-        elif any_phrase(plain, HAGGLE):
-            vote("discounts_offers", 0.95)
-        elif slots.coupon_code or any_phrase(_DO_YOU_OFFER.sub(" ", plain), OFFERS):
-            vote("discounts_offers", 0.9)
-        canonical_terms = set(shop_terms)  # the shop's folding includes the generic words
-        about_policy = (
-            bool(canonical_terms & SUPPORT_TERMS)
-            or signals.refund_request
-            or any_phrase(plain, PRODUCT_COMPLAINT)
-            or any_phrase(plain, POLICY)
-        )
-        if about_policy or any_phrase(plain, SUPPORT):
-            vote("support_question", 0.9 if about_policy else 0.82)
-        sales_cue = any_phrase(plain, SALES)
-        if product_terms:
-            if any_phrase(plain, PRODUCT_QUESTION) and not any_phrase(plain, PRICE_QUESTION):
-                vote("product_question", 0.9)  # a question about a thing sold: the sales journey answers it
-            vote("sales_discovery", 0.88 if sales_cue or slots.budget_max else 0.85)
-        elif sales_cue or slots.budget_max or slots.asked_for_everything:
-            vote("sales_discovery", 0.75 if slots.asked_for_everything else 0.6)  # wants to buy, but what?
+    def _intent(
+        text: str, plain: str, slots: Slots, catalog: CatalogWords | None
+    ) -> tuple[Intent, float, str, str | None]:
+        """The reader's intent (and the change of a booking it read, if any); the shop's own words are
+        evidence of buying."""
         if not plain and not slots.query:  # only emoji or punctuation: a reaction, not a request
-            return "spam_casual", 0.85, "emoji only"
-        is_greeting = plain in GREETINGS or (any_phrase(plain, SMALL_TALK) and len(plain.split()) <= 6)
-        if not scores:
-            if is_greeting:
-                return "spam_casual", 0.9, "greeting or small talk"
-            return "unknown", 0.3, "no cue"
-        ranked = sorted(scores.items(), key=lambda kv: -kv[1])
-        top, score = ranked[0]
-        if len(ranked) > 1 and ranked[1][1] >= score - 0.05 and JOURNEY_OF[ranked[1][0]] != JOURNEY_OF[top]:
-            # two different journeys fit about equally: ask which one (the clarify band)
-            pair = {top, ranked[1][0]}
-            if pair == {"sales_discovery", "support_question"}:
-                # "return / warranty / broken" about a product is support; otherwise the product words win
-                if about_policy:
-                    return "support_question", 0.9, "policy words about a product"
-                return "sales_discovery", max(scores["sales_discovery"], 0.8), "product words win over support words"
-            return top, 0.6, f"ambiguous between {top} and {ranked[1][0]}"
-        return top, score, ""
+            return "spam_casual", 0.85, "emoji only", None
+        reading = message_reader().read(text, product_terms=catalog_evidence(plain, catalog))
+        notes = f"reader: {reading.label} {reading.confidence:.2f}"
+        if reading.label.startswith("booking_"):
+            return "sales_discovery", reading.confidence, notes, reading.label.removeprefix("booking_")
+        return reading.label, reading.confidence, notes, None  # type: ignore[return-value]
 
     @staticmethod
     def _governor(text: str, plain: str, intent: Intent) -> tuple[GovernorClass, float]:
         # consonant runs are looked for inside words: "Full HD Smart TV" joined would look like noise
         if _SPAMMY.search(text) or (plain and any(_GIBBERISH.search(word) for word in plain.split())):
             return "spam", 0.9
-        if intent == "spam_casual" or (intent == "unknown" and any_phrase(plain, SMALL_TALK)):
+        if intent == "spam_casual":
             return "casual", 0.85
         return "business", 0.9 if intent != "unknown" else 0.6

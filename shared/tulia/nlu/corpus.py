@@ -1,0 +1,262 @@
+"""The labelled corpus the message reader is trained on (build time only; never imported by a handler).
+
+Three sources, all in the repository:
+- ``eval/corpus/templates.yaml`` expanded with the things of many trades (``eval/corpus/trades.yaml``)
+  and the words every customer uses (places, days, times, counts, codes), with a seeded generator that
+  adds what real typing adds: typos, casing, fillers, emoji, a word of the other language;
+- ``eval/corpus/messages.txt``: whole messages written by hand, and every misread message found in a bug
+  (the corpus grows with every bug: add the message with its right label, never a cue in code);
+- the tuning phrase sets (``eval/phrases/*.txt``, the old held-out set included).
+
+The blind held-out set (``eval/blind/heldout.txt``) is never a source. Expanded messages that come too
+close to one of its messages are dropped, so that it keeps measuring messages the reader never saw.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from tulia.nlu.reader import LABELS, normalize_for_reader
+
+Language = str  # en | sw | sheng
+SEED = 2026_11
+VARIANTS_PER_TEMPLATE = 9
+CORPUS_LANGUAGES = ("en", "sw", "sheng")
+
+
+@dataclass(frozen=True)
+class Example:
+    label: str
+    lang: Language
+    text: str
+    source: str  # "template", "messages", "phrases"
+    trade: str | None = None
+    pack: str | None = None  # the shop a phrase-set message was written for
+
+
+class CorpusInvalid(ValueError):
+    """A corpus file that cannot be read; the message names the file and the place."""
+
+
+# fillers every shop's customers use -------------------------------------------------------------------
+AREAS = (
+    "Kasarani", "Roysambu", "Githurai", "Kahawa West", "Ruiru", "Juja", "Thika", "Umoja", "Kayole", "Donholm",
+    "Buruburu", "Embakasi", "Utawala", "South B", "South C", "Langata", "Karen", "Rongai", "Kitengela", "Syokimau",
+    "Mlolongo", "Westlands", "Parklands", "Kilimani", "Lavington", "Kileleshwa", "Ngong", "Kiserian", "Kikuyu",
+    "Kawangware", "Dagoretti", "Kangemi", "Ngara", "Pangani", "Eastleigh", "Zimmerman", "Kitisuru", "Runda",
+    "Machakos", "Nakuru", "Eldoret", "Kisumu", "Mombasa", "Nyeri", "Meru", "Kakamega", "Kitale", "Naivasha",
+    "Athi River", "Ongata Rongai", "Mwiki", "Kamakis", "Membley", "Tatu City", "Kilifi", "Malindi", "Embu",
+    "CBD", "town", "Upper Hill", "Hurlingham", "Madaraka", "Imara Daima", "Pipeline", "Kariobangi", "Dandora",
+)  # fmt: skip
+PEOPLE = (
+    "Wanjiku", "Achieng", "Njeri", "Otieno", "Kamau", "Mwangi", "Akinyi", "Brian", "Faith", "Mercy", "Kevin",
+    "Dr Kiptoo", "Dr Wambui", "Mama Ciku", "Mama Njoki", "Mr Ouma", "Mrs Mutua", "Madam Aisha", "Daktari Ali",
+    "Mwalimu Juma", "Aunty Rose", "Dr. Omondi", "Mama Brenda", "Fundi Peter",
+)  # fmt: skip
+DAYS = {
+    "en": ("today", "tomorrow", "on monday", "on tuesday", "wednesday", "thursday", "friday", "saturday",
+           "sunday", "next week", "this weekend", "on the 14th", "next friday", "day after tomorrow"),
+    "sw": ("leo", "kesho", "jumatatu", "jumanne", "jumatano", "alhamisi", "ijumaa", "jumamosi", "jumapili",
+           "wiki ijayo", "kesho kutwa", "tarehe 20", "ijumaa ijayo", "wikendi hii"),
+    "sheng": ("leo", "kesho", "tomoro", "sato", "sunday", "fraide", "monday", "weekend hii", "wiki ijayo",
+              "wednesday", "jumamosi"),
+}  # fmt: skip
+TIMES = {
+    "en": ("9am", "10am", "10:30", "11 am", "noon", "2pm", "3pm", "3:30pm", "4 pm", "5pm", "6pm", "8am",
+           "in the morning", "in the afternoon", "in the evening", "half past two"),
+    "sw": ("saa tatu asubuhi", "saa nne", "saa tano", "saa sita mchana", "saa nane", "saa tisa alasiri",
+           "saa kumi jioni", "saa mbili asubuhi", "saa nne na nusu", "asubuhi", "mchana", "jioni", "saa 3"),
+    "sheng": ("saa nne", "saa tano", "10am", "2pm", "asubuhi", "jioni", "mchana", "saa tisa", "saa kumi"),
+}  # fmt: skip
+NUMBER_WORDS = {
+    "en": ("one", "two", "three", "four", "five", "six", "ten", "a couple of", "a dozen"),
+    "sw": ("moja", "mbili", "tatu", "nne", "tano", "sita", "saba", "nane", "kumi", "kumi na mbili"),
+    "sheng": ("moja", "mbili", "tatu", "two", "three", "nne", "tano", "kumi"),
+}
+PRICES = ("1,000", "2000", "2k", "5k", "10k", "15,000", "500 bob", "20k", "elfu tano", "elfu mbili", "ksh 3000",
+          "kes 1500", "30k", "800")  # fmt: skip
+COUPON_STEMS = ("SAVE", "KARIBU", "PROMO", "DEAL", "VIP", "NEW", "XMAS", "OFFER", "WELCOME", "BONUS", "FRESH")
+PREFIXES = {
+    "en": ("hi", "hello", "hey", "good morning", "hi there", "please", "ok so", "sorry", "um", "btw", "hello team",
+           "good afternoon", "yo"),
+    "sw": ("habari", "hujambo", "samahani", "tafadhali", "naomba", "sasa", "eeh", "yaani", "jambo", "habari yako",
+           "salamu", "shikamoo"),
+    "sheng": ("niaje", "sasa", "boss", "msee", "bro", "mathe", "manze", "yo", "vipi", "sema"),
+}  # fmt: skip
+SUFFIXES = {
+    "en": ("please", "pls", "thanks", "thank you", "asap", "🙏", "😊", "?", "!!", "kindly", "plz"),
+    "sw": ("tafadhali", "asante", "asanteni", "🙏", "haraka", "sasa hivi", "?", "basi", "jamani"),
+    "sheng": ("bana", "msee", "buda", "bro", "sahii", "🙏", "😂", "ama", "aje", "poa"),
+}  # fmt: skip
+_SLOT = re.compile(r"\{(\w+)\}")
+
+
+def _ref(rng: random.Random) -> str:
+    alphabet = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
+    return "ORD-" + "".join(rng.choice(alphabet) for _ in range(5))
+
+
+def _mpesa(rng: random.Random) -> str:
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return rng.choice("QRST") + "".join(rng.choice(letters + "0123456789") for _ in range(8)) + rng.choice(letters)
+
+
+def _typo(word: str, rng: random.Random) -> str:
+    if len(word) < 4 or not word.isalpha():
+        return word
+    i = rng.randrange(1, len(word) - 1)
+    kind = rng.randrange(3)
+    if kind == 0:
+        return word[:i] + word[i + 1 :]  # a letter dropped
+    if kind == 1:
+        return word[:i] + word[i] + word[i:]  # a letter doubled
+    return word[: i - 1] + word[i] + word[i - 1] + word[i + 1 :]  # two letters swapped
+
+
+def _noisy(text: str, lang: Language, rng: random.Random) -> str:
+    words = text.split()
+    if rng.random() < 0.3 and words:
+        n = rng.randrange(len(words))
+        words[n] = _typo(words[n], rng)
+    text = " ".join(words)
+    if rng.random() < 0.25:
+        text = f"{rng.choice(PREFIXES[lang])} {text}" if rng.random() < 0.5 else f"{rng.choice(PREFIXES[lang])}, {text}"
+    if rng.random() < 0.2:
+        text = f"{text.rstrip('?!.')} {rng.choice(SUFFIXES[lang])}"
+    r = rng.random()
+    if r < 0.25:
+        text = text[:1].upper() + text[1:]
+    elif r < 0.3:
+        text = text.upper()
+    if rng.random() < 0.3:
+        text = text.rstrip("?")
+    return text
+
+
+def _fill(template: str, lang: Language, things: dict[str, list[list[str]]], rng: random.Random) -> tuple[str, str]:
+    """A template with every slot filled; returns the text and the trade its things came from."""
+    wants_service = "{service}" in template
+    trades = [t for t, v in things.items() if v.get("services" if wants_service else "items")]
+    trade = rng.choice(trades)
+    pool = things[trade]["services" if wants_service else "items"]
+    picked = rng.sample(pool, k=min(3, len(pool)))
+    other = 1 if lang == "sw" else 0  # Swahili items in Swahili, with English ones mixed in (code-switching)
+
+    def name(pair: list[str]) -> str:
+        if lang == "sheng":
+            return rng.choice(pair)
+        return pair[other] if rng.random() < 0.75 else pair[1 - other]
+
+    values = {
+        "item": name(picked[0]),
+        "item2": name(picked[1 % len(picked)]),
+        "item3": name(picked[2 % len(picked)]),
+        "service": name(picked[0]),
+        "n": str(rng.choice((1, 2, 2, 3, 3, 4, 5, 6, 10, 12, 20))),
+        "nw": rng.choice(NUMBER_WORDS[lang]),
+        "area": rng.choice(AREAS),
+        "ref": _ref(rng),
+        "code": rng.choice(COUPON_STEMS) + str(rng.choice((5, 10, 15, 20, 25, 50, 100, 200, 500))),
+        "mpesa": _mpesa(rng),
+        "day": rng.choice(DAYS[lang]),
+        "time": rng.choice(TIMES[lang]),
+        "person": rng.choice(PEOPLE),
+        "price": rng.choice(PRICES),
+    }
+    return _SLOT.sub(lambda m: values[m.group(1)], template), trade
+
+
+def expand_templates(templates: dict[str, dict[str, list[str]]], trades: dict[str, dict[str, list[list[str]]]],
+                     *, seed: int = SEED, variants: int = VARIANTS_PER_TEMPLATE) -> list[Example]:  # fmt: skip
+    rng = random.Random(seed)
+    out: list[Example] = []
+    for label, by_lang in templates.items():
+        for lang, lines in by_lang.items():
+            for template in lines:
+                if not isinstance(template, str):
+                    raise CorpusInvalid(f"templates.yaml: {label}/{lang}: {template!r} is not text (quote it)")
+                count = variants if _SLOT.search(template) else 3  # a fixed phrase: itself and noisy copies
+                for n in range(count):
+                    text, trade = _fill(template, lang, trades, rng)
+                    out.append(Example(label, lang, text if n == 0 else _noisy(text, lang, rng), "template", trade))
+    return out
+
+
+def load_messages(path: Path) -> list[Example]:
+    """``label | lang | message`` a line (``#`` comments)."""
+    out = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        parts = [p.strip() for p in raw.split("|", 2)]
+        if len(parts) != 3 or not parts[2]:
+            raise CorpusInvalid(f"{path.name}:{number}: expected 'label | lang | message'")
+        label, lang, text = parts
+        if label not in LABELS:
+            raise CorpusInvalid(f"{path.name}:{number}: unknown label {label!r}")
+        if lang not in CORPUS_LANGUAGES:
+            raise CorpusInvalid(f"{path.name}:{number}: unknown language {lang!r}")
+        out.append(Example(label, lang, text, "messages"))
+    return out
+
+
+def load_phrase_sets(paths: Iterable[Path]) -> list[Example]:
+    from tulia.evaluation import load_phrases
+
+    return [Example(p.intent, p.lang, p.text, "phrases", pack=p.pack) for path in paths for p in load_phrases(path)]
+
+
+def _shingles(text: str) -> set[str]:
+    plain = f" {normalize_for_reader(text)} "
+    return {plain[i : i + 4] for i in range(len(plain) - 3)}
+
+
+def too_close(examples: list[Example], protected: Iterable[str], threshold: float = 0.7) -> set[int]:
+    """Indexes of examples whose character 4-grams overlap a protected message's by ``threshold``
+    (Jaccard) or more: near copies of the blind held-out set, dropped from training."""
+    guarded = [_shingles(t) for t in protected]
+    out = set()
+    for n, ex in enumerate(examples):
+        mine = _shingles(ex.text)
+        for other in guarded:
+            union = len(mine | other)
+            if union and len(mine & other) / union >= threshold:
+                out.add(n)
+                break
+    return out
+
+
+def blind_texts(path: Path) -> list[str]:
+    """The messages of the blind held-out set, for :func:`too_close` only (never printed)."""
+    rows = [r for r in path.read_text(encoding="utf-8").splitlines() if r.strip() and not r.startswith("#")]
+    return [r.split("|", 4)[4] for r in rows]
+
+
+def load_corpus(eval_dir: Path) -> list[Example]:
+    """Every training example: templates expanded, hand-written messages, tuning phrases; near copies
+    of the blind held-out set removed; exact duplicates (after normalising) kept once."""
+    corpus_dir = eval_dir / "corpus"
+    templates = yaml.safe_load((corpus_dir / "templates.yaml").read_text(encoding="utf-8"))
+    trades = yaml.safe_load((corpus_dir / "trades.yaml").read_text(encoding="utf-8"))
+    for label in templates:
+        if label not in LABELS:
+            raise CorpusInvalid(f"templates.yaml: unknown label {label!r}")
+    examples = expand_templates(templates, trades)
+    examples += load_messages(corpus_dir / "messages.txt")
+    examples += load_phrase_sets(sorted((eval_dir / "phrases").glob("*.txt")))
+    dropped = too_close(examples, blind_texts(eval_dir / "blind" / "heldout.txt"))
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for n, ex in enumerate(examples):
+        key = (ex.label, normalize_for_reader(ex.text))
+        if n in dropped or key in seen:
+            continue
+        seen.add(key)
+        out.append(ex)
+    return out

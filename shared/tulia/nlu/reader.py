@@ -1,0 +1,175 @@
+"""The message reader: what a customer's message is about, learned from a labelled corpus.
+
+A linear model over hashed word, word-pair and character n-gram features (the features of Rasa's and
+Botpress's intent classifiers), trained at build time by ``scripts/train_reader.py`` with scikit-learn
+on ``eval/corpus`` and the tuning phrase sets. At run time only its weights are read, from
+``reader.weights`` beside this file (int8, zlib), in plain Python: no scikit-learn, no numpy.
+
+Its probabilities are calibrated (a temperature fitted on out-of-fold predictions at build time), so
+the spec's 0.70 / 0.50 routing thresholds mean what they say. The shop's own words count as evidence of
+buying: each catalog term in the message adds ``product_weight`` to the buying logits.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import re
+import struct
+import unicodedata
+import zlib
+from array import array
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+LABELS = (
+    "sales_discovery",
+    "product_question",
+    "support_question",
+    "order_status",
+    "discounts_offers",
+    "preferences_consent",
+    "payment_help",
+    "human_request",
+    "spam_casual",
+    "unknown",
+    "booking_move",
+    "booking_cancel",
+    "booking_show",
+)
+BUYING = ("sales_discovery", "product_question")
+WEIGHTS_FILE = Path(__file__).with_name("reader.weights")
+MAGIC = b"TULIA-READER-1\n"
+CHAR_NGRAMS = (3, 4, 5)
+MAX_CHARS = 1000  # longer messages are read up to here
+
+_ORDER_REF = re.compile(r"\bord[\s-]?[a-z0-9]{5}\b", re.I)
+_BOOKING_REF = re.compile(r"\bbk[\s-]?[a-z0-9]{5}\b", re.I)
+_MPESA = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z])[A-Z0-9]{10}\b")
+_CODE = re.compile(r"\b[A-Z]{3,}\d{1,4}\b")
+_URL = re.compile(r"https?://\S+|www\.\S+", re.I)
+_DIGITS = re.compile(r"\d+")
+_NOT_WORD = re.compile(r"[^\w\s?]")
+_REPEATS = re.compile(r"(\w)\1{2,}")
+
+
+def normalize_for_reader(text: str) -> str:
+    """Lower case, accents and punctuation gone ("?" kept as a word), references and codes as
+    placeholders, every number as 0, letters repeated for emphasis squeezed ("pleeease")."""
+    text = text[:MAX_CHARS]
+    text = _URL.sub(" zurl ", text)
+    text = _ORDER_REF.sub(" zref ", text)
+    text = _BOOKING_REF.sub(" zbookref ", text)
+    text = _MPESA.sub(" zmpesa ", text)
+    text = _CODE.sub(" zcode ", text)
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    plain = _DIGITS.sub("0", plain.replace("’", "'").replace("'", ""))
+    plain = _REPEATS.sub(r"\1\1", plain)
+    plain = _NOT_WORD.sub(" ", plain).replace("?", " ? ")
+    return " ".join(plain.split())
+
+
+def feature_names(text: str) -> set[str]:
+    """Words, word pairs (with the message's start and end) and character 3-5-grams of each word."""
+    words = normalize_for_reader(text).split()
+    feats = {f"w|{w}" for w in words}
+    padded = ["<s>", *words, "</s>"]
+    feats.update(f"b|{a} {b}" for a, b in itertools.pairwise(padded))
+    for w in words:
+        marked = f"<{w}>"
+        for n in CHAR_NGRAMS:
+            feats.update(f"c|{marked[i : i + n]}" for i in range(len(marked) - n + 1))
+    return feats
+
+
+def feature_indexes(text: str, bits: int) -> list[int]:
+    mask = (1 << bits) - 1
+    return sorted({zlib.crc32(f.encode("utf-8")) & mask for f in feature_names(text)})
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The reader's answer: the most likely label, its calibrated probability, and all of them."""
+
+    label: str
+    confidence: float
+    probabilities: dict[str, float]
+
+    def runner_up(self) -> tuple[str, float]:
+        ranked = sorted(self.probabilities.items(), key=lambda kv: -kv[1])
+        return ranked[1] if len(ranked) > 1 else ("unknown", 0.0)
+
+
+class MessageReader:
+    """Weights in memory as one dense int8 table (``buckets x labels``), read with plain Python."""
+
+    def __init__(self, header: dict[str, object], table: bytes) -> None:
+        self.labels: tuple[str, ...] = tuple(header["labels"])  # type: ignore[arg-type]
+        self.bits = int(header["bits"])  # type: ignore[call-overload]
+        self.scale = float(header["scale"])  # type: ignore[arg-type]
+        self.bias: list[float] = [float(b) for b in header["bias"]]  # type: ignore[attr-defined]
+        self.temperature = float(header["temperature"])  # type: ignore[arg-type]
+        self.product_weight = float(header.get("product_weight", 0.0))  # type: ignore[arg-type]
+        self.corpus_sha256 = str(header.get("corpus_sha256", ""))
+        self.header = header
+        self._table = memoryview(table).cast("b")
+        self._width = len(self.labels)
+        self._buying = [n for n, label in enumerate(self.labels) if label in BUYING]
+
+    def logits(self, text: str, *, product_terms: int = 0) -> list[float]:
+        indexes = feature_indexes(text, self.bits)
+        sums = [0] * self._width
+        table, width = self._table, self._width
+        for index in indexes:
+            row = table[index * width : index * width + width]
+            for c in range(width):
+                sums[c] += row[c]
+        norm = self.scale / math.sqrt(len(indexes)) if indexes else 0.0
+        out = [b + s * norm for b, s in zip(self.bias, sums, strict=True)]
+        for c in self._buying:
+            out[c] += self.product_weight * min(product_terms, 3)
+        return out
+
+    def read(self, text: str, *, product_terms: int = 0) -> Reading:
+        logits = [z / self.temperature for z in self.logits(text, product_terms=product_terms)]
+        top = max(logits)
+        exp = [math.exp(z - top) for z in logits]
+        total = sum(exp)
+        probabilities = {label: e / total for label, e in zip(self.labels, exp, strict=True)}
+        label = max(probabilities, key=probabilities.__getitem__)
+        return Reading(label, round(probabilities[label], 4), probabilities)
+
+
+def dump_weights(path: Path, header: dict[str, object], indexes: list[int], rows: bytes) -> None:
+    """Write the sparse table (the buckets that carry a weight) after a JSON header."""
+    payload = array("I", indexes).tobytes() + rows
+    head = json.dumps(header, sort_keys=True).encode("utf-8")
+    path.write_bytes(MAGIC + struct.pack("<I", len(head)) + head + zlib.compress(payload, 9))
+
+
+def load_weights(path: Path = WEIGHTS_FILE) -> MessageReader:
+    raw = path.read_bytes()
+    if not raw.startswith(MAGIC):
+        raise ValueError(f"{path.name} is not a Tulia reader weights file")
+    (size,) = struct.unpack_from("<I", raw, len(MAGIC))
+    start = len(MAGIC) + 4
+    header = json.loads(raw[start : start + size])
+    payload = zlib.decompress(raw[start + size :])
+    width = len(header["labels"])
+    count = int(header["rows"])
+    indexes = array("I")
+    indexes.frombytes(payload[: 4 * count])
+    rows = payload[4 * count :]
+    table = bytearray((1 << int(header["bits"])) * width)
+    for n, index in enumerate(indexes):
+        table[index * width : index * width + width] = rows[n * width : n * width + width]
+    return MessageReader(header, bytes(table))
+
+
+@cache
+def message_reader() -> MessageReader:
+    """The shipped reader, read once per process (on the first message, not at import)."""
+    return load_weights()
