@@ -93,6 +93,11 @@ class PipLayer:
         return True
 
 
+# parts of ``tulia`` no Lambda imports: the local stack and the command line, the evaluation harness and the
+# reader's training corpus (build time); the functions stay as small as they were before the reader's weights
+NOT_DEPLOYED = shutil.ignore_patterns("local", "cli.py", "evaluation.py", "corpus.py")
+
+
 @jsii.implements(cdk.ILocalBundling)
 class FunctionCode:
     """The function's handler and the ``tulia`` package, copied as Lambda will import them."""
@@ -103,7 +108,7 @@ class FunctionCode:
     def try_bundle(self, output_dir: str, *args: Any, **options: Any) -> bool:
         out = Path(output_dir)
         shutil.copy2(ROOT / "functions" / self.function / "handler.py", out / "handler.py")
-        shutil.copytree(ROOT / "shared" / "tulia", out / "tulia", dirs_exist_ok=True)
+        shutil.copytree(ROOT / "shared" / "tulia", out / "tulia", dirs_exist_ok=True, ignore=NOT_DEPLOYED)
         trim(out)
         return True
 

@@ -14,7 +14,6 @@ written. scikit-learn is a build-time tool: the shipped reader reads the weights
 
 from __future__ import annotations
 
-import hashlib
 import math
 import sys
 from pathlib import Path
@@ -24,13 +23,17 @@ from scipy.sparse import csr_matrix
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
 
-from tulia.nlu.corpus import Example, load_corpus
+from tulia.nlu.corpus import Example, corpus_digest, load_corpus
 from tulia.nlu.reader import LABELS, WEIGHTS_FILE, dump_weights, feature_indexes, load_weights
 
 ROOT = Path(__file__).resolve().parents[1]
 BITS = 17
 C = 20.0
-PRODUCT_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)  # logit added to buying per catalog word
+PRODUCT_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0)  # logit added to buying per catalog word
+# taken from buying when no word names the shop's things: small, since a shop's catalog index misses
+# words its customers use (a wish for something it does not sell is still a sale to answer)
+NO_PRODUCT_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
+NO_QUESTION_WEIGHTS = (0.0, 0.5, 1.0, 2.0, 3.0)  # a question about a thing names a thing
 
 
 def catalog_evidence_of(examples: list[Example]) -> np.ndarray:
@@ -52,28 +55,35 @@ def catalog_evidence_of(examples: list[Example]) -> np.ndarray:
     return out
 
 
-def product_weight(logits: np.ndarray, y: np.ndarray, evidence: np.ndarray) -> tuple[float, float, float]:
-    """The weight of the shop's words that reads the phrase-set messages best (out of fold)."""
+SALE, QUESTION = LABELS.index("sales_discovery"), LABELS.index("product_question")
+
+
+def shifted(logits: np.ndarray, evidence: np.ndarray, weight: float, no_sale: float, no_question: float) -> np.ndarray:
+    """The logits with the shop's words as evidence (rows with evidence -1 have no catalog: unchanged)."""
+    out = logits.copy()
+    named = np.where(evidence > 0, weight * np.minimum(evidence, 3), 0.0)
+    none = evidence == 0
+    out[:, SALE] += named - no_sale * none
+    out[:, QUESTION] += named - no_question * none
+    return out
+
+
+def product_weights(
+    logits: np.ndarray, y: np.ndarray, evidence: np.ndarray
+) -> tuple[float, float, float, float, float]:
+    """The weights of the shop's words (named; none named, for a wish and for a question about a thing)
+    that read the phrase-set messages best, out of fold; the smallest weights among equals."""
     rows = evidence >= 0
-    buying = [LABELS.index(label) for label in ("sales_discovery", "product_question")]
-    best = (0.0, -1.0)
-    base = -1.0
+    base = float((logits[rows].argmax(axis=1) == y[rows]).mean())
+    best = (0.0, 0.0, 0.0, base)
     for weight in PRODUCT_WEIGHTS:
-        z = logits[rows].copy()
-        z[:, buying] += weight * np.minimum(evidence[rows], 3)[:, None]
-        accuracy = float((z.argmax(axis=1) == y[rows]).mean())
-        if weight == 0.0:
-            base = accuracy
-        if accuracy > best[1] + 1e-9:
-            best = (weight, accuracy)
-    return best[0], base, best[1]
-
-
-def corpus_digest(examples: list[Example]) -> str:
-    digest = hashlib.sha256()
-    for ex in examples:
-        digest.update(f"{ex.label}\t{ex.text}\n".encode())
-    return digest.hexdigest()
+        for no_sale in NO_PRODUCT_WEIGHTS:
+            for no_question in NO_QUESTION_WEIGHTS:
+                z = shifted(logits[rows], evidence[rows], weight, no_sale, no_question)
+                accuracy = float((z.argmax(axis=1) == y[rows]).mean())
+                if accuracy > best[3] + 1e-9:
+                    best = (weight, no_sale, no_question, accuracy)
+    return best[0], best[1], best[2], base, best[3]
 
 
 def matrix(examples: list[Example], bits: int) -> csr_matrix:
@@ -88,7 +98,11 @@ def matrix(examples: list[Example], bits: int) -> csr_matrix:
 
 
 def fit(x: csr_matrix, y: np.ndarray) -> LogisticRegression:
-    model = LogisticRegression(C=C, max_iter=3000, tol=1e-5)
+    """Each label weighted by the square root of its rarity: the many buying examples do not make a
+    message the reader cannot place look like a purchase."""
+    counts = np.bincount(y, minlength=len(LABELS))
+    weights = {c: float(np.sqrt(counts.max() / counts[c])) for c in np.unique(y)}
+    model = LogisticRegression(C=C, max_iter=3000, tol=1e-5, class_weight=weights)
     model.fit(x, y)
     return model
 
@@ -139,9 +153,8 @@ def train(
         full[:, model.classes_] = logits
         out_of_fold[test_rows] = full
     evidence = catalog_evidence_of(examples)
-    weight, before, after = product_weight(out_of_fold, y, evidence)
-    buying = [LABELS.index(label) for label in ("sales_discovery", "product_question")]
-    out_of_fold[:, buying] += weight * np.minimum(np.maximum(evidence, 0), 3)[:, None]
+    weight, no_sale, no_question, before, after = product_weights(out_of_fold, y, evidence)
+    out_of_fold = shifted(out_of_fold, evidence, weight, no_sale, no_question)
     t = temperature(out_of_fold, y)
     z = out_of_fold / t
     z -= z.max(axis=1, keepdims=True)
@@ -161,6 +174,7 @@ def train(
         "bias": [round(float(b), 6) for b in bias],
         "temperature": t,
         "product_weight": weight,
+        "no_product_shift": {"sales_discovery": no_sale, "product_question": no_question},
         "rows": len(used),
         "examples": len(examples),
         "corpus_sha256": corpus_digest(examples),
@@ -168,7 +182,7 @@ def train(
     stats: dict[str, object] = {
         "cv_accuracy": float((probabilities.argmax(axis=1) == y).mean()),
         "calibration": calibration_table(probabilities, y),
-        "product_weight": (weight, before, after),
+        "product_weight": (weight, no_sale, no_question, before, after),
     }
     return header, [int(i) for i in used], quantised[used].tobytes(), stats
 
@@ -192,9 +206,12 @@ def main(argv: list[str]) -> int:
         by_lang[ex.lang] = by_lang.get(ex.lang, 0) + 1
     print(f"corpus: {len(examples)} examples, {len(trades)} trades; by language {by_lang}")
     print(f"by label: {by_label}")
-    weight, before, after = stats["product_weight"]  # type: ignore[misc]
+    weight, no_sale, no_question, before, after = stats["product_weight"]  # type: ignore[misc]
     print(f"5-fold accuracy {stats['cv_accuracy']:.3f}; temperature {header['temperature']}")
-    print(f"shop's words: weight {weight} (phrase sets out of fold {before:.3f} -> {after:.3f})")
+    print(
+        f"shop's words: named +{weight}; none named: sale -{no_sale}, question -{no_question} "
+        f"(phrase sets out of fold {before:.3f} -> {after:.3f})"
+    )
     for name, count, accuracy in stats["calibration"]:  # type: ignore[attr-defined]
         print(f"  {name}: {count} messages, top label right {accuracy:.3f}")
     size = WEIGHTS_FILE.stat().st_size

@@ -191,11 +191,14 @@ def new_customer(caller: Caller, phone: str = "0712345678") -> str:
 
 
 # --- conversation engines ------------------------------------------------------------------------
-def scripted_llm_engine(model: Any) -> Any:
-    """The ``bedrock`` engine on a scripted chat model with hand-written answers."""
+def scripted_llm_engine(model: Any, *, reader_threshold: float = 1.01) -> Any:
+    """The ``bedrock`` engine on a scripted chat model with hand-written answers. By default the model
+    reads every classified turn (what its answers decide is what these tests check); with
+    ``reader_threshold=0.70`` (the product's default) the message reader answers the turns it is sure of."""
     from tulia.nlu.bedrock import bedrock_engine
 
-    return bedrock_engine(Settings(), models={"classifier": model, "writer": model})
+    settings = Settings(llm_reader_threshold=reader_threshold)
+    return bedrock_engine(settings, models={"classifier": model, "writer": model})
 
 
 @pytest.fixture

@@ -181,12 +181,13 @@ def cmd_eval(ns: argparse.Namespace) -> int:
     if not (eval_dir / "phrases").is_dir():
         print(f"No phrase sets in {eval_dir}/phrases: give --eval-dir (the repository's eval/).", file=sys.stderr)
         return 1
-    # the phrase sets span every demo pack: by default, each pack beside the eval folder
-    pack_root = eval_dir.resolve().parent / "packs"
+    # the phrase sets span every demo pack and the evaluation packs: by default, each pack beside the eval
+    # folder and in it
+    roots = (eval_dir.resolve().parent / "packs", eval_dir.resolve() / "packs")
     pack_dirs = (
         [Path(p) for p in ns.pack]
         if ns.pack
-        else sorted(d for d in pack_root.glob("*") if (d / "tenant.yaml").exists())
+        else [d for root in roots for d in sorted(root.glob("*")) if (d / "tenant.yaml").exists()]
     )
     packs, failed = _load_all(pack_dirs)
     if failed or not packs:
@@ -251,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         "accuracy, model calls per turn, cost (a live model needs AWS credentials; never run in CI)",
     )
     ev.add_argument("--eval-dir", default="eval", metavar="DIR", help="phrases/ and conversations.yaml (default: eval)")
-    ev.add_argument("--set", choices=["heldout", "tuning", "all"], default="all", help="which phrase set")
+    ev.add_argument("--set", choices=["blind", "issue18", "tuning", "all"], default="all", help="which phrase set")
     ev.add_argument("--limit", type=int, metavar="N", help="at most N phrases a set and N conversations (a quick look)")
     ev.add_argument(
         "--pack",

@@ -50,10 +50,10 @@ def test_without_aws_credentials_a_bedrock_eval_says_what_is_missing_and_runs_no
 
 def test_the_rules_engine_is_measured_on_the_sets_and_conversations_with_no_model_calls() -> None:
     out = io.StringIO()
-    result = run_eval(Settings(llm="rules"), ALL_PACKS, EVAL, sets=("heldout",), limit=25, out=out)
+    result = run_eval(Settings(llm="rules"), ALL_PACKS, EVAL, sets=("issue18",), limit=25, out=out)
     report = out.getvalue()
-    assert "### phrase set heldout (25 messages)" in report
-    assert len(result.phrase_tallies["heldout"]) >= 1
+    assert "### phrase set issue18 (25 messages)" in report
+    assert len(result.phrase_tallies["issue18"]) >= 1
     first_conversations = load_conversations(EVAL / "conversations.yaml")[:25]
     assert result.conversations == len(first_conversations)
     assert result.turns == sum(len(c.turns) for c in first_conversations)
@@ -65,18 +65,18 @@ def test_the_rules_engine_is_measured_on_the_sets_and_conversations_with_no_mode
 def test_a_model_engine_is_measured_by_its_answers_with_calls_and_cost_counted() -> None:
     # a model that reads every message as an order-status question: the figures must say so
     model = ScriptedChatModel(responder=lambda node, message: reading("order_status", 0.95))
-    phrases = load_phrases(EVAL / "phrases" / "heldout.txt")[:30]
+    phrases = load_phrases(EVAL / "phrases" / "issue18.txt")[:30]
     out = io.StringIO()
     result = run_eval(
         Settings(llm="bedrock"),
         ALL_PACKS,
         EVAL,
-        sets=("heldout",),
+        sets=("issue18",),
         limit=30,
         engine=scripted_llm_engine(model),
         out=out,
     )
-    tallies = result.phrase_tallies["heldout"]
+    tallies = result.phrase_tallies["issue18"]
     right = sum(sum(t.intent) for t in tallies.values())
     decided = {}  # STOP, a person, a language: answered before any engine
     for p in phrases:

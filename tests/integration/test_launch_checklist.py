@@ -104,7 +104,8 @@ def test_8_1_stop_opts_out_immediately_and_confirms(chat: Chat, seeded: Services
 
 
 def test_8_1_language_policy_is_english_unless_confident_or_requested(chat: Chat) -> None:
-    assert "I can help you with" in chat.send("ok")  # nothing to go on: the default, English
+    assert "Buy something" in chat.send("ok")  # nothing to go on: the default, English
+    assert chat.state["response_language"] == "en"
     assert "Unatafuta nini" in chat.send("Habari, nataka kununua kitu tafadhali")  # clearly Swahili
     assert chat.state["response_language"] == "sw"
     assert "English" in chat.send("english please")

@@ -12,6 +12,7 @@ from tests.chat import Chat, conversations_for
 from tests.conftest import SHOP, scripted_llm_engine
 from tests.model_answers import SALES, reading
 from tulia.llm.scripted import ScriptedChatModel
+from tulia.nlu.reader import message_reader
 from tulia.services import Services
 
 
@@ -211,3 +212,26 @@ def test_model_calls_are_accounted_per_turn(llm_chat: Chat, model: ScriptedChatM
         assert call["output_tokens"] > 0
         assert call["cost_usd"] > 0
         assert call["latency_ms"] >= 0
+
+
+@pytest.fixture
+def shortcut_chat(seeded: Services, model: ScriptedChatModel) -> Chat:
+    """The product's default: the message reader answers the turns it is sure of (0.70)."""
+    return Chat(conversations_for(seeded, scripted_llm_engine(model, reader_threshold=0.70)))
+
+
+def test_a_message_the_reader_is_sure_of_needs_no_model_call(shortcut_chat: Chat, model: ScriptedChatModel) -> None:
+    reply = shortcut_chat.send("where is my order ORD-ABCDE?")
+    assert model.calls == []  # nothing was queued: a call would have failed the turn
+    assert shortcut_chat.llm_calls() == []
+    assert "orders" in shortcut_chat.nodes()
+    assert "couldn't find order ORD-ABCDE" in reply
+    assert "sure: no model call" in str(shortcut_chat.state["understanding"])
+
+
+def test_a_message_the_reader_cannot_place_is_read_by_the_model(shortcut_chat: Chat, model: ScriptedChatModel) -> None:
+    assert message_reader().read("hmm so about that thing from before").label == "unknown"
+    model.queue("classify_turn", reading("order_status", 0.95))
+    shortcut_chat.send("hmm so about that thing from before")
+    assert [c["node"] for c in shortcut_chat.llm_calls()] == ["classify_turn"]
+    assert "orders" in shortcut_chat.nodes()  # the model's reading routed the turn

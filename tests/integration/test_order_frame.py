@@ -341,4 +341,5 @@ def test_an_order_reference_that_looks_like_a_brand_is_still_an_order_reference(
 
     index = seeded.catalog_indexes.get(SHOP, seeded.tenants.get(SHOP).catalog_version)
     understood = RulesEngine().understand("I want to pay for ORD-WD6W5", catalog=index)
-    assert (understood.intent, understood.intent_confidence) == ("order_status", 0.92)
+    assert understood.intent == "order_status"  # the orders journey shows it with its pay buttons
+    assert understood.intent_confidence >= 0.7

@@ -1,12 +1,13 @@
 """The model-backed understanding engine (``TULIA_LLM=bedrock``).
 
-One structured-output call per turn (``with_structured_output``) answers the three classifier
-prompts of Appendix B together and reads the sale's slots (the order frame's delta); each classifier
-node still gets its own output. Facts the customer typed (order references, codes,
-phone numbers, budgets) and the escalation signals of spec 4.5 are read deterministically, as in
-the rules engine, so a model can never invent them. When the model is unavailable (errors, open
-circuit) the rules engine answers; when it answers twice with an answer that does not fit the schema the turn falls back
-to a clarifying question.
+The message reader answers first: when it is sure what the message is about (its calibrated
+confidence at least ``llm_reader_threshold``, spec 4.1's 0.70) the turn needs no model. Otherwise one
+structured-output call (``with_structured_output``) answers the three classifier prompts of Appendix B
+together and reads the sale's slots (the order frame's delta); each classifier node still gets its own
+output. Facts the customer typed (order references, codes, phone numbers, budgets) and the escalation
+signals of spec 4.5 are read deterministically, as in the rules engine, so a model can never invent
+them. When the model is unavailable (errors, open circuit) the rules engine answers; when it answers
+twice with an answer that does not fit the schema the turn falls back to a clarifying question.
 """
 
 from __future__ import annotations
@@ -31,10 +32,13 @@ PROMPT_TEXT_LIMIT = 2000  # characters of the customer's message a prompt carrie
 class LlmEngine:
     name = "bedrock"
 
-    def __init__(self, classifier: LlmClient, writer: LlmClient | None = None) -> None:
+    def __init__(
+        self, classifier: LlmClient, writer: LlmClient | None = None, *, reader_threshold: float = 0.70
+    ) -> None:
         self.classifier = classifier
         self.writer = writer or classifier
         self.rules = RulesEngine()
+        self.reader_threshold = reader_threshold  # the message reader answers alone when this sure
 
     def understand(
         self,
@@ -44,7 +48,9 @@ class LlmEngine:
         context: PromptContext | None = None,
     ) -> Understanding:
         text = text[:MAX_TEXT]
-        read = self.rules.understand(text, catalog=catalog)  # slots and signals
+        read = self.rules.understand(text, catalog=catalog)  # slots and signals, and the reader's intent
+        if read.intent_confidence >= self.reader_threshold and read.intent != "unknown":
+            return replace(read, notes=f"{read.notes} (sure: no model call)")
         ctx = context or PromptContext(tenant_id="-", tenant_name="-")
         result = self.classifier.structured("classify_turn", ctx, classify_turn_prompt(ctx, text), ClassifyTurnOut)
         calls = tuple(result.calls)
@@ -114,4 +120,5 @@ def bedrock_engine(settings: Settings, *, models: dict[str, BaseChatModel] | Non
     return LlmEngine(
         LlmClient(models["classifier"], settings.bedrock_classifier_model, role="classifier"),
         LlmClient(models["writer"], settings.bedrock_writer_model, role="writer"),
+        reader_threshold=settings.llm_reader_threshold,
     )

@@ -1,12 +1,13 @@
 """The labelled corpus the message reader is trained on (build time only; never imported by a handler).
 
-Three sources, all in the repository:
+Four sources, all in the repository:
 - ``eval/corpus/templates.yaml`` expanded with the things of many trades (``eval/corpus/trades.yaml``)
   and the words every customer uses (places, days, times, counts, codes), with a seeded generator that
   adds what real typing adds: typos, casing, fillers, emoji, a word of the other language;
 - ``eval/corpus/messages.txt``: whole messages written by hand, and every misread message found in a bug
   (the corpus grows with every bug: add the message with its right label, never a cue in code);
-- the tuning phrase sets (``eval/phrases/*.txt``, the old held-out set included).
+- the tuning phrase sets (``eval/phrases/*.txt``, the old held-out set included);
+- strings of letters that are no word (:func:`noise`), so that what the reader cannot place is unknown.
 
 The blind held-out set (``eval/blind/heldout.txt``) is never a source. Expanded messages that come too
 close to one of its messages are dropped, so that it keeps measuring messages the reader never saw.
@@ -14,6 +15,7 @@ close to one of its messages are dropped, so that it keeps measuring messages th
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 from collections.abc import Iterable
@@ -35,7 +37,7 @@ class Example:
     label: str
     lang: Language
     text: str
-    source: str  # "template", "messages", "phrases"
+    source: str  # "template", "noise", "messages", "phrases"
     trade: str | None = None
     pack: str | None = None  # the shop a phrase-set message was written for
 
@@ -188,6 +190,25 @@ def expand_templates(templates: dict[str, dict[str, list[str]]], trades: dict[st
     return out
 
 
+def noise(count: int = 160, *, seed: int = SEED) -> list[Example]:
+    """Strings of letters that are no word of any language here ("glorp", "xkcd qwe"): the reader learns
+    that what it cannot place is unknown, not a purchase."""
+    rng = random.Random(seed + 1)
+    consonants, vowels = "bcdfghjklmnpqrstvwxyz", "aeiou"
+    out = []
+    for n in range(count):
+        words = []
+        for _ in range(rng.choice((1, 1, 1, 2, 2, 3, 4))):
+            if rng.random() < 0.5:
+                length = rng.randrange(3, 8)
+                word = "".join(rng.choice(consonants if i % 2 == 0 else vowels) for i in range(length))
+            else:
+                word = "".join(rng.choice(consonants + vowels) for _ in range(rng.randrange(1, 7)))
+            words.append(word)
+        out.append(Example("unknown", CORPUS_LANGUAGES[n % 3], " ".join(words), "noise"))
+    return out
+
+
 def load_messages(path: Path) -> list[Example]:
     """``label | lang | message`` a line (``#`` comments)."""
     out = []
@@ -238,6 +259,14 @@ def blind_texts(path: Path) -> list[str]:
     return [r.split("|", 4)[4] for r in rows]
 
 
+def corpus_digest(examples: list[Example]) -> str:
+    """What the reader's weights record of the corpus they were trained on."""
+    digest = hashlib.sha256()
+    for ex in examples:
+        digest.update(f"{ex.label}\t{ex.text}\n".encode())
+    return digest.hexdigest()
+
+
 def load_corpus(eval_dir: Path) -> list[Example]:
     """Every training example: templates expanded, hand-written messages, tuning phrases; near copies
     of the blind held-out set removed; exact duplicates (after normalising) kept once."""
@@ -248,6 +277,7 @@ def load_corpus(eval_dir: Path) -> list[Example]:
         if label not in LABELS:
             raise CorpusInvalid(f"templates.yaml: unknown label {label!r}")
     examples = expand_templates(templates, trades)
+    examples += noise()
     examples += load_messages(corpus_dir / "messages.txt")
     examples += load_phrase_sets(sorted((eval_dir / "phrases").glob("*.txt")))
     dropped = too_close(examples, blind_texts(eval_dir / "blind" / "heldout.txt"))

@@ -7,7 +7,9 @@ on ``eval/corpus`` and the tuning phrase sets. At run time only its weights are 
 
 Its probabilities are calibrated (a temperature fitted on out-of-fold predictions at build time), so
 the spec's 0.70 / 0.50 routing thresholds mean what they say. The shop's own words count as evidence of
-buying: each catalog term in the message adds ``product_weight`` to the buying logits.
+buying: each catalog term in the message adds ``product_weight`` to the buying logits, and a message
+naming none of the shop's things takes ``no_product_shift`` from them (a question about a product needs
+a product; all fitted at build time).
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ _CODE = re.compile(r"\b[A-Z]{3,}\d{1,4}\b")
 _URL = re.compile(r"https?://\S+|www\.\S+", re.I)
 _DIGITS = re.compile(r"\d+")
 _NOT_WORD = re.compile(r"[^\w\s?]")
-_REPEATS = re.compile(r"(\w)\1{2,}")
+_REPEATS = re.compile(r"(\w)\1{2,}")  # "hellooooo" -> "hello", "pleeease" -> "please"
 
 
 def normalize_for_reader(text: str) -> str:
@@ -67,7 +69,7 @@ def normalize_for_reader(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     plain = _DIGITS.sub("0", plain.replace("’", "'").replace("'", ""))
-    plain = _REPEATS.sub(r"\1\1", plain)
+    plain = _REPEATS.sub(r"\1", plain)
     plain = _NOT_WORD.sub(" ", plain).replace("?", " ? ")
     return " ".join(plain.split())
 
@@ -113,13 +115,15 @@ class MessageReader:
         self.bias: list[float] = [float(b) for b in header["bias"]]  # type: ignore[attr-defined]
         self.temperature = float(header["temperature"])  # type: ignore[arg-type]
         self.product_weight = float(header.get("product_weight", 0.0))  # type: ignore[arg-type]
+        shifts = dict(header.get("no_product_shift", {}))  # type: ignore[call-overload]
+        self._no_product = [float(shifts.get(label, 0.0)) for label in self.labels]
         self.corpus_sha256 = str(header.get("corpus_sha256", ""))
         self.header = header
         self._table = memoryview(table).cast("b")
         self._width = len(self.labels)
         self._buying = [n for n, label in enumerate(self.labels) if label in BUYING]
 
-    def logits(self, text: str, *, product_terms: int = 0) -> list[float]:
+    def logits(self, text: str, *, product_terms: int | None = None) -> list[float]:
         indexes = feature_indexes(text, self.bits)
         sums = [0] * self._width
         table, width = self._table, self._width
@@ -129,11 +133,15 @@ class MessageReader:
                 sums[c] += row[c]
         norm = self.scale / math.sqrt(len(indexes)) if indexes else 0.0
         out = [b + s * norm for b, s in zip(self.bias, sums, strict=True)]
-        for c in self._buying:
-            out[c] += self.product_weight * min(product_terms, 3)
+        if product_terms:  # the shop's things named: evidence of buying
+            for c in self._buying:
+                out[c] += self.product_weight * min(product_terms, 3)
+        elif product_terms == 0:  # the shop's catalog is known and nothing of it is named
+            out = [z - shift for z, shift in zip(out, self._no_product, strict=True)]
         return out
 
-    def read(self, text: str, *, product_terms: int = 0) -> Reading:
+    def read(self, text: str, *, product_terms: int | None = None) -> Reading:
+        """``product_terms``: how many words name the shop's things (``None`` when no catalog is known)."""
         logits = [z / self.temperature for z in self.logits(text, product_terms=product_terms)]
         top = max(logits)
         exp = [math.exp(z - top) for z in logits]

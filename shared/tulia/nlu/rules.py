@@ -270,12 +270,13 @@ def detect_language(text: str) -> tuple[DetectedLang, float]:
     return "en", round(certainty * en / known, 3)
 
 
-def catalog_evidence(plain: str, catalog: CatalogWords | None) -> int:
+def catalog_evidence(plain: str, catalog: CatalogWords | None) -> int | None:
     """How many words of the message name things the shop sells (its catalog's names, kinds and
-    vocabulary): evidence of buying for the reader. Numbers, measures and words about the shop's
-    service never count, and one catalog word among many others does not make a shopping request."""
+    vocabulary): evidence of buying for the reader; ``None`` without a catalog. Numbers, measures and
+    words about the shop's service never count, and one catalog word among many others is no evidence
+    ("purple elephants dance quietly" at a shop that sells a purple phone case)."""
     if catalog is None:
-        return 0
+        return None
     unref = _ORDER_REF.sub(" ", plain)  # "ORD-WD6W5" is not a WD drive
     content = [
         t
@@ -289,7 +290,7 @@ def catalog_evidence(plain: str, catalog: CatalogWords | None) -> int:
     product_terms = [t for t in content if len(t) > 1 and t in catalog.product_terms]
     names_a_kind = any(t in catalog.kinds for t in product_terms)
     if content and len(product_terms) / len(content) < 0.3 and not names_a_kind:
-        return 0  # "purple elephants dance quietly": one catalog word is not a shopping request
+        return 0
     return len(product_terms)
 
 
