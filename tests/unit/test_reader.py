@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from tulia.nlu.booking_words import change_said
+from tulia.nlu.booking_words import change_said, staff_named
+from tulia.nlu.fastpath import fast_path
 from tulia.nlu.reader import LABELS, feature_indexes, message_reader, normalize_for_reader
 
 
@@ -99,3 +100,40 @@ def test_the_reader_runs_without_scikit_learn_or_numpy() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("tafadhali mnijibu kwa kiingereza kuanzia leo", "en"),
+        ("could you write to me in swahili from now on?", "sw"),
+    ],
+)
+def test_a_language_asked_for_in_a_sentence_is_a_language_request(text: str, language: str) -> None:
+    hit = fast_path(text, awaiting_answer=False)
+    assert hit is not None
+    assert (hit.kind, hit.language) == ("language", language)
+
+
+@pytest.mark.parametrize("text", ["do you have an english keyboard laptop", "nataka kamusi ya kiswahili"])
+def test_a_language_named_in_a_purchase_is_not_a_language_request(text: str) -> None:
+    hit = fast_path(text, awaiting_answer=False)
+    assert hit is None or hit.kind != "language"
+
+
+STAFF = [("otieno", "Dr. Achieng Otieno"), ("njeri", "Mama Njeri Kamau"), ("wambui", "Wambui")]
+
+
+@pytest.mark.parametrize(
+    ("text", "staff_id"),
+    [
+        ("can I see Dr Otieno on friday?", "otieno"),
+        ("nataka Achieng", "otieno"),
+        ("na Mama Njeri saa nne", "njeri"),
+        ("with wambui please", "wambui"),
+        ("with the doctor", None),  # a title alone names nobody
+        ("mama yangu anahitaji", None),
+    ],
+)
+def test_staff_are_recognised_with_their_titles(text: str, staff_id: str | None) -> None:
+    assert staff_named(text, STAFF) == staff_id

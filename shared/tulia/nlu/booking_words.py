@@ -8,9 +8,7 @@ from collections.abc import Iterable
 from typing import Literal
 
 from tulia.nlu.lexicon import any_phrase, normalize
-from tulia.nlu.reader import message_reader
-
-SURE = 0.70  # the spec's routing threshold (section 4.1)
+from tulia.nlu.reader import SURE, message_reader
 
 BookingChange = Literal["move", "cancel", "show", "coming"]
 
@@ -38,13 +36,30 @@ def change_said(text: str) -> BookingChange | None:
     return None
 
 
+# titles people put before a name ("Dr Otieno", "Mama Njeri"): never the name itself
+TITLES = frozenset(
+    "dr doctor daktari dkt mama baba mr mrs ms miss madam madame mwalimu teacher aunty auntie uncle fundi mzee "
+    "sister nurse bro brother sir mheshimiwa bi bwana".split()
+)
+
+
 def staff_named(text: str, people: Iterable[tuple[str, str]]) -> str | None:
-    """The staff member a message names by first name ("with Wanjiru", "kwa Akinyi"), by id."""
+    """The staff member a message names ("with Wanjiru", "kwa Dr Otieno", "Mama Njeri"), by id: by a word
+    of their name that is not a title, the first name first; ``None`` when it could be two people."""
     plain = normalize(text)
+    by_first: list[str] = []
+    by_any: list[str] = []
     for staff_id, name in people:
-        first = normalize(name).split()[0] if normalize(name) else ""
-        if first and any_phrase(plain, (first,)):
-            return staff_id
+        parts = [w for w in normalize(name).split() if w not in TITLES and len(w) >= 2]
+        if parts and any_phrase(plain, (parts[0],)):
+            by_first.append(staff_id)
+        elif any(len(w) >= 3 and any_phrase(plain, (w,)) for w in parts[1:]):
+            by_any.append(staff_id)
+    for found in (by_first, by_any):
+        if len(found) == 1:
+            return found[0]
+        if found:
+            return None
     return None
 
 

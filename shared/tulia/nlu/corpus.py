@@ -37,7 +37,7 @@ class Example:
     label: str
     lang: Language
     text: str
-    source: str  # "template", "noise", "messages", "phrases"
+    source: str  # "template", "noise", "messages", "phrases:<set>"
     trade: str | None = None
     pack: str | None = None  # the shop a phrase-set message was written for
 
@@ -230,7 +230,11 @@ def load_messages(path: Path) -> list[Example]:
 def load_phrase_sets(paths: Iterable[Path]) -> list[Example]:
     from tulia.evaluation import load_phrases
 
-    return [Example(p.intent, p.lang, p.text, "phrases", pack=p.pack) for path in paths for p in load_phrases(path)]
+    return [
+        Example(p.intent, p.lang, p.text, f"phrases:{path.stem}", pack=p.pack)
+        for path in paths
+        for p in load_phrases(path)
+    ]
 
 
 def _shingles(text: str) -> set[str]:

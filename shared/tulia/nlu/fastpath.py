@@ -16,6 +16,7 @@ from tulia.nlu.lexicon import (
     ABUSE,
     HUMAN,
     INJECTION,
+    LANGUAGE_NAMES,
     LANGUAGE_REQUEST_FRAME,
     LANGUAGE_REQUESTS,
     NO,
@@ -25,6 +26,7 @@ from tulia.nlu.lexicon import (
     any_phrase,
     normalize,
 )
+from tulia.nlu.reader import SURE, message_reader
 
 FastKind = Literal[
     "opt_out", "opt_in", "human", "language", "choice", "yes", "no", "injection", "abuse", "payment_code"
@@ -56,6 +58,18 @@ def detect_choice(text: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def language_asked(text: str, plain: str) -> str | None:
+    """A request to be answered in a language, in any words ("tafadhali niandikie kwa kiingereza"): the
+    message names exactly one language and the reader is sure it is about preferences."""
+    named = {code for code, words in LANGUAGE_NAMES.items() if any_phrase(plain, words)}
+    if len(named) != 1 or len(plain.split()) > 14:
+        return None
+    reading = message_reader().read(text)
+    if reading.label == "preferences_consent" and reading.confidence >= SURE:
+        return named.pop()
+    return None
+
+
 def fast_path(text: str, *, awaiting_answer: bool) -> FastPathHit | None:
     """Return what the message is, if the fast path can tell; ``None`` sends it to the engines.
 
@@ -81,6 +95,8 @@ def fast_path(text: str, *, awaiting_answer: bool) -> FastPathHit | None:
     if m:
         word = m.group(3)
         lang = next(code for code, words in LANGUAGE_REQUESTS.items() if word in words)
+        return FastPathHit("language", language=lang)
+    if (lang := language_asked(text, plain)) is not None:
         return FastPathHit("language", language=lang)
     if awaiting_answer:
         choice = detect_choice(text)

@@ -55,6 +55,12 @@ LANGUAGE_REQUESTS = {
     "en": ("english", "kwa kingereza", "kiingereza", "kingereza", "in english", "speak english"),
     "sheng": ("sheng", "ongea sheng"),
 }
+# the languages' own names (a request in other words is read by the reader: see fastpath.language_asked)
+LANGUAGE_NAMES = {
+    "sw": ("kiswahili", "swahili"),
+    "en": ("english", "kiingereza", "kingereza", "kizungu"),
+    "sheng": ("sheng",),
+}
 LANGUAGE_REQUEST_FRAME = re.compile(
     r"^(please |pls |can you |could you |tafadhali |naomba |ongea |ongea nami |niongelee |speak |reply |jibu |"
     r"respond |talk )*"

@@ -42,6 +42,7 @@ LABELS = (
     "booking_show",
 )
 BUYING = ("sales_discovery", "product_question")
+SURE = 0.70  # spec 4.1's routing threshold: a reading at least this sure is acted on
 WEIGHTS_FILE = Path(__file__).with_name("reader.weights")
 MAGIC = b"TULIA-READER-1\n"
 CHAR_NGRAMS = (3, 4, 5)
