@@ -29,7 +29,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 if TYPE_CHECKING:
     from tulia.config import Settings
     from tulia.nlu.engine import UnderstandingEngine
-    from tulia.nlu.types import Slots
     from tulia.packs.loader import Pack
     from tulia.services import Services
 
@@ -278,7 +277,7 @@ def _options_right(text: str, item: Any, wanted: str) -> bool:
     return True
 
 
-def read_blind_slots(services: Services, phrase: BlindPhrase, engine_slots: Slots | None) -> dict[str, bool]:
+def read_blind_slots(services: Services, phrase: BlindPhrase) -> dict[str, bool]:
     """For each labelled slot of ``phrase``, whether the product reads it right."""
     from datetime import datetime
 
@@ -335,7 +334,9 @@ def read_blind_slots(services: Services, phrase: BlindPhrase, engine_slots: Slot
     return out
 
 
-def evaluate_blind(services: Services, engine: UnderstandingEngine, phrases: list[BlindPhrase], result: EvalResult) -> None:
+def evaluate_blind(
+    services: Services, engine: UnderstandingEngine, phrases: list[BlindPhrase], result: EvalResult
+) -> None:
     """Figures only: the blind set's misses are never listed, printed or kept."""
     from tulia.nlu.fastpath import fast_path
     from tulia.nlu.frame_extract import extract_delta, residual_words
@@ -367,7 +368,7 @@ def evaluate_blind(services: Services, engine: UnderstandingEngine, phrases: lis
         tally.intent.append(route == expected)
         same_journey = {route, expected} <= {"sales_discovery", "product_question"}
         tally.route.append(route == expected or same_journey)
-        slots = read_blind_slots(services, phrase, understood.slots if understood else None)
+        slots = read_blind_slots(services, phrase)
         for key, right in slots.items():
             slot_keys[key].append(right)
         tally.slots.append(all(slots.values()))

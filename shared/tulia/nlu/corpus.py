@@ -141,7 +141,9 @@ def _noisy(text: str, lang: Language, rng: random.Random) -> str:
     return text
 
 
-def _fill(template: str, lang: Language, things: dict[str, list[list[str]]], rng: random.Random) -> tuple[str, str]:
+def _fill(
+    template: str, lang: Language, things: dict[str, dict[str, list[list[str]]]], rng: random.Random
+) -> tuple[str, str]:
     """A template with every slot filled; returns the text and the trade its things came from."""
     wants_service = "{service}" in template
     trades = [t for t, v in things.items() if v.get("services" if wants_service else "items")]

@@ -96,8 +96,8 @@ def fast_path(text: str, *, awaiting_answer: bool) -> FastPathHit | None:
         word = m.group(3)
         lang = next(code for code, words in LANGUAGE_REQUESTS.items() if word in words)
         return FastPathHit("language", language=lang)
-    if (lang := language_asked(text, plain)) is not None:
-        return FastPathHit("language", language=lang)
+    if (asked := language_asked(text, plain)) is not None:
+        return FastPathHit("language", language=asked)
     if awaiting_answer:
         choice = detect_choice(text)
         if choice is not None:
