@@ -120,7 +120,7 @@ def test_the_guard_catches_invented_facts(bad: str, invented: str) -> None:
 def test_the_guard_reads_timestamps_as_dates_and_identifiers_as_wholes() -> None:
     ticket = {"ticket_id": "HND-3YYH7", "created_at": "2026-11-23T09:15:05Z", "expected_response": "within 2 hours"}
     # the digits of the clock time and of the reference are not facts the model may reuse
-    assert unsupported_facts("Someone will reply within 15 minutes.", ticket) == ["15"]
+    assert unsupported_facts("Someone will reply within 15 minutes.", ticket) == ["15", "within 15 minutes"]
     assert unsupported_facts("Ticket HND-3YYH8 is open.", ticket) == ["HND-3YYH8"]
     assert passes("Ticket HND-3YYH7, opened 23/11/2026: a reply within 2 hours.", ticket)
 
@@ -150,12 +150,44 @@ def test_the_guard_reads_numbers_and_free_claims_written_in_words(wording: str, 
 @pytest.mark.parametrize(
     ("wording", "facts"),
     [
-        ("Get ten percent off everything this week!", {"value": 10}),
-        ("Pata punguzo la asilimia kumi leo!", {"value": 10}),
+        ("Get ten percent off everything!", {"value": 10}),
+        ("Pata punguzo la asilimia kumi!", {"value": 10}),
+        ("Ten percent off, this week only.", {"value": 10, "valid_to": "this week"}),
         ("Utalipa elfu mbili mia tano tu.", {"total": 2500}),
         ("Pickup is free at our shop.", {"fee": 0}),
         ("One of our team will reply shortly.", {}),
     ],
 )
 def test_numbers_in_words_backed_by_the_tool_output_pass(wording: str, facts: dict[str, int]) -> None:
+    assert unsupported_facts(wording, facts) == []
+
+
+@pytest.mark.parametrize(
+    ("wording", "promise"),
+    [
+        ("It arrives tomorrow.", "tomorrow"),
+        ("We can deliver by Friday.", "by Friday"),
+        ("Itafika kesho asubuhi.", "kesho"),
+        ("You will have it within a week.", "within a week"),
+        ("Everything is half price this week!", "half price"),
+        ("Don't worry, we have plenty available.", "plenty"),
+        ("Zipo nyingi, usijali.", "Zipo nyingi"),
+        ("Yes, it is in stock.", "in stock"),
+    ],
+)
+def test_the_guard_catches_promises_of_when_price_and_stock_no_tool_made(wording: str, promise: str) -> None:
+    assert promise in unsupported_facts(wording, TOOL_OUTPUT)
+
+
+@pytest.mark.parametrize(
+    ("wording", "facts"),
+    [
+        ("It arrives the next day.", {"eta": "next day"}),
+        ("Itafika kesho yake.", {"eta": {"sw": "kesho yake"}}),
+        ("It is in stock: KES 5,200.", {"results": [{"name": "JBL Go 3", "price": 5200, "stock": 40}]}),
+        ("Your booking is on Friday.", {"booking": {"start": "2026-11-27T10:00:00+03:00"}}),
+        ("We deliver the same day if you pay before 4pm.", {"eta": "same day if paid before 4pm"}),
+    ],
+)
+def test_promises_the_tool_output_makes_pass(wording: str, facts: dict[str, object]) -> None:
     assert unsupported_facts(wording, facts) == []

@@ -2,8 +2,10 @@
 
 Every number (prices, amounts, quantities, percentages, dates, times), in digits or in English or
 Swahili words ("ten percent", "asilimia kumi", "elfu mbili"), every order or ticket reference, every
-code-like token and every "free"/"bure" claim in the text must be backed by the tool output;
-otherwise the template wording is used instead.
+code-like token, every "free"/"bure" claim, and every promise of when ("tomorrow", "by Friday",
+"kesho", "within a week", "same day"), of price ("half price", "nusu bei") and of stock ("in stock",
+"plenty available", "zipo nyingi") in the text must be backed by the tool output (the shop's settings
+included, as tenant_get_context returns them); otherwise the template wording is used instead.
 """
 
 from __future__ import annotations
@@ -60,6 +62,43 @@ def _walk(value: Any, numbers: set[str], tokens: set[str]) -> None:
         tokens |= {w.upper() for w in words} | {p.upper() for w in words for p in w.split("-")}
 
 
+def _backing_text(value: Any, out: list[str]) -> None:
+    """The words of a tool output, for promises: its strings and keys, the weekday of each date, and
+    "in stock" where an item has stock."""
+    from datetime import date as _date
+
+    if isinstance(value, dict):
+        for key, v in value.items():
+            out.append(str(key).replace("_", " "))
+            if key in ("in_stock", "available") and v is True:
+                out.extend(_STOCK_WORDS)
+            if key in ("stock", "stock_available") and isinstance(v, int) and not isinstance(v, bool) and v > 0:
+                out.extend(_STOCK_WORDS)
+            _backing_text(v, out)
+    elif isinstance(value, list | tuple | set):
+        for v in value:
+            _backing_text(v, out)
+    elif isinstance(value, str):
+        out.append(value)
+        if m := _ISO_DATETIME.match(value):
+            day = _date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+            out.extend(_WEEKDAYS[day.weekday()])
+
+
+def unbacked_claims(text: str, *tool_outputs: Any) -> list[str]:
+    """The promises of when, price or stock in ``text`` whose words no tool output contains."""
+    said: list[str] = []
+    _backing_text(tool_outputs, said)
+    backing = " ".join(" ".join(said).casefold().split())
+    out = []
+    for m in _CLAIM.finditer(text):
+        claim = " ".join(m.group(0).casefold().split())
+        core = re.sub(rf"^(?:by|on|before|until|this|next) (?={_DAY_NAMES})", "", claim)
+        if not re.search(rf"(?<!\w){re.escape(core)}(?!\w)", backing):
+            out.append(m.group(0))
+    return out
+
+
 def facts_of(*tool_outputs: Any) -> tuple[set[str], set[str]]:
     numbers: set[str] = set()
     tokens: set[str] = set()
@@ -80,6 +119,28 @@ def _is_identifier(word: str) -> bool:
 _JOINERS = {"and", "na", "a"}
 _NUMBER_WORD = re.compile(r"[A-Za-z]+")
 _FREE = re.compile(r"\b(free|for free|free of charge|no charge|bure|bila malipo)\b", re.I)
+_WEEKDAYS = (
+    ("monday", "jumatatu"), ("tuesday", "jumanne"), ("wednesday", "jumatano"), ("thursday", "alhamisi"),
+    ("friday", "ijumaa"), ("saturday", "jumamosi"), ("sunday", "jumapili"),
+)  # fmt: skip
+_DAY_NAMES = "|".join(name for pair in _WEEKDAYS for name in pair)
+# promises of when, of price and of stock: each needs the same words in this turn's tool output
+_CLAIM = re.compile(
+    r"\b(?:"
+    r"today|tonight|tomorrow|day after tomorrow|this (?:morning|afternoon|evening|week|weekend)|"
+    r"next (?:day|week|morning)|same day|right away|immediately|"
+    rf"(?:by|on|before|until|this|next) (?:{_DAY_NAMES})|{_DAY_NAMES}|"
+    r"within (?:an? |one |two |three |a few |\d+ )?(?:minutes?|hours?|days?|weeks?)|"
+    r"in (?:an? |one |two |a few |\d+ )?(?:minutes?|hours?|days?|weeks?)|"
+    r"leo|kesho|keshokutwa|kesho kutwa|kesho yake|siku hiyo hiyo|mara moja|sasa hivi|"
+    r"ndani ya (?:saa|siku|wiki|dakika)(?: \w+)?|wiki (?:hii|ijayo)|"
+    r"half price|half off|half the price|nusu bei|bei nusu|buy one get one|"
+    r"in stock|plenty|lots (?:of stock|in stock|available)|many (?:available|in stock|left)|"
+    r"available now|zipo nyingi|ziko nyingi|tunazo nyingi|nyingi sana|zipo stoo|ziko stoo"
+    r")\b",
+    re.I,
+)
+_STOCK_WORDS = ("in stock", "available now", "zipo stoo", "ziko stoo")
 
 
 def spelled_numbers(text: str) -> list[int]:
@@ -142,6 +203,7 @@ def unsupported_facts(text: str, *tool_outputs: Any, allowed_numbers: set[str] |
     missing += [str(n) for n in spelled_numbers(plain) if str(n) not in numbers]
     if _FREE.search(plain) and not ({"FREE", "BURE"} & tokens or "0" in numbers):
         missing.append(_FREE.search(plain).group(0))  # type: ignore[union-attr]
+    missing += unbacked_claims(text, *tool_outputs)
     return missing
 
 
