@@ -11,6 +11,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from itertools import pairwise
+from pathlib import Path
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 _MIXED = re.compile(r"[a-z]+|[0-9]+")
@@ -117,9 +118,35 @@ def raw_tokens(text: str) -> list[str]:
     return out
 
 
+SHOP_LEXICON_FILE = Path(__file__).with_name("lexicon.txt")
+
+
+def load_shop_lexicon(path: Path = SHOP_LEXICON_FILE) -> dict[tuple[str, ...], tuple[str, ...]]:
+    """The general shop lexicon (``lexicon.txt``) as rewrites: the stemmed tokens of a Swahili or Sheng
+    word or phrase -> the English tokens it means. A word listed under two different meanings, and
+    the words of buying above, are not rewritten."""
+    meanings: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        english, _, variants = line.partition("|")
+        target = tuple(_TOKEN.findall(fold(english)))
+        for variant in variants.split(","):
+            key = tuple(stem(w) for w in _TOKEN.findall(fold(variant)))
+            if key and key != target and not (len(key) == 1 and key[0] in GENERIC_WORDS):
+                meanings.setdefault(key, set()).add(target)
+    return {key: next(iter(found)) for key, found in meanings.items() if len(found) == 1}
+
+
+SHOP_LEXICON = load_shop_lexicon()
+
+
 class Folding:
-    """How one shop's words fold to search terms: the generic words above, plus the shop's own
-    vocabulary (``{term: [word or phrase, ...]}``; a phrase of two or three words becomes one term)."""
+    """How one shop's words fold to search terms: the generic words above, the shop's own vocabulary
+    (``{term: [word or phrase, ...]}``; a phrase of two or three words becomes one term), then the general
+    shop lexicon for the Swahili and Sheng words neither names ("viatu" -> shoe, "dawa ya meno" ->
+    toothpaste): the same folding for the catalog and the customer's words, so either language finds
+    the other."""
 
     def __init__(self, vocabulary: Mapping[str, Iterable[str]] | None = None) -> None:
         self.words: dict[str, str] = dict(GENERIC_WORDS)
@@ -133,6 +160,9 @@ class Folding:
                     self.phrases.setdefault(tuple(stem(w) for w in words), term)  # "power banks" too
             self.words.setdefault(term, term)
         self._longest = max((len(p) for p in self.phrases), default=1)
+        own = set(self.words)  # the generic and the shop's words are never rewritten
+        self.rewrites = {k: v for k, v in SHOP_LEXICON.items() if not (len(k) == 1 and k[0] in own)}
+        self._longest_rewrite = max((len(k) for k in self.rewrites), default=1)
         self._cache: dict[str, str] = {}
 
     def canonical(self, token: str) -> str:
@@ -144,8 +174,7 @@ class Folding:
         return found
 
     def _fold_phrases(self, toks: list[str]) -> list[str]:
-        if not self.phrases:
-            return toks
+        """The shop's phrases as their terms, then the lexicon's words and phrases as their English words."""
         stems = [stem(t) for t in toks]
         out: list[str] = []
         i = 0
@@ -157,8 +186,15 @@ class Folding:
                     i += n
                     break
             else:
-                out.append(toks[i])
-                i += 1
+                for n in range(min(self._longest_rewrite, len(toks) - i), 0, -1):
+                    english = self.rewrites.get(tuple(stems[i : i + n]))
+                    if english is not None:
+                        out.extend(english)
+                        i += n
+                        break
+                else:
+                    out.append(toks[i])
+                    i += 1
         return out
 
     def tokens(self, text: str) -> list[str]:
