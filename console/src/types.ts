@@ -160,11 +160,22 @@ export interface KbDocument {
   updated_at: string;
 }
 
+export interface KbSource {
+  doc_id: string;
+  title: string;
+  section: string | null;
+  text: string;
+  score: number;
+  coverage: number; // the share of the question's words the passage holds
+}
+
 export interface TryAnswer {
   answer: string;
   answer_found: boolean;
-  sources: { doc_id: string; title: string; section: string | null; text: string; score: number }[];
+  sources: KbSource[];
   withheld_numbers: string[];
+  closest: KbSource[]; // when nothing answered: the nearest passages, each short of min_coverage
+  min_coverage: number;
 }
 
 export interface Funnel {

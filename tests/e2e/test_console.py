@@ -251,6 +251,10 @@ def test_an_uploaded_document_answers_customers(stack: Stack, browser: Any, tmp_
     expect(page.get_by_test_id("kb-source").first).to_contain_text("Company accounts")
     answer = stack.say("+254711700004", type="text", text=question)
     assert "thirty day invoice terms" in answer, answer
+    page.get_by_label("Question").fill("do you repair drones flown over lake victoria at night?")
+    page.get_by_role("button", name="Ask").click()
+    expect(page.get_by_test_id("kb-why")).to_contain_text("at least 34%")  # nothing answered: why
+    expect(page.get_by_test_id("kb-closest").first).to_contain_text("% of the words")
     shot(page, "knowledge-laptop")
     assert page.errors == []
 

@@ -236,3 +236,33 @@ def test_trying_a_question_gives_the_bots_answer_from_the_shops_own_documents(ad
     assert shop_docs.isdisjoint({s["doc_id"] for s in salon["sources"]})  # never another shop's documents
     assert admins["shop"]("POST", "/admin/kb/ask", {"question": ""})[0] == 422
     assert admins["shop"]("POST", "/admin/kb/ask", {"question": "returns?"}, role="agent")[0] == 403
+
+
+def test_a_question_nothing_answers_shows_the_closest_passages_and_why(admins: dict[str, Admin]) -> None:
+    status, answer = admins["shop"](
+        "POST", "/admin/kb/ask", {"question": "do you repair drones flown over lake victoria at night?"}
+    )
+    assert status == 200, answer
+    assert answer["answer_found"] is False
+    assert answer["sources"] == []
+    assert answer["closest"], "the owner sees which passages came nearest"
+    for passage in answer["closest"]:
+        assert passage["coverage"] < answer["min_coverage"]  # each short of the threshold: that is why
+        assert passage["score"] > 0
+        assert passage["title"]
+    status, found = admins["shop"]("POST", "/admin/kb/ask", {"question": "what is your return policy?"})
+    assert found["answer_found"] is True
+    assert found["closest"] == []
+    assert all(s["coverage"] >= found["min_coverage"] for s in found["sources"])
+
+
+def test_a_swahili_question_finds_the_english_document(admins: dict[str, Admin], english: dict[str, Any]) -> None:
+    status, answer = admins["shop"]("POST", "/admin/kb/ask", {"question": "mnarudisha pesa kama simu imeharibika?"})
+    assert status == 200, answer
+    assert answer["answer_found"] is True
+    assert answer["sources"][0]["title"] == english["sources"][0]["title"]  # the same document as in English
+
+
+@pytest.fixture
+def english(admins: dict[str, Admin]) -> dict[str, Any]:
+    return admins["shop"]("POST", "/admin/kb/ask", {"question": "do you return money if the phone is faulty?"})[1]

@@ -138,6 +138,19 @@ function Knowledge() {
               ))}
             </>
           )}
+          {!ask.data.answer_found && ask.data.closest.length > 0 && (
+            <>
+              <Text size="xs" c="dimmed" mt="xs" data-testid="kb-why">
+                {t("kb.closestWhy", { percent: Math.round(ask.data.min_coverage * 100) })}
+              </Text>
+              {ask.data.closest.map((s, i) => (
+                <Text key={i} size="sm" data-testid="kb-closest">
+                  {s.title}
+                  {s.section ? ` - ${s.section}` : ""} ({t("kb.closestScore", { score: s.score.toFixed(2), percent: Math.round(s.coverage * 100) })})
+                </Text>
+              ))}
+            </>
+          )}
         </Paper>
       )}
     </Stack>

@@ -20,6 +20,7 @@ from tulia.errors import InvalidInput, NotFound, ProviderUnavailable
 from tulia.nlg.payment_guard import guard_payment_details, own_numbers
 from tulia.nlg.templates import render
 from tulia.rag.answer import best_sentences, source_of
+from tulia.rag.embedded import MIN_COVERAGE, Passage
 from tulia.rag.extract import SUPPORTED_SUFFIXES
 from tulia.rag.ingest import MAX_KB_BYTES, check_document, document_id, source_type
 
@@ -85,6 +86,7 @@ class Source(BaseModel):
     section: str | None
     text: str
     score: float
+    coverage: float  # the share of the question's words the passage holds
 
 
 class TryAnswer(BaseModel):
@@ -95,6 +97,20 @@ class TryAnswer(BaseModel):
     answer_found: bool
     sources: list[Source]
     withheld_numbers: list[str] = Field(default_factory=list)  # payment numbers that are not the shop's
+    # when nothing answered: the closest passages and why they did not count (too few of the words)
+    closest: list[Source] = Field(default_factory=list)
+    min_coverage: float = MIN_COVERAGE
+
+
+def source(p: Passage) -> Source:
+    return Source(
+        doc_id=p.chunk.doc_id,
+        title=p.chunk.title,
+        section=p.chunk.section,
+        text=p.chunk.text,
+        score=round(p.score, 4),
+        coverage=round(p.coverage, 2),
+    )
 
 
 def register(
@@ -183,20 +199,11 @@ def register(
     def ask(body: AskBody, who: Annotated[Principal, Depends(owner)]) -> TryAnswer:
         tenant = s.tenants.get(who.tenant_id)
         lang = body.language or tenant.languages.default
-        passages = s.kb_search.search(who.tenant_id, body.question, top_k=3)
-        sources = [
-            Source(
-                doc_id=p.chunk.doc_id,
-                title=p.chunk.title,
-                section=p.chunk.section,
-                text=p.chunk.text,
-                score=round(p.score, 4),
-            )
-            for p in passages
-        ]
+        sources = [source(p) for p in s.kb_search.search(who.tenant_id, body.question, top_k=3)]
         if not sources:
             said = render("kb_no_answer", lang, tenant.languages.sheng_reply_language)
-            return TryAnswer(answer=said, answer_found=False, sources=[])
+            closest = s.kb_search.search(who.tenant_id, body.question, top_k=3, min_coverage=0.0)
+            return TryAnswer(answer=said, answer_found=False, sources=[], closest=[source(p) for p in closest])
         top = sources[0].model_dump()
         said = render(
             "kb_answer",

@@ -48,7 +48,11 @@ class KbIndex:
     def __len__(self) -> int:
         return len(self.chunks)
 
-    def search(self, query: str, *, top_k: int, source_types: Sequence[str] | None = None) -> list[Passage]:
+    def search(
+        self, query: str, *, top_k: int, source_types: Sequence[str] | None = None, min_coverage: float = MIN_COVERAGE
+    ) -> list[Passage]:
+        """The best passages for ``query``; one counts when it holds ``min_coverage`` of its terms (0: the
+        closest passages whatever they hold, for showing an owner why nothing answered)."""
         q_terms = [t for t in terms(query) if t in self.postings]
         n_query = len(terms(query)) or 1
         scores: dict[int, float] = defaultdict(float)
@@ -65,7 +69,7 @@ class KbIndex:
             if allowed is not None and chunk.source_type not in allowed:
                 continue
             coverage = matched[doc_no] / n_query
-            if coverage < MIN_COVERAGE:
+            if coverage < min_coverage:
                 continue
             passages.append(Passage(chunk, score * coverage, coverage))
         passages.sort(key=lambda p: -p.score)

@@ -104,7 +104,13 @@ class OpenSearchKbSearch:
     # -- reading -------------------------------------------------------------------------------
 
     def search(
-        self, tenant_id: str, query: str, *, top_k: int, source_types: Sequence[str] | None = None
+        self,
+        tenant_id: str,
+        query: str,
+        *,
+        top_k: int,
+        source_types: Sequence[str] | None = None,
+        min_coverage: float = MIN_COVERAGE,
     ) -> list[Passage]:
         q_terms = set(terms(query))
         tenant = self.tenants.get(tenant_id)
@@ -120,7 +126,7 @@ class OpenSearchKbSearch:
                     "The knowledge search failed.", details={"provider": "opensearch", "error": str(response["error"])}
                 )
             ranked.append(response["hits"]["hits"])
-        return self._fuse(tenant_id, q_terms, sets, ranked, top_k)
+        return self._fuse(tenant_id, q_terms, sets, ranked, top_k, min_coverage)
 
     def search_body(
         self,
@@ -171,6 +177,7 @@ class OpenSearchKbSearch:
         current: frozenset[str],
         ranked: list[list[dict[str, Any]]],
         top_k: int,
+        min_coverage: float = MIN_COVERAGE,
     ) -> list[Passage]:
         scores: dict[tuple[str, int, int], float] = {}
         chunks: dict[tuple[str, int, int], KbChunk] = {}
@@ -192,7 +199,7 @@ class OpenSearchKbSearch:
             chunk = chunks[key]
             found = q_terms & set(terms(embedding_text(chunk)))
             coverage = len(found) / len(q_terms)
-            if coverage >= MIN_COVERAGE:
+            if coverage >= min_coverage:
                 passages.append(Passage(chunk, score, coverage))
         passages.sort(key=lambda p: (-p.score, -p.coverage, p.chunk.doc_id, p.chunk.position))
         return passages[:top_k]

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from tulia.domain.kb import KbChunk, KbDocument
-from tulia.rag.embedded import KbIndex, Passage
+from tulia.rag.embedded import MIN_COVERAGE, KbIndex, Passage
 from tulia.search.cache import VersionedCache
 from tulia.store.tenants import TenantRepo
 
@@ -27,7 +27,13 @@ if TYPE_CHECKING:
 
 class KbSearch(Protocol):
     def search(
-        self, tenant_id: str, query: str, *, top_k: int, source_types: Sequence[str] | None = None
+        self,
+        tenant_id: str,
+        query: str,
+        *,
+        top_k: int,
+        source_types: Sequence[str] | None = None,
+        min_coverage: float = MIN_COVERAGE,
     ) -> list[Passage]: ...
 
     def index_document(self, doc: KbDocument, chunks: Sequence[KbChunk]) -> None:
@@ -42,10 +48,17 @@ class EmbeddedKbSearch:
         self.tenants, self.indexes = tenants, indexes
 
     def search(
-        self, tenant_id: str, query: str, *, top_k: int, source_types: Sequence[str] | None = None
+        self,
+        tenant_id: str,
+        query: str,
+        *,
+        top_k: int,
+        source_types: Sequence[str] | None = None,
+        min_coverage: float = MIN_COVERAGE,
     ) -> list[Passage]:
         tenant = self.tenants.get(tenant_id)
-        return self.indexes.get(tenant_id, tenant.kb_version).search(query, top_k=top_k, source_types=source_types)
+        index = self.indexes.get(tenant_id, tenant.kb_version)
+        return index.search(query, top_k=top_k, source_types=source_types, min_coverage=min_coverage)
 
     def index_document(self, doc: KbDocument, chunks: Sequence[KbChunk]) -> None:
         return None  # the chunks in DynamoDB are the index's source
