@@ -2,8 +2,9 @@
 
 Four sources, all in the repository:
 - ``eval/corpus/templates.yaml`` expanded with the things of many trades (``eval/corpus/trades.yaml``)
-  and the words every customer uses (places, days, times, counts, codes), with a seeded generator that
-  adds what real typing adds: typos, casing, fillers, emoji, a word of the other language;
+  and the words every customer uses (``eval/corpus/fillers.yaml``: places, days, times, counts, codes),
+  with a seeded generator that adds what real typing adds: typos, casing, fillers, emoji, a word of the
+  other language;
 - ``eval/corpus/messages.txt``: whole messages written by hand, and every misread message found in a bug
   (the corpus grows with every bug: add the message with its right label, never a cue in code);
 - the tuning phrase sets (``eval/phrases/*.txt``, the old held-out set included);
@@ -21,6 +22,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -46,56 +48,7 @@ class CorpusInvalid(ValueError):
     """A corpus file that cannot be read; the message names the file and the place."""
 
 
-# fillers every shop's customers use -------------------------------------------------------------------
-AREAS = (
-    "Kasarani", "Roysambu", "Githurai", "Kahawa West", "Ruiru", "Juja", "Thika", "Umoja", "Kayole", "Donholm",
-    "Buruburu", "Embakasi", "Utawala", "South B", "South C", "Langata", "Karen", "Rongai", "Kitengela", "Syokimau",
-    "Mlolongo", "Westlands", "Parklands", "Kilimani", "Lavington", "Kileleshwa", "Ngong", "Kiserian", "Kikuyu",
-    "Kawangware", "Dagoretti", "Kangemi", "Ngara", "Pangani", "Eastleigh", "Zimmerman", "Kitisuru", "Runda",
-    "Machakos", "Nakuru", "Eldoret", "Kisumu", "Mombasa", "Nyeri", "Meru", "Kakamega", "Kitale", "Naivasha",
-    "Athi River", "Ongata Rongai", "Mwiki", "Kamakis", "Membley", "Tatu City", "Kilifi", "Malindi", "Embu",
-    "CBD", "town", "Upper Hill", "Hurlingham", "Madaraka", "Imara Daima", "Pipeline", "Kariobangi", "Dandora",
-)  # fmt: skip
-PEOPLE = (
-    "Wanjiku", "Achieng", "Njeri", "Otieno", "Kamau", "Mwangi", "Akinyi", "Brian", "Faith", "Mercy", "Kevin",
-    "Dr Kiptoo", "Dr Wambui", "Mama Ciku", "Mama Njoki", "Mr Ouma", "Mrs Mutua", "Madam Aisha", "Daktari Ali",
-    "Mwalimu Juma", "Aunty Rose", "Dr. Omondi", "Mama Brenda", "Fundi Peter",
-)  # fmt: skip
-DAYS = {
-    "en": ("today", "tomorrow", "on monday", "on tuesday", "wednesday", "thursday", "friday", "saturday",
-           "sunday", "next week", "this weekend", "on the 14th", "next friday", "day after tomorrow"),
-    "sw": ("leo", "kesho", "jumatatu", "jumanne", "jumatano", "alhamisi", "ijumaa", "jumamosi", "jumapili",
-           "wiki ijayo", "kesho kutwa", "tarehe 20", "ijumaa ijayo", "wikendi hii"),
-    "sheng": ("leo", "kesho", "tomoro", "sato", "sunday", "fraide", "monday", "weekend hii", "wiki ijayo",
-              "wednesday", "jumamosi"),
-}  # fmt: skip
-TIMES = {
-    "en": ("9am", "10am", "10:30", "11 am", "noon", "2pm", "3pm", "3:30pm", "4 pm", "5pm", "6pm", "8am",
-           "in the morning", "in the afternoon", "in the evening", "half past two"),
-    "sw": ("saa tatu asubuhi", "saa nne", "saa tano", "saa sita mchana", "saa nane", "saa tisa alasiri",
-           "saa kumi jioni", "saa mbili asubuhi", "saa nne na nusu", "asubuhi", "mchana", "jioni", "saa 3"),
-    "sheng": ("saa nne", "saa tano", "10am", "2pm", "asubuhi", "jioni", "mchana", "saa tisa", "saa kumi"),
-}  # fmt: skip
-NUMBER_WORDS = {
-    "en": ("one", "two", "three", "four", "five", "six", "ten", "a couple of", "a dozen"),
-    "sw": ("moja", "mbili", "tatu", "nne", "tano", "sita", "saba", "nane", "kumi", "kumi na mbili"),
-    "sheng": ("moja", "mbili", "tatu", "two", "three", "nne", "tano", "kumi"),
-}
-PRICES = ("1,000", "2000", "2k", "5k", "10k", "15,000", "500 bob", "20k", "elfu tano", "elfu mbili", "ksh 3000",
-          "kes 1500", "30k", "800")  # fmt: skip
-COUPON_STEMS = ("SAVE", "KARIBU", "PROMO", "DEAL", "VIP", "NEW", "XMAS", "OFFER", "WELCOME", "BONUS", "FRESH")
-PREFIXES = {
-    "en": ("hi", "hello", "hey", "good morning", "hi there", "please", "ok so", "sorry", "um", "btw", "hello team",
-           "good afternoon", "yo"),
-    "sw": ("habari", "hujambo", "samahani", "tafadhali", "naomba", "sasa", "eeh", "yaani", "jambo", "habari yako",
-           "salamu", "shikamoo"),
-    "sheng": ("niaje", "sasa", "boss", "msee", "bro", "mathe", "manze", "yo", "vipi", "sema"),
-}  # fmt: skip
-SUFFIXES = {
-    "en": ("please", "pls", "thanks", "thank you", "asap", "🙏", "😊", "?", "!!", "kindly", "plz"),
-    "sw": ("tafadhali", "asante", "asanteni", "🙏", "haraka", "sasa hivi", "?", "basi", "jamani"),
-    "sheng": ("bana", "msee", "buda", "bro", "sahii", "🙏", "😂", "ama", "aje", "poa"),
-}  # fmt: skip
+Fillers = dict[str, Any]  # eval/corpus/fillers.yaml: places, people, days, times, counts, prices, ...
 _SLOT = re.compile(r"\{(\w+)\}")
 
 
@@ -121,16 +74,20 @@ def _typo(word: str, rng: random.Random) -> str:
     return word[: i - 1] + word[i] + word[i - 1] + word[i + 1 :]  # two letters swapped
 
 
-def _noisy(text: str, lang: Language, rng: random.Random) -> str:
+def _noisy(text: str, lang: Language, rng: random.Random, fillers: Fillers) -> str:
     words = text.split()
     if rng.random() < 0.3 and words:
         n = rng.randrange(len(words))
         words[n] = _typo(words[n], rng)
     text = " ".join(words)
     if rng.random() < 0.25:
-        text = f"{rng.choice(PREFIXES[lang])} {text}" if rng.random() < 0.5 else f"{rng.choice(PREFIXES[lang])}, {text}"
+        text = (
+            f"{rng.choice(fillers['prefixes'][lang])} {text}"
+            if rng.random() < 0.5
+            else f"{rng.choice(fillers['prefixes'][lang])}, {text}"
+        )
     if rng.random() < 0.2:
-        text = f"{text.rstrip('?!.')} {rng.choice(SUFFIXES[lang])}"
+        text = f"{text.rstrip('?!.')} {rng.choice(fillers['suffixes'][lang])}"
     r = rng.random()
     if r < 0.25:
         text = text[:1].upper() + text[1:]
@@ -142,7 +99,7 @@ def _noisy(text: str, lang: Language, rng: random.Random) -> str:
 
 
 def _fill(
-    template: str, lang: Language, things: dict[str, dict[str, list[list[str]]]], rng: random.Random
+    template: str, lang: Language, things: dict[str, dict[str, list[list[str]]]], rng: random.Random, fillers: Fillers
 ) -> tuple[str, str]:
     """A template with every slot filled; returns the text and the trade its things came from."""
     wants_service = "{service}" in template
@@ -163,21 +120,27 @@ def _fill(
         "item3": name(picked[2 % len(picked)]),
         "service": name(picked[0]),
         "n": str(rng.choice((1, 2, 2, 3, 3, 4, 5, 6, 10, 12, 20))),
-        "nw": rng.choice(NUMBER_WORDS[lang]),
-        "area": rng.choice(AREAS),
+        "nw": rng.choice(fillers["number_words"][lang]),
+        "area": rng.choice(fillers["areas"]),
         "ref": _ref(rng),
-        "code": rng.choice(COUPON_STEMS) + str(rng.choice((5, 10, 15, 20, 25, 50, 100, 200, 500))),
+        "code": rng.choice(fillers["coupon_stems"]) + str(rng.choice((5, 10, 15, 20, 25, 50, 100, 200, 500))),
         "mpesa": _mpesa(rng),
-        "day": rng.choice(DAYS[lang]),
-        "time": rng.choice(TIMES[lang]),
-        "person": rng.choice(PEOPLE),
-        "price": rng.choice(PRICES),
+        "day": rng.choice(fillers["days"][lang]),
+        "time": rng.choice(fillers["times"][lang]),
+        "person": rng.choice(fillers["people"]),
+        "price": rng.choice(fillers["prices"]),
     }
     return _SLOT.sub(lambda m: values[m.group(1)], template), trade
 
 
-def expand_templates(templates: dict[str, dict[str, list[str]]], trades: dict[str, dict[str, list[list[str]]]],
-                     *, seed: int = SEED, variants: int = VARIANTS_PER_TEMPLATE) -> list[Example]:  # fmt: skip
+def expand_templates(
+    templates: dict[str, dict[str, list[str]]],
+    trades: dict[str, dict[str, list[list[str]]]],
+    fillers: Fillers,
+    *,
+    seed: int = SEED,
+    variants: int = VARIANTS_PER_TEMPLATE,
+) -> list[Example]:
     rng = random.Random(seed)
     out: list[Example] = []
     for label, by_lang in templates.items():
@@ -187,8 +150,9 @@ def expand_templates(templates: dict[str, dict[str, list[str]]], trades: dict[st
                     raise CorpusInvalid(f"templates.yaml: {label}/{lang}: {template!r} is not text (quote it)")
                 count = variants if _SLOT.search(template) else 3  # a fixed phrase: itself and noisy copies
                 for n in range(count):
-                    text, trade = _fill(template, lang, trades, rng)
-                    out.append(Example(label, lang, text if n == 0 else _noisy(text, lang, rng), "template", trade))
+                    text, trade = _fill(template, lang, trades, rng, fillers)
+                    noisy = text if n == 0 else _noisy(text, lang, rng, fillers)
+                    out.append(Example(label, lang, noisy, "template", trade))
     return out
 
 
@@ -282,7 +246,8 @@ def load_corpus(eval_dir: Path) -> list[Example]:
     for label in templates:
         if label not in LABELS:
             raise CorpusInvalid(f"templates.yaml: unknown label {label!r}")
-    examples = expand_templates(templates, trades)
+    fillers = yaml.safe_load((corpus_dir / "fillers.yaml").read_text(encoding="utf-8"))
+    examples = expand_templates(templates, trades, fillers)
     examples += noise()
     examples += load_messages(corpus_dir / "messages.txt")
     examples += load_phrase_sets(sorted((eval_dir / "phrases").glob("*.txt")))
