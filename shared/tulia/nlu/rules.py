@@ -319,7 +319,7 @@ class RulesEngine:
             sensitive=any_phrase(plain, SENSITIVE),
         )
         language, language_confidence = detect_language(text)
-        intent, confidence, notes, booking_change = self._intent(text, plain, slots, catalog)
+        intent, confidence, notes = self._intent(text, plain, slots, catalog)
         governor, governor_confidence = self._governor(text, plain, intent)
         if governor == "spam" or (governor == "casual" and intent != "spam_casual"):
             intent, confidence = "spam_casual", governor_confidence
@@ -334,7 +334,6 @@ class RulesEngine:
             slots=slots,
             signals=signals,
             notes=notes,
-            booking_change=booking_change,  # type: ignore[arg-type]
         )
 
     def narrow(self, text: str, *, context: PromptContext) -> LlmResult[NarrowOut] | None:
@@ -344,18 +343,16 @@ class RulesEngine:
         return None  # templates only
 
     @staticmethod
-    def _intent(
-        text: str, plain: str, slots: Slots, catalog: CatalogWords | None
-    ) -> tuple[Intent, float, str, str | None]:
-        """The reader's intent (and the change of a booking it read, if any); the shop's own words are
-        evidence of buying."""
+    def _intent(text: str, plain: str, slots: Slots, catalog: CatalogWords | None) -> tuple[Intent, float, str]:
+        """The reader's intent; the shop's own words are evidence of buying. A change of a booking
+        already made is part of the sale (the graph's fast path routes it before any engine)."""
         if not plain and not slots.query:  # only emoji or punctuation: a reaction, not a request
-            return "spam_casual", 0.85, "emoji only", None
+            return "spam_casual", 0.85, "emoji only"
         reading = message_reader().read(text, product_terms=catalog_evidence(plain, catalog))
         notes = f"reader: {reading.label} {reading.confidence:.2f}"
         if reading.label.startswith("booking_"):
-            return "sales_discovery", reading.confidence, notes, reading.label.removeprefix("booking_")
-        return reading.label, reading.confidence, notes, None  # type: ignore[return-value]
+            return "sales_discovery", reading.confidence, notes
+        return reading.label, reading.confidence, notes  # type: ignore[return-value]
 
     @staticmethod
     def _governor(text: str, plain: str, intent: Intent) -> tuple[GovernorClass, float]:

@@ -23,7 +23,6 @@ Intent = Literal[
 Journey = Literal["sales", "support", "orders", "offers", "prefs", "governance", "unknown"]
 DetectedLang = Literal["en", "sw", "sheng", "mixed"]
 GovernorClass = Literal["business", "casual", "spam", "abuse"]
-BookingChange = Literal["move", "cancel", "show"]
 
 JOURNEY_OF: dict[str, Journey] = {
     "sales_discovery": "sales",
@@ -91,7 +90,6 @@ class Understanding:
     notes: str = ""
     llm_calls: tuple[dict[str, Any], ...] = ()  # accounting records of the model calls made for this
     fallback: Literal["rules", "clarify"] | None = None  # the model failed: rules engine / clarifying question
-    booking_change: BookingChange | None = None  # read as a change of an appointment already made
     sale: SaleReading | None = (
         None  # the model's reading of the sale's slots (the rules engine reads them in the journey)
     )
