@@ -377,3 +377,31 @@ def test_another_row_of_the_list_after_the_summary_takes_that_time_instead(chat:
         if b.status == "held"
     ]
     assert held.service_name == "Pedicure"
+
+
+def test_a_corrected_service_keeps_the_time_already_said(chat: Chat, seeded: Services) -> None:
+    c = salon_chat(chat, "+254711000624")
+    assert "Tue 24 Nov at 15:00" in c.send("A kids haircut tomorrow at 3pm please")
+    both = c.send("sorry, I meant a men's haircut")  # another service, no day or time said again
+    assert "1. Men's Haircut and Beard Trim" in both  # both haircuts match: the customer picks
+    picked = c.send("1")
+    assert "Which style would you like?" in picked
+    summary = c.send("classic")  # its style is asked; then the time said for the kids' haircut is taken
+    assert "Men's Haircut and Beard Trim (Classic)" in summary
+    assert "Tue 24 Nov at 15:00" in summary  # the time asked for is kept
+    kinds = {
+        b.service_name: b.status
+        for b in seeded.bookings.list_for_customer(
+            SALON, str(c.state["customer_id"]), since=datetime(2026, 1, 1, tzinfo=NAIROBI)
+        )
+    }
+    assert kinds["Kids' Haircut"] == "cancelled"  # the first time was let go
+    assert any(name.startswith("Men's Haircut") and status == "held" for name, status in kinds.items())
+
+
+def test_a_new_booking_later_does_not_take_an_old_time(chat: Chat, seeded: Services) -> None:
+    c = salon_chat(chat, "+254711000625")
+    c.send("A kids haircut tomorrow at 3pm please")
+    c.send("yes")  # agreed: that booking is done
+    later = c.send("I'd also like a pedicure")
+    assert "Tue 24 Nov at 15:00" not in later  # a new wish, not a correction: no time carried over

@@ -88,6 +88,7 @@ class BookingFrame(SlotFrame):
     agreed: bool = False  # the customer said yes to the summary
     moving: str | None = None  # the reference of a confirmed booking being moved
     asking: BookingQuestion | None = None
+    replaced: bool = False  # another service was named while its question was open ("a men's haircut instead")
 
     def missing_variant(self) -> VariantChoice | None:
         return next((v for v in self.variants if v.name not in self.variant_selection), None)

@@ -132,7 +132,8 @@ def _wish_of(text_said: str, turn: Turn, before: WhenWish | None = None) -> When
 # starting: the sale picked a service with a duration ------------------------------------------------------
 def begin_booking(turn: Turn, item: dict[str, Any], words: str) -> Command[Any]:
     """The item picked is booked: its frame, with everything the words already said (an option, the
-    day and time, a staff member, the area). A time still held for another service is let go."""
+    day and time, a staff member, the area). A time still held for another service is let go; when that
+    service was replaced by this one ("sorry, a men's haircut"), the day and time asked for are kept."""
     before = turn.get("booking")
     if isinstance(before, BookingFrame) and before.held is not None and not before.agreed:
         turn.tool("booking_cancel", customer_id=turn.state.customer_id, booking_id=before.held.booking_ref)
@@ -149,7 +150,9 @@ def begin_booking(turn: Turn, item: dict[str, Any], words: str) -> Command[Any]:
         said = named_option(plain, variant.options)
         if said is not None:
             frame.variant_selection = {**frame.variant_selection, variant.name: said}
-    frame.when = _wish_of(words, turn) or WhenWish()
+    # a service named instead of the one being booked keeps the day and time asked, unless the words say others
+    kept = before.when if isinstance(before, BookingFrame) and before.replaced and not before.agreed else None
+    frame.when = _wish_of(words, turn) or kept or WhenWish()
     frame.staff_id = staff_named(words, _people(turn))
     zone, place, _spans = extract_zone(plain, shop_options(turn).zones)
     if zone is not None:
@@ -558,7 +561,9 @@ def booking_fill(
     if pending == "booking_change":
         return _change_answer(turn, fast, choice)
     if frame.item_id is None or (pending != "booking_zone" and _names_another_service(turn, frame, body)):
-        turn.set(route="reclassify")  # "a pedicure instead": a new wish, read as one (the held time is let go)
+        # "a pedicure instead": a new wish, read as one (the held time is let go, the time asked is kept)
+        frame.replaced = frame.item_id is not None
+        turn.set(route="reclassify", booking=frame)
         return turn.goto(END)
     if pending == "booking_variant" and (variant := frame.missing_variant()) is not None:
         picked = (
