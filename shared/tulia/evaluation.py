@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 if TYPE_CHECKING:
     from tulia.config import Settings
     from tulia.nlu.engine import UnderstandingEngine
+    from tulia.nlu.frame_extract import FrameDelta
     from tulia.packs.loader import Pack
     from tulia.services import Services
 
@@ -277,19 +278,17 @@ def _options_right(text: str, item: Any, wanted: str) -> bool:
     return True
 
 
-def read_blind_slots(services: Services, phrase: BlindPhrase) -> dict[str, bool]:
-    """For each labelled slot of ``phrase``, whether the product reads it right."""
+def read_blind_slots(services: Services, phrase: BlindPhrase, delta: FrameDelta) -> dict[str, bool]:
+    """For each labelled slot of ``phrase``, whether the product reads it right (``delta``: the order
+    frame's reading of the message in its shop)."""
     from datetime import datetime
 
-    from tulia.graph.frame import ShopOptions
     from tulia.nlu.booking_words import staff_named
     from tulia.nlu.fastpath import fast_path
-    from tulia.nlu.frame_extract import extract_delta, extract_mpesa_code
+    from tulia.nlu.frame_extract import extract_mpesa_code
     from tulia.nlu.when import read_when
 
     tenant = services.tenants.get(phrase.pack)
-    options = ShopOptions.of(tenant)
-    delta = extract_delta(phrase.text, zones=options.zones, enabled_methods=list(options.methods))
     labels = phrase.labels
     out: dict[str, bool] = {}
     if "qty" in labels:
@@ -338,6 +337,8 @@ def evaluate_blind(
     services: Services, engine: UnderstandingEngine, phrases: list[BlindPhrase], result: EvalResult
 ) -> None:
     """Figures only: the blind set's misses are never listed, printed or kept."""
+    from tulia.graph.frame import ShopOptions
+    from tulia.nlu.booking_words import change_said
     from tulia.nlu.fastpath import fast_path
     from tulia.nlu.frame_extract import extract_delta, residual_words
     from tulia.nlu.rules import product_query
@@ -358,7 +359,7 @@ def evaluate_blind(
             route = FAST_INTENT[hit.kind]
         elif hit is not None and hit.kind == "payment_code":
             route = "payment_help"
-        elif index.books and booking_change_of(phrase.text) is not None:
+        elif index.books and change_said(phrase.text) is not None:  # the graph's own test, before any engine
             route = "booking_change"
         else:
             understood = engine.understand(phrase.text, catalog=index, context=None)
@@ -368,13 +369,13 @@ def evaluate_blind(
         tally.intent.append(route == expected)
         same_journey = {route, expected} <= {"sales_discovery", "product_question"}
         tally.route.append(route == expected or same_journey)
-        slots = read_blind_slots(services, phrase)
+        options = ShopOptions.of(tenant)
+        delta = extract_delta(phrase.text, zones=options.zones, enabled_methods=list(options.methods))
+        slots = read_blind_slots(services, phrase, delta)
         for key, right in slots.items():
             slot_keys[key].append(right)
         tally.slots.append(all(slots.values()))
         if phrase.wanted:
-            delta = extract_delta(phrase.text, zones=[(z.name, list(z.areas)) for z in tenant.delivery_zones],
-                                  enabled_methods=list(tenant.payments.enabled_methods()))  # fmt: skip
             query = product_query(residual_words(phrase.text, delta))
             ctx = ToolContext(tenant_id=phrase.pack, request_id="eval", conversation_id="eval", services=services)
             args = {"tenant_id": phrase.pack, "request_id": "eval", "conversation_id": "eval"}
@@ -384,13 +385,6 @@ def evaluate_blind(
             tally.at6.append(phrase.wanted in ids)
     result.phrase_tallies["blind"] = tallies
     result.blind_slot_keys = dict(slot_keys)
-
-
-def booking_change_of(text: str) -> str | None:
-    """What the product reads as a change of an appointment already made (the graph's own test)."""
-    from tulia.nlu.booking_words import change_said
-
-    return change_said(text)
 
 
 # running --------------------------------------------------------------------------------------------

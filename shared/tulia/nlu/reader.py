@@ -101,10 +101,6 @@ class Reading:
     confidence: float
     probabilities: dict[str, float]
 
-    def runner_up(self) -> tuple[str, float]:
-        ranked = sorted(self.probabilities.items(), key=lambda kv: -kv[1])
-        return ranked[1] if len(ranked) > 1 else ("unknown", 0.0)
-
 
 class MessageReader:
     """Weights in memory as one dense int8 table (``buckets x labels``), read with plain Python."""
@@ -119,7 +115,6 @@ class MessageReader:
         shifts = dict(header.get("no_product_shift", {}))  # type: ignore[call-overload]
         self._no_product = [float(shifts.get(label, 0.0)) for label in self.labels]
         self.corpus_sha256 = str(header.get("corpus_sha256", ""))
-        self.header = header
         self._table = memoryview(table).cast("b")
         self._width = len(self.labels)
         self._buying = [n for n, label in enumerate(self.labels) if label in BUYING]
