@@ -34,6 +34,7 @@ SaleQuestion = Literal[
 ]
 # What a sale does next, in order: the first slot still missing decides.
 SaleStep = Literal[
+    "take_items",
     "ask_item",
     "ask_variant",
     "ask_quantity",
@@ -81,6 +82,13 @@ class FrameLine(_Frame):
         self.variant_selection = {**self.variant_selection, dimension: option}
 
 
+class ItemWish(_Frame):
+    """An item of a list the customer sent, not yet found in the catalog: its words and its count."""
+
+    text: str = Field(max_length=300)
+    quantity: int | None = Field(default=None, ge=1, le=1000)
+
+
 class Fulfilment(_Frame):
     mode: FulfilmentMode | None = None
     zone: str | None = None  # one of the shop's zones
@@ -112,6 +120,8 @@ class OrderFrame(SlotFrame):
     asking: SaleQuestion | None = None  # narrower than any frame's question
     adding: bool = False  # the next item picked joins the order instead of starting a new one
     wish: str | None = Field(default=None, max_length=300)  # the words that started a search ("mid-back")
+    waiting: list[ItemWish] = Field(default_factory=list, max_length=20)  # listed items still to find
+    sold_out: str | None = Field(default=None, max_length=300)  # the item wanted when its alternatives are shown
 
     def fingerprint(self) -> str:
         body = {
@@ -185,6 +195,8 @@ def next_step(frame: OrderFrame, *, can_prompt_phone: bool) -> SaleStep:
     """The first slot still missing decides what the sale does next."""
     if frame.payment_started is not None:
         return "payment_started"
+    if frame.waiting:
+        return "take_items"
     if not frame.lines and not (frame.order and frame.order.adopted):
         return "ask_item"
     for line in frame.lines:
@@ -212,4 +224,4 @@ def next_step(frame: OrderFrame, *, can_prompt_phone: bool) -> SaleStep:
     return "start_payment"
 
 
-FRAME_MODELS = (VariantChoice, FrameLine, Fulfilment, BuiltOrder, OrderFrame, SlotFrame)
+FRAME_MODELS = (VariantChoice, FrameLine, ItemWish, Fulfilment, BuiltOrder, OrderFrame, SlotFrame)

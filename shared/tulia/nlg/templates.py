@@ -304,6 +304,31 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "{name}: {price}{stock}",
     },
     "in_stock_few": {"en": " (only {n} left)", "sw": " (zimebaki {n} tu)"},
+    "basket": {
+        "en": "Your basket:\n{lines}",
+        "sw": "Kikapu chako:\n{lines}",
+        "sheng": "Kikapu yako:\n{lines}",
+    },
+    "basket_line_unsure": {"en": "{item} (how many?)", "sw": "{item} (ngapi?)", "sheng": "{item} (ngapi?)"},
+    "not_sold": {
+        "en": "Sorry, we don't sell {words}.",
+        "sw": "Samahani, hatuuzi {words}.",
+        "sheng": "Sorry, hatuuzi {words}.",
+    },
+    "book_separately": {
+        "en": "{name} is booked for a day and time: once this order is done, tell me when you'd like it.",
+        "sw": "{name} hupangiwa siku na saa: ukimaliza oda hii, niambie ungependa lini.",
+    },
+    "which_item": {
+        "en": "Which {words} would you like?",
+        "sw": "Ungependa {words} ipi?",
+        "sheng": "Unataka {words} ipi?",
+    },
+    "substitute_refused": {
+        "en": "Okay, nothing added in place of {name}.",
+        "sw": "Sawa, sijaongeza kitu badala ya {name}.",
+        "sheng": "Sawa, sijaongeza kitu badala ya {name}.",
+    },
     "out_of_stock_instead": {
         "en": "Sorry, {name} is out of stock right now. This is what we have in stock:",
         "sw": "Samahani, {name} imeisha kwa sasa. Hizi ndizo tulizo nazo:",

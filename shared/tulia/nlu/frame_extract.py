@@ -33,7 +33,7 @@ NUMBER_WORDS: dict[str, int] = {
     "moja": 1, "mmoja": 1, "kimoja": 1, "mbili": 2, "viwili": 2, "wawili": 2, "mawili": 2, "tatu": 3, "vitatu": 3,
     "watatu": 3, "matatu": 3, "nne": 4, "vinne": 4, "wanne": 4, "manne": 4, "tano": 5, "vitano": 5, "watano": 5,
     "matano": 5, "sita": 6, "saba": 7, "nane": 8, "vinane": 8, "tisa": 9, "kumi": 10, "dazeni": 12,
-    "dazani": 12,
+    "dazani": 12, "miwili": 2, "mitatu": 3, "minne": 4, "mitano": 5, "ishirini": 20,
 }
 # fmt: on
 # words that count things in any shop ("3 bags", "pcs 5", "vipande 2")
@@ -117,6 +117,14 @@ _Q_SET = re.compile(
     rf"(?!\s*(?:{_MEASURE_ALT})(?!\w))"
 )
 _ONLY_NUMBER = re.compile(r"^\s*(\d{1,4})\s*$")
+# "pakiti tatu sio moja", "two, not one": a count corrected away
+_NEGATED_COUNT = re.compile(rf"(?<!\w)(?:sio|siyo|si|not)\s+(?:\d{{1,4}}|{_WORD_ALT})(?![\w.,])")
+
+
+def without_negated_counts(plain: str) -> str:
+    """The message without the counts it corrects away ("unga ni pakiti tatu sio moja": three)."""
+    return _NEGATED_COUNT.sub(lambda m: " " * len(m.group(0)), plain)
+
 
 # fmt: off
 STK_WORDS = (
@@ -428,7 +436,9 @@ def extract_delta(
     delta.coupon_code, _ = extract_coupon(text)
     if delta.coupon_code:
         scrubbed = re.sub(rf"(?<!\w){re.escape(delta.coupon_code.casefold())}(?!\w)", " ", scrubbed)
-    delta.quantity, spans = extract_quantity(scrubbed, bare_number_is_quantity=bare_number_is_quantity)
+    delta.quantity, spans = extract_quantity(
+        without_negated_counts(scrubbed), bare_number_is_quantity=bare_number_is_quantity
+    )
     delta.spans += spans
     delta.mode, spans = extract_mode(scrubbed)
     delta.spans += spans

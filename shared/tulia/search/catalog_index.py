@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 
 from tulia.domain.catalog import CatalogItem
-from tulia.search.text import CONNECTORS, GENERIC_TERMS, MEASURES, STOPWORDS, Folding, fold
+from tulia.search.text import CONNECTORS, GENERIC_TERMS, MEASURES, STOPWORDS, Folding, fold, raw_tokens, stem
 
 FIELD_WEIGHTS = {
     "name": 3.0,
@@ -89,6 +89,11 @@ class _Doc:
     own_name: frozenset[str]  # its name's terms without the brand's
     brand: frozenset[str]
     mentions: frozenset[str]  # its brand's and its name's terms: "Samsung Galaxy A15 Case" mentions samsung
+    named: frozenset[str] = frozenset()  # every term that names it: name, brand, category, tags, options
+
+
+_NAME_JOINS = frozenset({"and", "na", "&", "+"})
+NUMBERS = frozenset("one two three four five six seven eight nine ten dozen".split())
 
 
 class CatalogIndex:
@@ -101,6 +106,8 @@ class CatalogIndex:
         self.product_terms: set[str] = set()
         self.kinds: set[str] = set()  # every category head word: the kinds of thing the shop sells
         self.brands: set[str] = set()
+        # words joined inside one of its names ("Twin and Earth Cable"): a list is never cut there
+        self.conjoined: set[tuple[str, str]] = set()
         self.books = False  # the shop sells time: some active service has a duration (booked, not sold)
         for item in items:
             if item.active:
@@ -156,6 +163,10 @@ class CatalogIndex:
                 weights[tok] += FIELD_WEIGHTS[name]
             if name != "description":
                 self.product_terms.update(t for t in toks if not t.isdigit())
+        words = re.findall(r"[\w'-]+|[&+]", fold(item.name))
+        for before, join, after in zip(words, words[1:], words[2:], strict=False):
+            if join in _NAME_JOINS:
+                self.conjoined.add((re.sub(r"[^\w\s#+-]", " ", before).strip(), after.strip("'-")))
         doc_no = len(self.docs)
         self.docs.append(
             _Doc(
@@ -172,6 +183,8 @@ class CatalogIndex:
                 own_name=name_terms,
                 brand=brand_terms,
                 mentions=name_terms | brand_terms,
+                named=frozenset(t for field_name, toks in fields if field_name != "description" for t in toks)
+                | {stem(t) for t in raw_tokens(item.name)},  # "bar" of "Steel Bar", which the shop folds to "steel"
             )
         )
         self.kinds.update(category_kinds)
@@ -194,6 +207,27 @@ class CatalogIndex:
         cutoff = 85 if len(term) <= 5 else 80 if len(term) == 6 else 75  # "stima" is not "simba"
         matches = process.extract(term, self._long_vocab, scorer=fuzz.ratio, score_cutoff=cutoff, limit=2)
         return [(m, FUZZY * (score / 100)) for m, score, _ in matches]
+
+    def full_matches(self, query: str) -> tuple[list[str], list[str]]:
+        """The items that every word of ``query`` the shop knows names (by its name, brand, category,
+        tags or options; exactly or as a prefix), and the words the shop does not know at all. The
+        second list is how a shop says it sells no such thing ("nappies" at a grocer)."""
+        q_terms, _kind, _excluded = self.read_query(query)
+        unknown: list[str] = []
+        matching: set[int] | None = None
+        for term in q_terms:
+            if term in STOPWORDS or term in CONNECTORS or term in MEASURES or term.isdigit() or term in NUMBERS:
+                continue
+            expanded = [t for t, factor in self.expand(term) if factor >= PREFIX]
+            if not expanded:
+                if not term[:1].isdigit():  # "12bar" is a join of "y12 bars", not a word
+                    unknown.append(term)
+                continue
+            docs = {n for n, doc in enumerate(self.docs) if doc.named & set(expanded)}
+            matching = docs if matching is None else matching & docs
+        if matching is None:
+            return [], unknown
+        return [self.docs[n].item_id for n in sorted(matching)], unknown
 
     def _passes(self, doc: _Doc, f: Filters) -> bool:
         if f.type and f.type != "any" and doc.type != f.type:

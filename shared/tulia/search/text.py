@@ -32,7 +32,7 @@ STOPWORDS = frozenset(
 # name's kind word comes before them ("Roofing Nails 1kg")
 MEASURES = frozenset(
     "kg kilo kilos g gm gms ml l ltr litre litres liter lita m mm cm inch inches in ft w v mah gb tb pcs pc pieces "
-    "pack packs pakiti pair set roll box bag bags tonne ton tani gauge gen".split()
+    "pack packs pakiti pair set roll box bag bags tonne ton tani gauge gen kilogram kilograms gram grams".split()
 )
 
 # words after a kind word that make it the head of what follows: "kava ya simu", "case for iphone"
@@ -139,6 +139,9 @@ def load_shop_lexicon(path: Path = SHOP_LEXICON_FILE) -> dict[tuple[str, ...], t
 
 
 SHOP_LEXICON = load_shop_lexicon()
+# the things shops sell, by the general lexicon's English words ("fish", "ladder", "diaper"): a word
+# among them that a shop's catalog lacks names something that shop does not sell
+SHOP_NOUNS = frozenset(stem(w) for english in SHOP_LEXICON.values() for w in english if len(w) > 2)
 
 
 class Folding:

@@ -3,6 +3,7 @@ sale, and naming items and orders back to the customer (prices only from tool ou
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tulia.domain.phone import to_mpesa_msisdn
@@ -127,3 +128,29 @@ def order_summary(turn: Turn, order: dict[str, Any]) -> str:
 def echo_words(words: str, limit: int = 40) -> str:
     """The customer's words quoted back, never a wall of text."""
     return words if len(words) <= limit else words[: limit - 3].rstrip() + "..."
+
+
+def one_clear_match(
+    query: str, results: list[dict[str, Any]], terms: Callable[[str], list[str]]
+) -> dict[str, Any] | None:
+    """The one result the customer named: every word of its name said, or every word said (but the
+    item's own variant options, "mid-back", "blue") in its name and in no other result's."""
+    said = set(terms(query))
+    if not said:
+        return None
+
+    def own_name(r: dict[str, Any]) -> set[str]:  # "redmi note 13 pro" names "Xiaomi Redmi Note 13 Pro" whole
+        return set(terms(r["name"])) - set(terms(r.get("brand") or ""))
+
+    full = [r for r in results if (name := own_name(r)) and name <= said]
+    if full:
+        best = max(full, key=lambda r: len(own_name(r)))
+        if sum(1 for r in full if len(own_name(r)) == len(own_name(best))) == 1:
+            return best
+    covering = []
+    for r in results:
+        options = {term for v in r.get("variants") or [] for option in v["options"] for term in terms(option)}
+        rest = said - options
+        if len(rest) >= 2 and rest <= set(terms(r["name"])):
+            covering.append(r)
+    return covering[0] if len(covering) == 1 else None

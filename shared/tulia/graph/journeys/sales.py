@@ -36,13 +36,16 @@ from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.frame import (
     BuiltOrder,
+    FrameLine,
     Fulfilment,
+    ItemWish,
     OrderFrame,
     ShopOptions,
     next_step,
     settle,
 )
 from tulia.graph.journeys.booking import BOOKING_NODES, BOOKING_TAP, begin_booking, remind_booking
+from tulia.graph.journeys.sale_basket import basket_text, take_items
 from tulia.graph.journeys.sale_common import (
     MAX_CART_LINES,
     SALE_QUESTIONS,
@@ -52,6 +55,7 @@ from tulia.graph.journeys.sale_common import (
     frame_of,
     line_from_item,
     named_back,
+    one_clear_match,
     order_summary,
     shop_index,
     shop_options,
@@ -80,6 +84,7 @@ from tulia.llm.schemas import SaleReading
 from tulia.nlg.guard import unsupported_facts
 from tulia.nlg.messages import ROW_TITLE_LIMIT, buttons, listing, text
 from tulia.nlg.templates import COUPON_REASONS, money, word
+from tulia.nlu.basket_words import items_said
 from tulia.nlu.frame_extract import (
     FrameDelta,
     QuantitySaid,
@@ -89,7 +94,7 @@ from tulia.nlu.frame_extract import (
     residual_words,
 )
 from tulia.nlu.lexicon import any_phrase, normalize
-from tulia.nlu.rules import product_query
+from tulia.nlu.rules import catalog_evidence, product_query
 from tulia.nlu.when import read_when, without_when
 from tulia.search.catalog_index import CatalogIndex
 
@@ -106,6 +111,7 @@ StartTarget = Literal[
     "booking_tap", "booking_change",
 ]  # fmt: skip
 AdvanceTarget = Literal[
+    "take_items",
     "ask_item",
     "ask_variant",
     "ask_quantity",
@@ -160,7 +166,7 @@ def _method_said(turn: Turn, plain: str) -> bool:
 # filling the frame ----------------------------------------------------------------------------------
 def fill_frame(
     state: ConversationState, runtime: Runtime[EngineContext]
-) -> Command[Literal["search", "advance", "ask_item", "start_payment", "booking_advance", "__end__"]]:
+) -> Command[Literal["search", "take_items", "advance", "ask_item", "start_payment", "booking_advance", "__end__"]]:
     """Read everything the message says about the sale into the frame."""
     turn = Turn(state, runtime, "fill_frame")
     body = message = inbound_text(state)
@@ -178,12 +184,50 @@ def fill_frame(
     )
     choice = state.understanding.get("choice") if answering else None
     fast = state.understanding.get("fast") if answering else None
+    index = shop_index(turn)
+    listed = (
+        items_said(body, lambda part: bool(catalog_evidence(part, index)), index.conjoined)
+        if pending != "variant" and frame.payment_started is None
+        else []
+    )
+    if listed:  # several items, each with its own count: none of it answers the question asked
+        delta.quantity, delta.remove = None, False
+        pending = choice = fast = None
+    # the words of the message that may name items, and the line of the basket they name ("Jogoo ziwe
+    # tatu", "make the flour three", "ondoa chumvi"): an edit of that line, not an answer to a list
+    item_words = "" if listed else product_query(residual_words(body, delta))
+    edit_line = _line_edited(frame, item_words, index) if (delta.quantity or delta.remove) else None
+    if edit_line is not None:
+        pending = choice = fast = None
+        if delta.add and delta.quantity is not None:  # "ongeza jogoo moja": one more of that line
+            delta.quantity = QuantitySaid(delta.quantity.value, "add")
+    new_item = (
+        not listed
+        and edit_line is None
+        and _names_products(turn, item_words)
+        and not _basket_words(frame, item_words, index)
+    )
     reading = _model_reading(turn, body, fast)
     model_product = merge_model_reading(delta, reading, body, shop) if reading is not None else None
     understood = delta.said_anything() or delta.order_ref is not None
     notes: list[str] = []
+    echo = False  # a line of the basket changed: the whole basket is said back
 
     # answers that only make sense for the question asked (a number, yes/no, an option's name)
+    if (
+        pending == "item_selection"
+        and frame.sold_out
+        and choice is None
+        and _refuses_substitute(turn, frame, body, fast)
+    ):
+        # "hapana, nataka Jogoo": the item wanted, not one of the others shown in its place
+        turn.say(text(t(turn, "substitute_refused", name=frame.sold_out)))
+        frame.sold_out, frame.adding, frame.quantity_hint, frame.wish = None, False, None, None
+        ask_sale(turn, frame, None, [])
+        if frame.lines or frame.waiting:
+            turn.set(frame=frame, scratch={"echo": True})
+            return turn.goto("advance")
+        return turn.goto(END)
     if pending == "item_selection" and (option := _chosen_option(turn, body, choice)) is not None:
         return _pick(turn, frame, option["id"].split(":", 1)[1], delta)
     if pending == "item_selection" and choice is None and (fitting := _rows_fitting(turn, body)):
@@ -292,11 +336,14 @@ def fill_frame(
         notes.append(t(turn, "method_not_offered", method=delta.method_words))
         understood = True
     if delta.quantity is not None:
-        target = frame.asking_line if pending in ("quantity", "variant") else None
-        if frame.lines:
+        target = (
+            edit_line if edit_line is not None else frame.asking_line if pending in ("quantity", "variant") else None
+        )
+        if frame.lines and not (new_item and model_product is None):
             _apply_quantity(frame, delta.quantity.value, delta.quantity.edit, target)
+            echo = True
         elif delta.quantity.edit == "set":
-            frame.quantity_hint = delta.quantity.value
+            frame.quantity_hint = delta.quantity.value  # the count of the item named next, not of a line
     if delta.remove and frame.lines:
         removed = _remove_line(
             frame, (reading.remove_item if reading else None) or residual_words(body, delta), shop_index(turn).terms
@@ -304,6 +351,7 @@ def fill_frame(
         if removed is not None:
             notes.append(t(turn, "line_removed", name=removed))
             understood = True
+            echo = True
             if not frame.lines:
                 frame.order = None
     if delta.order_ref and not frame.lines and any_phrase(plain, PAY_WISH):
@@ -333,9 +381,27 @@ def fill_frame(
                 line.choose(variant.name, said)
                 understood = True
 
+    if listed:  # several items: a line each, found one by one
+        if not (delta.add and frame.lines) and (frame.lines or frame.order):
+            frame = OrderFrame(
+                fulfilment=frame.fulfilment if (delta.mode or delta.zone) else Fulfilment(),
+                payment_method=delta.method,
+                payer_phone=frame.payer_phone,
+                coupon_code=frame.coupon_code,
+            )
+        frame.waiting = [ItemWish(text=item.text[:300], quantity=item.quantity) for item in listed]
+        for note in notes:
+            turn.say(text(note))
+        turn.set(frame=frame)
+        return turn.goto("take_items")
+
     # product words: a new wish (search), or an item to add to this order
     query = "" if delta.remove else product_query(model_product or residual_words(body, delta))
-    product_words = _names_products(turn, query) and not (frame.lines and set(terms(query)) <= option_terms)
+    product_words = (
+        _names_products(turn, query)
+        and not (frame.lines and set(terms(query)) <= option_terms)
+        and edit_line is None  # the words named the line edited
+    )
     if product_words and not (pending == "variant" and understood and not delta.add):
         if frame.payment_started is not None:
             frame = OrderFrame(quantity_hint=frame.quantity_hint)
@@ -374,7 +440,7 @@ def fill_frame(
     if not frame.lines and not frame.order:
         turn.set(frame=frame)
         return turn.goto("ask_item")
-    turn.set(frame=frame)
+    turn.set(frame=frame, scratch={"echo": True} if echo else {})
     return turn.goto("advance")
 
 
@@ -438,6 +504,42 @@ def _other_business(turn: Turn, body: str) -> bool:
         return False
     understood = turn.ctx.engine.understand(body, catalog=shop_index(turn))
     return understood.intent in SIDE_INTENTS and understood.intent_confidence >= 0.8
+
+
+def _refuses_substitute(turn: Turn, frame: OrderFrame, body: str, fast: str | None) -> bool:
+    """A plain no to the items shown in place of a sold-out one, or the sold-out item named again."""
+    if fast == "no":
+        return True
+    index = shop_index(turn)
+    said = {term for term in index.terms(body) if term in index.product_terms}
+    shown = {term for option in turn.state.pending_options for term in index.terms(str(option.get("title", "")))}
+    return bool(said & (set(index.terms(frame.sold_out or "")) - shown))
+
+
+def _basket_words(frame: OrderFrame, words: str, index: CatalogIndex) -> bool:
+    """Whether every word of ``words`` that names things the shop sells is in the basket's lines
+    (their names and options): words about the basket, not a new item."""
+    said = {term for term in index.terms(words) if term in index.product_terms}
+    basket = {term for line in frame.lines for term in _line_terms(line, index)}
+    return bool(said) and said <= basket
+
+
+def _line_terms(line: FrameLine, index: CatalogIndex) -> set[str]:
+    return set(index.terms(line.name)) | {t for v in line.variants for o in v.options for t in index.terms(o)}
+
+
+def _line_edited(frame: OrderFrame, words: str, index: CatalogIndex) -> int | None:
+    """The one line of the basket the words name, when they name nothing else the shop sells."""
+    said = {term for term in index.terms(words) if term in index.product_terms}
+    if not said or not frame.lines:
+        return None
+    terms = [_line_terms(line, index) for line in frame.lines]
+    fits = [n for n, line_terms in enumerate(terms) if said <= line_terms]
+    if len(fits) == 1:
+        return fits[0]
+    overlap = [len(said & line_terms) for line_terms in terms]
+    best = max(overlap)
+    return overlap.index(best) if best and overlap.count(best) == 1 and said <= set().union(*terms) else None
 
 
 def _apply_quantity(frame: OrderFrame, value: int, edit: str, line_index: int | None) -> None:
@@ -659,32 +761,6 @@ def _ask_category(turn: Turn, frame: OrderFrame) -> None:
     turn.set(clarification_loops=turn.state.clarification_loops + 1, clarified_once=True)
 
 
-def _one_clear_match(
-    query: str, results: list[dict[str, Any]], terms: Callable[[str], list[str]]
-) -> dict[str, Any] | None:
-    """The one result the customer named: every word of its name said, or every word said (but the
-    item's own variant options, "mid-back", "blue") in its name and in no other result's."""
-    said = set(terms(query))
-    if not said:
-        return None
-
-    def own_name(r: dict[str, Any]) -> set[str]:  # "redmi note 13 pro" names "Xiaomi Redmi Note 13 Pro" whole
-        return set(terms(r["name"])) - set(terms(r.get("brand") or ""))
-
-    full = [r for r in results if (name := own_name(r)) and name <= said]
-    if full:
-        best = max(full, key=lambda r: len(own_name(r)))
-        if sum(1 for r in full if len(own_name(r)) == len(own_name(best))) == 1:
-            return best
-    covering = []
-    for r in results:
-        options = {term for v in r.get("variants") or [] for option in v["options"] for term in terms(option)}
-        rest = said - options
-        if len(rest) >= 2 and rest <= set(terms(r["name"])):
-            covering.append(r)
-    return covering[0] if len(covering) == 1 else None
-
-
 def _search(
     turn: Turn,
     frame: OrderFrame,
@@ -712,7 +788,7 @@ def _search(
     data = result["data"]
     if not data["results"] and fallback_query:
         return _search(turn, frame, fallback_query, slots, category=category)
-    named = _one_clear_match(query, data["results"], shop_index(turn).terms) if query and not category else None
+    named = one_clear_match(query, data["results"], shop_index(turn).terms) if query and not category else None
     results = [r for r in data["results"] if r["in_stock"]][:MAX_SHORTLIST_ITEMS]
     if named is not None and named["in_stock"]:
         turn.trace.append({"kind": "step", "node": "catalog_present_options", "shown": 1, "named": named["item_id"]})
@@ -744,6 +820,7 @@ def _search(
         return None
     if named is not None:  # asked for by name and sold out: said so, with what is in stock
         turn.say(text(t(turn, "out_of_stock_instead", name=named["name"])))
+        frame.sold_out = named["name"][:300]
     rejected = s.rejected_shortlists + (1 if s.pending == "item_selection" else 0)
     rows = []
     for item in results:
@@ -922,7 +999,7 @@ def _pick(
         existing.quantity = (existing.quantity or 1) + (line.quantity or 1)
     else:
         frame.lines = [*frame.lines, line][:MAX_CART_LINES]
-    frame.quantity_hint, frame.adding, frame.wish = None, False, None
+    frame.quantity_hint, frame.adding, frame.wish, frame.sold_out = None, False, None, None
     if delta.mode:
         frame.fulfilment = Fulfilment(mode=delta.mode, zone=delta.zone, place=delta.place)
     shown = existing or line
@@ -947,6 +1024,10 @@ def advance(state: ConversationState, runtime: Runtime[EngineContext]) -> Comman
             turn.say(text(t(turn, "method_not_offered", method="")))
     step = next_step(frame, can_prompt_phone=can_prompt(state.phone_e164))
     turn.trace.append({"kind": "step", "node": "advance", "next": step})
+    if state.scratch.get("echo"):  # a line changed: the basket said back (an order built says it itself)
+        if step not in ("build_order", "take_items") and frame.lines:
+            turn.say(text(basket_text(turn, frame)))
+        turn.set(scratch={})
     turn.set(frame=frame)
     if step == "payment_started":
         return turn.goto(END)
@@ -1266,6 +1347,7 @@ SALES_NODES = (
     ("tap", tap),
     ("fill_frame", fill_frame),
     ("search", search),
+    ("take_items", take_items),
     ("advance", advance),
     ("ask_item", ask_item),
     ("ask_variant", ask_variant),

@@ -1,0 +1,173 @@
+"""The basket of a sale: several items listed in one message, each its own line; and the basket said
+back after every change.
+
+``take_items`` finds the listed items still waiting (``OrderFrame.waiting``) one by one with
+catalog_search: an item the words name clearly becomes a line with its own count and options; one the
+shop does not sell is said and skipped; one of several that fit is asked about with a shortlist while
+the rest wait (the pick comes back here through ``advance``). Prices come from catalog_get_item.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.graph import END
+from langgraph.runtime import Runtime
+from langgraph.types import Command
+
+from tulia.graph.calls import Turn
+from tulia.graph.context import EngineContext
+from tulia.graph.frame import FrameLine, OrderFrame
+from tulia.graph.journeys.booking import begin_booking
+from tulia.graph.journeys.sale_common import (
+    MAX_CART_LINES,
+    ask_sale,
+    echo_words,
+    frame_of,
+    line_from_item,
+    named_back,
+    one_clear_match,
+    shop_index,
+)
+from tulia.graph.nodes import t
+from tulia.graph.routing import MAX_SHORTLIST_ITEMS
+from tulia.graph.state import ConversationState
+from tulia.nlg.messages import listing, text
+from tulia.nlg.templates import money
+from tulia.nlu.basket_words import item_words, measured_count
+from tulia.nlu.frame_extract import named_option
+from tulia.search.text import SHOP_NOUNS
+
+
+def basket_text(turn: Turn, frame: OrderFrame) -> str:
+    """The whole basket, one line per item, as the customer will be asked to pay for it."""
+    rows = []
+    for line in frame.lines:
+        item = named_back(line)
+        rows.append(f"{line.quantity} x {item}" if line.quantity else t(turn, "basket_line_unsure", item=item))
+    return t(turn, "basket", lines="\n".join(rows))
+
+
+def line_named(frame: OrderFrame, words: str, terms: Any) -> int | None:
+    """The one line of the basket that ``words`` name ("the flour", "Jogoo", "unga"), or None."""
+    said = set(terms(words))
+    if not said or not frame.lines:
+        return None
+    overlap = []
+    for line in frame.lines:
+        named = set(terms(line.name)) | {t for v in line.variants for o in v.options for t in terms(o)}
+        overlap.append(len(said & named))
+    best = max(overlap)
+    return overlap.index(best) if best and overlap.count(best) == 1 else None
+
+
+def add_line(frame: OrderFrame, line: FrameLine) -> FrameLine:
+    """Put a line in the basket: the same item with the same options adds to its count."""
+    for existing in frame.lines:
+        if existing.item_id == line.item_id and existing.variant_selection == line.variant_selection:
+            if existing.quantity is not None and line.quantity is not None and not existing.fixed_quantity:
+                existing.quantity = min(existing.quantity + line.quantity, 1000)
+            elif existing.quantity is None:
+                existing.quantity = line.quantity
+            return existing
+    frame.lines = [*frame.lines, line][:MAX_CART_LINES]
+    return line
+
+
+def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Any]:
+    """Find each listed item in turn; ask about the first that needs a choice, the rest waiting."""
+    turn = Turn(state, runtime, "take_items")
+    frame = frame_of(turn)
+    index = shop_index(turn)
+    unsold: list[str] = []
+    while frame.waiting:
+        wish, frame.waiting = frame.waiting[0], frame.waiting[1:]
+        query = item_words(wish.text)
+        found = turn.tool("catalog_search", query=query, filters={}, limit=10)
+        if not found["ok"]:
+            turn.say(text(t(turn, "tool_error")))
+            turn.set(frame=frame)
+            return turn.goto(END)
+        results = found["data"]["results"]
+        fitting_ids, unknown = index.full_matches(query)
+        fitting = [r for r in results if r["item_id"] in set(fitting_ids)]
+        named = one_clear_match(query, results, index.terms) or _most_named(fitting, query, index)
+        if named is None and (not fitting or any(w in SHOP_NOUNS for w in unknown)):
+            unsold.append(echo_words(query or wish.text))
+            continue
+        if named is None:
+            in_stock = [r for r in fitting if r["in_stock"]][:MAX_SHORTLIST_ITEMS]
+            if not in_stock:
+                turn.say(text(t(turn, "out_of_stock", name=fitting[0]["name"])))
+                continue
+            _say_unsold(turn, unsold)
+            if frame.lines:
+                turn.say(text(basket_text(turn, frame)))
+            turn.say(
+                listing(
+                    t(turn, "which_item", words=echo_words(query)),
+                    [(f"item:{r['item_id']}", r["name"], money(r["price"])) for r in in_stock],
+                    button=t(turn, "shortlist_button"),
+                )
+            )
+            frame.quantity_hint, frame.adding, frame.wish = wish.quantity, True, wish.text
+            turn.set(
+                last_catalog_query=query,
+                last_catalog_results=[
+                    {
+                        **{k: r[k] for k in ("item_id", "name", "price", "in_stock", "type")},
+                        "options": [o for v in r["variants"] for o in v["options"]][:30],
+                    }
+                    for r in in_stock
+                ],
+            )
+            ask_sale(
+                turn, frame, "item_selection", [{"id": f"item:{r['item_id']}", "title": r["name"]} for r in in_stock]
+            )
+            return turn.goto(END)
+        got = turn.tool("catalog_get_item", item_id=named["item_id"])
+        if not got["ok"]:
+            turn.say(text(t(turn, "tool_error")))
+            turn.set(frame=frame)
+            return turn.goto(END)
+        item = got["data"]
+        if item["type"] == "service" and item.get("duration_minutes"):  # time is booked, not put in a basket
+            if not frame.lines and not frame.waiting:
+                _say_unsold(turn, unsold)
+                turn.set(frame=frame)
+                return begin_booking(turn, item, wish.text)
+            turn.say(text(t(turn, "book_separately", name=item["name"])))
+            continue
+        if not item["in_stock"]:
+            turn.say(text(t(turn, "out_of_stock", name=item["name"])))
+            continue
+        line = line_from_item(item, wish.quantity or measured_count(wish.text, item["name"]))
+        for variant in line.variants:
+            said = named_option(wish.text, variant.options)
+            if said is not None:
+                line.choose(variant.name, said)
+        add_line(frame, line)
+    _say_unsold(turn, unsold)
+    frame.adding, frame.quantity_hint, frame.wish = False, None, None
+    if frame.lines:
+        turn.say(text(basket_text(turn, frame)))
+    turn.trace.append({"kind": "step", "node": "take_items", "lines": len(frame.lines), "unsold": len(unsold)})
+    turn.set(frame=frame, selected_item_ids=[ln.item_id for ln in frame.lines], rejected_shortlists=0)
+    return turn.goto("advance")
+
+
+def _most_named(fitting: list[dict[str, Any]], query: str, index: Any) -> dict[str, Any] | None:
+    """Of the items every word fits, the one whose name has the most of the words said (numbers too:
+    "3 inch wire nails" is the 3 inch), when only one has the most."""
+    if len(fitting) <= 1:
+        return fitting[0] if fitting else None
+    said = set(index.terms(query))
+    overlap = [len(said & set(index.terms(f"{r['name']} {r.get('brand') or ''}"))) for r in fitting]
+    best = max(overlap)
+    return fitting[overlap.index(best)] if overlap.count(best) == 1 else None
+
+
+def _say_unsold(turn: Turn, unsold: list[str]) -> None:
+    if unsold:
+        turn.say(text(t(turn, "not_sold", words=", ".join(f'"{w}"' for w in unsold))))
+        unsold.clear()

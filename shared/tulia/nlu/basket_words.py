@@ -1,0 +1,151 @@
+"""Several items in one message: "Nataka Jogoo unga 2kg tatu na sukari Mumias 2kg moja", "2 of X and
+one Y", "a Samsung Galaxy A15 and an Oraimo power bank".
+
+A message is cut at its lists' joins (commas, "and", "na", "plus", "pamoja na", "then also add") into
+parts; a part that names something the shop sells is one wished item, with its own count (the count
+words of that part only) and its own words for the search and for options. Parts that name nothing the
+shop sells ("niletee Mwiki", "nitalipa na M-Pesa") are left to the frame's other extractors. A join
+inside one of the shop's own names ("Twin and Earth Cable", "Wash and Blow-dry") does not cut.
+
+Pure functions of the message and of the shop's words (passed in), in English, Swahili and Sheng.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+
+from tulia.nlu.frame_extract import BUY_VERBS, COUNT_UNITS, NUMBER_WORDS, extract_quantity, without_negated_counts
+from tulia.nlu.lexicon import normalize
+
+MAX_ITEMS = 10  # more parts than this in one message is a list to browse, not a basket to build
+
+# the joins of a list, longest first ("na pia" before "na")
+_JOINS = (
+    "and then also", "then also", "and also", "and then", "as well as", "pamoja na", "na pia", "na tena",
+    "alafu", "halafu", "kisha", "plus", "and", "na", "&", "+", "also", "pia",
+)  # fmt: skip
+_JOIN = re.compile(
+    r"\s*(?:[,;\n]|(?<![\w&+])(?:" + "|".join(re.escape(j) for j in _JOINS) + r")(?![\w&+]))\s*",
+    re.I,
+)
+# "kumi na mbili" is twelve, not a list
+_TENS = {"kumi": 10, "ishirini": 20, "thelathini": 30, "arobaini": 40, "hamsini": 50}
+_TENS_AND = re.compile(
+    r"\b(" + "|".join(_TENS) + r")\s+na\s+(" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b"
+)
+# "a kilo of tomatoes", "an eggs tray", "one Redmi Buds 5": one of it
+_ONE = re.compile(r"^(?:(?:i\s+)?(?:need|want|get|take|nataka|nipe|naomba|niletee|add|ongeza|weka)\s+)?(?:a|an|one)\s")
+# "2 kg" said of an item sold by the kilo: a measure that may be a count of its packs
+_MEASURE = re.compile(r"(?<![\w.])(\d{1,4}(?:\.\d+)?)\s*(kg|kilo|kilos|g|l|litre|litres|liter|ltr|ml)(?!\w)")
+_UNIT_BASE = {"kg": ("g", 1000), "kilo": ("g", 1000), "kilos": ("g", 1000), "g": ("g", 1)}
+_UNIT_BASE |= dict.fromkeys(("l", "litre", "litres", "liter", "ltr"), ("ml", 1000)) | {"ml": ("ml", 1)}
+
+
+@dataclass(frozen=True)
+class ItemSaid:
+    """One wished item of a message: its part of the words and the count said for it."""
+
+    text: str  # the part of the message, normalised ("jogoo unga 2kg tatu")
+    quantity: int | None  # the count said for it, or None
+
+
+def _tens(plain: str) -> str:
+    return _TENS_AND.sub(lambda m: str(_TENS[m.group(1)] + NUMBER_WORDS[m.group(2)]), plain)
+
+
+def _parts(text: str, conjoined: Collection[tuple[str, str]]) -> list[str]:
+    """The message cut at its joins, except where a join belongs to one of the shop's names."""
+    raw = _tens(text.casefold())
+    pieces: list[str] = []
+    start = 0
+    for m in _JOIN.finditer(raw):
+        if m.start() == 0 and m.end() == 0:
+            continue
+        left, right = raw[start : m.start()].split(), raw[m.end() :].split()
+        if left and right and (normalize(left[-1]), normalize(right[0])) in conjoined:
+            continue  # "twin and earth cable": one name
+        pieces.append(raw[start : m.start()])
+        start = m.end()
+    pieces.append(raw[start:])
+    return [p for p in (normalize(piece) for piece in pieces) if p]
+
+
+_NOT_ITEM_WORDS = frozenset(NUMBER_WORDS) | frozenset(COUNT_UNITS) | {v for v in BUY_VERBS if " " not in v}
+_NOT_ITEM_WORDS |= frozenset(
+    "a an i me please pls tafadhali can could get also pia then alafu halafu kisha more zaidi another ingine "
+    "nyingine of ya wa za la cha vya kwa for".split()
+)
+_COUNT_TOKEN = re.compile(r"^(?:x\d{1,4}|\d{1,4}x|\d{1,4}(?:pcs|pc))$")
+
+
+def item_words(part: str) -> str:
+    """The words of one listed part that name the item: without its count, counting words and verbs
+    of buying ("i need 3 packets of jogoo maize flour" -> "jogoo maize flour"). Numbers of the name and
+    measures stay ("jbl go 3", "2kg")."""
+    plain = without_negated_counts(part)
+    _said, spans = extract_quantity(plain)
+    for start, end in sorted(spans, reverse=True):
+        plain = plain[:start] + " " + plain[end:]
+    words = plain.split()
+    keep = [w not in _NOT_ITEM_WORDS and not _COUNT_TOKEN.match(w) for w in words]
+    out = [
+        w
+        for n, w in enumerate(words)
+        if keep[n] or (w in ("ya", "wa", "za", "la", "of") and 0 < n < len(words) - 1 and keep[n - 1] and keep[n + 1])
+    ]
+    return " ".join(out)
+
+
+def count_of(part: str) -> int | None:
+    """The count said in one part ("jogoo unga 2kg tatu" is 3, "a kilo of tomatoes" is 1)."""
+    said, _spans = extract_quantity(without_negated_counts(part))
+    if said is not None:  # "add 1 mumias sugar": one of it, in a list
+        return said.value
+    if _ONE.match(part):
+        return 1
+    return None
+
+
+def items_said(
+    text: str, names_product: Callable[[str], bool], conjoined: Collection[tuple[str, str]] = ()
+) -> list[ItemSaid]:
+    """The items a message lists, when it lists two or more things the shop sells (else ``[]``)."""
+    items: list[ItemSaid] = []
+    named = 0
+    for part in _parts(text, conjoined):
+        count = count_of(part)
+        if names_product(part):
+            named += 1
+            items.append(ItemSaid(part, count))
+        elif count is not None and any(w.isalpha() and len(w) > 2 for w in item_words(part).split()):
+            items.append(ItemSaid(part, count))  # "a pack of nappies": an item, even one the shop lacks
+        elif items and not any(ch.isalpha() for ch in part.replace("x", "")):
+            # "Fresh Fri 1L, x2": a bare count after an item is that item's
+            count = count_of(part)
+            if count is not None and items[-1].quantity is None:
+                items[-1] = ItemSaid(items[-1].text, count)
+    if len(items) < 2 or len(items) > MAX_ITEMS or not named:
+        return []
+    return items
+
+
+def measured_count(part: str, item_name: str) -> int | None:
+    """A measure said of an item sold in packs of a measure, as a count of packs: "2 kg of nails" of
+    "Wire Nails 1kg" is 2, "3 litres" of "Fresha Milk 1L" is 3. ``None`` when the measure is the
+    item's own ("Jogoo 2kg" of "Jogoo Maize Flour 2kg") or does not divide into packs."""
+    said = _MEASURE.findall(part)
+    own = _MEASURE.findall(normalize(item_name))
+    if len(said) != 1 or len(own) != 1:
+        return None
+    (said_value, said_unit), (own_value, own_unit) = said[0], own[0]
+    said_base, own_base = _UNIT_BASE.get(said_unit), _UNIT_BASE.get(own_unit)
+    if said_base is None or own_base is None or said_base[0] != own_base[0]:
+        return None
+    said_amount = float(said_value) * said_base[1]
+    own_amount = float(own_value) * own_base[1]
+    if own_amount <= 0 or said_amount == own_amount:
+        return None
+    packs = said_amount / own_amount
+    return int(packs) if packs == int(packs) and 1 < packs <= 1000 else None

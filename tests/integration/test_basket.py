@@ -1,0 +1,127 @@
+"""Several items in one message, and edits that change only the line they name (issue 30, parts 4 and 5).
+
+Chats with the grocer (delivery only, a Till) and the electronics shop through the checkpointed graph
+on the rules engine. Each test checks what a customer notices: the lines and counts of the order, the
+total it is asked to pay, the basket said back, and that nothing else changed.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.chat import Chat, kes
+from tests.conftest import GROCER
+from tulia.services import Services
+
+
+@pytest.fixture
+def grocer(chat: Chat) -> Chat:
+    return Chat(chat.conversations, tenant_id=GROCER, phone="+254711000333")
+
+
+def basket(chat: Chat) -> dict[str, int | None]:
+    frame = chat.state["frame"]
+    return {line.name: line.quantity for line in frame.lines}
+
+
+# several items in one message ------------------------------------------------------------------------------
+def test_two_items_with_their_own_counts_in_swahili_and_the_place_build_two_lines(
+    grocer: Chat, seeded: Services
+) -> None:
+    reply = grocer.send("Nataka Jogoo unga 2kg tatu na sukari Mumias 2kg moja, niletee Mwiki")
+    order = seeded.orders.get(GROCER, grocer.state["order_id"])
+    assert {(line.item_id, line.quantity) for line in order.lines} == {("GR-UNG-01", 3), ("GR-SUG-01", 1)}
+    assert order.delivery.zone == "Kasarani"
+    assert f"3 x Jogoo Maize Flour 2kg: {kes(540)}" in reply
+    assert f"1 x Mumias Sugar 2kg: {kes(330)}" in reply
+
+
+def test_two_items_in_english_keep_the_second(grocer: Chat) -> None:
+    reply = grocer.send("2 Kabras sugar 1kg and 1 Kensalt salt")
+    assert basket(grocer) == {"Kabras Sugar 1kg": 2, "Kensalt Table Salt 1kg": 1}
+    assert ":\n2 x Kabras Sugar 1kg - KES 170\n1 x Kensalt Table Salt 1kg - KES 55" in reply  # the basket said back
+
+
+def test_then_also_add_a_second_item_with_a_trailing_count(grocer: Chat, seeded: Services) -> None:
+    grocer.send("3 Jogoo then also add 1 Mumias sugar, 1")
+    assert basket(grocer) == {"Jogoo Maize Flour 2kg": 3, "Mumias Sugar 2kg": 1}
+    grocer.send("Kasarani")
+    order = seeded.orders.get(GROCER, grocer.state["order_id"])
+    assert order.totals.subtotal == 3 * 180 + 330  # KES 870 of goods, not 4 x Jogoo
+
+
+def test_a_phone_and_a_power_bank_are_two_lines_not_a_list_of_power_banks(chat: Chat) -> None:
+    reply = chat.send("a Samsung Galaxy A15 and an Oraimo power bank")
+    lines = {line.name: line.quantity for line in chat.state["frame"].lines}
+    assert lines.get("Samsung Galaxy A15") == 1
+    assert "Which oraimo power bank would you like?" in reply  # several Oraimo power banks: asked
+    assert chat.state["pending"] == "item_selection"
+    picked = chat.state["pending_options"][0]
+    chat.send(reply_id=picked["id"])
+    names = [line.name for line in chat.state["frame"].lines]
+    assert names == ["Samsung Galaxy A15", picked["title"]]
+
+
+def test_an_item_the_shop_does_not_sell_is_said_and_the_rest_kept(grocer: Chat) -> None:
+    reply = grocer.send("unga wa Exe mbili, sukari ya Kabras tatu na samaki moja")
+    assert 'Samahani, hatuuzi "samaki".' in reply
+    assert basket(grocer) == {"Exe Chapati Flour 2kg": 2, "Kabras Sugar 1kg": 3}
+
+
+def test_a_join_inside_a_shop_name_does_not_cut_it(seeded: Services, chat: Chat) -> None:
+    hardware = Chat(chat.conversations, tenant_id="demo-hardware", phone="+254711000444")
+    hardware.send("2 Twin and Earth Cable 2.5mm and 3 LED bulbs")
+    lines = {line.item_id: line.quantity for line in hardware.state["frame"].lines}
+    assert lines == {"HW-ELC-01": 2, "HW-ELC-03": 3}
+
+
+# edits change the line they name, and only it ------------------------------------------------------------------
+def test_adding_an_item_keeps_the_count_of_the_others(grocer: Chat) -> None:
+    grocer.send("nataka Jogoo unga 2kg tatu")
+    reply = grocer.send("ongeza pia mafuta ya kupika Fresh Fri moja")
+    lines = grocer.state["frame"].lines
+    assert [(line.item_id, line.quantity) for line in lines] == [("GR-UNG-01", 3), ("GR-OIL-01", 1)]
+    assert "Ungependa size gani?" in reply  # the oil's size is asked; the flour stays at three
+
+
+def test_a_correction_of_a_count_corrects_and_does_not_search(grocer: Chat) -> None:
+    grocer.send("2 Kabras sugar 1kg and 1 Jogoo unga")
+    reply = grocer.send("hapana, unga ni pakiti tatu sio moja")
+    assert basket(grocer) == {"Kabras Sugar 1kg": 2, "Jogoo Maize Flour 2kg": 3}
+    assert "Kikapu chako:\n2 x Kabras Sugar 1kg - KES 170\n3 x Jogoo Maize Flour 2kg - KES 180" in reply
+    assert "nimepata" not in reply  # no search
+
+
+def test_a_named_line_takes_the_count_even_with_an_old_list_open(grocer: Chat) -> None:
+    grocer.send("nataka Jogoo unga 2kg moja")
+    listed = grocer.send("ongeza pia unga")  # several flours: a list is open
+    assert grocer.state["pending"] == "item_selection"
+    assert "Exe Chapati Flour 2kg" in listed
+    grocer.send("Jogoo ziwe tatu")
+    assert basket(grocer) == {"Jogoo Maize Flour 2kg": 3}  # not row 3 (Exe Chapati Flour)
+
+
+def test_make_the_flour_three_in_english(grocer: Chat) -> None:
+    grocer.send("1 Jogoo maize flour and 2 Mumias sugar")
+    reply = grocer.send("make the flour three")
+    assert basket(grocer) == {"Jogoo Maize Flour 2kg": 3, "Mumias Sugar 2kg": 2}
+    assert "3 x Jogoo Maize Flour 2kg - KES 180\n2 x Mumias Sugar 2kg - KES 330" in reply
+
+
+def test_removing_a_named_line_keeps_the_others(grocer: Chat) -> None:
+    grocer.send("2 Kabras sugar, 1 Kensalt salt and 3 Brookside milk")
+    reply = grocer.send("ondoa chumvi")
+    assert basket(grocer) == {"Kabras Sugar 1kg": 2, "Brookside Fresh Milk 500ml": 3}
+    assert "Nimeondoa Kensalt Table Salt 1kg." in reply
+
+
+def test_refusing_a_substitute_by_naming_the_sold_out_item_adds_nothing(seeded: Services, chat: Chat) -> None:
+    item = seeded.catalog.get(GROCER, "GR-UNG-01")
+    seeded.catalog.put_many([item.model_copy(update={"stock": 0})])
+    grocer = Chat(chat.conversations, tenant_id=GROCER, phone="+254711000555")
+    grocer.send("2 Kabras sugar 1kg")
+    shown = grocer.send("ongeza Jogoo maize flour")
+    assert "Samahani, Jogoo Maize Flour 2kg imeisha kwa sasa." in shown
+    reply = grocer.send("hapana, nilitaka Jogoo")
+    assert basket(grocer) == {"Kabras Sugar 1kg": 2}  # no Pembe or Exe put in its place
+    assert "Sawa, sijaongeza kitu badala ya Jogoo Maize Flour 2kg." in reply
