@@ -125,3 +125,54 @@ def test_refusing_a_substitute_by_naming_the_sold_out_item_adds_nothing(seeded: 
     reply = grocer.send("hapana, nilitaka Jogoo")
     assert basket(grocer) == {"Kabras Sugar 1kg": 2}  # no Pembe or Exe put in its place
     assert "Sawa, sijaongeza kitu badala ya Jogoo Maize Flour 2kg." in reply
+
+
+# a question inside a step is answered, what it fills is kept, and the step is asked again -------------------------
+def test_a_fee_question_at_the_quantity_step_fills_the_zone_answers_and_asks_again(
+    grocer: Chat, seeded: Services
+) -> None:
+    grocer.send("I want Mumias sugar")
+    assert grocer.state["pending"] == "quantity"
+    reply = grocer.send("how much is delivery to Ruiru?")
+    assert "Ruiru (Kimbo, Membley, Kamakis, Juja, Tatu City): KES 250" in reply  # the shop's own fees
+    assert reply.rstrip().endswith("4. Another number")  # the quantity asked again, last
+    assert grocer.state["pending"] == "quantity"
+    summary = grocer.send("2")
+    order = seeded.orders.get(GROCER, grocer.state["order_id"])
+    assert (order.lines[0].quantity, order.delivery.zone, order.delivery.fee) == (2, "Ruiru", 250)
+    assert f"Total: {kes(2 * 330 + 250)}" in summary
+
+
+def test_a_question_at_the_payment_confirmation_is_answered_and_the_confirmation_kept(chat: Chat) -> None:
+    chat.send("I need 2 Oraimo FreePods Lite Earbuds black delivered to Westlands, I'll pay with M-Pesa")
+    assert chat.state["pending"] == "payment_confirmation"
+    reply = chat.send("do you deliver on sunday?")
+    assert "Back to your order:" in reply
+    assert "Please confirm: send an M-Pesa prompt" in reply.split("Back to your order:")[1]
+    assert chat.state["pending"] == "payment_confirmation"
+
+
+# Till or Paybill steps do not lock the order ---------------------------------------------------------------------
+def test_an_order_given_till_steps_can_still_change_and_the_new_amount_is_said(grocer: Chat, seeded: Services) -> None:
+    steps = grocer.send("Nataka Mumias sugar 2kg mbili, niletee Mwiki. Nitalipa na till")
+    assert f"Kiasi: {kes(2 * 330 + 100)}" in steps
+    first = grocer.state["order_id"]
+    changed = grocer.send("ongeza pia chumvi Kensalt moja")
+    second = grocer.state["order_id"]
+    assert second != first
+    order = seeded.orders.get(GROCER, second)
+    assert {(line.item_id, line.quantity) for line in order.lines} == {("GR-SUG-01", 2), ("GR-SAL-01", 1)}
+    assert f"Kiasi: {kes(2 * 330 + 55 + 100)}" in changed  # the Till steps again, with the new amount
+    assert "Till number: 7012345" in changed
+    assert seeded.orders.get(GROCER, first).status == "cancelled"  # the old amount can no longer be paid
+
+
+def test_an_order_with_money_received_is_not_changed(grocer: Chat, seeded: Services) -> None:
+    grocer.send("Nataka Mumias sugar 2kg mbili, niletee Mwiki. Nitalipa na till")
+    ref = grocer.state["order_id"]
+    order = seeded.orders.get(GROCER, ref)
+    part_paid = order.model_copy(update={"paid_amount": 100})  # part of the money already in
+    seeded.db.transact([seeded.orders.replace_operation(order, part_paid)], conflict_message="test")
+    refused = grocer.send("ongeza pia chumvi Kensalt moja")
+    assert f"Malipo ya oda {ref} yameshaanza" in refused
+    assert grocer.state["order_id"] == ref

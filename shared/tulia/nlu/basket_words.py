@@ -43,6 +43,10 @@ _UNIT_BASE = {"kg": ("g", 1000), "kilo": ("g", 1000), "kilos": ("g", 1000), "g":
 _UNIT_BASE |= dict.fromkeys(("l", "litre", "litres", "liter", "ltr"), ("ml", 1000)) | {"ml": ("ml", 1)}
 
 
+# a part that starts with one of these goes on describing the part before it ("ya Samsung", "for the tv")
+_CONTINUES = frozenset({"ya", "za", "la", "wa", "cha", "vya", "of", "for", "with", "in", "kwa", "yenye", "zenye"})
+
+
 @dataclass(frozen=True)
 class ItemSaid:
     """One wished item of a message: its part of the words and the count said for it."""
@@ -112,9 +116,15 @@ def items_said(
     text: str, names_product: Callable[[str], bool], conjoined: Collection[tuple[str, str]] = ()
 ) -> list[ItemSaid]:
     """The items a message lists, when it lists two or more things the shop sells (else ``[]``)."""
+    parts: list[str] = []
+    for part in _parts(text, conjoined):
+        if parts and part.split()[0] in _CONTINUES:
+            parts[-1] += " " + part  # "nataka simu / ya Samsung": one wish in two messages
+        else:
+            parts.append(part)
     items: list[ItemSaid] = []
     named = 0
-    for part in _parts(text, conjoined):
+    for part in parts:
         count = count_of(part)
         if names_product(part):
             named += 1

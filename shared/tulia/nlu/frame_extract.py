@@ -243,7 +243,7 @@ def extract_quantity(
         if word == "both":
             continue  # "both" names the items, not a count of one of them
         if word == "one":
-            counted = before and before[0] in ("just", "only", "need", "want", "take", "buy", "get")
+            counted = before and before[0] in ("just", "only", "need", "want", "take", "buy", "get", "be", "is", "ni")
             answered = bare_number_is_quantity and m.start() == 0  # "one, deliver to Westlands" to "how many?"
             if not (counted or answered):
                 continue  # "the black one", "this one" are not counts

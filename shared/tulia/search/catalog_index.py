@@ -108,6 +108,7 @@ class CatalogIndex:
         self.brands: set[str] = set()
         # words joined inside one of its names ("Twin and Earth Cable"): a list is never cut there
         self.conjoined: set[tuple[str, str]] = set()
+        self.option_values: dict[str, frozenset[str]] = {}  # each item's options, folded ("34", "brown")
         self.books = False  # the shop sells time: some active service has a duration (booked, not sold)
         for item in items:
             if item.active:
@@ -163,6 +164,7 @@ class CatalogIndex:
                 weights[tok] += FIELD_WEIGHTS[name]
             if name != "description":
                 self.product_terms.update(t for t in toks if not t.isdigit())
+        self.option_values[item.item_id] = frozenset(fold(o.value) for d in item.variants for o in d.options)
         words = re.findall(r"[\w'-]+|[&+]", fold(item.name))
         for before, join, after in zip(words, words[1:], words[2:], strict=False):
             if join in _NAME_JOINS:
@@ -207,6 +209,10 @@ class CatalogIndex:
         cutoff = 85 if len(term) <= 5 else 80 if len(term) == 6 else 75  # "stima" is not "simba"
         matches = process.extract(term, self._long_vocab, scorer=fuzz.ratio, score_cutoff=cutoff, limit=2)
         return [(m, FUZZY * (score / 100)) for m, score, _ in matches]
+
+    def item_name(self, item_id: str) -> str:
+        """One item's name ("" for an item the index does not have)."""
+        return next((doc.name for doc in self.docs if doc.item_id == item_id), "")
 
     def full_matches(self, query: str) -> tuple[list[str], list[str]]:
         """The items that every word of ``query`` the shop knows names (by its name, brand, category,

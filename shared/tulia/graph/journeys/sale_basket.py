@@ -28,6 +28,7 @@ from tulia.graph.journeys.sale_common import (
     named_back,
     one_clear_match,
     shop_index,
+    trailing_count,
 )
 from tulia.graph.nodes import t
 from tulia.graph.routing import MAX_SHORTLIST_ITEMS
@@ -82,7 +83,9 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     unsold: list[str] = []
     while frame.waiting:
         wish, frame.waiting = frame.waiting[0], frame.waiting[1:]
-        query = item_words(wish.text)
+        query, trailing = item_words(wish.text), None
+        if wish.quantity is None:  # "sukari 2, unga 3": a number after the item's words
+            query, trailing = trailing_count(query, index)
         found = turn.tool("catalog_search", query=query, filters={}, limit=10)
         if not found["ok"]:
             turn.say(text(t(turn, "tool_error")))
@@ -141,7 +144,7 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         if not item["in_stock"]:
             turn.say(text(t(turn, "out_of_stock", name=item["name"])))
             continue
-        line = line_from_item(item, wish.quantity or measured_count(wish.text, item["name"]))
+        line = line_from_item(item, wish.quantity or trailing or measured_count(wish.text, item["name"]))
         for variant in line.variants:
             said = named_option(wish.text, variant.options)
             if said is not None:

@@ -3,6 +3,7 @@ sale, and naming items and orders back to the customer (prices only from tool ou
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -123,6 +124,23 @@ def order_summary(turn: Turn, order: dict[str, Any]) -> str:
         discount_line=discount_line,
         total=money(totals["total"]),
     )
+
+
+_NUMBER_NAMES = frozenset({"size", "saizi", "number", "namba", "no", "waist", "inch", "model", "gen", "series"})
+
+
+def trailing_count(words: str, index: CatalogIndex) -> tuple[str, int | None]:
+    """ "mkate Festive 1", "sukari 2": a number after the words that name one item, and that is not in
+    that item's name, is how many of it (``("mkate festive", 1)``); else the words unchanged."""
+    head, _, last = words.strip().rpartition(" ")
+    if not head or not last.isdigit() or not 0 < int(last) <= 1000 or head.split()[-1] in _NUMBER_NAMES:
+        return words, None
+    fits, _unknown = index.full_matches(head)
+    if len(fits) != 1 or last in re.findall(r"[a-z0-9]+", index.item_name(fits[0]).casefold()):
+        return words, None
+    if last in index.option_values.get(fits[0], frozenset()):
+        return words, None  # "belt brown 34": its size
+    return head, int(last)
 
 
 def echo_words(words: str, limit: int = 40) -> str:

@@ -59,6 +59,7 @@ from tulia.graph.journeys.sale_common import (
     order_summary,
     shop_index,
     shop_options,
+    trailing_count,
     variant_title,
 )
 from tulia.graph.journeys.sale_payments import (
@@ -94,6 +95,7 @@ from tulia.nlu.frame_extract import (
     residual_words,
 )
 from tulia.nlu.lexicon import any_phrase, normalize
+from tulia.nlu.reader import SURE, message_reader
 from tulia.nlu.rules import catalog_evidence, product_query
 from tulia.nlu.when import read_when, without_when
 from tulia.search.catalog_index import CatalogIndex
@@ -185,6 +187,11 @@ def fill_frame(
     choice = state.understanding.get("choice") if answering else None
     fast = state.understanding.get("fast") if answering else None
     index = shop_index(turn)
+    if frame.payment_started == "mpesa_c2b" and frame.order is not None and _changes_basket(delta):
+        # Till or Paybill steps lock nothing: until money arrives the order can change (a new order,
+        # its amount and reference said again; the old one is cancelled when the new one is built)
+        if _unpaid(turn, frame.order.order_id):
+            frame.payment_started = None
     listed = (
         items_said(body, lambda part: bool(catalog_evidence(part, index)), index.conjoined)
         if pending != "variant" and frame.payment_started is None
@@ -196,11 +203,18 @@ def fill_frame(
     # the words of the message that may name items, and the line of the basket they name ("Jogoo ziwe
     # tatu", "make the flour three", "ondoa chumvi"): an edit of that line, not an answer to a list
     item_words = "" if listed else product_query(residual_words(body, delta))
+    if delta.quantity is None and item_words:  # "mkate Festive 1": the number is the count
+        item_words, trailing = trailing_count(item_words, index)
+        if trailing is not None:
+            delta.quantity = QuantitySaid(trailing)
     edit_line = _line_edited(frame, item_words, index) if (delta.quantity or delta.remove) else None
     if edit_line is not None:
         pending = choice = fast = None
         if delta.add and delta.quantity is not None:  # "ongeza jogoo moja": one more of that line
             delta.quantity = QuantitySaid(delta.quantity.value, "add")
+    # a question about something else asked while a step is open ("do you deliver on sunday?",
+    # "how much is delivery to Kilimani?"): answered after what it fills is kept, then the step again
+    aside = answering and not listed and edit_line is None and _asks_aside(body, index)
     new_item = (
         not listed
         and edit_line is None
@@ -325,6 +339,7 @@ def fill_frame(
         and fast is None
         and choice is None
         and _names_a_place(body, delta, reading)
+        and not _names_products(turn, item_words)
         and not _other_business(turn, body)
     ):
         # a place that is in none of the shop's zones: say so and offer the zones again
@@ -342,7 +357,7 @@ def fill_frame(
         if frame.lines and not (new_item and model_product is None):
             _apply_quantity(frame, delta.quantity.value, delta.quantity.edit, target)
             echo = True
-        elif delta.quantity.edit == "set":
+        elif delta.quantity.edit == "set" or new_item:
             frame.quantity_hint = delta.quantity.value  # the count of the item named next, not of a line
     if delta.remove and frame.lines:
         removed = _remove_line(
@@ -396,11 +411,12 @@ def fill_frame(
         return turn.goto("take_items")
 
     # product words: a new wish (search), or an item to add to this order
-    query = "" if delta.remove else product_query(model_product or residual_words(body, delta))
+    query = "" if delta.remove else product_query(model_product) if model_product else item_words
     product_words = (
         _names_products(turn, query)
         and not (frame.lines and set(terms(query)) <= option_terms)
         and edit_line is None  # the words named the line edited
+        and not (frame.lines and not delta.add and _basket_words(frame, query, index))  # what is in the basket
     )
     if product_words and not (pending == "variant" and understood and not delta.add):
         if frame.payment_started is not None:
@@ -422,6 +438,13 @@ def fill_frame(
         slots = dict(state.understanding.get("slots", {}))
         turn.set(frame=frame, scratch={"query": query, "slots": slots})
         return turn.goto("search")
+    if aside and not _answered(pending, frame):
+        for note in notes:
+            turn.say(text(note))
+        turn.set(frame=frame, route="reclassify")
+        return turn.goto(END)
+    if not understood and frame.lines and query and _basket_words(frame, query, index):
+        understood = echo = True  # "Menengai" again: the basket as it is, and the step again
     for note in notes:
         turn.say(text(note))
     if not understood and not frame.lines and not frame.order:
@@ -504,6 +527,47 @@ def _other_business(turn: Turn, body: str) -> bool:
         return False
     understood = turn.ctx.engine.understand(body, catalog=shop_index(turn))
     return understood.intent in SIDE_INTENTS and understood.intent_confidence >= 0.8
+
+
+_QUESTION_LEAD = re.compile(
+    r"^(?:how|what|when|where|which|who|why|do|does|is|are|can|will|mna|mnaweza|je|ni lini|lini|saa ngapi|"
+    r"wapi|bei gani|ngapi|kuna|naweza|nitapata|mtaleta|mnaleta)\b"
+)
+
+
+def _changes_basket(delta: FrameDelta) -> bool:
+    return bool(delta.quantity or delta.mode or delta.zone or delta.coupon_code or delta.remove or delta.add)
+
+
+def _unpaid(turn: Turn, order_id: str) -> bool:
+    """An order waiting for its money, with none of it received."""
+    order = turn.ctx.services.orders.get(turn.ctx.tenant_id, order_id)
+    return order.status in ("draft", "pending_payment") and order.paid_amount == 0
+
+
+def _asks_aside(body: str, index: CatalogIndex) -> bool:
+    """A question (asked with "?" or a question word) the reader is sure is about another matter
+    (the shop's hours, fees, an order, offers, a person), not the sale's step."""
+    plain = normalize(body)
+    if not plain or not ("?" in body or _QUESTION_LEAD.match(plain)):
+        return False
+    reading = message_reader().read(body, product_terms=catalog_evidence(plain, index))
+    return reading.label in SIDE_INTENTS and reading.confidence >= SURE
+
+
+def _answered(pending: str | None, frame: OrderFrame) -> bool:
+    """Whether the question the sale asked is answered in the frame now."""
+    if pending == "zone":
+        return frame.fulfilment.zone is not None
+    if pending == "fulfilment":
+        return frame.fulfilment.mode is not None
+    if pending == "quantity":
+        return all(line.quantity is not None for line in frame.lines)
+    if pending == "variant":
+        return all(line.missing_variant() is None for line in frame.lines)
+    if pending == "payment_method":
+        return frame.payment_method is not None
+    return False
 
 
 def _refuses_substitute(turn: Turn, frame: OrderFrame, body: str, fast: str | None) -> bool:
@@ -1335,7 +1399,7 @@ def _remind(turn: Turn, frame: OrderFrame) -> None:
 
 def _names_products(turn: Turn, query: str | None) -> bool:
     """Whether words name something the shop sells ("the samsung one"), not another topic."""
-    return query is not None and shop_index(turn).names_products(query)
+    return query is not None and bool(catalog_evidence(normalize(query), shop_index(turn)))
 
 
 SALES_NODES = (
