@@ -187,11 +187,15 @@ def fill_frame(
     choice = state.understanding.get("choice") if answering else None
     fast = state.understanding.get("fast") if answering else None
     index = shop_index(turn)
-    if frame.payment_started == "mpesa_c2b" and frame.order is not None and _changes_basket(delta):
-        # Till or Paybill steps lock nothing: until money arrives the order can change (a new order,
-        # its amount and reference said again; the old one is cancelled when the new one is built)
-        if _unpaid(turn, frame.order.order_id):
-            frame.payment_started = None
+    # Till or Paybill steps lock nothing: until money arrives the order can change (a new order, its
+    # amount and reference said again; the old one is cancelled when the new one is built)
+    if (
+        frame.payment_started == "mpesa_c2b"
+        and frame.order is not None
+        and _changes_basket(delta)
+        and _unpaid(turn, frame.order.order_id)
+    ):
+        frame.payment_started = None
     listed = (
         items_said(body, lambda part: bool(catalog_evidence(part, index)), index.conjoined)
         if pending != "variant" and frame.payment_started is None
