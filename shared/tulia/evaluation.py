@@ -278,6 +278,33 @@ def _options_right(text: str, item: Any, wanted: str) -> bool:
     return True
 
 
+def _items_right(services: Services, phrase: BlindPhrase) -> bool:
+    """Several items in one message: each listed part found as the sales journey finds it (one item
+    named, with its count), and together exactly the labelled items and counts."""
+    from tulia.graph.journeys.sale_basket import find_wish, wish_query
+    from tulia.nlu.basket_words import items_said, measured_count
+    from tulia.nlu.rules import catalog_evidence
+    from tulia.tools.context import ToolContext
+    from tulia.tools.registry import call_tool
+
+    index = services.catalog_indexes.get(phrase.pack, services.tenants.get(phrase.pack).catalog_version)
+    wanted: dict[str, str] = {}
+    for part in phrase.labels["items"].split(","):
+        sku, _, said = part.partition("*")
+        wanted[sku] = said
+    ctx = ToolContext(tenant_id=phrase.pack, request_id="eval", conversation_id="eval", services=services)
+    args = {"tenant_id": phrase.pack, "request_id": "eval", "conversation_id": "eval"}
+    read: dict[str, str] = {}
+    for wish in items_said(phrase.text, lambda p: bool(catalog_evidence(p, index)), index.conjoined):
+        query, count = wish_query(wish.text, wish.quantity, index)
+        found = call_tool("catalog_search", {**args, "query": query, "filters": {}, "limit": 10}, ctx)
+        named, _fitting = find_wish(query, found["data"]["results"] if found["ok"] else [], index)
+        if named is not None:
+            counted = count or measured_count(wish.text, named["name"])
+            read[named["item_id"]] = str(counted) if counted else ""
+    return set(read) == set(wanted) and all(not c.isdigit() or read[sku] == c for sku, c in wanted.items())
+
+
 def read_blind_slots(services: Services, phrase: BlindPhrase, delta: FrameDelta) -> dict[str, bool]:
     """For each labelled slot of ``phrase``, whether the product reads it right (``delta``: the order
     frame's reading of the message in its shop)."""
@@ -299,7 +326,7 @@ def read_blind_slots(services: Services, phrase: BlindPhrase, delta: FrameDelta)
         item = services.catalog.get_many(phrase.pack, [phrase.wanted]).get(phrase.wanted) if phrase.wanted else None
         out["option"] = _options_right(phrase.text, item, labels["option"])
     if "items" in labels:
-        out["items"] = False  # several lines in one message: not read yet (issue 30, part 4)
+        out["items"] = _items_right(services, phrase)
     if "zone" in labels:
         out["zone"] = delta.zone == labels["zone"]
     if "ref" in labels:

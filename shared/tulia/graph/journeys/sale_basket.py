@@ -37,6 +37,7 @@ from tulia.nlg.messages import listing, text
 from tulia.nlg.templates import money
 from tulia.nlu.basket_words import item_words, measured_count
 from tulia.nlu.frame_extract import named_option
+from tulia.search.catalog_index import CatalogIndex
 from tulia.search.text import SHOP_NOUNS
 
 
@@ -83,19 +84,14 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     unsold: list[str] = []
     while frame.waiting:
         wish, frame.waiting = frame.waiting[0], frame.waiting[1:]
-        query, trailing = item_words(wish.text), None
-        if wish.quantity is None:  # "sukari 2, unga 3": a number after the item's words
-            query, trailing = trailing_count(query, index)
+        query, count = wish_query(wish.text, wish.quantity, index)
         found = turn.tool("catalog_search", query=query, filters={}, limit=10)
         if not found["ok"]:
             turn.say(text(t(turn, "tool_error")))
             turn.set(frame=frame)
             return turn.goto(END)
-        results = found["data"]["results"]
-        fitting_ids, unknown = index.full_matches(query)
-        fitting = [r for r in results if r["item_id"] in set(fitting_ids)]
-        named = one_clear_match(query, results, index.terms) or _most_named(fitting, query, index)
-        if named is None and (not fitting or any(w in SHOP_NOUNS for w in unknown)):
+        named, fitting = find_wish(query, found["data"]["results"], index)
+        if named is None and not fitting:
             unsold.append(echo_words(query or wish.text))
             continue
         if named is None:
@@ -144,7 +140,7 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         if not item["in_stock"]:
             turn.say(text(t(turn, "out_of_stock", name=item["name"])))
             continue
-        line = line_from_item(item, wish.quantity or trailing or measured_count(wish.text, item["name"]))
+        line = line_from_item(item, count or measured_count(wish.text, item["name"]))
         for variant in line.variants:
             said = named_option(wish.text, variant.options)
             if said is not None:
@@ -157,6 +153,28 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     turn.trace.append({"kind": "step", "node": "take_items", "lines": len(frame.lines), "unsold": len(unsold)})
     turn.set(frame=frame, selected_item_ids=[ln.item_id for ln in frame.lines], rejected_shortlists=0)
     return turn.goto("advance")
+
+
+def wish_query(text: str, quantity: int | None, index: CatalogIndex) -> tuple[str, int | None]:
+    """The search words of one listed item and its count ("sukari 2": a number after its words)."""
+    query = item_words(text)
+    if quantity is not None:
+        return query, quantity
+    return trailing_count(query, index)
+
+
+def find_wish(
+    query: str, results: list[dict[str, Any]], index: CatalogIndex
+) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """Of catalog_search's results for one listed item: the one item its words name (or None), and the
+    items they all fit (several: ask which; none: the shop does not sell it). A word the shop lacks
+    that names a thing shops sell ("samaki" at a hardware store) means it is not sold here."""
+    fitting_ids, unknown = index.full_matches(query)
+    fitting = [r for r in results if r["item_id"] in set(fitting_ids)]
+    named = one_clear_match(query, results, index.terms) or _most_named(fitting, query, index)
+    if named is None and any(w in SHOP_NOUNS for w in unknown):
+        return None, []
+    return named, fitting
 
 
 def _most_named(fitting: list[dict[str, Any]], query: str, index: Any) -> dict[str, Any] | None:
