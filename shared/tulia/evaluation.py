@@ -365,9 +365,10 @@ def evaluate_blind(
 ) -> None:
     """Figures only: the blind set's misses are never listed, printed or kept."""
     from tulia.graph.frame import ShopOptions
+    from tulia.graph.journeys.sale_common import trailing_count
     from tulia.nlu.booking_words import change_said
     from tulia.nlu.fastpath import fast_path
-    from tulia.nlu.frame_extract import extract_delta, residual_words
+    from tulia.nlu.frame_extract import QuantitySaid, extract_delta, residual_words
     from tulia.nlu.rules import product_query
     from tulia.tools.context import ToolContext
     from tulia.tools.registry import call_tool
@@ -398,6 +399,9 @@ def evaluate_blind(
         tally.route.append(route == expected or same_journey)
         options = ShopOptions.of(tenant)
         delta = extract_delta(phrase.text, zones=options.zones, enabled_methods=list(options.methods))
+        if delta.quantity is None and "items" not in phrase.labels:  # "sukari 2": as the sales journey reads it
+            _words, trailing = trailing_count(product_query(residual_words(phrase.text, delta)), index)
+            delta.quantity = QuantitySaid(trailing) if trailing is not None else None
         slots = read_blind_slots(services, phrase, delta)
         for key, right in slots.items():
             slot_keys[key].append(right)

@@ -97,3 +97,15 @@ def test_empty_query_browses_cheapest_first() -> None:
     ]
     hits = CatalogIndex(items).search("", limit=2).hits
     assert [h.item_id for h in hits] == ["S1", "S2"]
+
+
+def test_a_word_that_is_one_of_an_items_options_ranks_that_item_first() -> None:
+    """ "kinyozi fade": the salon folds both words to "haircut", but only the men's cut comes in Fade."""
+    from pathlib import Path
+
+    from tulia.packs.loader import load_pack
+
+    pack = load_pack(Path(__file__).resolve().parents[2] / "packs" / "demo-salon")
+    index = CatalogIndex(pack.catalog, pack.tenant.vocabulary.root)
+    assert index.search("kinyozi fade").hits[0].item_id == "SV-HC-01"
+    assert index.search("kinyozi fade").hits[1].item_id == "SV-HC-02"

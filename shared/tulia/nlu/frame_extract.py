@@ -9,6 +9,7 @@ its pack.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Literal
@@ -343,7 +344,18 @@ def extract_zone(
     return best[1], best[2], [best[3]]
 
 
+# a code said a few words after the word for it ("code ya punguzo ni SAVE10", "promo code for today is
+# KARIBU10") or after a verb of using it ("apply WELCOME10", "tumia JUMA20"): it must look like a code
+_CODE_WORD = re.compile(
+    r"(?<!\w)(?:promo|discount|coupon|voucher|kuponi|code|kodi|punguzo|apply|tumia|use|weka)(?!\w)", re.I
+)
+_TOKEN_AFTER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+_LOOKS_LIKE_A_CODE = re.compile(r"^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9_-]{4,}$|^[A-Z]{4,}[A-Z0-9_-]*$")
+
+
 def extract_coupon(text: str) -> tuple[str | None, list[tuple[int, int]]]:
+    """The coupon code said: right after a word for it ("code KARIBU10", "promo: save10"), or a few words
+    after it or a verb of using it when it looks like a code (letters and digits, or capitals)."""
     for m in _CODE.finditer(text):
         token = m.group(1)
         if token.casefold() in _CODE_STOP:
@@ -351,6 +363,20 @@ def extract_coupon(text: str) -> tuple[str | None, list[tuple[int, int]]]:
         if not (any(ch.isdigit() for ch in token) or token.isupper() or len(token) >= 5):
             continue
         return token.upper(), [m.span()]
+    for word in _CODE_WORD.finditer(text):
+        after = text[word.end() :]
+        for found in itertools.islice(_TOKEN_AFTER.finditer(after), 4):
+            token = found.group(0)
+            if token.casefold() in _CODE_STOP or not _LOOKS_LIKE_A_CODE.match(token):
+                continue
+            if (
+                token.casefold() == "ord"
+                or _ORDER_REF.fullmatch(token)
+                or (len(token) == 10 and token.isupper() and any(c.isdigit() for c in token))
+            ):
+                break  # an order number or an M-Pesa confirmation code, not a coupon
+            start = word.end() + found.start()
+            return token.upper(), [(start, start + len(token))]
     return None, []
 
 
@@ -477,15 +503,51 @@ _PAY_FILLER = frozenset(
 )
 
 
+# how people say sizes and measures of an option ("large" is L, "1 litre" is 1L, "128 gb" is 128GB)
+_SIZE_WORDS = {
+    "small": "s", "medium": "m", "large": "l", "extra large": "xl", "x large": "xl", "xlarge": "xl",
+    "double xl": "xxl", "2xl": "xxl", "xx large": "xxl", "extra small": "xs",
+}  # fmt: skip
+_UNIT_WORDS = {
+    "litre": "l", "litres": "l", "liter": "l", "liters": "l", "lita": "l", "ltr": "l", "l": "l", "kilo": "kg",
+    "kilos": "kg", "kg": "kg", "g": "g", "gms": "g", "grams": "g", "ml": "ml", "gb": "gb", "tb": "tb", "inch": "inch",
+    "inches": "inch",
+}  # fmt: skip
+_SIZE_ALT = "|".join(sorted((re.escape(w) for w in _SIZE_WORDS), key=len, reverse=True))
+_UNIT_ALT_OPTION = "|".join(sorted((re.escape(w) for w in _UNIT_WORDS), key=len, reverse=True))
+
+
+def option_words(text: str) -> str:
+    """Words of an option or of a message in one form: colours in English, size words as sizes, a
+    number and its unit joined ("1 litre" -> "1l", "128 gb" -> "128gb")."""
+    plain = " ".join(COLOURS.get(w, w) for w in normalize(text).split())
+    plain = re.sub(rf"(?<!\w)({_SIZE_ALT})(?!\w)", lambda m: _SIZE_WORDS[m.group(1)], plain)
+    return re.sub(
+        rf"(?<![\w.])(\d+(?:\.\d+)?)\s*({_UNIT_ALT_OPTION})(?!\w)",
+        lambda m: m.group(1) + _UNIT_WORDS[m.group(2)],
+        plain,
+    )
+
+
+def _uncontracted(text: str) -> str:
+    """Without the letters of contractions and possessives ("I'm", "it's", "Samsung's"): never a size."""
+    text = re.sub(r"(?i)\b(?:i|you|we|they|it|that|he|she)['’]?(?:m|s|ll|re|d|ve)\b", " ", text)
+    return re.sub(r"['’]s\b", "", text)
+
+
 def named_option(text: str, options: list[str]) -> str | None:
-    """The one option of a list the message names ("black", "nyeusi", "the 256GB one")."""
-    words = " ".join(COLOURS.get(w, w) for w in normalize(text).split())
+    """The one option of a list the message names ("black", "nyeusi", "the 256GB one", "large", "1 litre")."""
+    words = option_words(_uncontracted(text))
     padded = f" {words} "
-    hits = [o for o in options if f" {normalize(o)} " in padded]
+    hits = [o for o in options if f" {option_words(o)} " in padded]
     if len(hits) == 1:
         return hits[0]
     if len(hits) > 1:
         return max(hits, key=len)  # "Light Blue" over "Blue"
     said = {w for w in words.split() if len(w) >= 3}
-    partial = [o for o in options if said & {COLOURS.get(w, w) for w in normalize(o).split()}]
-    return partial[0] if len(partial) == 1 else None
+    partial = [o for o in options if said & set(option_words(o).split())]
+    if len(partial) == 1:
+        return partial[0]
+    numbers = {w for w in words.split() if w.isdigit()}  # "the 128 one": 128GB, when only one option is 128-something
+    counted = [o for o in options if any(re.fullmatch(rf"{n}[a-z]+", option_words(o)) for n in numbers)]
+    return counted[0] if len(counted) == 1 else None

@@ -40,6 +40,7 @@ FIELD_WEIGHTS = {
 EXACT, PREFIX, FUZZY = 1.0, 0.8, 0.7
 K1, B = 1.2, 0.5
 KIND_NAMED = 1.25  # the kind asked for is in the item's own name ("eggs": "Kienyeji Eggs Tray", not "Fresh Milk")
+OPTION_NAMED = 1.5  # a word said is one of the item's own options ("kinyozi fade": the cut that comes in Fade)
 UNSAID_KIND = 0.6  # no kind asked: the factor of an item whose name adds a kind ("... Silicone Case")
 CHEAP = "cheap"  # the generic term of "cheap", "affordable", "rahisi", "cheapest"
 NEGATIONS = frozenset({"not", "sio", "siyo", "bila", "without", "except", "isipokuwa", "minus"})
@@ -164,7 +165,9 @@ class CatalogIndex:
                 weights[tok] += FIELD_WEIGHTS[name]
             if name != "description":
                 self.product_terms.update(t for t in toks if not t.isdigit())
-        self.option_values[item.item_id] = frozenset(fold(o.value) for d in item.variants for o in d.options)
+        self.option_values[item.item_id] = frozenset(
+            word for d in item.variants for o in d.options for word in {fold(o.value), *raw_tokens(o.value)}
+        )
         words = re.findall(r"[\w'-]+|[&+]", fold(item.name))
         for before, join, after in zip(words, words[1:], words[2:], strict=False):
             if join in _NAME_JOINS:
@@ -330,6 +333,7 @@ class CatalogIndex:
                 quality[doc_no] += factor
 
         said = {t for words in expansions.values() for t in words}
+        said_raw = {w for t in raw_tokens(query) for w in (t, stem(t)) if len(w) >= 3}  # before the shop's folding
         n_terms = len(q_terms)
         check = filters != Filters()
         passing = [
@@ -352,6 +356,8 @@ class CatalogIndex:
             coverage = quality[doc_no] / n_terms
             own = len(doc.own_name & said) / len(doc.own_name) if doc.own_name else 0.0
             shaped = s * coverage * coverage * (0.5 + 0.5 * own)
+            if said_raw & self.option_values.get(doc.item_id, frozenset()):
+                shaped *= OPTION_NAMED
             if kind is None and (doc.kinds & doc.own_name) - said:
                 shaped *= UNSAID_KIND
             elif kind is not None and kind in doc.own_name:

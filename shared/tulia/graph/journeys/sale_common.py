@@ -130,10 +130,11 @@ _NUMBER_NAMES = frozenset({"size", "saizi", "number", "namba", "no", "waist", "i
 
 
 def trailing_count(words: str, index: CatalogIndex) -> tuple[str, int | None]:
-    """ "mkate Festive 1", "sukari 2": a number after the words that name one item, and that is not in
-    that item's name, is how many of it (``("mkate festive", 1)``); else the words unchanged."""
+    """ "mkate Festive 1", "sukari 2": a number (under 100: "unga 200" is more likely a price) after the
+    words that name one item, and that is not in that item's name or options, is how many of it
+    (``("mkate festive", 1)``); else the words unchanged."""
     head, _, last = words.strip().rpartition(" ")
-    if not head or not last.isdigit() or not 0 < int(last) <= 1000 or head.split()[-1] in _NUMBER_NAMES:
+    if not head or not last.isdigit() or not 0 < int(last) < 100 or head.split()[-1] in _NUMBER_NAMES:
         return words, None
     fits, _unknown = index.full_matches(head)
     if len(fits) != 1 or last in re.findall(r"[a-z0-9]+", index.item_name(fits[0]).casefold()):

@@ -85,7 +85,7 @@ from tulia.llm.schemas import SaleReading
 from tulia.nlg.guard import unsupported_facts
 from tulia.nlg.messages import ROW_TITLE_LIMIT, buttons, listing, text
 from tulia.nlg.templates import COUPON_REASONS, money, word
-from tulia.nlu.basket_words import items_said
+from tulia.nlu.basket_words import items_said, measured_count
 from tulia.nlu.frame_extract import (
     FrameDelta,
     QuantitySaid,
@@ -1051,6 +1051,8 @@ def _pick(
         ask_sale(turn, frame, None, [])
         return turn.goto(END)
     quantity = delta.quantity.value if delta.quantity and delta.quantity.edit == "set" else frame.quantity_hint
+    if quantity is None:  # "2 kg of wire nails" of "Wire Nails 1kg": two packs
+        quantity = measured_count(normalize(frame.wish or inbound_text(turn.state)), got["name"])
     line = line_from_item(got, quantity)
     body = normalize(inbound_text(turn.state))
     for variant in line.variants:  # "the blue one, 256GB" said with the choice, or in the wish before it
