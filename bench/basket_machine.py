@@ -26,7 +26,7 @@ def main() -> None:
     env = {**os.environ, "TULIA_BASKET_EXAMPLES": examples, "TULIA_BASKET_STEPS": steps}
     started = time.perf_counter()
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--timeout", "0",
+        [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "--timeout", "0",
          "tests/integration/test_basket_machine.py"],
         cwd=ROOT, env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
@@ -34,6 +34,8 @@ def main() -> None:
     verdict = "0 divergences" if result.returncode == 0 else "DIVERGED (see the shortest example above)"
     if result.returncode != 0:
         print(result.stdout[-6000:])
+    run = next((line for line in result.stdout.splitlines() if line.startswith("basket machine run:")), "")
+    print(run)
     print(f"basket state machine: {examples} examples of up to {steps} messages, {verdict}, {seconds:.0f} s")
     sys.exit(result.returncode)
 

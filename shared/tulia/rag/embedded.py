@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 
 from tulia.domain.kb import KbChunk
@@ -16,6 +16,14 @@ from tulia.search.text import terms
 
 K1, B = 1.2, 0.75
 MIN_COVERAGE = 0.34  # share of the question's terms a passage must contain to count as an answer
+UNKNOWN_WEIGHT = 0.5  # a question word no document uses counts half: it may be a filler ("wait", "jioni")
+
+
+def coverage_of(matched: int, query_terms: Iterable[str], known: Container[str]) -> float:
+    """The share of a question a passage holds: its ``matched`` terms over the question's terms, a term
+    no passage of the shop's documents uses (``known``) counting half."""
+    weight = sum(1.0 if term in known else UNKNOWN_WEIGHT for term in query_terms)
+    return matched / weight if weight else 0.0
 
 
 @dataclass
@@ -53,8 +61,8 @@ class KbIndex:
     ) -> list[Passage]:
         """The best passages for ``query``; one counts when it holds ``min_coverage`` of its terms (0: the
         closest passages whatever they hold, for showing an owner why nothing answered)."""
-        q_terms = [t for t in terms(query) if t in self.postings]
-        n_query = len(terms(query)) or 1
+        all_terms = terms(query)
+        q_terms = [t for t in all_terms if t in self.postings]
         scores: dict[int, float] = defaultdict(float)
         matched: dict[int, int] = defaultdict(int)
         for term in q_terms:
@@ -68,7 +76,7 @@ class KbIndex:
             chunk = self.chunks[doc_no]
             if allowed is not None and chunk.source_type not in allowed:
                 continue
-            coverage = matched[doc_no] / n_query
+            coverage = coverage_of(matched[doc_no], all_terms, self.postings)
             if coverage < min_coverage:
                 continue
             passages.append(Passage(chunk, score * coverage, coverage))

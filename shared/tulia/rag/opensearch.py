@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from tulia.domain.kb import KbChunk, KbDocument
 from tulia.errors import ProviderError, ProviderUnavailable
 from tulia.observability import logger as log
-from tulia.rag.embedded import MIN_COVERAGE, Passage
+from tulia.rag.embedded import MIN_COVERAGE, Passage, coverage_of
 from tulia.rag.embeddings import DIMENSIONS, Embedder
 from tulia.search.cache import VersionedCache
 from tulia.search.text import terms
@@ -195,10 +195,11 @@ class OpenSearchKbSearch:
                 scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank)
                 chunks.setdefault(key, _chunk(src))
         passages = []
+        found_in = {key: q_terms & set(terms(embedding_text(chunk))) for key, chunk in chunks.items()}
+        known = set().union(*found_in.values()) if found_in else set()  # the question's words the documents use
         for key, score in scores.items():
             chunk = chunks[key]
-            found = q_terms & set(terms(embedding_text(chunk)))
-            coverage = len(found) / len(q_terms)
+            coverage = coverage_of(len(found_in[key]), q_terms, known)
             if coverage >= min_coverage:
                 passages.append(Passage(chunk, score, coverage))
         passages.sort(key=lambda p: (-p.score, -p.coverage, p.chunk.doc_id, p.chunk.position))

@@ -24,7 +24,7 @@ STOPWORDS = frozenset(
     nipe niletee naomba omba una mna mko uko iko ziko kuna ya wa za la kwa na ni je gani bei ngapi hii hizi hiyo
     hizo hapa sasa tu pia au lakini kama sana mimi wewe yangu naweza nauliza uliza nisaidie saidia tafadhali karibu
     habari sasa niaje mambo vipi poa boss bro sista msee ama ile hiyo kitu vitu nini today tonight tomorrow now leo
-    kesho
+    kesho wait ok okay sorry kindly actually just so then umm hmm eh aki bana basi ebu hebu yaani alafu halafu
     """.split()
 )
 
