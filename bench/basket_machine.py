@@ -3,7 +3,7 @@ message), count changes, corrections, removals and side questions, in English an
 reference basket (``tests/integration/test_basket_machine.py``; `make test` runs a small size).
 
 Method: the same Hypothesis state machine through the real graph (rules engine, moto), with
-``TULIA_BASKET_EXAMPLES`` examples of up to ``TULIA_BASKET_STEPS`` messages; a divergence fails the run
+``BASKET_MACHINE_EXAMPLES`` examples of up to ``BASKET_MACHINE_STEPS`` messages; a divergence fails the run
 and Hypothesis prints the shortest conversation that shows it.
 
     .venv/bin/python bench/basket_machine.py [examples] [steps]
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def main() -> None:
     examples = sys.argv[1] if len(sys.argv) > 1 else "150"
     steps = sys.argv[2] if len(sys.argv) > 2 else "10"
-    env = {**os.environ, "TULIA_BASKET_EXAMPLES": examples, "TULIA_BASKET_STEPS": steps}
+    env = {**os.environ, "BASKET_MACHINE_EXAMPLES": examples, "BASKET_MACHINE_STEPS": steps}
     started = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "--timeout", "0",

@@ -176,3 +176,18 @@ def test_an_order_with_money_received_is_not_changed(grocer: Chat, seeded: Servi
     refused = grocer.send("ongeza pia chumvi Kensalt moja")
     assert f"Malipo ya oda {ref} yameshaanza" in refused
     assert grocer.state["order_id"] == ref
+
+
+# documents answer questions with fillers and words they never use --------------------------------------------------
+@pytest.mark.parametrize("question", ["wait, what time do you close today?", "mnafunga saa ngapi jioni?"])
+def test_the_hours_are_found_through_fillers_and_in_swahili(chat: Chat, question: str) -> None:
+    reply = chat.send(question)
+    assert "Monday to Saturday 8am to 7pm, Sunday 10am to 4pm." in reply  # the shop's own hours, as written
+    assert "Opening hours" in reply
+
+
+def test_a_question_about_what_no_document_mentions_is_not_answered_from_another(chat: Chat) -> None:
+    reply = chat.send("kuna parking?")
+    assert "(From our" not in reply
+    assert "(Chanzo:" not in reply
+    assert chat.state["pending"] == "escalation_offer"  # a person offered, not a made-up answer

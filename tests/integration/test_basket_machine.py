@@ -27,8 +27,8 @@ from tests.chat import Chat
 from tests.conftest import GROCER
 
 # a run's size: a small one in `make test`; bench/basket_machine.py runs a large one (BENCHMARKS.md)
-EXAMPLES = int(os.environ.get("TULIA_BASKET_EXAMPLES", "20"))
-STEPS = int(os.environ.get("TULIA_BASKET_STEPS", "8"))
+EXAMPLES = int(os.environ.get("BASKET_MACHINE_EXAMPLES", "20"))
+STEPS = int(os.environ.get("BASKET_MACHINE_STEPS", "8"))
 
 # the grocer's items without options, as customers name them (Swahili, English) and by brand alone
 ITEMS: dict[str, tuple[str, str, str]] = {

@@ -385,3 +385,19 @@ def test_titan_embeddings_are_asked_for_512_dimensions_through_langchain_aws(set
         assert call.headers["authorization"].startswith("AWS4-HMAC-SHA256")
         assert vector[:2] == pytest.approx([0.6, 0.8])
         assert len(vector) == DIMENSIONS
+
+
+def test_a_swahili_question_is_searched_with_the_english_words_of_the_lexicon(
+    aws: Services, fake: FakeOpenSearch
+) -> None:
+    """OpenSearch's own analyzer knows no Swahili: the question goes with its English words ("zawadi
+    ndogo" is a gift), for BM25 and for the embedding, and finds the English document."""
+    upload(aws, KEY, GIFT_V1)
+    found = Caller(aws, SHOP).ok("kb_retrieve", query="mnafunga zawadi ndogo?", top_k=3)
+    [lines] = fake.msearch_queries()
+    said = lines[1]["query"]["bool"]["must"][0]["multi_match"]["query"]
+    assert said.startswith("mnafunga zawadi ndogo?")
+    assert "gift" in said.split()
+    assert lines[3]["query"]["knn"]["embedding"]["vector"] == HashingEmbedder().embed_query(said)
+    assert found["answer_found"] is True
+    assert found["snippets"][0]["doc_id"] == "faq-gift-wrapping"

@@ -21,6 +21,7 @@ The index and its mapping are created on first use (:data:`INDEX_BODY`).
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -31,7 +32,7 @@ from tulia.observability import logger as log
 from tulia.rag.embedded import MIN_COVERAGE, Passage, coverage_of
 from tulia.rag.embeddings import DIMENSIONS, Embedder
 from tulia.search.cache import VersionedCache
-from tulia.search.text import terms
+from tulia.search.text import fold, terms
 
 if TYPE_CHECKING:
     from opensearchpy import OpenSearch
@@ -78,6 +79,15 @@ def chunk_key(doc_id: str, chunk_set: str) -> str:
     return f"{doc_id}#{chunk_set}"
 
 
+def bilingual(query: str) -> str:
+    """The question with the English words of the general shop lexicon added ("mnafunga saa ngapi jioni"
+    -> "... hours evening"): OpenSearch's BM25 and the embedding then meet the shop's English documents,
+    as the embedded index does through the same folding."""
+    said = set(re.findall(r"\w+", fold(query)))
+    extra = [t for t in terms(query) if t not in said]
+    return f"{query} {' '.join(extra)}" if extra else query
+
+
 def embedding_text(chunk: KbChunk) -> str:
     return " ".join(p for p in (chunk.title, chunk.section or "", chunk.text) if p)
 
@@ -117,7 +127,8 @@ class OpenSearchKbSearch:
         sets = self.current_sets.get(tenant_id, tenant.kb_version)
         if not q_terms or not sets or top_k <= 0:
             return []
-        body = self.search_body(tenant_id, query, self.embedder.embed_query(query), sets, top_k, source_types)
+        said = bilingual(query)
+        body = self.search_body(tenant_id, said, self.embedder.embed_query(said), sets, top_k, source_types)
         responses = self._call(lambda: self.client.msearch(body=body, index=self.index))["responses"]
         ranked: list[list[dict[str, Any]]] = []
         for response in responses:
