@@ -91,6 +91,8 @@ bench: install console browser
 	$(BIN)/python bench/bookings.py
 	$(BIN)/python bench/booking_goals.py
 	$(BIN)/python bench/understanding.py
+	$(BIN)/python bench/multi_items.py
+	$(BIN)/python bench/basket_machine.py
 	$(BIN)/python bench/functions.py
 	TULIA_CHROMIUM=$(CHROMIUM) $(BIN)/python bench/console.py
 	$(BIN)/python bench/pipeline_throughput.py

@@ -191,3 +191,13 @@ def test_a_question_about_what_no_document_mentions_is_not_answered_from_another
     assert "(From our" not in reply
     assert "(Chanzo:" not in reply
     assert chat.state["pending"] == "escalation_offer"  # a person offered, not a made-up answer
+
+
+def test_a_freshly_uploaded_section_answers_in_english_and_swahili(chat: Chat, seeded: Services) -> None:
+    from tulia.rag.ingest import ingest_upload
+
+    body = b"# Visiting us\n\n## Parking\nFree parking for customers is behind the shop, off Moi Avenue.\n"
+    ingest_upload(seeded, "demo-shop/doc/Visiting us.md", len(body), lambda: body)
+    for question in ("where can I park my car?", "kuna parking?", "wait, do you have parking?"):
+        reply = chat.send(question)
+        assert "Free parking for customers is behind the shop, off Moi Avenue." in reply, question

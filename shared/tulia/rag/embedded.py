@@ -12,17 +12,19 @@ from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 
 from tulia.domain.kb import KbChunk
-from tulia.search.text import terms
+from tulia.search.text import SHOP_NOUNS, terms
 
 K1, B = 1.2, 0.75
 MIN_COVERAGE = 0.34  # share of the question's terms a passage must contain to count as an answer
-UNKNOWN_WEIGHT = 0.5  # a question word no document uses counts half: it may be a filler ("wait", "jioni")
+UNKNOWN_WEIGHT = 0.5  # an everyday word no document uses counts half ("jioni": evening); any other, whole
 
 
 def coverage_of(matched: int, query_terms: Iterable[str], known: Container[str]) -> float:
-    """The share of a question a passage holds: its ``matched`` terms over the question's terms, a term
-    no passage of the shop's documents uses (``known``) counting half."""
-    weight = sum(1.0 if term in known else UNKNOWN_WEIGHT for term in query_terms)
+    """The share of a question a passage holds: its ``matched`` terms over the question's terms. A term
+    none of the shop's documents uses (not in ``known``) that is an everyday word of the general lexicon
+    counts half (it qualifies the question: "what time do you close in the evening?"); a word nobody
+    knows counts whole ("do you repair drones?": the drones are the question)."""
+    weight = sum(1.0 if term in known or term not in SHOP_NOUNS else UNKNOWN_WEIGHT for term in query_terms)
     return matched / weight if weight else 0.0
 
 
@@ -56,12 +58,26 @@ class KbIndex:
     def __len__(self) -> int:
         return len(self.chunks)
 
+    def _known(self, term: str) -> str:
+        """A question's word as the documents write it: itself, or the nearest documents' word that it
+        begins or that begins with it ("park": "parking"; "delivered": "deliver"), four letters at least."""
+        if term in self.postings or len(term) < 4 or term.isdigit():
+            return term
+        related = sorted(
+            (abs(len(t) - len(term)), t)
+            for t in self.postings
+            if len(t) >= 4 and (t.startswith(term) or term.startswith(t))
+        )
+        if not related or (len(related) > 1 and related[0][0] == related[1][0]):
+            return term
+        return related[0][1]  # the nearest ("parking" before "parklands")
+
     def search(
         self, query: str, *, top_k: int, source_types: Sequence[str] | None = None, min_coverage: float = MIN_COVERAGE
     ) -> list[Passage]:
         """The best passages for ``query``; one counts when it holds ``min_coverage`` of its terms (0: the
         closest passages whatever they hold, for showing an owner why nothing answered)."""
-        all_terms = terms(query)
+        all_terms = [self._known(t) for t in terms(query)]  # "park" finds "parking"
         q_terms = [t for t in all_terms if t in self.postings]
         scores: dict[int, float] = defaultdict(float)
         matched: dict[int, int] = defaultdict(int)

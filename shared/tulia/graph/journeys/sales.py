@@ -415,12 +415,13 @@ def fill_frame(
         return turn.goto("take_items")
 
     # product words: a new wish (search), or an item to add to this order
+    open_basket = bool(frame.lines) and frame.payment_started is None  # a sale still being put together
     query = "" if delta.remove else product_query(model_product) if model_product else item_words
     product_words = (
         _names_products(turn, query)
         and not (frame.lines and set(terms(query)) <= option_terms)
         and edit_line is None  # the words named the line edited
-        and not (frame.lines and not delta.add and _basket_words(frame, query, index))  # what is in the basket
+        and not (open_basket and not delta.add and _basket_words(frame, query, index))  # what is in the basket
     )
     if product_words and not (pending == "variant" and understood and not delta.add):
         if frame.payment_started is not None:
@@ -447,7 +448,7 @@ def fill_frame(
             turn.say(text(note))
         turn.set(frame=frame, route="reclassify")
         return turn.goto(END)
-    if not understood and frame.lines and query and _basket_words(frame, query, index):
+    if not understood and open_basket and query and _basket_words(frame, query, index):
         understood = echo = True  # "Menengai" again: the basket as it is, and the step again
     for note in notes:
         turn.say(text(note))
