@@ -107,3 +107,22 @@ def test_options_said_in_other_words() -> None:
 )
 def test_a_coupon_code_a_few_words_after_the_word_for_it(text: str, code: str | None) -> None:
     assert extract_coupon(text)[0] == code
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("nataka maziwa kumi na mbili", 12),
+        ("a couple of bags of cement", 2),
+        ("fourteen pieces of the blue one", 14),
+        ("kesho saa kumi na moja, nataka 2", 2),  # five o'clock is not a count
+    ],
+)
+def test_counts_in_more_words(text: str, count: int) -> None:
+    said = extract_delta(text, zones=[], enabled_methods=[]).quantity
+    assert said is not None
+    assert said.value == count
+
+
+def test_an_option_with_a_hyphen_said_with_a_space() -> None:
+    assert named_option("box braids mid back please", ["Shoulder", "Mid-back", "Waist"]) == "Mid-back"

@@ -28,13 +28,15 @@ MAX_QUANTITY = 1000
 NUMBER_WORDS: dict[str, int] = {
     # English
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-    "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "a dozen": 12, "dozen": 12, "half a dozen": 6,
-    "two dozen": 24, "both": 2,
+    "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
+    "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "a dozen": 12, "dozen": 12,
+    "half a dozen": 6, "two dozen": 24, "both": 2, "a couple of": 2, "a pair of": 1,
     # Swahili, with the noun-class forms people write ("viatu viwili", "watu watatu", "mawili")
     "moja": 1, "mmoja": 1, "kimoja": 1, "mbili": 2, "viwili": 2, "wawili": 2, "mawili": 2, "tatu": 3, "vitatu": 3,
     "watatu": 3, "matatu": 3, "nne": 4, "vinne": 4, "wanne": 4, "manne": 4, "tano": 5, "vitano": 5, "watano": 5,
     "matano": 5, "sita": 6, "saba": 7, "nane": 8, "vinane": 8, "tisa": 9, "kumi": 10, "dazeni": 12,
-    "dazani": 12, "miwili": 2, "mitatu": 3, "minne": 4, "mitano": 5, "ishirini": 20,
+    "dazani": 12, "miwili": 2, "mitatu": 3, "minne": 4, "mitano": 5, "ishirini": 20, "thelathini": 30,
+    "arobaini": 40, "hamsini": 50,
 }
 # fmt: on
 # words that count things in any shop ("3 bags", "pcs 5", "vipande 2")
@@ -208,11 +210,25 @@ def _word_value(word: str | None) -> int | None:
     return NUMBER_WORDS.get(word or "")
 
 
+_TENS = {"kumi": 10, "ishirini": 20, "thelathini": 30, "arobaini": 40, "hamsini": 50}
+_UNITS_SW = {"moja": 1, "mbili": 2, "tatu": 3, "nne": 4, "tano": 5, "sita": 6, "saba": 7, "nane": 8, "tisa": 9}
+_TENS_AND = re.compile(rf"(?<!\w)({'|'.join(_TENS)})\s+na\s+({'|'.join(_UNITS_SW)})(?!\w)")
+
+
+def swahili_numbers(plain: str) -> str:
+    """ "kumi na mbili" is 12: Swahili compound numbers as digits, the same length kept where possible."""
+    return _TENS_AND.sub(lambda m: str(_TENS[m.group(1)] + _UNITS_SW[m.group(2)]), plain)
+
+
 def extract_quantity(
     plain: str, *, bare_number_is_quantity: bool = False
 ) -> tuple[QuantitySaid | None, list[tuple[int, int]]]:
     """The quantity a message states: digits with a counting word, after a verb of buying, or in
-    words ("mbili", "a dozen"), and increments ("ongeza moja", "one more")."""
+    words ("mbili", "a dozen", "kumi na mbili"), and increments ("ongeza moja", "one more")."""
+    compound = _TENS_AND.search(plain)
+    if compound and plain[: compound.start()].split()[-1:] != ["saa"]:  # "saa kumi na moja" is five o'clock
+        value = _TENS[compound.group(1)] + _UNITS_SW[compound.group(2)]
+        return QuantitySaid(value), [compound.span()]
     if m := _Q_INCREMENT.search(plain):
         if m.group(0) in ("another one", "one more", "ingine moja", "nyingine moja", "moja zaidi"):
             value: int | None = 1
@@ -520,7 +536,7 @@ _UNIT_ALT_OPTION = "|".join(sorted((re.escape(w) for w in _UNIT_WORDS), key=len,
 def option_words(text: str) -> str:
     """Words of an option or of a message in one form: colours in English, size words as sizes, a
     number and its unit joined ("1 litre" -> "1l", "128 gb" -> "128gb")."""
-    plain = " ".join(COLOURS.get(w, w) for w in normalize(text).split())
+    plain = " ".join(COLOURS.get(w, w) for w in normalize(text).replace("-", " ").split())
     plain = re.sub(rf"(?<!\w)({_SIZE_ALT})(?!\w)", lambda m: _SIZE_WORDS[m.group(1)], plain)
     return re.sub(
         rf"(?<![\w.])(\d+(?:\.\d+)?)\s*({_UNIT_ALT_OPTION})(?!\w)",
