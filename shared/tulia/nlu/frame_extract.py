@@ -227,8 +227,7 @@ def extract_quantity(
     words ("mbili", "a dozen", "kumi na mbili"), and increments ("ongeza moja", "one more")."""
     compound = _TENS_AND.search(plain)
     if compound and plain[: compound.start()].split()[-1:] != ["saa"]:  # "saa kumi na moja" is five o'clock
-        value = _TENS[compound.group(1)] + _UNITS_SW[compound.group(2)]
-        return QuantitySaid(value), [compound.span()]
+        return QuantitySaid(_TENS[compound.group(1)] + _UNITS_SW[compound.group(2)]), [compound.span()]
     if m := _Q_INCREMENT.search(plain):
         if m.group(0) in ("another one", "one more", "ingine moja", "nyingine moja", "moja zaidi"):
             value: int | None = 1
