@@ -214,3 +214,14 @@ BOOKING: dict[str, dict[str, Any]] = {
         SALES, 0.9, product="bridal makeup", notes="makeup for her own wedding"
     ),
 }
+
+
+# several items in one message and edits of one line (tests/integration/test_basket.py): a model gives one
+# product and one count for the whole message, which the sale does not apply to the lines of a list
+BASKET: dict[str, dict[str, Any]] = {
+    "nataka Jogoo unga 2kg tatu": reading(SALES, 0.95, "sw", product="Jogoo unga 2kg", quantity=3),
+    "ongeza pia sukari Mumias moja na chumvi Kensalt mbili": reading(
+        SALES, 0.9, "sw", product="Mumias sugar", quantity=1, add_item=True
+    ),
+    "Jogoo ziwe tatu sio moja": reading(SALES, 0.9, "sw", product="Jogoo", quantity=3),
+}

@@ -201,3 +201,19 @@ def test_a_freshly_uploaded_section_answers_in_english_and_swahili(chat: Chat, s
     for question in ("where can I park my car?", "kuna parking?", "wait, do you have parking?"):
         reply = chat.send(question)
         assert "Free parking for customers is behind the shop, off Moi Avenue." in reply, question
+
+
+# the model engine: its one count for the whole message never lands on a line of a list --------------------------
+def test_with_the_model_engine_a_list_added_to_a_basket_keeps_every_count(seeded: Services) -> None:
+    from tests.chat import conversations_for
+    from tests.conftest import scripted_llm_engine
+    from tests.model_answers import BASKET
+    from tulia.llm.scripted import ScriptedChatModel, answers_by_message
+
+    engine = scripted_llm_engine(ScriptedChatModel(responder=answers_by_message(BASKET)))
+    grocer = Chat(conversations_for(seeded, engine), tenant_id=GROCER, phone="+254711000666")
+    grocer.send("nataka Jogoo unga 2kg tatu")
+    grocer.send("ongeza pia sukari Mumias moja na chumvi Kensalt mbili")
+    assert basket(grocer) == {"Jogoo Maize Flour 2kg": 3, "Mumias Sugar 2kg": 1, "Kensalt Table Salt 1kg": 2}
+    grocer.send("Jogoo ziwe tatu sio moja")
+    assert basket(grocer) == {"Jogoo Maize Flour 2kg": 3, "Mumias Sugar 2kg": 1, "Kensalt Table Salt 1kg": 2}

@@ -227,6 +227,8 @@ def fill_frame(
     )
     reading = _model_reading(turn, body, fast)
     model_product = merge_model_reading(delta, reading, body, shop) if reading is not None else None
+    if listed:  # the model's one count and product are of the whole list: each part has its own
+        delta.quantity, delta.remove, model_product = None, False, None
     understood = delta.said_anything() or delta.order_ref is not None
     notes: list[str] = []
     echo = False  # a line of the basket changed: the whole basket is said back
