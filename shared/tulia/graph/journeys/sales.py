@@ -399,6 +399,7 @@ def fill_frame(
                 None,
             )
             if said is not None and pending != "variant" and frame.payment_started is None:
+                echo = echo or line.variant_selection.get(variant.name) not in (None, said)  # a changed option
                 line.choose(variant.name, said)
                 understood = True
 
@@ -1068,6 +1069,7 @@ def _pick(
             coupon_code=frame.coupon_code,
         )  # fmt: skip
     existing = next((ln for ln in frame.lines if ln.item_id == line.item_id), None)
+    added = frame.adding and bool(frame.lines)  # a line joins a basket: the whole basket is said back
     if existing is not None and frame.adding:
         existing.quantity = (existing.quantity or 1) + (line.quantity or 1)
     else:
@@ -1076,9 +1078,14 @@ def _pick(
     if delta.mode:
         frame.fulfilment = Fulfilment(mode=delta.mode, zone=delta.zone, place=delta.place)
     shown = existing or line
-    if shown.missing_variant() is None and (shown.quantity is not None or shown.fixed_quantity):
-        turn.say(text(named_back(shown)))  # otherwise the next question names it
-    turn.set(frame=frame, selected_item_ids=[ln.item_id for ln in frame.lines], rejected_shortlists=0)
+    if shown.missing_variant() is None and (shown.quantity is not None or shown.fixed_quantity) and not added:
+        turn.say(text(named_back(shown)))  # otherwise the next question (or the basket) names it
+    turn.set(
+        frame=frame,
+        selected_item_ids=[ln.item_id for ln in frame.lines],
+        rejected_shortlists=0,
+        scratch={"echo": True} if added and not frame.waiting else {},
+    )
     return turn.goto("advance")
 
 
