@@ -37,11 +37,11 @@ def test_swahili_and_sheng_words_map_to_catalog_words_through_the_shops_vocabula
 
 def test_product_code_folds_no_word_of_a_trade(demo_packs: dict[str, Pack]) -> None:
     """Words of buying, paying, delivery and support are generic; a trade's words come from its pack
-    (a pack cannot even claim a generic word: it would not load). Outside the electronics shop "saa"
-    is a time of day, not a watch, and "cut" is not a haircut."""
+    (a pack cannot even claim a generic word: it would not load). "saa ngapi" asks the time (the general
+    lexicon), never for a watch, and "cut" is not a haircut."""
     trade_words = {w for p in demo_packs.values() for t, ws in p.tenant.vocabulary.root.items() for w in [t, *ws]}
     assert trade_words & GENERIC_WORDS.keys() == set()
-    assert terms("saa ngapi") == ["saa"]
+    assert terms("saa ngapi") == ["time"]
     assert terms("cut the price") == ["cut"]
     assert terms("deliver it, I will pay by mpesa") == ["delivery", "will", "payment"]
 

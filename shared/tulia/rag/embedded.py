@@ -8,24 +8,20 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from tulia.domain.kb import KbChunk
-from tulia.search.text import SHOP_NOUNS, terms
+from tulia.search.text import terms
 
 K1, B = 1.2, 0.75
 MIN_COVERAGE = 0.34  # share of the question's terms a passage must contain to count as an answer
-UNKNOWN_WEIGHT = 0.5  # an everyday word no document uses counts half ("jioni": evening); any other, whole
 
 
-def coverage_of(matched: int, query_terms: Iterable[str], known: Container[str]) -> float:
-    """The share of a question a passage holds: its ``matched`` terms over the question's terms. A term
-    none of the shop's documents uses (not in ``known``) that is an everyday word of the general lexicon
-    counts half (it qualifies the question: "what time do you close in the evening?"); a word nobody
-    knows counts whole ("do you repair drones?": the drones are the question)."""
-    weight = sum(1.0 if term in known or term not in SHOP_NOUNS else UNKNOWN_WEIGHT for term in query_terms)
-    return matched / weight if weight else 0.0
+def coverage_of(matched: int, query_terms: Iterable[str]) -> float:
+    """The share of a question's terms a passage holds."""
+    n = len(list(query_terms))
+    return matched / n if n else 0.0
 
 
 @dataclass
@@ -92,7 +88,7 @@ class KbIndex:
             chunk = self.chunks[doc_no]
             if allowed is not None and chunk.source_type not in allowed:
                 continue
-            coverage = coverage_of(matched[doc_no], all_terms, self.postings)
+            coverage = coverage_of(matched[doc_no], all_terms)
             if coverage < min_coverage:
                 continue
             passages.append(Passage(chunk, score * coverage, coverage))

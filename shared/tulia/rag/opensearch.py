@@ -206,11 +206,9 @@ class OpenSearchKbSearch:
                 scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank)
                 chunks.setdefault(key, _chunk(src))
         passages = []
-        found_in = {key: q_terms & set(terms(embedding_text(chunk))) for key, chunk in chunks.items()}
-        known = set().union(*found_in.values()) if found_in else set()  # the question's words the documents use
         for key, score in scores.items():
             chunk = chunks[key]
-            coverage = coverage_of(len(found_in[key]), q_terms, known)
+            coverage = coverage_of(len(q_terms & set(terms(embedding_text(chunk)))), q_terms)
             if coverage >= min_coverage:
                 passages.append(Passage(chunk, score, coverage))
         passages.sort(key=lambda p: (-p.score, -p.coverage, p.chunk.doc_id, p.chunk.position))

@@ -15,6 +15,7 @@ from pathlib import Path
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 _MIXED = re.compile(r"[a-z]+|[0-9]+")
+_CLOCK = re.compile(r"^\d{1,2}(?:am|pm)$")
 
 STOPWORDS = frozenset(
     """
@@ -209,8 +210,10 @@ class Folding:
         toks = self._fold_phrases(raw_tokens(text))
         # join a number with the unit that follows ("128 gb" -> also "128gb")
         joined = [a + b for a, b in pairwise(toks) if a.isdigit() and b.isalpha() and len(b) <= 3]
+        # a clock time ("8am", "7pm", "10:30") is about time: "what time do you close?" meets the hours
+        timed = ["time"] if any(_CLOCK.match(t) for t in toks) else []
         seen: dict[str, None] = {}
-        for tok in [*toks, *joined]:
+        for tok in [*toks, *joined, *timed]:
             if drop_stopwords and tok in STOPWORDS:
                 continue
             seen.setdefault(self.canonical(tok), None)
