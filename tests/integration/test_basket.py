@@ -217,3 +217,21 @@ def test_with_the_model_engine_a_list_added_to_a_basket_keeps_every_count(seeded
     assert basket(grocer) == {"Jogoo Maize Flour 2kg": 3, "Mumias Sugar 2kg": 1, "Kensalt Table Salt 1kg": 2}
     grocer.send("Jogoo ziwe tatu sio moja")
     assert basket(grocer) == {"Jogoo Maize Flour 2kg": 3, "Mumias Sugar 2kg": 1, "Kensalt Table Salt 1kg": 2}
+
+
+def test_a_bare_number_answers_the_open_question_never_an_old_list(grocer: Chat, seeded: Services) -> None:
+    listed = grocer.send("nataka unga")
+    assert "Exe Chapati Flour 2kg" in listed  # a list of flours on screen
+    grocer.send("Jogoo")
+    assert grocer.state["pending"] == "quantity"
+    grocer.send("2")  # the count asked, not row 2 of the list before
+    assert basket(grocer) == {"Jogoo Maize Flour 2kg": 2}
+    assert grocer.state["pending"] == "zone"
+    summary = grocer.send("1")  # the first zone typed, not the first flour
+    assert basket(grocer) == {"Jogoo Maize Flour 2kg": 2}
+    order = seeded.orders.get(GROCER, grocer.state["order_id"])
+    assert (order.delivery.zone, order.totals.subtotal) == ("Kasarani", 2 * 180)
+    assert f"Jumla: {kes(2 * 180 + 100)}" in summary
+    grocer.send("2")  # the second payment method typed: the Till
+    assert seeded.orders.get(GROCER, grocer.state["order_id"]).status == "pending_payment"
+    assert grocer.state["frame"].payment_method == "mpesa_c2b"

@@ -289,13 +289,17 @@ def fill_frame(
     if pending == "quantity" and choice is not None and delta.quantity is None and 1 <= choice <= 1000:
         _apply_quantity(frame, choice, "set", frame.asking_line)
         understood = True
+    # a row's number typed instead of tapped ("1" to the zones listed): that row
     if pending == "fulfilment" and choice is not None and 1 <= choice <= len(state.pending_options):
         delta.mode = str(state.pending_options[choice - 1]["id"]).split(":")[1]  # type: ignore[assignment]
+        understood = True
     if pending == "zone" and choice is not None and 1 <= choice <= len(state.pending_options):
         delta.zone = str(state.pending_options[choice - 1]["title"])
         delta.mode = "delivery"
+        understood = True
     if pending == "payment_method" and choice is not None and 1 <= choice <= len(state.pending_options):
         delta.method = str(state.pending_options[choice - 1]["id"]).rsplit(":", 1)[1]  # type: ignore[assignment]
+        understood = True
     if pending == "payment_confirmation" and delta.phone is None:
         if fast == "yes" or choice == 1:
             turn.set(frame=frame)
