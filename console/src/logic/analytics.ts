@@ -1,14 +1,17 @@
 import dayjs from "dayjs";
 
 import type { Analytics } from "../types";
+import { todayInNairobi } from "./bookings";
 
 export type RangePreset = "7d" | "30d" | "90d";
 
-/** The days of a preset range ending today (Nairobi's day is the browser's here). */
-export function rangeOf(preset: RangePreset, today: Date): { from: string; to: string } {
+/** The days of a preset range ending today in Nairobi (the shop's day, whatever the browser's time zone:
+ * the counters are kept by Nairobi's days, so at 01:00 in Nairobi, 22:00 UTC, today is already the next day). */
+export function rangeOf(preset: RangePreset, now: Date): { from: string; to: string } {
   const days = { "7d": 7, "30d": 30, "90d": 90 }[preset];
-  const end = dayjs(today);
-  return { from: end.subtract(days - 1, "day").format("YYYY-MM-DD"), to: end.format("YYYY-MM-DD") };
+  const today = todayInNairobi(now);
+  const end = dayjs(`${today}T12:00:00`);
+  return { from: end.subtract(days - 1, "day").format("YYYY-MM-DD"), to: today };
 }
 
 export const METHODS = ["mpesa_stk", "mpesa_c2b", "pesapal"] as const;

@@ -181,6 +181,8 @@ describe("analytics", () => {
   it("turns a preset into the days it covers", () => {
     expect(rangeOf("7d", new Date("2026-11-26T10:00:00"))).toEqual({ from: "2026-11-20", to: "2026-11-26" });
     expect(rangeOf("30d", new Date("2026-03-01T10:00:00"))).toEqual({ from: "2026-01-31", to: "2026-03-01" });
+    // 22:30 UTC is 01:30 the next day in Nairobi: the shop's today, whatever the browser's time zone
+    expect(rangeOf("7d", new Date("2026-11-26T22:30:00Z"))).toEqual({ from: "2026-11-21", to: "2026-11-27" });
   });
 
   it("draws the funnel as shares of the searches and a row per day", () => {
