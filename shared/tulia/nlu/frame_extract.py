@@ -215,11 +215,6 @@ _UNITS_SW = {"moja": 1, "mbili": 2, "tatu": 3, "nne": 4, "tano": 5, "sita": 6, "
 _TENS_AND = re.compile(rf"(?<!\w)({'|'.join(_TENS)})\s+na\s+({'|'.join(_UNITS_SW)})(?!\w)")
 
 
-def swahili_numbers(plain: str) -> str:
-    """ "kumi na mbili" is 12: Swahili compound numbers as digits, the same length kept where possible."""
-    return _TENS_AND.sub(lambda m: str(_TENS[m.group(1)] + _UNITS_SW[m.group(2)]), plain)
-
-
 def extract_quantity(
     plain: str, *, bare_number_is_quantity: bool = False
 ) -> tuple[QuantitySaid | None, list[tuple[int, int]]]:

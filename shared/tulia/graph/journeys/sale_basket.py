@@ -50,19 +50,6 @@ def basket_text(turn: Turn, frame: OrderFrame) -> str:
     return t(turn, "basket", lines="\n".join(rows))
 
 
-def line_named(frame: OrderFrame, words: str, terms: Any) -> int | None:
-    """The one line of the basket that ``words`` name ("the flour", "Jogoo", "unga"), or None."""
-    said = set(terms(words))
-    if not said or not frame.lines:
-        return None
-    overlap = []
-    for line in frame.lines:
-        named = set(terms(line.name)) | {t for v in line.variants for o in v.options for t in terms(o)}
-        overlap.append(len(said & named))
-    best = max(overlap)
-    return overlap.index(best) if best and overlap.count(best) == 1 else None
-
-
 def add_line(frame: OrderFrame, line: FrameLine) -> FrameLine:
     """Put a line in the basket: the same item with the same options adds to its count."""
     for existing in frame.lines:
