@@ -16,8 +16,17 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
-from tulia.nlu.frame_extract import BUY_VERBS, COUNT_UNITS, NUMBER_WORDS, extract_quantity, without_negated_counts
+from tulia.nlu.frame_extract import (
+    BUY_VERBS,
+    COUNT_UNITS,
+    NUMBER_WORDS,
+    TENS_AND,
+    compound_value,
+    extract_quantity,
+    without_negated_counts,
+)
 from tulia.nlu.lexicon import normalize
+from tulia.search.text import CONNECTORS
 
 MAX_ITEMS = 10  # more parts than this in one message is a list to browse, not a basket to build
 
@@ -30,11 +39,6 @@ _JOIN = re.compile(
     r"\s*(?:[,;\n]|(?<![\w&+])(?:" + "|".join(re.escape(j) for j in _JOINS) + r")(?![\w&+]))\s*",
     re.I,
 )
-# "kumi na mbili" is twelve, not a list
-_TENS = {"kumi": 10, "ishirini": 20, "thelathini": 30, "arobaini": 40, "hamsini": 50}
-_TENS_AND = re.compile(
-    r"\b(" + "|".join(_TENS) + r")\s+na\s+(" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b"
-)
 # "a kilo of tomatoes", "an eggs tray", "one Redmi Buds 5": one of it
 _ONE = re.compile(r"^(?:(?:i\s+)?(?:need|want|get|take|nataka|nipe|naomba|niletee|add|ongeza|weka)\s+)?(?:a|an|one)\s")
 # "2 kg" said of an item sold by the kilo: a measure that may be a count of its packs
@@ -44,7 +48,7 @@ _UNIT_BASE |= dict.fromkeys(("l", "litre", "litres", "liter", "ltr"), ("ml", 100
 
 
 # a part that starts with one of these goes on describing the part before it ("ya Samsung", "for the tv")
-_CONTINUES = frozenset({"ya", "za", "la", "wa", "cha", "vya", "of", "for", "with", "in", "kwa", "yenye", "zenye"})
+_CONTINUES = CONNECTORS | {"in", "yenye", "zenye"}
 
 
 @dataclass(frozen=True)
@@ -56,7 +60,8 @@ class ItemSaid:
 
 
 def _tens(plain: str) -> str:
-    return _TENS_AND.sub(lambda m: str(_TENS[m.group(1)] + NUMBER_WORDS[m.group(2)]), plain)
+    """ "kumi na mbili" as 12, so a list is never cut inside a number."""
+    return TENS_AND.sub(lambda m: str(compound_value(m)), plain)
 
 
 def _parts(text: str, conjoined: Collection[tuple[str, str]]) -> list[str]:

@@ -211,8 +211,14 @@ def _word_value(word: str | None) -> int | None:
 
 
 _TENS = {"kumi": 10, "ishirini": 20, "thelathini": 30, "arobaini": 40, "hamsini": 50}
-_UNITS_SW = {"moja": 1, "mbili": 2, "tatu": 3, "nne": 4, "tano": 5, "sita": 6, "saba": 7, "nane": 8, "tisa": 9}
-_TENS_AND = re.compile(rf"(?<!\w)({'|'.join(_TENS)})\s+na\s+({'|'.join(_UNITS_SW)})(?!\w)")
+_UNITS = {word: n for word, n in NUMBER_WORDS.items() if 1 <= n <= 9 and " " not in word}
+# "kumi na mbili" is twelve (a Swahili compound number), also where a list is cut at "na"
+TENS_AND = re.compile(rf"(?<!\w)({'|'.join(_TENS)})\s+na\s+({'|'.join(sorted(_UNITS, key=len, reverse=True))})(?!\w)")
+
+
+def compound_value(match: re.Match[str]) -> int:
+    """The number a :data:`TENS_AND` match says."""
+    return _TENS[match.group(1)] + _UNITS[match.group(2)]
 
 
 def extract_quantity(
@@ -220,9 +226,9 @@ def extract_quantity(
 ) -> tuple[QuantitySaid | None, list[tuple[int, int]]]:
     """The quantity a message states: digits with a counting word, after a verb of buying, or in
     words ("mbili", "a dozen", "kumi na mbili"), and increments ("ongeza moja", "one more")."""
-    compound = _TENS_AND.search(plain)
+    compound = TENS_AND.search(plain)
     if compound and plain[: compound.start()].split()[-1:] != ["saa"]:  # "saa kumi na moja" is five o'clock
-        return QuantitySaid(_TENS[compound.group(1)] + _UNITS_SW[compound.group(2)]), [compound.span()]
+        return QuantitySaid(compound_value(compound)), [compound.span()]
     if m := _Q_INCREMENT.search(plain):
         if m.group(0) in ("another one", "one more", "ingine moja", "nyingine moja", "moja zaidi"):
             value: int | None = 1
