@@ -59,6 +59,9 @@ class MemoryMarkers:
     def record_status(self, *args: Any, **kw: Any) -> None:
         return None
 
+    def note_inbound(self, *args: Any, **kw: Any) -> None:  # the 24-hour window's start (a DynamoDB update in AWS)
+        return None
+
 
 class MemoryQueue:
     def __init__(self) -> None:

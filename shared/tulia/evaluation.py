@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from tulia.services import Services
 
 PHRASE_SETS = ("issue18", "tuning")  # tuning data (issue 18's held-out set included since issue 30)
-SETS = ("blind", *PHRASE_SETS)  # blind: eval/blind/heldout.txt, written blind and frozen
+BLIND_FORMAT_SETS = {"blind": "blind/heldout.txt", "slots": "tuning/slots.txt"}  # the blind set's format
+SETS = ("blind", "slots", *PHRASE_SETS)  # blind: written blind and frozen; slots: tuning data in its format
 INTENTS = frozenset(
     {
         "sales_discovery",
@@ -191,7 +192,7 @@ class EvalResult:
     turns: int = 0
     conversation_model: ModelUse = field(default_factory=ModelUse)
     failures: list[str] = field(default_factory=list)
-    blind_slot_keys: dict[str, list[bool]] = field(default_factory=dict)
+    slot_keys: dict[str, dict[str, list[bool]]] = field(default_factory=dict)  # by set, by kind of slot
 
 
 # the blind held-out set (eval/blind/heldout.txt) ------------------------------------------------------
@@ -281,9 +282,8 @@ def _options_right(text: str, item: Any, wanted: str) -> bool:
 def _items_right(services: Services, phrase: BlindPhrase) -> bool:
     """Several items in one message: each listed part found as the sales journey finds it (one item
     named, with its count), and together exactly the labelled items and counts."""
-    from tulia.graph.journeys.sale_basket import find_wish, wish_query
-    from tulia.nlu.basket_words import items_said, measured_count
-    from tulia.nlu.rules import catalog_evidence
+    from tulia.graph.journeys.sale_basket import find_wish, listed_items, wish_query
+    from tulia.graph.journeys.sale_common import count_for
     from tulia.tools.context import ToolContext
     from tulia.tools.registry import call_tool
 
@@ -295,13 +295,12 @@ def _items_right(services: Services, phrase: BlindPhrase) -> bool:
     ctx = ToolContext(tenant_id=phrase.pack, request_id="eval", conversation_id="eval", services=services)
     args = {"tenant_id": phrase.pack, "request_id": "eval", "conversation_id": "eval"}
     read: dict[str, str] = {}
-    for wish in items_said(phrase.text, lambda p: bool(catalog_evidence(p, index)), index.conjoined):
+    for wish in listed_items(phrase.text, index):
         query, count = wish_query(wish.text, wish.quantity, index)
         found = call_tool("catalog_search", {**args, "query": query, "filters": {}, "limit": 10}, ctx)
         named, _fitting = find_wish(query, found["data"]["results"] if found["ok"] else [], index)
-        if named is not None:
-            counted = count or measured_count(wish.text, named["name"])
-            read[named["item_id"]] = str(counted) if counted else ""
+        if named is not None:  # as take_items counts it
+            read[named["item_id"]] = str(count_for(named, count, wish.text) or 1)
     return set(read) == set(wanted) and all(not c.isdigit() or read[sku] == c for sku, c in wanted.items())
 
 
@@ -361,14 +360,21 @@ def read_blind_slots(services: Services, phrase: BlindPhrase, delta: FrameDelta)
 
 
 def evaluate_blind(
-    services: Services, engine: UnderstandingEngine, phrases: list[BlindPhrase], result: EvalResult
+    services: Services,
+    engine: UnderstandingEngine,
+    phrases: list[BlindPhrase],
+    result: EvalResult,
+    name: str = "blind",
 ) -> None:
-    """Figures only: the blind set's misses are never listed, printed or kept."""
+    """A set in the blind set's format. The blind set: figures only, its misses are never listed,
+    printed or kept; any other (tuning data) lists its misses in ``result.failures``."""
     from tulia.graph.frame import ShopOptions
-    from tulia.graph.journeys.sale_common import trailing_count
+    from tulia.graph.journeys.sale_basket import listed_items, wish_query
+    from tulia.graph.journeys.sale_common import count_for, recount, trailing_count
     from tulia.nlu.booking_words import change_said
     from tulia.nlu.fastpath import fast_path
     from tulia.nlu.frame_extract import QuantitySaid, extract_delta, residual_words
+    from tulia.nlu.lexicon import normalize
     from tulia.nlu.rules import product_query
     from tulia.tools.context import ToolContext
     from tulia.tools.registry import call_tool
@@ -398,24 +404,46 @@ def evaluate_blind(
         same_journey = {route, expected} <= {"sales_discovery", "product_question"}
         tally.route.append(route == expected or same_journey)
         options = ShopOptions.of(tenant)
-        delta = extract_delta(phrase.text, zones=options.zones, enabled_methods=list(options.methods))
+        codes = [o.code for o in services.offers.all_for(phrase.pack) if o.code]
+        delta = extract_delta(phrase.text, zones=options.zones, enabled_methods=list(options.methods), shop_codes=codes)
+        recount(delta, phrase.text, index)  # as the sales journey does
         if delta.quantity is None and "items" not in phrase.labels:  # "sukari 2": as the sales journey reads it
             _words, trailing = trailing_count(product_query(residual_words(phrase.text, delta)), index)
             delta.quantity = QuantitySaid(trailing) if trailing is not None else None
-        slots = read_blind_slots(services, phrase, delta)
-        for key, right in slots.items():
-            slot_keys[key].append(right)
-        tally.slots.append(all(slots.values()))
+        ids: list[str] = []
         if phrase.wanted:
             query = product_query(residual_words(phrase.text, delta))
+            listed = listed_items(phrase.text, index)
+            if listed:  # a list is searched part by part: its first item by its own words
+                query, _count = wish_query(listed[0].text, listed[0].quantity, index)
             ctx = ToolContext(tenant_id=phrase.pack, request_id="eval", conversation_id="eval", services=services)
             args = {"tenant_id": phrase.pack, "request_id": "eval", "conversation_id": "eval"}
             found = call_tool("catalog_search", {**args, "query": query, "filters": {}, "limit": 6}, ctx)
             ids = [r["item_id"] for r in found["data"]["results"]] if found["ok"] else []
             tally.at1.append(bool(ids) and ids[0] == phrase.wanted)
             tally.at6.append(phrase.wanted in ids)
-    result.phrase_tallies["blind"] = tallies
-    result.blind_slot_keys = dict(slot_keys)
+            if name != "blind" and (not ids or ids[0] != phrase.wanted):
+                result.failures.append(f"[{name}] {phrase.pack}: {phrase.text!r} searched {query!r}: {ids[:3]}")
+            if ids and "items" not in phrase.labels:  # the count of the item found, as the journey takes it
+                got = call_tool("catalog_get_item", {**args, "item_id": ids[0]}, ctx)
+                if got["ok"]:
+                    said = delta.quantity.value if delta.quantity else None
+                    counted = count_for(got["data"], said, normalize(phrase.text))
+                    delta.quantity = QuantitySaid(counted) if counted is not None else None
+        slots = read_blind_slots(services, phrase, delta)
+        for key, right in slots.items():
+            slot_keys[key].append(right)
+        tally.slots.append(all(slots.values()))
+        if name != "blind" and not all(slots.values()):
+            wrong = ", ".join(k for k, right in slots.items() if not right)
+            result.failures.append(
+                f"[{name}] {phrase.pack}: {phrase.text!r} slots wrong: {wrong} (read quantity "
+                f"{delta.quantity.value if delta.quantity else None}, code {delta.coupon_code}, zone {delta.zone})"
+            )
+        if name != "blind" and route != expected and not same_journey:
+            result.failures.append(f"[{name}] {phrase.pack}: {phrase.text!r} read as {route}, not {expected}")
+    result.phrase_tallies[name] = tallies
+    result.slot_keys[name] = dict(slot_keys)
 
 
 # running --------------------------------------------------------------------------------------------
@@ -529,7 +557,8 @@ def evaluate_phrases(
         tally.intent.append(intent == phrase.intent)
         if intent != phrase.intent:  # tuning data: its misses are listed (the blind set's never are)
             result.failures.append(f"intent  {phrase.source}:{phrase.line} {phrase.text!r}: {intent}")
-        delta = extract_delta(phrase.text, zones=options.zones, enabled_methods=list(options.methods))
+        codes = [o.code for o in services.offers.all_for(phrase.pack) if o.code]
+        delta = extract_delta(phrase.text, zones=options.zones, enabled_methods=list(options.methods), shop_codes=codes)
         product_words = None
         if understood is not None and understood.sale is not None:
             product_words = merge_model_reading(delta, understood.sale, phrase.text, options)
@@ -607,7 +636,7 @@ def evaluate_conversations(
         result.conversations_passed += passed
 
 
-def report_blind(result: EvalResult, tallies: dict[tuple[str, str], Tally], out: TextIO) -> None:
+def report_blind(result: EvalResult, name: str, tallies: dict[tuple[str, str], Tally], out: TextIO) -> None:
     total = BlindTally()
     by_pack: dict[str, BlindTally] = defaultdict(BlindTally)
     by_lang: dict[str, BlindTally] = defaultdict(BlindTally)
@@ -615,7 +644,12 @@ def report_blind(result: EvalResult, tallies: dict[tuple[str, str], Tally], out:
         total.add(tally)
         by_pack[pack].add(tally)
         by_lang[lang].add(tally)
-    print(f"### the blind held-out set ({len(total.intent)} messages; figures only, misses never listed)\n", file=out)
+    title = (
+        f"the blind held-out set ({len(total.intent)} messages; figures only, misses never listed)"
+        if name == "blind"
+        else f"the {name} tuning set in the blind set's format ({len(total.intent)} messages)"
+    )
+    print(f"### {title}\n", file=out)
     print(
         "| slice | intent | route | slots | search at 1 | search at 6 |\n|---|---:|---:|---:|---:|---:|",
         file=out,
@@ -624,10 +658,9 @@ def report_blind(result: EvalResult, tallies: dict[tuple[str, str], Tally], out:
         print(tally.blind_row(pack), file=out)
     for lang, tally in sorted(by_lang.items()):
         print(tally.blind_row(f"language {lang}"), file=out)
-    print(total.blind_row("**all blind**") + "\n", file=out)
-    keys = ", ".join(
-        f"{k} {Tally.pct(result.blind_slot_keys[k])}" for k in BLIND_SLOT_KEYS if k in result.blind_slot_keys
-    )
+    print(total.blind_row(f"**all {name}**") + "\n", file=out)
+    kinds = result.slot_keys.get(name, {})
+    keys = ", ".join(f"{k} {Tally.pct(kinds[k])}" for k in BLIND_SLOT_KEYS if k in kinds)
     print(f"Slots by kind: {keys}\n", file=out)
 
 
@@ -641,8 +674,8 @@ def report(result: EvalResult, engine_name: str, out: TextIO) -> None:
             total.add(tally)
             by_pack[pack].add(tally)
             by_lang[lang].add(tally)
-        if name == "blind":
-            report_blind(result, tallies, out)
+        if name in BLIND_FORMAT_SETS:
+            report_blind(result, name, tallies, out)
             continue
         print(f"### phrase set {name} ({len(total.intent)} messages)\n", file=out)
         print("| slice | intent | slots | search at 1 | search at 6 |\n|---|---:|---:|---:|---:|", file=out)
@@ -687,9 +720,9 @@ def run_eval(
     result = EvalResult()
     with eval_services(settings, packs) as services:
         for name in sets:
-            if name == "blind":
-                blind = [p for p in load_blind(eval_dir / "blind" / "heldout.txt") if p.pack in known][:limit]
-                evaluate_blind(services, engine, blind, result)
+            if name in BLIND_FORMAT_SETS:
+                blind = [p for p in load_blind(eval_dir / BLIND_FORMAT_SETS[name]) if p.pack in known][:limit]
+                evaluate_blind(services, engine, blind, result, name)
                 continue
             phrases = [p for p in load_phrases(eval_dir / "phrases" / f"{name}.txt") if p.pack in known][:limit]
             evaluate_phrases(services, engine, phrases, result, name)

@@ -23,6 +23,7 @@ from tulia.nlu.frame_extract import (
     TENS_AND,
     compound_value,
     extract_quantity,
+    measures_in_digits,
     without_negated_counts,
 )
 from tulia.nlu.lexicon import normalize
@@ -42,9 +43,15 @@ _JOIN = re.compile(
 # "a kilo of tomatoes", "an eggs tray", "one Redmi Buds 5": one of it
 _ONE = re.compile(r"^(?:(?:i\s+)?(?:need|want|get|take|nataka|nipe|naomba|niletee|add|ongeza|weka)\s+)?(?:a|an|one)\s")
 # "2 kg" said of an item sold by the kilo: a measure that may be a count of its packs
-_MEASURE = re.compile(r"(?<![\w.])(\d{1,4}(?:\.\d+)?)\s*(kg|kilo|kilos|g|l|litre|litres|liter|ltr|ml)(?!\w)")
-_UNIT_BASE = {"kg": ("g", 1000), "kilo": ("g", 1000), "kilos": ("g", 1000), "g": ("g", 1)}
-_UNIT_BASE |= dict.fromkeys(("l", "litre", "litres", "liter", "ltr"), ("ml", 1000)) | {"ml": ("ml", 1)}
+_MEASURE = re.compile(
+    r"(?<![\w.])(\d{1,4}(?:\.\d+)?)\s*(kg|kgs|kilo|kilos|g|gramu|grams|l|litre|litres|liter|liters|lita|ltr|ml)(?!\w)"
+)
+_UNIT_BASE = dict.fromkeys(("kg", "kgs", "kilo", "kilos"), ("g", 1000)) | dict.fromkeys(
+    ("g", "gramu", "grams"), ("g", 1)
+)
+_UNIT_BASE |= dict.fromkeys(("l", "litre", "litres", "liter", "liters", "lita", "ltr"), ("ml", 1000)) | {
+    "ml": ("ml", 1)
+}
 
 
 # a part that starts with one of these goes on describing the part before it ("ya Samsung", "for the tv")
@@ -118,12 +125,17 @@ def count_of(part: str) -> int | None:
 
 
 def items_said(
-    text: str, names_product: Callable[[str], bool], conjoined: Collection[tuple[str, str]] = ()
+    text: str,
+    names_product: Callable[[str], bool],
+    conjoined: Collection[tuple[str, str]] = (),
+    describes: Callable[[str], bool] | None = None,
 ) -> list[ItemSaid]:
-    """The items a message lists, when it lists two or more things the shop sells (else ``[]``)."""
+    """The items a message lists, when it lists two or more things the shop sells (else ``[]``). A part
+    that only names options (``describes``: "..., charcoal grey colour") goes on describing the item
+    before it."""
     parts: list[str] = []
     for part in _parts(text, conjoined):
-        if parts and part.split()[0] in _CONTINUES:
+        if parts and (part.split()[0] in _CONTINUES or (describes is not None and describes(part))):
             parts[-1] += " " + part  # "nataka simu / ya Samsung": one wish in two messages
         else:
             parts.append(part)
@@ -146,11 +158,35 @@ def items_said(
     return items
 
 
+def count_in_name(text: str, count: int, names: Collection[str]) -> bool:
+    """Whether a count read from ``text`` is rather a number of the item's own name or options
+    (``names``), said beside a word it stands beside there: "gauge 30 box profile" of "Mabati Box Profile
+    Gauge 30 (3m)", "brown 30" of the colour "Brown 30". A number said twice ("3 jbl go 3") is a count
+    once."""
+    number = str(count)
+    said = normalize(text).replace("-", " ").split()
+    if said.count(number) != 1:
+        return False
+    at = said.index(number)
+    beside_said = set(said[max(at - 1, 0) : at]) | set(said[at + 1 : at + 2])
+    for name in names:
+        own = re.findall(r"[a-z0-9]+", normalize(name))
+        for i, word in enumerate(own):
+            if word == number and beside_said & (set(own[max(i - 1, 0) : i]) | set(own[i + 1 : i + 2])):
+                return True
+    return False
+
+
+def measures_said(text: str) -> list[str]:
+    """The weights and volumes a message says ("5kg", "3 lita", "kilo mbili" as "2 kilo")."""
+    return [m.group(0) for m in _MEASURE.finditer(measures_in_digits(normalize(text)))]
+
+
 def measured_count(part: str, item_name: str) -> int | None:
     """A measure said of an item sold in packs of a measure, as a count of packs: "2 kg of nails" of
     "Wire Nails 1kg" is 2, "3 litres" of "Fresha Milk 1L" is 3. ``None`` when the measure is the
     item's own ("Jogoo 2kg" of "Jogoo Maize Flour 2kg") or does not divide into packs."""
-    said = _MEASURE.findall(part)
+    said = _MEASURE.findall(measures_in_digits(part))
     own = _MEASURE.findall(normalize(item_name))
     if len(said) != 1 or len(own) != 1:
         return None

@@ -203,6 +203,23 @@ def load_phrase_sets(paths: Iterable[Path]) -> list[Example]:
     ]
 
 
+def load_tuning_sets(paths: Iterable[Path]) -> list[Example]:
+    """The tuning sets in the blind set's format (``eval/tuning/*.txt``); a new booking is the sales
+    journey's, a change of one is read by the graph's own test and not learned."""
+    from tulia.evaluation import load_blind
+
+    out = []
+    for path in paths:
+        for p in load_blind(path):
+            label = p.intent
+            if label == "booking":
+                if p.labels.get("action", "new") != "new":
+                    continue
+                label = "sales_discovery"
+            out.append(Example(label, p.lang, p.text, f"tuning:{path.stem}", pack=p.pack))
+    return out
+
+
 def _shingles(text: str) -> set[str]:
     plain = f" {normalize_for_reader(text)} "
     return {plain[i : i + 4] for i in range(len(plain) - 3)}
@@ -238,7 +255,7 @@ def corpus_digest(examples: list[Example]) -> str:
 
 
 def load_corpus(eval_dir: Path) -> list[Example]:
-    """Every training example: templates expanded, hand-written messages, tuning phrases; near copies
+    """Every training example: templates expanded, hand-written messages, tuning phrases and sets; near copies
     of the blind held-out set removed; exact duplicates (after normalising) kept once."""
     corpus_dir = eval_dir / "corpus"
     templates = yaml.safe_load((corpus_dir / "templates.yaml").read_text(encoding="utf-8"))
@@ -251,6 +268,7 @@ def load_corpus(eval_dir: Path) -> list[Example]:
     examples += noise()
     examples += load_messages(corpus_dir / "messages.txt")
     examples += load_phrase_sets(sorted((eval_dir / "phrases").glob("*.txt")))
+    examples += load_tuning_sets(sorted((eval_dir / "tuning").glob("*.txt")))
     dropped = too_close(examples, blind_texts(eval_dir / "blind" / "heldout.txt"))
     seen: set[tuple[str, str]] = set()
     out = []

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
 from tulia.domain.phone import to_mpesa_msisdn
 from tulia.errors import InvalidInput
 from tulia.nlu.lexicon import COLOURS, normalize
+from tulia.search.text import in_english
 
 PaymentMethod = Literal["mpesa_stk", "mpesa_c2b", "pesapal"]
 FulfilmentMode = Literal["delivery", "pickup"]
@@ -91,6 +93,27 @@ BUY_VERBS = (
     "naomba", "nichukulie", "niagizie", "ongeza", "weka", "nieke", "niwekee", "make it", "make them", "iwe",
     "ziwe", "just", "only", "tu",
 )  # fmt: skip
+
+# the names of measures said before or after their number ("lita tatu", "three litres", "5 kilos")
+MEASURE_NAMES = (
+    "litres", "litre", "liters", "liter", "lita", "ltr", "kilos", "kilo", "kgs", "kg", "grams", "gramu", "gms", "ml",
+)  # fmt: skip
+_MEASURE_NAME_ALT = "|".join(sorted(MEASURE_NAMES, key=len, reverse=True))
+_PLAIN_NUMBER_WORDS = {w: n for w, n in NUMBER_WORDS.items() if " " not in w and w not in ("both", "dozen")}
+_NUMBER_WORD_ALT = "|".join(sorted(_PLAIN_NUMBER_WORDS, key=len, reverse=True))
+_MEASURE_THEN_NUMBER = re.compile(
+    rf"(?<![\w.])(?<!\d )({_MEASURE_NAME_ALT})\s+(\d{{1,4}}(?:\.\d+)?|{_NUMBER_WORD_ALT})(?![\w.])"
+)
+_NUMBER_WORD_THEN_MEASURE = re.compile(rf"(?<!\w)({_NUMBER_WORD_ALT})\s+({_MEASURE_NAME_ALT})(?!\w)")
+
+
+def measures_in_digits(plain: str) -> str:
+    """A measure said in words or in the Swahili order with its number first, in digits: "lita tatu" ->
+    "3 lita", "kilo 5" -> "5 kilo", "three litres" -> "3 litres" (then "3 lita" is the 3L option, and
+    "kilo mbili" of a 1 kg pack is two packs)."""
+    plain = _MEASURE_THEN_NUMBER.sub(lambda m: f"{_PLAIN_NUMBER_WORDS.get(m.group(2), m.group(2))} {m.group(1)}", plain)
+    return _NUMBER_WORD_THEN_MEASURE.sub(lambda m: f"{_PLAIN_NUMBER_WORDS[m.group(1)]} {m.group(2)}", plain)
+
 
 _NUM = r"(\d{1,4})"
 _UNIT_ALT = "|".join(sorted((re.escape(u) for u in COUNT_UNITS), key=len, reverse=True))
@@ -268,6 +291,10 @@ def extract_quantity(
             continue  # a time of day ("saa tatu asubuhi"), not a count
         if before[-1:] == ["saa"]:
             continue  # "saa tano": five o'clock
+        if (before and (before[-1] in MEASURE_NAMES or before[-1] in ("elfu", "mia"))) or after[:1] in (
+            [w] for w in MEASURE_NAMES
+        ):
+            continue  # "lita tatu", "three litres" are measures, "lita elfu moja" a thousand: not counts
         return QuantitySaid(NUMBER_WORDS[word]), [m.span()]
     return None, []
 
@@ -341,6 +368,14 @@ def extract_mode(plain: str) -> tuple[FulfilmentMode | None, list[tuple[int, int
     return None, []
 
 
+def _places_of(zone: str, areas: list[str]) -> list[str]:
+    """The places a zone's name lists ("Kiserian & Ngong": Kiserian, Ngong) and its areas without a word
+    for a town ("Ngong Town": Ngong)."""
+    listed = re.split(r"\s*(?:&|,|/|\+|\band\b|\bna\b)\s*", zone)
+    towns = [re.sub(r"(?i)\s+(?:town|township|centre|center|mjini)$", "", a) for a in areas]
+    return [p for p in (*listed, *towns) if p and p not in (zone, *areas)] if len(listed) > 1 or towns else []
+
+
 def extract_zone(
     plain: str, zones: list[tuple[str, list[str]]]
 ) -> tuple[str | None, str | None, list[tuple[int, int]]]:
@@ -348,7 +383,7 @@ def extract_zone(
     name wins: "Nairobi West" over "Nairobi"). Returns (zone, the words said, span)."""
     best: tuple[int, str, str, tuple[int, int]] | None = None
     for zone, areas in zones:
-        for candidate in (zone, *areas):
+        for candidate in (zone, *areas, *_places_of(zone, areas)):
             needle = normalize(candidate)
             if not needle:
                 continue
@@ -369,9 +404,30 @@ _TOKEN_AFTER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 _LOOKS_LIKE_A_CODE = re.compile(r"^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9_-]{4,}$|^[A-Z]{4,}[A-Z0-9_-]*$")
 
 
-def extract_coupon(text: str) -> tuple[str | None, list[tuple[int, int]]]:
-    """The coupon code said: right after a word for it ("code KARIBU10", "promo: save10"), or a few words
-    after it or a verb of using it when it looks like a code (letters and digits, or capitals)."""
+def may_name_code(text: str) -> bool:
+    """Whether some word of the message looks like a coupon code (then the shop's codes are worth reading)."""
+    return any(_LOOKS_LIKE_A_CODE.match(t.group(0)) for t in _TOKEN_AFTER.finditer(text))
+
+
+_CODE_BEFORE = re.compile(
+    r"(?<![\w-])([A-Za-z0-9][A-Za-z0-9_-]{3,31})\s+(?:promo\s+|discount\s+|coupon\s+)?"
+    r"(?:code|coupon|voucher|kuponi|promo)(?!\w)",
+    re.I,
+)
+
+
+def extract_coupon(text: str, shop_codes: Iterable[str] = ()) -> tuple[str | None, list[tuple[int, int]]]:
+    """The coupon code said: one of the shop's own codes anywhere in the message ("hii blackfriday25
+    inafanya?"); else right after a word for it ("code KARIBU10", "promo: save10"), a few words after it
+    or a verb of using it, or just before it ("the KARIBU15 code": letters and digits), when it looks
+    like a code (letters and digits, or capitals)."""
+    known = {c.casefold() for c in shop_codes if c}
+    if known:
+        for found in _TOKEN_AFTER.finditer(text):
+            token = found.group(0)
+            # a code of plain letters counts in capitals only ("KARIBU", never the greeting "karibu")
+            if token.casefold() in known and (token.isupper() or any(ch.isdigit() for ch in token)):
+                return token.upper(), [found.span()]
     for m in _CODE.finditer(text):
         token = m.group(1)
         if token.casefold() in _CODE_STOP:
@@ -393,6 +449,10 @@ def extract_coupon(text: str) -> tuple[str | None, list[tuple[int, int]]]:
                 break  # an order number or an M-Pesa confirmation code, not a coupon
             start = word.end() + found.start()
             return token.upper(), [(start, start + len(token))]
+    for m in _CODE_BEFORE.finditer(text):
+        token = m.group(1)
+        if any(ch.isdigit() for ch in token) and _LOOKS_LIKE_A_CODE.match(token) and not _ORDER_REF.fullmatch(token):
+            return token.upper(), [m.span(1)]
     return None, []
 
 
@@ -461,8 +521,10 @@ def extract_delta(
     zones: list[tuple[str, list[str]]],
     enabled_methods: list[str],
     bare_number_is_quantity: bool = False,
+    shop_codes: Iterable[str] = (),
 ) -> FrameDelta:
-    """Everything the message says about the sale at once."""
+    """Everything the message says about the sale at once (``shop_codes``: the shop's coupon codes,
+    read wherever they are said)."""
     plain = normalize(text)
     delta = FrameDelta()
     phone, _span = extract_phone(text)
@@ -475,7 +537,7 @@ def extract_delta(
     delta.order_ref = extract_order_ref(text)
     if delta.order_ref:
         scrubbed = re.sub(r"\bord[\s-]?[2-9a-hjkmnp-tv-z]{5}\b", " ", scrubbed)
-    delta.coupon_code, _ = extract_coupon(text)
+    delta.coupon_code, _ = extract_coupon(text, shop_codes)
     if delta.coupon_code:
         scrubbed = re.sub(rf"(?<!\w){re.escape(delta.coupon_code.casefold())}(?!\w)", " ", scrubbed)
     delta.quantity, spans = extract_quantity(
@@ -526,8 +588,8 @@ _SIZE_WORDS = {
 }  # fmt: skip
 _UNIT_WORDS = {
     "litre": "l", "litres": "l", "liter": "l", "liters": "l", "lita": "l", "ltr": "l", "l": "l", "kilo": "kg",
-    "kilos": "kg", "kg": "kg", "g": "g", "gms": "g", "grams": "g", "ml": "ml", "gb": "gb", "tb": "tb", "inch": "inch",
-    "inches": "inch",
+    "kilos": "kg", "kg": "kg", "kgs": "kg", "gramu": "g", "g": "g", "gms": "g", "grams": "g", "ml": "ml", "gb": "gb",
+    "tb": "tb", "inch": "inch", "inches": "inch",
 }  # fmt: skip
 _SIZE_ALT = "|".join(sorted((re.escape(w) for w in _SIZE_WORDS), key=len, reverse=True))
 _UNIT_ALT_OPTION = "|".join(sorted((re.escape(w) for w in _UNIT_WORDS), key=len, reverse=True))
@@ -536,7 +598,7 @@ _UNIT_ALT_OPTION = "|".join(sorted((re.escape(w) for w in _UNIT_WORDS), key=len,
 def option_words(text: str) -> str:
     """Words of an option or of a message in one form: colours in English, size words as sizes, a
     number and its unit joined ("1 litre" -> "1l", "128 gb" -> "128gb")."""
-    plain = " ".join(COLOURS.get(w, w) for w in normalize(text).replace("-", " ").split())
+    plain = " ".join(COLOURS.get(w, w) for w in measures_in_digits(normalize(text)).replace("-", " ").split())
     plain = re.sub(rf"(?<!\w)({_SIZE_ALT})(?!\w)", lambda m: _SIZE_WORDS[m.group(1)], plain)
     return re.sub(
         rf"(?<![\w.])(\d+(?:\.\d+)?)\s*({_UNIT_ALT_OPTION})(?!\w)",
@@ -552,18 +614,35 @@ def _uncontracted(text: str) -> str:
 
 
 def named_option(text: str, options: list[str]) -> str | None:
-    """The one option of a list the message names ("black", "nyeusi", "the 256GB one", "large", "1 litre")."""
-    words = option_words(_uncontracted(text))
-    padded = f" {words} "
-    hits = [o for o in options if f" {option_words(o)} " in padded]
-    if len(hits) == 1:
-        return hits[0]
-    if len(hits) > 1:
-        return max(hits, key=len)  # "Light Blue" over "Blue"
-    said = {w for w in words.split() if len(w) >= 3}
-    partial = [o for o in options if said & set(option_words(o).split())]
-    if len(partial) == 1:
-        return partial[0]
-    numbers = {w for w in words.split() if w.isdigit()}  # "the 128 one": 128GB, when only one option is 128-something
-    counted = [o for o in options if any(re.fullmatch(rf"{n}[a-z]+", option_words(o)) for n in numbers)]
+    """The one option of a list the message names ("black", "nyeusi", "the 256GB one", "large", "1 litre",
+    "size 4" of "Size 4 (52)", "ndefu" of "Long", "miaka 5-7" of "Age 5-7")."""
+    said_words = option_words(_uncontracted(text))
+    english = option_words(in_english(_uncontracted(text)))
+    forms = {o: {option_words(o), option_words(_WITHOUT_BRACKETS.sub(" ", o))} for o in options}
+    for words in (said_words, english):
+        padded = f" {words} "
+        hits = [o for o in options if any(f" {form} " in padded for form in forms[o])]
+        if len(hits) == 1:
+            return hits[0]
+        if len(hits) > 1:
+            return max(hits, key=len)  # "Light Blue" over "Blue"
+    said = {w for w in f"{said_words} {english}".split() if len(w) >= 3 or (re.search(r"\d", w) and len(w) >= 2)}
+    overlap = {o: len(said & {w for form in forms[o] for w in form.split()}) for o in options}
+    best = max(overlap.values(), default=0)
+    if best and list(overlap.values()).count(best) == 1:  # "dry cough" more than "chesty cough"
+        return next(o for o, n in overlap.items() if n == best)
+    numbers = said_words.split()
+    ranged = [o for o in options if _numbers_said(re.findall(r"\d+", o), numbers)]  # "5-7" of "Age 5-7"
+    if len(ranged) == 1:
+        return ranged[0]
+    digits = {w for w in numbers if w.isdigit()}  # "the 128 one": 128GB, when only one option is 128-something
+    counted = [o for o in options if any(re.fullmatch(rf"{n}[a-z]+", option_words(o)) for n in digits)]
     return counted[0] if len(counted) == 1 else None
+
+
+_WITHOUT_BRACKETS = re.compile(r"\s*\([^)]*\)")  # "Size 4 (52)": the 52 is how many, "Size 4" the option
+
+
+def _numbers_said(own: list[str], words: list[str]) -> bool:
+    """Whether an option's two or more numbers are said one after the other ("5 7" of "Age 5-7")."""
+    return len(own) >= 2 and any(words[i : i + len(own)] == own for i in range(len(words)))

@@ -17,6 +17,7 @@ The index only *finds candidates*: prices and stock shown to a customer are re-r
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 import re
 from collections import defaultdict
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 
 from tulia.domain.catalog import CatalogItem
+from tulia.nlu.basket_words import measured_count
 from tulia.search.text import CONNECTORS, GENERIC_TERMS, MEASURES, STOPWORDS, Folding, fold, raw_tokens, stem
 
 FIELD_WEIGHTS = {
@@ -42,6 +44,9 @@ K1, B = 1.2, 0.5
 KIND_NAMED = 1.25  # the kind asked for is in the item's own name ("eggs": "Kienyeji Eggs Tray", not "Fresh Milk")
 OPTION_NAMED = 1.5  # a word said is one of the item's own options ("kinyozi fade": the cut that comes in Fade)
 UNSAID_KIND = 0.6  # no kind asked: the factor of an item whose name adds a kind ("... Silicone Case")
+OPTION_WORDS = ("colour", "color", "size", "rangi", "saizi", "namba", "number")  # words for an option's kind
+MEASURE_SHARE = 0.5  # a measure said counts as half a word in a match's coverage ("tomatoes 2kg")
+_MEASURE_SAID = re.compile(r"(\d+(?:\.\d+)?)([a-z]+)")
 CHEAP = "cheap"  # the generic term of "cheap", "affordable", "rahisi", "cheapest"
 NEGATIONS = frozenset({"not", "sio", "siyo", "bila", "without", "except", "isipokuwa", "minus"})
 
@@ -110,6 +115,9 @@ class CatalogIndex:
         # words joined inside one of its names ("Twin and Earth Cable"): a list is never cut there
         self.conjoined: set[tuple[str, str]] = set()
         self.option_values: dict[str, frozenset[str]] = {}  # each item's options, folded ("34", "brown")
+        # the names and options with a number in them, by the number ("30": "Mabati ... Gauge 30 (3m)", "Brown 30")
+        self.numbered: dict[str, set[str]] = defaultdict(set)
+        self.option_terms: set[str] = set(OPTION_WORDS)  # the terms of every option and of its kind ("colour")
         self.books = False  # the shop sells time: some active service has a duration (booked, not sold)
         for item in items:
             if item.active:
@@ -165,6 +173,11 @@ class CatalogIndex:
                 weights[tok] += FIELD_WEIGHTS[name]
             if name != "description":
                 self.product_terms.update(t for t in toks if not t.isdigit())
+        for dimension in item.variants:
+            self.option_terms.update(self.terms(" ".join([dimension.name, *(o.value for o in dimension.options)])))
+        for named in (item.name, *(o.value for d in item.variants for o in d.options)):
+            for number in re.findall(r"(?<![a-z0-9])\d+(?![a-z0-9])", fold(named)):
+                self.numbered[number].add(named)
         self.option_values[item.item_id] = frozenset(
             word for d in item.variants for o in d.options for word in {fold(o.value), *raw_tokens(o.value)}
         )
@@ -213,6 +226,12 @@ class CatalogIndex:
         matches = process.extract(term, self._long_vocab, scorer=fuzz.ratio, score_cutoff=cutoff, limit=2)
         return [(m, FUZZY * (score / 100)) for m, score, _ in matches]
 
+    def only_options(self, text: str) -> bool:
+        """Whether ``text`` names nothing but options of the shop's items and words for them ("charcoal
+        grey colour", "size 42", "saizi L")."""
+        said = [t for t in self.terms(text) if t not in CONNECTORS]
+        return bool(said) and all(t in self.option_terms for t in said)
+
     def item_name(self, item_id: str) -> str:
         """One item's name ("" for an item the index does not have)."""
         return next((doc.name for doc in self.docs if doc.item_id == item_id), "")
@@ -226,6 +245,11 @@ class CatalogIndex:
         matching: set[int] | None = None
         for term in q_terms:
             if term in STOPWORDS or term in CONNECTORS or term in MEASURES or term.isdigit() or term in NUMBERS:
+                continue
+            if (m := _MEASURE_SAID.fullmatch(term)) and m.group(2) in MEASURES:
+                # "tomatoes 2kg" of "Tomatoes 1kg": a measure is the item's own, or a count of its packs
+                docs = {n for n, doc in enumerate(self.docs) if term in doc.named or measured_count(term, doc.name)}
+                matching = docs if matching is None else matching & docs
                 continue
             expanded = [t for t, factor in self.expand(term) if factor >= PREFIX]
             if not expanded:
@@ -293,6 +317,20 @@ class CatalogIndex:
             kind = head if head in self.kinds and head not in excluded else None
         return [t for t in q_terms if t not in excluded], kind, excluded
 
+    def _term_shares(self, query: str, q_terms: list[str]) -> dict[str, float]:
+        """How much each term counts in a match's coverage: a measure ("2kg", "2 kg", "500 ml") is one
+        half-weight term, whatever pieces it folds to, so a pack size said never outweighs the thing
+        named ("tomatoes 2kg" are tomatoes, not any 2 kg pack)."""
+        share = dict.fromkeys(q_terms, 1.0)
+        tokens = raw_tokens(query)
+        said = [m.group(0) for m in (_MEASURE_SAID.fullmatch(t) for t in tokens) if m and m.group(2) in MEASURES]
+        said += [a + b for a, b in itertools.pairwise(tokens) if a.isdigit() and b in MEASURES]
+        for measure in said:
+            pieces = [t for t in self.folding.terms(measure) if t in share]
+            for piece in pieces:
+                share[piece] = min(share[piece], MEASURE_SHARE / len(pieces))
+        return share
+
     def search(self, query: str, filters: Filters | None = None, *, limit: int = 10) -> SearchResult:
         filters = filters or Filters()
         q_terms, kind, excluded = self.read_query(query)
@@ -311,6 +349,7 @@ class CatalogIndex:
         scores: dict[int, float] = defaultdict(float)
         quality: dict[int, float] = defaultdict(float)
         expansions: dict[str, list[str]] = {}
+        share = self._term_shares(query, q_terms)
         for term in q_terms:
             expanded = self.expand(term)
             if not expanded:
@@ -320,7 +359,7 @@ class CatalogIndex:
                 cat_term, factor = expanded[0]
                 for doc_no, weight in self.postings[cat_term]:
                     scores[doc_no] += weight * factor
-                    quality[doc_no] += factor
+                    quality[doc_no] += factor * share[term]
                 continue
             best_for_doc: dict[int, tuple[float, float]] = {}
             for cat_term, factor in expanded:
@@ -330,11 +369,11 @@ class CatalogIndex:
                         best_for_doc[doc_no] = (s, factor)
             for doc_no, (s, factor) in best_for_doc.items():
                 scores[doc_no] += s
-                quality[doc_no] += factor
+                quality[doc_no] += factor * share[term]
 
         said = {t for words in expansions.values() for t in words}
         said_raw = {w for t in raw_tokens(query) for w in (t, stem(t)) if len(w) >= 3}  # before the shop's folding
-        n_terms = len(q_terms)
+        n_terms = sum(share[t] for t in q_terms)
         check = filters != Filters()
         passing = [
             doc_no

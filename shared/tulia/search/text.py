@@ -140,9 +140,53 @@ def load_shop_lexicon(path: Path = SHOP_LEXICON_FILE) -> dict[tuple[str, ...], t
 
 
 SHOP_LEXICON = load_shop_lexicon()
+_LONGEST_ENTRY = max((len(k) for k in SHOP_LEXICON), default=1)
+
+
+_CLASS_PREFIXES = ("ki", "vi", "mi", "ma", "wa", "m")  # Swahili adjectives agree with their noun: ki-kavu, m-refu
+
+
+def _sw_root_meaning(token: str) -> tuple[str, ...] | None:
+    """A Swahili word the lexicon has in another form: a place ("mgongoni": on the back) or an adjective
+    with its noun's class prefix ("kikavu", "mrefu")."""
+    if token.endswith("ni") and len(token) > 4 and (found := SHOP_LEXICON.get((token[:-2],))):
+        return found
+    for prefix in _CLASS_PREFIXES:
+        root = token[len(prefix) :]
+        if token.startswith(prefix) and len(root) >= 3 and (found := SHOP_LEXICON.get((root,))):
+            return found
+    return None
+
+
+def in_english(text: str) -> str:
+    """``text``'s words with the general lexicon's Swahili and Sheng words and phrases as their English
+    ones ("pedi ndefu" -> "pad long", "kikohozi kikavu" -> "cough dry"), other words as they are; a
+    place word ("mgongoni", on the back) is read as its noun."""
+    toks = _TOKEN.findall(fold(text))
+    out: list[str] = []
+    i = 0
+    while i < len(toks):
+        for n in range(min(_LONGEST_ENTRY, len(toks) - i), 0, -1):
+            english = SHOP_LEXICON.get(tuple(stem(t) for t in toks[i : i + n]))
+            if english is None and n == 1:
+                english = _sw_root_meaning(toks[i])
+            if english is not None:
+                out.extend(english)
+                i += n
+                break
+        else:
+            out.append(toks[i])
+            i += 1
+    return " ".join(out)
+
+
 # the things shops sell, by the general lexicon's English words ("fish", "ladder", "diaper"): a word
 # among them that a shop's catalog lacks names something that shop does not sell
 SHOP_NOUNS = frozenset(stem(w) for english in SHOP_LEXICON.values() for w in english if len(w) > 2)
+
+
+# Swahili noun classes: a plural's prefix and its singular's ("mi-fereji": m-fereji, "vi-atu": ki-atu)
+_SW_PLURALS = (("mi", "m"), ("vi", "ki"), ("vy", "ch"), ("ma", ""), ("ma", "ji"), ("wa", "m"))
 
 
 class Folding:
@@ -197,9 +241,23 @@ class Folding:
                         i += n
                         break
                 else:
-                    out.append(toks[i])
+                    out.extend(self._singular(toks[i]))
                     i += 1
         return out
+
+    def _singular(self, token: str) -> tuple[str, ...]:
+        """A Swahili plural that the shop's words or the lexicon have in the singular ("mifereji":
+        mfereji, "vitanda": kitanda), as that word; any other word as it is."""
+        if token in self.words or not token.isalpha():
+            return (token,)
+        for plural, singular in _SW_PLURALS:
+            if token.startswith(plural) and len(token) > len(plural) + 2:
+                one = singular + token[len(plural) :]
+                if one in self.words:
+                    return (one,)
+                if (english := self.rewrites.get((one,))) is not None:
+                    return english
+        return (token,)
 
     def tokens(self, text: str) -> list[str]:
         """Every word of ``text`` folded to its term, in order, stopwords and repeats kept."""

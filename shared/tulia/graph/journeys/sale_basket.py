@@ -22,6 +22,7 @@ from tulia.graph.journeys.booking import begin_booking
 from tulia.graph.journeys.sale_common import (
     MAX_CART_LINES,
     ask_sale,
+    count_for,
     echo_words,
     frame_of,
     line_from_item,
@@ -35,8 +36,9 @@ from tulia.graph.routing import MAX_SHORTLIST_ITEMS
 from tulia.graph.state import ConversationState
 from tulia.nlg.messages import listing, text
 from tulia.nlg.templates import money
-from tulia.nlu.basket_words import item_words, measured_count
+from tulia.nlu.basket_words import ItemSaid, item_words, items_said, measures_said
 from tulia.nlu.frame_extract import named_option
+from tulia.nlu.rules import catalog_evidence
 from tulia.search.catalog_index import CatalogIndex
 from tulia.search.text import SHOP_NOUNS
 
@@ -127,7 +129,8 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         if not item["in_stock"]:
             turn.say(text(t(turn, "out_of_stock", name=item["name"])))
             continue
-        line = line_from_item(item, count or measured_count(wish.text, item["name"]))
+        # one of each item of a list said without a count ("ketepa tea plus 3 fresha milk")
+        line = line_from_item(item, count_for(item, count, wish.text) or 1)
         for variant in line.variants:
             said = named_option(wish.text, variant.options)
             if said is not None:
@@ -140,6 +143,13 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     turn.trace.append({"kind": "step", "node": "take_items", "lines": len(frame.lines), "unsold": len(unsold)})
     turn.set(frame=frame, selected_item_ids=[ln.item_id for ln in frame.lines], rejected_shortlists=0)
     return turn.goto("advance")
+
+
+def listed_items(text: str, index: CatalogIndex) -> list[ItemSaid]:
+    """The items a message lists at this shop (:func:`items_said` with the shop's words)."""
+    return items_said(
+        text, lambda part: bool(catalog_evidence(part, index)), index.conjoined, describes=index.only_options
+    )
 
 
 def wish_query(text: str, quantity: int | None, index: CatalogIndex) -> tuple[str, int | None]:
@@ -166,13 +176,25 @@ def find_wish(
 
 def _most_named(fitting: list[dict[str, Any]], query: str, index: Any) -> dict[str, Any] | None:
     """Of the items every word fits, the one whose name has the most of the words said (numbers too:
-    "3 inch wire nails" is the 3 inch), when only one has the most."""
+    "3 inch wire nails" is the 3 inch), when only one has the most; else the one whose name is within
+    each other's ("tray of eggs": "Eggs Tray (30)", not "Kienyeji Eggs Tray (30)"; "samsung a05": the
+    phone, not "Samsung Galaxy A05 Silicone Case"), when there is one."""
     if len(fitting) <= 1:
         return fitting[0] if fitting else None
-    said = set(index.terms(query))
-    overlap = [len(said & set(index.terms(f"{r['name']} {r.get('brand') or ''}"))) for r in fitting]
+    measures = set(index.terms(" ".join(measures_said(query))))
+    said = set(index.terms(query)) - measures  # "pishori 5kg": the 5kg's "kg" is in every 1kg pack's name
+    names = [set(index.terms(f"{r['name']} {r.get('brand') or ''}")) for r in fitting]
+    own = [
+        name | {t for v in r.get("variants") or [] for o in v["options"] for t in index.terms(o)}
+        for r, name in zip(fitting, names, strict=True)
+    ]
+    overlap = [len(said & name) + len(measures & own_terms) for name, own_terms in zip(names, own, strict=True)]
     best = max(overlap)
-    return fitting[overlap.index(best)] if overlap.count(best) == 1 else None
+    if overlap.count(best) == 1:
+        return fitting[overlap.index(best)]
+    tied = [n for n, count in enumerate(overlap) if count == best]
+    within = [n for n in tied if all(names[n] < names[other] for other in tied if other != n)]
+    return fitting[within[0]] if len(within) == 1 else None
 
 
 def _say_unsold(turn: Turn, unsold: list[str]) -> None:

@@ -15,7 +15,11 @@ from tulia.graph.frame import FrameLine, OrderFrame, SaleQuestion, ShopOptions, 
 from tulia.graph.nodes import t
 from tulia.graph.slots import ask
 from tulia.nlg.templates import money
+from tulia.nlu.basket_words import count_in_name, measured_count, measures_said
+from tulia.nlu.frame_extract import COUNT_UNITS, FrameDelta, extract_quantity, may_name_code, without_negated_counts
+from tulia.nlu.lexicon import normalize
 from tulia.search.catalog_index import CatalogIndex
+from tulia.search.text import terms as terms_of
 
 SALE_QUESTIONS: tuple[SaleQuestion, ...] = (
     "item_selection",
@@ -54,6 +58,13 @@ def shop_options(turn: Turn) -> ShopOptions:
     return ShopOptions.of(shop_of(turn), turn.text_lang)
 
 
+def shop_codes(turn: Turn, body: str) -> list[str]:
+    """The shop's coupon codes, read only when a word of the message looks like one (one query)."""
+    if not may_name_code(body):
+        return []
+    return [o.code for o in turn.ctx.services.offers.all_for(turn.ctx.tenant_id) if o.code]
+
+
 def can_prompt(phone: str | None) -> bool:
     try:
         to_mpesa_msisdn(phone or "")
@@ -78,6 +89,41 @@ def named_back(line: FrameLine) -> str:
     chosen = ", ".join(line.variant_selection.values())
     delta = sum(v.price_deltas.get(line.variant_selection.get(v.name, ""), 0) for v in line.variants)
     return f"{line.name}{f' ({chosen})' if chosen else ''} - {money(line.price + delta)}"
+
+
+def recount(delta: FrameDelta, body: str, index: CatalogIndex) -> None:
+    """A count read that is rather a number of one of the shop's names or options, said beside a word it
+    stands beside there ("brown 30 pakiti tatu": the colour Brown 30 and three packs; "gauge 30 box
+    profile"): the message's count read again without it, and the number left to the item's words."""
+    if delta.quantity is None or delta.quantity.edit != "set":
+        return
+    number = delta.quantity.value
+    names = index.numbered.get(str(number))
+    if not names or not count_in_name(body, number, names):
+        return
+    plain = normalize(body)
+    at = re.search(rf"(?<![\w.]){number}(?![\w.])", plain)
+    if at is None:
+        return
+    blank = plain[: at.start()] + " " * (at.end() - at.start()) + plain[at.end() :]
+    said, spans = extract_quantity(without_negated_counts(blank))
+    delta.spans = [s for s in delta.spans if not s[0] <= at.start() < s[1]] + spans
+    delta.quantity = said
+
+
+def count_for(item: dict[str, Any], count: int | None, words: str) -> int | None:
+    """How many of ``item`` its words say: the count read from them unless that number is one of the
+    item's name or options ("gauge 30 box profile", "brown 30"), else a measure said as packs ("5kg"
+    of "Wire Nails 1kg" is 5)."""
+    options = [o for v in item.get("variants") or [] for o in v["options"]]
+    if count is not None and count_in_name(words, count, [item["name"], *options]):
+        # the count is what else the words say ("pampers size 3 pakiti tatu": three)
+        rest = re.sub(rf"(?<![\w.]){count}(?![\w.])", " ", words, count=1)
+        said, _spans = extract_quantity(without_negated_counts(rest))
+        count = (
+            said.value if said is not None and not count_in_name(rest, said.value, [item["name"], *options]) else None
+        )
+    return count or measured_count(words, item["name"])
 
 
 def line_from_item(item: dict[str, Any], quantity: int | None = None) -> FrameLine:
@@ -149,6 +195,15 @@ def echo_words(words: str, limit: int = 40) -> str:
     return words if len(words) <= limit else words[: limit - 3].rstrip() + "..."
 
 
+_COUNTING_TERMS = frozenset(terms_of(" ".join(COUNT_UNITS)))
+_JOINED = re.compile(r"(\d+)([a-z]+)")
+
+
+def _pieces_said(term: str, said: set[str]) -> bool:
+    m = _JOINED.fullmatch(term)
+    return m is not None and m.group(1) in said and m.group(2) in said
+
+
 def one_clear_match(
     query: str, results: list[dict[str, Any]], terms: Callable[[str], list[str]]
 ) -> dict[str, Any] | None:
@@ -166,10 +221,17 @@ def one_clear_match(
         best = max(full, key=lambda r: len(own_name(r)))
         if sum(1 for r in full if len(own_name(r)) == len(own_name(best))) == 1:
             return best
+    packs_said = set(terms(" ".join(measures_said(query))))
     covering = []
     for r in results:
-        options = {term for v in r.get("variants") or [] for option in v["options"] for term in terms(option)}
+        variants = r.get("variants") or []
+        options = {term for v in variants for option in [v["name"], *v["options"]] for term in terms(option)}
+        name = set(terms(r["name"]))
         rest = said - options
-        if len(rest) >= 2 and rest <= set(terms(r["name"])):
+        if packs_said and measured_count(query, r["name"]) is not None:
+            rest -= packs_said  # "5kg of 4 inch wire nails": the 5kg is five of its 1kg packs
+        # words of counting ("pakiti") and a number joined to the next word ("30 box") name nothing
+        rest -= {t for t in rest - name if t in _COUNTING_TERMS or (_JOINED.fullmatch(t) and _pieces_said(t, said))}
+        if len(rest) >= 2 and rest <= name:
             covering.append(r)
     return covering[0] if len(covering) == 1 else None

@@ -45,18 +45,21 @@ from tulia.graph.frame import (
     settle,
 )
 from tulia.graph.journeys.booking import BOOKING_NODES, BOOKING_TAP, begin_booking, remind_booking
-from tulia.graph.journeys.sale_basket import basket_text, take_items
+from tulia.graph.journeys.sale_basket import basket_text, listed_items, take_items
 from tulia.graph.journeys.sale_common import (
     MAX_CART_LINES,
     SALE_QUESTIONS,
     ask_sale,
     can_prompt,
+    count_for,
     echo_words,
     frame_of,
     line_from_item,
     named_back,
     one_clear_match,
     order_summary,
+    recount,
+    shop_codes,
     shop_index,
     shop_options,
     trailing_count,
@@ -85,7 +88,6 @@ from tulia.llm.schemas import SaleReading
 from tulia.nlg.guard import unsupported_facts
 from tulia.nlg.messages import ROW_TITLE_LIMIT, buttons, listing, text
 from tulia.nlg.templates import COUPON_REASONS, money, word
-from tulia.nlu.basket_words import items_said, measured_count
 from tulia.nlu.frame_extract import (
     FrameDelta,
     QuantitySaid,
@@ -182,11 +184,16 @@ def fill_frame(
     if frame.payment_started is None and frame.order is None and not frame.lines and not answering:
         frame = OrderFrame(coupon_code=frame.coupon_code)  # a new sale: nothing of an old one is assumed
     delta = extract_delta(
-        body, zones=shop.zones, enabled_methods=list(shop.methods), bare_number_is_quantity=pending == "quantity"
+        body,
+        zones=shop.zones,
+        enabled_methods=list(shop.methods),
+        bare_number_is_quantity=pending == "quantity",
+        shop_codes=shop_codes(turn, body),
     )
     choice = state.understanding.get("choice") if answering else None
     fast = state.understanding.get("fast") if answering else None
     index = shop_index(turn)
+    recount(delta, body, index)  # "nywele brown 30 pakiti tatu": three of the colour Brown 30
     # Till or Paybill steps lock nothing: until money arrives the order can change (a new order, its
     # amount and reference said again; the old one is cancelled when the new one is built)
     if (
@@ -196,11 +203,7 @@ def fill_frame(
         and _unpaid(turn, frame.order.order_id)
     ):
         frame.payment_started = None
-    listed = (
-        items_said(body, lambda part: bool(catalog_evidence(part, index)), index.conjoined)
-        if pending != "variant" and frame.payment_started is None
-        else []
-    )
+    listed = listed_items(body, index) if pending != "variant" and frame.payment_started is None else []
     if listed:  # several items, each with its own count: none of it answers the question asked
         delta.quantity, delta.remove = None, False
         pending = choice = fast = None
@@ -1058,10 +1061,11 @@ def _pick(
         turn.say(text(t(turn, "out_of_stock", name=got["name"])))
         ask_sale(turn, frame, None, [])
         return turn.goto(END)
-    quantity = delta.quantity.value if delta.quantity and delta.quantity.edit == "set" else frame.quantity_hint
-    if quantity is None:  # "2 kg of wire nails" of "Wire Nails 1kg": two packs
-        quantity = measured_count(normalize(frame.wish or inbound_text(turn.state)), got["name"])
-    line = line_from_item(got, quantity)
+    said_now = delta.quantity is not None and delta.quantity.edit == "set"
+    quantity = delta.quantity.value if delta.quantity and said_now else frame.quantity_hint
+    # "2 kg of wire nails" of "Wire Nails 1kg": two packs; "gauge 30 box profile": no count
+    words = inbound_text(turn.state) if said_now or not frame.wish else frame.wish
+    line = line_from_item(got, count_for(got, quantity, normalize(words)))
     body = normalize(inbound_text(turn.state))
     for variant in line.variants:  # "the blue one, 256GB" said with the choice, or in the wish before it
         said = named_option(body, variant.options) or named_option(frame.wish or "", variant.options)

@@ -1,0 +1,72 @@
+"""What a customer says of counts, sizes, colours and codes lands on the order as said (issue 30,
+third session: bugs found on the slot tuning set, each now a test). Chats through the checkpointed
+graph on the rules engine with the demo grocer, hardware store, salon and electronics shop."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.chat import Chat
+from tests.conftest import GROCER, HARDWARE, SALON
+
+
+def shop_chat(chat: Chat, tenant_id: str) -> Chat:
+    return Chat(chat.conversations, tenant_id=tenant_id, phone="+254711000444")
+
+
+def lines(chat: Chat) -> dict[str, tuple[int | None, dict[str, str]]]:
+    return {line.item_id: (line.quantity, dict(line.variant_selection)) for line in chat.state["frame"].lines}
+
+
+def test_the_colour_after_a_comma_describes_the_roofing_sheet_and_gauge_30_is_no_count(chat: Chat) -> None:
+    hardware = shop_chat(chat, HARDWARE)
+    reply = hardware.send("gauge 30 box profile, charcoal grey colour")
+    assert lines(hardware) == {"HW-ROF-01": (None, {"colour": "Charcoal Grey"})}
+    assert "hatuuzi" not in reply.casefold() and "don't sell" not in reply.casefold()
+    assert hardware.state["pending"] == "quantity"  # asked how many, not which colour
+
+
+def test_five_kilos_of_nails_sold_by_the_kilo_is_five_packs_of_the_size_named(chat: Chat) -> None:
+    hardware = shop_chat(chat, HARDWARE)
+    hardware.send("5kg of 4 inch wire nails")
+    assert lines(hardware) == {"HW-NAI-02": (5, {})}
+
+
+def test_braiding_hair_in_colour_brown_30_three_packs(chat: Chat) -> None:
+    salon = shop_chat(chat, SALON)
+    salon.send("nywele za kusuka brown 30 pakiti tatu")
+    assert lines(salon) == {"PR-HR-01": (3, {"colour": "Brown 30"})}
+
+
+def test_three_litres_of_oil_in_swahili_is_the_3_litre_size_not_three_bottles(chat: Chat) -> None:
+    grocer = shop_chat(chat, GROCER)
+    grocer.send("mafuta ya fresh fri lita tatu")
+    assert lines(grocer) == {"GR-OIL-01": (None, {"size": "3L"})}
+    assert grocer.state["pending"] == "quantity"
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("ketepa tea 250g plus 3 fresha long life milk", {"GR-TEA-01": 1, "GR-MLK-02": 3}),
+        ("vitunguu kilo mbili na nyanya kilo moja", {"GR-VEG-02": 2, "GR-VEG-01": 1}),
+        ("one tray of eggs, 2 broadways brown bread and a kensalt", {"GR-EGG-02": 1, "GR-BRD-02": 2, "GR-SAL-01": 1}),
+        ("naomba mchele wa pishori 5kg moja na Elianto mafuta mbili", {"GR-RIC-01": 1, "GR-OIL-02": 2}),
+    ],
+)
+def test_a_list_builds_one_line_each_with_the_count_said_or_one(chat: Chat, message: str, expected: dict) -> None:
+    grocer = shop_chat(chat, GROCER)
+    grocer.send(message)
+    assert {item: quantity for item, (quantity, _options) in lines(grocer).items()} == expected
+
+
+def test_taps_said_in_the_plural_are_found_beside_a_tank(chat: Chat) -> None:
+    hardware = shop_chat(chat, HARDWARE)
+    reply = hardware.send("tanki la Roto 1000L moja na mifereji mitatu")
+    assert {item: quantity for item, (quantity, _o) in lines(hardware).items()} == {"HW-PLB-03": 1, "HW-PLB-05": 3}
+    assert "hatuuzi" not in reply.casefold()
+
+
+def test_the_shops_own_code_said_without_the_word_code_is_kept_for_the_order(chat: Chat) -> None:
+    chat.send("samsung galaxy a15 black 128gb, welcome10 inafanya?")
+    assert chat.state["frame"].coupon_code == "WELCOME10"

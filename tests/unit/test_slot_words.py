@@ -1,0 +1,208 @@
+"""Slots read the way customers say them (issue 30, third session; found on the slot tuning set
+``eval/tuning/slots.txt``): measures in the Swahili order and in words, options said in Swahili or
+without their pack counts, a shop's own coupon codes wherever they are said, numbers that belong to a
+name or an option rather than a count, the places a zone's name lists, and Swahili plurals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tulia.graph.journeys.sale_basket import find_wish, listed_items
+from tulia.graph.journeys.sale_common import count_for, one_clear_match, recount
+from tulia.nlu.basket_words import count_in_name, measured_count
+from tulia.nlu.frame_extract import extract_coupon, extract_delta, extract_zone, measures_in_digits, named_option
+from tulia.nlu.lexicon import normalize
+from tulia.packs.loader import load_pack
+from tulia.search.catalog_index import CatalogIndex
+from tulia.search.text import Folding, in_english
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def index_of(pack: str) -> CatalogIndex:
+    loaded = load_pack(ROOT / pack)
+    return CatalogIndex(loaded.catalog, loaded.tenant.vocabulary.root)
+
+
+@pytest.fixture(scope="module")
+def grocer() -> CatalogIndex:
+    return index_of("packs/demo-grocer")
+
+
+@pytest.fixture(scope="module")
+def hardware() -> CatalogIndex:
+    return index_of("packs/demo-hardware")
+
+
+@pytest.fixture(scope="module")
+def salon() -> CatalogIndex:
+    return index_of("packs/demo-salon")
+
+
+def quantity(text: str) -> int | None:
+    said = extract_delta(text, zones=[], enabled_methods=[]).quantity
+    return said.value if said else None
+
+
+# measures ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "digits"),
+    [
+        ("mafuta lita tatu", "mafuta 3 lita"),
+        ("mchele kilo tano", "mchele 5 kilo"),
+        ("three litres of oil", "3 litres of oil"),
+        ("kilo 2 ya sukari", "2 kilo ya sukari"),
+        ("fresh fri the 3 litre one", "fresh fri the 3 litre one"),  # "litre one" is not "one litre"
+    ],
+)
+def test_a_measure_in_words_or_the_swahili_order_is_in_digits(text: str, digits: str) -> None:
+    assert measures_in_digits(text) == digits
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("mafuta ya fresh fri lita tatu", None),  # three litres: a size
+        ("three litres of oil", None),
+        ("tanki la roto lita elfu moja", None),  # a thousand litres
+        ("fresh fri ya lita moja nne", 4),  # four of the one litre
+        ("unga mbili", 2),
+    ],
+)
+def test_the_number_of_a_measure_is_not_a_count(text: str, count: int | None) -> None:
+    assert quantity(text) == count
+
+
+def test_a_measure_in_swahili_is_a_size_or_a_count_of_packs() -> None:
+    assert named_option("mafuta ya fresh fri lita tatu", ["1L", "3L", "5L"]) == "3L"
+    assert named_option("mchele pishori wa kilo tano", ["1kg", "2kg", "5kg"]) == "5kg"
+    assert measured_count("vitunguu kilo mbili", "Red Onions 1kg") == 2
+    assert measured_count("sukari kilo mbili", "Mumias Sugar 2kg") is None  # its own pack: not a count
+
+
+# options ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "options", "named"),
+    [
+        ("pampers size 4", ["Size 3 (60)", "Size 4 (52)", "Size 5 (44)"], "Size 4 (52)"),
+        ("softcare xl", ["Small (64)", "Medium (58)", "Large (50)", "XL (44)"], "XL (44)"),
+        ("diapers za softcare large", ["Small (64)", "Medium (58)", "Large (50)", "XL (44)"], "Large (50)"),
+        ("dawa ya kikohozi kikavu ya benylin", ["Dry Cough", "Chesty Cough"], "Dry Cough"),
+        ("benylin chesty", ["Dry Cough", "Chesty Cough"], "Chesty Cough"),
+        ("pedi za always ndefu", ["Normal", "Long", "Extra Long"], "Long"),
+        ("always ultra extra long", ["Normal", "Long", "Extra Long"], "Extra Long"),
+        ("tracksuit ya mtoto wa miaka 5-7", ["Age 2-4", "Age 5-7", "Age 8-10"], "Age 5-7"),
+        ("braiding hair colour 1b", ["1B Black", "Brown 30", "Burgundy"], "1B Black"),
+        ("knotless za mgongoni katikati", ["Shoulder", "Mid-back", "Waist"], "Mid-back"),
+        ("the blue one", ["Black", "Blue", "Light Blue"], "Blue"),
+        ("any colour is fine", ["Black", "Blue"], None),
+    ],
+)
+def test_an_option_said_in_other_words(text: str, options: list[str], named: str | None) -> None:
+    assert named_option(text, options) == named
+
+
+def test_swahili_words_in_english_with_their_class_prefixes_and_places() -> None:
+    assert in_english("kikohozi kikavu") == "cough dry"
+    assert in_english("nywele ndefu mrefu") == "hair long long"
+    assert in_english("mgongoni") == "back"
+    assert in_english("samsung galaxy") == "samsung galaxy"
+
+
+# coupon codes -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "shop_codes", "code"),
+    [
+        ("hii blackfriday25 inafanya kwa simu?", ["BLACKFRIDAY25"], "BLACKFRIDAY25"),
+        ("nitumie POA10 kwa hii oda", ["POA10"], "POA10"),
+        ("I have the KARIBU15 code, can I use it?", [], "KARIBU15"),
+        ("karibu sana, nataka unga", ["KARIBU"], None),  # a code of plain letters counts in capitals only
+        ("KARIBU! nataka unga", ["KARIBU"], "KARIBU"),
+        ("any discount codes this week?", ["WELCOME10"], None),
+        ("brc a142 mesh roll", [], None),
+        ("ORD-7KP2X code", [], None),
+    ],
+)
+def test_the_shops_own_codes_anywhere_and_a_code_before_the_word(
+    text: str, shop_codes: list[str], code: str | None
+) -> None:
+    assert extract_coupon(text, shop_codes)[0] == code
+
+
+# numbers of names and options -------------------------------------------------------------------------
+def test_a_number_beside_its_word_in_a_name_or_option_is_not_a_count() -> None:
+    name = "Mabati Box Profile Gauge 30 (3m)"
+    assert count_in_name("gauge 30 box profile", 30, [name])
+    assert count_in_name("nywele brown 30 pakiti tatu", 30, ["Brown 30", "Burgundy"])
+    assert not count_in_name("30 bags of cement", 30, [name])
+    assert not count_in_name("3 jbl go 3", 3, ["JBL Go 3 Portable Speaker"])  # said twice: once a count
+
+
+def test_a_count_read_from_an_option_is_read_again(salon: CatalogIndex, hardware: CatalogIndex) -> None:
+    delta = extract_delta("nywele za kusuka brown 30 pakiti tatu", zones=[], enabled_methods=[])
+    recount(delta, "nywele za kusuka brown 30 pakiti tatu", salon)
+    assert delta.quantity is not None and delta.quantity.value == 3
+    delta = extract_delta("gauge 30 box profile, charcoal grey colour", zones=[], enabled_methods=[])
+    recount(delta, "gauge 30 box profile, charcoal grey colour", hardware)
+    assert delta.quantity is None
+    delta = extract_delta("30 bags of simba cement", zones=[], enabled_methods=[])
+    recount(delta, "30 bags of simba cement", hardware)
+    assert delta.quantity is not None and delta.quantity.value == 30
+
+
+def test_the_count_of_an_item_found() -> None:
+    item = {"name": "Pampers Baby-Dry Diapers", "variants": [{"name": "size", "options": ["Size 3 (60)", "Size 4"]}]}
+    assert count_for(item, 3, normalize("pampers size 3 pakiti tatu")) == 3  # "tatu", not the size
+    assert count_for(item, 3, normalize("pampers size 3")) is None
+    nails = {"name": "Wire Nails 4 inch 1kg", "variants": []}
+    assert count_for(nails, None, "5kg of 4 inch wire nails") == 5
+
+
+# finding the one item -----------------------------------------------------------------------------------
+def test_a_part_naming_only_options_describes_the_item_before_it(hardware: CatalogIndex) -> None:
+    items = listed_items("gauge 30 box profile, charcoal grey colour", hardware)
+    assert items == []  # one item, not a list of two
+    assert hardware.only_options("charcoal grey colour")
+    assert not hardware.only_options("claw hammer")
+
+
+def test_of_names_that_fit_the_one_within_the_others_is_named(grocer: CatalogIndex) -> None:
+    results = [
+        {"item_id": "GR-EGG-01", "name": "Kienyeji Eggs Tray (30)", "brand": "", "variants": []},
+        {"item_id": "GR-EGG-02", "name": "Eggs Tray (30)", "brand": "", "variants": []},
+    ]
+    named, fitting = find_wish("tray of eggs", results, grocer)
+    assert named is not None and named["item_id"] == "GR-EGG-02"
+    assert len(fitting) == 2
+
+
+def test_a_measure_of_packs_does_not_stop_a_clear_match(hardware: CatalogIndex) -> None:
+    results = [
+        {"item_id": "HW-NAI-02", "name": "Wire Nails 4 inch 1kg", "variants": []},
+        {"item_id": "HW-NAI-01", "name": "Wire Nails 3 inch 1kg", "variants": []},
+    ]
+    named = one_clear_match("5kg of 4 inch wire nails", results, hardware.terms)
+    assert named is not None and named["item_id"] == "HW-NAI-02"
+
+
+def test_a_measure_fits_items_sold_in_packs_of_it(grocer: CatalogIndex, hardware: CatalogIndex) -> None:
+    assert grocer.full_matches("tomatoes 2kg")[0] == ["GR-VEG-01"]  # two of the 1 kg
+    assert hardware.full_matches("roto tank 1000l")[0] == ["HW-PLB-03"]  # not the 5000 L
+    assert grocer.search("tomatoes 2kg", limit=1).hits[0].item_id == "GR-VEG-01"  # not "Potatoes 2kg"
+
+
+# places and plurals -----------------------------------------------------------------------------------
+def test_a_place_a_zone_name_lists_or_an_area_without_town_is_that_zone() -> None:
+    zones = [("Rongai", ["Rongai Town"]), ("Kiserian & Ngong", ["Kiserian", "Ngong Town"])]
+    assert extract_zone("mnaleta ngong?", zones)[0] == "Kiserian & Ngong"
+    assert extract_zone("niletee rongai", zones)[0] == "Rongai"
+    assert extract_zone("deliver to karen", zones)[0] is None
+
+
+def test_a_swahili_plural_is_its_singular() -> None:
+    folding = Folding({"tap": ["mfereji"]})
+    assert folding.terms("mifereji mitatu")[0] == "tap"
+    assert folding.terms("vigoda")[0] == "stool"  # the general lexicon has kigoda only
+    assert folding.terms("minimal") == ["minimal"]
