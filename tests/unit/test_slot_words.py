@@ -143,13 +143,15 @@ def test_a_number_beside_its_word_in_a_name_or_option_is_not_a_count() -> None:
 def test_a_count_read_from_an_option_is_read_again(salon: CatalogIndex, hardware: CatalogIndex) -> None:
     delta = extract_delta("nywele za kusuka brown 30 pakiti tatu", zones=[], enabled_methods=[])
     recount(delta, "nywele za kusuka brown 30 pakiti tatu", salon)
-    assert delta.quantity is not None and delta.quantity.value == 3
+    assert delta.quantity is not None
+    assert delta.quantity.value == 3
     delta = extract_delta("gauge 30 box profile, charcoal grey colour", zones=[], enabled_methods=[])
     recount(delta, "gauge 30 box profile, charcoal grey colour", hardware)
     assert delta.quantity is None
     delta = extract_delta("30 bags of simba cement", zones=[], enabled_methods=[])
     recount(delta, "30 bags of simba cement", hardware)
-    assert delta.quantity is not None and delta.quantity.value == 30
+    assert delta.quantity is not None
+    assert delta.quantity.value == 30
 
 
 def test_the_count_of_an_item_found() -> None:
@@ -174,7 +176,8 @@ def test_of_names_that_fit_the_one_within_the_others_is_named(grocer: CatalogInd
         {"item_id": "GR-EGG-02", "name": "Eggs Tray (30)", "brand": "", "variants": []},
     ]
     named, fitting = find_wish("tray of eggs", results, grocer)
-    assert named is not None and named["item_id"] == "GR-EGG-02"
+    assert named is not None
+    assert named["item_id"] == "GR-EGG-02"
     assert len(fitting) == 2
 
 
@@ -184,7 +187,8 @@ def test_a_measure_of_packs_does_not_stop_a_clear_match(hardware: CatalogIndex) 
         {"item_id": "HW-NAI-01", "name": "Wire Nails 3 inch 1kg", "variants": []},
     ]
     named = one_clear_match("5kg of 4 inch wire nails", results, hardware.terms)
-    assert named is not None and named["item_id"] == "HW-NAI-02"
+    assert named is not None
+    assert named["item_id"] == "HW-NAI-02"
 
 
 def test_a_measure_fits_items_sold_in_packs_of_it(grocer: CatalogIndex, hardware: CatalogIndex) -> None:
