@@ -187,6 +187,22 @@ def test_faithful_model_wording_is_sent(llm_chat: Chat, model: ScriptedChatModel
     assert prompt.startswith("Answer the question using ONLY the provided snippets.")
 
 
+def test_a_swahili_question_about_an_english_document_is_answered_in_swahili(
+    llm_chat: Chat, model: ScriptedChatModel, seeded: Services
+) -> None:
+    """Issue 30, part 7: the English document is found from the Swahili question, and the model, told
+    to answer in the customer's language, words it in Swahili (the guard checks its facts)."""
+    enable_llm_wording(seeded)
+    model.queue("classify_turn", reading("support_question", 0.9, language="sw"))
+    worded = "Tunafungua 8am hadi 7pm Jumatatu mpaka Jumamosi, na Jumapili 10am hadi 4pm."
+    model.queue("support_rag_answer", worded)
+    assert llm_chat.send("mnafunga saa ngapi jioni?") == worded
+    [call] = model.calls_for("support_rag_answer")
+    assert "Monday to Saturday 8am to 7pm" in call["prompt"]  # the English document's snippet
+    assert "respond in sw" in call["system"]
+    assert guard_verdicts(llm_chat) == [{"kind": "guard", "node": "support_rag_answer", "verdict": "model"}]
+
+
 def test_an_invented_handoff_time_is_caught(llm_chat: Chat, model: ScriptedChatModel, seeded: Services) -> None:
     enable_llm_wording(seeded)
     model.queue("handoff_message", "A person will reply within 5 minutes, promise!")

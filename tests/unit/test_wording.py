@@ -187,6 +187,8 @@ def test_the_guard_catches_promises_of_when_price_and_stock_no_tool_made(wording
         ("It is in stock: KES 5,200.", {"results": [{"name": "JBL Go 3", "price": 5200, "stock": 40}]}),
         ("Your booking is on Friday.", {"booking": {"start": "2026-11-27T10:00:00+03:00"}}),
         ("We deliver the same day if you pay before 4pm.", {"eta": "same day if paid before 4pm"}),
+        ("Tunafungua Jumatatu hadi Jumamosi 8am.", {"text": "Monday to Saturday 8am to 7pm"}),  # in Swahili
+        ("Open Monday to Saturday.", {"text": "Jumatatu hadi Jumamosi"}),
     ],
 )
 def test_promises_the_tool_output_makes_pass(wording: str, facts: dict[str, object]) -> None:

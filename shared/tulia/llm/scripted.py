@@ -65,7 +65,10 @@ class ScriptedChatModel(BaseChatModel):
         prompt = str(messages[1].content) if len(messages) > 1 else str(messages[0].content)
         node = node_of(prompt) or "unknown_prompt"
         tools = kwargs.get("tools") or []
-        self.calls.append({"node": node, "prompt": prompt, "messages": len(messages), "tools": len(tools)})
+        system = str(messages[0].content) if len(messages) > 1 else ""
+        self.calls.append(
+            {"node": node, "prompt": prompt, "system": system, "messages": len(messages), "tools": len(tools)}
+        )
         queued = self.script.get(node)
         if queued:
             answer: Answer = queued.pop(0)

@@ -94,7 +94,8 @@ def unbacked_claims(text: str, *tool_outputs: Any) -> list[str]:
     for m in _CLAIM.finditer(text):
         claim = " ".join(m.group(0).casefold().split())
         core = re.sub(rf"^(?:by|on|before|until|this|next) (?={_DAY_NAMES})", "", claim)
-        if not re.search(rf"(?<!\w){re.escape(core)}(?!\w)", backing):
+        names = next((pair for pair in _WEEKDAYS if core in pair), (core,))  # "Jumatatu" is backed by "Monday"
+        if not any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", backing) for name in names):
             out.append(m.group(0))
     return out
 
