@@ -405,3 +405,13 @@ def test_a_new_booking_later_does_not_take_an_old_time(chat: Chat, seeded: Servi
     c.send("yes")  # agreed: that booking is done
     later = c.send("I'd also like a pedicure")
     assert "Tue 24 Nov at 15:00" not in later  # a new wish, not a correction: no time carried over
+
+
+def test_issue_30_swahili_requests_book_the_day_and_time_said(chat: Chat) -> None:
+    """Issue 30's examples: "naeza pata pedicure jumanne ijayo saa tatu?" got the opening hours (the word
+    for "next" was left among the service's words); "inawezekana jumatano saa tano?" at the offered times."""
+    asked = salon_chat(chat, "+254711000630").send("naeza pata pedicure jumanne ijayo saa tatu?")
+    assert "Pedicure\nJumanne 1 Dec saa 3 asubuhi (09:00)" in asked  # next week's Tuesday at nine
+    c = salon_chat(chat, "+254711000631")
+    assert "Nafasi zilizo wazi za Pedicure" in c.send("nataka pedicure")
+    assert "Pedicure\nJumatano 25 Nov saa 5 asubuhi (11:00)" in c.send("inawezekana jumatano saa tano?")

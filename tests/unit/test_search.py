@@ -109,3 +109,22 @@ def test_a_word_that_is_one_of_an_items_options_ranks_that_item_first() -> None:
     index = CatalogIndex(pack.catalog, pack.tenant.vocabulary.root)
     assert index.search("kinyozi fade").hits[0].item_id == "SV-HC-01"
     assert index.search("kinyozi fade").hits[1].item_id == "SV-HC-02"
+
+
+def test_the_general_lexicon_finds_what_no_shop_word_names() -> None:
+    """Issue 30's examples: "kusafisha meno" finds a dental clinic's cleaning and "rangi ya mabati" a roofing
+    paint, in shops whose catalogs and vocabularies have none of those Swahili words."""
+    clinic = [
+        CatalogItem(tenant_id="t", item_id="DN-01", name="Dental Check-up", category="Dental", price=2000),
+        CatalogItem(
+            tenant_id="t", item_id="DN-02", name="Scale and Polish (Teeth Cleaning)", category="Dental", price=3500
+        ),
+        CatalogItem(tenant_id="t", item_id="DN-03", name="Tooth Extraction", category="Dental", price=4000),
+    ]
+    assert CatalogIndex(clinic).search("nataka kusafisha meno").hits[0].item_id == "DN-02"
+    paints = [
+        CatalogItem(tenant_id="t", item_id="P-1", name="Silk Vinyl Emulsion 4L", category="Paint", price=3000),
+        CatalogItem(tenant_id="t", item_id="P-2", name="Roof Paint Red 20L", category="Paint", price=9000),
+        CatalogItem(tenant_id="t", item_id="P-3", name="Iron Sheet Gauge 30", category="Roofing", price=1100),
+    ]
+    assert CatalogIndex(paints).search("rangi ya mabati").hits[0].item_id == "P-2"

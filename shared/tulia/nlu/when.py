@@ -162,6 +162,12 @@ def _days(plain: str, today: date, spans: list[tuple[int, int]]) -> list[date]:
             spans.append(next_week.span())
             return [week_start + timedelta(days=7 + day_index)]
         if (before and before[0] in _NEXT) or (after and after[0] in _NEXT):
+            # the word for "next" is the day's too ("jumanne ijayo"), never a word of the service
+            nearby = re.compile(
+                rf"(?:(?:{'|'.join(_NEXT)})\s+)?{re.escape(name.group(0))}(?:\s+(?:{'|'.join(_NEXT)}))?"
+            )
+            if (whole := nearby.search(plain, max(0, name.start() - 12))) is not None:
+                spans.append(whole.span())
             return [week_start + timedelta(days=7 + day_index)]
         return [today + timedelta(days=(day_index - today.weekday()) % 7)]
     if m := _word(plain, _WEEKEND):
