@@ -235,3 +235,11 @@ def test_a_bare_number_answers_the_open_question_never_an_old_list(grocer: Chat,
     grocer.send("2")  # the second payment method typed: the Till
     assert seeded.orders.get(GROCER, grocer.state["order_id"]).status == "pending_payment"
     assert grocer.state["frame"].payment_method == "mpesa_c2b"
+
+
+@pytest.mark.parametrize("question", ["until what time do you deliver?", "mnaleta mpaka saa ngapi?"])
+def test_a_question_of_delivery_times_finds_the_delivery_document(chat: Chat, question: str) -> None:
+    reply = chat.send(question)
+    assert "Delivery and Pickup" in reply  # the shop's delivery document, cited
+    assert "8am to 7pm" in reply
+    assert chat.state["pending"] != "escalation_offer"

@@ -210,3 +210,11 @@ def test_a_swahili_plural_is_its_singular() -> None:
     assert folding.terms("mifereji mitatu")[0] == "tap"
     assert folding.terms("vigoda")[0] == "stool"  # the general lexicon has kigoda only
     assert folding.terms("minimal") == ["minimal"]
+
+
+def test_a_swahili_verb_is_read_by_its_root_and_until_is_no_word_of_a_question() -> None:
+    from tulia.search.text import terms
+
+    assert terms("mnaleta mpaka saa ngapi?") == ["delivery", "time"]  # m-na-leta: you bring
+    assert terms("until what time do you deliver?") == ["time", "delivery"]
+    assert terms("nataka simu") == ["phone"]  # "nataka" is no verb of a shop word

@@ -26,6 +26,7 @@ STOPWORDS = frozenset(
     hizo hapa sasa tu pia au lakini kama sana mimi wewe yangu naweza nauliza uliza nisaidie saidia tafadhali karibu
     habari sasa niaje mambo vipi poa boss bro sista msee ama ile hiyo kitu vitu nini today tonight tomorrow now leo
     kesho wait ok okay sorry kindly actually just so then umm hmm eh aki bana basi ebu hebu yaani alafu halafu
+    until mpaka
     """.split()
 )
 
@@ -189,6 +190,10 @@ SHOP_NOUNS = frozenset(stem(w) for english in SHOP_LEXICON.values() for w in eng
 _SW_PLURALS = (("mi", "m"), ("vi", "ki"), ("vy", "ch"), ("ma", ""), ("ma", "ji"), ("wa", "m"))
 
 
+# a Swahili verb: who, when, then the root ("mnaleta": m-na-leta, "tulinunua": tu-li-nunua)
+_SW_VERB = re.compile(r"(?:ni|u|a|tu|m|mu|wa|ha|si|hatu|ham|hawa)?(?:na|li|ta|me|ja|nge)([a-z]{3,})")
+
+
 class Folding:
     """How one shop's words fold to search terms: the generic words above, the shop's own vocabulary
     (``{term: [word or phrase, ...]}``; a phrase of two or three words becomes one term), then the general
@@ -246,17 +251,20 @@ class Folding:
         return out
 
     def _singular(self, token: str) -> tuple[str, ...]:
-        """A Swahili plural that the shop's words or the lexicon have in the singular ("mifereji":
-        mfereji, "vitanda": kitanda), as that word; any other word as it is."""
+        """A Swahili plural or verb that the shop's words or the lexicon have in another form ("mifereji":
+        mfereji, "vitanda": kitanda, "mnaleta": leta), as that word; any other word as it is."""
         if token in self.words or not token.isalpha():
             return (token,)
-        for plural, singular in _SW_PLURALS:
-            if token.startswith(plural) and len(token) > len(plural) + 2:
-                one = singular + token[len(plural) :]
-                if one in self.words:
-                    return (one,)
-                if (english := self.rewrites.get((one,))) is not None:
-                    return english
+        forms = [singular + token[len(plural) :] for plural, singular in _SW_PLURALS if token.startswith(plural)]
+        if (verb := _SW_VERB.fullmatch(token)) is not None:  # "mnaleta": m-na-leta, you bring
+            forms += [verb.group(1), "ku" + verb.group(1)]
+        for form in forms:
+            if len(form) < 3:
+                continue
+            if form in self.words:
+                return (form,)
+            if (english := self.rewrites.get((form,))) is not None:
+                return english
         return (token,)
 
     def tokens(self, text: str) -> list[str]:
