@@ -71,3 +71,18 @@ def test_taps_said_in_the_plural_are_found_beside_a_tank(chat: Chat) -> None:
 def test_the_shops_own_code_said_without_the_word_code_is_kept_for_the_order(chat: Chat) -> None:
     chat.send("samsung galaxy a15 black 128gb, welcome10 inafanya?")
     assert chat.state["frame"].coupon_code == "WELCOME10"
+
+
+@pytest.mark.parametrize("first", [None, "samsung galaxy a05 black 64gb"])
+def test_a_code_the_shop_never_had_is_said_unknown_at_once_and_never_applied(chat: Chat, first: str | None) -> None:
+    """Issue 31, part 7: "use code FREE100" got "noted: I'll apply it" and was then dropped."""
+    if first:
+        chat.send(first)
+    reply = chat.send("use code FREE100")
+    assert "Sorry, code FREE100 can't be used: there is no offer with that code." in reply
+    assert "noted" not in reply
+    assert chat.state["frame"].coupon_refused == "FREE100"
+
+
+def test_a_code_the_shop_has_is_noted(chat: Chat) -> None:
+    assert "Code WELCOME10 noted: I'll apply it to your order." in chat.send("use code WELCOME10")

@@ -16,7 +16,7 @@ from tulia.graph.nodes import t
 from tulia.graph.slots import ask
 from tulia.nlg.templates import money
 from tulia.nlu.basket_words import count_in_name, measured_count, measures_said
-from tulia.nlu.frame_extract import COUNT_UNITS, FrameDelta, extract_quantity, may_name_code, without_negated_counts
+from tulia.nlu.frame_extract import COUNT_UNITS, FrameDelta, extract_quantity, without_negated_counts
 from tulia.nlu.lexicon import normalize
 from tulia.search.catalog_index import CatalogIndex
 from tulia.search.text import terms as terms_of
@@ -58,10 +58,8 @@ def shop_options(turn: Turn) -> ShopOptions:
     return ShopOptions.of(shop_of(turn), turn.text_lang)
 
 
-def shop_codes(turn: Turn, body: str) -> list[str]:
-    """The shop's coupon codes, read only when a word of the message looks like one (one query)."""
-    if not may_name_code(body):
-        return []
+def shop_codes(turn: Turn) -> list[str]:
+    """The shop's coupon codes (one query: asked only when a message may name one)."""
     return [o.code for o in turn.ctx.services.offers.all_for(turn.ctx.tenant_id) if o.code]
 
 

@@ -93,6 +93,7 @@ from tulia.nlu.frame_extract import (
     QuantitySaid,
     extract_delta,
     extract_method,
+    may_name_code,
     named_option,
     residual_words,
 )
@@ -188,7 +189,7 @@ def fill_frame(
         zones=shop.zones,
         enabled_methods=list(shop.methods),
         bare_number_is_quantity=pending == "quantity",
-        shop_codes=shop_codes(turn, body),
+        shop_codes=shop_codes(turn) if may_name_code(body) else (),
     )
     choice = state.understanding.get("choice") if answering else None
     fast = state.understanding.get("fast") if answering else None
@@ -339,7 +340,12 @@ def fill_frame(
         frame.payer_phone = delta.phone
     if delta.coupon_code and delta.coupon_code != frame.coupon_code:
         frame.coupon_code, frame.coupon_refused = delta.coupon_code, None
-        if not frame.lines and not frame.order:
+        if delta.coupon_code.casefold() not in {c.casefold() for c in shop_codes(turn)}:
+            # a code the shop never had is said at once, never "noted" and then dropped
+            frame.coupon_refused = delta.coupon_code
+            reason = word(COUPON_REASONS, "unknown_code", turn.lang)
+            notes.append(t(turn, "coupon_rejected", code=delta.coupon_code, reason=reason))
+        elif not frame.lines and not frame.order:
             notes.append(t(turn, "coupon_noted", code=delta.coupon_code))
     if delta.mode is not None:
         frame.fulfilment = Fulfilment(mode=delta.mode, zone=frame.fulfilment.zone, place=frame.fulfilment.place)
