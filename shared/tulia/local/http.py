@@ -43,7 +43,10 @@ def event_of(method: str, raw_path: str, headers: dict[str, str], body: bytes, s
     if parts.query:
         event["queryStringParameters"] = dict(parse_qsl(parts.query, keep_blank_values=True))
     if body:
-        event["body"] = body.decode("utf-8") if textual else base64.b64encode(body).decode()
+        try:
+            event["body"] = body.decode("utf-8") if textual else base64.b64encode(body).decode()
+        except UnicodeDecodeError:  # a "text" body that is not UTF-8: passed on as bytes, as API Gateway does
+            event["body"], event["isBase64Encoded"] = base64.b64encode(body).decode(), True
     return event
 
 

@@ -12,14 +12,17 @@ ROUTE = "ROUTE"
 ORDER = "ORDER"
 
 
+MAX_PART_BYTES = 512  # DynamoDB keys hold 1,024 bytes (sort) and 2,048 (partition): no part of ours is longer
+
+
 def _tid(tenant_id: str) -> str:
-    if not tenant_id or "#" in tenant_id:
+    if not tenant_id or "#" in tenant_id or len(tenant_id.encode("utf-8", "replace")) > MAX_PART_BYTES:
         raise InvalidInput("tenant_id is missing or malformed.", field="tenant_id")
     return tenant_id
 
 
 def _part(value: str, field: str) -> str:
-    if not value or "#" in value:
+    if not value or "#" in value or len(value.encode("utf-8", "replace")) > MAX_PART_BYTES:
         raise InvalidInput(f"{field} is missing or malformed.", field=field)
     return value
 
