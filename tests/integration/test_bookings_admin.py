@@ -5,6 +5,7 @@ shop sees none of it; bad input is refused and changes nothing."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
@@ -171,3 +172,15 @@ def test_the_shop_sees_what_customers_changed_on_whatsapp(admin: Admin, customer
     assert [(c["booking"]["booking_id"], c["event"]) for c in changes] == [(cancelled, "cancelled"), (moved, "moved")]
     assert changes[1]["booking"]["start"].startswith("2026-11-28T16:00")
     assert admin("GET", "/admin/bookings/changes?days=40")[0] == 422
+
+
+def test_times_outside_a_sane_range_are_422_not_a_server_error(admin: Admin, customer: Caller) -> None:
+    """Issue 31, part 4: a time block in year 9999 answered 500 (OverflowError)."""
+    far = {"staff_id": "wanjiru", "start": "9999-12-31T23:00:00+03:00", "end": "9999-12-31T23:59:00+03:00"}
+    status, body = admin("POST", "/admin/bookings/blocks", far)
+    assert status == 422
+    assert "between 2000-01-01 and 2100-12-31" in json.dumps(body)
+    assert admin("DELETE", "/admin/bookings/blocks/blk1?start=9999-12-31T23:00:00Z")[0] == 422
+    ref = booked(customer, KIDS, "2026-11-28T15:00:00+03:00")["booking_ref"]
+    assert admin("POST", f"/admin/bookings/{ref}/move", {"start": "0001-01-01T10:00:00+03:00"})[0] == 422
+    assert admin("GET", "/admin/bookings?day=2026-11-28")[1]["bookings"][0]["start"].startswith("2026-11-28T15:00")

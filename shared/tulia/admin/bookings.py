@@ -10,11 +10,19 @@ from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
-from pydantic import AwareDatetime, BaseModel, Field
+from pydantic import BaseModel, Field
 
 from tulia import appointments
 from tulia.admin.auth import Principal
-from tulia.admin.common import AdminDeps, CustomerBrief, Deleted, audit, business_day, customer_briefs
+from tulia.admin.common import (
+    AdminDeps,
+    BusinessMoment,
+    CustomerBrief,
+    Deleted,
+    audit,
+    business_day,
+    customer_briefs,
+)
 from tulia.channel.whatsapp import customer_key
 from tulia.domain.booking import Booking, local
 from tulia.domain.common import NAIROBI
@@ -84,14 +92,14 @@ class RefundBody(BaseModel):
 
 
 class MoveBody(BaseModel):
-    start: AwareDatetime = Field(description="The new start, ISO 8601 with offset (e.g. 2026-12-05T10:00:00+03:00)")
+    start: BusinessMoment = Field(description="The new start, ISO 8601 with offset (e.g. 2026-12-05T10:00:00+03:00)")
     staff_id: str | None = Field(default=None, max_length=32, description="None: the same person, else anyone able")
 
 
 class BlockBody(BaseModel):
     staff_id: str = Field(max_length=32)
-    start: AwareDatetime
-    end: AwareDatetime
+    start: BusinessMoment
+    end: BusinessMoment
     reason: str = Field(default="away", min_length=1, max_length=100)
 
 
@@ -256,6 +264,7 @@ def register(
     ) -> Deleted:
         if start.tzinfo is None:
             raise InvalidInput("start must carry its time zone.", field="start")
+        business_day(start.date(), "start")  # year 9999 is a typo (422), never an overflow
         s.bookings.unblock(who.tenant_id, block_id, start)
         audit(deps, who, "booking.unblock", block_id)
         return Deleted(deleted=True, id=block_id)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date
-from typing import Any, Generic, TypeVar
+from datetime import date, datetime
+from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, create_model
 
 from tulia.admin.auth import Principal
 from tulia.errors import InvalidInput
@@ -92,6 +92,16 @@ def audit(deps: AdminDeps, who: Principal, action: str, target: str, **details: 
 
 
 EARLIEST_DAY, LATEST_DAY = date(2000, 1, 1), date(2100, 12, 31)  # days a shop's records can be about
+
+
+def _in_business_range(moment: datetime) -> datetime:
+    if not EARLIEST_DAY <= moment.date() <= LATEST_DAY:
+        raise ValueError(f"must be between {EARLIEST_DAY} and {LATEST_DAY}")
+    return moment
+
+
+# a moment of a shop's records, with its time zone: year 9999 is a typo, refused (422) before any arithmetic
+BusinessMoment = Annotated[AwareDatetime, AfterValidator(_in_business_range)]
 
 
 def business_day(day: date | None, field: str) -> date | None:
