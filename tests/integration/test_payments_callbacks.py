@@ -392,3 +392,31 @@ def test_a_wrong_amount_for_a_real_order_is_kept_and_a_person_takes_over(
     assert ticket.priority == "high"
     assert ticket.context_snapshot["mpesa_transaction"] == "RKL51ZDR8M"
     assert ref in ticket.reason
+
+
+def test_money_confirmed_to_a_shortcode_the_shop_no_longer_lists_is_kept_not_lost(
+    chat: Chat, seeded: Services, setup: dict[str, Any]
+) -> None:
+    """Issue 31, part 1: the owner changed the Till in settings; Daraja kept confirming the old shortcode to
+    the shop's URL, and the money (KES 28,000 in the attack) was answered "Accepted" and written nowhere."""
+    from tests.integration.test_launch_checklist import buy_a_power_bank_for_pickup
+
+    ref = buy_a_power_bank_for_pickup(chat)
+    order = seeded.orders.get(SHOP, ref)
+    old_till = c2b_body(ref, f"{order.amount_due}.00", trans_id="RKL51ZDR9P", shortcode="600111")
+    assert c2b(setup, seeded, "confirmation", old_till)["ResultCode"] == 0
+    assert c2b(setup, seeded, "confirmation", old_till)["ResultCode"] == 0  # Daraja repeats: kept once
+    [kept] = seeded.payments.list_unmatched(SHOP).items
+    assert (kept.trans_id, kept.amount, kept.reason, kept.order_id) == (
+        "RKL51ZDR9P",
+        f"{order.amount_due}.00",
+        "shortcode_not_listed",
+        ref,
+    )
+    assert seeded.orders.get(SHOP, ref).status != "paid"  # never paid from a shortcode the shop does not list
+    ticket = seeded.handoffs.get(SHOP, seeded.customers.get(SHOP, order.customer_id).handoff_ticket_id or "")
+    assert ticket.context_snapshot["mpesa_transaction"] == "RKL51ZDR9P"
+    unknown_ref = c2b_body("SOMEONE", "28000.00", trans_id="RKL51ZDS1Q", shortcode="600111")
+    assert c2b(setup, seeded, "confirmation", unknown_ref)["ResultCode"] == 0
+    assert {u.trans_id for u in seeded.payments.list_unmatched(SHOP).items} == {"RKL51ZDR9P", "RKL51ZDS1Q"}
+    assert c2b(setup, seeded, "validation", unknown_ref)["ResultCode"] == "C2B00015"  # before: refused

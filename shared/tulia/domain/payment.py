@@ -48,7 +48,8 @@ class Payment(Model):
     updated_at: datetime
 
 
-UnmatchedReason = Literal["unknown_reference", "amount_mismatch", "order_not_payable"]
+# shortcode_not_listed: confirmed to a Paybill or Till the shop no longer lists (its URLs still registered)
+UnmatchedReason = Literal["unknown_reference", "amount_mismatch", "order_not_payable", "shortcode_not_listed"]
 
 
 class UnmatchedPayment(Model):

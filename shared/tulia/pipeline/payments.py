@@ -214,6 +214,9 @@ class PaymentCallbacks:
         tenant = s.tenants.get(tenant_id)
         c2b = tenant.payments.mpesa_c2b
         if c2b is None or str(body.get("BusinessShortCode")) != (c2b.paybill or c2b.till):
+            if phase == "confirmation" and not s.payments.ref_claimed(tenant_id, "c2b", trans_id):
+                # M-Pesa took this money on the shop's URL: it is booked, never only a warning line
+                self._unmatched(tenant_id, body, "shortcode_not_listed", order=self._named_order(tenant_id, body))
             return refuse("C2B00015", "shortcode")
         if phase == "confirmation" and s.payments.ref_claimed(tenant_id, "c2b", trans_id):
             return reply()  # this M-Pesa transaction was booked before (paid, overpaid or unmatched)
@@ -265,6 +268,13 @@ class PaymentCallbacks:
             return reply()  # a concurrent confirmation of the same TransID, or the order moved on
         self._outcome(payment, order, "paid")
         return reply()
+
+    def _named_order(self, tenant_id: str, body: dict[str, Any]) -> Order | None:
+        """The shop's order the customer typed as the account number, if there is one (for a person to see)."""
+        try:
+            return self.services.orders.get(tenant_id, normalize_order_ref(str(body.get("BillRefNumber") or "")))
+        except (InvalidInput, NotFound):
+            return None
 
     def _c2b_overpayment(self, order: Order, trans_id: str, amount: int) -> None:
         now = self.clock()
