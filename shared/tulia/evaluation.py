@@ -543,7 +543,7 @@ def evaluate_phrases(
             default_language=tenant.languages.default,
             allowed_languages=tuple(tenant.languages.allowed),
             zones=tuple(z.name for z in tenant.delivery_zones),
-            payment_methods=tuple(tenant.payments.enabled_methods()),
+            payment_methods=tuple(tenant.payment_methods()),
         )
         # STOP, START, a person, a language: decided before any engine, as the graph does
         fast_intent = FAST_INTENT.get(hit.kind) if hit is not None else None

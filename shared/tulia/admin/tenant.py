@@ -10,8 +10,10 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from tulia.admin.auth import Principal
 from tulia.admin.common import AdminDeps, audit, input_model
 from tulia.domain.tenant import Tenant
+from tulia.errors import StateConflict
+from tulia.payments.setup import register_c2b_urls
 
-SERVER_OWNED = ("tenant_id", "currency", "catalog_version", "kb_version")
+SERVER_OWNED = ("tenant_id", "currency", "catalog_version", "kb_version", "c2b_urls_for")
 SECRET_FIELDS = (
     ("whatsapp", "access_token"),
     ("payments", "mpesa_stk", "passkey"),
@@ -48,6 +50,11 @@ def _merge(current: Any, patch: Any) -> Any:
     return patch
 
 
+def _shortcode(tenant: Tenant) -> str | None:
+    c2b = tenant.payments.mpesa_c2b
+    return (c2b.paybill or c2b.till) if c2b is not None else None
+
+
 def register(
     app: APIGatewayHttpResolver,
     deps: AdminDeps,
@@ -70,9 +77,24 @@ def register(
         changes = body.model_dump(mode="json", exclude_unset=True)  # type: ignore[attr-defined]
         merged = _merge(current.model_dump(mode="json"), changes)
         updated = Tenant.model_validate(merged)
+        before, after = _shortcode(current), _shortcode(updated)
+        if after is not None and after != before:
+            if any(other != who.tenant_id for other in s.tenants.c2b_shortcode_users(after)):
+                raise StateConflict(
+                    f"Paybill/Till {after} is another shop's: each shop takes M-Pesa on its own number.",
+                    field="payments.mpesa_c2b",
+                )
+            # not told to customers until Daraja sends this number's confirmations here (registered below)
+            updated = updated.model_copy(update={"c2b_urls_for": current.c2b_urls_for or before or ""})
         if updated != current:
-            s.tenants.save(updated, previous_phone_number_id=current.whatsapp.phone_number_id)
+            s.tenants.save(
+                updated, previous_phone_number_id=current.whatsapp.phone_number_id, previous_c2b_shortcode=before
+            )
             if updated.vocabulary != current.vocabulary:
                 s.tenants.bump_version(who.tenant_id, "catalog_version")  # search folds words anew
             audit(deps, who, "tenant.update", who.tenant_id, fields=sorted(changes))
+        if after is not None and after != before:
+            _done, failed = register_c2b_urls(s, updated)  # in AWS as `tulia register-urls` does it
+            audit(deps, who, "tenant.c2b_urls", who.tenant_id, shortcode=after, registered=not failed)
+            updated = s.tenants.get(who.tenant_id)
         return redacted(updated)

@@ -265,6 +265,9 @@ class Tenant(Model):
     currency: Literal["KES"] = "KES"
     catalog_version: int = 0
     kb_version: int = 0
+    # the Paybill or Till whose C2B URLs Daraja last accepted for this shop (server-owned; None: set before
+    # this was kept, taken as registered): a shortcode is told to customers only once its money reaches us
+    c2b_urls_for: str | None = None
 
     @field_validator("delivery_zones")
     @classmethod
@@ -281,6 +284,18 @@ class Tenant(Model):
     def text(self, value: LocalText | None, lang: str | None) -> str | None:
         """One of the shop's texts (an ETA, a note) in ``lang``, falling back to its default language."""
         return value.in_language(lang, self.languages.default) if value is not None else None
+
+    def c2b_offered(self) -> MpesaC2BConfig | None:
+        """The Paybill or Till customers may be told to pay: the configured one, once its C2B URLs are
+        registered (after a change, Daraja would confirm its money to nobody)."""
+        c2b = self.payments.mpesa_c2b
+        if c2b is None or (self.c2b_urls_for is not None and self.c2b_urls_for != (c2b.paybill or c2b.till)):
+            return None
+        return c2b
+
+    def payment_methods(self) -> list[PaymentMethod]:
+        """The ways customers may pay now: the enabled methods, Paybill/Till only once registered."""
+        return [m for m in self.payments.enabled_methods() if m != "mpesa_c2b" or self.c2b_offered() is not None]
 
     def booking_settings(self) -> BookingSettings:
         """How the shop takes appointments: its ``bookings`` section, or, for a pack that sells services

@@ -161,7 +161,7 @@ class ShopOptions(BaseModel):
         return cls(
             modes=modes,
             zones=[(z.name, list(z.areas)) for z in tenant.delivery_zones],
-            methods=list(tenant.payments.enabled_methods()),
+            methods=list(tenant.payment_methods()),
             pickup_address=tenant.text(tenant.pickup.address, lang),
         )
 

@@ -38,7 +38,7 @@ def prompt_context(turn: Turn) -> PromptContext:
             order += f"; {frame.fulfilment.mode}" + (f" to {frame.fulfilment.zone}" if frame.fulfilment.zone else "")
     return PromptContext(
         zones=tuple(z.name for z in tenant.delivery_zones),
-        payment_methods=tuple(tenant.payments.enabled_methods()),
+        payment_methods=tuple(tenant.payment_methods()),
         order_summary=order,
         tenant_id=turn.ctx.tenant_id,
         tenant_name=str(turn.get("tenant_name") or ""),

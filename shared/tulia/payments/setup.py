@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tulia.domain.tenant import Tenant
 from tulia.errors import TuliaError
 from tulia.services import Services
 
@@ -24,20 +25,10 @@ def register_provider_urls(services: Services, tenant_id: str) -> Registration:
     s = services
     tenant = s.tenants.get(tenant_id)
     out = Registration(tenant_id)
-    c2b = tenant.payments.mpesa_c2b
-    if c2b is not None:
-        confirmation, validation = s.payment_config.c2b_urls(s.tenants.c2b_token(tenant_id))
-        shortcode = str(c2b.paybill or c2b.till)
-        try:
-            s.daraja.register_c2b_urls(
-                s.payment_config.daraja_credentials_for(tenant),
-                shortcode=shortcode,
-                confirmation_url=confirmation,
-                validation_url=validation,
-            )
-            out.done.append(f"Daraja C2B URLs of shortcode {shortcode} -> {confirmation.rsplit('/', 2)[0]}/...")
-        except TuliaError as exc:
-            out.failed.append(f"Daraja C2B URLs of shortcode {shortcode}: {exc.message}")
+    if tenant.payments.mpesa_c2b is not None:
+        done, failed = register_c2b_urls(services, tenant)
+        out.done += done
+        out.failed += failed
     pesapal = tenant.payments.pesapal
     if pesapal is not None and pesapal.enabled:
         url = s.payment_config.pesapal_ipn_url(tenant_id)
@@ -48,3 +39,26 @@ def register_provider_urls(services: Services, tenant_id: str) -> Registration:
         except TuliaError as exc:
             out.failed.append(f"PesaPal IPN {url}: {exc.message}")
     return out
+
+
+def register_c2b_urls(services: Services, tenant: Tenant) -> tuple[list[str], list[str]]:
+    """Register the tenant's C2B confirmation and validation URLs for its Paybill or Till with Daraja;
+    once Daraja accepts, the shortcode is recorded as registered (and told to customers). Returns what
+    was done and what failed, with Daraja's reason."""
+    s = services
+    c2b = tenant.payments.mpesa_c2b
+    if c2b is None:
+        return [], []
+    confirmation, validation = s.payment_config.c2b_urls(s.tenants.c2b_token(tenant.tenant_id))
+    shortcode = str(c2b.paybill or c2b.till)
+    try:
+        s.daraja.register_c2b_urls(
+            s.payment_config.daraja_credentials_for(tenant),
+            shortcode=shortcode,
+            confirmation_url=confirmation,
+            validation_url=validation,
+        )
+    except TuliaError as exc:
+        return [], [f"Daraja C2B URLs of shortcode {shortcode}: {exc.message}"]
+    s.tenants.set_c2b_urls_for(tenant.tenant_id, shortcode)
+    return [f"Daraja C2B URLs of shortcode {shortcode} -> {confirmation.rsplit('/', 2)[0]}/..."], []

@@ -48,6 +48,11 @@ def staff_sk(email: str) -> str:
     return f"{STAFF_PREFIX}{_part(email.strip().lower(), 'email')}"
 
 
+def c2b_shortcode_pk(shortcode: str) -> str:
+    """Routing item, not tenant data: the tenants whose settings name a Paybill or Till (one item each)."""
+    return f"C2BCODE#{_part(shortcode, 'shortcode')}"
+
+
 def phone_number_route_pk(phone_number_id: str) -> str:
     """Routing item, not tenant data: which tenant owns a WhatsApp phone_number_id."""
     return f"WAPHONE#{_part(phone_number_id, 'phone_number_id')}"

@@ -18,6 +18,11 @@ if TYPE_CHECKING:
     from tulia.credentials import TenantSecrets
 
 
+def _shortcode(tenant: Tenant) -> str | None:
+    c2b = tenant.payments.mpesa_c2b
+    return (c2b.paybill or c2b.till) if c2b is not None else None
+
+
 class TenantRepo:
     """Tenant profiles. ``get`` keeps a profile for ``cache_seconds`` (every tool of a turn needs it);
     a save or version bump through this repository drops the cached copy at once, and other
@@ -75,7 +80,13 @@ class TenantRepo:
         item = self.db.get(TENANTS, keys.phone_number_route_pk(phone_number_id), keys.ROUTE)
         return item["tenant_id"] if item else None
 
-    def save(self, tenant: Tenant, *, previous_phone_number_id: str | None = None) -> None:
+    def save(
+        self,
+        tenant: Tenant,
+        *,
+        previous_phone_number_id: str | None = None,
+        previous_c2b_shortcode: str | None = None,
+    ) -> None:
         """Write the profile and claim its phone_number_id (refused when another tenant owns it)."""
         self._cache.pop(tenant.tenant_id, None)
         route_pk = keys.phone_number_route_pk(tenant.whatsapp.phone_number_id)
@@ -94,6 +105,30 @@ class TenantRepo:
                 }
             },
         ]
+        code = _shortcode(tenant)
+        if code is not None:  # who names which Paybill/Till: an owner may not take another shop's
+            ops.append(
+                {
+                    "Put": {
+                        "table": TENANTS,
+                        "item": {
+                            "pk": keys.c2b_shortcode_pk(code),
+                            "sk": tenant.tenant_id,
+                            "tenant_id": tenant.tenant_id,
+                        },
+                    }
+                }
+            )
+        if previous_c2b_shortcode and previous_c2b_shortcode != code:
+            ops.append(
+                {
+                    "Delete": {
+                        "table": TENANTS,
+                        "pk": keys.c2b_shortcode_pk(previous_c2b_shortcode),
+                        "sk": tenant.tenant_id,
+                    }
+                }
+            )
         if previous_phone_number_id and previous_phone_number_id != tenant.whatsapp.phone_number_id:
             ops.append(
                 {
@@ -130,6 +165,22 @@ class TenantRepo:
             conflict_message=f"Unknown tenant '{tenant_id}'.",
         )
         return int(attrs[which])
+
+    def set_c2b_urls_for(self, tenant_id: str, shortcode: str) -> None:
+        """Daraja accepted the tenant's C2B URLs for ``shortcode``."""
+        self._cache.pop(tenant_id, None)
+        self.db.update(
+            TENANTS,
+            keys.tenant_pk(tenant_id),
+            keys.PROFILE,
+            update="SET c2b_urls_for = :code",
+            condition="attribute_exists(pk)",
+            values={":code": shortcode},
+        )
+
+    def c2b_shortcode_users(self, shortcode: str) -> list[str]:
+        """The tenants whose payment settings name this Paybill or Till."""
+        return [str(i["tenant_id"]) for i in self.db.query_all(TENANTS, keys.c2b_shortcode_pk(shortcode))]
 
     def set_pesapal_ipn_id(self, tenant_id: str, ipn_id: str) -> None:
         self.db.update(

@@ -121,7 +121,7 @@ def _unavailable(method: str, tenant: Tenant) -> BusinessRuleViolation:
     return BusinessRuleViolation(
         f"{tenant.name} does not accept {method}.",
         code=METHOD_UNAVAILABLE,
-        details={"enabled": tenant.payments.enabled_methods()},
+        details={"enabled": tenant.payment_methods()},
     )
 
 
@@ -131,8 +131,8 @@ def payment_get_methods(ctx: ToolContext, args: PaymentGetMethodsArgs) -> Method
     p = tenant.payments
     if p.mpesa_stk and order.amount_due <= MPESA_MAX_PER_TRANSACTION:
         methods.append(MethodOut(method="mpesa_stk", details={}))
-    if p.mpesa_c2b and order.amount_due <= MPESA_MAX_PER_TRANSACTION:
-        details = {"paybill": p.mpesa_c2b.paybill} if p.mpesa_c2b.paybill else {"till": p.mpesa_c2b.till or ""}
+    if (c2b := tenant.c2b_offered()) and order.amount_due <= MPESA_MAX_PER_TRANSACTION:
+        details = {"paybill": c2b.paybill} if c2b.paybill else {"till": c2b.till or ""}
         methods.append(MethodOut(method="mpesa_c2b", details=details))
     if p.pesapal and p.pesapal.enabled:
         methods.append(MethodOut(method="pesapal", details={}))
@@ -143,7 +143,7 @@ def payment_get_methods(ctx: ToolContext, args: PaymentGetMethodsArgs) -> Method
 
 def payment_get_c2b_instructions(ctx: ToolContext, args: PaymentGetC2BInstructionsArgs) -> C2BOut:
     tenant, order, _, _ = _load_payable(ctx, args.order_id)
-    c2b = tenant.payments.mpesa_c2b
+    c2b = tenant.c2b_offered()
     if c2b is None:
         raise _unavailable("M-Pesa Paybill/Till payments", tenant)
     if order.status == "draft":

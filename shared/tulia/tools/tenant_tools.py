@@ -36,7 +36,7 @@ class TenantContextOut(Output):
 
 def context_of(tenant: Tenant, language: str | None = None) -> TenantContextOut:
     """The shop as the conversation sees it; its per-language texts in ``language`` (else its own)."""
-    enabled = tenant.payments.enabled_methods()
+    enabled = tenant.payment_methods()
     return TenantContextOut(
         tenant_id=tenant.tenant_id,
         tenant_name=tenant.name,
