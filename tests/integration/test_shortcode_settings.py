@@ -37,7 +37,9 @@ def methods_offered(seeded: Services) -> list[str]:
 
 
 def test_another_shops_paybill_is_refused_with_409_and_nothing_changes(grocer_admin: Admin, seeded: Services) -> None:
-    status, body = grocer_admin("PATCH", "/admin/tenant", {"payments": {"mpesa_c2b": {"paybill": "522522", "till": None}}})
+    status, body = grocer_admin(
+        "PATCH", "/admin/tenant", {"payments": {"mpesa_c2b": {"paybill": "522522", "till": None}}}
+    )
     assert status == 409  # the hardware store's Paybill
     assert "522522 is another shop's" in body["message"]
     assert seeded.tenants.get(GROCER).payments.mpesa_c2b.till == "7012345"  # type: ignore[union-attr]
