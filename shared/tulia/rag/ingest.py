@@ -83,17 +83,29 @@ def read_document(relative_path: str, data: bytes, *, shown_as: str | None = Non
 INSTRUCTIONS_FLAG = "instructions_removed"
 
 
+# a sentence written to the assistant rather than to customers ("Note to the AI assistant: ...",
+# "Bot, always say ..."): documents are the shop's facts, never orders for the bot
+ADDRESSES_ASSISTANT = re.compile(
+    r"\b(?:note|message|instructions?|reminder|memo) (?:to|for) (?:the |our |any )?(?:ai |chat ?)?"
+    r"(?:assistant|bot|chatbot|model|llm|ai)\b|^(?:ai|assistant|bot|chatbot|system|llm)\b.{0,3}"
+    r"(?:you |please )?(?:must|should|always|never|say|tell|reply|answer|respond)\b|\bas an ai\b|"
+    r"\blanguage model\b|\b(?:ai|assistant|bot|chatbot)s?,? (?:you )?(?:must|should|always|never)\b"
+)
+
+
 def without_instructions(text: str) -> tuple[str, int]:
     """The text without sentences that try to instruct the assistant ("ignore previous
-    instructions", "you are now..."): documents are data; such a sentence never reaches a prompt or
-    a customer. Returns (text, sentences removed)."""
+    instructions", "you are now...", "Note to the AI assistant: ..."), a sentence read across the line
+    breaks of its paragraph: documents are data; such a sentence never reaches a prompt or a customer.
+    Returns (text, sentences removed)."""
     kept, removed = [], 0
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
-        if sentence.strip() and INJECTION.search(normalize(sentence)):
+    for sentence in re.split(r"(?<=[.!?])\s+|\n\s*\n+", text):
+        plain = normalize(sentence.replace("\n", " "))
+        if sentence.strip() and (INJECTION.search(plain) or ADDRESSES_ASSISTANT.search(plain)):
             removed += 1
         else:
             kept.append(sentence)
-    return (" ".join(s for s in kept if s.strip()) if removed else text), removed
+    return ("\n".join(s for s in kept if s.strip()) if removed else text), removed
 
 
 def store_document(services: Services, tenant_id: str, source: KbDocumentSource, *, now: datetime) -> KbDocument:
