@@ -26,8 +26,15 @@ SALON_PHONE = "+254722000111"
 TILL = "5123456"
 
 
-def till_confirmation(setup: dict[str, Any], seeded: Services, trans_id: str, amount: str, tenant: str = SALON) -> None:
-    """Daraja's C2B confirmation of a Buy Goods payment: no account number."""
+def till_confirmation(
+    setup: dict[str, Any],
+    seeded: Services,
+    trans_id: str,
+    amount: str,
+    tenant: str = SALON,
+    msisdn: str = "2547 ***** 111",
+) -> None:
+    """Daraja's C2B confirmation of a Buy Goods payment: no account number, the payer's number masked."""
     body = {
         "TransactionType": "Buy Goods",
         "TransID": trans_id,
@@ -35,7 +42,7 @@ def till_confirmation(setup: dict[str, Any], seeded: Services, trans_id: str, am
         "TransAmount": amount,
         "BusinessShortCode": TILL if tenant == SALON else "600984",
         "BillRefNumber": "",
-        "MSISDN": "2547 ***** 111",
+        "MSISDN": msisdn,
         "FirstName": "AKINYI",
     }
     path = f"/payments/daraja/c2b/{seeded.tenants.c2b_token(tenant)}/confirmation"
@@ -150,3 +157,36 @@ def test_the_owner_sees_suggested_orders_and_applies_unmatched_money_with_audit(
     assert accounted(seeded, SALON) == {"paid_orders": 360, "overpayments": 0, "unmatched": Decimal("999.00")}
     pipe.run_agent()  # the customer is told
     assert any(f"We received KES 360 for order {ref}" in m for m in pipe.replies_to(SALON_PHONE.lstrip("+")))
+
+
+def test_a_code_paid_from_another_phone_asks_which_number_paid_and_pays_when_it_fits(
+    salon_chat: Chat, seeded: Services, setup: dict[str, Any]
+) -> None:
+    """Issue 31, part 3: a Till code is bound to its payer (a relative may pay for the customer)."""
+    ref = cornrows_by_till(salon_chat)
+    till_confirmation(setup, seeded, "SKL4OTHER1", "360.00", msisdn="2547 ***** 999")
+    asked = salon_chat.send("paid, SKL4OTHER1")
+    assert "The M-Pesa payment SKL4OTHER1 was made from another phone number. Which number paid it?" in asked
+    assert "360" not in asked  # nothing of that payment is told before the payer fits
+    assert seeded.orders.get(SALON, ref).status != "paid"
+    paid = salon_chat.send("it was my sister's, 0712 345 999")
+    assert f"We received KES 360 for order {ref} (M-Pesa receipt SKL4OTHER1)" in paid
+    assert seeded.orders.get(SALON, ref).status == "paid"
+
+
+def test_anothers_till_code_does_not_pay_my_order_and_a_second_mismatch_goes_to_a_person(
+    salon_chat: Chat, seeded: Services, setup: dict[str, Any]
+) -> None:
+    """Issue 31, part 3: another customer's unused code paid my order (shop, amount and single use checked,
+    not who paid)."""
+    ref = cornrows_by_till(salon_chat)
+    till_confirmation(setup, seeded, "SKL4THEIRS", "360.00", msisdn="2547 ***** 555")
+    salon_chat.send("I paid, the code is SKL4THEIRS")
+    told = salon_chat.send("0722 000 111")  # the customer's own number: not the payer's
+    assert "did not come from that number either" in told
+    assert seeded.orders.get(SALON, ref).status != "paid"
+    [kept] = seeded.payments.list_unmatched(SALON).items
+    assert kept.trans_id == "SKL4THEIRS"  # still the shop's to match, for its real payer
+    customer = seeded.customers.get(SALON, str(salon_chat.state["customer_id"]))
+    assert customer.handoff_ticket_id is not None  # a person checks the shop's M-Pesa statement
+    assert accounted(seeded, SALON) == {"paid_orders": 0, "overpayments": 0, "unmatched": Decimal("360.00")}

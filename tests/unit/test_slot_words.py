@@ -218,3 +218,17 @@ def test_a_swahili_verb_is_read_by_its_root_and_until_is_no_word_of_a_question()
     assert terms("mnaleta mpaka saa ngapi?") == ["delivery", "time"]  # m-na-leta: you bring
     assert terms("until what time do you deliver?") == ["time", "delivery"]
     assert terms("nataka simu") == ["phone"]  # "nataka" is no verb of a shop word
+
+
+def test_a_payer_fits_by_the_masked_number_or_its_hash() -> None:
+    import hashlib
+
+    from tulia.payments.reconcile import payer_fits
+
+    assert payer_fits("2547 ***** 126", ["+254712345126"])
+    assert not payer_fits("2547 ***** 126", ["+254712345127"])
+    assert not payer_fits("2541 ***** 126", ["+254712345126"])
+    assert payer_fits(hashlib.sha256(b"254712345126").hexdigest(), ["+254712345126"])
+    assert not payer_fits(hashlib.sha256(b"254712345126").hexdigest(), ["+254700000000"])
+    assert payer_fits("", ["+254700000000"])  # money kept before payers were recorded
+    assert not payer_fits("2547 ***** 126", [])

@@ -61,7 +61,9 @@ class UnmatchedPayment(Model):
     method: PaymentMethod = "mpesa_c2b"
     amount: str  # as Daraja sent it ("1710.00"): never rounded into something else
     bill_ref: str = Field(default="", max_length=40)  # the account number the customer typed
-    payer_name: str = Field(default="", max_length=120)  # Daraja's FirstName (the MSISDN is masked)
+    payer_name: str = Field(default="", max_length=120)  # Daraja's FirstName
+    # Daraja's MSISDN as sent: masked ("2547 ***** 126", v2) or a SHA-256 of 2547XXXXXXXX (v1); "" before kept
+    payer_phone: str = Field(default="", max_length=80)
     reason: UnmatchedReason
     order_id: str | None = None  # the order the reference named, when it exists
     customer_id: str | None = None

@@ -22,6 +22,7 @@ from tulia.nlg.messages import OutboundMessage, buttons, listing, text
 from tulia.nlg.templates import render, when_back
 from tulia.nlu.booking_words import change_said
 from tulia.nlu.fastpath import fast_path as detect_fast_path
+from tulia.nlu.frame_extract import extract_phone
 from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, normalize
 from tulia.nlu.rules import MAX_TEXT, detect_language
 from tulia.nlu.when import read_when, without_when
@@ -196,6 +197,14 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     elif hit is not None and hit.kind == "abuse":
         route = "governance"
         turn.set(governor_classification="abuse", governor_confidence=1.0)
+    elif state.code_awaiting_payer and (payer := extract_phone(body)[0]) is not None:
+        route = "payment_code"  # "0712 345 678": the number that paid the code just sent
+        turn.set(
+            intent="payment_help",
+            intent_confidence=1.0,
+            journey="sales",
+            understanding={"mpesa_code": state.code_awaiting_payer, "payer_phone": payer},
+        )
     elif hit is not None and hit.kind == "payment_code" and not _offer_code(turn, str(hit.code)):
         route = "payment_code"  # "I paid, the code is SKL4ABC123": the shop's M-Pesa records decide
         turn.set(intent="payment_help", intent_confidence=1.0, journey="sales", understanding={"mpesa_code": hit.code})

@@ -146,6 +146,7 @@ class ConversationState:
     frustrated_turns: int = 0
     rejected_shortlists: int = 0
     payment_code_failures: int = 0  # M-Pesa codes sent that paid nothing: the second goes to a person
+    code_awaiting_payer: str | None = None  # an M-Pesa code from another phone: which number paid is asked
     requested_language: str | None = None
     frame: OrderFrame | None = None  # the sale in progress: what the customer said, filled from every message
     booking: BookingFrame | None = None  # the appointment being booked or changed (its deposit is paid as a sale)

@@ -600,6 +600,17 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "The M-Pesa payment {code} has already been used for another payment.",
         "sw": "Malipo ya M-Pesa {code} tayari yametumika kwa malipo mengine.",
     },
+    "code_which_phone": {
+        "en": "The M-Pesa payment {code} was made from another phone number. Which number paid it? Send it "
+              "like 0712 345 678.",
+        "sw": "Malipo ya M-Pesa {code} yalifanywa kwa namba nyingine ya simu. Ni namba gani iliyolipa? "
+              "Itume hivi: 0712 345 678.",
+    },
+    "code_other_payer": {
+        "en": "The M-Pesa payment {code} did not come from that number either, so I can't apply it to your "
+              "order.",
+        "sw": "Malipo ya M-Pesa {code} hayakutoka kwa namba hiyo pia, kwa hiyo siwezi kuyaweka kwenye oda yako.",
+    },
     "code_unknown": {
         "en": "I can't find an M-Pesa payment with the code {code} yet. Please check the code in your M-Pesa "
               "message; a payment can take a minute or two to reach us, so send it again shortly. Order {ref} "

@@ -4,6 +4,9 @@ or a person in the admin API, says which order it pays. Exact amounts only; a co
 
 from __future__ import annotations
 
+import hashlib
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
@@ -22,6 +25,7 @@ Outcome = Literal[
     "amount_mismatch",  # the transaction is not the order's amount due
     "order_not_payable",  # the order is paid, cancelled or fulfilled
     "unknown_code",  # no unmatched transaction with this code in this shop (yet)
+    "payer_mismatch",  # the money came from a phone that is not the customer's (nor the one they said paid)
 ]
 SUGGESTION_WINDOW = timedelta(days=7)  # an order is suggested for money received up to a week after it
 
@@ -41,9 +45,34 @@ def _amount(unmatched: UnmatchedPayment) -> Decimal | None:
         return None
 
 
-def apply_transaction(services: Services, tenant_id: str, trans_id: str, order_id: str, *, now: datetime) -> Applied:
+def payer_fits(recorded: str, phones: Sequence[str]) -> bool:
+    """Whether the payer Daraja recorded (masked "2547 ***** 126", or a SHA-256 of the number) is one of
+    ``phones`` (+2547XXXXXXXX). Nothing recorded (money kept before payers were): nothing to check."""
+    said = recorded.strip()
+    if not said:
+        return True
+    numbers = [re.sub(r"\D", "", p) for p in phones if p]
+    if re.fullmatch(r"[0-9a-fA-F]{64}", said):
+        return any(hashlib.sha256(n.encode()).hexdigest() == said.lower() for n in numbers)
+    shown = re.findall(r"\d+", said)
+    if len(shown) < 2:
+        return False
+    return any(n.startswith(shown[0]) and n.endswith(shown[-1]) for n in numbers)
+
+
+def apply_transaction(
+    services: Services,
+    tenant_id: str,
+    trans_id: str,
+    order_id: str,
+    *,
+    now: datetime,
+    payers: Sequence[str] | None = None,
+) -> Applied:
     """Pay ``order_id`` with the unmatched M-Pesa transaction ``trans_id`` of this shop, if it is the
-    order's exact amount due; otherwise say why not. Another shop's code is unknown here."""
+    order's exact amount due and (``payers``: the phones the customer has or said paid; ``None`` when a
+    person of the shop matches it) it came from one of those phones; otherwise say why not. Another
+    shop's code is unknown here, and another payer's code reveals nothing of its payment."""
     s = services
     code = trans_id.strip().upper()
     order = s.orders.get(tenant_id, order_id)  # another shop's order: NotFound
@@ -56,6 +85,8 @@ def apply_transaction(services: Services, tenant_id: str, trans_id: str, order_i
             if booked is not None or s.payments.ref_claimed(tenant_id, "c2b", code):
                 return Applied("used_elsewhere", order)
             return Applied("unknown_code", order)
+        if payers is not None and not payer_fits(unmatched.payer_phone, payers):
+            return Applied("payer_mismatch", order)
         amount = _amount(unmatched)
         if order.status not in PAYABLE_STATES:
             return Applied("order_not_payable", order, amount=amount)

@@ -395,6 +395,7 @@ class PaymentCallbacks:
             amount=str(body["TransAmount"])[:20],
             bill_ref=str(body.get("BillRefNumber") or "")[:40],
             payer_name=str(body.get("FirstName") or "")[:120],
+            payer_phone=str(body.get("MSISDN") or "")[:80],
             reason=reason,
             order_id=order.order_id if order else None,
             customer_id=order.customer_id if order else None,

@@ -251,13 +251,28 @@ def payment_code(state: ConversationState, runtime: Runtime[EngineContext]) -> C
     if not ref:
         turn.say(text(t(turn, "code_no_order", code=code)))
         return _code_failed(turn)
+    said_payer = state.understanding.get("payer_phone")
+    payers = [p for p in (state.phone_e164, frame.payer_phone, said_payer) if p]
     try:
-        applied = apply_transaction(turn.ctx.services, turn.ctx.tenant_id, code, ref, now=turn.ctx.services.clock())
+        applied = apply_transaction(
+            turn.ctx.services, turn.ctx.tenant_id, code, ref, now=turn.ctx.services.clock(), payers=payers
+        )
     except NotFound:  # an order of the conversation that is no longer there
         turn.say(text(t(turn, "code_no_order", code=code)))
         return _code_failed(turn)
     order = applied.order
     turn.trace.append({"kind": "match", "node": "payment_code", "outcome": applied.outcome})
+    turn.set(code_awaiting_payer=None)
+    if applied.outcome == "payer_mismatch":
+        if said_payer is None:  # paid from another phone, perhaps a relative's: which one is asked, once
+            turn.say(text(t(turn, "code_which_phone", code=code)))
+            turn.set(code_awaiting_payer=code)
+            return turn.goto(END)
+        turn.say(text(t(turn, "code_other_payer", code=code)))
+        person = bool(turn.state.handoff.get("enabled", True))
+        if person:  # a code that is not theirs, twice: a person checks the shop's M-Pesa statement
+            turn.set(route="handoff", escalation_reason="payment_dispute", payment_code_failures=0)
+        return turn.goto(END)
     lang, fallback = turn.lang, str(turn.get("sheng_fallback"))
     if applied.outcome in ("paid", "already_paid_by_it") and applied.payment is not None:
         facts = {"amount": money(applied.payment.amount), "ref": order.order_id, "receipt": code}
