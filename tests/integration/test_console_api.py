@@ -128,6 +128,34 @@ def test_removing_staff_never_reaches_another_shops_people(admins: dict[str, Adm
     assert admins["shop"]("GET", "/admin/staff")[1] == []
 
 
+def test_a_removed_persons_token_gets_401_on_every_route_at_once(
+    admins: dict[str, Admin], pool: tuple[Any, str]
+) -> None:
+    """Issue 31, part 2: after DELETE /admin/staff/..., the person's ID token (valid for an hour) still read
+    customers' phone numbers, claimed hand-overs and replied as the shop."""
+    idp, pool_id = pool
+    shop = admins["shop"]
+    assert shop("POST", "/admin/staff", {"email": "kamau@example.co.ke", "role": "agent"})[0] == 200
+    routes = [
+        ("GET", "/admin/me", None),
+        ("GET", "/admin/customers", None),
+        ("GET", "/admin/handoffs", None),
+        ("GET", "/admin/orders", None),
+        ("POST", "/admin/handoffs/tk_1/claim", {}),
+        ("POST", "/admin/handoffs/tk_1/reply", {"text": "hello"}),
+    ]
+    assert shop("GET", "/admin/customers", role="agent", email="kamau@example.co.ke")[0] == 200  # the token works
+    assert shop("DELETE", "/admin/staff/kamau%40example.co.ke")[0] == 200
+    for method, path, body in routes:  # the same token, taken before the removal
+        status, error = shop(method, path, body, role="agent", email="kamau@example.co.ke")
+        assert status == 401, (path, status, error)
+        assert "no longer on this shop's staff" in error["message"]
+    assert idp.list_users(UserPoolId=pool_id)["Users"] == []  # signed out everywhere and deleted
+    assert shop("GET", "/admin/customers", role="agent")[0] == 200  # other people are untouched
+    assert shop("POST", "/admin/staff", {"email": "kamau@example.co.ke", "role": "agent"})[0] == 200
+    assert shop("GET", "/admin/me", role="agent", email="kamau@example.co.ke")[0] == 200  # invited again
+
+
 def test_an_owner_cannot_remove_herself_or_the_last_owner(admins: dict[str, Admin]) -> None:
     admins["shop"]("POST", "/admin/staff", {"email": "owner@shop.example", "role": "owner"})
     status, error = admins["shop"]("DELETE", "/admin/staff/owner@shop.example")

@@ -15,7 +15,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
 from pydantic import ValidationError
 
-from tulia.admin.auth import Forbidden, Principal, Unauthorized, principal_of
+from tulia.admin.auth import Forbidden, Principal, StaffStanding, Unauthorized, principal_of
 from tulia.admin.common import AdminDeps
 from tulia.errors import (
     BusinessRuleViolation,
@@ -28,6 +28,7 @@ from tulia.errors import (
     TuliaError,
 )
 from tulia.observability import logger as log
+from tulia.store.staff import StaffRepo
 
 PREFIX = "/admin"
 OPENAPI_PATH = f"{PREFIX}/openapi.json"
@@ -95,8 +96,10 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
 
     app = APIGatewayHttpResolver(enable_validation=True)
 
+    standing = deps.standing = StaffStanding(StaffRepo(deps.services.db))
+
     def caller() -> Principal:
-        return principal_of(app.current_event.raw_event)
+        return standing.check(principal_of(app.current_event.raw_event))
 
     def owner() -> Principal:
         return caller().require("owner")

@@ -10,7 +10,8 @@ tokens, so staff send their ID token.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -80,3 +81,37 @@ def principal_of(event: Mapping[str, Any]) -> Principal:
         raise Unauthorized("The token names no user (sub).")
     roles = groups_of(claims.get(GROUPS_CLAIM)) & set(ROLES)
     return Principal(tenant_id=tenant_id, subject=subject, email=claims.get("email"), roles=roles)
+
+
+STANDING_SECONDS = 5.0  # a membership read is reused this long by one function instance, never minutes
+
+
+class StaffStanding:
+    """Whether a verified token's person is still staff of its shop in its role: every admin request
+    reads the membership (cached for seconds). A removed person gets 401 at once, whatever their token
+    says; a person whose record names another role than the token's groups gets that role only. People
+    who predate the staff list (no record, never removed) keep the token's roles."""
+
+    def __init__(self, repo: Any, clock: Callable[[], float] = time.monotonic) -> None:
+        self.repo, self.clock = repo, clock
+        self._seen: dict[tuple[str, str], tuple[float, Any, bool]] = {}
+
+    def forget(self, tenant_id: str, email: str) -> None:
+        self._seen.pop((tenant_id, email.strip().lower()), None)
+
+    def check(self, who: Principal) -> Principal:
+        if not who.email:
+            return who
+        key = (who.tenant_id, who.email.strip().lower())
+        now = self.clock()
+        cached = self._seen.get(key)
+        if cached is None or now - cached[0] > STANDING_SECONDS:
+            member, removed = self.repo.standing(*key)
+            cached = (now, member, removed)
+            self._seen[key] = cached
+        _at, member, removed = cached
+        if removed and member is None:
+            raise Unauthorized("You are no longer on this shop's staff.")
+        if member is not None and member.role not in who.roles:
+            return Principal(who.tenant_id, who.subject, who.email, frozenset({member.role}) & who.roles)
+        return who

@@ -32,6 +32,7 @@ class AdminDeps:
     conversations: Any = None  # tulia.admin.customer_data.ConversationStore (export, erasure)
     stats: Any = None  # tulia.store.stats.StatsRepo
     staff: Any = None  # tulia.admin.staff.StaffDirectory: the staff user pool (invite, remove)
+    standing: Any = None  # tulia.admin.auth.StaffStanding: set by the API, read by staff removal
     kes_per_usd: float = 129.0  # model cost shown in shillings (TULIA_KES_PER_USD)
 
 

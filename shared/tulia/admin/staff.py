@@ -100,7 +100,9 @@ class StaffDirectory:
             return None
 
     def delete(self, email: str) -> None:
+        """Sign the person out everywhere (their refresh tokens revoked), then delete them."""
         try:
+            self.idp.admin_user_global_sign_out(UserPoolId=self.user_pool_id, Username=email)
             self.idp.admin_delete_user(UserPoolId=self.user_pool_id, Username=email)
         except self.idp.exceptions.UserNotFoundException:
             return
@@ -169,6 +171,9 @@ def register(
         pool.create(who.tenant_id, email, body.role, password)
         member = StaffMember(email=email, role=body.role, invited_at=s.clock(), invited_by=who.actor)
         repo.save(who.tenant_id, member)
+        repo.clear_removed(who.tenant_id, email)  # invited again after a removal
+        if deps.standing is not None:
+            deps.standing.forget(who.tenant_id, email)
         audit(deps, who, "staff.invite", email, role=body.role)
         return Invitation(member=view(member, "invited"), temporary_password=password)
 
@@ -186,6 +191,9 @@ def register(
         user = pool.user(email)
         if user is not None and shop_of(user) == who.tenant_id:
             pool.delete(email)
+        repo.mark_removed(who.tenant_id, email, at=s.clock())  # their unexpired tokens open nothing now
         repo.delete(who.tenant_id, email)
+        if deps.standing is not None:
+            deps.standing.forget(who.tenant_id, email)
         audit(deps, who, "staff.remove", email, role=member.role)
         return Deleted(deleted=True, id=email)

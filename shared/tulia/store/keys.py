@@ -48,6 +48,14 @@ def staff_sk(email: str) -> str:
     return f"{STAFF_PREFIX}{_part(email.strip().lower(), 'email')}"
 
 
+STAFF_REMOVED_PREFIX = "STAFFGONE#"
+
+
+def staff_removed_sk(email: str) -> str:
+    """A person removed from the shop's staff: their tokens, still unexpired, open nothing."""
+    return f"{STAFF_REMOVED_PREFIX}{_part(email.strip().lower(), 'email')}"
+
+
 def c2b_shortcode_pk(shortcode: str) -> str:
     """Routing item, not tenant data: the tenants whose settings name a Paybill or Till (one item each)."""
     return f"C2BCODE#{_part(shortcode, 'shortcode')}"

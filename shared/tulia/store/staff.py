@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Literal
 
 from pydantic import Field
@@ -11,10 +11,11 @@ from pydantic import Field
 from tulia.domain.common import Model
 from tulia.store import keys
 from tulia.store.codec import from_item, to_item
-from tulia.store.dynamo import Dynamo
+from tulia.store.dynamo import Dynamo, Key
 from tulia.store.tables import TENANTS
 
 StaffRole = Literal["owner", "agent"]
+REMOVAL_KEPT = timedelta(days=2)
 
 
 class StaffMember(Model):
@@ -41,3 +42,30 @@ class StaffRepo:
 
     def delete(self, tenant_id: str, email: str) -> None:
         self.db.delete(TENANTS, keys.tenant_pk(tenant_id), keys.staff_sk(email))
+
+    def mark_removed(self, tenant_id: str, email: str, *, at: datetime) -> None:
+        """Remember that this person was removed (kept two days: longer than any token of theirs lives)."""
+        self.db.put(
+            TENANTS,
+            {
+                "pk": keys.tenant_pk(tenant_id),
+                "sk": keys.staff_removed_sk(email),
+                "removed_at": at.isoformat(),
+                "expires_at": int((at + REMOVAL_KEPT).timestamp()),
+            },
+        )
+
+    def clear_removed(self, tenant_id: str, email: str) -> None:
+        """Invited again: the removal no longer stands."""
+        self.db.delete(TENANTS, keys.tenant_pk(tenant_id), keys.staff_removed_sk(email))
+
+    def standing(self, tenant_id: str, email: str) -> tuple[StaffMember | None, bool]:
+        """The person's membership record (None for people who predate the staff list) and whether
+        they were removed: one read of the two items."""
+        pk = keys.tenant_pk(tenant_id)
+        found = self.db.batch_get(
+            [Key(TENANTS, pk, keys.staff_sk(email)), Key(TENANTS, pk, keys.staff_removed_sk(email))]
+        )
+        member = found.get(Key(TENANTS, pk, keys.staff_sk(email)))
+        removed = Key(TENANTS, pk, keys.staff_removed_sk(email)) in found
+        return (from_item(StaffMember, member) if member else None), removed
