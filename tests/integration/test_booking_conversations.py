@@ -415,3 +415,51 @@ def test_issue_30_swahili_requests_book_the_day_and_time_said(chat: Chat) -> Non
     c = salon_chat(chat, "+254711000631")
     assert "Nafasi zilizo wazi za Pedicure" in c.send("nataka pedicure")
     assert "Pedicure\nJumatano 25 Nov saa 5 asubuhi (11:00)" in c.send("inawezekana jumatano saa tano?")
+
+
+def _late_deposit(
+    chat: Chat, seeded: Services, daraja: DarajaSimulator, setup: dict[str, Any], clock: Clock, phones: tuple[str, str]
+) -> tuple[str, Any]:
+    """A deposit approved after its hold lapsed and the slot went to someone else: refund due, kept as an
+    overpayment too. Returns the order reference and the booking."""
+    slow = salon_chat(chat, phones[0])
+    slow.send("A pedicure on Saturday at 10am please")
+    tap(slow, "stk")
+    order_ref = str(slow.state["order_id"])
+    clock.advance(minutes=20)
+    quick = salon_chat(chat, phones[1])
+    quick.send("A pedicure on Saturday at 10am please")
+    tap(quick, "stk")
+    approve_prompt(slow, seeded, daraja, setup)
+    return order_ref, seeded.bookings.get(SALON, seeded.orders.get(SALON, order_ref).booking_id or "")
+
+
+@pytest.mark.parametrize("where", ["booking", "overpayment"])
+def test_money_owed_back_refunded_anywhere_is_closed_everywhere(
+    chat: Chat, seeded: Services, daraja: DarajaSimulator, setup: dict[str, Any], clock: Clock, where: str
+) -> None:
+    """Issue 31, part 6: a late deposit refunded through the booking route stayed an open overpayment, and
+    nothing closed an overpayment: the same KES 450 was owed back twice."""
+    from tests.integration.test_reaching_customers import Admin
+    from tulia.admin.api import build_admin_api
+    from tulia.admin.common import AdminDeps
+    from tulia.store.audit import AuditRepo
+
+    order_ref, booking = _late_deposit(chat, seeded, daraja, setup, clock, ("+254711000640", "+254711000641"))
+    [owed] = seeded.payments.open_overpayments_of(SALON, order_ref)
+    assert (owed.amount, owed.reason, booking.deposit_outcome) == (450, "slot_released", "refund_due")
+    admin = Admin(build_admin_api(AdminDeps(services=seeded, audit=AuditRepo(seeded.db))), SALON)
+    if where == "booking":
+        path, body = f"/admin/bookings/{booking.booking_id}/refunded", {"note": "M-Pesa reversal QX1"}
+    else:
+        path = f"/admin/payments/overpayments/{owed.method}/{owed.provider_ref}/close"
+        body = {"outcome": "refunded", "note": "M-Pesa reversal QX1"}
+    assert admin("POST", path, body)[0] == 200
+    assert seeded.payments.open_overpayments_of(SALON, order_ref) == []
+    closed = seeded.payments.get_overpayment(SALON, owed.method, owed.provider_ref)
+    assert (closed.status, closed.note) == ("refunded", "M-Pesa reversal QX1")
+    assert seeded.bookings.get(SALON, booking.booking_id).deposit_outcome == "refunded"
+    status, refunds = admin("GET", "/admin/bookings/refunds")
+    assert booking.booking_id not in {b["booking_id"] for b in refunds}
+    again = f"/admin/payments/overpayments/{owed.method}/{owed.provider_ref}/close"
+    assert admin("POST", again, {"outcome": "applied"})[0] == 409  # closed once: never refunded and applied

@@ -3,8 +3,10 @@ order (confirmed, dispatched, ready for pickup, delivered; the owner cancels: th
 decides; the customer is told), and reconciliation of money that pays no order."""
 
 from collections.abc import Callable
+from contextlib import suppress
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
+from urllib.parse import unquote
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
@@ -31,6 +33,11 @@ from tulia.payments.reconcile import apply_transaction, suggested_orders, unmatc
 from tulia.store import keys
 from tulia.store.orders import OrderRepo
 from tulia.store.tables import ORDERS, ORDERS_BY_CUSTOMER, ORDERS_BY_TENANT
+
+
+class CloseBody(BaseModel):
+    outcome: Literal["refunded", "applied"]
+    note: str | None = Field(default=None, max_length=200, description="e.g. the M-Pesa reversal or B2C code")
 
 
 class ApplyBody(BaseModel):
@@ -251,6 +258,28 @@ def register(
     ) -> Page[Overpayment]:
         page = s.payments.list_overpayments(who.tenant_id, limit=limit, cursor=cursor)
         return Page[Overpayment](items=page.items, cursor=page.cursor)
+
+    @app.post(
+        "/admin/payments/overpayments/<method>/<provider_ref>/close",
+        tags=["orders"],
+        summary="Record that money owed back was refunded (outside Tulia) or applied to another order",
+    )
+    def close_overpayment(
+        method: str, provider_ref: str, body: CloseBody, who: Annotated[Principal, Depends(owner)]
+    ) -> Overpayment:
+        owed = s.payments.get_overpayment(who.tenant_id, method, unquote(provider_ref))
+        if owed.status == body.outcome:
+            return owed  # recorded before: not an error
+        closed = s.payments.close_overpayment(owed, body.outcome, now=s.clock(), by=who.actor, note=body.note)
+        if body.outcome == "refunded":  # a deposit due back for the same money is refunded with it
+            order = s.orders.get(who.tenant_id, owed.order_id)
+            if order.booking_id:
+                with suppress(NotFound, StateConflict):
+                    booking = s.bookings.get(who.tenant_id, order.booking_id)
+                    if booking.deposit_outcome == "refund_due":
+                        s.bookings.record_refund(booking, s.clock(), by=who.actor, note=body.note)
+        audit(deps, who, f"overpayment.{body.outcome}", owed.provider_ref, amount=owed.amount, note=body.note)
+        return closed
 
     @app.get(
         "/admin/payments/unmatched",

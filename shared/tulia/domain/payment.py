@@ -92,3 +92,6 @@ class Overpayment(Model):
     handoff_ticket_id: str | None = None
     status: Literal["open", "refunded", "applied"] = "open"
     received_at: datetime
+    closed_at: datetime | None = None  # when the shop refunded or applied it
+    closed_by: str | None = None
+    note: str | None = Field(default=None, max_length=200)

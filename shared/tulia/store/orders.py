@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 from tulia.domain.common import iso, sortable
 from tulia.domain.order import FULFILMENT_STEPS, ORDER_TRANSITIONS, PAYABLE_STATES, Order
@@ -308,6 +308,33 @@ class PaymentRepo:
     def list_overpayments(self, tenant_id: str, *, limit: int = 50, cursor: str | None = None) -> Page[Overpayment]:
         page = self.db.query(ORDERS, keys.overpayments_pk(tenant_id), limit=limit, cursor=cursor)
         return Page([from_item(Overpayment, i) for i in page.items], page.cursor)
+
+    def open_overpayments_of(self, tenant_id: str, order_id: str) -> list[Overpayment]:
+        """The order's money still to refund or apply (a shop has tens of overpayments: one partition)."""
+        items = self.db.query_all(ORDERS, keys.overpayments_pk(tenant_id))
+        return [o for o in (from_item(Overpayment, i) for i in items) if o.order_id == order_id and o.status == "open"]
+
+    def close_overpayment(
+        self, overpayment: Overpayment, to: Literal["refunded", "applied"], *, now: datetime, by: str, note: str | None
+    ) -> Overpayment:
+        """open -> refunded or applied, once (StateConflict when it is closed already)."""
+        attrs = self.db.update(
+            ORDERS,
+            keys.overpayments_pk(overpayment.tenant_id),
+            keys.overpayment_sk(overpayment.method, overpayment.provider_ref),
+            update="SET #s = :to, closed_at = :now, closed_by = :by, note = :note",
+            condition="#s = :open",
+            names={"#s": "status"},
+            values={":to": to, ":now": iso(now), ":by": by, ":note": note, ":open": "open"},
+            conflict_message="This money was refunded or applied already.",
+        )
+        return from_item(Overpayment, attrs)
+
+    def get_overpayment(self, tenant_id: str, method: str, provider_ref: str) -> Overpayment:
+        item = self.db.get(ORDERS, keys.overpayments_pk(tenant_id), keys.overpayment_sk(method, provider_ref))
+        if item is None:
+            raise NotFound("No such overpayment.", field="provider_ref")
+        return from_item(Overpayment, item)
 
     @staticmethod
     def _overpayment_put(overpayment: Overpayment) -> dict[str, Any]:
