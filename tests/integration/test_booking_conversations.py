@@ -459,7 +459,8 @@ def test_money_owed_back_refunded_anywhere_is_closed_everywhere(
     closed = seeded.payments.get_overpayment(SALON, owed.method, owed.provider_ref)
     assert (closed.status, closed.note) == ("refunded", "M-Pesa reversal QX1")
     assert seeded.bookings.get(SALON, booking.booking_id).deposit_outcome == "refunded"
-    status, refunds = admin("GET", "/admin/bookings/refunds")
+    assert admin("GET", "/admin/bookings/refunds")[0] == 200
+    refunds = admin("GET", "/admin/bookings/refunds")[1]
     assert booking.booking_id not in {b["booking_id"] for b in refunds}
     again = f"/admin/payments/overpayments/{owed.method}/{owed.provider_ref}/close"
     assert admin("POST", again, {"outcome": "applied"})[0] == 409  # closed once: never refunded and applied
