@@ -3,6 +3,7 @@ API simulator over HTTP. Asserts what a customer would see: which number got whi
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -418,3 +419,59 @@ def test_replies_stored_during_an_outage_are_sent_first_when_the_customer_wrote_
     assert "can't find any orders" in replies[1]
     pipeline.run_agent(retried)  # another delivery sends nothing more
     assert len(pipeline.replies_to(SHOP_PHONE)) == 2
+
+
+def _poison_ahead_of_hello(pipeline: Pipeline) -> dict[str, Any]:
+    """A queued record the agent cannot process (not a message at all), in a customer's FIFO group just
+    before their next message; returns the batch the event source hands the agent."""
+    pipeline.customer_sends(value(text_message("first", mid="wamid.first")))
+    [queued] = pipeline.sqs.receive_message(QueueUrl=pipeline.url, MessageSystemAttributeNames=["All"])["Messages"]
+    pipeline.sqs.delete_message(QueueUrl=pipeline.url, ReceiptHandle=queued["ReceiptHandle"])
+    broken = {"kind": "message", "tenant_id": SHOP, "message": ["not", "a", "message"]}
+    pipeline.sqs.send_message(
+        QueueUrl=pipeline.url,
+        MessageBody=json.dumps(broken),
+        MessageGroupId=queued["Attributes"]["MessageGroupId"],
+        MessageDeduplicationId="poison-1",
+    )
+    pipeline.customer_sends(value(text_message("hello", mid="wamid.after")))
+    event = pipeline.lambda_event()
+    assert len(event["Records"]) == 2  # the poison first, the customer's next message behind it
+    return event
+
+
+def test_a_record_that_fails_every_delivery_is_set_aside_and_the_customer_goes_on(pipeline: Pipeline) -> None:
+    """Issue 31, part 4: a record the agent could never process held the customer's FIFO group (later
+    messages waited 4-16 minutes or got no answer). Retried at first; on its third delivery it goes to
+    the dead-letter queue with why, and the customer's next message is answered in the same batch."""
+    from tulia.store.queues import dead_letter_url, set_aside_to
+
+    pipeline.agent.set_aside = set_aside_to(pipeline.sqs, pipeline.url)
+    event = _poison_ahead_of_hello(pipeline)
+    first = agent_app.handle(copy.deepcopy(event), pipeline.agent)["batchItemFailures"]
+    assert [f["itemIdentifier"] for f in first] == [r["messageId"] for r in event["Records"]]  # retried, in order
+    assert pipeline.replies_to(SHOP_PHONE) == []
+    event["Records"][0]["attributes"]["ApproximateReceiveCount"] = "3"  # its third delivery
+    assert pipeline.run_agent(event) == {"batchItemFailures": []}
+    assert pipeline.replies_to(SHOP_PHONE)[0].startswith("Hi Wanjiku!")  # "hello" answered at once
+    [kept] = [
+        json.loads(m["Body"]) for m in pipeline.sqs.receive_message(QueueUrl=dead_letter_url(pipeline.url))["Messages"]
+    ]
+    assert kept["record"]["message"] == ["not", "a", "message"]
+    assert "not a message" in kept["why"]
+    assert pipeline.sqs.receive_message(QueueUrl=pipeline.url).get("Messages", []) == []
+
+
+def test_a_turn_failing_for_an_outage_is_never_set_aside(pipeline: Pipeline) -> None:
+    """Stored replies survive a Graph API outage: a turn that fails because WhatsApp is down stays in the
+    queue, however often it is delivered, and is sent when it clears."""
+    from tulia.store.queues import dead_letter_url, set_aside_to
+
+    pipeline.agent.set_aside = set_aside_to(pipeline.sqs, pipeline.url)
+    pipeline.customer_sends(value(text_message("hello", mid="wamid.outage")))
+    event = pipeline.lambda_event()
+    event["Records"][0]["attributes"]["ApproximateReceiveCount"] = "9"
+    pipeline.graph.fail_next(503, {"error": {"message": "down", "code": 2}}, times=50)
+    result = pipeline.run_agent(event)
+    assert result == {"batchItemFailures": [{"itemIdentifier": event["Records"][0]["messageId"]}]}
+    assert pipeline.sqs.receive_message(QueueUrl=dead_letter_url(pipeline.url)).get("Messages", []) == []

@@ -95,6 +95,7 @@ class LocalStack:
             PaymentCheckQueue,
             create_queues,
             requeue_to,
+            set_aside_to,
         )
         from tulia.store.stats import StatsRepo
         from tulia.store.tables import create_tables
@@ -194,6 +195,7 @@ class LocalStack:
             merge_quiet_seconds=s.agent_batch_window_seconds,
             merge_max_wait_seconds=s.agent_merge_max_wait_seconds,
             requeue=requeue_to(sqs, self.queue_url),
+            set_aside=set_aside_to(sqs, self.queue_url),
             outreach=OutreachQueue(sqs, queues[OUTREACH.logical_name]),
             broadcasts=BroadcastRepo(services.db),
         )

@@ -600,6 +600,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "The M-Pesa payment {code} has already been used for another payment.",
         "sw": "Malipo ya M-Pesa {code} tayari yametumika kwa malipo mengine.",
     },
+    "turn_failed": {
+        "en": "Sorry, I couldn't handle your last message. Please send it again in other words, or ask for a "
+              "person.",
+        "sw": "Samahani, sikuweza kushughulikia ujumbe wako wa mwisho. Tafadhali utume tena kwa maneno mengine, "
+              "au uombe kuongea na mtu.",
+    },
     "code_which_phone": {
         "en": "The M-Pesa payment {code} was made from another phone number. Which number paid it? Send it "
               "like 0712 345 678.",

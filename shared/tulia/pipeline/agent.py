@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from botocore.exceptions import BotoCoreError, ClientError
+
 from tulia.appointments import reminder_work
 from tulia.channel.graph_api import SendFailed, WhatsAppSender
 from tulia.channel.outbound import Outbound, greeting_name, refusal_of
@@ -31,7 +33,7 @@ from tulia.channel.whatsapp import InboundMessage, addressed_to
 from tulia.channel.window import OUTSIDE_WINDOW_CODE, Delivery, TemplateCall, refused
 from tulia.domain.customer import Customer
 from tulia.domain.tenant import Tenant
-from tulia.errors import NotFound
+from tulia.errors import NotFound, ProviderUnavailable
 from tulia.graph.conversation import Conversations
 from tulia.nlg.messages import OutboundMessage, text
 from tulia.nlg.templates import ORDER_UPDATE_WORDS, money, render, slot_when, word
@@ -66,6 +68,9 @@ class QueuedRecord:
 
 MAX_DEFERRALS = INBOUND.held_deliveries  # a record is held back for merging at most this often
 RETRY_BASE_SECONDS, RETRY_MAX_SECONDS = 5, 300  # a failed turn is retried after 5, 10, 20 ... 300 s
+# a turn that failed this many deliveries is set aside (dead-letter queue) and its customer told once:
+# the messages they send after it are not held behind it (a FIFO group waits for its oldest record)
+SET_ASIDE_AFTER = 3
 
 
 @dataclass
@@ -74,6 +79,7 @@ class QueuedTurn:
     messages: list[InboundMessage] = field(default_factory=list)
     payment: dict[str, Any] | None = None  # a payment event from the payments function
     notice: dict[str, Any] | None = None  # an order update from the admin API
+    broken: str | None = None  # a queued record that is not a turn at all: why
 
     @property
     def key(self) -> str:
@@ -103,6 +109,23 @@ class QueuedTurn:
         return inbound
 
 
+def transient(exc: BaseException) -> bool:
+    """A failure that goes away by itself (a provider or DynamoDB unavailable or throttling): its turn is
+    retried for as long as the queue keeps it, never set aside (stored replies are sent when it clears)."""
+    if isinstance(exc, SendFailed):
+        return exc.retryable
+    if isinstance(exc, ProviderUnavailable | BotoCoreError):
+        return True
+    if isinstance(exc, ClientError):
+        error = exc.response.get("Error", {})
+        status = int(exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0)
+        return status >= 500 or "Throttl" in str(error.get("Code")) or error.get("Code") in TRANSIENT_CODES
+    return False
+
+
+TRANSIENT_CODES = frozenset({"ProvisionedThroughputExceededException", "RequestLimitExceeded", "ServiceUnavailable"})
+
+
 def _joinable(turn: QueuedTurn, message: InboundMessage, tenant_id: str) -> bool:
     last = turn.messages[-1]
     return turn.tenant_id == tenant_id and message.kind == last.kind == "text" and not last.reply_id
@@ -126,6 +149,7 @@ class AgentService:
     merge_quiet_seconds: float = 0.0
     merge_max_wait_seconds: float = 3.0
     requeue: Callable[[QueuedRecord, int], None] | None = None
+    set_aside: Callable[[QueuedRecord, str], None] | None = None  # to the dead-letter queue, with why
     wall: Callable[[], float] = time.time  # SQS's timestamps are wall-clock time
     limits: LimitCounters | None = None  # fair use: messages per minute (spec 8.4); the budget reads stats
     outreach: OutreachQueue | None = None  # where a new order schedules its unpaid reminder
@@ -152,7 +176,17 @@ class AgentService:
                 with request_scope(turn.correlation_id or group[done].record_id, turn.tenant_id or None):
                     try:
                         self._run(turn)
-                    except Exception:  # noqa: BLE001 - any failure: retry this turn and what follows it in the group
+                    except Exception as exc:  # noqa: BLE001 - any failure: retry this turn and what follows it
+                        if (
+                            self.set_aside is not None
+                            and group[done].receive_count >= SET_ASIDE_AFTER
+                            and not transient(exc)
+                        ):
+                            # it failed every time: set aside, the customer told, their next messages go on
+                            log.exception("turn failed again: set aside in the dead-letter queue")
+                            self._set_aside(turn, group[done : done + used], f"{type(exc).__name__}: {exc}")
+                            done += used
+                            continue
                         log.exception("turn failed; the rest of its group will be retried")
                         failed += self._retry_later(group[done:])
                         held = []
@@ -160,6 +194,27 @@ class AgentService:
                 done += used
             failed += [r.record_id for r in held]
         return failed
+
+    def _set_aside(self, turn: QueuedTurn, records: list[QueuedRecord], why: str) -> None:
+        """Move a turn that cannot be processed to the dead-letter queue and tell its customer once
+        (when even that fails, the record is still set aside: nothing may hold the group)."""
+        assert self.set_aside is not None
+        for record in records:
+            self.set_aside(record, why)
+        if self.record is not None:
+            self.record({"TurnsSetAside": 1}, tenant_id=turn.tenant_id)
+        if not turn.messages:
+            return
+        try:
+            tenant = self.services.tenants.get(turn.tenant_id)
+            last = turn.messages[-1]
+            reply = text(render("turn_failed", tenant.languages.default, tenant.languages.sheng_reply_language))
+            payloads = [reply.to_whatsapp(**addressed_to(last.phone_e164, last.wa_user_id))]
+            covers = [m.message_id for m in turn.messages]
+            outbox = self._store(turn.tenant_id, turn.key, last.phone_number_id, payloads, covers, [])
+            self._send_outbox(turn.tenant_id, turn.key, outbox, tenant.whatsapp.access_token or self.default_token)
+        except Exception:  # noqa: BLE001 - the customer could not be told: the record is set aside all the same
+            log.exception("could not tell the customer that their message was set aside")
 
     def _hold_for_merging(self, group: list[QueuedRecord], turns: list[tuple[QueuedTurn, int]]) -> list[QueuedRecord]:
         """The records of the group's last turn, if it should wait for more quick messages: they go back
@@ -211,12 +266,17 @@ class AgentService:
             if record.body.get("kind") in ("order_update", "booking_update"):
                 turns.append((QueuedTurn(str(record.body["tenant_id"]), notice=record.body), 1))
                 continue
-            if record.body.get("kind") != "message":
-                log.warning("unknown queued record kind", extra={"kind": record.body.get("kind")})
-                turns.append((QueuedTurn(str(record.body.get("tenant_id") or "")), 1))
+            if record.body.get("kind") != "message":  # unreadable or unknown: failed, retried, then set aside
+                log.warning("queued record of no known kind", extra={"kind": str(record.body.get("kind"))[:40]})
+                kind = str(record.body.get("kind"))[:40]
+                turns.append((QueuedTurn(str(record.body.get("tenant_id") or ""), broken=f"kind {kind}"), 1))
                 continue
-            message = InboundMessage.from_dict(record.body["message"])
-            tenant_id = str(record.body["tenant_id"])
+            try:
+                message = InboundMessage.from_dict(record.body["message"])
+                tenant_id = str(record.body["tenant_id"])
+            except (KeyError, TypeError, AttributeError) as exc:  # fails when run: retried, then set aside
+                turns.append((QueuedTurn(str(record.body.get("tenant_id") or ""), broken=repr(exc)[:200]), 1))
+                continue
             if turns and turns[-1][0].messages and _joinable(turns[-1][0], message, tenant_id):
                 turn, used = turns[-1]
                 turn.messages.append(message)
@@ -226,6 +286,8 @@ class AgentService:
         return turns
 
     def _run(self, turn: QueuedTurn) -> None:
+        if turn.broken is not None:
+            raise ValueError(f"a queued record that is not a message: {turn.broken}")
         if turn.payment is not None:
             self._notify_payment(turn)
             return

@@ -12,9 +12,9 @@ if TYPE_CHECKING:  # LangGraph and the engine load on the first batch, not at im
 
 
 def records_of(event: dict[str, Any]) -> tuple[list[QueuedRecord], list[str]]:
-    """SQS event records (Lambda's shape) in order, and the ids to report as failed: an unreadable
-    body (it goes to the dead-letter queue after its retries, with an alarm, instead of being lost)
-    and every later record of its message group (FIFO order is kept)."""
+    """SQS event records (Lambda's shape) in order, and the ids to report as failed (none now: an
+    unreadable body is a record the agent fails, retries and then sets aside in the dead-letter queue,
+    with an alarm, instead of losing it or holding its customer's later messages)."""
     from tulia.observability import logger as log
     from tulia.observability import request_scope
     from tulia.pipeline.agent import QueuedRecord
@@ -34,10 +34,8 @@ def records_of(event: dict[str, Any]) -> tuple[list[QueuedRecord], list[str]]:
                 raise ValueError("not an object")
         except (KeyError, ValueError):
             with request_scope(record_id):
-                log.error("unreadable queued record: reported as failed (dead-letter queue)")
-            failed.append(record_id)
-            blocked.add(group)
-            continue
+                log.error("unreadable queued record: retried, then set aside (dead-letter queue)")
+            body = {"kind": "unreadable", "raw": str(record.get("body"))[:2000]}
         attributes = record.get("attributes") or {}
         sent = attributes.get("SentTimestamp")
         out.append(
@@ -82,7 +80,15 @@ def service() -> AgentService:
     import boto3
 
     from tulia.store.broadcasts import BroadcastRepo
-    from tulia.store.queues import INBOUND, OUTREACH, PAYMENT_CHECKS, OutreachQueue, PaymentCheckQueue, requeue_to
+    from tulia.store.queues import (
+        INBOUND,
+        OUTREACH,
+        PAYMENT_CHECKS,
+        OutreachQueue,
+        PaymentCheckQueue,
+        requeue_to,
+        set_aside_to,
+    )
 
     sqs = boto3.client("sqs", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url)
     checks_url = sqs.get_queue_url(QueueName=PAYMENT_CHECKS.name(settings.table_prefix))["QueueUrl"]
@@ -117,6 +123,7 @@ def service() -> AgentService:
         merge_quiet_seconds=settings.agent_batch_window_seconds,
         merge_max_wait_seconds=settings.agent_merge_max_wait_seconds,
         requeue=requeue_to(sqs, inbound_url),
+        set_aside=set_aside_to(sqs, inbound_url),
         outreach=OutreachQueue(sqs, outreach_url),
         broadcasts=BroadcastRepo(services.db),
     )

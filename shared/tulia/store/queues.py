@@ -112,6 +112,30 @@ class InboundQueue(_Queue):
         )
 
 
+def dead_letter_url(url: str) -> str:
+    """The dead-letter queue beside a queue (named as :func:`dead_letter_name` names it)."""
+    base, slash, name = url.rpartition("/")
+    stem, fifo = (name[:-5], ".fifo") if name.endswith(".fifo") else (name, "")
+    return f"{base}{slash}{stem}-dlq{fifo}"
+
+
+def set_aside_to(client: Any, url: str) -> Callable[[Any, str], None]:
+    """How the agent moves a record it cannot process to the dead-letter queue itself (with why), so
+    the customer's later messages are not held behind it: the record is sent there, then deleted here."""
+    dlq = dead_letter_url(url)
+
+    def set_aside(record: Any, why: str) -> None:
+        body = json.dumps({"record": record.body, "why": why[:500]}, separators=(",", ":"), ensure_ascii=True)
+        kwargs: dict[str, Any] = {"QueueUrl": dlq, "MessageBody": body}
+        if dlq.endswith(".fifo"):
+            kwargs |= {"MessageGroupId": record.group_id, "MessageDeduplicationId": dedup_id(record.record_id)}
+        client.send_message(**kwargs)
+        if record.receipt_handle:
+            client.delete_message(QueueUrl=url, ReceiptHandle=record.receipt_handle)
+
+    return set_aside
+
+
 def requeue_to(client: Any, url: str) -> Callable[[Any, int], None]:
     """How the agent sends a record it received back to the queue for ``seconds``: its visibility
     timeout becomes that (what a partial batch failure leaves alone)."""
