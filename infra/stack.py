@@ -209,6 +209,8 @@ class TuliaStack(Stack):
             t[name].grant_read_write_data(self.agent)
         checks.grant_send_messages(self.agent)
         outreach.grant_send_messages(self.agent)  # the next batch of a broadcast, a reminder not yet due
+        # a turn that fails every delivery is set aside by the agent itself, so its customer is not held
+        self.queues.dead_letters[INBOUND.logical_name].grant_send_messages(self.agent)
         # a deposit's payment confirms its booking in the same transaction
         for name in ("tenants", "customers", "orders", "bookings", "handoffs"):
             t[name].grant_read_write_data(self.payments)
@@ -236,6 +238,7 @@ class TuliaStack(Stack):
         t["messages"].grant_read_data(self.admin)  # when each customer last wrote (WhatsApp's 24-hour window)
         inbound.grant_send_messages(self.admin)
         outreach.grant_send_messages(self.admin)  # a broadcast's first batch
+        checks.grant_send_messages(self.admin)  # a changed Paybill/Till: the payments function registers it
         # presigned upload URLs are signed with the admin's role; deleting a document deletes its file
         self.admin.add_to_role_policy(
             iam.PolicyStatement(
@@ -321,6 +324,7 @@ class TuliaStack(Stack):
                     "cognito-idp:AdminAddUserToGroup",
                     "cognito-idp:AdminGetUser",
                     "cognito-idp:AdminDeleteUser",
+                    "cognito-idp:AdminUserGlobalSignOut",  # a removed person's refresh tokens revoked
                 ],
                 resources=[self.auth.pool.user_pool_arn],
             )

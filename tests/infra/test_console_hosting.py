@@ -112,6 +112,7 @@ def test_owners_invite_staff_into_the_stacks_pool_only(dev: Any) -> None:
         "cognito-idp:AdminAddUserToGroup",
         "cognito-idp:AdminGetUser",
         "cognito-idp:AdminDeleteUser",
+        "cognito-idp:AdminUserGlobalSignOut",  # a removed person's refresh tokens revoked
     }
     assert "StaffUsers" in json.dumps(statement["Resource"])
     assert "*" not in json.dumps(statement["Resource"])

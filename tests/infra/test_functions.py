@@ -258,8 +258,13 @@ def test_the_admin_function_reaches_the_shop_data_uploads_inbox_replies_and_send
     }
     queues = {q["Properties"]["QueueName"]: lid for lid, q in dev.find_resources("AWS::SQS::Queue").items()}
     on_queues = [s for s in statements if "sqs:" in str(s["Action"])]
-    # order updates to the agent's queue, a broadcast's first batch to the outreach queue; nothing else
-    assert sorted(q for q in queues if queues[q] in str(on_queues)) == ["tulia-dev-inbound.fifo", "tulia-dev-outreach"]
+    # order updates to the agent's queue, a broadcast's first batch to the outreach queue, a changed
+    # Paybill/Till to the payment checks (the payments function registers it); nothing else
+    assert sorted(q for q in queues if queues[q] in str(on_queues)) == [
+        "tulia-dev-inbound.fifo",
+        "tulia-dev-outreach",
+        "tulia-dev-payment-checks",
+    ]
     assert "sqs:ReceiveMessage" not in str(on_queues)
     assert {"TULIA_INBOUND_QUEUE_URL", "TULIA_OUTREACH_QUEUE_URL"} <= set(env_of(dev, "admin"))
     assert "'s3:PutObject', 's3:DeleteObject'" in admin  # presigned uploads, deleted documents

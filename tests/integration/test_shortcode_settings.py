@@ -73,3 +73,26 @@ def test_a_till_daraja_refused_is_not_offered_until_registered(
     assert register_provider_urls(seeded, GROCER).failed == []  # `tulia register-urls`
     assert "mpesa_c2b" in methods_offered(seeded)
     assert SHOP not in seeded.tenants.c2b_shortcode_users("7088888")
+
+
+def test_in_aws_the_payments_function_registers_a_changed_till_from_its_queue(
+    seeded: Services, setup: dict[str, Any], daraja: DarajaSimulator
+) -> None:
+    """The admin function holds no Daraja keys: it queues the registration on the payment checks queue,
+    and the payments function (which does) registers it; customers are told the new Till after that."""
+    import json
+
+    from tests.conftest import BOTO
+    from tulia.store.queues import PAYMENT_CHECKS, PaymentCheckQueue, create_queues
+
+    sqs = BOTO.client("sqs")
+    url = create_queues(sqs, "test-")[PAYMENT_CHECKS.logical_name]
+    deps = AdminDeps(services=seeded, audit=AuditRepo(seeded.db), checks=PaymentCheckQueue(sqs, url))
+    admin = Admin(build_admin_api(deps), GROCER)
+    status, body = admin("PATCH", "/admin/tenant", {"payments": {"mpesa_c2b": {"till": "7077777"}}})
+    assert (status, body["c2b_urls_for"]) == (200, "7012345")
+    assert "mpesa_c2b" not in methods_offered(seeded)  # not yet registered
+    [queued] = sqs.receive_message(QueueUrl=url)["Messages"]
+    assert setup["callbacks"].run_queued(json.loads(queued["Body"])) == "registered"
+    assert any(str(r["ShortCode"]) == "7077777" for r in daraja.c2b_registrations)
+    assert "mpesa_c2b" in methods_offered(seeded)

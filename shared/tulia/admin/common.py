@@ -33,6 +33,7 @@ class AdminDeps:
     stats: Any = None  # tulia.store.stats.StatsRepo
     staff: Any = None  # tulia.admin.staff.StaffDirectory: the staff user pool (invite, remove)
     standing: Any = None  # tulia.admin.auth.StaffStanding: set by the API, read by staff removal
+    checks: Any = None  # tulia.store.queues.PaymentCheckQueue: a changed Paybill/Till registered there
     kes_per_usd: float = 129.0  # model cost shown in shillings (TULIA_KES_PER_USD)
 
 

@@ -50,7 +50,7 @@ def build_deps(settings: Any, services: Any, *, http: Any = None, whatsapp_api_b
         else None
     )
 
-    from tulia.store.queues import INBOUND, OUTREACH, InboundQueue, OutreachQueue
+    from tulia.store.queues import INBOUND, OUTREACH, PAYMENT_CHECKS, InboundQueue, OutreachQueue, PaymentCheckQueue
 
     sqs = boto3.client("sqs", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url)
 
@@ -59,6 +59,7 @@ def build_deps(settings: Any, services: Any, *, http: Any = None, whatsapp_api_b
 
     notify = InboundQueue(sqs, settings.inbound_queue_url or url_of(INBOUND.name(settings.table_prefix)))
     outreach = OutreachQueue(sqs, settings.outreach_queue_url or url_of(OUTREACH.name(settings.table_prefix)))
+    checks = PaymentCheckQueue(sqs, url_of(PAYMENT_CHECKS.name(settings.table_prefix)))  # found on first use
 
     def saver() -> Any:
         from tulia.graph.conversation import dynamodb_checkpointer
@@ -81,6 +82,7 @@ def build_deps(settings: Any, services: Any, *, http: Any = None, whatsapp_api_b
         stats=StatsRepo(services.db),
         staff=staff_directory(settings),
         kes_per_usd=settings.kes_per_usd,
+        checks=checks,
     )
 
 

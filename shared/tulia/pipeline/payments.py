@@ -62,6 +62,13 @@ class PaymentCallbacks:
         if body.get("kind") == "c2b_confirmation":
             answer = self.c2b(str(body["token"]), "confirmation", str(body["body"]).encode("utf-8"))
             return "booked" if answer.status == 200 else "refused"
+        if body.get("kind") == "register_c2b":  # the owner changed the Paybill/Till in the console
+            from tulia.payments.setup import register_c2b_urls
+
+            _done, failed = register_c2b_urls(self.services, self.services.tenants.get(str(body["tenant_id"])))
+            if failed:  # SQS tries again, then its dead-letter queue and alarm; not offered meanwhile
+                raise ProviderUnavailable("; ".join(failed))
+            return "registered"
         return self.check(body)
 
     def c2b_or_defer(self, token: str, phase: str, raw_body: bytes) -> HttpResponse:

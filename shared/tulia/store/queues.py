@@ -149,12 +149,15 @@ def requeue_to(client: Any, url: str) -> Callable[[Any, int], None]:
     return requeue
 
 
-class PaymentCheckQueue:
-    """Schedules an STK query for a payment that may never get its callback, and keeps C2B
-    confirmations that arrived while the store was unavailable."""
+class PaymentCheckQueue(_Queue):
+    """Schedules an STK query for a payment that may never get its callback, keeps C2B confirmations
+    that arrived while the store was unavailable, and asks for a changed Paybill/Till's C2B URLs to be
+    registered (by the payments function, which holds the Daraja keys)."""
 
-    def __init__(self, client: Any, url: str) -> None:
-        self.client, self.url = client, url
+    def register_c2b(self, *, tenant_id: str) -> None:
+        self.client.send_message(
+            QueueUrl=self.url, MessageBody=json.dumps({"kind": "register_c2b", "tenant_id": tenant_id})
+        )
 
     def defer_c2b(self, *, token: str, body: str, delay_seconds: int) -> None:
         """Keep a C2B confirmation the store could not take, to book it from the queue later."""
