@@ -1,6 +1,7 @@
 """Random interleavings of payments for several orders (Hypothesis): M-Pesa prompts approved, failed,
 replayed and reordered; Paybill confirmations of the right and wrong amounts, repeated by Daraja;
-card payments completed and notified twice. Whatever the order of events, every confirmed shilling is
+card payments completed and notified twice; the shop's Paybill changed between payments while Daraja
+still confirms the old one. Whatever the order of events, every confirmed shilling is
 in exactly one of paid orders, overpayments or unmatched money, each provider transaction is booked
 once, and no order moves backwards."""
 
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from tests.conftest import SHOP, Caller, new_customer
 from tests.integration.test_money_ledger import accounted
 from tests.integration.test_payments_callbacks import c2b, c2b_body, ipn, post
+from tulia.domain.tenant import MpesaC2BConfig
 from tulia.local.simulators.daraja import DarajaSimulator
 from tulia.services import Services
 
@@ -30,7 +32,19 @@ Event = tuple[str, int]  # (what happens, to which order)
 events = st.lists(
     st.tuples(
         st.sampled_from(
-            ["stk", "stk_ok", "stk_fail", "stk_replay", "c2b_exact", "c2b_wrong", "c2b_replay", "card", "card_ok"]
+            [
+                "stk",
+                "stk_ok",
+                "stk_fail",
+                "stk_replay",
+                "c2b_exact",
+                "c2b_wrong",
+                "c2b_replay",
+                "card",
+                "card_ok",
+                "paybill_change",
+                "c2b_old_paybill",
+            ]
         ),
         st.integers(0, 2),
     ),
@@ -48,6 +62,7 @@ class World:
     callbacks: list[tuple[str, bytes]] = field(default_factory=list)  # STK callbacks sent (for replays)
     c2b_bodies: list[bytes] = field(default_factory=list)
     cards: list[Any] = field(default_factory=list)  # pending card payments
+    paybills: list[str] = field(default_factory=list)  # the shop's Paybills, the one it lists now last
 
 
 def _happen(event: Event, orders: list[dict[str, Any]], world: World, shop: Caller, daraja: DarajaSimulator,
@@ -70,9 +85,24 @@ def _happen(event: Event, orders: list[dict[str, Any]], world: World, shop: Call
         post(setup, *world.callbacks[-1])
     elif kind == "stk_replay" and world.callbacks:
         post(setup, *world.callbacks[n % len(world.callbacks)])
+    elif kind == "paybill_change":  # the owner lists another Paybill between payments (issue 31)
+        tenant = seeded.tenants.get(SHOP)
+        new = f"{700000 + next(_trans) % 100000}"
+        c2b_now = MpesaC2BConfig(paybill=new)
+        seeded.tenants.save(
+            tenant.model_copy(update={"payments": tenant.payments.model_copy(update={"mpesa_c2b": c2b_now})})
+        )
+        world.paybills.append(new)
+    elif kind == "c2b_old_paybill" and len(world.paybills) > 1:  # Daraja still confirms an old one
+        body = c2b_body(
+            ref, f"{due}.00", trans_id=f"TIL{next(_trans):07d}", shortcode=world.paybills[n % (len(world.paybills) - 1)]
+        )
+        world.confirmed += due
+        world.c2b_bodies.append(body)
+        c2b(setup, seeded, "confirmation", body)
     elif kind in ("c2b_exact", "c2b_wrong"):
         amount = due if kind == "c2b_exact" else due + 7
-        body = c2b_body(ref, f"{amount}.00", trans_id=f"TIL{next(_trans):07d}")
+        body = c2b_body(ref, f"{amount}.00", trans_id=f"TIL{next(_trans):07d}", shortcode=world.paybills[-1])
         world.confirmed += amount
         world.c2b_bodies.append(body)
         c2b(setup, seeded, "confirmation", body)
@@ -108,7 +138,8 @@ def test_every_confirmed_shilling_is_accounted_once_whatever_the_order_of_events
     ]
     before = accounted(seeded, SHOP)
     paid_before = sum(seeded.orders.get(SHOP, o["order_id"]).paid_amount for o in orders)
-    world = World()
+    listed = seeded.tenants.get(SHOP).payments.mpesa_c2b
+    world = World(paybills=[str(listed.paybill if listed else "600984")])
     highest = {o["order_id"]: 0 for o in orders}
     for step in steps:
         _happen(step, orders, world, shop, daraja, pesapal, setup, seeded)
