@@ -128,3 +128,55 @@ def test_generated_list_filters_are_answered_or_refused_clearly(api: Any, params
     query = {k: quote(v, safe="") for k, v in params.items()}
     for path in ("/admin/orders", "/admin/analytics", "/admin/customers", "/admin/payments/overpayments"):
         call(api, "GET", path, params=query)
+
+
+# every route with the poison of issue 31 (part 4): long ids, lone surrogates, deep nesting, odd encodings
+ROUTES = [
+    ("DELETE", "/admin/bookings/blocks/{id}"), ("DELETE", "/admin/catalog/items/{id}"),
+    ("DELETE", "/admin/kb/documents/{id}"), ("DELETE", "/admin/offers/{id}"), ("DELETE", "/admin/staff/{id}"),
+    ("DELETE", "/admin/templates/{id}"), ("GET", "/admin/bookings/{id}"), ("GET", "/admin/broadcasts/{id}"),
+    ("GET", "/admin/catalog/items/{id}"), ("GET", "/admin/customers/{id}"), ("GET", "/admin/handoffs/{id}"),
+    ("GET", "/admin/kb/documents/{id}"), ("GET", "/admin/offers/{id}"), ("GET", "/admin/orders/{id}"),
+    ("PATCH", "/admin/catalog/items/{id}"), ("PATCH", "/admin/tenant"), ("POST", "/admin/bookings/{id}/mark"),
+    ("POST", "/admin/bookings/{id}/move"), ("POST", "/admin/bookings/{id}/cancel"),
+    ("POST", "/admin/bookings/{id}/refunded"), ("POST", "/admin/bookings/blocks"), ("POST", "/admin/broadcasts"),
+    ("POST", "/admin/broadcasts/{id}/cancel"), ("POST", "/admin/broadcasts/dry-run"),
+    ("POST", "/admin/handoffs/{id}/claim"), ("POST", "/admin/handoffs/{id}/reply"),
+    ("POST", "/admin/orders/{id}/cancel"), ("POST", "/admin/orders/{id}/dispatch"), ("POST", "/admin/staff"),
+    ("PUT", "/admin/catalog/items/{id}"), ("PUT", "/admin/offers/{id}"),
+    ("POST", "/admin/payments/overpayments/mpesa_c2b/{id}/close"), ("POST", "/admin/payments/unmatched/{id}/apply"),
+    ("GET", "/admin/payments/unmatched/{id}/suggestions"),
+]  # fmt: skip
+surrogates = st.text(alphabet=st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF), min_size=1, max_size=5)
+poison_ids = st.one_of(
+    st.text(min_size=300, max_size=3000),
+    surrogates.map(lambda s: quote(s.encode("utf-8", "surrogatepass"), safe="")),
+    st.sampled_from(["%23", "..", "%00", "a%2Fb", "\u202e"]),
+)
+
+
+@st.composite
+def poison_bodies(draw: st.DrawFn) -> tuple[bytes, bool]:
+    kind = draw(st.sampled_from(["surrogate", "deep", "latin-1", "utf-16", "long"]))
+    if kind == "surrogate":
+        return b'{"name": "\\ud800 x", "text": "\\udfff", "email": "a\\ud800@b.co", "start": "\\ud800"}', False
+    if kind == "deep":
+        depth = draw(st.integers(100, 5000))
+        return b'{"a": ' + b"[" * depth + b"]" * depth + b"}", False
+    if kind == "long":
+        return json.dumps({"name": "x" * 5000, "email": "e" * 3000 + "@x.co", "staff_id": "s" * 3000}).encode(), False
+    text = json.dumps({"name": "Caf\u00e9 \u00e0 la carte", "text": "jambo \u00e9"}, ensure_ascii=False)
+    return text.encode(kind), True
+
+
+@settings(max_examples=CASES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(route=st.sampled_from(ROUTES), ident=poison_ids, body=poison_bodies())
+def test_poison_ids_and_bodies_on_every_route_are_never_a_server_error(
+    api: Any, seeded: Services, route: tuple[str, str], ident: str, body: tuple[bytes, bool]
+) -> None:
+    method, template = route
+    before = catalog_count(seeded)
+    raw, binary = body
+    response = call(api, method, template.replace("{id}", ident), body=raw, base64_body=binary)
+    if response["statusCode"] >= 400:
+        assert catalog_count(seeded) == before  # refused: nothing written

@@ -4,6 +4,8 @@ does the same) before an event reaches :func:`handle`."""
 
 from __future__ import annotations
 
+import base64
+import json
 import threading
 from collections.abc import Callable
 from functools import lru_cache
@@ -13,6 +15,7 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
 
 from tulia.admin.common import AdminDeps
 from tulia.observability import request_scope
+from tulia.pipeline.apigw import MAX_NESTING, too_deep
 
 _LOCK = threading.Lock()  # a resolver serves one request at a time (the local stack has threads)
 
@@ -122,4 +125,28 @@ def handle(event: dict[str, Any], api: APIGatewayHttpResolver | None = None) -> 
     claims = ((context.get("authorizer") or {}).get("jwt") or {}).get("claims") or {}
     tenant_id = str(claims.get(TENANT_CLAIM) or "")
     with _LOCK, request_scope(context.get("requestId"), tenant_id if TENANT_ID_PATTERN.fullmatch(tenant_id) else None):
+        if (refused := _not_utf8_json(event)) is not None:
+            return refused
         return resolver.resolve(event, None)  # type: ignore[arg-type]
+
+
+def _not_utf8_json(event: dict[str, Any]) -> dict[str, Any] | None:
+    """A JSON body in bytes that are not UTF-8 (Latin-1, UTF-16), or nested past any sane depth: a clear
+    422, never a decoding or recursion 500. (A spreadsheet import reads its own bytes and says so.)"""
+    headers = {str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()}
+    if "csv" in headers.get("content-type", "") or not event.get("body"):
+        return None
+    if not event.get("isBase64Encoded"):
+        text = str(event["body"])
+        return _refuse(f"The request body nests more than {MAX_NESTING} deep.") if too_deep(text.encode()) else None
+    try:
+        raw = base64.b64decode(str(event["body"]))
+        raw.decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return _refuse("The request body must be JSON in UTF-8.")
+    return _refuse(f"The request body nests more than {MAX_NESTING} deep.") if too_deep(raw) else None
+
+
+def _refuse(message: str) -> dict[str, Any]:
+    body = {"code": "invalid_input", "message": message}
+    return {"statusCode": 422, "headers": {"Content-Type": "application/json"}, "body": json.dumps(body)}

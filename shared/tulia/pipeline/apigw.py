@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import base64
+import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,3 +47,55 @@ def response_of(response: HttpResponse) -> dict[str, Any]:
         "body": response.body,
         "isBase64Encoded": False,
     }
+
+
+# signed or authorised bodies of any shape: bounded before parsing, decoded leniently
+MAX_NESTING = 64  # Meta's payloads nest about ten deep; deeper is refused before parsing
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def too_deep(raw: bytes, limit: int = MAX_NESTING) -> bool:
+    """Whether a JSON body nests arrays and objects more than ``limit`` deep (strings skipped), read
+    before parsing so no body can exhaust the parser's recursion."""
+    if raw.count(b"[") + raw.count(b"{") <= limit:
+        return False
+    depth, in_string, escaped = 0, False, False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            if depth > limit:
+                return True
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return False
+
+
+def without_lone_surrogates(value: Any) -> Any:
+    """Every string of a parsed body with lone surrogates ("\\ud800" escaped in JSON, which no queue or
+    table can encode) replaced by U+FFFD."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [without_lone_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {without_lone_surrogates(k): without_lone_surrogates(v) for k, v in value.items()}
+    return value
+
+
+def read_body(raw: bytes) -> Any:
+    """A signed body as JSON: bounded nesting, decoded leniently (bytes that are not UTF-8 become U+FFFD),
+    lone surrogates replaced. Raises ``ValueError`` for a body that is not usable JSON."""
+    if too_deep(raw):
+        raise ValueError(f"nested more than {MAX_NESTING} deep")
+    payload = json.loads(raw.decode("utf-8", errors="replace"))
+    return without_lone_surrogates(payload) if _SURROGATE_ESCAPE.search(raw) else payload

@@ -7,7 +7,6 @@ Kept free of LangChain/LangGraph and pydantic-heavy paths so the function starts
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,7 +17,7 @@ from tulia.channel.whatsapp import WebhookError, parse, signature_valid, subscri
 from tulia.errors import InvalidInput, TuliaError
 from tulia.observability import logger as log
 from tulia.observability import set_tenant
-from tulia.pipeline.apigw import HttpResponse
+from tulia.pipeline.apigw import HttpResponse, read_body
 from tulia.store.broadcasts import BroadcastRepo
 from tulia.store.messages import MessageRepo
 from tulia.store.queues import InboundQueue
@@ -27,56 +26,7 @@ if TYPE_CHECKING:
     from tulia.observability.metrics import MetricsSink
 
 ROUTE_CACHE_SECONDS = 60.0
-MAX_NESTING = 64  # Meta's payloads nest about ten deep; deeper is refused before parsing
 MAX_ID_LENGTH = 256  # Meta's message ids are about 60 characters; longer is not Meta's
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def too_deep(raw: bytes, limit: int = MAX_NESTING) -> bool:
-    """Whether a JSON body nests arrays and objects more than ``limit`` deep (strings skipped), read
-    before parsing so no body can exhaust the parser's recursion."""
-    if raw.count(b"[") + raw.count(b"{") <= limit:
-        return False
-    depth, in_string, escaped = 0, False, False
-    for byte in raw:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:  # backslash
-                escaped = True
-            elif byte == 0x22:  # quote
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte in (0x5B, 0x7B):
-            depth += 1
-            if depth > limit:
-                return True
-        elif byte in (0x5D, 0x7D):
-            depth -= 1
-    return False
-
-
-def without_lone_surrogates(value: Any) -> Any:
-    """Every string of a parsed body with lone surrogates ("\\ud800" escaped in JSON, which no queue or
-    table can encode) replaced by U+FFFD."""
-    if isinstance(value, str):
-        return _LONE_SURROGATE.sub("\ufffd", value)
-    if isinstance(value, list):
-        return [without_lone_surrogates(v) for v in value]
-    if isinstance(value, dict):
-        return {without_lone_surrogates(k): without_lone_surrogates(v) for k, v in value.items()}
-    return value
-
-
-def read_body(raw: bytes) -> Any:
-    """A signed body as JSON: bounded nesting, decoded leniently (bytes that are not UTF-8 become U+FFFD),
-    lone surrogates replaced. Raises ``ValueError`` for a body that is not usable JSON."""
-    if too_deep(raw):
-        raise ValueError(f"nested more than {MAX_NESTING} deep")
-    payload = json.loads(raw.decode("utf-8", errors="replace"))
-    return without_lone_surrogates(payload) if _SURROGATE_ESCAPE.search(raw) else payload
 
 
 def _json(status: int, **body: Any) -> HttpResponse:
