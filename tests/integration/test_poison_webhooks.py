@@ -114,3 +114,22 @@ def test_no_signed_poison_body_is_answered_with_a_server_error(pipe: Pipe, body:
         text = queued["body"]["message"].get("text") or ""
         assert not any(0xD800 <= ord(c) <= 0xDFFF for c in text)
         assert len(queued["body"]["message"]["message_id"]) <= 256
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=poison_bodies(), route=st.sampled_from(["stk", "c2b", "ipn"]))
+def test_no_poison_provider_callback_is_a_server_error(
+    seeded: Any, setup: dict[str, Any], body: bytes, route: str
+) -> None:
+    """The payments function's routes take the same poison: deep nesting, surrogates, odd encodings."""
+    from tests.integration.test_webhook import api_event
+    from tulia.pipeline import payments_app
+
+    paths = {
+        "stk": "/payments/daraja/stk/" + "a" * 32,
+        "c2b": f"/payments/daraja/c2b/{seeded.tenants.c2b_token('demo-shop')}/confirmation",
+        "ipn": "/payments/pesapal/ipn/demo-shop",
+    }
+    event = api_event("POST", path=paths[route], body=body, base64_body=True)
+    response = payments_app.handle(event, setup["callbacks"])
+    assert response["statusCode"] < 500, response

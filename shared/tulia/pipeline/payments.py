@@ -26,7 +26,7 @@ from tulia.domain.payment import OverpaymentReason, Payment, UnmatchedPayment
 from tulia.errors import InvalidInput, NotFound, ProviderError, ProviderUnavailable, StateConflict, TuliaError
 from tulia.observability import logger as log
 from tulia.observability import set_tenant
-from tulia.pipeline.apigw import HttpResponse
+from tulia.pipeline.apigw import HttpResponse, read_body
 from tulia.services import Services
 from tulia.store.queues import InboundQueue, PaymentCheckQueue
 from tulia.tools.context import ToolContext
@@ -115,7 +115,7 @@ class PaymentCallbacks:
 
     def stk_callback(self, token: str, raw_body: bytes) -> HttpResponse:
         try:
-            callback = json.loads(raw_body)["Body"]["stkCallback"]
+            callback = read_body(raw_body)["Body"]["stkCallback"]
             checkout_id = str(callback["CheckoutRequestID"])
         except (ValueError, KeyError, TypeError):
             log.warning("STK callback malformed")
@@ -204,7 +204,7 @@ class PaymentCallbacks:
             return reply(code, "Rejected") if phase == "validation" else reply()
 
         try:
-            body = json.loads(raw_body)
+            body = read_body(raw_body)
             trans_id = str(body["TransID"])
             amount_text = str(body["TransAmount"])
             amount = Decimal(amount_text)

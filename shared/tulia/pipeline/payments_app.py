@@ -15,7 +15,7 @@ from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from tulia.errors import InvalidInput
 from tulia.observability import logger as log
 from tulia.observability import request_scope, set_tenant
-from tulia.pipeline.apigw import HttpResponse, request_of
+from tulia.pipeline.apigw import HttpResponse, read_body, request_of
 from tulia.pipeline.payments import PaymentCallbacks
 
 PAYMENTS_PREFIX = "/payments/"
@@ -92,7 +92,7 @@ def pesapal_ipn(tenant_id: str) -> Response[str]:
     raw = _body()
     if app.current_event.request_context.http.method == "POST" and raw:
         try:
-            body = json.loads(raw)
+            body = read_body(raw)
         except ValueError:
             return _response(HttpResponse(400, '{"status":400,"error":"malformed"}'))
         note |= body if isinstance(body, dict) else {}
