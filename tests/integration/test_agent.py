@@ -475,3 +475,34 @@ def test_a_turn_failing_for_an_outage_is_never_set_aside(pipeline: Pipeline) -> 
     result = pipeline.run_agent(event)
     assert result == {"batchItemFailures": [{"itemIdentifier": event["Records"][0]["messageId"]}]}
     assert pipeline.sqs.receive_message(QueueUrl=dead_letter_url(pipeline.url)).get("Messages", []) == []
+
+
+def test_a_customer_whose_message_was_set_aside_is_told_once(pipeline: Pipeline) -> None:
+    """A message the agent fails on every delivery (here a cart queued with a quantity that is no number,
+    as an older webhook could have queued it) is set aside on its third delivery and its customer is told
+    once, in the shop's language, instead of waiting for an answer that never comes."""
+    from tulia.store.queues import dead_letter_url, set_aside_to
+
+    pipeline.agent.set_aside = set_aside_to(pipeline.sqs, pipeline.url)
+    pipeline.customer_sends(value(text_message("first", mid="wamid.cart")))
+    [queued] = pipeline.sqs.receive_message(QueueUrl=pipeline.url, MessageSystemAttributeNames=["All"])["Messages"]
+    pipeline.sqs.delete_message(QueueUrl=pipeline.url, ReceiptHandle=queued["ReceiptHandle"])
+    body = json.loads(queued["Body"])
+    body["message"] |= {
+        "kind": "order",
+        "text": "",
+        "order_items": [{"product_retailer_id": "CH-002", "quantity": "x"}],
+    }
+    pipeline.sqs.send_message(
+        QueueUrl=pipeline.url,
+        MessageBody=json.dumps(body),
+        MessageGroupId=queued["Attributes"]["MessageGroupId"],
+        MessageDeduplicationId="cart-1",
+    )
+    event = pipeline.lambda_event()
+    event["Records"][0]["attributes"]["ApproximateReceiveCount"] = "3"
+    assert pipeline.run_agent(event) == {"batchItemFailures": []}
+    assert pipeline.replies_to(SHOP_PHONE) == [
+        "Sorry, I couldn't handle your last message. Please send it again in other words, or ask for a person."
+    ]
+    assert len(pipeline.sqs.receive_message(QueueUrl=dead_letter_url(pipeline.url))["Messages"]) == 1
