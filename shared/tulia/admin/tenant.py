@@ -50,11 +50,6 @@ def _merge(current: Any, patch: Any) -> Any:
     return patch
 
 
-def _shortcode(tenant: Tenant) -> str | None:
-    c2b = tenant.payments.mpesa_c2b
-    return (c2b.paybill or c2b.till) if c2b is not None else None
-
-
 def register(
     app: APIGatewayHttpResolver,
     deps: AdminDeps,
@@ -77,7 +72,7 @@ def register(
         changes = body.model_dump(mode="json", exclude_unset=True)  # type: ignore[attr-defined]
         merged = _merge(current.model_dump(mode="json"), changes)
         updated = Tenant.model_validate(merged)
-        before, after = _shortcode(current), _shortcode(updated)
+        before, after = current.c2b_shortcode, updated.c2b_shortcode
         if after is not None and after != before:
             if any(other != who.tenant_id for other in s.tenants.c2b_shortcode_users(after)):
                 raise StateConflict(

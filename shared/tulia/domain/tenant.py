@@ -80,6 +80,11 @@ class MpesaC2BConfig(Model):
             raise ValueError("give exactly one of 'paybill' or 'till'")
         return self
 
+    @property
+    def shortcode(self) -> str:
+        """The Paybill or Till number customers pay (Daraja's BusinessShortCode)."""
+        return str(self.paybill or self.till)
+
 
 class PesapalConfig(Model):
     enabled: bool = True
@@ -289,9 +294,14 @@ class Tenant(Model):
         """The Paybill or Till customers may be told to pay: the configured one, once its C2B URLs are
         registered (after a change, Daraja would confirm its money to nobody)."""
         c2b = self.payments.mpesa_c2b
-        if c2b is None or (self.c2b_urls_for is not None and self.c2b_urls_for != (c2b.paybill or c2b.till)):
+        if c2b is None or (self.c2b_urls_for is not None and self.c2b_urls_for != c2b.shortcode):
             return None
         return c2b
+
+    @property
+    def c2b_shortcode(self) -> str | None:
+        """The Paybill or Till the shop lists, if it takes them."""
+        return self.payments.mpesa_c2b.shortcode if self.payments.mpesa_c2b is not None else None
 
     def payment_methods(self) -> list[PaymentMethod]:
         """The ways customers may pay now: the enabled methods, Paybill/Till only once registered."""

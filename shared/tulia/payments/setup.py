@@ -50,7 +50,7 @@ def register_c2b_urls(services: Services, tenant: Tenant) -> tuple[list[str], li
     if c2b is None:
         return [], []
     confirmation, validation = s.payment_config.c2b_urls(s.tenants.c2b_token(tenant.tenant_id))
-    shortcode = str(c2b.paybill or c2b.till)
+    shortcode = c2b.shortcode
     try:
         s.daraja.register_c2b_urls(
             s.payment_config.daraja_credentials_for(tenant),

@@ -220,7 +220,7 @@ class PaymentCallbacks:
         set_tenant(tenant_id)
         tenant = s.tenants.get(tenant_id)
         c2b = tenant.payments.mpesa_c2b
-        if c2b is None or str(body.get("BusinessShortCode")) != (c2b.paybill or c2b.till):
+        if c2b is None or str(body.get("BusinessShortCode")) != c2b.shortcode:
             if phase == "confirmation" and not s.payments.ref_claimed(tenant_id, "c2b", trans_id):
                 # M-Pesa took this money on the shop's URL: it is booked, never only a warning line
                 self._unmatched(tenant_id, body, "shortcode_not_listed", order=self._named_order(tenant_id, body))

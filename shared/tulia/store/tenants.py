@@ -18,11 +18,6 @@ if TYPE_CHECKING:
     from tulia.credentials import TenantSecrets
 
 
-def _shortcode(tenant: Tenant) -> str | None:
-    c2b = tenant.payments.mpesa_c2b
-    return (c2b.paybill or c2b.till) if c2b is not None else None
-
-
 class TenantRepo:
     """Tenant profiles. ``get`` keeps a profile for ``cache_seconds`` (every tool of a turn needs it);
     a save or version bump through this repository drops the cached copy at once, and other
@@ -105,7 +100,7 @@ class TenantRepo:
                 }
             },
         ]
-        code = _shortcode(tenant)
+        code = tenant.c2b_shortcode
         if code is not None:  # who names which Paybill/Till: an owner may not take another shop's
             ops.append(
                 {
