@@ -16,7 +16,7 @@ from tulia.graph.nodes import t
 from tulia.graph.slots import ask
 from tulia.nlg.templates import money
 from tulia.nlu.basket_words import count_in_name, measured_count, measures_said
-from tulia.nlu.frame_extract import COUNT_UNITS, FrameDelta, extract_quantity, without_negated_counts
+from tulia.nlu.frame_extract import COUNT_UNITS, FrameDelta, QuantitySaid, extract_quantity, without_negated_counts
 from tulia.nlu.lexicon import normalize
 from tulia.search.catalog_index import CatalogIndex
 from tulia.search.text import terms as terms_of
@@ -89,6 +89,17 @@ def named_back(line: FrameLine) -> str:
     return f"{line.name}{f' ({chosen})' if chosen else ''} - {money(line.price + delta)}"
 
 
+def _count_besides(text: str, number: int) -> tuple[QuantitySaid | None, list[tuple[int, int]], int, str] | None:
+    """The count ``text`` says once ``number`` (a number of a name or option) is blanked out, the same
+    length kept: (that count, its spans, where the number was, the blanked text); None when it is not said."""
+    at = re.search(rf"(?<![\w.]){number}(?![\w.])", text)
+    if at is None:
+        return None
+    blank = text[: at.start()] + " " * (at.end() - at.start()) + text[at.end() :]
+    said, spans = extract_quantity(without_negated_counts(blank))
+    return said, spans, at.start(), blank
+
+
 def recount(delta: FrameDelta, body: str, index: CatalogIndex) -> None:
     """A count read that is rather a number of one of the shop's names or options, said beside a word it
     stands beside there ("brown 30 pakiti tatu": the colour Brown 30 and three packs; "gauge 30 box
@@ -99,13 +110,11 @@ def recount(delta: FrameDelta, body: str, index: CatalogIndex) -> None:
     names = index.numbered.get(str(number))
     if not names or not count_in_name(body, number, names):
         return
-    plain = normalize(body)
-    at = re.search(rf"(?<![\w.]){number}(?![\w.])", plain)
-    if at is None:
+    besides = _count_besides(normalize(body), number)
+    if besides is None:
         return
-    blank = plain[: at.start()] + " " * (at.end() - at.start()) + plain[at.end() :]
-    said, spans = extract_quantity(without_negated_counts(blank))
-    delta.spans = [s for s in delta.spans if not s[0] <= at.start() < s[1]] + spans
+    said, spans, at, _blank = besides
+    delta.spans = [s for s in delta.spans if not s[0] <= at < s[1]] + spans
     delta.quantity = said
 
 
@@ -113,14 +122,12 @@ def count_for(item: dict[str, Any], count: int | None, words: str) -> int | None
     """How many of ``item`` its words say: the count read from them unless that number is one of the
     item's name or options ("gauge 30 box profile", "brown 30"), else a measure said as packs ("5kg"
     of "Wire Nails 1kg" is 5)."""
-    options = [o for v in item.get("variants") or [] for o in v["options"]]
-    if count is not None and count_in_name(words, count, [item["name"], *options]):
+    names = [item["name"], *(o for v in item.get("variants") or [] for o in v["options"])]
+    if count is not None and count_in_name(words, count, names):
         # the count is what else the words say ("pampers size 3 pakiti tatu": three)
-        rest = re.sub(rf"(?<![\w.]){count}(?![\w.])", " ", words, count=1)
-        said, _spans = extract_quantity(without_negated_counts(rest))
-        count = (
-            said.value if said is not None and not count_in_name(rest, said.value, [item["name"], *options]) else None
-        )
+        besides = _count_besides(words, count)
+        said, rest = (besides[0], besides[3]) if besides is not None else (None, words)
+        count = said.value if said is not None and not count_in_name(rest, said.value, names) else None
     return count or measured_count(words, item["name"])
 
 
