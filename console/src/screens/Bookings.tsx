@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { api, describe } from "../api";
+import { refresh } from "../logic/refresh";
 import { bookingActions, columns, eatClock, eatDay, eatIso, shiftDay, todayInNairobi } from "../logic/bookings";
 import { kes } from "../logic/orders";
 import type { BlockedTime, Booking, Calendar, CustomerChange } from "../types";
@@ -122,8 +123,8 @@ function BookingCard({ booking }: { booking: Booking }) {
         : api<Booking>(`/admin/bookings/${booking.booking_id}/mark`, { method: "POST", body: { outcome: action } }),
     onSuccess: () => {
       setCancelling(false);
-      void client.invalidateQueries({ queryKey: ["bookings"] });
-      void client.invalidateQueries({ queryKey: ["refunds"] });
+      void refresh(client, ["bookings"]);
+      void refresh(client, ["refunds"]);
     },
   });
   const closed = ["cancelled", "expired"].includes(booking.status_now);
@@ -207,7 +208,7 @@ function BlockCard({ block }: { block: BlockedTime }) {
   const free = useMutation({
     mutationFn: () =>
       api<unknown>(`/admin/bookings/blocks/${block.block_id}`, { method: "DELETE", query: { start: block.start } }),
-    onSuccess: () => void client.invalidateQueries({ queryKey: ["bookings"] }),
+    onSuccess: () => void refresh(client, ["bookings"]),
   });
   return (
     <Card withBorder padding="sm" bg="gray.1" data-testid="blocked">
@@ -242,7 +243,7 @@ function BlockForm({ day, staff }: { day: string; staff: Calendar["staff"] }) {
       }),
     onSuccess: () => {
       setReason("");
-      void client.invalidateQueries({ queryKey: ["bookings"] });
+      void refresh(client, ["bookings"]);
     },
   });
   return (
@@ -279,7 +280,7 @@ function RefundCard({ booking }: { booking: Booking }) {
   const done = useMutation({
     mutationFn: () =>
       api<Booking>(`/admin/bookings/${booking.booking_id}/refunded`, { method: "POST", body: { note: note.trim() || null } }),
-    onSuccess: () => void client.invalidateQueries({ queryKey: ["refunds"] }),
+    onSuccess: () => void refresh(client, ["refunds"]),
   });
   return (
     <Card withBorder padding="sm" data-testid="refund">

@@ -20,6 +20,7 @@ import { useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { ApiError, all, api, describe } from "../api";
+import { refresh } from "../logic/refresh";
 import { searchItems, textToVariants, variantsToText } from "../logic/catalog";
 import { kes } from "../logic/orders";
 import type { CatalogItem, ImportReport } from "../types";
@@ -118,7 +119,7 @@ function ItemForm({ item, onDone }: { item: CatalogItem | null; onDone: () => vo
       return item ? api<CatalogItem>(`/admin/catalog/items/${id}`, { method: "PATCH", body }) : api<CatalogItem>(`/admin/catalog/items/${id}`, { method: "PUT", body });
     },
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ["catalog"] });
+      void refresh(client, ["catalog"]);
       onDone();
     },
     onError: (e) => setProblem(describe(e)),
@@ -126,7 +127,7 @@ function ItemForm({ item, onDone }: { item: CatalogItem | null; onDone: () => vo
   const remove = useMutation({
     mutationFn: () => api(`/admin/catalog/items/${encodeURIComponent(sku)}`, { method: "DELETE" }),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ["catalog"] });
+      void refresh(client, ["catalog"]);
       onDone();
     },
     onError: (e) => setProblem(describe(e)),
@@ -176,7 +177,7 @@ function CsvImport() {
       api<ImportReport>("/admin/catalog/import", { method: "POST", raw: await file.text(), contentType: "text/csv", query: { partial } }),
     onSuccess: (r) => {
       setReport(r);
-      void client.invalidateQueries({ queryKey: ["catalog"] });
+      void refresh(client, ["catalog"]);
     },
     onSettled: () => reset.current?.(), // the same file can be chosen again (after ticking "save the good rows")
     onError: (e) => {

@@ -20,6 +20,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
 
 import { all, api, describe } from "../api";
+import { refresh } from "../logic/refresh";
 import { customerLabel, newKey, replyWindow, sortInbox, unreadCount } from "../logic/inbox";
 import type { Ticket, TranscriptEntry } from "../types";
 import { Ago, Failure, Loading, StatusBadge, when } from "./common";
@@ -121,13 +122,13 @@ function TicketView({ ticketId }: { ticketId: string }) {
     queryFn: () => api<Ticket>(`/admin/handoffs/${encodeURIComponent(ticketId)}`),
     refetchInterval: POLL_MS,
   });
-  const refresh = () => {
-    void client.invalidateQueries({ queryKey: ["ticket", ticketId] });
-    void client.invalidateQueries({ queryKey: ["tickets"] });
+  const refreshTicket = () => {
+    void refresh(client, ["ticket", ticketId]);
+    void refresh(client, ["tickets"]);
   };
   const claim = useMutation({
     mutationFn: () => api<Ticket>(`/admin/handoffs/${ticketId}/claim`, { method: "POST" }),
-    onSuccess: refresh,
+    onSuccess: refreshTicket,
   });
   const reply = useMutation({
     mutationFn: (text: string) =>
@@ -139,7 +140,7 @@ function TicketView({ ticketId }: { ticketId: string }) {
     onSuccess: () => {
       replyKey.current = newKey();
       setDraft("");
-      refresh();
+      refreshTicket();
     },
   });
   const [, setSeen] = useSeen();
@@ -150,7 +151,7 @@ function TicketView({ ticketId }: { ticketId: string }) {
   const resolve = useMutation({
     mutationFn: () => api<Ticket>(`/admin/handoffs/${ticketId}/resolve`, { method: "POST", body: {} }),
     onSuccess: () => {
-      refresh();
+      refreshTicket();
       navigate("/inbox");
     },
   });

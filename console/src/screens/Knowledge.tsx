@@ -4,6 +4,7 @@ import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { api, describe, type Page } from "../api";
+import { refresh } from "../logic/refresh";
 import type { KbDocument, TryAnswer } from "../types";
 import { Guarded } from "./Layout";
 import { Ago, Failure, Loading, StatusBadge } from "./common";
@@ -43,12 +44,12 @@ function Knowledge() {
     },
     onSettled: () => {
       reset.current?.(); // a new version of the same file can be uploaded again
-      void client.invalidateQueries({ queryKey: ["kb"] });
+      void refresh(client, ["kb"]);
     },
   });
   const remove = useMutation({
     mutationFn: (docId: string) => api(`/admin/kb/documents/${encodeURIComponent(docId)}`, { method: "DELETE" }),
-    onSettled: () => void client.invalidateQueries({ queryKey: ["kb"] }),
+    onSettled: () => void refresh(client, ["kb"]),
   });
   const [question, setQuestion] = useState("");
   const ask = useMutation({

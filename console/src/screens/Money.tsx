@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { api, describe, type Page } from "../api";
+import { refresh } from "../logic/refresh";
 import { kes } from "../logic/orders";
 import type { Order, OrderDetail, UnmatchedPayment } from "../types";
 import { Guarded } from "./Layout";
@@ -92,8 +93,8 @@ function UnmatchedCard({ payment, onApplied }: { payment: UnmatchedPayment; onAp
       }),
     onSuccess: (detail) => {
       onApplied(detail.order.order_id); // the card leaves the list: the page says what happened
-      void client.invalidateQueries({ queryKey: ["unmatched"] });
-      void client.invalidateQueries({ queryKey: ["orders"] });
+      void refresh(client, ["unmatched"]);
+      void refresh(client, ["orders"]);
     },
   });
   return (

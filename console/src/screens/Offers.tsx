@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { api, describe, type Page } from "../api";
+import { refresh } from "../logic/refresh";
 import { kes } from "../logic/orders";
 import type { Offer } from "../types";
 import { Guarded } from "./Layout";
@@ -71,7 +72,7 @@ function OfferForm({ offer, onDone }: { offer: Offer | null; onDone: () => void 
   const [optIn, setOptIn] = useState(offer?.requires_opt_in ?? false);
   const [active, setActive] = useState(offer?.active ?? true);
   const done = () => {
-    void client.invalidateQueries({ queryKey: ["offers"] });
+    void refresh(client, ["offers"]);
     onDone();
   };
   const save = useMutation({

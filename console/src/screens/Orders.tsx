@@ -21,6 +21,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
 
 import { api, describe, type Page } from "../api";
+import { refresh } from "../logic/refresh";
 import { useAuth } from "../auth";
 import { actionsFor, kes, type OrderAction } from "../logic/orders";
 import type { Order, OrderDetail } from "../types";
@@ -183,7 +184,7 @@ export function OrderScreen() {
     mutationFn: (action: OrderAction) => api<OrderDetail>(`/admin/orders/${orderId}/${ACTION_PATH[action]}`, { method: "POST" }),
     onSuccess: (data) => {
       client.setQueryData(["order", orderId], data);
-      void client.invalidateQueries({ queryKey: ["orders"] });
+      void refresh(client, ["orders"]);
     },
   });
 

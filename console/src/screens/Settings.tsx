@@ -21,6 +21,7 @@ import { useEffect, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
 import { api, describe } from "../api";
+import { refresh } from "../logic/refresh";
 import { useAuth } from "../auth";
 import { fromFields, toFields, type LocalTextFields } from "../logic/localText";
 import type { LocalText, StaffMember, Tenant } from "../types";
@@ -105,7 +106,7 @@ function Settings() {
       }),
     onSuccess: (data) => {
       client.setQueryData(["tenant"], data);
-      void client.invalidateQueries({ queryKey: ["me"] });
+      void refresh(client, ["me"]);
     },
   });
 
@@ -219,12 +220,12 @@ function StaffSection() {
     mutationFn: () => api<{ member: StaffMember; temporary_password: string }>("/admin/staff", { method: "POST", body: { email: email.trim(), role } }),
     onSuccess: () => {
       setEmail("");
-      void client.invalidateQueries({ queryKey: ["staff"] });
+      void refresh(client, ["staff"]);
     },
   });
   const remove = useMutation({
     mutationFn: (who: string) => api(`/admin/staff/${encodeURIComponent(who)}`, { method: "DELETE" }),
-    onSettled: () => void client.invalidateQueries({ queryKey: ["staff"] }),
+    onSettled: () => void refresh(client, ["staff"]),
   });
   return (
     <Section title={t("settings.staff")}>
