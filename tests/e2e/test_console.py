@@ -454,8 +454,8 @@ def test_a_csv_import_reports_each_bad_row_and_saves_the_good_ones_when_asked(
     expect(page.get_by_test_id("import-report")).to_contain_text("2 rows read, 1 saved, 1 with problems")
     page.keyboard.press("Escape")
     page.get_by_label("Search by name, sku, brand or category").fill("CSV-001")
-    # the list is fetched again after the import (every page of it): on a busy machine that takes a while
-    # (it took over 30 s once with benchmarks running beside the suite)
+    # the list is fetched again after the import, even when its first load was still on the way then (a
+    # busy machine: React Query would reuse that older fetch; console/src/logic/refresh.ts); every page of it
     expect(page.get_by_test_id("catalog-item")).to_contain_text("Console Test Speaker", timeout=60_000)
 
 
