@@ -44,7 +44,8 @@ class LocalStack:
     settings: Settings = field(default_factory=get_settings)
     seeded: list[Any] = field(default_factory=list)  # what seeding each pack loaded
     data_dir: Path | None = None  # keep the tables across restarts (tulia dev --data-dir)
-    restored: int = 0  # items read back from the data directory
+    restored: int = 0  # items read back from the data directory (snapshot and journal)
+    requeued: int = 0  # messages put back in the queues, and status checks of prompts left pending
     _stops: list[Any] = field(default_factory=list)
 
     def start(self) -> LocalStack:
@@ -105,10 +106,18 @@ class LocalStack:
         logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's server would log every request
 
         store_port = free_port()
-        store = ThreadedMotoServer(ip_address="127.0.0.1", port=store_port, verbose=False)
-        store.start()
-        self._stops.append(store.stop)
         self.store_url = f"http://127.0.0.1:{store_port}"
+        journal = None
+        if self.data_dir is not None:  # every write the store acknowledges is journaled first
+            from tulia.local.persistence import JournaledStore
+
+            journaled = JournaledStore(store_port, self.data_dir)
+            journal = journaled.start()
+            self._stops.append(journaled.stop)
+        else:
+            store = ThreadedMotoServer(ip_address="127.0.0.1", port=store_port, verbose=False)
+            store.start()
+            self._stops.append(store.stop)
 
         s = self.settings
         self.graph: GraphSimulator | None = None
@@ -144,19 +153,20 @@ class LocalStack:
             pesapal_api_base=s.pesapal_api_base or (self.pesapal.base_url if self.pesapal else None),
         )
         create_tables(services.db.client, s.table_prefix)
-        if self.data_dir is not None:
-            from tulia.local.persistence import DataDirectory
-
-            data = DataDirectory(self.data_dir, services.db.client, s.table_prefix)
-            self.restored = data.restore()  # before seeding: the packs' own records are written anew
-            saving = threading.Event()
-            data.keep_saving(saving)
-            self._stops.insert(0, saving.set)
-            self._stops.insert(1, data.save)  # the last snapshot, before the store stops
         sqs = boto3.client("sqs", region_name=s.aws_region, endpoint_url=self.store_url)
         queues = create_queues(sqs, s.table_prefix)
         self.queue_url = queues[INBOUND.logical_name]
         checks = PaymentCheckQueue(sqs, queues[PAYMENT_CHECKS.logical_name])
+        uploads_url = sqs.create_queue(QueueName=f"{s.table_prefix}kb-uploads")["QueueUrl"]
+        data = restored = None
+        if self.data_dir is not None and journal is not None:
+            from tulia.local.persistence import DataDirectory
+
+            data = DataDirectory(self.data_dir, services.db.client, s.table_prefix, journal, self.store_url)
+            restored = data.restore()  # before seeding: the packs' own records are written anew
+            self.restored = restored.items
+            urls = {url.rsplit("/", 1)[-1]: url for url in sqs.list_queues().get("QueueUrls", [])}
+            self.requeued = data.refill(sqs, restored.queues or {}, urls)
         for pack in self.packs:
             self.seeded.append(seed_pack(services, pack))
         for pack in self.packs:  # as `tulia register-urls` does after a deploy
@@ -218,7 +228,6 @@ class LocalStack:
         )
         self.kb_bucket = s.kb_bucket or f"{s.table_prefix}kb"
         s3.create_bucket(Bucket=self.kb_bucket, CreateBucketConfiguration={"LocationConstraint": s.aws_region})
-        uploads_url = sqs.create_queue(QueueName=f"{s.table_prefix}kb-uploads")["QueueUrl"]
         uploads_arn = sqs.get_queue_attributes(QueueUrl=uploads_url, AttributeNames=["QueueArn"])["Attributes"][
             "QueueArn"
         ]
@@ -249,6 +258,8 @@ class LocalStack:
             for role, password in DEMO_PASSWORDS.items():
                 ensure_user(self.pool, pack.tenant.tenant_id, role, demo_email(pack.tenant.tenant_id, role), password)
         self.console = ConsoleSite(self.pool, self.http, Path(s.console_dist) if s.console_dist else None)
+        if data is not None and journal is not None and restored is not None:
+            self._resume(data, journal, restored, sqs, checks)
 
         self.chat_page = ChatPage(
             services=services,
@@ -299,6 +310,28 @@ class LocalStack:
         ).start()
         self._stops.insert(0, self.checks_poller.stop)
         return self
+
+    def _resume(self, data: Any, journal: Any, restored: Any, sqs: Any, checks: Any) -> None:
+        """The rest of a restart from the data directory: the staff users back in the new pool, a status
+        check for every M-Pesa prompt left pending without one, then a snapshot of it all, and from
+        now on every acknowledged write journaled (and a snapshot every minute and on stop)."""
+        from tulia.local.auth import cognito
+        from tulia.local.persistence import pool_users, prompts_without_check, recreate_users
+        from tulia.store.queues import PAYMENT_CHECKS
+
+        s = self.settings
+        recreate_users(cognito(self.pool.endpoint, self.pool.region), self.pool.user_pool_id, restored.users)
+        waiting = (restored.queues or {}).get(s.table_prefix + PAYMENT_CHECKS.logical_name, {}).values()
+        for prompt in prompts_without_check(self.services.db.client, s.table_prefix, waiting):
+            checks.schedule(**prompt, delay_seconds=0)
+            self.requeued += 1
+        journal.users = lambda: pool_users(self.pool.region, self.pool.user_pool_id)
+        data.save()
+        journal.paused = False
+        saving = threading.Event()
+        data.keep_saving(saving)
+        self._stops.insert(0, saving.set)
+        self._stops.insert(1, data.save)  # the last snapshot, before the store stops
 
     def _sync_templates(self) -> None:
         from tulia.channel.graph_api import TemplateManager
@@ -386,7 +419,10 @@ def run_dev(packs: list[Pack], *, port: int, data_dir: Path | None = None) -> in
         for name, sim in (("Graph API", stack.graph), ("Daraja", stack.daraja), ("PesaPal", stack.pesapal)):
             print(f"{name}: {sim.base_url} (simulator)" if sim else f"{name}: the URL of its TULIA_*_API_BASE setting")
         if data_dir is not None:
-            print(f"Data directory: {data_dir} ({stack.restored} records restored; saved every minute and on stop)")
+            print(
+                f"Data directory: {data_dir} ({stack.restored} records restored, {stack.requeued} queued messages "
+                "and checks resumed; every accepted write journaled, a snapshot every minute and on stop)"
+            )
         for line in stack.seeded:
             print(f"seeded {line}")
         print(f"Webhook: {stack.base_url}/webhooks/whatsapp (GET verification, POST signed messages)")
