@@ -93,10 +93,29 @@ export interface UnmatchedPayment {
   amount: string;
   bill_ref: string;
   payer_name: string;
+  /** Daraja's MSISDN as sent: masked ("2547 ***** 126") or a hash */
+  payer_phone: string;
   reason: string;
   order_id: string | null;
   status: string;
   received_at: string;
+}
+
+/** Money the shop owes back: an overpayment, or a paid deposit due back after a cancellation. */
+export interface OwedBack {
+  payment_id: string;
+  order_id: string;
+  method: string;
+  provider_ref: string;
+  amount: number;
+  receipt: string | null;
+  reason: string;
+  booking_id: string | null;
+  status: "open" | "refunded" | "applied";
+  received_at: string;
+  closed_at: string | null;
+  closed_by: string | null;
+  note: string | null;
 }
 
 export interface VariantOption {
@@ -225,6 +244,8 @@ export interface Tenant {
   delivery_zones: { name: string; fee: number; eta: LocalText; areas: string[] }[];
   pickup: { enabled: boolean; address: LocalText | null; eta: LocalText };
   handoff: { enabled: boolean; response_time: LocalText; hours: string | null; contact: LocalText | null };
+  /** the Paybill/Till whose C2B URLs are registered; another value than the one listed: still registering */
+  c2b_urls_for?: string | null;
 }
 
 export interface Me {
@@ -271,7 +292,7 @@ export interface Booking {
   order_id: string | null;
   status: BookingStatus;
   status_now: string;
-  deposit_outcome: "none" | "kept" | "refund_due" | "refunded" | "moved" | null;
+  deposit_outcome: "none" | "kept" | "refund_due" | "refunded" | "applied" | "moved" | null;
   to_pay_there: number;
   marks: BookingMark[];
   customer: CustomerBrief | null;

@@ -332,7 +332,9 @@ def cancel(
         decided = outcome
     else:
         decided = change_terms(tenant.booking_settings(), booking, now).deposit_on_cancel
-    return services.bookings.cancel(booking, now, by=by, outcome=decided, note=note)
+    owed = services.payments.deposit_owed_back(booking, now) if decided == "refund_due" else None
+    extra = [services.payments.owed_back_put(owed)] if owed else []  # one record of money owed back
+    return services.bookings.cancel(booking, now, by=by, outcome=decided, note=note, extra=extra)
 
 
 def block_time(

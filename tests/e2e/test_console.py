@@ -398,6 +398,7 @@ def test_a_paybill_payment_with_a_wrong_account_is_matched_to_its_order_by_the_o
     card = page.get_by_test_id("unmatched").filter(has_text=trans_id)
     expect(card).to_be_visible(timeout=15_000)
     expect(card).to_contain_text("MUTHONI")
+    expect(card).to_contain_text("***** 010")  # the number that paid, masked as Daraja sends it
     card.get_by_role("button", name="Find the order").click()
     suggestion = card.locator("div").filter(has_text=ref.group(0)).last
     suggestion.get_by_role("button", name="Apply").click()
@@ -408,6 +409,39 @@ def test_a_paybill_payment_with_a_wrong_account_is_matched_to_its_order_by_the_o
     page.goto(stack.console + f"orders/{ref.group(0)}")
     expect(page.get_by_test_id("order-detail")).to_contain_text(trans_id)
     shot(page, "order-paid-by-paybill-laptop")
+    assert page.errors == []
+
+
+def test_money_paid_twice_is_recorded_refunded_once_from_the_money_screen(stack: Stack, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    phone = "+254711700014"
+    order_id = pay_for_a_charger(stack, phone)  # paid by the prompt, then again by Paybill with its reference
+    [paid] = [t for t in stack.shop_texts(phone) if "We received" in t]
+    amount = re.search(r"KES ([\d,]+)", paid)
+    assert amount, paid
+    again = httpx.post(
+        f"{stack.url}/dev/c2b",
+        json={
+            "tenant_id": "demo-shop",
+            "phone": phone,
+            "amount": int(amount.group(1).replace(",", "")),
+            "account": order_id,
+            "name": "Otieno",
+        },
+        timeout=20,
+    )
+    assert again.status_code == 200, again.text
+    trans_id = again.json()["trans_id"]
+    page = signed_in(browser, stack, OWNER)
+    page.goto(stack.console + "money")
+    card = page.get_by_test_id("owed-back").filter(has_text=trans_id)
+    expect(card).to_be_visible(timeout=15_000)
+    expect(card).to_contain_text("Order was already paid")
+    card.get_by_label("Note (M-Pesa reversal code, order)").fill("Reversed QKX99")
+    card.get_by_role("button", name="Refunded").click()
+    expect(card.get_by_test_id("owed-back-status")).to_contain_text("Refunded · Reversed QKX99")
+    expect(card.get_by_role("button", name="Refunded")).to_have_count(0)  # closed once
     assert page.errors == []
 
 

@@ -446,7 +446,7 @@ def test_money_owed_back_refunded_anywhere_is_closed_everywhere(
     from tulia.store.audit import AuditRepo
 
     order_ref, booking = _late_deposit(chat, seeded, daraja, setup, clock, ("+254711000640", "+254711000641"))
-    [owed] = seeded.payments.open_overpayments_of(SALON, order_ref)
+    [owed] = seeded.payments.open_owed_back_of(SALON, order_ref)
     assert (owed.amount, owed.reason, booking.deposit_outcome) == (450, "slot_released", "refund_due")
     admin = Admin(build_admin_api(AdminDeps(services=seeded, audit=AuditRepo(seeded.db))), SALON)
     if where == "booking":
@@ -455,8 +455,8 @@ def test_money_owed_back_refunded_anywhere_is_closed_everywhere(
         path = f"/admin/payments/overpayments/{owed.method}/{owed.provider_ref}/close"
         body = {"outcome": "refunded", "note": "M-Pesa reversal QX1"}
     assert admin("POST", path, body)[0] == 200
-    assert seeded.payments.open_overpayments_of(SALON, order_ref) == []
-    closed = seeded.payments.get_overpayment(SALON, owed.method, owed.provider_ref)
+    assert seeded.payments.open_owed_back_of(SALON, order_ref) == []
+    closed = seeded.payments.get_owed_back(SALON, owed.method, owed.provider_ref)
     assert (closed.status, closed.note) == ("refunded", "M-Pesa reversal QX1")
     assert seeded.bookings.get(SALON, booking.booking_id).deposit_outcome == "refunded"
     assert admin("GET", "/admin/bookings/refunds")[0] == 200

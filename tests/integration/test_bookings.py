@@ -158,7 +158,7 @@ def test_a_deposit_after_the_slot_went_to_someone_else_is_money_to_refund(
     hold(rival, PEDICURE, at(SAT, "10:00"))
     settled, order = pay(seeded, booked["order_ref"], 450)
     assert (settled.overpayment, order.status) == (True, "cancelled")
-    over = seeded.payments.list_overpayments(SALON).items
+    over = seeded.payments.list_owed_back(SALON).items
     assert [(o.order_id, o.amount, o.reason) for o in over] == [(booked["order_ref"], 450, "slot_released")]
     mine = customer.ok("booking_list", customer_id=customer.customer_id, include_past=True)["bookings"][0]
     assert (mine["status"], mine["deposit_outcome"]) == ("expired", "refund_due")

@@ -118,6 +118,13 @@ def test_staff_cancel_with_the_deposit_due_back_and_the_customer_is_told(
     )
     assert (status, done["status"], done["deposit_outcome"]) == (200, "cancelled", "refund_due")
     assert [b["booking_id"] for b in admin("GET", "/admin/bookings/refunds")[1]] == [nails["booking_ref"]]
+    [owed] = admin("GET", "/admin/payments/overpayments")[1]["items"]  # one ledger of money owed back
+    assert (owed["reason"], owed["amount"], owed["booking_id"], owed["status"]) == (
+        "deposit_due_back",
+        450,
+        nails["booking_ref"],
+        "open",
+    )
     pipe: Pipeline = setup["pipe"]
     assert pipe.run_agent() == {"batchItemFailures": []}
     told = pipe.replies_to("254722000777")
@@ -134,6 +141,8 @@ def test_staff_cancel_with_the_deposit_due_back_and_the_customer_is_told(
     status, refunded = admin("POST", f"/admin/bookings/{nails['booking_ref']}/refunded", {"note": "B2C QJK123"})
     assert (status, refunded["deposit_outcome"], refunded["marks"][-1]["note"]) == (200, "refunded", "B2C QJK123")
     assert admin("GET", "/admin/bookings/refunds")[1] == []
+    [closed] = admin("GET", "/admin/payments/overpayments")[1]["items"]  # refunded here: closed there
+    assert (closed["status"], closed["note"]) == ("refunded", "B2C QJK123")
     assert admin("POST", f"/admin/bookings/{nails['booking_ref']}/refunded", {})[0] == 200  # again: the same
     kept = booked(customer, KIDS, "2026-11-28T15:00:00+03:00")["booking_ref"]
     assert admin("POST", f"/admin/bookings/{kept}/refunded", {})[0] == 409  # nothing due back
@@ -184,3 +193,25 @@ def test_times_outside_a_sane_range_are_422_not_a_server_error(admin: Admin, cus
     ref = booked(customer, KIDS, "2026-11-28T15:00:00+03:00")["booking_ref"]
     assert admin("POST", f"/admin/bookings/{ref}/move", {"start": "0001-01-01T10:00:00+03:00"})[0] == 422
     assert admin("GET", "/admin/bookings?day=2026-11-28")[1]["bookings"][0]["start"].startswith("2026-11-28T15:00")
+
+
+def test_a_deposit_due_back_applied_to_another_order_from_the_money_list_is_no_longer_due_on_the_booking(
+    admin: Admin, customer: Caller, seeded: Services, setup: dict[str, Any]
+) -> None:
+    """Issue 31, part 6: deposits due back and overpayments are one record with one state machine."""
+    from tests.integration.test_till_payments import till_confirmation
+    from tulia.payments.reconcile import apply_transaction
+
+    nails = booked(customer, PEDICURE, "2026-11-28T10:00:00+03:00")
+    till_confirmation(setup, seeded, "SKLDEP0002", "450.00")
+    assert apply_transaction(seeded, SALON, "SKLDEP0002", str(nails["order_ref"]), now=seeded.clock()).outcome == "paid"
+    assert admin("POST", f"/admin/bookings/{nails['booking_ref']}/cancel", {"deposit": "refund_due"})[0] == 200
+    [owed] = admin("GET", "/admin/payments/overpayments")[1]["items"]
+    close = f"/admin/payments/overpayments/{owed['method']}/{owed['provider_ref']}/close"
+    status, applied = admin("POST", close, {"outcome": "applied", "note": "to ORD-NEXT"})
+    assert (status, applied["status"]) == (200, "applied")
+    assert seeded.bookings.get(SALON, nails["booking_ref"]).deposit_outcome == "applied"
+    assert admin("GET", "/admin/bookings/refunds")[1] == []  # not due back any more
+    assert admin("POST", close, {"outcome": "refunded"})[0] == 409  # applied once: never refunded too
+    assert admin("POST", f"/admin/bookings/{nails['booking_ref']}/refunded", {})[0] == 200  # already settled
+    assert seeded.bookings.get(SALON, nails["booking_ref"]).deposit_outcome == "applied"

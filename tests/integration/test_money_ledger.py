@@ -25,7 +25,9 @@ def accounted(services: Services, tenant_id: str) -> dict[str, Decimal]:
     orders = services.orders.list_for_tenant(tenant_id, limit=200).items
     return {
         "paid_orders": Decimal(sum(o.paid_amount for o in orders)),
-        "overpayments": Decimal(sum(o.amount for o in services.payments.list_overpayments(tenant_id).items)),
+        "overpayments": Decimal(
+            sum(o.amount for o in services.payments.list_owed_back(tenant_id).items if o.kept_apart)
+        ),
         "unmatched": sum((Decimal(u.amount) for u in services.payments.list_unmatched(tenant_id).items), Decimal(0)),
     }
 
@@ -41,7 +43,7 @@ def test_a_prompt_approved_after_the_order_was_paid_by_paybill_is_kept_as_an_ove
     post(setup, *callback(daraja, stk.checkout_request_id, 0))  # then the customer approves the prompt too
     second = seeded.payments.get(SHOP, ref, stk.payment_id)
     assert (second.status, second.overpayment) == ("paid", True)  # recorded, not lost, not applied
-    [kept] = seeded.payments.list_overpayments(SHOP).items
+    [kept] = seeded.payments.list_owed_back(SHOP).items
     assert (kept.order_id, kept.amount, kept.method, kept.reason) == (ref, due, "mpesa_stk", "order_already_paid")
     assert accounted(seeded, SHOP) == {"paid_orders": due, "overpayments": due, "unmatched": 0}
     ticket = seeded.handoffs.get(SHOP, seeded.customers.get(SHOP, chat.state["customer_id"]).handoff_ticket_id)
@@ -52,7 +54,7 @@ def test_a_prompt_approved_after_the_order_was_paid_by_paybill_is_kept_as_an_ove
     assert any(f"We received KES {due:,} for order {ref}" in m and "RKL" not in m for m in told)
     assert any("was not applied to it" in m and "refund" in m for m in told)
     post(setup, *callback(daraja, stk.checkout_request_id, 0))  # the callback again: booked once
-    assert len(seeded.payments.list_overpayments(SHOP).items) == 1
+    assert len(seeded.payments.list_owed_back(SHOP).items) == 1
 
 
 def test_one_mpesa_transaction_is_booked_once_whatever_amount_it_comes_back_with(
@@ -76,7 +78,7 @@ def test_paybill_money_for_a_cancelled_order_is_money_to_refund_not_lost(
     seeded.orders.transition(SHOP, ref, to="cancelled", now=seeded.clock())
     c2b(setup, seeded, "confirmation", c2b_body(ref, f"{due}.00", trans_id="TCAN000001"))
     c2b(setup, seeded, "confirmation", c2b_body(ref, f"{due}.00", trans_id="TCAN000001"))  # Daraja repeats
-    [kept] = seeded.payments.list_overpayments(SHOP).items
+    [kept] = seeded.payments.list_owed_back(SHOP).items
     assert (kept.reason, kept.amount, kept.provider_ref) == ("order_cancelled", due, "TCAN000001")
     assert seeded.orders.get(SHOP, ref).status == "cancelled"
     assert accounted(seeded, SHOP) == {"paid_orders": 0, "overpayments": due, "unmatched": 0}

@@ -83,7 +83,7 @@ def test_the_same_stk_callback_delivered_twice_at_once_is_applied_once(
     assert twin == [200]
     order = seeded.orders.get(SHOP, ref)
     assert (order.status, order.paid_amount) == ("paid", stk.amount)
-    assert seeded.payments.list_overpayments(SHOP).items == []  # one CheckoutRequestID: one payment
+    assert seeded.payments.list_owed_back(SHOP).items == []  # one CheckoutRequestID: one payment
     assert accounted(seeded, SHOP) == {"paid_orders": stk.amount, "overpayments": 0, "unmatched": 0}
     assert queued_outcomes(setup) == ["paid"]  # one receipt
 

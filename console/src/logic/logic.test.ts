@@ -6,8 +6,9 @@ import { fold, searchItems, textToVariants, VariantSyntaxError, variantsToText }
 import { customerLabel, newKey, replyWindow, sortInbox, unreadCount } from "./inbox";
 import { fromFields, toFields } from "./localText";
 import { actionsFor, kes } from "./orders";
+import { registering } from "./payments";
 import { mayOpen, rolesOf } from "./roles";
-import type { Analytics, Booking, Calendar, CatalogItem, Order, Ticket } from "../types";
+import type { Analytics, Booking, Calendar, CatalogItem, Order, Tenant, Ticket } from "../types";
 
 function ticket(id: string, priority: Ticket["priority"], created: string, status: Ticket["status"] = "open"): Ticket {
   return {
@@ -264,5 +265,22 @@ describe("the appointment book", () => {
     expect(bookingActions(b, after)).toEqual(["completed", "no_show", "cancel"]);
     expect(bookingActions(booking("BK-2", "akinyi", "2026-11-28T10:00:00+03:00", "held"), after)).toEqual(["cancel"]);
     expect(bookingActions(booking("BK-3", "akinyi", "2026-11-28T10:00:00+03:00", "cancelled"), after)).toEqual([]);
+  });
+});
+
+describe("a changed Paybill or Till", () => {
+  const shop = (c2b: Tenant["payments"]["mpesa_c2b"], urlsFor: string | null | undefined) =>
+    ({ payments: { mpesa_stk: null, mpesa_c2b: c2b, pesapal: null }, c2b_urls_for: urlsFor }) as unknown as Tenant;
+
+  it("is registering until M-Pesa sends its payments here, then it is not", () => {
+    expect(registering(shop({ paybill: "600111" }, "600984"))).toBe("600111");
+    expect(registering(shop({ till: "5123456" }, "600984"))).toBe("5123456");
+    expect(registering(shop({ paybill: "600111" }, "600111"))).toBeNull();
+  });
+
+  it("says nothing for a shop whose number was never changed or that takes no Paybill", () => {
+    expect(registering(shop({ paybill: "600111" }, null))).toBeNull();
+    expect(registering(shop(null, "600984"))).toBeNull();
+    expect(registering(undefined)).toBeNull();
   });
 });

@@ -6,19 +6,9 @@ import { useTranslation } from "react-i18next";
 import { api, describe, type Page } from "../api";
 import { refresh } from "../logic/refresh";
 import { kes } from "../logic/orders";
-import type { Order, OrderDetail, UnmatchedPayment } from "../types";
+import type { Order, OrderDetail, OwedBack, UnmatchedPayment } from "../types";
 import { Guarded } from "./Layout";
 import { Ago, Failure, Loading } from "./common";
-
-interface Overpayment {
-  payment_id: string;
-  order_id: string;
-  method: string;
-  amount: number;
-  receipt: string | null;
-  reason: string;
-  status: string;
-}
 
 export function MoneyScreen() {
   return (
@@ -36,7 +26,7 @@ function Money() {
   });
   const over = useQuery({
     queryKey: ["overpayments"],
-    queryFn: () => api<Page<Overpayment>>("/admin/payments/overpayments", { query: { limit: 100 } }),
+    queryFn: () => api<Page<OwedBack>>("/admin/payments/overpayments", { query: { limit: 100 } }),
   });
   const open = unmatched.data?.items.filter((u) => u.status === "open") ?? [];
   const [applied, setApplied] = useState<string | null>(null);
@@ -60,17 +50,14 @@ function Money() {
       <Title order={3}>{t("money.overpayments")}</Title>
       {over.error && <Failure error={over.error} />}
       {over.data?.items.length === 0 && <Text c="dimmed">{t("money.noneOver")}</Text>}
-      {over.data?.items.map((o) => (
-        <Card key={o.payment_id} withBorder padding="sm">
-          <Group justify="space-between">
-            <Text fw={600}>{kes(o.amount)}</Text>
-            <Text size="sm">{o.order_id}</Text>
-          </Group>
-          <Text size="sm" c="dimmed">
-            {t(`methods.${o.method}`, { defaultValue: o.method })} {o.receipt ?? ""} · {t(`money.reason.${o.reason}`, { defaultValue: o.reason })} · {o.status}
-          </Text>
-        </Card>
-      ))}
+      <Text size="sm" c="dimmed">
+        {t("money.overHelp")}
+      </Text>
+      {[...(over.data?.items ?? [])]
+        .sort((a, b) => Number(a.status !== "open") - Number(b.status !== "open"))
+        .map((o) => (
+          <OwedBackCard key={`${o.method}:${o.provider_ref}`} owed={o} />
+        ))}
     </Stack>
   );
 }
@@ -106,7 +93,9 @@ function UnmatchedCard({ payment, onApplied }: { payment: UnmatchedPayment; onAp
         </Text>
       </Group>
       <Text size="sm">
-        {payment.payer_name || t("money.unknownPayer")} · {t("money.account")}: {payment.bill_ref || "-"}
+        {payment.payer_name || t("money.unknownPayer")}
+        {payment.payer_phone ? ` ${t("money.payerPhone", { phone: payment.payer_phone })}` : ""} · {t("money.account")}:{" "}
+        {payment.bill_ref || "-"}
       </Text>
       <Text size="xs" c="dimmed">
         {t(`money.reason.${payment.reason}`, { defaultValue: payment.reason })} · <Ago at={payment.received_at} />
@@ -144,6 +133,65 @@ function UnmatchedCard({ payment, onApplied }: { payment: UnmatchedPayment; onAp
             </Alert>
           )}
         </Stack>
+      )}
+    </Card>
+  );
+}
+
+/** One record of money owed back: open until it is recorded refunded or applied, once. */
+function OwedBackCard({ owed }: { owed: OwedBack }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [note, setNote] = useState("");
+  const close = useMutation({
+    mutationFn: (outcome: "refunded" | "applied") =>
+      api<OwedBack>(
+        `/admin/payments/overpayments/${encodeURIComponent(owed.method)}/${encodeURIComponent(owed.provider_ref)}/close`,
+        { method: "POST", body: { outcome, note: note.trim() || null } },
+      ),
+    onSuccess: () => {
+      void refresh(client, ["overpayments"]);
+      void refresh(client, ["bookings"]); // a deposit due back closes on its booking too
+      void refresh(client, ["refunds"]);
+    },
+  });
+  const open = owed.status === "open";
+  return (
+    <Card withBorder padding="sm" data-testid="owed-back" opacity={open ? 1 : 0.6}>
+      <Group justify="space-between">
+        <Text fw={600}>{kes(owed.amount)}</Text>
+        <Text size="sm">
+          {owed.order_id}
+          {owed.booking_id ? ` · ${t("money.booking", { id: owed.booking_id })}` : ""}
+        </Text>
+      </Group>
+      <Text size="sm" c="dimmed">
+        {t(`methods.${owed.method}`, { defaultValue: owed.method })} {owed.receipt ?? ""} ·{" "}
+        {t(`money.reason.${owed.reason}`, { defaultValue: owed.reason })} · <Ago at={owed.received_at} />
+      </Text>
+      {open ? (
+        <Stack gap="xs" mt="xs">
+          <TextInput size="xs" label={t("money.closeNote")} value={note} onChange={(e) => setNote(e.currentTarget.value)} />
+          <Group gap="xs">
+            <Button size="xs" onClick={() => close.mutate("refunded")} loading={close.isPending}>
+              {t("money.refunded")}
+            </Button>
+            <Button size="xs" variant="light" onClick={() => close.mutate("applied")} loading={close.isPending}>
+              {t("money.appliedElsewhere")}
+            </Button>
+          </Group>
+          {close.error && (
+            <Alert color="red" role="alert">
+              {describe(close.error)}
+            </Alert>
+          )}
+        </Stack>
+      ) : (
+        <Text size="sm" data-testid="owed-back-status">
+          {t(`money.status.${owed.status}`)}
+          {owed.note ? ` · ${owed.note}` : ""}
+          {owed.closed_by ? ` · ${owed.closed_by}` : ""}
+        </Text>
       )}
     </Card>
   );

@@ -21,6 +21,7 @@ import { useEffect, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
 import { api, describe } from "../api";
+import { registering } from "../logic/payments";
 import { refresh } from "../logic/refresh";
 import { useAuth } from "../auth";
 import { fromFields, toFields, type LocalTextFields } from "../logic/localText";
@@ -166,6 +167,11 @@ function Settings() {
             <TextInput label={t("settings.till")} value={p.mpesa_c2b.till ?? ""} onChange={(e) => set({ payments: { ...p, mpesa_c2b: { till: e.currentTarget.value || null, paybill: e.currentTarget.value ? null : p.mpesa_c2b!.paybill } } })} />
           </Group>
         )}
+        {registering(tenant.data) && (
+          <Alert color="yellow" data-testid="c2b-registering">
+            {t("settings.registering", { number: registering(tenant.data) })}
+          </Alert>
+        )}
         <Switch label={t("methods.pesapal")} checked={!!p.pesapal?.enabled} onChange={(e) => set({ payments: { ...p, pesapal: e.currentTarget.checked ? { ...(p.pesapal ?? {}), enabled: true } : null } })} />
       </Section>
       <Section title={t("settings.delivery")}>
@@ -280,3 +286,4 @@ function StaffSection() {
     </Section>
   );
 }
+

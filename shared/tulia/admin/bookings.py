@@ -5,7 +5,6 @@ deposits due back. Owners and agents; every change is audited. The operations ar
 tools use (:mod:`tulia.appointments`)."""
 
 from collections.abc import Callable
-from contextlib import suppress
 from datetime import date, datetime, time, timedelta
 from typing import Annotated, Any, Literal
 
@@ -27,7 +26,7 @@ from tulia.admin.common import (
 from tulia.channel.whatsapp import customer_key
 from tulia.domain.booking import Booking, local
 from tulia.domain.common import NAIROBI
-from tulia.errors import InvalidInput, NotFound, StateConflict
+from tulia.errors import InvalidInput, NotFound
 from tulia.observability import logger as log
 
 MAX_DAYS = 14
@@ -202,14 +201,16 @@ def register(
     )
     def refunded(booking_id: str, body: RefundBody, who: Annotated[Principal, Depends(staff)]) -> BookingView:
         booking = s.bookings.get(who.tenant_id, booking_id)
-        if booking.deposit_outcome == "refunded":
+        if booking.deposit_outcome in ("refunded", "applied"):
             return views(who.tenant_id, [booking])[0]  # recorded before: not an error
-        done = s.bookings.record_refund(booking, s.clock(), by=who.actor, note=body.note)
-        # the same money may also be kept as its order's overpayment (a deposit after its slot went):
-        # one refund closes it everywhere
-        for owed in s.payments.open_overpayments_of(who.tenant_id, booking.order_id) if booking.order_id else []:
-            with suppress(StateConflict):
-                s.payments.close_overpayment(owed, "refunded", now=s.clock(), by=who.actor, note=body.note)
+        owed = [
+            o for o in s.payments.open_owed_back_of(who.tenant_id, booking.order_id or "") if o.booking_id == booking_id
+        ]
+        for record in owed:  # the one record of this money: closing it refunds the deposit too
+            s.payments.close_owed_back(record, "refunded", now=s.clock(), by=who.actor, note=body.note)
+        if not owed:  # cancelled before money owed back had records
+            s.bookings.record_refund(booking, s.clock(), by=who.actor, note=body.note)
+        done = s.bookings.get(who.tenant_id, booking_id)
         audit(deps, who, "booking.refunded", booking_id, amount=booking.deposit, note=body.note)
         return views(who.tenant_id, [done])[0]
 

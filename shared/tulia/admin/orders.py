@@ -3,7 +3,6 @@ order (confirmed, dispatched, ready for pickup, delivered; the owner cancels: th
 decides; the customer is told), and reconciliation of money that pays no order."""
 
 from collections.abc import Callable
-from contextlib import suppress
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any, Literal
 from urllib.parse import unquote
@@ -25,7 +24,7 @@ from tulia.admin.common import (
 from tulia.channel.whatsapp import customer_key
 from tulia.domain.common import NAIROBI, sortable
 from tulia.domain.order import FULFILMENT_STEPS, Order, OrderEvent, OrderStatus, PaymentState
-from tulia.domain.payment import Overpayment, Payment, UnmatchedPayment
+from tulia.domain.payment import OwedBack, Payment, UnmatchedPayment
 from tulia.domain.phone import normalize_phone
 from tulia.errors import BusinessRuleViolation, InvalidInput, NotFound, StateConflict
 from tulia.observability import logger as log
@@ -249,15 +248,18 @@ def register(
     @app.get(
         "/admin/payments/overpayments",
         tags=["orders"],
-        summary="Money to refund or apply: confirmed payments their order could not take (already paid, cancelled)",
+        summary=(
+            "Money owed back, to refund or apply: confirmed payments their order could not take (already paid, "
+            "cancelled, a deposit after its slot went) and paid deposits due back after a cancellation"
+        ),
     )
     def overpayments(
         who: Annotated[Principal, Depends(owner)],
         limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
         cursor: Annotated[str | None, Query(max_length=2000)] = None,
-    ) -> Page[Overpayment]:
-        page = s.payments.list_overpayments(who.tenant_id, limit=limit, cursor=cursor)
-        return Page[Overpayment](items=page.items, cursor=page.cursor)
+    ) -> Page[OwedBack]:
+        page = s.payments.list_owed_back(who.tenant_id, limit=limit, cursor=cursor)
+        return Page[OwedBack](items=page.items, cursor=page.cursor)
 
     @app.post(
         "/admin/payments/overpayments/<method>/<provider_ref>/close",
@@ -266,18 +268,11 @@ def register(
     )
     def close_overpayment(
         method: str, provider_ref: str, body: CloseBody, who: Annotated[Principal, Depends(owner)]
-    ) -> Overpayment:
-        owed = s.payments.get_overpayment(who.tenant_id, method, unquote(provider_ref))
+    ) -> OwedBack:
+        owed = s.payments.get_owed_back(who.tenant_id, method, unquote(provider_ref))
         if owed.status == body.outcome:
             return owed  # recorded before: not an error
-        closed = s.payments.close_overpayment(owed, body.outcome, now=s.clock(), by=who.actor, note=body.note)
-        if body.outcome == "refunded":  # a deposit due back for the same money is refunded with it
-            order = s.orders.get(who.tenant_id, owed.order_id)
-            if order.booking_id:
-                with suppress(NotFound, StateConflict):
-                    booking = s.bookings.get(who.tenant_id, order.booking_id)
-                    if booking.deposit_outcome == "refund_due":
-                        s.bookings.record_refund(booking, s.clock(), by=who.actor, note=body.note)
+        closed = s.payments.close_owed_back(owed, body.outcome, now=s.clock(), by=who.actor, note=body.note)
         audit(deps, who, f"overpayment.{body.outcome}", owed.provider_ref, amount=owed.amount, note=body.note)
         return closed
 

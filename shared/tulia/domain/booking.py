@@ -30,7 +30,7 @@ STAFF_ID = r"^[a-z0-9][a-z0-9-]{0,31}$"
 
 Place = Literal["shop", "home"]
 BookingStatus = Literal["held", "confirmed", "cancelled", "expired", "completed", "no_show"]
-DepositOutcome = Literal["none", "kept", "refund_due", "refunded", "moved"]
+DepositOutcome = Literal["none", "kept", "refund_due", "refunded", "applied", "moved"]  # applied: to another order
 # open bookings: hold cells; the rest are history
 ACTIVE_STATUSES = frozenset({"held", "confirmed"})
 

@@ -72,13 +72,27 @@ class UnmatchedPayment(Model):
     received_at: datetime
 
 
-# slot_released: a deposit that came after its held appointment slot went to someone else
-OverpaymentReason = Literal["order_already_paid", "order_cancelled", "order_not_payable", "slot_released"]
+# Why the shop owes money back. Kept apart from any order (the order could not take it):
+#   order_already_paid, order_cancelled, order_not_payable, and slot_released (a deposit that came after
+#   its held appointment slot went to someone else).
+# Owed from a paid order: deposit_due_back (a booking cancelled when its policy returns the deposit).
+OwedBackReason = Literal[
+    "order_already_paid", "order_cancelled", "order_not_payable", "slot_released", "deposit_due_back"
+]
+OwedBackStatus = Literal["open", "refunded", "applied"]
+# the one state machine of money owed back: open until the shop refunds it or applies it, then closed
+OWED_BACK_TRANSITIONS: dict[OwedBackStatus, frozenset[OwedBackStatus]] = {
+    "open": frozenset({"refunded", "applied"}),
+    "refunded": frozenset(),
+    "applied": frozenset(),
+}
 
 
-class Overpayment(Model):
-    """Confirmed money for a real order that could not take it (already paid, cancelled): the shop
-    refunds it or applies it. One record per provider transaction, beside its payment record."""
+class OwedBack(Model):
+    """Money the shop owes back to a customer, one record per provider transaction: confirmed money an
+    order could not take (an overpayment), or a paid deposit due back after a cancellation. The shop
+    refunds it or applies it to another order, once; closing it anywhere (the money list, the booking)
+    closes it everywhere."""
 
     tenant_id: str
     payment_id: str
@@ -88,10 +102,16 @@ class Overpayment(Model):
     provider_ref: str = Field(min_length=1, max_length=80)  # CheckoutRequestID, TransID or OrderTrackingId
     amount: int = Field(gt=0)
     receipt: str | None = None
-    reason: OverpaymentReason
+    reason: OwedBackReason
+    booking_id: str | None = None  # the appointment whose deposit this is (its deposit outcome follows)
     handoff_ticket_id: str | None = None
-    status: Literal["open", "refunded", "applied"] = "open"
+    status: OwedBackStatus = "open"
     received_at: datetime
     closed_at: datetime | None = None  # when the shop refunded or applied it
     closed_by: str | None = None
     note: str | None = Field(default=None, max_length=200)
+
+    @property
+    def kept_apart(self) -> bool:
+        """Money no order's paid amount counts (an overpayment); a deposit due back is in its paid order."""
+        return self.reason != "deposit_due_back"

@@ -22,7 +22,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from tulia.channel.whatsapp import customer_key
 from tulia.domain.common import iso, new_id
 from tulia.domain.order import Order
-from tulia.domain.payment import OverpaymentReason, Payment, UnmatchedPayment
+from tulia.domain.payment import OwedBackReason, Payment, UnmatchedPayment
 from tulia.errors import InvalidInput, NotFound, ProviderError, ProviderUnavailable, StateConflict, TuliaError
 from tulia.observability import logger as log
 from tulia.observability import set_tenant
@@ -296,7 +296,7 @@ class PaymentCallbacks:
             created_at=now,
             updated_at=now,
         )
-        reason: OverpaymentReason = "order_cancelled" if order.status == "cancelled" else "order_already_paid"
+        reason: OwedBackReason = "order_cancelled" if order.status == "cancelled" else "order_already_paid"
         try:
             self.services.payments.record_c2b_overpayment(payment, trans_id, reason)
         except StateConflict:

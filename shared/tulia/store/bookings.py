@@ -333,9 +333,11 @@ class BookingRepo:
         outcome: DepositOutcome,
         to: str = "cancelled",
         note: str | None = None,
+        extra: Sequence[dict[str, Any]] = (),
     ) -> Booking:
-        """Cancel (or expire) an open booking and free its time, all or nothing; StateConflict if it is
-        no longer open (cancelled twice, or confirmed meanwhile when expiring a hold)."""
+        """Cancel (or expire) an open booking and free its time, with ``extra`` transaction parts (the
+        record of a deposit now owed back), all or nothing; StateConflict if it is no longer open
+        (cancelled twice, or confirmed meanwhile when expiring a hold)."""
         from_states = ("held",) if to == "expired" else tuple(sorted(ACTIVE_STATUSES))
         ops = self._release(booking.tenant_id, booking.booking_id, self.own_cells(booking))
         ops.append(
@@ -344,6 +346,7 @@ class BookingRepo:
                 mark=BookingMark(event=to, at=now, by=by, note=note), removes=("hold_until",),
             )
         )  # fmt: skip
+        ops += extra
         self._transact(ops, f"Booking {booking.booking_id} is no longer open.")
         return self.get(booking.tenant_id, booking.booking_id)
 
@@ -391,14 +394,23 @@ class BookingRepo:
         )  # fmt: skip
         return self.from_item(attrs)
 
+    def deposit_returned_operation(
+        self, booking: Booking, now: datetime, *, to: str = "refunded", by: str, note: str | None
+    ) -> dict[str, Any]:
+        """A transaction part: a deposit that was due back is refunded (or applied to another order),
+        once: refused unless it is due. Money owed back closes with it (store.orders.PaymentRepo.close_owed_back)."""
+        update = self._status_update(
+            booking, now, from_states=("cancelled", "expired"), sets={"deposit_outcome": to},
+            mark=BookingMark(event=to, at=now, by=by, note=note),
+        )  # fmt: skip
+        update["Update"]["condition"] += " AND deposit_outcome = :due"
+        update["Update"]["values"][":due"] = "refund_due"
+        return update
+
     def record_refund(self, booking: Booking, now: datetime, *, by: str, note: str | None) -> Booking:
-        """Staff refunded a deposit that was due back (once: refused unless it is due)."""
-        op = self._status_update(
-            booking, now, from_states=("cancelled", "expired"), sets={"deposit_outcome": "refunded"},
-            mark=BookingMark(event="refunded", at=now, by=by, note=note),
-        )["Update"]  # fmt: skip
-        op["condition"] += " AND deposit_outcome = :due"
-        op["values"][":due"] = "refund_due"
+        """Staff refunded a deposit that was due back and has no record of money owed back (a booking
+        cancelled before those records existed)."""
+        op = self.deposit_returned_operation(booking, now, by=by, note=note)["Update"]
         attrs = self.db.update(
             BOOKINGS, op["pk"], op["sk"], update=op["update"], condition=op["condition"], names=op["names"],
             values=op["values"], conflict_message=f"Booking {booking.booking_id} has no deposit due back.",

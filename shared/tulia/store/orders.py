@@ -12,9 +12,17 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
+from tulia.domain.booking import Booking
 from tulia.domain.common import iso, sortable
 from tulia.domain.order import FULFILMENT_STEPS, ORDER_TRANSITIONS, PAYABLE_STATES, Order
-from tulia.domain.payment import PAYMENT_TRANSITIONS, Overpayment, OverpaymentReason, Payment, UnmatchedPayment
+from tulia.domain.payment import (
+    OWED_BACK_TRANSITIONS,
+    PAYMENT_TRANSITIONS,
+    OwedBack,
+    OwedBackReason,
+    Payment,
+    UnmatchedPayment,
+)
 from tulia.errors import NotFound, StateConflict
 from tulia.store import keys
 from tulia.store.bookings import BookingRepo
@@ -240,6 +248,11 @@ _ORDER_BOOKKEEPING = frozenset({"stk_claim", "stk_claim_at"})
 STK_CLAIM_STALE_SECONDS = 180
 
 
+def _provider_ref(payment: Payment) -> str:
+    """The provider's own id of a payment's money (what money owed back is keyed by)."""
+    return payment.checkout_request_id or payment.order_tracking_id or payment.receipt or payment.payment_id
+
+
 class PaymentRepo:
     def __init__(self, db: Dynamo) -> None:
         self.db = db
@@ -305,55 +318,92 @@ class PaymentRepo:
             return False
         return True
 
-    def list_overpayments(self, tenant_id: str, *, limit: int = 50, cursor: str | None = None) -> Page[Overpayment]:
+    # money owed back: one record type, one state machine (domain.payment.OWED_BACK_TRANSITIONS) -------
+    def list_owed_back(self, tenant_id: str, *, limit: int = 50, cursor: str | None = None) -> Page[OwedBack]:
         page = self.db.query(ORDERS, keys.overpayments_pk(tenant_id), limit=limit, cursor=cursor)
-        return Page([from_item(Overpayment, i) for i in page.items], page.cursor)
+        return Page([from_item(OwedBack, i) for i in page.items], page.cursor)
 
-    def open_overpayments_of(self, tenant_id: str, order_id: str) -> list[Overpayment]:
-        """The order's money still to refund or apply (a shop has tens of overpayments: one partition)."""
+    def open_owed_back_of(self, tenant_id: str, order_id: str) -> list[OwedBack]:
+        """The order's money still to refund or apply (a shop has tens of such records: one partition)."""
         items = self.db.query_all(ORDERS, keys.overpayments_pk(tenant_id))
-        return [o for o in (from_item(Overpayment, i) for i in items) if o.order_id == order_id and o.status == "open"]
+        return [o for o in (from_item(OwedBack, i) for i in items) if o.order_id == order_id and o.status == "open"]
 
-    def close_overpayment(
-        self, overpayment: Overpayment, to: Literal["refunded", "applied"], *, now: datetime, by: str, note: str | None
-    ) -> Overpayment:
-        """open -> refunded or applied, once (StateConflict when it is closed already)."""
-        attrs = self.db.update(
-            ORDERS,
-            keys.overpayments_pk(overpayment.tenant_id),
-            keys.overpayment_sk(overpayment.method, overpayment.provider_ref),
-            update="SET #s = :to, closed_at = :now, closed_by = :by, note = :note",
-            condition="#s = :open",
-            names={"#s": "status"},
-            values={":to": to, ":now": iso(now), ":by": by, ":note": note, ":open": "open"},
-            conflict_message="This money was refunded or applied already.",
-        )
-        return from_item(Overpayment, attrs)
+    def close_owed_back(
+        self, owed: OwedBack, to: Literal["refunded", "applied"], *, now: datetime, by: str, note: str | None
+    ) -> OwedBack:
+        """open -> refunded or applied, once (StateConflict when it is closed already). A booking's deposit
+        that was due back follows in the same transaction: refunded (or applied) there too."""
+        if to not in OWED_BACK_TRANSITIONS[owed.status]:
+            raise StateConflict("This money was refunded or applied already.", field="status", reason=owed.status)
+        ops: list[dict[str, Any]] = [
+            {
+                "Update": {
+                    "table": ORDERS,
+                    "pk": keys.overpayments_pk(owed.tenant_id),
+                    "sk": keys.overpayment_sk(owed.method, owed.provider_ref),
+                    "update": "SET #s = :to, closed_at = :now, closed_by = :by, note = :note",
+                    "condition": "#s = :open",
+                    "names": {"#s": "status"},
+                    "values": {":to": to, ":now": iso(now), ":by": by, ":note": note, ":open": "open"},
+                }
+            }
+        ]
+        if owed.booking_id:
+            with contextlib.suppress(NotFound):
+                booking = self.bookings.get(owed.tenant_id, owed.booking_id)
+                if booking.deposit_outcome == "refund_due":
+                    ops.append(self.bookings.deposit_returned_operation(booking, now, to=to, by=by, note=note))
+        self.db.transact(ops, conflict_message="This money was refunded or applied already.")
+        return self.get_owed_back(owed.tenant_id, owed.method, owed.provider_ref)
 
-    def get_overpayment(self, tenant_id: str, method: str, provider_ref: str) -> Overpayment:
+    def get_owed_back(self, tenant_id: str, method: str, provider_ref: str) -> OwedBack:
         item = self.db.get(ORDERS, keys.overpayments_pk(tenant_id), keys.overpayment_sk(method, provider_ref))
         if item is None:
-            raise NotFound("No such overpayment.", field="provider_ref")
-        return from_item(Overpayment, item)
+            raise NotFound("No such money owed back.", field="provider_ref")
+        return from_item(OwedBack, item)
+
+    def deposit_owed_back(self, booking: Booking, now: datetime) -> OwedBack | None:
+        """The record of a booking's paid deposit now due back (None when no deposit was paid)."""
+        if not booking.order_id or booking.deposit <= 0:
+            return None
+        _, payments = OrderRepo(self.db).get_with_payments(booking.tenant_id, booking.order_id)
+        paid = [p for p in payments if p.status == "paid" and not p.overpayment]
+        if not paid:
+            return None
+        payment = paid[0]
+        return OwedBack(
+            tenant_id=booking.tenant_id,
+            payment_id=payment.payment_id,
+            order_id=payment.order_id,
+            customer_id=payment.customer_id,
+            method=payment.method,
+            provider_ref=_provider_ref(payment),
+            amount=min(payment.amount, booking.deposit),
+            receipt=payment.receipt,
+            reason="deposit_due_back",
+            booking_id=booking.booking_id,
+            received_at=now,
+        )
 
     @staticmethod
-    def _overpayment_put(overpayment: Overpayment) -> dict[str, Any]:
+    def owed_back_put(owed: OwedBack) -> dict[str, Any]:
+        """A transaction part: the record of money owed back (once per provider transaction)."""
         return {
             "Put": {
                 "table": ORDERS,
                 "item": to_item(
-                    overpayment,
-                    pk=keys.overpayments_pk(overpayment.tenant_id),
-                    sk=keys.overpayment_sk(overpayment.method, overpayment.provider_ref),
+                    owed,
+                    pk=keys.overpayments_pk(owed.tenant_id),
+                    sk=keys.overpayment_sk(owed.method, owed.provider_ref),
                 ),
                 "condition": "attribute_not_exists(pk)",
             }
         }
 
-    def record_c2b_overpayment(self, payment: Payment, trans_id: str, reason: OverpaymentReason) -> None:
+    def record_c2b_overpayment(self, payment: Payment, trans_id: str, reason: OwedBackReason) -> None:
         """Paybill/Till money naming an order that can no longer take it: a payment record (paid, kept
         as an overpayment), its TransID claimed, and the overpayment to refund or apply; all or nothing."""
-        overpayment = Overpayment(
+        overpayment = OwedBack(
             tenant_id=payment.tenant_id,
             payment_id=payment.payment_id,
             order_id=payment.order_id,
@@ -390,7 +440,7 @@ class PaymentRepo:
                         "condition": "attribute_not_exists(pk)",
                     }
                 },
-                self._overpayment_put(overpayment),
+                self.owed_back_put(overpayment),
             ],
             conflict_message="This transaction was booked before.",
         )
@@ -455,7 +505,7 @@ class PaymentRepo:
         now: datetime,
         receipt: str | None,
         result_code: str | None,
-        reason: OverpaymentReason | None = None,
+        reason: OwedBackReason | None = None,
         extra: list[dict[str, Any]] | None = None,
     ) -> None:
         """A confirmed payment whose order can no longer take it (paid by another payment, cancelled):
@@ -467,17 +517,17 @@ class PaymentRepo:
             if order.status == "cancelled"
             else "order_not_payable"
         )
-        provider_ref = payment.checkout_request_id or payment.order_tracking_id or payment.receipt or payment.payment_id
-        overpayment = Overpayment(
+        overpayment = OwedBack(
             tenant_id=payment.tenant_id,
             payment_id=payment.payment_id,
             order_id=payment.order_id,
             customer_id=payment.customer_id,
             method=payment.method,
-            provider_ref=provider_ref,
+            provider_ref=_provider_ref(payment),
             amount=payment.amount,
             receipt=receipt,
             reason=reason,
+            booking_id=order.booking_id,
             received_at=now,
         )
         sets = ["#s = :paid", "updated_at = :now", "needs_review = :yes", "overpayment = :yes"]
@@ -500,7 +550,7 @@ class PaymentRepo:
                         "values": values,
                     }
                 },
-                self._overpayment_put(overpayment),
+                self.owed_back_put(overpayment),
                 *(extra or []),
             ],
             conflict_message=f"Payment {payment.payment_id} is already settled.",
