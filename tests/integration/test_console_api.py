@@ -7,7 +7,6 @@ and trying a question against the knowledge base."""
 from __future__ import annotations
 
 import re
-
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
