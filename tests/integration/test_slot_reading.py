@@ -86,3 +86,25 @@ def test_a_code_the_shop_never_had_is_said_unknown_at_once_and_never_applied(cha
 
 def test_a_code_the_shop_has_is_noted(chat: Chat) -> None:
     assert "Code WELCOME10 noted: I'll apply it to your order." in chat.send("use code WELCOME10")
+
+
+@pytest.mark.parametrize(
+    ("pickup", "no_pickup"),
+    [
+        ("nitachukua dukani", "hatuna huduma ya kuchukua dukani"),
+        ("I'll pick it up from the shop", "we don't offer pickup"),
+    ],
+)
+def test_asking_to_collect_at_a_shop_that_only_delivers_is_not_read_as_a_place(
+    chat: Chat, pickup: str, no_pickup: str
+) -> None:
+    """Found by bench/attack.py: the grocer (delivery only) answered "nitachukua dukani" at the zone question
+    with "we don't deliver to 'nitachukua dukani'" before saying it has no pickup."""
+    grocer = shop_chat(chat, GROCER)
+    grocer.send("Nataka Jogoo unga 2kg moja")
+    reply = grocer.send(pickup)
+    assert no_pickup in reply
+    assert 'hatuleti "' not in reply
+    assert "don't deliver to" not in reply
+    assert "Kasarani" in reply  # the zones are offered again
+    assert grocer.state["pending"] == "zone"
