@@ -357,7 +357,7 @@ def fill_frame(
         pending == "zone"
         and fast is None
         and choice is None
-        and delta.mode is None  # "I'll collect it" names no place (a shop without pickup says so itself)
+        and delta.mode != "pickup"  # "I'll collect it" names no place (a shop without pickup says so itself)
         and _names_a_place(body, delta, reading)
         and not _names_products(turn, item_words)
         and not _other_business(turn, body)
