@@ -63,11 +63,10 @@ def main() -> None:
 
     logging.disable(logging.INFO)  # the tools' call log
     from langgraph.checkpoint.memory import InMemorySaver
-    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
     from tulia.config import Settings
     from tulia.evaluation import eval_services
-    from tulia.graph.conversation import STATE_MODELS, Conversations
+    from tulia.graph.conversation import Conversations, checkpoint_serde
     from tulia.nlu.rules import RulesEngine
     from tulia.packs.loader import load_pack
 
@@ -79,8 +78,7 @@ def main() -> None:
     taps = 0
     ids = itertools.count(1)
     with eval_services(Settings(), packs) as services:
-        serde = JsonPlusSerializer(allowed_msgpack_modules=[(m.__module__, m.__name__) for m in STATE_MODELS])
-        runner = Conversations(services, RulesEngine(), InMemorySaver(serde=serde))
+        runner = Conversations(services, RulesEngine(), InMemorySaver(serde=checkpoint_serde()))
         for number, case in enumerate(expected, 1):
             phone = f"+2547{number:08d}"
 

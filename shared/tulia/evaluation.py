@@ -599,13 +599,11 @@ def evaluate_conversations(
     services: Services, engine: UnderstandingEngine, conversations: list[Conversation], result: EvalResult
 ) -> None:
     from langgraph.checkpoint.memory import InMemorySaver
-    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
-    from tulia.graph.conversation import STATE_MODELS, Conversations
+    from tulia.graph.conversation import Conversations, checkpoint_serde
 
     # the typed order frame is checkpointed as itself, as in the DynamoDB saver
-    serde = JsonPlusSerializer(allowed_msgpack_modules=[(m.__module__, m.__name__) for m in STATE_MODELS])
-    runner = Conversations(services, engine, InMemorySaver(serde=serde))
+    runner = Conversations(services, engine, InMemorySaver(serde=checkpoint_serde()))
     ids = itertools.count(1)
     for number, conversation in enumerate(conversations, 1):
         phone = f"+2547{number:08d}"

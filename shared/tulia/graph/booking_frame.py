@@ -12,9 +12,10 @@ from __future__ import annotations
 from datetime import date, time
 from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from tulia.graph.frame import VariantChoice
+from tulia.graph.persisted import Persisted
 from tulia.graph.slots import SlotFrame
 from tulia.nlu.when import WhenSaid
 
@@ -35,8 +36,8 @@ BookingStep = Literal[
 ]
 
 
-class _Part(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+class _Part(Persisted):
+    """A part of the booking frame (checkpointed: versioned and read leniently by later releases)."""
 
 
 class WhenWish(_Part):
@@ -70,8 +71,6 @@ class HeldBooking(_Part):
 
 
 class BookingFrame(SlotFrame):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
-
     item_id: str | None = None
     name: str | None = None
     variants: list[VariantChoice] = Field(default_factory=list)

@@ -17,6 +17,7 @@ from tulia.graph.context import EngineContext
 from tulia.graph.frame import FRAME_MODELS
 from tulia.graph.graph import TURN_STEP_LIMIT, build_graph
 from tulia.graph.nodes import conversation_id_for
+from tulia.graph.persisted import reading_checkpoint
 from tulia.nlg.messages import OutboundMessage
 from tulia.nlu.engine import UnderstandingEngine
 from tulia.services import Services
@@ -89,6 +90,19 @@ class Conversations:
 INTERRUPT = "__interrupt__"  # the pending-write channel LangGraph records an interrupt() on
 
 
+def checkpoint_serde() -> Any:
+    """The checkpoints' serializer: the typed frames are kept as themselves (only these models may be
+    read back) and read leniently, as written by any release (``tulia.graph.persisted``)."""
+    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+    class CheckpointSerde(JsonPlusSerializer):
+        def loads_typed(self, data: tuple[str, bytes]) -> Any:
+            with reading_checkpoint():
+                return super().loads_typed(data)
+
+    return CheckpointSerde(allowed_msgpack_modules=[(model.__module__, model.__name__) for model in STATE_MODELS])
+
+
 CHECKPOINT_TTL_DAYS = 30  # the CDK app's lifecycle rule for offloaded checkpoints uses the same figure
 
 
@@ -106,7 +120,6 @@ def dynamodb_checkpointer(
     ``offload_bucket``, checkpoints over DynamoDB's item size (the saver's 350 KB threshold) are kept in
     that S3 bucket, tagged ``ttl-days`` so the bucket's lifecycle rule expires them with the rest."""
     from langgraph.checkpoint.base import get_checkpoint_id
-    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
     from langgraph_checkpoint_aws import DynamoDBSaver
 
     class TurnScopedSaver(DynamoDBSaver):
@@ -124,9 +137,7 @@ def dynamodb_checkpointer(
             )
             self._peeked: dict[str, Any] = {}
             # the typed order frame is checkpointed as itself; only these models may be read back
-            self.serde = self.serializer.serde = JsonPlusSerializer(
-                allowed_msgpack_modules=[(model.__module__, model.__name__) for model in STATE_MODELS]
-            )
+            self.serde = self.serializer.serde = checkpoint_serde()
 
         def peek(self, config: Any) -> Any:
             """Read the latest checkpoint and keep it for the graph's next read of the same thread."""

@@ -12,9 +12,10 @@ from __future__ import annotations
 import json
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from tulia.domain.tenant import Tenant
+from tulia.graph.persisted import Persisted
 from tulia.graph.slots import SlotFrame
 
 PaymentMethod = Literal["mpesa_stk", "mpesa_c2b", "pesapal"]
@@ -50,8 +51,8 @@ SaleStep = Literal[
 ]
 
 
-class _Frame(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+class _Frame(Persisted):
+    """A part of the order frame (checkpointed: versioned and read leniently by later releases)."""
 
 
 class VariantChoice(_Frame):
@@ -106,8 +107,6 @@ class BuiltOrder(_Frame):
 
 
 class OrderFrame(SlotFrame):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
-
     lines: list[FrameLine] = Field(default_factory=list, max_length=20)
     quantity_hint: int | None = Field(default=None, ge=1, le=1000)  # said before the item was known
     fulfilment: Fulfilment = Field(default_factory=Fulfilment)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
+from tulia.graph.persisted import Persisted
 
 if TYPE_CHECKING:  # the state holds frames: this module is imported by it, so it imports nothing of the graph
     from tulia.graph.calls import Turn
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # the state holds frames: this module is imported by it, so i
 Node = Callable[..., Any]  # (state, runtime) -> Command[Literal[...]] or a partial update
 
 
-class SlotFrame(BaseModel):
+class SlotFrame(Persisted):
     """A frame that remembers the question asked about it (never what it may hear in answer)."""
 
     asking: str | None = None
