@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
-from typing import Annotated, Literal, cast
+from typing import Annotated, Any, ClassVar, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, RootModel, StringConstraints, TypeAdapter, model_validator
+
+from tulia.domain.persisted import Migration, migrated, reading, without_unknown
 
 Lang = Literal["en", "sw", "sheng"]
 LangPref = Literal["en", "sw", "sheng", "mixed"]
@@ -23,9 +26,23 @@ _REF_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 
 class Model(BaseModel):
-    """Base for stored domain models: strict about unknown fields, immutable by copy."""
+    """Base for stored domain models: strict about unknown fields when built, immutable by copy; read
+    from storage as written by any release (migrated from its version, fields no longer known dropped:
+    ``tulia.domain.persisted``)."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    SCHEMA: ClassVar[int] = 1
+    MIGRATIONS: ClassVar[dict[int, Migration]] = {}
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _as_stored_by_any_release(cls, data: Any, handler: Callable[[Any], Any]) -> Any:
+        if not isinstance(data, dict) or not reading():
+            return handler(data)
+        data = dict(data)
+        version = int(data.pop("schema_version", None) or 1)
+        return handler(without_unknown(cls, migrated(cls, data, version)))
 
 
 class LocalText(RootModel[str | dict[Lang, str]]):

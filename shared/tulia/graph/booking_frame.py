@@ -14,8 +14,8 @@ from typing import Literal, get_args
 
 from pydantic import Field
 
+from tulia.domain.persisted import Persisted
 from tulia.graph.frame import VariantChoice
-from tulia.graph.persisted import Persisted
 from tulia.graph.slots import SlotFrame
 from tulia.nlu.when import WhenSaid
 

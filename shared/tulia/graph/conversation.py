@@ -12,12 +12,12 @@ from typing import Any
 from langgraph.types import Command
 
 from tulia.channel.whatsapp import customer_key
+from tulia.domain.persisted import reading_stored
 from tulia.graph.booking_frame import BOOKING_MODELS
 from tulia.graph.context import EngineContext
 from tulia.graph.frame import FRAME_MODELS
 from tulia.graph.graph import TURN_STEP_LIMIT, build_graph
 from tulia.graph.nodes import conversation_id_for
-from tulia.graph.persisted import reading_checkpoint
 from tulia.nlg.messages import OutboundMessage
 from tulia.nlu.engine import UnderstandingEngine
 from tulia.services import Services
@@ -92,12 +92,12 @@ INTERRUPT = "__interrupt__"  # the pending-write channel LangGraph records an in
 
 def checkpoint_serde() -> Any:
     """The checkpoints' serializer: the typed frames are kept as themselves (only these models may be
-    read back) and read leniently, as written by any release (``tulia.graph.persisted``)."""
+    read back) and read leniently, as written by any release (``tulia.domain.persisted``)."""
     from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
     class CheckpointSerde(JsonPlusSerializer):
         def loads_typed(self, data: tuple[str, bytes]) -> Any:
-            with reading_checkpoint():
+            with reading_stored():
                 return super().loads_typed(data)
 
     return CheckpointSerde(allowed_msgpack_modules=[(model.__module__, model.__name__) for model in STATE_MODELS])

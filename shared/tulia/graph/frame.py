@@ -14,8 +14,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from tulia.domain.persisted import Persisted
 from tulia.domain.tenant import Tenant
-from tulia.graph.persisted import Persisted
 from tulia.graph.slots import SlotFrame
 
 PaymentMethod = Literal["mpesa_stk", "mpesa_c2b", "pesapal"]

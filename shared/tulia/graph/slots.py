@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tulia.graph.persisted import Persisted
+from tulia.domain.persisted import Persisted
 
 if TYPE_CHECKING:  # the state holds frames: this module is imported by it, so it imports nothing of the graph
     from tulia.graph.calls import Turn

@@ -1,19 +1,20 @@
-"""Models kept in conversation checkpoints, readable by every later release.
+"""Models that outlive the release that wrote them: stored records and conversation checkpoints.
 
-A checkpoint lives 30 days, so the release that reads it is often not the one that wrote it. Every
-model the graph keeps in its state (the order frame, the booking frame and their parts) derives from
-:class:`Persisted`:
+A checkpoint lives 30 days and a record for years, so the release that reads one is often not the one
+that wrote it (and a rollback reads what a newer release wrote). Both kinds are versioned: a class that
+changes its shape raises ``SCHEMA`` and adds a migration from the previous version (``MIGRATIONS[n]`` turns
+version n's dict into version n+1's), run on load. Read from storage (inside :func:`reading_stored`):
 
-- it carries ``schema_version``; a class that changes its shape raises ``SCHEMA`` and adds a migration
-  from the previous version (``MIGRATIONS[n]`` turns version n's dict into version n+1's), run on load;
-- read from a checkpoint (:func:`reading_checkpoint`), fields no longer known are dropped, and a value that
-  no longer validates is dropped too (a list loses the element, a field falls back to its default), so the
-  conversation resumes with what can be read; both are logged. Built in code, the models stay strict
-  (unknown fields and bad values raise).
+- stored records (:class:`tulia.domain.common.Model`): fields no longer known are dropped (logged); a value
+  that does not validate is an error, never guessed at (money facts live here). The version travels as the
+  item's ``schema_version`` attribute, written by the store's codec once a class is past version 1;
+- checkpointed models (:class:`Persisted`: the order and booking frames and their parts) carry
+  ``schema_version`` as a field; besides unknown fields, a value that no longer validates is dropped too (a
+  list loses the element, a field takes its default), so the conversation resumes with what can be read.
 
-Without this, LangGraph's serializer falls back to ``model_construct`` for a model that does not
-validate, and the frame's lines come back as plain dicts: the next turn raised ``AttributeError``.
-This module imports nothing of the graph (the frames import it).
+Built in code, both stay strict: unknown fields and bad values raise. (Without this, LangGraph's serializer
+fell back to ``model_construct`` for a frame that did not validate, and its lines came back as plain dicts:
+the next turn raised ``AttributeError``.)
 """
 
 from __future__ import annotations
@@ -30,18 +31,41 @@ from tulia.observability import logger as log
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
-_READING = ContextVar("reading_checkpoint", default=False)
+_READING = ContextVar("reading_stored", default=False)
 MAX_REPAIRS = 50  # values dropped from one model before giving up (it is then not read at all)
 
 
 @contextmanager
-def reading_checkpoint() -> Iterator[None]:
-    """Models validated inside are read leniently: as a checkpoint written by another release."""
+def reading_stored() -> Iterator[None]:
+    """Models validated inside are read as stored by any release (see the module's docstring)."""
     token = _READING.set(True)
     try:
         yield
     finally:
         _READING.reset(token)
+
+
+def migrated(cls: type[BaseModel], data: dict[str, Any], version: int) -> dict[str, Any]:
+    """``data`` as written at ``version``, brought to the class's current ``SCHEMA``."""
+    target: int = getattr(cls, "SCHEMA", 1)
+    migrations: dict[int, Migration] = getattr(cls, "MIGRATIONS", {})
+    while version < target:
+        data = migrations[version](data)
+        version += 1
+    return data
+
+
+def without_unknown(cls: type[BaseModel], data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` without the fields the class no longer knows (logged)."""
+    unknown = sorted(set(data) - set(cls.model_fields))
+    if not unknown:
+        return data
+    log.info("stored fields no longer known were dropped", extra={"model": cls.__name__, "fields": unknown})
+    return {k: v for k, v in data.items() if k not in unknown}
+
+
+def reading() -> bool:
+    return _READING.get()
 
 
 class Persisted(BaseModel):
@@ -59,17 +83,11 @@ class Persisted(BaseModel):
     def _read_from_any_release(cls, data: Any, handler: Callable[[Any], Any]) -> Any:
         if not isinstance(data, dict):  # an instance (assignment, copies): nothing to migrate
             return handler(data)
-        data = dict(data)
-        version = int(data.get("schema_version") or 1)
-        while version < cls.SCHEMA:
-            data = cls.MIGRATIONS[version](data)
-            version += 1
+        data = migrated(cls, dict(data), int(data.get("schema_version") or 1))
         data["schema_version"] = cls.SCHEMA
         if not _READING.get():
             return handler(data)
-        unknown = sorted(set(data) - set(cls.model_fields))
-        for name in unknown:
-            data.pop(name)
+        data = without_unknown(cls, data)
         dropped: list[str] = []
         for _ in range(MAX_REPAIRS):
             try:
@@ -80,8 +98,6 @@ class Persisted(BaseModel):
                     raise
         else:
             raise ValueError(f"{cls.__name__}: more than {MAX_REPAIRS} values could not be read")
-        if unknown:
-            log.info("checkpoint fields no longer known were dropped", extra={"model": cls.__name__, "fields": unknown})
         if dropped:
             log.warning(
                 "checkpoint values that no longer validate were dropped",
