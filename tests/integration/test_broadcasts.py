@@ -24,6 +24,7 @@ from tulia.pipeline.webhook import WebhookService
 from tulia.pipeline.webhook_app import handle as webhook
 from tulia.services import Services
 from tulia.store.audit import AuditRepo
+from tulia.store.broadcast_statuses import BroadcastStatuses
 from tulia.store.broadcasts import BroadcastRepo
 from tulia.store.messages import MessageRepo
 from tulia.store.queues import OUTREACH, InboundQueue, OutreachQueue, create_queues
@@ -92,7 +93,7 @@ def world(seeded: Services, setup: dict[str, Any], clock: Clock) -> dict[str, An
         messages=MessageRepo(seeded.db),
         queue=InboundQueue(sqs, pipe.url),
         clock=seeded.clock,
-        broadcasts=BroadcastRepo(seeded.db),
+        broadcasts=BroadcastStatuses(seeded.db),
     )
     deps = AdminDeps(
         services=seeded,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import SALON, SHOP, Caller, Clock, new_customer
-from tulia.domain.common import sortable
 from tulia.domain.order import ORDER_TRANSITIONS
 from tulia.domain.payment import Payment
+from tulia.domain.times import sortable
 from tulia.errors import InvalidInput, NotFound, StateConflict
 from tulia.services import Services
 from tulia.store import keys

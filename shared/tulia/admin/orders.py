@@ -22,10 +22,11 @@ from tulia.admin.common import (
     customer_briefs,
 )
 from tulia.channel.whatsapp import customer_key
-from tulia.domain.common import NAIROBI, sortable
+from tulia.domain.common import NAIROBI
 from tulia.domain.order import FULFILMENT_STEPS, Order, OrderEvent, OrderStatus, PaymentState
 from tulia.domain.payment import OwedBack, Payment, UnmatchedPayment
 from tulia.domain.phone import normalize_phone
+from tulia.domain.times import sortable
 from tulia.errors import BusinessRuleViolation, InvalidInput, NotFound, StateConflict
 from tulia.observability import logger as log
 from tulia.payments.reconcile import apply_transaction, suggested_orders, unmatched_or_404

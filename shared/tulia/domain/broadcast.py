@@ -14,16 +14,6 @@ from tulia.domain.templates import NAME_PATTERN
 BroadcastStatus = Literal["sending", "done", "cancelled"]
 RecipientStatus = Literal["queued", "sending", "sent", "delivered", "read", "failed", "skipped"]
 NAME_PARAMETER = "{name}"  # a template parameter filled with each customer's first name
-# a status only moves forward: a late "sent" after "read" changes nothing; failed is final
-STATUS_RANK: dict[str, int] = {
-    "queued": 0,
-    "sending": 0,
-    "sent": 1,
-    "delivered": 2,
-    "read": 3,
-    "failed": 4,
-    "skipped": 4,
-}
 
 
 class Segment(Model):

@@ -1,4 +1,4 @@
-"""Small shared types: languages, money, ids, time."""
+"""Small shared types: languages, money, ids, time (sort-key times: ``tulia.domain.times``)."""
 
 from __future__ import annotations
 
@@ -98,11 +98,6 @@ def iso(dt: datetime) -> str:
     """The one text form of a time in the store: UTC, exactly as pydantic writes model fields, so a
     condition such as ``updated_at = :before`` compares like with like."""
     return str(_DATETIME.dump_python(dt.astimezone(UTC), mode="json"))
-
-
-def sortable(dt: datetime) -> str:
-    """Fixed-width UTC time for sort keys, so keys order exactly as times do."""
-    return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def new_id(prefix: str, nbytes: int = 8) -> str:

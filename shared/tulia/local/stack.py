@@ -84,6 +84,7 @@ class LocalStack:
         from tulia.pipeline.payments import PaymentCallbacks
         from tulia.pipeline.webhook import WebhookService
         from tulia.services import build_services
+        from tulia.store.broadcast_statuses import BroadcastStatuses
         from tulia.store.broadcasts import BroadcastRepo
         from tulia.store.limits import LimitCounters
         from tulia.store.messages import MessageRepo
@@ -182,7 +183,7 @@ class LocalStack:
             messages=MessageRepo(services.db),
             queue=InboundQueue(sqs, self.queue_url),
             clock=services.clock,
-            broadcasts=BroadcastRepo(services.db),
+            broadcasts=BroadcastStatuses(services.db),
         )
         self.agent = AgentService(
             services=services,

@@ -18,7 +18,7 @@ from tulia.errors import InvalidInput, TuliaError
 from tulia.observability import logger as log
 from tulia.observability import set_tenant
 from tulia.pipeline.apigw import HttpResponse, read_body
-from tulia.store.broadcasts import BroadcastRepo
+from tulia.store.broadcast_statuses import BroadcastStatuses
 from tulia.store.messages import MessageRepo
 from tulia.store.queues import InboundQueue
 
@@ -42,7 +42,7 @@ class WebhookService:
     queue: InboundQueue
     clock: Callable[[], datetime]
     record: MetricsSink | None = None  # business metrics (the Lambda publishes them)
-    broadcasts: BroadcastRepo | None = None  # statuses of broadcast messages are counted on their broadcast
+    broadcasts: BroadcastStatuses | None = None  # statuses of broadcast messages are counted on their broadcast
     _routes: dict[str, tuple[float, str | None]] = field(default_factory=dict)
 
     def verify(self, params: dict[str, str]) -> HttpResponse:

@@ -7,7 +7,8 @@ from typing import Any
 
 from pydantic import Field
 
-from tulia.domain.common import Model, new_id, sortable
+from tulia.domain.common import Model, new_id
+from tulia.domain.times import sortable
 from tulia.store import keys
 from tulia.store.codec import from_item, to_item
 from tulia.store.dynamo import Dynamo, Page

@@ -26,8 +26,9 @@ from tulia.domain.booking import (
     cell_starts,
     local,
 )
-from tulia.domain.common import iso, sortable
+from tulia.domain.common import iso
 from tulia.domain.order import Order
+from tulia.domain.times import sortable
 from tulia.errors import NotFound, StateConflict
 from tulia.store import keys
 from tulia.store.codec import from_item, to_item

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from tulia.domain.broadcast import STATUS_RANK, Broadcast, Recipient
+from tulia.domain.broadcast import Broadcast, Recipient
 from tulia.domain.common import iso
 from tulia.errors import NotFound, StateConflict
 from tulia.store import keys
@@ -175,48 +175,6 @@ class BroadcastRepo:
                 }
             )
         self.db.transact(ops, conflict_message="The recipient was settled before.")
-
-    def on_status(self, tenant_id: str, message_id: str, status: str) -> bool:
-        """Meta's status of a message we sent: when it belongs to a broadcast, the recipient moves on
-        (never back: sent < delivered < read; failed is final) and the broadcast counts it. One read
-        for a message of no broadcast."""
-        if status not in STATUS_RANK or status == "queued":
-            return False
-        link = self.db.get(MESSAGES, keys.wa_message_pk(tenant_id, message_id), keys.BROADCAST_OF_MESSAGE)
-        if link is None:
-            return False
-        lower = [s for s, rank in STATUS_RANK.items() if rank < STATUS_RANK[status] and s not in ("failed", "skipped")]
-        placeholders = {f":l{n}": s for n, s in enumerate(lower)}
-        try:
-            self.db.transact(
-                [
-                    {
-                        "Update": {
-                            "table": MESSAGES,
-                            "pk": keys.broadcast_recipients_pk(tenant_id, str(link["broadcast_id"])),
-                            "sk": keys.recipient_sk(str(link["customer_id"])),
-                            "update": "SET #s = :s",
-                            "condition": f"#s IN ({', '.join(placeholders)})",
-                            "names": {"#s": "status"},
-                            "values": {":s": status, **placeholders},
-                        }
-                    },
-                    {
-                        "Update": {
-                            "table": MESSAGES,
-                            "pk": keys.broadcasts_pk(tenant_id),
-                            "sk": str(link["broadcast_id"]),
-                            "update": "ADD counts.#c :one",
-                            "names": {"#c": status},
-                            "values": {":one": 1},
-                        }
-                    },
-                ],
-                conflict_message="An older status.",
-            )
-        except StateConflict:
-            return False  # a repeat, or a status older than the one recorded
-        return True
 
     def count_stop(self, tenant_id: str, customer_id: str) -> str | None:
         """A customer opted out: the broadcast they got in the week before counts a STOP."""

@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from tulia.domain.common import iso, new_id, sortable
+from tulia.domain.common import iso, new_id
 from tulia.domain.customer import ConsentEvent, ConsentSource, Customer
+from tulia.domain.times import sortable
 from tulia.errors import NotFound
 from tulia.store import keys
 from tulia.store.codec import from_item, to_item

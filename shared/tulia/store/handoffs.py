@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tulia.domain.common import iso, sortable
+from tulia.domain.common import iso
 from tulia.domain.handoff import HandoffTicket, TranscriptEntry
+from tulia.domain.times import sortable
 from tulia.errors import NotFound
 from tulia.store import keys
 from tulia.store.codec import from_item, to_item

@@ -9,7 +9,7 @@ import hashlib
 from datetime import datetime, timedelta
 from typing import Any
 
-from tulia.domain.common import sortable
+from tulia.domain.times import sortable
 from tulia.errors import StateConflict
 from tulia.store import keys
 from tulia.store.dynamo import Dynamo

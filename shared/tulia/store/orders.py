@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from tulia.domain.booking import Booking
-from tulia.domain.common import iso, sortable
+from tulia.domain.common import iso
 from tulia.domain.order import FULFILMENT_STEPS, ORDER_TRANSITIONS, PAYABLE_STATES, Order
 from tulia.domain.payment import (
     OWED_BACK_TRANSITIONS,
@@ -23,6 +23,7 @@ from tulia.domain.payment import (
     Payment,
     UnmatchedPayment,
 )
+from tulia.domain.times import sortable
 from tulia.errors import NotFound, StateConflict
 from tulia.store import keys
 from tulia.store.bookings import BookingRepo
