@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,6 +21,11 @@ LIMIT_MB = 250
 
 
 def size_mb(path: Path) -> float:
+    """Unzipped size of an asset: a staged folder, or a zip CDK ships as it is (its own CLI layer)."""
+    zipped = path.parent / (path.name + ".zip")
+    if not path.exists() and zipped.exists():
+        with zipfile.ZipFile(zipped) as z:
+            return sum(i.file_size for i in z.infolist()) / 1_000_000
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) / 1_000_000
 
 
@@ -42,7 +48,10 @@ def main(stage: str = "dev") -> None:
             return assembly / ("asset." + code["S3Key"].removesuffix(".zip"))
 
         layers = {
-            lid: (r["Properties"]["LayerName"], size_mb(asset_of(r["Properties"]["Content"])))
+            lid: (
+                r["Properties"].get("LayerName", lid),
+                size_mb(asset_of(r["Properties"]["Content"])),
+            )  # CDK's own layers have no name
             for lid, r in resources.items()
             if r["Type"] == "AWS::Lambda::LayerVersion"
         }

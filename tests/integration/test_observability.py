@@ -67,6 +67,14 @@ def test_a_messages_log_lines_carry_the_request_and_the_shop_from_webhook_to_rep
     agent_lines = logs.take()
     tools = {line["tool"] for line in agent_lines if line["message"] == "tool call"}
     assert "catalog_search" in tools
+    # each tool call names the graph node that made it (spec 8.4)
+    nodes = {line["tool"]: line.get("node") for line in agent_lines if line["message"] == "tool call"}
+    assert all(nodes.values()), nodes
+    assert nodes == {
+        "tenant_get_context": "load_context",
+        "customer_get_or_create": "load_context",
+        "catalog_search": "search",
+    }
     assert keys_of(agent_lines) == {("wamid.obs1", SHOP)}  # every line of the turn, the tools' included
 
     logger.info("outside any request")

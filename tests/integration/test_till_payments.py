@@ -13,6 +13,7 @@ import pytest
 from tests.chat import Chat
 from tests.conftest import BOTO, SALON, SHOP
 from tests.integration.test_money_ledger import accounted
+from tests.integration.test_observability import LogLines, logs  # noqa: F401
 from tests.integration.test_reaching_customers import Admin
 from tests.integration.test_webhook import api_event
 from tulia.admin.api import build_admin_api
@@ -190,3 +191,18 @@ def test_anothers_till_code_does_not_pay_my_order_and_a_second_mismatch_goes_to_
     customer = seeded.customers.get(SALON, str(salon_chat.state["customer_id"]))
     assert customer.handoff_ticket_id is not None  # a person checks the shop's M-Pesa statement
     assert accounted(seeded, SALON) == {"paid_orders": 0, "overpayments": 0, "unmatched": Decimal("360.00")}
+
+
+def test_a_till_payment_waiting_for_its_code_is_logged_as_expected_not_as_an_error(
+    setup: dict[str, Any],
+    seeded: Services,
+    logs: LogLines,  # noqa: F811
+) -> None:
+    """Issue 32, part 8: Buy Goods money has no account number, so it waits for the customer's code:
+    expected, logged at INFO; only money a person must match is an ERROR."""
+    till_confirmation(setup, seeded, "SKLWAIT001", "450.00")
+    [line] = [
+        entry for entry in logs.take() if "Till payment" in entry["message"] or "pays no order" in entry["message"]
+    ]
+    assert (line["level"], line["message"]) == ("INFO", "Till payment kept until its customer sends the code")
+    assert seeded.payments.get_unmatched(SALON, "SKLWAIT001") is not None  # kept all the same

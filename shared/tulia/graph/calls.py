@@ -57,6 +57,7 @@ class Turn:
             customer_id=customer_id,
             message_id=self.ctx.message_id,
             language=self.text_lang,
+            node=self.node,
         )
         started = time.perf_counter()
         result = call_tool(

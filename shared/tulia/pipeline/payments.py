@@ -395,7 +395,11 @@ class PaymentCallbacks:
     def _unmatched(self, tenant_id: str, body: dict[str, Any], reason: str, order: Order | None = None) -> None:
         """Money arrived that pays no order as it stands: keep it for the shop to reconcile (once per
         TransID). When the reference names an order, its customer's conversation goes to a person."""
-        log.error("C2B money received that pays no order: a person must match it", extra={"tenant_id": tenant_id})
+        if reason == "unknown_reference" and not str(body.get("BillRefNumber") or "").strip():
+            # a Till payment (Buy Goods has no account number): expected, its customer sends the code next
+            log.info("Till payment kept until its customer sends the code", extra={"tenant_id": tenant_id})
+        else:
+            log.error("C2B money received that pays no order: a person must match it", extra={"tenant_id": tenant_id})
         unmatched = UnmatchedPayment(
             tenant_id=tenant_id,
             trans_id=str(body["TransID"])[:40],

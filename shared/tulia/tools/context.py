@@ -17,3 +17,4 @@ class ToolContext:
     customer_id: str | None = None  # the chat's own customer; customer-scoped tools must match it
     message_id: str | None = None
     language: str | None = None  # the reply's language: a shop's per-language texts are given in it
+    node: str | None = None  # the graph node calling (named on the tool call's log line, spec 8.4)

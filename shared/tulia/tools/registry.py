@@ -290,6 +290,7 @@ def _finish(name: str, ctx: ToolContext, started: float, result: dict[str, Any])
             "tenant_id": ctx.tenant_id,
             "conversation_id": ctx.conversation_id,
             "request_id": ctx.request_id,
+            "node": ctx.node,
         },
     )
     return result
