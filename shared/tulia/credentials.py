@@ -91,7 +91,7 @@ class SecretStore:
         """Set ``values`` in the secret (created when absent); its other keys are kept."""
         current = self.read(name) or {}
         self.provider.set(name, {**current, **values})
-        self.provider.clear_cache()
+        self.provider.clear_cache()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
 
 
 def deployment_settings(settings: Settings, *needs: DeploymentSecret, store: SecretStore | None = None) -> Settings:

@@ -159,17 +159,17 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
     if swagger:
         app.enable_swagger(path=SWAGGER_PATH, persist_authorization=True, **openapi_kwargs)
 
-    @app.exception_handler(RequestValidationError)
+    @app.exception_handler(RequestValidationError)  # type: ignore[untyped-decorator]  # Powertools: untyped
     def invalid_request(exc: RequestValidationError) -> Response[str]:
         errors = _field_errors(exc.errors())
         return error_response(422, {"code": "invalid_input", "message": "The request is not valid.", "errors": errors})
 
-    @app.exception_handler(ValidationError)
+    @app.exception_handler(ValidationError)  # type: ignore[untyped-decorator]
     def invalid_model(exc: ValidationError) -> Response[str]:
         errors = _field_errors(exc.errors(include_url=False))
         return error_response(422, {"code": "invalid_input", "message": "The request is not valid.", "errors": errors})
 
-    @app.exception_handler(TuliaError)
+    @app.exception_handler(TuliaError)  # type: ignore[untyped-decorator]
     def tulia_error(exc: TuliaError) -> Response[str]:
         status = _status(exc)
         if status >= 500:

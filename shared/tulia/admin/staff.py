@@ -12,7 +12,7 @@ import string
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 from urllib.parse import unquote
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
@@ -144,7 +144,7 @@ def register(
     def directory() -> StaffDirectory:
         if deps.staff is None:
             raise ProviderUnavailable("The staff user pool is not configured for the admin API.")
-        return deps.staff
+        return cast(StaffDirectory, deps.staff)
 
     @app.get("/admin/me", tags=["shop"], summary="Who you are: your shop, roles and its languages")
     def me(who: Annotated[Principal, Depends(staff)]) -> Me:

@@ -6,7 +6,7 @@ import re
 import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
-from typing import Annotated, Any, ClassVar, Literal, cast
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, RootModel, StringConstraints, TypeAdapter, model_validator
 
@@ -81,7 +81,7 @@ class LocalText(RootModel[str | dict[Lang, str]]):
         if isinstance(self.root, str):
             return self.root
         order = [lang, "sw" if lang == "sheng" else None, default, "en", "sw", "sheng"]
-        return next(self.root[cast(Lang, o)] for o in [*order, *self.root] if o in self.root)
+        return next(self.root[o] for o in [*order, *self.root] if o in self.root)
 
 
 MAX_LOCAL_TEXT = 300

@@ -11,13 +11,12 @@ from typing import Any
 
 from langgraph.types import Command
 
-from tulia.channel.whatsapp import customer_key
+from tulia.channel.whatsapp import conversation_id_for, customer_key
 from tulia.domain.persisted import reading_stored
 from tulia.graph.booking_frame import BOOKING_MODELS
 from tulia.graph.context import EngineContext
 from tulia.graph.frame import FRAME_MODELS
 from tulia.graph.graph import TURN_STEP_LIMIT, build_graph
-from tulia.graph.nodes import conversation_id_for
 from tulia.nlg.messages import OutboundMessage
 from tulia.nlu.engine import UnderstandingEngine
 from tulia.services import Services
@@ -122,7 +121,7 @@ def dynamodb_checkpointer(
     from langgraph.checkpoint.base import get_checkpoint_id
     from langgraph_checkpoint_aws import DynamoDBSaver
 
-    class TurnScopedSaver(DynamoDBSaver):
+    class TurnScopedSaver(DynamoDBSaver):  # type: ignore[misc]  # the package ships no types
         def __init__(self) -> None:
             super().__init__(
                 table_name=table_name,

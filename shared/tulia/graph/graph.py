@@ -17,7 +17,8 @@ from tulia.graph.context import EngineContext
 from tulia.graph.journeys.offers import offers
 from tulia.graph.journeys.orders import orders
 from tulia.graph.journeys.prefs import prefs
-from tulia.graph.journeys.sales import SALE_QUESTIONS, resume_sale, sales
+from tulia.graph.journeys.sale_common import SALE_QUESTIONS
+from tulia.graph.journeys.sales import resume_sale, sales
 from tulia.graph.journeys.support import support, unknown
 from tulia.graph.routing import CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE
 from tulia.graph.state import ConversationState

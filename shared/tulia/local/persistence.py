@@ -407,7 +407,7 @@ def pool_users(region: str, user_pool_id: str) -> list[dict[str, Any]]:
     """The pool's users with what the API never returns (their passwords), from moto's own records:
     the local pool is recreated on every start and its people must be able to sign in again."""
     from moto.cognitoidp.models import cognitoidp_backends
-    from moto.core import DEFAULT_ACCOUNT_ID
+    from moto.core.models import DEFAULT_ACCOUNT_ID
 
     pool = cognitoidp_backends[DEFAULT_ACCOUNT_ID][region].user_pools.get(user_pool_id)
     if pool is None:

@@ -118,7 +118,8 @@ def service() -> APIGatewayHttpResolver:
 
 def handle(event: dict[str, Any], api: APIGatewayHttpResolver | None = None) -> dict[str, Any]:
     """One admin request; its log lines carry API Gateway's request id and the caller's shop."""
-    from tulia.admin.auth import TENANT_CLAIM, TENANT_ID_PATTERN
+    from tulia.admin.auth import TENANT_CLAIM
+    from tulia.domain.common import TENANT_ID_PATTERN
 
     resolver = api or service()
     context = event.get("requestContext") or {}

@@ -72,21 +72,21 @@ def _body() -> bytes:
 @app.post("/payments/daraja/stk/<token>")
 def stk(token: str) -> Response[str]:
     if not _TOKEN.fullmatch(token):
-        return not_found(None)
+        return _not_found()
     return _response(_callbacks().stk_callback(token, _body()))
 
 
 @app.post("/payments/daraja/c2b/<token>/<phase>")
 def c2b(token: str, phase: str) -> Response[str]:
     if not _TOKEN.fullmatch(token) or phase not in ("confirmation", "validation"):
-        return not_found(None)
+        return _not_found()
     return _response(_callbacks().c2b_or_defer(token, phase, _body()))
 
 
 @app.route("/payments/pesapal/ipn/<tenant_id>", method=["GET", "POST"])
 def pesapal_ipn(tenant_id: str) -> Response[str]:
     if not _TENANT.fullmatch(tenant_id):
-        return not_found(None)
+        return _not_found()
     set_tenant(tenant_id)
     note: dict[str, Any] = dict(app.current_event.query_string_parameters or {})
     raw = _body()
@@ -104,12 +104,16 @@ def pesapal_return() -> Response[str]:
     return _response(HttpResponse(200, RETURN_PAGE, "text/html; charset=utf-8"))
 
 
-@app.not_found
-def not_found(_exc: Exception | None) -> Response[str]:
+def _not_found() -> Response[str]:
     return _response(HttpResponse(404, '{"error":"not_found"}'))
 
 
-@app.exception_handler(InvalidInput)
+@app.not_found
+def not_found(_exc: Exception | None) -> Response[str]:
+    return _not_found()
+
+
+@app.exception_handler(InvalidInput)  # type: ignore[untyped-decorator]  # Powertools leaves it untyped
 def invalid_input(exc: InvalidInput) -> Response[str]:
     """Input no provider should send (a key part with '#', ...): a clear 400, nothing changed."""
     return _response(HttpResponse(400, json.dumps({"error": exc.code, "message": str(exc)[:200]})))
@@ -121,7 +125,7 @@ def handle(event: dict[str, Any], svc: PaymentCallbacks | None = None) -> dict[s
         return handle_checks(event, svc or service())
     request_id = (event.get("requestContext") or {}).get("requestId")
     with _LOCK, request_scope(request_id):
-        app.append_context(service=svc or service())
+        app.append_context(service=svc or service())  # type: ignore[no-untyped-call]
         return app.resolve(event, None)  # type: ignore[arg-type]
 
 

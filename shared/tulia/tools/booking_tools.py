@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import AwareDatetime, Field
 
 from tulia import appointments as appt
-from tulia.domain.booking import Booking, SlotWish, change_terms, local
+from tulia.domain.booking import Booking, Slot, SlotWish, change_terms, local
 from tulia.domain.tenant import Tenant
 from tulia.errors import NotFound
 from tulia.tools.args import ScopedArgs, _Args
@@ -134,7 +134,7 @@ class BookingsOut(Output):
     bookings: list[BookingOut]
 
 
-def _slot(tenant: Tenant, slot: appt.Slot, minutes: int) -> SlotOut:
+def _slot(tenant: Tenant, slot: Slot, minutes: int) -> SlotOut:
     member = tenant.booking_settings().member(slot.staff_id)
     start = local(slot.start)
     return SlotOut(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from langgraph.runtime import Runtime
 
@@ -97,7 +97,7 @@ def _chosen(turn: Turn) -> dict[str, Any] | None:
         return next((o for o in s.pending_options if o["id"] == reply_id), None)
     choice = s.understanding.get("choice")
     if choice is not None and 1 <= choice <= len(s.pending_options):
-        return s.pending_options[choice - 1]
+        return cast(dict[str, Any], s.pending_options[choice - 1])  # understanding is an untyped dict
     body = str(s.inbound.get("text") or "").upper().replace(" ", "")
     return next((o for o in s.pending_options if o["title"].replace("-", "") in body.replace("-", "")), None)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
@@ -71,7 +71,7 @@ class PesapalClient:
                 f"pesapal: {message or body.get('message') or 'request refused'}",
                 details={"provider": "pesapal", "body": body},
             )
-        return body
+        return cast(dict[str, Any], body)
 
     def token(self, creds: PesapalCredentials) -> str:
         with self._lock:
