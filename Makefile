@@ -80,8 +80,8 @@ fmt: install
 	$(BIN)/ruff check --fix shared functions tests bench scripts infra
 	$(BIN)/ruff format shared functions tests bench scripts infra
 
-dev: install console ## the embedded local stack with the demo shop (its data kept in .tulia-data/ across restarts)
-	$(BIN)/tulia dev --data-dir .tulia-data
+dev: install console ## the embedded local stack with the demo shop (its data kept in .tulia-data/ across restarts; PORT=8080)
+	$(BIN)/tulia dev --data-dir .tulia-data$(if $(PORT), --port $(PORT))
 
 bench: install console browser
 	$(BIN)/python bench/catalog_search.py

@@ -236,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     tok.add_argument("--tenant-id", required=True, metavar="T", help="the shop the staff member belongs to")
     tok.add_argument("--role", choices=["owner", "agent"], default="owner")
     tok.add_argument("--email", help="the staff member (default: <role>@<tenant>.local; created on first use)")
-    tok.add_argument("--port", type=int, help="the stack's port (default: the most recently started stack)")
+    tok.add_argument("--port", type=int, help="the stack's port (needed when several stacks run)")
     tok.set_defaults(func=cmd_admin_token)
 
     chat = sub.add_parser("chat", help="chat with a shop's bot in the terminal (one stdin line = one message)")

@@ -26,7 +26,10 @@ class Admin(Stack):
 
     def token(self, tenant_id: str, role: str = "owner") -> str:
         out = subprocess.run(
-            [sys.executable, "-m", "tulia.cli", "admin-token", "--tenant-id", tenant_id, "--role", role],
+            [
+                *(sys.executable, "-m", "tulia.cli", "admin-token", "--tenant-id", tenant_id, "--role", role),
+                *("--port", self.url.rsplit(":", 1)[1]),  # the stack this test means
+            ],
             cwd=ROOT,
             env={**os.environ, "TULIA_STATE_DIR": str(self.state_dir)},
             capture_output=True,

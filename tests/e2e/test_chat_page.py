@@ -214,7 +214,7 @@ def test_a_broadcast_and_an_order_update_show_on_the_page_as_a_phone_shows_them(
     phone = "+254711500009"
     assert "offers" in stack.say(phone, type="text", text="send me offers").lower()
     token = subprocess.run(
-        [sys.executable, "-m", "tulia.cli", "admin-token", "--tenant-id", SHOP],
+        [sys.executable, "-m", "tulia.cli", "admin-token", "--tenant-id", SHOP, "--port", stack.url.rsplit(":", 1)[1]],
         cwd=ROOT,
         env={k: v for k, v in os.environ.items() if not k.startswith("TULIA_")},
         capture_output=True,

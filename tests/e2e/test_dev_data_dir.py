@@ -85,9 +85,9 @@ def test_the_demo_shop_keeps_its_orders_and_conversations_across_a_restart(tmp_p
     assert "waiting for you to choose how to pay" in status
 
 
-def owner_token(state: Path) -> str:
+def owner_token(state: Path, port: int) -> str:
     out = subprocess.run(
-        [sys.executable, "-m", "tulia.cli", "admin-token", "--tenant-id", "demo-shop"],
+        [sys.executable, "-m", "tulia.cli", "admin-token", "--tenant-id", "demo-shop", "--port", str(port)],
         cwd=ROOT,
         env={**os.environ, "TULIA_STATE_DIR": str(state)},
         capture_output=True,
@@ -118,7 +118,7 @@ def test_a_killed_stack_answers_every_message_it_accepted_resumes_pending_prompt
             invited = httpx.post(
                 f"{stack.url}/admin/staff",
                 json={"email": "wanjiru@example.co.ke", "role": "agent"},
-                headers={"authorization": f"Bearer {owner_token(state)}"},
+                headers={"authorization": f"Bearer {owner_token(state, port)}"},
                 timeout=20,
             )
             assert invited.status_code == 200, invited.text
@@ -148,12 +148,12 @@ def test_a_killed_stack_answers_every_message_it_accepted_resumes_pending_prompt
             assert len([r for r in daraja.stk.values() if r.body["PhoneNumber"] == payer]) == 2
             # the invited agent is still invited and can sign in with her temporary password
             staff = httpx.get(
-                f"{stack.url}/admin/staff", headers={"authorization": f"Bearer {owner_token(state)}"}, timeout=20
+                f"{stack.url}/admin/staff", headers={"authorization": f"Bearer {owner_token(state, port)}"}, timeout=20
             ).json()
             assert {"email": "wanjiru@example.co.ke", "status": "invited"}.items() <= next(
                 m for m in staff if m["email"] == "wanjiru@example.co.ke"
             ).items()
-            pool = json.loads(next(state.glob("*.json")).read_text())
+            pool = json.loads((state / f"dev-{port}.json").read_text())
             challenge = boto3.client(
                 "cognito-idp",
                 region_name="eu-west-1",

@@ -203,3 +203,38 @@ def test_register_urls_tells_daraja_and_pesapal_where_the_deployment_is() -> Non
             assert "Unknown tenant 'no-such-shop'" in unknown.stderr
     finally:
         server.stop()
+
+
+def test_a_second_tulia_dev_on_a_used_port_says_so_in_one_line_and_leaves_the_running_stack_alone(
+    tmp_path: Path,
+) -> None:
+    """Issue 32, part 9: it printed a raw OSError and deleted the running stack's state files."""
+    import socket
+
+    state = tmp_path / "state"
+    state.mkdir()
+    with socket.socket() as running:  # the port a stack already serves on
+        running.bind(("127.0.0.1", 0))
+        running.listen()
+        port = running.getsockname()[1]
+        mine = state / f"dev-{port}.json"
+        mine.write_text('{"the running stack": "its pool"}')
+        out = run("dev", "--port", str(port), env={**os.environ, "TULIA_STATE_DIR": str(state)})
+    assert out.returncode == 1
+    [line] = out.stderr.strip().splitlines()
+    assert f"Port {port} is in use" in line
+    assert "Traceback" not in out.stdout + out.stderr
+    assert mine.read_text() == '{"the running stack": "its pool"}'  # untouched
+
+
+def test_admin_token_names_the_stack_it_means_when_several_run(tmp_path: Path) -> None:
+    """Issue 32, part 9: without --port it took the most recently started stack's pool (another test's)."""
+    env = {**os.environ, "TULIA_STATE_DIR": str(tmp_path)}
+    for port in (8091, 8092):
+        (tmp_path / f"dev-{port}.json").write_text("{}")
+    out = run("admin-token", "--tenant-id", "demo-shop", env=env)
+    assert out.returncode == 1
+    assert "Several local stacks are running (ports 8091, 8092): name one with --port." in out.stderr
+    out = run("admin-token", "--tenant-id", "demo-shop", "--port", "8093", env=env)
+    assert out.returncode == 1
+    assert "No local stack runs on port 8093" in out.stderr

@@ -206,30 +206,34 @@ def state_dir() -> Path:
 
 
 def save_pool(pool: LocalPool, port: int) -> Path:
-    """Where ``tulia admin-token`` finds this stack: by port, and the latest started."""
+    """Where ``tulia admin-token`` finds this stack: its own file, keyed by its port."""
     directory = state_dir()
     directory.mkdir(parents=True, exist_ok=True)
-    data = json.dumps(asdict(pool))
-    for name in (f"dev-{port}.json", "dev.json"):
-        (directory / name).write_text(data)
-    return directory / f"dev-{port}.json"
+    path = directory / f"dev-{port}.json"
+    path.write_text(json.dumps(asdict(pool)))
+    return path
 
 
 def load_pool(port: int | None) -> LocalPool:
-    path = state_dir() / (f"dev-{port}.json" if port else "dev.json")
+    """The pool of the stack on ``port``; without a port, of the one stack running (several: name one)."""
+    directory = state_dir()
+    if port is None:
+        running = sorted(directory.glob("dev-*.json"))
+        if len(running) > 1:
+            ports = ", ".join(p.stem.removeprefix("dev-") for p in running)
+            raise FileNotFoundError(f"Several local stacks are running (ports {ports}): name one with --port.")
+        if not running:
+            raise FileNotFoundError("No running local stack found: start it with `tulia dev`.")
+        path = running[0]
+    else:
+        path = directory / f"dev-{port}.json"
     if not path.is_file():
         raise FileNotFoundError(
-            f"No running local stack found ({path} is missing): start it with `tulia dev`"
-            + (f" --port {port}" if port else "")
+            f"No local stack runs on port {port} ({path} is missing): start it with `tulia dev --port {port}`."
         )
     return LocalPool(**json.loads(path.read_text()))
 
 
 def forget_pool(port: int) -> None:
-    """The stack stopped: its state file goes (and the latest pointer, if it was this stack)."""
-    directory = state_dir()
-    mine = directory / f"dev-{port}.json"
-    latest = directory / "dev.json"
-    if latest.is_file() and mine.is_file() and latest.read_text() == mine.read_text():
-        latest.unlink()
-    mine.unlink(missing_ok=True)
+    """The stack stopped: its state file goes (only its own: other stacks keep theirs)."""
+    (state_dir() / f"dev-{port}.json").unlink(missing_ok=True)

@@ -15,6 +15,7 @@ import logging
 import os
 import signal
 import socket
+import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,18 @@ STOP_DEADLINE_SECONDS = 10.0
 AGENT_WORKERS = 4  # concurrent agent "invocations" in the local stack
 AGENT_POLL_SECONDS = 0.2  # how often an idle agent "invocation" asks the queue (Lambda long-polls)
 LOCAL_AWS_ENV = {"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local", "AWS_DEFAULT_REGION": "eu-west-1"}
+
+
+def port_in_use(port: int) -> bool:
+    """Whether a server listens on the port (one left in TIME_WAIT by a stopped stack is free, as the
+    local API's own server, which reuses addresses, would find it)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return True
+    return False
 
 
 def free_port() -> int:
@@ -410,6 +423,13 @@ class LocalStack:
 def run_dev(packs: list[Pack], *, port: int, data_dir: Path | None = None) -> int:
     from tulia.local.auth import DEMO_PASSWORDS, demo_email
 
+    if port_in_use(port):  # before anything starts: the running stack's files and store are left alone
+        print(
+            f"Port {port} is in use (another `tulia dev`?): start this one on another port "
+            "(`tulia dev --port N`, or `make dev PORT=N`).",
+            file=sys.stderr,
+        )
+        return 1
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
