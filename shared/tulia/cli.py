@@ -95,7 +95,19 @@ def cmd_dev(ns: argparse.Namespace) -> int:
     packs, failed = _load_all(pack_dirs)
     if failed:
         return 1
-    code = run_dev(packs, port=ns.port, data_dir=Path(ns.data_dir) if ns.data_dir else None)
+    starts_at = None
+    if ns.clock:
+        from datetime import datetime
+
+        try:
+            starts_at = datetime.fromisoformat(ns.clock)
+        except ValueError:
+            print(f"--clock {ns.clock!r} is not a time: write it as 2026-12-24T21:30+03:00", file=sys.stderr)
+            return 2
+        if starts_at.tzinfo is None:
+            print("--clock needs its time zone (Nairobi is +03:00): 2026-12-24T21:30+03:00", file=sys.stderr)
+            return 2
+    code = run_dev(packs, port=ns.port, data_dir=Path(ns.data_dir) if ns.data_dir else None, starts_at=starts_at)
     # the stack was stopped; leave now even if a server thread of a dependency lingers
     sys.stdout.flush()
     sys.stderr.flush()
@@ -226,6 +238,12 @@ def main(argv: list[str] | None = None) -> int:
         "--data-dir",
         metavar="DIR",
         help="keep orders, customers and conversations here across restarts (default: none)",
+    )
+    dev.add_argument(
+        "--clock",
+        metavar="TIME",
+        help="run the shops' clock from this time (ISO 8601 with its zone, e.g. 2026-12-24T21:30+03:00): "
+        "opening hours, the 24-hour window and reminders tried by hand",
     )
     dev.set_defaults(func=cmd_dev)
 

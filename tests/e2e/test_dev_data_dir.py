@@ -17,7 +17,7 @@ import httpx
 
 from tests.conftest import ROOT, SANDBOX_PASSKEY
 from tests.e2e.test_local_stack import SECRET, VERIFY, Stack, wait_for
-from tests.integration.test_webhook import meta_payload, text_message, value
+from tests.integration.test_webhook import SALON_NUMBER, meta_payload, text_message, value
 from tulia.local.simulators.daraja import DarajaSimulator
 from tulia.local.simulators.graph import GraphSimulator
 from tulia.local.stack import free_port
@@ -32,6 +32,7 @@ def dev(
     *,
     kill: bool = False,
     port: int | None = None,
+    args: tuple[str, ...] = (),
     **settings: str,
 ) -> Iterator[Stack]:
     """``tulia dev --data-dir`` in its own process; stopped with SIGTERM (Ctrl-C), or SIGKILL with ``kill``."""
@@ -50,7 +51,7 @@ def dev(
     }
     with log.open("w") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "tulia.cli", "dev", "--port", str(port), "--data-dir", str(data_dir)],
+            [sys.executable, "-m", "tulia.cli", "dev", "--port", str(port), "--data-dir", str(data_dir), *args],
             cwd=ROOT,
             env=env,
             stdout=out,
@@ -168,3 +169,19 @@ def test_a_killed_stack_answers_every_message_it_accepted_resumes_pending_prompt
             assert challenge["ChallengeName"] == "NEW_PASSWORD_REQUIRED"
     log = (tmp_path / "second.log").read_text()
     assert re.search(r"\(\d+ records restored, [1-9]\d* queued messages and checks resumed", log), log
+
+
+def test_tulia_dev_runs_the_shops_clock_from_the_time_given(tmp_path: Path) -> None:
+    """Issue 32, part 9: `tulia dev --clock` tries hours, the 24-hour window and reminders by hand."""
+    phone = "254711900021"
+    with GraphSimulator() as graph, DarajaSimulator(passkeys={"174379": SANDBOX_PASSKEY}) as daraja:
+        clock = ("--clock", "2026-12-01T08:00+03:00")  # a Tuesday morning in Nairobi
+        with dev(tmp_path / "data", graph, daraja, tmp_path / "dev.log", args=clock) as stack:
+            body = meta_payload(
+                value(text_message("A pedicure tomorrow at 10am please", mid="wamid.clock-1", sender=phone),
+                      number=SALON_NUMBER, wa_id=phone)
+            )  # fmt: skip
+            assert stack.post(body).status_code == 200
+            [offer] = wait_for(lambda: stack.texts_to(phone))
+    assert "Wed 2 Dec" in offer, offer  # "tomorrow" on the stack's clock, not the machine's
+    assert "Clock: the shops' time started at 2026-12-01T08:00:00+03:00" in (tmp_path / "dev.log").read_text()

@@ -17,7 +17,10 @@ import signal
 import socket
 import sys
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +33,12 @@ STOP_DEADLINE_SECONDS = 10.0
 AGENT_WORKERS = 4  # concurrent agent "invocations" in the local stack
 AGENT_POLL_SECONDS = 0.2  # how often an idle agent "invocation" asks the queue (Lambda long-polls)
 LOCAL_AWS_ENV = {"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local", "AWS_DEFAULT_REGION": "eu-west-1"}
+
+
+def running_from(start: datetime) -> Callable[[], datetime]:
+    """A clock that reads ``start`` now and runs on in real time (``tulia dev --clock``)."""
+    began = time.monotonic()
+    return lambda: (start + timedelta(seconds=time.monotonic() - began)).astimezone(UTC)
 
 
 def port_in_use(port: int) -> bool:
@@ -59,6 +68,7 @@ class LocalStack:
     data_dir: Path | None = None  # keep the tables across restarts (tulia dev --data-dir)
     restored: int = 0  # items read back from the data directory (snapshot and journal)
     requeued: int = 0  # messages put back in the queues, and status checks of prompts left pending
+    starts_at: datetime | None = None  # tulia dev --clock: the shops' clock starts here and runs on
     _stops: list[Any] = field(default_factory=list)
 
     def start(self) -> LocalStack:
@@ -162,6 +172,7 @@ class LocalStack:
         self._stops.append(self.http.close)
         self.services = services = build_services(
             s,
+            clock=running_from(self.starts_at) if self.starts_at else None,
             http=self.http,
             mpesa_api_base=s.mpesa_api_base or (self.daraja.base_url if self.daraja else None),
             pesapal_api_base=s.pesapal_api_base or (self.pesapal.base_url if self.pesapal else None),
@@ -420,7 +431,7 @@ class LocalStack:
         self._stops.clear()
 
 
-def run_dev(packs: list[Pack], *, port: int, data_dir: Path | None = None) -> int:
+def run_dev(packs: list[Pack], *, port: int, data_dir: Path | None = None, starts_at: datetime | None = None) -> int:
     from tulia.local.auth import DEMO_PASSWORDS, demo_email
 
     if port_in_use(port):  # before anything starts: the running stack's files and store are left alone
@@ -433,7 +444,7 @@ def run_dev(packs: list[Pack], *, port: int, data_dir: Path | None = None) -> in
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    stack = LocalStack(packs, port=port, data_dir=data_dir)
+    stack = LocalStack(packs, port=port, data_dir=data_dir, starts_at=starts_at)
     try:
         stack.start()
         print(f"Embedded store (moto server: DynamoDB, SQS, S3, Cognito): {stack.store_url}")
@@ -446,6 +457,8 @@ def run_dev(packs: list[Pack], *, port: int, data_dir: Path | None = None) -> in
             )
         for line in stack.seeded:
             print(f"seeded {line}")
+        if starts_at is not None:
+            print(f"Clock: the shops' time started at {starts_at.isoformat()} and runs on from there")
         print(f"Webhook: {stack.base_url}/webhooks/whatsapp (GET verification, POST signed messages)")
         print(f"Payment callbacks: {stack.settings.public_base_url}/payments/daraja/stk/<token>")
         print(f"Chat with the shops as a WhatsApp customer: {stack.base_url}/", flush=True)
