@@ -359,7 +359,7 @@ def provider_callbacks(dev: Dev, t: Tally, confirmed: list[tuple[str, int, str]]
         f"{dev.url}/payments/pesapal/ipn/{SHOP}",
         params={
             "OrderTrackingId": "forged-123",
-            "OrderMerchantReference": "ORD-XXXXX",
+            "OrderMerchantReference": "ORD-XXXXX",  # an order that does not exist: the IPN is forged
             "OrderNotificationType": "IPNCHANGE",
         },
         timeout=20,

@@ -27,7 +27,9 @@ from typing import TYPE_CHECKING, Any
 from tulia.config import Settings, get_settings
 
 if TYPE_CHECKING:
+    from tulia.local.persistence import DataDirectory, Restored
     from tulia.packs.loader import Pack
+    from tulia.store.queues import PaymentCheckQueue
 
 STOP_DEADLINE_SECONDS = 10.0
 AGENT_WORKERS = 4  # concurrent agent "invocations" in the local stack
@@ -184,10 +186,10 @@ class LocalStack:
         checks = PaymentCheckQueue(sqs, queues[PAYMENT_CHECKS.logical_name])
         uploads_url = sqs.create_queue(QueueName=f"{s.table_prefix}kb-uploads")["QueueUrl"]
         data = restored = None
-        if self.data_dir is not None and journal is not None:
+        if journal is not None:  # (there is a journal exactly when there is a data directory)
             from tulia.local.persistence import DataDirectory
 
-            data = DataDirectory(self.data_dir, services.db.client, s.table_prefix, journal, self.store_url)
+            data = DataDirectory(journal.directory, services.db.client, s.table_prefix, journal, self.store_url)
             restored = data.restore()  # before seeding: the packs' own records are written anew
             self.restored = restored.items
             urls = {url.rsplit("/", 1)[-1]: url for url in sqs.list_queues().get("QueueUrls", [])}
@@ -283,8 +285,8 @@ class LocalStack:
             for role, password in DEMO_PASSWORDS.items():
                 ensure_user(self.pool, pack.tenant.tenant_id, role, demo_email(pack.tenant.tenant_id, role), password)
         self.console = ConsoleSite(self.pool, self.http, Path(s.console_dist) if s.console_dist else None)
-        if data is not None and journal is not None and restored is not None:
-            self._resume(data, journal, restored, sqs, checks)
+        if data is not None and restored is not None:
+            self._resume(data, restored, checks)
 
         self.chat_page = ChatPage(
             services=services,
@@ -336,7 +338,7 @@ class LocalStack:
         self._stops.insert(0, self.checks_poller.stop)
         return self
 
-    def _resume(self, data: Any, journal: Any, restored: Any, sqs: Any, checks: Any) -> None:
+    def _resume(self, data: DataDirectory, restored: Restored, checks: PaymentCheckQueue) -> None:
         """The rest of a restart from the data directory: the staff users back in the new pool, a status
         check for every M-Pesa prompt left pending without one, then a snapshot of it all, and from
         now on every acknowledged write journaled (and a snapshot every minute and on stop)."""
@@ -348,11 +350,16 @@ class LocalStack:
         recreate_users(cognito(self.pool.endpoint, self.pool.region), self.pool.user_pool_id, restored.users)
         waiting = (restored.queues or {}).get(s.table_prefix + PAYMENT_CHECKS.logical_name, {}).values()
         for prompt in prompts_without_check(self.services.db.client, s.table_prefix, waiting):
-            checks.schedule(**prompt, delay_seconds=0)
+            checks.schedule(
+                tenant_id=prompt["tenant_id"],
+                order_id=prompt["order_id"],
+                payment_id=prompt["payment_id"],
+                delay_seconds=0,
+            )
             self.requeued += 1
-        journal.users = lambda: pool_users(self.pool.region, self.pool.user_pool_id)
+        data.journal.users = lambda: pool_users(self.pool.region, self.pool.user_pool_id)
         data.save()
-        journal.paused = False
+        data.journal.paused = False
         saving = threading.Event()
         data.keep_saving(saving)
         self._stops.insert(0, saving.set)
