@@ -270,7 +270,12 @@ def main(argv: list[str] | None = None) -> int:
         "accuracy, model calls per turn, cost (a live model needs AWS credentials; never run in CI)",
     )
     ev.add_argument("--eval-dir", default="eval", metavar="DIR", help="phrases/ and conversations.yaml (default: eval)")
-    ev.add_argument("--set", choices=["blind", "issue18", "tuning", "all"], default="all", help="which phrase set")
+    ev.add_argument(
+        "--set",
+        choices=["blind", "blind2", "slots", "issue18", "tuning", "all"],
+        default="all",
+        help="which phrase set",
+    )
     ev.add_argument("--limit", type=int, metavar="N", help="at most N phrases a set and N conversations (a quick look)")
     ev.add_argument(
         "--pack",

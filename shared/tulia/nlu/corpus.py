@@ -254,9 +254,10 @@ def corpus_digest(examples: list[Example]) -> str:
     return digest.hexdigest()
 
 
-def load_corpus(eval_dir: Path) -> list[Example]:
+def load_corpus(eval_dir: Path, *, without_blind: bool = True) -> list[Example]:
     """Every training example: templates expanded, hand-written messages, tuning phrases and sets; near copies
-    of the blind held-out set removed; exact duplicates (after normalising) kept once."""
+    of the blind held-out sets removed (a held-out message the reader was trained on measures its memory), unless
+    ``without_blind`` is false; exact duplicates (after normalising) kept once."""
     corpus_dir = eval_dir / "corpus"
     templates = yaml.safe_load((corpus_dir / "templates.yaml").read_text(encoding="utf-8"))
     trades = yaml.safe_load((corpus_dir / "trades.yaml").read_text(encoding="utf-8"))
@@ -269,7 +270,8 @@ def load_corpus(eval_dir: Path) -> list[Example]:
     examples += load_messages(corpus_dir / "messages.txt")
     examples += load_phrase_sets(sorted((eval_dir / "phrases").glob("*.txt")))
     examples += load_tuning_sets(sorted((eval_dir / "tuning").glob("*.txt")))
-    dropped = too_close(examples, blind_texts(eval_dir / "blind" / "heldout.txt"))
+    held_out = [text for path in sorted((eval_dir / "blind").glob("heldout*.txt")) for text in blind_texts(path)]
+    dropped = too_close(examples, held_out) if without_blind else set()
     seen: set[tuple[str, str]] = set()
     out = []
     for n, ex in enumerate(examples):
