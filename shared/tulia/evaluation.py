@@ -36,8 +36,9 @@ if TYPE_CHECKING:
 PHRASE_SETS = ("issue18", "tuning")  # tuning data (issue 18's held-out set included since issue 30)
 # the blind held-out sets: written blind and frozen, their misses never listed (eval/blind/README.md)
 BLIND_SETS = {"blind": "blind/heldout.txt", "blind2": "blind/heldout-2.txt"}
-BLIND_FORMAT_SETS = {**BLIND_SETS, "slots": "tuning/slots.txt"}  # slots: tuning data in the blind sets' format
-SETS = (*BLIND_SETS, "slots", *PHRASE_SETS)
+# tuning data in the blind sets' format: slots (the six shops), trades (shops of trades the corpus had not)
+BLIND_FORMAT_SETS = {**BLIND_SETS, "slots": "tuning/slots.txt", "trades": "tuning/trades.txt"}
+SETS = (*BLIND_SETS, "slots", "trades", *PHRASE_SETS)
 INTENTS = frozenset(
     {
         "sales_discovery",

@@ -126,3 +126,14 @@ def test_counts_in_more_words(text: str, count: int) -> None:
 
 def test_an_option_with_a_hyphen_said_with_a_space() -> None:
     assert named_option("box braids mid back please", ["Shoulder", "Mid-back", "Waist"]) == "Mid-back"
+
+
+def test_a_thing_the_customer_has_is_no_evidence_of_buying_it() -> None:
+    """Found when the reader was retrained with more trades: "where can I park my car?" at a shop that sells
+    car chargers was read as maybe buying (the clarifying menu instead of the parking passage)."""
+    pack = load_pack(ROOT / "packs" / "demo-shop")
+    shop = CatalogIndex(pack.catalog, pack.tenant.vocabulary.root)
+    assert catalog_evidence("where can i park my car", shop) == 0
+    assert catalog_evidence("simu yangu imeharibika", shop) == 0
+    assert catalog_evidence("i need a car charger", shop) == 2
+    assert catalog_evidence("nataka cover ya simu yangu", shop) == 1  # the cover is wanted, the phone is hers

@@ -128,3 +128,45 @@ def test_the_general_lexicon_finds_what_no_shop_word_names() -> None:
         CatalogItem(tenant_id="t", item_id="P-3", name="Iron Sheet Gauge 30", category="Roofing", price=1100),
     ]
     assert CatalogIndex(paints).search("rangi ya mabati").hits[0].item_id == "P-2"
+
+
+# a lexicon word of several meanings, read in the shop's own words (issue 30, the trades tuning set) -----------
+def test_a_word_of_two_meanings_takes_the_one_the_shops_catalog_uses() -> None:
+    from tulia.search.text import Folding
+
+    assert Folding(shop_text=["Solar Cable 6mm (per metre)"]).terms("waya") == ["cable"]
+    assert Folding(shop_text=["Barbed Wire 25kg"]).terms("waya") == ["wire"]
+    # both meanings in the shop's words: still left alone, as with no catalog at all
+    assert Folding(shop_text=["Wire Nails 1kg", "Twin and Earth Cable"]).terms("waya") == ["waya"]
+    assert Folding().terms("waya") == ["waya"]
+
+
+def test_of_meanings_that_say_more_and_more_of_one_thing_the_fullest_the_shop_uses() -> None:
+    from tulia.search.text import Folding
+
+    assert Folding(shop_text=["Goat Meat 1kg"]).terms("mbuzi") == ["goat", "meat"]
+    assert Folding(shop_text=["Dairy Goat (in kid)"]).terms("mbuzi") == ["goat"]
+
+
+def test_hundreds_said_in_swahili_words_are_digits_and_a_unit_before_its_number_joins_it() -> None:
+    from tulia.search.text import Folding, swahili_hundreds_in_digits
+
+    assert swahili_hundreds_in_digits("paneli ya watt mia moja") == "paneli ya watt 100"
+    assert swahili_hundreds_in_digits("mia mbili na hamsini") == "250"
+    assert swahili_hundreds_in_digits("elfu tatu") == "3000"
+    assert swahili_hundreds_in_digits("mia") == "mia"  # no number said
+    assert "100w" in Folding().terms("watt mia moja")
+    assert "200w" in Folding().terms("200 watts")
+
+
+def test_a_panel_of_watt_mia_moja_is_the_100w_one_of_three_panels() -> None:
+    items = [
+        CatalogItem(
+            tenant_id="t", item_id=f"P{watts}", name=f"Solar Panel {watts}W", category="Panels", price=watts * 60
+        )
+        for watts in (50, 100, 200)
+    ]
+    index = CatalogIndex(items, {"panel": ["paneli"]})
+    assert index.full_matches("paneli za watt mia moja") == (["P100"], [])
+    assert index.full_matches("200 watts panel") == (["P200"], [])
+    assert index.search("paneli ya watt mia mbili", limit=3).hits[0].item_id == "P200"

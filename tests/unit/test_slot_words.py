@@ -232,3 +232,26 @@ def test_a_payer_fits_by_the_masked_number_or_its_hash() -> None:
     assert not payer_fits(hashlib.sha256(b"254712345126").hexdigest(), ["+254700000000"])
     assert payer_fits("", ["+254700000000"])  # money kept before payers were recorded
     assert not payer_fits("2547 ***** 126", [])
+
+
+# found on the trades tuning set (a butchery and a solar shop, issue 30) ---------------------------------------
+def test_a_word_after_promo_is_a_code_only_when_it_looks_like_one_or_is_the_shops() -> None:
+    assert extract_coupon("no more promo messages please")[0] is None
+    assert extract_coupon("stop the promo texts")[0] is None
+    assert extract_coupon("promo code save10 please")[0] == "SAVE10"
+    assert extract_coupon("code KARIBU")[0] == "KARIBU"
+    assert extract_coupon("code karibu", ["KARIBU"])[0] == "KARIBU"  # the shop's own, typed in lowercase
+
+
+def test_an_item_sold_by_the_metre_is_counted_in_metres() -> None:
+    assert measured_count("20 metres of red solar cable", "Solar Cable 6mm (per metre)") == 20
+    assert measured_count("waya mita kumi", "Solar Cable 6mm (per metre)") == 10
+    assert measured_count("200m of twin and earth", "Twin and Earth Cable 2.5mm (100m)") == 2
+    assert measured_count("a 5m tape", "Measuring Tape 5m") is None  # its own measure
+
+
+def test_a_payment_request_that_did_not_come_names_the_prompt() -> None:
+    from tulia.nlu.frame_extract import extract_method
+
+    assert extract_method("sijapata ombi la kulipa kwa simu", ["mpesa_stk", "mpesa_c2b"])[0] == "mpesa_stk"
+    assert extract_method("sijapata ombi la malipo", ["mpesa_stk"])[0] == "mpesa_stk"

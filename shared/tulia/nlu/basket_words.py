@@ -44,14 +44,18 @@ _JOIN = re.compile(
 _ONE = re.compile(r"^(?:(?:i\s+)?(?:need|want|get|take|nataka|nipe|naomba|niletee|add|ongeza|weka)\s+)?(?:a|an|one)\s")
 # "2 kg" said of an item sold by the kilo: a measure that may be a count of its packs
 _MEASURE = re.compile(
-    r"(?<![\w.])(\d{1,4}(?:\.\d+)?)\s*(kg|kgs|kilo|kilos|g|gramu|grams|l|litre|litres|liter|liters|lita|ltr|ml)(?!\w)"
+    r"(?<![\w.])(\d{1,4}(?:\.\d+)?)\s*(kg|kgs|kilo|kilos|g|gramu|grams|l|litre|litres|liter|liters|lita|ltr|ml|"
+    r"m|metre|metres|meter|meters|mita)(?!\w)"
 )
+# an item sold by the measure ("Solar Cable 6mm (per metre)", "Beef per kg") is sold in packs of one of it
+_PER_MEASURE = re.compile(r"(?<!\w)per\s+(kg|kilo|litre|liter|l|metre|meter|m)(?!\w)")
 _UNIT_BASE = dict.fromkeys(("kg", "kgs", "kilo", "kilos"), ("g", 1000)) | dict.fromkeys(
     ("g", "gramu", "grams"), ("g", 1)
 )
 _UNIT_BASE |= dict.fromkeys(("l", "litre", "litres", "liter", "liters", "lita", "ltr"), ("ml", 1000)) | {
     "ml": ("ml", 1)
 }
+_UNIT_BASE |= dict.fromkeys(("m", "metre", "metres", "meter", "meters", "mita"), ("mm", 1000))
 
 
 # a part that starts with one of these goes on describing the part before it ("ya Samsung", "for the tv")
@@ -184,10 +188,12 @@ def measures_said(text: str) -> list[str]:
 
 def measured_count(part: str, item_name: str) -> int | None:
     """A measure said of an item sold in packs of a measure, as a count of packs: "2 kg of nails" of
-    "Wire Nails 1kg" is 2, "3 litres" of "Fresha Milk 1L" is 3. ``None`` when the measure is the
-    item's own ("Jogoo 2kg" of "Jogoo Maize Flour 2kg") or does not divide into packs."""
+    "Wire Nails 1kg" is 2, "3 litres" of "Fresha Milk 1L" is 3, "20 metres" of "Cable (per metre)" is 20.
+    ``None`` when the measure is the item's own ("Jogoo 2kg" of "Jogoo Maize Flour 2kg") or does not divide
+    into packs."""
     said = _MEASURE.findall(measures_in_digits(part))
-    own = _MEASURE.findall(normalize(item_name))
+    name = normalize(item_name)
+    own = [("1", unit) for unit in _PER_MEASURE.findall(name)] or _MEASURE.findall(name)
     if len(said) != 1 or len(own) != 1:
         return None
     (said_value, said_unit), (own_value, own_unit) = said[0], own[0]

@@ -85,7 +85,8 @@ COUNT_UNITS = (
 # units that belong to a product's name, never a count ("20000mAh", "256 GB", "2 kg", "55 inch")
 MEASURE_UNITS = (
     "gb", "tb", "mb", "mah", "w", "watts", "watt", "v", "inch", "inches", "kg", "g", "ml", "l", "litre", "litres",
-    "liter", "liters", "cm", "mm", "m", "k", "hz", "mp", "ft", "metres", "meters", "lb", "lbs", "%", "pm", "am",
+    "liter", "liters", "cm", "mm", "m", "k", "hz", "mp", "ft", "metres", "meters", "metre", "meter", "mita", "lb",
+    "lbs", "%", "pm", "am",
 )  # fmt: skip
 BUY_VERBS = (
     "need", "want", "buy", "order", "get", "take", "send", "send me", "deliver", "give me", "i ll take", "ill take",
@@ -97,6 +98,7 @@ BUY_VERBS = (
 # the names of measures said before or after their number ("lita tatu", "three litres", "5 kilos")
 MEASURE_NAMES = (
     "litres", "litre", "liters", "liter", "lita", "ltr", "kilos", "kilo", "kgs", "kg", "grams", "gramu", "gms", "ml",
+    "metres", "metre", "meters", "meter", "mita",
 )  # fmt: skip
 _MEASURE_NAME_ALT = "|".join(sorted(MEASURE_NAMES, key=len, reverse=True))
 _PLAIN_NUMBER_WORDS = {w: n for w, n in NUMBER_WORDS.items() if " " not in w and w not in ("both", "dozen")}
@@ -156,7 +158,7 @@ def without_negated_counts(plain: str) -> str:
 STK_WORDS = (
     "mpesa prompt", "m pesa prompt", "m-pesa prompt", "stk", "stk push", "prompt", "push", "mpesa", "m pesa", "m-pesa",
     "lipa na mpesa", "lipa na m pesa", "lipa kwa mpesa", "kwa mpesa", "via mpesa", "with mpesa", "mobile money",
-    "pesa ya simu", "ombi la mpesa",
+    "pesa ya simu", "ombi la mpesa", "ombi la kulipa", "ombi la malipo",
 )
 C2B_WORDS = (
     "paybill", "pay bill", "pay-bill", "till", "till number", "buy goods", "lipa kwa paybill", "lipa kwa till",
@@ -432,7 +434,8 @@ def extract_coupon(text: str, shop_codes: Iterable[str] = ()) -> tuple[str | Non
         token = m.group(1)
         if token.casefold() in _CODE_STOP:
             continue
-        if not (any(ch.isdigit() for ch in token) or token.isupper() or len(token) >= 5):
+        # letters and digits, capitals, or one of the shop's own codes: never a word ("no more promo messages")
+        if not (any(ch.isdigit() for ch in token) or token.isupper() or token.casefold() in known):
             continue
         return token.upper(), [m.span()]
     for word in _CODE_WORD.finditer(text):

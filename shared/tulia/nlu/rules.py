@@ -44,6 +44,11 @@ if TYPE_CHECKING:
 MAX_TEXT = 1000  # longer messages are read up to here
 
 _ORDER_REF = re.compile(r"\bord[\s-]?([2-9a-hjkmnp-tv-z]{5})\b", re.I)
+# a thing the customer has is no wish to buy it: the word after "my" ("where can I park my car?" at a shop
+# that sells car chargers) or before a Swahili possessive ("simu yangu imeharibika")
+_POSSESSED = re.compile(
+    r"\b(?:my|our)\s+\w+|\b\w+\s+(?:yangu|wangu|langu|changu|zangu|vyangu|yetu|wetu|letu|chetu|zetu|vyetu)\b"
+)
 _PHONE = re.compile(r"(?<!\d)(\+?254[\s-]?|0)?([17]\d{2})[\s-]?(\d{3})[\s-]?(\d{3})(?!\d)")
 _AMOUNT = r"(?:ksh\.?|kes|kshs|sh\.?)?\s*(\d[\d,]*(?:\.\d+)?)\s*(k|thao|thousand|elfu|ngiri|bob)?"
 _BUDGET_MAX = re.compile(
@@ -272,12 +277,13 @@ def detect_language(text: str) -> tuple[DetectedLang, float]:
 
 def catalog_evidence(plain: str, catalog: CatalogWords | None) -> int | None:
     """How many words of the message name things the shop sells (its catalog's names, kinds and
-    vocabulary): evidence of buying for the reader; ``None`` without a catalog. Numbers, measures and
-    words about the shop's service never count, and one catalog word among many others is no evidence
+    vocabulary): evidence of buying for the reader; ``None`` without a catalog. Numbers, measures, words
+    about the shop's service and things the customer has ("my car") never count, and one catalog word among
+    many others is no evidence
     ("purple elephants dance quietly" at a shop that sells a purple phone case)."""
     if catalog is None:
         return None
-    unref = _ORDER_REF.sub(" ", plain)  # "ORD-WD6W5" is not a WD drive
+    unref = _POSSESSED.sub(" ", _ORDER_REF.sub(" ", plain))  # "ORD-WD6W5" is not a WD drive
     content = [
         t
         for t in catalog.terms(unref)

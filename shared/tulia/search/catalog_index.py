@@ -99,13 +99,26 @@ class _Doc:
 
 
 _NAME_JOINS = frozenset({"and", "na", "&", "+"})
-NUMBERS = frozenset("one two three four five six seven eight nine ten dozen".split())
+NUMBERS = frozenset(
+    "one two three four five six seven eight nine ten dozen moja mbili tatu nne tano sita saba nane tisa kumi "
+    "ishirini thelathini arobaini hamsini dazeni".split()
+)
 
 
 class CatalogIndex:
     def __init__(self, items: Iterable[CatalogItem], vocabulary: Mapping[str, Iterable[str]] | None = None) -> None:
-        # the shop's words: the generic words of shopping plus its own trade's vocabulary
-        self.folding = Folding(vocabulary)
+        # the shop's words: the generic words of shopping plus its own trade's vocabulary; a word of the general
+        # lexicon with several meanings takes the one its catalog's own words use
+        items = list(items)
+        self.folding = Folding(
+            vocabulary,
+            shop_text=[
+                text
+                for item in items
+                if item.active
+                for text in (item.name, item.category, item.description, *item.tags)
+            ],
+        )
         self.docs: list[_Doc] = []
         self.postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
         # words that name things the shop sells (not description words): for recognising a shopping request

@@ -78,6 +78,8 @@ GENERIC_LEXICON: dict[str, tuple[str, ...]] = {
     "location": ("location", "where", "wapi", "address", "shop", "duka", "located", "mahali"),
     "fee": ("fee", "fees", "charges", "gharama", "ada"),
     "time": ("time", "long", "days", "muda", "siku", "when", "lini"),
+    "w": ("watt", "watts", "wati"),  # "100 watts" is the "100W" of a name
+    "v": ("volt", "volts", "volti"),
     "booking": ("booking", "book", "appointment", "reserve", "bukisha", "miadi"),
 }
 # fmt: on
@@ -108,10 +110,30 @@ def stem(token: str) -> str:
     return token
 
 
+_SW_UNITS = {"moja": 1, "mbili": 2, "tatu": 3, "nne": 4, "tano": 5, "sita": 6, "saba": 7, "nane": 8, "tisa": 9}
+_SW_TENS = {
+    "kumi": 10, "ishirini": 20, "thelathini": 30, "arobaini": 40, "hamsini": 50, "sitini": 60, "sabini": 70,
+    "themanini": 80, "tisini": 90,
+}  # fmt: skip
+_SW_HUNDREDS = re.compile(rf"(?<!\w)(mia|elfu)\s+({'|'.join(_SW_UNITS)})(?:\s+na\s+({'|'.join(_SW_TENS)}))?(?!\w)")
+
+
+def swahili_hundreds_in_digits(text: str) -> str:
+    """Hundreds and thousands said in Swahili words, in digits: "watt mia moja" -> "watt 100", "mia mbili na
+    hamsini" -> "250" (a size or a model said in words meets the catalog's digits)."""
+
+    def digits(m: re.Match[str]) -> str:
+        value = (100 if m.group(1) == "mia" else 1000) * _SW_UNITS[m.group(2)]
+        return str(value + (_SW_TENS[m.group(3)] if m.group(3) else 0))
+
+    return _SW_HUNDREDS.sub(digits, text)
+
+
 def raw_tokens(text: str) -> list[str]:
-    """Alphanumeric runs; mixed runs such as ``128gb`` also yield ``128`` and ``gb``."""
+    """Alphanumeric runs (hundreds said in Swahili words in digits); mixed runs such as ``128gb`` also yield
+    ``128`` and ``gb``."""
     out: list[str] = []
-    for tok in _TOKEN.findall(fold(text)):
+    for tok in _TOKEN.findall(swahili_hundreds_in_digits(fold(text))):
         out.append(tok)
         if not tok.isalpha() and not tok.isdigit():
             parts = _MIXED.findall(tok)
@@ -123,10 +145,9 @@ def raw_tokens(text: str) -> list[str]:
 SHOP_LEXICON_FILE = Path(__file__).with_name("lexicon.txt")
 
 
-def load_shop_lexicon(path: Path = SHOP_LEXICON_FILE) -> dict[tuple[str, ...], tuple[str, ...]]:
-    """The general shop lexicon (``lexicon.txt``) as rewrites: the stemmed tokens of a Swahili or Sheng
-    word or phrase -> the English tokens it means. A word listed under two different meanings, and
-    the words of buying above, are not rewritten."""
+def lexicon_meanings(path: Path = SHOP_LEXICON_FILE) -> dict[tuple[str, ...], set[tuple[str, ...]]]:
+    """The general shop lexicon (``lexicon.txt``): the stemmed tokens of a Swahili or Sheng word or phrase
+    -> every English meaning it is listed under (the words of buying above are left out)."""
     meanings: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip() or line.startswith("#"):
@@ -137,10 +158,20 @@ def load_shop_lexicon(path: Path = SHOP_LEXICON_FILE) -> dict[tuple[str, ...], t
             key = tuple(stem(w) for w in _TOKEN.findall(fold(variant)))
             if key and key != target and not (len(key) == 1 and key[0] in GENERIC_WORDS):
                 meanings.setdefault(key, set()).add(target)
-    return {key: next(iter(found)) for key, found in meanings.items() if len(found) == 1}
+    return meanings
 
 
-SHOP_LEXICON = load_shop_lexicon()
+def load_shop_lexicon(path: Path = SHOP_LEXICON_FILE) -> dict[tuple[str, ...], tuple[str, ...]]:
+    """The lexicon's rewrites of the words with one meaning: stemmed Swahili or Sheng tokens -> the English
+    tokens they mean. A word listed under two meanings is rewritten only for a shop whose catalog uses
+    the words of one of them (:class:`Folding`)."""
+    return {key: next(iter(found)) for key, found in lexicon_meanings(path).items() if len(found) == 1}
+
+
+_MEANINGS = lexicon_meanings()
+SHOP_LEXICON = {key: next(iter(found)) for key, found in _MEANINGS.items() if len(found) == 1}
+# words of two or more meanings ("waya": wire or cable; "taa": bulb, light or lamp), each meaning sorted
+AMBIGUOUS_LEXICON = {key: sorted(found) for key, found in _MEANINGS.items() if len(found) > 1}
 _LONGEST_ENTRY = max((len(k) for k in SHOP_LEXICON), default=1)
 
 
@@ -201,7 +232,10 @@ class Folding:
     toothpaste): the same folding for the catalog and the customer's words, so either language finds
     the other."""
 
-    def __init__(self, vocabulary: Mapping[str, Iterable[str]] | None = None) -> None:
+    def __init__(self, vocabulary: Mapping[str, Iterable[str]] | None = None, shop_text: Iterable[str] = ()) -> None:
+        """``shop_text``: the words the shop writes its catalog in (names, categories, tags, descriptions); a
+        lexicon word of several meanings takes the one meaning whose words the shop uses ("waya" is cable in a
+        shop that sells cable and no wire, "taa" a lamp in a shop of lamps)."""
         self.words: dict[str, str] = dict(GENERIC_WORDS)
         self.phrases: dict[tuple[str, ...], str] = {}
         for term, entries in (vocabulary or {}).items():
@@ -215,6 +249,16 @@ class Folding:
         self._longest = max((len(p) for p in self.phrases), default=1)
         own = set(self.words)  # the generic and the shop's words are never rewritten
         self.rewrites = {k: v for k, v in SHOP_LEXICON.items() if not (len(k) == 1 and k[0] in own)}
+        shop_stems = {stem(w) for text in shop_text for w in _TOKEN.findall(fold(text))}
+        if shop_stems:
+            for key, meanings in AMBIGUOUS_LEXICON.items():
+                if len(key) == 1 and key[0] in own:
+                    continue
+                fitting = sorted((m for m in meanings if all(stem(w) in shop_stems for w in m)), key=len)
+                # one meaning the shop uses, or meanings that say more and more of one thing ("goat", "goat
+                # meat"): the one that says the most
+                if fitting and all(set(a) <= set(b) for a, b in pairwise(fitting)):
+                    self.rewrites[key] = fitting[-1]
         self._longest_rewrite = max((len(k) for k in self.rewrites), default=1)
         self._cache: dict[str, str] = {}
 
@@ -274,8 +318,15 @@ class Folding:
     def terms(self, text: str, *, drop_stopwords: bool = True) -> list[str]:
         """Canonical search terms of ``text``, in order, without duplicates."""
         toks = self._fold_phrases(raw_tokens(text))
-        # join a number with the unit that follows ("128 gb" -> also "128gb")
-        joined = [a + b for a, b in pairwise(toks) if a.isdigit() and b.isalpha() and len(b) <= 3]
+        # join a number with the unit that follows ("128 gb" -> also "128gb") or that comes before it ("watt 100",
+        # "watt mia moja": "100w")
+        joined = []
+        for a, b in pairwise(toks):
+            unit_after, unit_before = self.canonical(b), self.canonical(a)
+            if a.isdigit() and unit_after.isalpha() and len(unit_after) <= 3:
+                joined.append(a + unit_after)
+            elif b.isdigit() and unit_before in MEASURES and unit_before.isalpha() and len(unit_before) <= 3:
+                joined.append(b + unit_before)
         # a clock time ("8am", "7pm", "10:30") is about time: "what time do you close?" meets the hours
         timed = ["time"] if any(_CLOCK.match(t) for t in toks) else []
         seen: dict[str, None] = {}

@@ -18,7 +18,7 @@ from tulia.nlg.templates import money
 from tulia.nlu.basket_words import count_in_name, measured_count, measures_said
 from tulia.nlu.frame_extract import COUNT_UNITS, FrameDelta, QuantitySaid, extract_quantity, without_negated_counts
 from tulia.nlu.lexicon import normalize
-from tulia.search.catalog_index import CatalogIndex
+from tulia.search.catalog_index import NUMBERS, CatalogIndex
 from tulia.search.text import terms as terms_of
 
 SALE_QUESTIONS: tuple[SaleQuestion, ...] = (
@@ -235,8 +235,13 @@ def one_clear_match(
         rest = said - options
         if packs_said and measured_count(query, r["name"]) is not None:
             rest -= packs_said  # "5kg of 4 inch wire nails": the 5kg is five of its 1kg packs
-        # words of counting ("pakiti") and a number joined to the next word ("30 box") name nothing
-        rest -= {t for t in rest - name if t in _COUNTING_TERMS or (_JOINED.fullmatch(t) and _pieces_said(t, said))}
+        # words of counting ("pakiti"), numbers in words ("mita kumi") and a number joined to the next word ("30
+        # box") name nothing
+        rest -= {
+            t
+            for t in rest - name
+            if t in _COUNTING_TERMS or t in NUMBERS or (_JOINED.fullmatch(t) and _pieces_said(t, said))
+        }
         if len(rest) >= 2 and rest <= name:
             covering.append(r)
     return covering[0] if len(covering) == 1 else None
