@@ -75,6 +75,7 @@ lint: install
 	$(BIN)/ruff check shared functions tests bench scripts infra
 	$(BIN)/ruff format --check shared functions tests bench scripts infra
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 fmt: install
 	$(BIN)/ruff check --fix shared functions tests bench scripts infra

@@ -44,7 +44,7 @@ def packs() -> list:
 
 
 def reader_speed() -> None:
-    from tulia.evaluation import load_blind, load_phrases
+    from tulia.nlu.labelled_sets import load_blind, load_phrases
     from tulia.nlu.reader import WEIGHTS_FILE, load_weights, message_reader
 
     started = time.perf_counter()

@@ -96,7 +96,9 @@ class PipLayer:
 # parts of ``tulia`` no Lambda imports: the local stack and the command line, the evaluation harness, the tests'
 # scripted chat model and the reader's training corpus (build time); so the functions stay no larger than they
 # were before the reader's weights
-NOT_DEPLOYED = shutil.ignore_patterns("local", "cli.py", "evaluation.py", "corpus.py", "scripted.py")
+NOT_DEPLOYED = shutil.ignore_patterns(
+    "local", "cli.py", "evaluation.py", "corpus.py", "labelled_sets.py", "scripted.py"
+)
 
 
 @jsii.implements(cdk.ILocalBundling)

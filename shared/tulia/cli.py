@@ -182,7 +182,8 @@ def cmd_chat(ns: argparse.Namespace) -> int:
 
 def cmd_eval(ns: argparse.Namespace) -> int:
     from tulia.config import get_settings
-    from tulia.evaluation import SETS, EvalSetInvalid, credentials_problem, run_eval
+    from tulia.evaluation import SETS, credentials_problem, run_eval
+    from tulia.nlu.labelled_sets import EvalSetInvalid
 
     settings = get_settings()
     problem = credentials_problem(settings)

@@ -26,6 +26,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from tulia.domain import literals
+from tulia.nlu.labelled_sets import BlindPhrase, EvalSetInvalid, Phrase, load_blind, load_phrases
+
 if TYPE_CHECKING:
     from tulia.config import Settings
     from tulia.nlu.engine import UnderstandingEngine
@@ -39,20 +42,7 @@ BLIND_SETS = {"blind": "blind/heldout.txt", "blind2": "blind/heldout-2.txt"}
 # tuning data in the blind sets' format: slots (the six shops), trades (shops of trades the corpus had not)
 BLIND_FORMAT_SETS = {**BLIND_SETS, "slots": "tuning/slots.txt", "trades": "tuning/trades.txt"}
 SETS = (*BLIND_SETS, "slots", "trades", *PHRASE_SETS)
-INTENTS = frozenset(
-    {
-        "sales_discovery",
-        "product_question",
-        "support_question",
-        "order_status",
-        "discounts_offers",
-        "preferences_consent",
-        "payment_help",
-        "human_request",
-        "spam_casual",
-        "unknown",
-    }
-)
+INTENTS = frozenset(literals.INTENTS)
 SLOT_KEYS = frozenset({"quantity", "zone", "mode", "method", "coupon_code", "order_ref", "budget_min", "budget_max"})
 LANGUAGES = frozenset({"en", "sw", "sheng"})
 FAST_INTENT = {
@@ -62,45 +52,6 @@ FAST_INTENT = {
     "human": "human_request",
 }
 ALWAYS_CHECKED = ("quantity", "coupon_code", "order_ref", "budget_min", "budget_max")
-
-
-# the labelled phrase sets ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Phrase:
-    source: str
-    line: int
-    pack: str
-    lang: str
-    intent: str
-    text: str
-    slots: dict[str, str]
-    items: tuple[str, ...]
-
-
-def load_phrases(path: Path) -> list[Phrase]:
-    """One labelled message a line: ``pack | language | intent | message | slots | item ids``."""
-    out = []
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not raw.strip() or raw.lstrip().startswith("#"):
-            continue
-        parts = [p.strip() for p in raw.split("|")]
-        if len(parts) != 6:
-            raise ValueError(f"{path.name}:{number}: expected 6 fields, got {len(parts)}")
-        pack, lang, intent, text, slots, items = parts
-        pairs = dict(pair.split("=", 1) for pair in slots.split())
-        out.append(
-            Phrase(
-                path.stem,
-                number,
-                pack,
-                lang,
-                intent,
-                text,
-                {k: v.replace("_", " ") if k == "zone" else v for k, v in pairs.items()},
-                tuple(items.split()),
-            )
-        )
-    return out
 
 
 # the conversations ----------------------------------------------------------------------------------
@@ -116,10 +67,6 @@ class Conversation(BaseModel):
     name: str
     pack: str
     turns: list[ConversationTurn] = Field(min_length=1)
-
-
-class EvalSetInvalid(ValueError):
-    """An eval file that cannot be read; the message names the file and the place."""
 
 
 def load_conversations(path: Path) -> list[Conversation]:
@@ -202,45 +149,6 @@ class EvalResult:
 BLIND_SLOT_KEYS = ("qty", "option", "items", "zone", "ref", "code", "mpesa", "method", "lang", "day", "time", "staff")
 BLIND_REFERENCE_NOW = "2026-11-26T10:00:00+03:00"  # a Thursday morning in Nairobi: "tomorrow" is Friday the 27th
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-
-
-@dataclass(frozen=True)
-class BlindPhrase:
-    pack: str
-    lang: str
-    intent: str  # the spec's intents, or "booking" (with labels["action"])
-    labels: dict[str, str]
-    text: str
-
-    @property
-    def expected_route(self) -> str:
-        """What the product should do first: the intent, or a change of a booking already made."""
-        if self.intent != "booking":
-            return self.intent
-        return "booking_change" if self.labels.get("action") in ("move", "cancel", "list") else "sales_discovery"
-
-    @property
-    def wanted(self) -> str | None:
-        if "want" in self.labels:
-            return self.labels["want"]
-        if "items" in self.labels:
-            return self.labels["items"].split(",")[0].split("*")[0]
-        return None
-
-
-def load_blind(path: Path) -> list[BlindPhrase]:
-    """``pack | lang | intent | key=value;... | message`` a line (see the file's header)."""
-    out = []
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not raw.strip() or raw.startswith("#"):
-            continue
-        parts = raw.split("|", 4)
-        if len(parts) != 5:
-            raise EvalSetInvalid(f"{path.name}:{number}: expected 5 fields")
-        pack, lang, intent, labels, text = (p.strip() for p in parts)
-        pairs = {} if labels == "-" else dict(kv.split("=", 1) for kv in labels.split(";"))
-        out.append(BlindPhrase(pack, lang, intent, pairs, text))
-    return out
 
 
 @dataclass

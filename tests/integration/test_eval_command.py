@@ -16,9 +16,10 @@ import pytest
 from tests.conftest import PACKS, scripted_llm_engine
 from tests.model_answers import reading
 from tulia.config import Settings
-from tulia.evaluation import FAST_INTENT, EvalSetInvalid, load_conversations, load_phrases, run_eval
+from tulia.evaluation import FAST_INTENT, load_conversations, run_eval
 from tulia.llm.scripted import ScriptedChatModel
 from tulia.nlu.fastpath import fast_path
+from tulia.nlu.labelled_sets import EvalSetInvalid, load_phrases
 from tulia.packs.loader import load_pack
 
 EVAL = PACKS.parent / "eval"

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from tulia.evaluation import BLIND_SLOT_KEYS, load_blind
+from tulia.evaluation import BLIND_SLOT_KEYS
 from tulia.nlu.corpus import load_corpus
+from tulia.nlu.labelled_sets import load_blind
 from tulia.nlu.lexicon import normalize
 
 ROOT = Path(__file__).resolve().parents[2]

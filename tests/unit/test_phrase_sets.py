@@ -10,7 +10,8 @@ from collections import Counter
 import pytest
 
 from tests.conftest import PACKS
-from tulia.evaluation import INTENTS, LANGUAGES, PHRASE_SETS, SLOT_KEYS, load_phrases
+from tulia.evaluation import INTENTS, LANGUAGES, PHRASE_SETS, SLOT_KEYS
+from tulia.nlu.labelled_sets import load_phrases
 
 EVAL = PACKS.parent / "eval"
 PHRASES = {name: load_phrases(EVAL / "phrases" / f"{name}.txt") for name in PHRASE_SETS}

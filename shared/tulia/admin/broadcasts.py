@@ -15,12 +15,12 @@ from pydantic import BaseModel, Field
 
 from tulia.admin.auth import Principal
 from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Page, audit
-from tulia.domain.broadcast import NAME_PARAMETER, Broadcast, Recipient, Segment
+from tulia.domain.broadcast import NAME_PARAMETER, Broadcast, Recipient, Segment, marketing_opens_at
 from tulia.domain.templates import NAME_PATTERN, pick
 from tulia.domain.tenant import Tenant
 from tulia.errors import BusinessRuleViolation, ProviderUnavailable, StateConflict
-from tulia.pipeline.outreach import marketing_opens_at, segment_members
 from tulia.store.broadcasts import BroadcastRepo
+from tulia.store.segments import segment_members
 from tulia.store.templates import TemplateRepo
 
 
@@ -89,7 +89,7 @@ def register(
     def dry_run(body: BroadcastInput, who: Annotated[Principal, Depends(owner)]) -> DryRun:
         tenant = s.tenants.get(who.tenant_id)
         languages, preview = check(tenant, body)
-        members = segment_members(s, tenant, body.segment)
+        members = segment_members(s.db, s.orders, tenant, body.segment, s.clock())
         opens = marketing_opens_at(tenant, s.clock())
         return DryRun(
             recipients=len(members), preview=preview, languages=languages, sends_now=opens is None, opens_at=opens
@@ -101,7 +101,7 @@ def register(
             raise ProviderUnavailable("Broadcasts are not configured for the admin API.")
         tenant = s.tenants.get(who.tenant_id)
         check(tenant, body)
-        members = segment_members(s, tenant, body.segment)
+        members = segment_members(s.db, s.orders, tenant, body.segment, s.clock())
         now = s.clock()
         broadcast = Broadcast(
             tenant_id=who.tenant_id,

@@ -10,6 +10,7 @@ from pydantic import Field
 
 from tulia.domain.common import Lang, Model
 from tulia.domain.templates import NAME_PATTERN
+from tulia.domain.tenant import Tenant
 
 BroadcastStatus = Literal["sending", "done", "cancelled"]
 RecipientStatus = Literal["queued", "sending", "sent", "delivered", "read", "failed", "skipped"]
@@ -47,3 +48,9 @@ class Recipient(Model):
     message_id: str | None = None
     why: str | None = Field(default=None, max_length=200)  # why skipped or failed
     at: datetime | None = None
+
+
+def marketing_opens_at(tenant: Tenant, now: datetime) -> datetime | None:
+    """None inside the shop's marketing hours, else when they open."""
+    hours = tenant.messaging.marketing_allowed()
+    return None if hours.is_open(now) else hours.next_opening(now)

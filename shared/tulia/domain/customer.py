@@ -52,6 +52,11 @@ def may_market(marketing_opt_in: bool | None, offers_whatsapp: bool, *, requires
     return True
 
 
+def wants_offers(customer: Customer) -> bool:
+    """Opted in to marketing and to offers on WhatsApp (a broadcast's audience, whatever else)."""
+    return may_market(customer.marketing_opt_in, customer.notification_prefs.offers_whatsapp, requires_opt_in=True)
+
+
 class ConsentEvent(Model):
     """One change of consent. Stored insert-only; never updated or deleted."""
 

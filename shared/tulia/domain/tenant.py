@@ -10,8 +10,8 @@ from pydantic import Field, RootModel, field_validator, model_validator
 from tulia.domain.booking import BookingSettings
 from tulia.domain.common import Lang, LocalText, Model, Slug
 from tulia.domain.hours import OpeningHours
+from tulia.domain.shop_words import GENERIC_WORDS, STOPWORDS, fold
 from tulia.domain.templates import NAME_PATTERN as TEMPLATE_NAME_PATTERN
-from tulia.search.text import GENERIC_WORDS, STOPWORDS, fold
 
 ALL_LANGUAGES: tuple[Lang, ...] = ("en", "sw", "sheng")
 DEFAULT_BOOKING_HOURS = "Mon-Sat 08:00-18:00"

@@ -10,30 +10,15 @@ deposits and free times are never kept as facts to repeat: they come from this t
 from __future__ import annotations
 
 from datetime import date, time
-from typing import Literal, get_args
+from typing import Literal
 
 from pydantic import Field
 
+from tulia.domain.literals import BookingQuestion, BookingStep
 from tulia.domain.persisted import Persisted
 from tulia.graph.frame import VariantChoice
 from tulia.graph.slots import SlotFrame
 from tulia.nlu.when import WhenSaid
-
-BookingQuestion = Literal[
-    "booking_variant", "booking_zone", "booking_slot", "booking_confirm", "booking_change",
-]  # fmt: skip
-BOOKING_QUESTIONS: tuple[str, ...] = get_args(BookingQuestion)
-BookingStep = Literal[
-    "ask_service",  # which service (a search, as for products)
-    "ask_variant",  # its options, when they change the price or the time
-    "offer_slots",  # the nearest free times to what was said, as a list
-    "ask_zone",  # where, for a service at the customer's place
-    "hold_slot",  # the chosen time held while the customer confirms and pays
-    "confirm_booking",  # the summary: service, day, time, staff, place, price, deposit
-    "book",  # confirmed: the deposit order made (or the booking confirmed at once)
-    "pay_deposit",  # the deposit through the payment router
-    "booked",  # nothing left to ask
-]
 
 
 class _Part(Persisted):

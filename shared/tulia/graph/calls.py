@@ -5,17 +5,21 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, Literal, TypeVar
 
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from tulia.graph.context import EngineContext
+from tulia.graph.routing import CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE
 from tulia.graph.state import ConversationState
 from tulia.nlg.messages import OutboundMessage
 from tulia.nlg.templates import template_language
 from tulia.tools.context import ToolContext
 from tulia.tools.registry import call_tool
+
+Target = TypeVar("Target", bound=str)  # a node a Command may hand over to
+END: Final[Literal["__end__"]] = "__end__"  # langgraph's END, typed as the literal it is
 
 
 @dataclass
@@ -99,8 +103,9 @@ class Turn:
     def set(self, **updates: Any) -> None:
         self.updates.update(updates)
 
-    def goto(self, target: Any) -> Command[Any]:
-        """End this node with its updates and hand over to ``target`` (a node of the same graph)."""
+    def goto(self, target: Target) -> Command[Target]:
+        """End this node with its updates and hand over to ``target`` (a node of the same graph; the node's
+        ``Command[Literal[...]]`` return type names the targets it may take, and mypy checks each)."""
         return Command(update=self.done(), goto=target)
 
     def done(self) -> dict[str, Any]:
@@ -110,6 +115,8 @@ class Turn:
             out["outbox"] = [m.model_dump() for m in self.replies]
         if self.tool_errors is not None:
             out["consecutive_tool_errors"] = self.tool_errors
+            if self.tool_errors >= CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE:  # spec 4.5: the journey hands over now
+                out.setdefault("escalation_reason", "repeated_tool_errors")
         return out
 
 

@@ -14,41 +14,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from tulia.domain.literals import FulfilmentMode, PaymentMethod, SaleQuestion, SaleStep
 from tulia.domain.persisted import Persisted
 from tulia.domain.tenant import Tenant
 from tulia.graph.slots import SlotFrame
-
-PaymentMethod = Literal["mpesa_stk", "mpesa_c2b", "pesapal"]
-FulfilmentMode = Literal["delivery", "pickup"]
-
-# What the bot may be waiting for in a sale: each has one handler that asks it.
-SaleQuestion = Literal[
-    "item_selection",
-    "category",
-    "variant",
-    "quantity",
-    "fulfilment",
-    "zone",
-    "payment_method",
-    "payment_confirmation",
-    "mpesa_number",
-]
-# What a sale does next, in order: the first slot still missing decides.
-SaleStep = Literal[
-    "take_items",
-    "ask_item",
-    "ask_variant",
-    "ask_quantity",
-    "ask_fulfilment",
-    "ask_zone",
-    "build_order",
-    "apply_coupon",
-    "ask_payment_method",
-    "ask_mpesa_number",
-    "confirm_payment",
-    "start_payment",
-    "payment_started",
-]
 
 
 class _Frame(Persisted):

@@ -11,8 +11,8 @@ from typing import Any
 
 from langgraph.graph import START, StateGraph
 
+from tulia.domain.literals import BOOKING_QUESTIONS
 from tulia.graph import nodes as n
-from tulia.graph.booking_frame import BOOKING_QUESTIONS
 from tulia.graph.context import EngineContext
 from tulia.graph.journeys.offers import offers
 from tulia.graph.journeys.orders import orders
@@ -127,11 +127,6 @@ def build_graph(checkpointer: Any) -> Any:
     g.add_conditional_edges("fast_path", after_fast_path, sorted({*FAST_ROUTES.values(), "sales", "orders", "support"}))
     g.add_edge("intent_classify", "language_policy")
     g.add_edge("language_policy", "governor")
-    g.add_conditional_edges(
-        "governor",
-        n.after_governor,
-        ["governance", "handoff", *JOURNEYS, "prefs", "clarify", "unknown", "offer_handoff"],
-    )
     g.add_conditional_edges("governance", n.after_governance, ["handoff", "respond"])
     g.add_conditional_edges("sales", after_journey, ["intent_classify", "handoff", "respond"])
     for journey in ("support", "orders", "offers"):

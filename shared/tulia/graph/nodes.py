@@ -4,15 +4,16 @@ classifiers, the router, governance, clarify/unknown, handoff, preferences, resp
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.runtime import Runtime
-from langgraph.types import interrupt
+from langgraph.types import Command, interrupt
 
 from tulia.channel.whatsapp import conversation_id_for
 from tulia.domain.handoff import TranscriptEntry
+from tulia.domain.literals import BOOKING_QUESTIONS
 from tulia.errors import TuliaError
-from tulia.graph.booking_frame import BOOKING_QUESTIONS
+from tulia.graph.buttons import SALE_TAPS, parse_tap, tap_id
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.routing import EscalationSignals, choose_language, escalation_reason, govern, route_intent
@@ -30,19 +31,19 @@ from tulia.tools.customer_tools import link_whatsapp_user, whatsapp_user_custome
 from tulia.tools.support_tools import contact_of, team_availability
 
 MENU = (
-    ("menu:buy", "menu_buy"),
-    ("menu:order", "menu_order"),
-    ("menu:help", "menu_help"),
-    ("menu:offers", "menu_offers"),
+    (tap_id("menu", "buy"), "menu_buy"),
+    (tap_id("menu", "order"), "menu_order"),
+    (tap_id("menu", "help"), "menu_help"),
+    (tap_id("menu", "offers"), "menu_offers"),
 )
 MENU_INTENTS = {
-    "menu:buy": "sales_discovery",
-    "menu:order": "order_status",
-    "menu:help": "support_question",
-    "menu:offers": "discounts_offers",
+    tap_id("menu", "buy"): "sales_discovery",
+    tap_id("menu", "order"): "order_status",
+    tap_id("menu", "help"): "support_question",
+    tap_id("menu", "offers"): "discounts_offers",
 }
+ESCALATION_OFFER = [{"id": tap_id("esc", "yes")}, {"id": tap_id("esc", "no")}]
 SUPPORTED_INBOUND = ("text", "interactive", "button", "order")
-SALE_TAP_PREFIXES = ("item:", "var:", "qty:", "mode:", "zone:", "pay:", "confirm:", "cat:", "bk:")
 
 
 def t(turn: Turn, key: str, **facts: Any) -> str:
@@ -168,6 +169,7 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
         reply_id = _typed_option(body, state.pending_options)
         if reply_id is not None:  # a button's title typed instead of tapped: the tap
             turn.set(inbound={**state.inbound, "reply_id": reply_id})
+    tap = parse_tap(reply_id)
     route: str
     if kind == "payment_event":
         route = "payment_event"  # a payment's outcome from the payments function, not a customer's words
@@ -217,10 +219,10 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     ):
         route = "booking_change"  # "I can't make it", "cancel my booking", "my appointment": the booking made
         turn.set(intent="sales_discovery", intent_confidence=1.0, journey="sales")
-    elif reply_id and str(reply_id).startswith(SALE_TAP_PREFIXES):
+    elif tap is not None and (tap.kind in SALE_TAPS or tap.booking):
         route = "sale_tap"  # a button or row of a sale carries its own action and order: no guessing
         turn.set(intent="sales_discovery", intent_confidence=1.0, journey="sales")
-    elif reply_id and str(reply_id).startswith("menu:"):
+    elif tap is not None and tap.kind == "menu":
         route = "classify"
         turn.set(understanding={"menu": reply_id})
     elif (
@@ -346,19 +348,32 @@ def language_policy(state: ConversationState, runtime: Runtime[EngineContext]) -
     return turn.done()
 
 
-def governor(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+RouterTarget = Literal[
+    "governance", "handoff", "offer_handoff", "sales", "support", "orders", "offers", "prefs", "clarify", "unknown"
+]  # fmt: skip
+_JOURNEY_NODES: dict[str, RouterTarget] = {
+    "sales": "sales",
+    "support": "support",
+    "orders": "orders",
+    "offers": "offers",
+    "prefs": "prefs",
+    "governance": "governance",
+}
+
+
+def governor(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[RouterTarget]:
+    """The governor's reading (spec 4.4), then the journey router of spec 7.1 with the escalation rules of
+    4.5 and the thresholds of 4.1. The reason for a hand-over is decided here, once, and kept in the state
+    for the handoff node (which only reads it)."""
     turn = Turn(state, runtime, "governor")
     u = state.understanding
+    classification = state.governor_classification
     if "governor" in u:
-        turn.set(governor_classification=u["governor"], governor_confidence=u["governor_confidence"])
-    return turn.done()
-
-
-def after_governor(state: ConversationState) -> str:
-    """The journey router of spec 7.1 with the escalation rules of 4.5 and the thresholds of 4.1."""
-    if state.governor_classification != "business":
-        return "governance"
-    signals = state.understanding.get("signals", {})
+        classification = u["governor"]
+        turn.set(governor_classification=classification, governor_confidence=u["governor_confidence"])
+    if classification != "business":
+        return turn.goto("governance")
+    signals = u.get("signals", {})
     reason = escalation_reason(
         EscalationSignals(
             payment_dispute=bool(signals.get("payment_dispute")),
@@ -372,26 +387,20 @@ def after_governor(state: ConversationState) -> str:
         escalate_sensitive=bool(state.compliance.get("escalate_sensitive_topics", True)),
     )
     if reason == "clarification_loop":
-        return "offer_handoff"  # misunderstood three times: ask before passing them to a person
+        return turn.goto("offer_handoff")  # misunderstood three times: ask before passing them to a person
     if reason is not None:
-        return "handoff"
-    if state.intent == "discounts_offers" and state.understanding.get("slots", {}).get("coupon_code"):
-        return "sales"  # a code to use: part of the sale (applied to the order, or kept until there is one)
+        turn.set(escalation_reason=reason)
+        return turn.goto("handoff")
+    if state.intent == "discounts_offers" and u.get("slots", {}).get("coupon_code"):
+        return turn.goto("sales")  # a code to use: part of the sale (applied to the order, or kept until one)
     route = route_intent(state.intent_confidence, clarified_once=state.clarified_once)
     if route != "journey" and state.frame is not None and (state.frame.lines or state.frame.order):
-        return "sales"  # unclear on its own, but there is a sale: the order frame may read it ("make it 5")
+        return turn.goto("sales")  # unclear on its own, but there is a sale: the frame may read it ("make it 5")
     if route == "clarify" and state.journey == "sales":
-        return "sales"  # they want to buy but not what: the one clarifying question is "what are you looking for?"
+        return turn.goto("sales")  # they want to buy but not what: the clarifying question is "what are you after?"
     if route == "journey":
-        return {
-            "sales": "sales",
-            "support": "support",
-            "orders": "orders",
-            "offers": "offers",
-            "prefs": "prefs",
-            "governance": "governance",
-        }.get(state.journey, "unknown")
-    return route
+        return turn.goto(_JOURNEY_NODES.get(state.journey or "", "unknown"))
+    return turn.goto("clarify" if route == "clarify" else "unknown")
 
 
 # simple journeys -------------------------------------------------------------------------------
@@ -448,10 +457,15 @@ def offer_handoff(state: ConversationState, runtime: Runtime[EngineContext]) -> 
         turn.say(text(t(turn, "not_getting_it_contact", shop=state.tenant_name or "", contact=contact)))
         turn.set(clarification_loops=0, clarified_once=False, pending=None, pending_options=[])
         return turn.done()
-    turn.say(buttons(t(turn, "offer_person"), [("esc:yes", t(turn, "ask_person")), ("esc:no", t(turn, "no_thanks"))]))
+    turn.say(
+        buttons(
+            t(turn, "offer_person"),
+            [(tap_id("esc", "yes"), t(turn, "ask_person")), (tap_id("esc", "no"), t(turn, "no_thanks"))],
+        )
+    )
     turn.set(
         pending="escalation_offer",
-        pending_options=[{"id": "esc:yes"}, {"id": "esc:no"}],
+        pending_options=ESCALATION_OFFER,
         clarification_loops=0,
         clarified_once=False,
     )
@@ -499,7 +513,7 @@ def language(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[
 def handoff(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
     """Escalate: a ticket with the conversation's snapshot, then the conversation belongs to a person."""
     turn = Turn(state, runtime, "handoff")
-    reason = state.escalation_reason or _escalation_reason_of(state) or "human_requested"
+    reason = state.escalation_reason or "human_requested"  # decided by the node that routed here
     priority = "high" if reason in ("payment_dispute", "refund_request", "delivery_complaint") else "normal"
     snapshot = {
         "summary": f"{reason.replace('_', ' ')}; last intent {state.intent}; order {state.order_id or '-'}",
@@ -544,25 +558,6 @@ def _team_back(turn: Turn, availability: dict[str, Any]) -> str:
     """When the team is back ("tomorrow at 8:00 am"), from the availability the ticket tool reports."""
     at = datetime.fromisoformat(availability["team_back_at"])
     return when_back(at, turn.ctx.services.clock(), turn.lang, str(turn.get("sheng_fallback")))
-
-
-def _escalation_reason_of(state: ConversationState) -> str | None:
-    signals = state.understanding.get("signals", {})
-    for key, reason in (
-        ("payment_dispute", "payment_dispute"),
-        ("refund_request", "refund_request"),
-        ("delivery_complaint", "delivery_complaint"),
-        ("sensitive", "sensitive_topic"),
-    ):
-        if signals.get(key):
-            return reason
-    if state.consecutive_tool_errors >= 2:
-        return "repeated_tool_errors"
-    if state.clarification_loops >= 3:
-        return "clarification_loop"
-    if signals.get("frustrated"):
-        return "frustration_unresolved"
-    return None
 
 
 def holding(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:

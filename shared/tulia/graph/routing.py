@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from tulia.domain.literals import EscalationReason, GovernorAction, GovernorClass
+
 # 4.1 intent
 INTENT_ROUTE_MIN = 0.70  # >= : go to the suggested journey
 INTENT_CLARIFY_MIN = 0.50  # >= (and below INTENT_ROUTE_MIN): one clarifying question, then re-classify
@@ -79,10 +81,6 @@ def choose_language(
     return default
 
 
-GovernorClass = Literal["business", "casual", "spam", "abuse"]
-GovernorAction = Literal["proceed", "small_talk", "redirect", "disengage", "refuse", "escalate"]
-
-
 @dataclass(frozen=True)
 class GovernorDecision:
     action: GovernorAction
@@ -135,19 +133,6 @@ def should_show_catalog_link(
         or needs_visuals
         or rejected_shortlists >= REJECTED_SHORTLISTS_FOR_LINK
     )
-
-
-EscalationReason = Literal[
-    "human_requested",
-    "payment_dispute",
-    "refund_request",
-    "delivery_complaint",
-    "missing_information",
-    "repeated_tool_errors",
-    "clarification_loop",
-    "sensitive_topic",
-    "frustration_unresolved",
-]
 
 
 @dataclass(frozen=True)

@@ -3,17 +3,18 @@
 A journey keeps one typed frame in the graph state (the sale's ``OrderFrame`` in ``state.frame``);
 every message runs its extractors and fills what it can; a pure ``next_step(frame)`` names the first
 slot still missing; one node per question asks it with :func:`ask`, whose buttons and rows carry
-their own action ids; :func:`command_journey` compiles the nodes, each returning
+their own action ids; :func:`tulia.graph.subgraph.command_journey` compiles the nodes, each returning
 ``Command(goto=...)`` with ``Literal`` targets, so ``get_graph().draw_mermaid()`` draws the flow.
 
 A booking journey would add a ``BookingFrame(SlotFrame)`` state field, its extractors (day and time
 in the customer's words), its ``next_step`` and its ask nodes, and compile them with
-:func:`command_journey`; the sale's nodes are not copied.
+:func:`tulia.graph.subgraph.command_journey`; the sale's nodes are not copied. This module imports nothing
+of the graph (the state holds frames).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tulia.domain.persisted import Persisted
@@ -42,19 +43,3 @@ def ask(
     """Record the question asked (or none) on the frame and as the conversation's pending question."""
     frame.asking, frame.asking_line = question, line
     turn.set(**{field: frame}, pending=question, pending_options=options)
-
-
-def command_journey(name: str, nodes: Sequence[tuple[str, Node]], entry: str) -> Any:
-    """Compile a journey of nodes that route themselves with ``Command(goto=...)``."""
-    from langgraph.graph import START, StateGraph
-
-    from tulia.graph.context import EngineContext
-    from tulia.graph.state import ConversationState
-
-    g: StateGraph[ConversationState, EngineContext, Any, Any] = StateGraph(
-        ConversationState, context_schema=EngineContext
-    )
-    for node_name, fn in nodes:
-        g.add_node(node_name, fn)
-    g.add_edge(START, entry)
-    return g.compile(checkpointer=False, name=name)

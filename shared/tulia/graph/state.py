@@ -6,49 +6,12 @@ checkpointed after every turn, so it stays small (bounded message window, at mos
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
+from tulia.domain.literals import DetectedLang as Lang
+from tulia.domain.literals import GovernorClass, Intent, Journey, PaymentStatus, Pending
 from tulia.graph.booking_frame import BookingFrame
 from tulia.graph.frame import OrderFrame
-
-Intent = Literal[
-    "sales_discovery",
-    "product_question",
-    "support_question",
-    "order_status",
-    "discounts_offers",
-    "preferences_consent",
-    "payment_help",
-    "human_request",
-    "spam_casual",
-    "unknown",
-]
-Journey = Literal["sales", "support", "orders", "offers", "prefs", "governance", "unknown"]
-Lang = Literal["en", "sw", "sheng", "mixed"]
-GovernorClass = Literal["business", "casual", "spam", "abuse"]
-PaymentStatus = Literal["none", "pending", "paid", "failed", "cancelled", "timeout"]
-
-# What the bot is waiting for. A reply that answers it fills the slot; anything else is re-classified.
-Pending = Literal[
-    "clarify_intent",
-    "item_selection",
-    "variant",
-    "quantity",
-    "fulfilment",
-    "zone",
-    "payment_method",
-    "payment_confirmation",
-    "mpesa_number",
-    "order_selection",
-    "escalation_offer",
-    "menu",
-    "category",
-    "booking_variant",
-    "booking_zone",
-    "booking_slot",
-    "booking_confirm",
-    "booking_change",
-]
 
 MESSAGE_WINDOW = 12
 

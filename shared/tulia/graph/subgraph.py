@@ -9,6 +9,7 @@ orchestrator.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
@@ -16,6 +17,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
 from tulia.graph.context import EngineContext
+from tulia.graph.slots import Node as CommandNode
 from tulia.graph.state import ConversationState
 
 APPENDED = ("outbox", "trace")
@@ -60,3 +62,14 @@ def as_node(name: str, graph: Any) -> Any:
     run.__name__ = name
     run.graph = graph  # type: ignore[attr-defined]  # the compiled subgraph, for inspection
     return run
+
+
+def command_journey(name: str, nodes: Sequence[tuple[str, CommandNode]], entry: str) -> Any:
+    """Compile a journey of nodes that route themselves with ``Command(goto=...)``."""
+    g: StateGraph[ConversationState, EngineContext, Any, Any] = StateGraph(
+        ConversationState, context_schema=EngineContext
+    )
+    for node_name, fn in nodes:
+        g.add_node(node_name, fn)
+    g.add_edge(START, entry)
+    return g.compile(checkpointer=False, name=name)

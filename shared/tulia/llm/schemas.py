@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tulia.nlu.types import GovernorClass, Intent
+from tulia.domain.literals import GovernorClass, Intent
 
 
 class _Out(BaseModel):

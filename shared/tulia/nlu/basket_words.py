@@ -27,6 +27,7 @@ from tulia.nlu.frame_extract import (
     without_negated_counts,
 )
 from tulia.nlu.lexicon import normalize
+from tulia.search.measures import MEASURE, packs_of
 from tulia.search.text import CONNECTORS
 
 MAX_ITEMS = 10  # more parts than this in one message is a list to browse, not a basket to build
@@ -42,20 +43,6 @@ _JOIN = re.compile(
 )
 # "a kilo of tomatoes", "an eggs tray", "one Redmi Buds 5": one of it
 _ONE = re.compile(r"^(?:(?:i\s+)?(?:need|want|get|take|nataka|nipe|naomba|niletee|add|ongeza|weka)\s+)?(?:a|an|one)\s")
-# "2 kg" said of an item sold by the kilo: a measure that may be a count of its packs
-_MEASURE = re.compile(
-    r"(?<![\w.])(\d{1,4}(?:\.\d+)?)\s*(kg|kgs|kilo|kilos|g|gramu|grams|l|litre|litres|liter|liters|lita|ltr|ml|"
-    r"m|metre|metres|meter|meters|mita)(?!\w)"
-)
-# an item sold by the measure ("Solar Cable 6mm (per metre)", "Beef per kg") is sold in packs of one of it
-_PER_MEASURE = re.compile(r"(?<!\w)per\s+(kg|kilo|litre|liter|l|metre|meter|m)(?!\w)")
-_UNIT_BASE = dict.fromkeys(("kg", "kgs", "kilo", "kilos"), ("g", 1000)) | dict.fromkeys(
-    ("g", "gramu", "grams"), ("g", 1)
-)
-_UNIT_BASE |= dict.fromkeys(("l", "litre", "litres", "liter", "liters", "lita", "ltr"), ("ml", 1000)) | {
-    "ml": ("ml", 1)
-}
-_UNIT_BASE |= dict.fromkeys(("m", "metre", "metres", "meter", "meters", "mita"), ("mm", 1000))
 
 
 # a part that starts with one of these goes on describing the part before it ("ya Samsung", "for the tv")
@@ -183,26 +170,10 @@ def count_in_name(text: str, count: int, names: Collection[str]) -> bool:
 
 def measures_said(text: str) -> list[str]:
     """The weights and volumes a message says ("5kg", "3 lita", "kilo mbili" as "2 kilo")."""
-    return [m.group(0) for m in _MEASURE.finditer(measures_in_digits(normalize(text)))]
+    return [m.group(0) for m in MEASURE.finditer(measures_in_digits(normalize(text)))]
 
 
 def measured_count(part: str, item_name: str) -> int | None:
-    """A measure said of an item sold in packs of a measure, as a count of packs: "2 kg of nails" of
-    "Wire Nails 1kg" is 2, "3 litres" of "Fresha Milk 1L" is 3, "20 metres" of "Cable (per metre)" is 20.
-    ``None`` when the measure is the item's own ("Jogoo 2kg" of "Jogoo Maize Flour 2kg") or does not divide
-    into packs."""
-    said = _MEASURE.findall(measures_in_digits(part))
-    name = normalize(item_name)
-    own = [("1", unit) for unit in _PER_MEASURE.findall(name)] or _MEASURE.findall(name)
-    if len(said) != 1 or len(own) != 1:
-        return None
-    (said_value, said_unit), (own_value, own_unit) = said[0], own[0]
-    said_base, own_base = _UNIT_BASE.get(said_unit), _UNIT_BASE.get(own_unit)
-    if said_base is None or own_base is None or said_base[0] != own_base[0]:
-        return None
-    said_amount = float(said_value) * said_base[1]
-    own_amount = float(own_value) * own_base[1]
-    if own_amount <= 0 or said_amount == own_amount:
-        return None
-    packs = said_amount / own_amount
-    return int(packs) if packs == int(packs) and 1 < packs <= 1000 else None
+    """A measure said of an item sold in packs of a measure, as a count of packs, in digits or in words:
+    "kilo mbili" of "Wire Nails 1kg" is 2, "20 metres" of "Cable (per metre)" is 20 (:func:`packs_of`)."""
+    return packs_of(measures_in_digits(part), item_name)

@@ -26,6 +26,7 @@ from typing import Any
 
 import yaml
 
+from tulia.nlu.labelled_sets import load_blind, load_phrases
 from tulia.nlu.reader import LABELS, normalize_for_reader
 
 Language = str  # en | sw | sheng
@@ -194,8 +195,6 @@ def load_messages(path: Path) -> list[Example]:
 
 
 def load_phrase_sets(paths: Iterable[Path]) -> list[Example]:
-    from tulia.evaluation import load_phrases
-
     return [
         Example(p.intent, p.lang, p.text, f"phrases:{path.stem}", pack=p.pack)
         for path in paths
@@ -206,8 +205,6 @@ def load_phrase_sets(paths: Iterable[Path]) -> list[Example]:
 def load_tuning_sets(paths: Iterable[Path]) -> list[Example]:
     """The tuning sets in the blind set's format (``eval/tuning/*.txt``); a new booking is the sales
     journey's, a change of one is read by the graph's own test and not learned."""
-    from tulia.evaluation import load_blind
-
     out = []
     for path in paths:
         for p in load_blind(path):

@@ -15,13 +15,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from tulia.domain.literals import FulfilmentMode, PaymentMethod
 from tulia.domain.phone import to_mpesa_msisdn
 from tulia.errors import InvalidInput
 from tulia.nlu.lexicon import COLOURS, normalize
 from tulia.search.text import in_english
 
-PaymentMethod = Literal["mpesa_stk", "mpesa_c2b", "pesapal"]
-FulfilmentMode = Literal["delivery", "pickup"]
 QuantityEdit = Literal["set", "add"]
 
 MAX_QUANTITY = 1000

@@ -11,6 +11,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from tulia.domain.literals import DetectedLang, GovernorClass, Intent
 from tulia.nlu.frame_extract import extract_coupon
 from tulia.nlu.lexicon import (
     DELIVERY_COMPLAINT,
@@ -33,7 +34,7 @@ from tulia.nlu.lexicon import (
     normalize,
 )
 from tulia.nlu.reader import message_reader
-from tulia.nlu.types import JOURNEY_OF, CatalogWords, DetectedLang, GovernorClass, Intent, Signals, Slots, Understanding
+from tulia.nlu.types import JOURNEY_OF, CatalogWords, Signals, Slots, Understanding
 from tulia.search.text import CONNECTORS, MEASURES, STOPWORDS
 
 if TYPE_CHECKING:

@@ -5,24 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from tulia.domain.literals import DetectedLang, GovernorClass, Intent, Journey
+
 if TYPE_CHECKING:
     from tulia.llm.schemas import SaleReading
 
-Intent = Literal[
-    "sales_discovery",
-    "product_question",
-    "support_question",
-    "order_status",
-    "discounts_offers",
-    "preferences_consent",
-    "payment_help",
-    "human_request",
-    "spam_casual",
-    "unknown",
-]
-Journey = Literal["sales", "support", "orders", "offers", "prefs", "governance", "unknown"]
-DetectedLang = Literal["en", "sw", "sheng", "mixed"]
-GovernorClass = Literal["business", "casual", "spam", "abuse"]
 
 JOURNEY_OF: dict[str, Journey] = {
     "sales_discovery": "sales",

@@ -10,13 +10,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
-from typing import Literal
+from typing import Literal, Protocol
 
 from tulia.domain.common import new_id
 from tulia.domain.order import PAYABLE_STATES, Order
 from tulia.domain.payment import Payment, UnmatchedPayment
 from tulia.errors import NotFound, StateConflict
-from tulia.services import Services
+from tulia.store.orders import OrderRepo, PaymentRepo
+
+
+class Ledger(Protocol):
+    """What matching money to orders needs (the application's services have it)."""
+
+    @property
+    def orders(self) -> OrderRepo: ...
+    @property
+    def payments(self) -> PaymentRepo: ...
+
 
 Outcome = Literal[
     "paid",  # the money now pays the order
@@ -61,7 +71,7 @@ def payer_fits(recorded: str, phones: Sequence[str]) -> bool:
 
 
 def apply_transaction(
-    services: Services,
+    services: Ledger,
     tenant_id: str,
     trans_id: str,
     order_id: str,
@@ -115,7 +125,7 @@ def apply_transaction(
     return Applied("used_elsewhere", order)
 
 
-def suggested_orders(services: Services, unmatched: UnmatchedPayment, *, limit: int = 5) -> list[Order]:
+def suggested_orders(services: Ledger, unmatched: UnmatchedPayment, *, limit: int = 5) -> list[Order]:
     """Orders this money could pay: payable, for exactly its amount, made in the week before it came
     (newest first)."""
     amount = _amount(unmatched)
@@ -140,7 +150,7 @@ def suggested_orders(services: Services, unmatched: UnmatchedPayment, *, limit: 
     return found
 
 
-def unmatched_or_404(services: Services, tenant_id: str, trans_id: str) -> UnmatchedPayment:
+def unmatched_or_404(services: Ledger, tenant_id: str, trans_id: str) -> UnmatchedPayment:
     unmatched = services.payments.get_unmatched(tenant_id, trans_id.strip().upper())
     if unmatched is None:
         raise NotFound(f"No unmatched payment '{trans_id}'.", field="trans_id")

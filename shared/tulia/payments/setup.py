@@ -5,10 +5,27 @@ deploy or a URL change, and by the local stack at start."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from tulia.domain.tenant import Tenant
 from tulia.errors import TuliaError
-from tulia.services import Services
+from tulia.payments.config import PaymentConfig
+from tulia.payments.mpesa.daraja import DarajaClient
+from tulia.payments.pesapal.client import PesapalClient
+from tulia.store.tenants import TenantRepo
+
+
+class ProviderAccounts(Protocol):
+    """What registering a shop's URLs needs (the application's services have it)."""
+
+    @property
+    def tenants(self) -> TenantRepo: ...
+    @property
+    def payment_config(self) -> PaymentConfig: ...
+    @property
+    def daraja(self) -> DarajaClient: ...
+    @property
+    def pesapal(self) -> PesapalClient: ...
 
 
 @dataclass
@@ -18,7 +35,7 @@ class Registration:
     failed: list[str] = field(default_factory=list)
 
 
-def register_provider_urls(services: Services, tenant_id: str) -> Registration:
+def register_provider_urls(services: ProviderAccounts, tenant_id: str) -> Registration:
     """Register the tenant's C2B URLs with Daraja (when it takes Paybill/Till payments) and its IPN URL
     with PesaPal (when card payments are on, keeping the IPN id). Each provider on its own: one
     refusing does not stop the other; what failed is reported with the provider's reason."""
@@ -41,7 +58,7 @@ def register_provider_urls(services: Services, tenant_id: str) -> Registration:
     return out
 
 
-def register_c2b_urls(services: Services, tenant: Tenant) -> tuple[list[str], list[str]]:
+def register_c2b_urls(services: ProviderAccounts, tenant: Tenant) -> tuple[list[str], list[str]]:
     """Register the tenant's C2B confirmation and validation URLs for its Paybill or Till with Daraja;
     once Daraja accepts, the shortcode is recorded as registered (and told to customers). Returns what
     was done and what failed, with Daraja's reason."""

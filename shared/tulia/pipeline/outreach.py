@@ -20,72 +20,22 @@ from typing import Any
 from tulia.channel.graph_api import SendFailed, WhatsAppSender
 from tulia.channel.outbound import Outbound, greeting_name
 from tulia.channel.window import TemplateCall
-from tulia.domain.broadcast import NAME_PARAMETER, Broadcast, Segment
-from tulia.domain.customer import Customer, may_market
+from tulia.domain.broadcast import NAME_PARAMETER, Broadcast, marketing_opens_at
+from tulia.domain.customer import wants_offers
 from tulia.domain.order import PAYABLE_STATES
 from tulia.domain.templates import MessageTemplate
 from tulia.domain.tenant import Tenant
 from tulia.errors import NotFound, StateConflict
+from tulia.graph.buttons import tap_id
 from tulia.nlg.messages import buttons, text
 from tulia.nlg.templates import money, render, slot_when
 from tulia.observability import logger as log
 from tulia.services import Services
-from tulia.store import keys
 from tulia.store.broadcasts import BroadcastRepo
-from tulia.store.customers import CustomerRepo
 from tulia.store.queues import MAX_SQS_DELAY_SECONDS, OutreachQueue
-from tulia.store.tables import CUSTOMERS, CUSTOMERS_BY_TENANT
 
 BATCH_SECONDS = 60  # one batch of the shop's per-minute rate each minute
 REMINDER_LATE = timedelta(hours=3)  # an appointment's reminder later than this is not sent
-
-
-def wants_offers(customer: Customer) -> bool:
-    """Opted in to marketing and to offers on WhatsApp (a broadcast's audience, whatever else)."""
-    return may_market(customer.marketing_opt_in, customer.notification_prefs.offers_whatsapp, requires_opt_in=True)
-
-
-def segment_members(services: Services, tenant: Tenant, segment: Segment) -> list[Customer]:
-    """The shop's customers who asked for offers and fit every filter of ``segment`` (this shop's
-    customers only: the query is its partition of the customers index)."""
-    s, found, cursor = services, [], None
-    since = s.clock() - timedelta(days=segment.ordered_within_days) if segment.ordered_within_days else None
-    category = segment.category.casefold() if segment.category else None
-    while True:
-        page = s.db.page(
-            CUSTOMERS,
-            keys.tenant_customers_gsi_pk(tenant.tenant_id),
-            index=CUSTOMERS_BY_TENANT,
-            limit=100,
-            cursor=cursor,
-        )
-        for customer in (CustomerRepo.from_item(i) for i in page.items):
-            if not wants_offers(customer):
-                continue
-            if segment.language and (customer.language_preference or tenant.languages.default) != segment.language:
-                continue
-            if since or category or segment.min_spent_kes is not None:
-                bought = [
-                    o
-                    for o in s.orders.list_for_customer(tenant.tenant_id, customer.customer_id, limit=100).items
-                    if o.status in ("paid", "fulfilled")
-                ]
-                if since and not any(o.created_at >= since for o in bought):
-                    continue
-                if category and not any(line.category.casefold() == category for o in bought for line in o.lines):
-                    continue
-                if segment.min_spent_kes is not None and sum(o.paid_amount for o in bought) < segment.min_spent_kes:
-                    continue
-            found.append(customer)
-        if page.cursor is None:
-            return found
-        cursor = page.cursor
-
-
-def marketing_opens_at(tenant: Tenant, now: datetime) -> datetime | None:
-    """None inside the shop's marketing hours, else when they open."""
-    hours = tenant.messaging.marketing_allowed()
-    return None if hours.is_open(now) else hours.next_opening(now)
 
 
 @dataclass
@@ -256,9 +206,9 @@ class OutreachService:
         message = buttons(
             render("booking_reminder", lang, sheng, service=booking.service_name, when=when, staff=booking.staff_name),
             [
-                (f"bk:coming:{ref}", render("booking_btn_coming", lang, sheng)),
-                (f"bk:move:{ref}", render("booking_btn_move", lang, sheng)),
-                (f"bk:cancel:{ref}", render("booking_btn_cancel_booking", lang, sheng)),
+                (tap_id("bk:coming", ref), render("booking_btn_coming", lang, sheng)),
+                (tap_id("bk:move", ref), render("booking_btn_move", lang, sheng)),
+                (tap_id("bk:cancel", ref), render("booking_btn_cancel_booking", lang, sheng)),
             ],
         )
         call = TemplateCall(

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 
 from tulia.domain.catalog import CatalogItem
-from tulia.nlu.basket_words import measured_count
+from tulia.search.measures import packs_of
 from tulia.search.text import CONNECTORS, GENERIC_TERMS, MEASURES, STOPWORDS, Folding, fold, raw_tokens, stem
 
 FIELD_WEIGHTS = {
@@ -261,7 +261,7 @@ class CatalogIndex:
                 continue
             if (m := _MEASURE_SAID.fullmatch(term)) and m.group(2) in MEASURES:
                 # "tomatoes 2kg" of "Tomatoes 1kg": a measure is the item's own, or a count of its packs
-                docs = {n for n, doc in enumerate(self.docs) if term in doc.named or measured_count(term, doc.name)}
+                docs = {n for n, doc in enumerate(self.docs) if term in doc.named or packs_of(term, doc.name)}
                 matching = docs if matching is None else matching & docs
                 continue
             expanded = [t for t, factor in self.expand(term) if factor >= PREFIX]

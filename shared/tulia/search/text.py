@@ -8,27 +8,17 @@ A shop's names (brands, models) come from its catalog, and typos are handled by 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from itertools import pairwise
 from pathlib import Path
+
+from tulia.domain.shop_words import GENERIC_TERMS, GENERIC_WORDS, STOPWORDS, fold
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 _MIXED = re.compile(r"[a-z]+|[0-9]+")
 _CLOCK = re.compile(r"^\d{1,2}(?:am|pm)$")
 
-STOPWORDS = frozenset(
-    """
-    a an and any are as at be by can do does for from get give have i im in is it its me my of on or our please
-    show some that the this to u want we what which with you your need looking find buy sell selling hi hello hey
-    there much how many price cost available got tell about like would could nataka ninataka nataa natafuta tafuta
-    nipe niletee naomba omba una mna mko uko iko ziko kuna ya wa za la kwa na ni je gani bei ngapi hii hizi hiyo
-    hizo hapa sasa tu pia au lakini kama sana mimi wewe yangu naweza nauliza uliza nisaidie saidia tafadhali karibu
-    habari sasa niaje mambo vipi poa boss bro sista msee ama ile hiyo kitu vitu nini today tonight tomorrow now leo
-    kesho wait ok okay sorry kindly actually just so then umm hmm eh aki bana basi ebu hebu yaani alafu halafu
-    until mpaka
-    """.split()
-)
+__all__ = ["GENERIC_TERMS", "GENERIC_WORDS", "STOPWORDS", "fold"]  # the shop words of the domain, used here
 
 # words that measure or count a thing: never what a message is about ("nyanya kilo mbili"), and a
 # name's kind word comes before them ("Roofing Nails 1kg")
@@ -39,62 +29,6 @@ MEASURES = frozenset(
 
 # words after a kind word that make it the head of what follows: "kava ya simu", "case for iphone"
 CONNECTORS = frozenset({"ya", "za", "la", "wa", "cha", "vya", "for", "of", "kwa", "with"})
-
-# fmt: off
-# Words of buying, paying, delivery and support that mean one thing in every shop (EN, SW, Sheng),
-# folded to one term. The words of a trade (phones, braids, cement, flour) are not here: they come
-# from the shop's own vocabulary (``vocabulary.yaml`` in its pack) and from its catalog.
-GENERIC_LEXICON: dict[str, tuple[str, ...]] = {
-    "black": ("black", "nyeusi", "mweusi"),
-    "white": ("white", "nyeupe", "mweupe"),
-    "blue": ("blue", "bluu", "buluu", "samawati"),
-    "red": ("red", "nyekundu", "mwekundu"),
-    "green": ("green", "kijani"),
-    "gold": ("gold", "dhahabu"),
-    "silver": ("silver", "fedha"),
-    "pink": ("pink", "pinki", "waridi"),
-    "cheap": ("cheap", "affordable", "budget", "rahisi", "cheaper", "cheapest"),
-    "faulty": (
-        "faulty", "broken", "damaged", "defective", "spoilt", "spoiled", "dead", "imeharibika", "iliyoharibika",
-        "ameharibika", "mbovu", "haifanyi", "haiwaki", "imevunjika", "iliyovunjika", "ikiharibika", "ikivunjika",
-    ),
-    "return": (
-        "return", "returns", "returning", "refund", "refunds", "rudisha", "kurudisha", "exchange", "badilisha",
-        "kubadilisha", "rejesha", "marejesho", "mnarudisha", "mtarudisha", "nirudishiwe", "kurudishiwa", "mnarefund",
-        "mnabadilisha", "mtabadilisha", "nibadilishiwe",
-    ),
-    "delivery": (
-        "delivery", "deliver", "deliveries", "shipping", "ship", "kuleta", "leta", "kufikisha", "usafirishaji",
-        "rider", "boda",
-    ),
-    "warranty": ("warranty", "guarantee", "dhamana", "waranti"),
-    "payment": (
-        "payment", "pay", "paying", "paid", "malipo", "lipa", "kulipa", "nimelipa", "mpesa", "till", "paybill",
-    ),
-    "hours": (
-        "hours", "open", "opening", "close", "closing", "mnafungua", "mnafunga", "mtafungua", "mtafunga", "kufungua",
-        "kufunga", "fungua", "funga",
-    ),
-    "location": ("location", "where", "wapi", "address", "shop", "duka", "located", "mahali"),
-    "fee": ("fee", "fees", "charges", "gharama", "ada"),
-    "time": ("time", "long", "days", "muda", "siku", "when", "lini"),
-    "w": ("watt", "watts", "wati"),  # "100 watts" is the "100W" of a name
-    "v": ("volt", "volts", "volti"),
-    "booking": ("booking", "book", "appointment", "reserve", "bukisha", "miadi"),
-}
-# fmt: on
-
-GENERIC_WORDS: dict[str, str] = {}
-for _canon, _words in GENERIC_LEXICON.items():
-    for _w in _words:
-        GENERIC_WORDS.setdefault(_w, _canon)
-GENERIC_TERMS = frozenset(GENERIC_LEXICON)
-
-
-def fold(text: str) -> str:
-    """Lowercase and strip accents."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def stem(token: str) -> str:

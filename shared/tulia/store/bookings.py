@@ -33,6 +33,7 @@ from tulia.errors import NotFound, StateConflict
 from tulia.store import keys
 from tulia.store.codec import from_item, to_item
 from tulia.store.dynamo import Dynamo, Key
+from tulia.store.order_items import order_item
 from tulia.store.tables import BOOKINGS, BOOKINGS_BY_CUSTOMER, BOOKINGS_BY_TENANT, ORDERS
 
 CELL_KEPT_DAYS = 35  # a cell outlives its appointment by this much, then DynamoDB's TTL removes it
@@ -216,12 +217,10 @@ class BookingRepo:
 
     def attach_order(self, booking: Booking, order: Order, now: datetime) -> None:
         """Write the deposit's order and point the held booking at it, all or nothing (once)."""
-        from tulia.store.orders import OrderRepo
-
         update = self._status_update(booking, now, from_states=("held",), sets={"order_id": order.order_id})
         update["Update"]["condition"] += " AND attribute_not_exists(order_id)"
         ops = [
-            {"Put": {"table": ORDERS, "item": OrderRepo.to_item(order), "condition": "attribute_not_exists(pk)"}},
+            {"Put": {"table": ORDERS, "item": order_item(order), "condition": "attribute_not_exists(pk)"}},
             update,
         ]
         self._transact(ops, f"Booking {booking.booking_id} has its deposit order already, or is no longer held.")

@@ -23,12 +23,12 @@ from tulia.domain.payment import (
     Payment,
     UnmatchedPayment,
 )
-from tulia.domain.times import sortable
 from tulia.errors import NotFound, StateConflict
 from tulia.store import keys
 from tulia.store.bookings import BookingRepo
 from tulia.store.codec import from_item, to_item
 from tulia.store.dynamo import Dynamo, Key, Page
+from tulia.store.order_items import order_item
 from tulia.store.tables import CUSTOMERS, ORDERS, ORDERS_BY_CUSTOMER, ORDERS_BY_TENANT
 
 
@@ -51,15 +51,7 @@ class OrderRepo:
 
     @staticmethod
     def to_item(order: Order) -> dict[str, Any]:
-        return to_item(
-            order,
-            pk=keys.order_pk(order.tenant_id, order.order_id),
-            sk=keys.ORDER,
-            gsi1pk=keys.customer_orders_gsi_pk(order.tenant_id, order.customer_id),
-            gsi1sk=sortable(order.created_at),
-            gsi2pk=keys.tenant_orders_gsi_pk(order.tenant_id),
-            gsi2sk=sortable(order.created_at),
-        )
+        return order_item(order)
 
     def get(self, tenant_id: str, order_id: str) -> Order:
         item = self.db.get(ORDERS, keys.order_pk(tenant_id, order_id), keys.ORDER)

@@ -20,7 +20,6 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any, Literal
 
-from langgraph.graph import END
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
@@ -33,7 +32,8 @@ from tulia.graph.booking_frame import (
     WhenWish,
     next_booking_step,
 )
-from tulia.graph.calls import Turn
+from tulia.graph.buttons import parse_tap, tap_id
+from tulia.graph.calls import END, Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.frame import BuiltOrder, OrderFrame, VariantChoice
 from tulia.graph.journeys.sale_common import (
@@ -55,7 +55,6 @@ from tulia.nlu.lexicon import normalize
 from tulia.nlu.rules import product_query
 from tulia.nlu.when import read_when, without_when
 
-BOOKING_TAP = "bk:"
 SLOTS_SHOWN = 5
 AdvanceTarget = Literal[
     "booking_ask_variant", "booking_ask_zone", "booking_offer", "booking_hold", "booking_summary", "booking_book",
@@ -194,7 +193,7 @@ def booking_ask_variant(state: ConversationState, runtime: Runtime[EngineContext
 def _say_variant_question(turn: Turn, frame: BookingFrame, lead: str = "") -> None:
     variant = frame.missing_variant()
     assert variant is not None
-    options = [(f"bk:var:{variant.name}:{o}", o, variant_title(o, variant.price_deltas)) for o in variant.options]
+    options = [(tap_id("bk:var", variant.name, o), o, variant_title(o, variant.price_deltas)) for o in variant.options]
     body = lead + f"{_service_named(frame)}\n" + t(turn, "ask_variant", dimension=variant.name)
     if len(options) <= 3 and not variant.price_deltas and all(len(o[1]) <= 20 for o in options):
         turn.say(buttons(body, [(i, title) for i, title, _ in options]))
@@ -214,7 +213,7 @@ def _say_zone_question(turn: Turn, frame: BookingFrame, lead: str = "") -> None:
     tenant = shop_of(turn)
     served = {name.casefold() for name in frame.zones}
     rows = [
-        (f"bk:zone:{z.name}", z.name[:ROW_TITLE_LIMIT], money(z.fee))
+        (tap_id("bk:zone", z.name), z.name[:ROW_TITLE_LIMIT], money(z.fee))
         for z in tenant.delivery_zones
         if z.name.casefold() in served
     ][:10]
@@ -292,7 +291,7 @@ def _offer(turn: Turn, frame: BookingFrame, slots: list[dict[str, Any]], body: s
         title, clock = slot_row(_at(slot["start"]), lang, fallback)
         who = t(turn, "booking_staff_free", staff=slot["staff_name"])
         rows.append(
-            (f"bk:slot:{_compact(slot['start'])}:{slot['staff_id']}", title, f"{clock}, {who}" if clock else who)
+            (tap_id("bk:slot", _compact(slot["start"]), slot["staff_id"]), title, f"{clock}, {who}" if clock else who)
         )
     frame.offered = [
         OfferedSlot(start=s["start"], staff_id=s["staff_id"], staff_name=s["staff_name"]) for s in slots[:10]
@@ -449,12 +448,12 @@ def _say_summary(turn: Turn, frame: BookingFrame, b: dict[str, Any], lead: str =
         lines.append(
             t(turn, "booking_stk_offer", button=pay, deposit=money(b["deposit"]), phone=mask_phone(phone or ""))
         )
-        options = [(f"bk:stk:{ref}", pay), (f"bk:pay:{ref}", t(turn, "booking_btn_pay_other"))]
+        options = [(tap_id("bk:stk", ref), pay), (tap_id("bk:pay", ref), t(turn, "booking_btn_pay_other"))]
     else:
-        options = [(f"bk:{'pay' if b['deposit'] else 'yes'}:{ref}", t(turn, "booking_btn_confirm"))]
-    options.append((f"bk:other:{ref}", t(turn, "booking_btn_other_time")))
+        options = [(tap_id("bk:pay" if b["deposit"] else "bk:yes", ref), t(turn, "booking_btn_confirm"))]
+    options.append((tap_id("bk:other", ref), t(turn, "booking_btn_other_time")))
     if not stk:
-        options.append((f"bk:no:{ref}", t(turn, "booking_btn_cancel")))
+        options.append((tap_id("bk:no", ref), t(turn, "booking_btn_cancel")))
     turn.say(buttons("\n".join(lines), options))
     ask_booking(turn, frame, "booking_confirm", [{"id": i, "title": title} for i, title in options])
 
@@ -695,7 +694,10 @@ def booking_tap(
 ) -> Command[Literal["booking_advance", "booking_book", "booking_offer", "booking_change", "__end__"]]:
     """A row or button of the booking: its id says what it does and for which booking."""
     turn = Turn(state, runtime, "booking_tap")
-    kind, _, rest = str(state.inbound.get("reply_id"))[len(BOOKING_TAP) :].partition(":")
+    tap = parse_tap(state.inbound.get("reply_id"))
+    if tap is None or not tap.booking:  # sales_start routes only a booking's taps here
+        return turn.goto(END)
+    kind, rest = tap.action, tap.last
     frame = booking_of(turn)
     if kind in ("move", "cancel", "cancelyes", "keep", "coming", "show"):
         turn.set(scratch={"change": kind, "ref": rest})
@@ -705,14 +707,14 @@ def booking_tap(
         ask_booking(turn, None, None, [])
         return turn.goto(END)
     if kind == "var":
-        dimension, _, option = rest.partition(":")
+        dimension, option = tap.parts
         variant = next((v for v in frame.variants if v.name == dimension), None)
         if variant is not None and option in variant.options:
             frame.variant_selection = {**frame.variant_selection, dimension: option}
     elif kind == "zone" and rest in frame.zones:
         frame.zone, frame.address = rest, rest
     elif kind == "slot":
-        compact, _, staff_id = rest.partition(":")
+        compact, staff_id = tap.parts
         start = _from_compact(compact)
         offered = next((s for s in frame.offered if s.start == start and s.staff_id == staff_id), None)
         if start is not None and frame.agreed:
@@ -783,8 +785,8 @@ def booking_change(
         if booking["status"] == "held":
             return _cancel(turn, booking)
         options = [
-            (f"bk:cancelyes:{ref}", t(turn, "booking_btn_yes_cancel")),
-            (f"bk:keep:{ref}", t(turn, "booking_btn_keep")),
+            (tap_id("bk:cancelyes", ref), t(turn, "booking_btn_yes_cancel")),
+            (tap_id("bk:keep", ref), t(turn, "booking_btn_keep")),
         ]
         body_text = t(
             turn,
@@ -839,8 +841,8 @@ def booking_change(
         turn.say(text("\n".join(lines)))
         return turn.goto(END)
     options = [
-        (f"bk:move:{ref}", t(turn, "booking_btn_move")),
-        (f"bk:cancel:{ref}", t(turn, "booking_btn_cancel_booking")),
+        (tap_id("bk:move", ref), t(turn, "booking_btn_move")),
+        (tap_id("bk:cancel", ref), t(turn, "booking_btn_cancel_booking")),
     ]
     turn.say(buttons("\n".join(lines), options))
     return turn.goto(END)

@@ -6,6 +6,7 @@ from typing import Any, cast
 
 from langgraph.runtime import Runtime
 
+from tulia.graph.buttons import tap_id
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.nodes import t
@@ -62,7 +63,7 @@ def order_status_response(state: ConversationState, runtime: Runtime[EngineConte
     else:
         options = [
             {
-                "id": f"order:{o['order_ref']}",
+                "id": tap_id("order", o["order_ref"]),
                 "title": o["order_ref"],
                 "description": f"{o['created_at'][:10]} - {money(o['total'])}",
             }

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from langgraph.graph import END
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
-from tulia.graph.calls import Turn
+from tulia.graph.buttons import tap_id
+from tulia.graph.calls import END, Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.frame import FrameLine, OrderFrame
 from tulia.graph.journeys.booking import begin_booking
@@ -94,7 +94,7 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             turn.say(
                 listing(
                     t(turn, "which_item", words=echo_words(query)),
-                    [(f"item:{r['item_id']}", r["name"], money(r["price"])) for r in in_stock],
+                    [(tap_id("item", r["item_id"]), r["name"], money(r["price"])) for r in in_stock],
                     button=t(turn, "shortlist_button"),
                 )
             )
@@ -110,7 +110,10 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
                 ],
             )
             ask_sale(
-                turn, frame, "item_selection", [{"id": f"item:{r['item_id']}", "title": r["name"]} for r in in_stock]
+                turn,
+                frame,
+                "item_selection",
+                [{"id": tap_id("item", r["item_id"]), "title": r["name"]} for r in in_stock],
             )
             return turn.goto(END)
         got = turn.tool("catalog_get_item", item_id=named["item_id"])

@@ -7,11 +7,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from tulia.domain.literals import SaleQuestion
 from tulia.domain.phone import to_mpesa_msisdn
 from tulia.domain.tenant import Tenant
 from tulia.errors import InvalidInput
 from tulia.graph.calls import Turn
-from tulia.graph.frame import FrameLine, OrderFrame, SaleQuestion, ShopOptions, VariantChoice
+from tulia.graph.frame import FrameLine, OrderFrame, ShopOptions, VariantChoice
 from tulia.graph.nodes import t
 from tulia.graph.slots import ask
 from tulia.nlg.templates import money

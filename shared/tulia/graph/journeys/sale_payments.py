@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from langgraph.graph import END
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from tulia.domain.phone import mask_phone
 from tulia.errors import NotFound
-from tulia.graph.calls import Turn
+from tulia.graph.buttons import tap_id
+from tulia.graph.calls import END, Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.frame import BuiltOrder, OrderFrame
 from tulia.graph.journeys.booking import deposit_paid
@@ -41,7 +41,7 @@ def say_payment_methods(turn: Turn, frame: OrderFrame, *, reminder: bool = False
         return
     options = [
         {
-            "id": f"pay:{ref}:{m['method']}",
+            "id": tap_id("pay", ref, m["method"]),
             "title": t(turn, "method_mpesa_till" if "till" in m["details"] else f"method_{m['method']}"),
         }
         for m in methods["data"]["methods"]
@@ -74,9 +74,9 @@ def say_confirmation(turn: Turn, frame: OrderFrame, *, reminder: bool = False) -
     ref = frame.order.order_id
     phone = frame.payer_phone or turn.state.phone_e164 or ""
     options = [
-        (f"confirm:{ref}:yes", t(turn, "confirm_yes")),
-        (f"confirm:{ref}:other", t(turn, "confirm_other_number")),
-        (f"confirm:{ref}:no", t(turn, "no_thanks")),
+        (tap_id("confirm", ref, "yes"), t(turn, "confirm_yes")),
+        (tap_id("confirm", ref, "other"), t(turn, "confirm_other_number")),
+        (tap_id("confirm", ref, "no"), t(turn, "no_thanks")),
     ]
     lead = t(turn, "resume_sale") + "\n" if reminder else ""
     amount = turn.get("order_totals").get("amount_due", frame.order.amount_due)
@@ -224,9 +224,9 @@ def payment_event(state: ConversationState, runtime: Runtime[EngineContext]) -> 
     if failed is not None and failed["method"] == "mpesa_stk":
         frame.payment_method = "mpesa_stk"
         options = [
-            (f"confirm:{order_id}:yes", t(turn, "retry_prompt")),
-            (f"confirm:{order_id}:other", t(turn, "confirm_other_number")),
-            (f"confirm:{order_id}:no", t(turn, "no_thanks")),
+            (tap_id("confirm", order_id, "yes"), t(turn, "retry_prompt")),
+            (tap_id("confirm", order_id, "other"), t(turn, "confirm_other_number")),
+            (tap_id("confirm", order_id, "no"), t(turn, "no_thanks")),
         ]
         turn.say(buttons(outcome, options))
         ask_sale(turn, frame, "payment_confirmation", [{"id": i, "title": title} for i, title in options])

@@ -24,15 +24,16 @@ import re
 from collections.abc import Callable
 from typing import Any, Literal
 
-from langgraph.graph import END
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 from rapidfuzz import fuzz, process
 
 from tulia.domain.customer import may_market
+from tulia.domain.literals import BOOKING_QUESTIONS
 from tulia.errors import StateConflict
-from tulia.graph.booking_frame import BOOKING_QUESTIONS, BookingFrame
-from tulia.graph.calls import Turn
+from tulia.graph.booking_frame import BookingFrame
+from tulia.graph.buttons import SALE_TAPS, parse_tap, tap_id
+from tulia.graph.calls import END, Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.frame import (
     BuiltOrder,
@@ -44,7 +45,7 @@ from tulia.graph.frame import (
     next_step,
     settle,
 )
-from tulia.graph.journeys.booking import BOOKING_NODES, BOOKING_TAP, begin_booking, remind_booking
+from tulia.graph.journeys.booking import BOOKING_NODES, begin_booking, remind_booking
 from tulia.graph.journeys.sale_basket import basket_text, listed_items, take_items
 from tulia.graph.journeys.sale_common import (
     MAX_CART_LINES,
@@ -77,12 +78,10 @@ from tulia.graph.journeys.sale_payments import (
     say_payment_methods,
     start_payment,
 )
-from tulia.graph.nodes import SALE_TAP_PREFIXES as TAP_PREFIXES
 from tulia.graph.nodes import inbound_text, menu, t
 from tulia.graph.routing import MAX_SHORTLIST_ITEMS, should_show_catalog_link
-from tulia.graph.slots import command_journey
 from tulia.graph.state import ConversationState
-from tulia.graph.subgraph import as_node
+from tulia.graph.subgraph import as_node, command_journey
 from tulia.graph.wording import prompt_context
 from tulia.llm.schemas import SaleReading
 from tulia.nlg.guard import unsupported_facts
@@ -139,7 +138,7 @@ AdvanceTarget = Literal[
 def sales_start(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[StartTarget]:
     """A payment outcome, a cart, a tap, "did it go through?", or words for the frame."""
     turn = Turn(state, runtime, "sales_start")
-    reply_id = str(state.inbound.get("reply_id") or "")
+    tap = parse_tap(state.inbound.get("reply_id"))
     if state.route == "payment_event":
         return turn.goto("payment_event")
     if state.route == "catalog_order":
@@ -148,9 +147,9 @@ def sales_start(state: ConversationState, runtime: Runtime[EngineContext]) -> Co
         return turn.goto("payment_code")
     if state.route == "booking_change":
         return turn.goto("booking_change")
-    if reply_id.startswith(BOOKING_TAP):
+    if tap is not None and tap.booking:
         return turn.goto("booking_tap")
-    if reply_id.startswith(TAP_PREFIXES):
+    if tap is not None and tap.kind in SALE_TAPS:
         return turn.goto("tap")
     if state.route in ("answer", "maybe_answer") and state.pending in BOOKING_QUESTIONS:
         return turn.goto("booking_fill")
@@ -262,12 +261,14 @@ def fill_frame(
         turn.say(
             listing(
                 t(turn, "which_of_them", option=option_said),
-                [(f"item:{r['item_id']}", r["name"], money(r["price"])) for r in rows],
+                [(tap_id("item", r["item_id"]), r["name"], money(r["price"])) for r in rows],
                 button=t(turn, "shortlist_button"),
             )
         )
         frame.wish = message[:300]  # the option said is chosen once the row is
-        ask_sale(turn, frame, "item_selection", [{"id": f"item:{r['item_id']}", "title": r["name"]} for r in rows])
+        ask_sale(
+            turn, frame, "item_selection", [{"id": tap_id("item", r["item_id"]), "title": r["name"]} for r in rows]
+        )
         turn.set(frame=frame)
         return turn.goto(END)
     if pending == "category" and (option := _chosen_option(turn, body, choice)) is not None:
@@ -688,16 +689,18 @@ def tap(
 ) -> Command[Literal["advance", "search", "start_payment", "booking_advance", "__end__"]]:
     """A button or list row: its id says what it does and for which order."""
     turn = Turn(state, runtime, "tap")
-    reply_id = str(state.inbound.get("reply_id"))
-    kind, _, rest = reply_id.partition(":")
+    tap = parse_tap(state.inbound.get("reply_id"))
+    if tap is None:  # sales_start routes only the sale's taps here
+        return turn.goto(END)
+    kind = tap.kind
     frame = frame_of(turn)
     if kind == "item":
-        return _pick(turn, frame, rest, FrameDelta())
+        return _pick(turn, frame, tap.last, FrameDelta())
     if kind == "cat":
-        turn.set(frame=frame, scratch={"query": "", "category": rest})
+        turn.set(frame=frame, scratch={"query": "", "category": tap.last})
         return turn.goto("search")
     if kind in ("pay", "confirm"):
-        ref, _, action = rest.rpartition(":") if ":" in rest else ("", "", rest)
+        ref, action = tap.parts
         stale = _stale(turn, frame, ref)
         if stale is not None:
             return stale
@@ -725,14 +728,13 @@ def tap(
         turn.say(text(t(turn, "edit_refused", ref=frame.order.order_id)))
         return turn.goto(END)
     if kind == "var":
-        item_id, _, choice = rest.partition(":")
-        dimension, _, option = choice.partition(":")
+        item_id, dimension, option = tap.parts
         for line in frame.lines:
             if line.item_id == item_id and any(v.name == dimension and option in v.options for v in line.variants):
                 line.choose(dimension, option)
                 break
     elif kind == "qty":
-        item_id, _, amount = rest.rpartition(":")
+        item_id, amount = tap.parts
         index = next((i for i, ln in enumerate(frame.lines) if ln.item_id == item_id), None)
         if amount == "other":
             turn.say(text(t(turn, "ask_quantity_number")))
@@ -741,9 +743,10 @@ def tap(
         if amount.isdigit() and index is not None:
             _apply_quantity(frame, int(amount), "set", index)
     elif kind == "mode":
-        frame.fulfilment = Fulfilment(mode=rest) if rest in ("delivery", "pickup") else frame.fulfilment
+        mode = tap.last
+        frame.fulfilment = Fulfilment(mode=mode) if mode in ("delivery", "pickup") else frame.fulfilment
     elif kind == "zone":
-        frame.fulfilment = Fulfilment(mode="delivery", zone=rest, place=rest)
+        frame.fulfilment = Fulfilment(mode="delivery", zone=tap.last, place=tap.last)
     turn.set(frame=frame)
     return turn.goto("advance")
 
@@ -842,8 +845,10 @@ def search(
 def _ask_category(turn: Turn, frame: OrderFrame) -> None:
     shown = [c.title() for c in shop_index(turn).categories][:10]
     turn.trace.append({"kind": "step", "node": "sales_narrow_query", "action": "clarify"})
-    turn.say(listing(t(turn, "ask_what"), [(f"cat:{c}", c, None) for c in shown], button=t(turn, "shortlist_button")))
-    ask_sale(turn, frame, "category", [{"id": f"cat:{c}", "title": c} for c in shown])
+    turn.say(
+        listing(t(turn, "ask_what"), [(tap_id("cat", c), c, None) for c in shown], button=t(turn, "shortlist_button"))
+    )
+    ask_sale(turn, frame, "category", [{"id": tap_id("cat", c), "title": c} for c in shown])
     turn.set(clarification_loops=turn.state.clarification_loops + 1, clarified_once=True)
 
 
@@ -913,7 +918,7 @@ def _search(
         detail = money(item["price"])
         if item["low_stock"]:
             detail += t(turn, "in_stock_few", n=item["stock"])
-        rows.append((f"item:{item['item_id']}", item["name"], detail))
+        rows.append((tap_id("item", item["item_id"]), item["name"], detail))
     n = len(rows)
     turn.trace.append(
         {"kind": "step", "node": "catalog_present_options", "shown": n, "total": data["total_matches_estimate"]}
@@ -954,7 +959,7 @@ def _search(
         ],
         rejected_shortlists=rejected,
     )
-    ask_sale(turn, frame, "item_selection", [{"id": f"item:{r['item_id']}", "title": r["name"]} for r in results])
+    ask_sale(turn, frame, "item_selection", [{"id": tap_id("item", r["item_id"]), "title": r["name"]} for r in results])
     return None
 
 
@@ -1155,7 +1160,11 @@ def _say_variant_question(turn: Turn, frame: OrderFrame, *, reminder: bool = Fal
     variant = line.missing_variant()
     assert variant is not None
     options = [
-        {"id": f"var:{line.item_id}:{variant.name}:{o}", "title": o, "detail": variant_title(o, variant.price_deltas)}
+        {
+            "id": tap_id("var", line.item_id, variant.name, o),
+            "title": o,
+            "detail": variant_title(o, variant.price_deltas),
+        }
         for o in variant.options
     ]
     lead = t(turn, "resume_sale") + "\n" if reminder else ""
@@ -1185,8 +1194,8 @@ def ask_quantity(state: ConversationState, runtime: Runtime[EngineContext]) -> C
 def _say_quantity_question(turn: Turn, frame: OrderFrame, *, reminder: bool = False) -> None:
     index = _line_index(frame, "quantity")
     line = frame.lines[index]
-    options = [(f"qty:{line.item_id}:{n}", str(n), None) for n in (1, 2, 3)]
-    options.append((f"qty:{line.item_id}:other", t(turn, "qty_other"), None))
+    options = [(tap_id("qty", line.item_id, str(n)), str(n), None) for n in (1, 2, 3)]
+    options.append((tap_id("qty", line.item_id, "other"), t(turn, "qty_other"), None))
     lead = t(turn, "resume_sale") + "\n" if reminder else ""
     turn.say(listing(lead + f"{named_back(line)}\n" + t(turn, "ask_quantity"), options, button=t(turn, "qty_button")))
     ask_sale(turn, frame, "quantity", [{"id": i, "title": title} for i, title, _ in options], index)
@@ -1200,7 +1209,7 @@ def ask_fulfilment(state: ConversationState, runtime: Runtime[EngineContext]) ->
 
 def _say_fulfilment_question(turn: Turn, frame: OrderFrame, *, reminder: bool = False) -> None:
     shop = shop_options(turn)
-    options = [{"id": f"mode:{m}", "title": t(turn, m)} for m in shop.modes]
+    options = [{"id": tap_id("mode", m), "title": t(turn, m)} for m in shop.modes]
     lead = t(turn, "resume_sale") + "\n" if reminder else ""
     turn.say(buttons(lead + t(turn, "ask_delivery_mode"), [(o["id"], o["title"]) for o in options]))
     ask_sale(turn, frame, "fulfilment", options)
@@ -1215,7 +1224,7 @@ def ask_zone(state: ConversationState, runtime: Runtime[EngineContext]) -> Comma
 def _say_zone_question(turn: Turn, frame: OrderFrame, *, reminder: bool = False) -> None:
     tenant = turn.ctx.services.tenants.get(turn.ctx.tenant_id)
     rows = [
-        (f"zone:{z.name}", z.name, f"{money(z.fee)}, {tenant.text(z.eta, turn.text_lang)}")
+        (tap_id("zone", z.name), z.name, f"{money(z.fee)}, {tenant.text(z.eta, turn.text_lang)}")
         for z in tenant.delivery_zones
     ][:10]
     lead = t(turn, "resume_sale") + "\n" if reminder else ""
@@ -1423,7 +1432,7 @@ def _remind(turn: Turn, frame: OrderFrame) -> None:
     elif asking in ("payment_confirmation", "mpesa_number") and frame.order is not None:
         say_confirmation(turn, frame, reminder=True)
     elif asking == "item_selection" and turn.state.last_catalog_results:
-        rows = [(f"item:{r['item_id']}", r["name"], money(r["price"])) for r in turn.state.last_catalog_results]
+        rows = [(tap_id("item", r["item_id"]), r["name"], money(r["price"])) for r in turn.state.last_catalog_results]
         turn.say(listing(t(turn, "resume_sale"), rows, button=t(turn, "shortlist_button")))
         ask_sale(turn, frame, "item_selection", [{"id": r[0], "title": r[1]} for r in rows])
 

@@ -8,9 +8,10 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from tulia.graph.buttons import tap_id
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
-from tulia.graph.nodes import inbound_text, menu, shop_contact, t
+from tulia.graph.nodes import ESCALATION_OFFER, inbound_text, menu, shop_contact, t
 from tulia.graph.state import ConversationState
 from tulia.graph.subgraph import as_node, journey_graph
 from tulia.graph.wording import worded
@@ -28,9 +29,9 @@ def support_start(state: ConversationState, runtime: Runtime[EngineContext]) -> 
         return turn.done()
     fast = state.understanding.get("fast")
     reply_id = state.inbound.get("reply_id")
-    if fast == "yes" or reply_id == "esc:yes" or state.understanding.get("choice") == 1:
+    if fast == "yes" or reply_id == tap_id("esc", "yes") or state.understanding.get("choice") == 1:
         turn.set(route="handoff", escalation_reason="missing_information", pending=None, pending_options=[])
-    elif fast == "no" or reply_id == "esc:no" or state.understanding.get("choice") == 2:
+    elif fast == "no" or reply_id == tap_id("esc", "no") or state.understanding.get("choice") == 2:
         turn.set(pending=None, pending_options=[])
         turn.say(text(t(turn, "menu_prompt")))
     else:
@@ -63,9 +64,12 @@ def support_rag_answer(state: ConversationState, runtime: Runtime[EngineContext]
         return turn.done()
     if not snippets:
         turn.say(
-            buttons(t(turn, "kb_no_answer"), [("esc:yes", t(turn, "ask_person")), ("esc:no", t(turn, "no_thanks"))])
+            buttons(
+                t(turn, "kb_no_answer"),
+                [(tap_id("esc", "yes"), t(turn, "ask_person")), (tap_id("esc", "no"), t(turn, "no_thanks"))],
+            )
         )
-        turn.set(pending="escalation_offer", pending_options=[{"id": "esc:yes"}, {"id": "esc:no"}])
+        turn.set(pending="escalation_offer", pending_options=ESCALATION_OFFER)
         return turn.done()
     _answer(turn, snippets, inbound_text(state))
     turn.set(pending=None, pending_options=[])

@@ -1,0 +1,49 @@
+"""Measures said of items sold in packs of a measure: "2 kg" of "Wire Nails 1kg" is two of its packs,
+"20 metres" of "Solar Cable 6mm (per metre)" twenty. Pure functions of digits and units (a measure said in
+words is turned into digits by the understanding layer first)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# a weight, volume or length in digits with its unit ("2 kg", "500ml", "20 metres")
+MEASURE = re.compile(
+    r"(?<![\w.])(\d{1,4}(?:\.\d+)?)\s*(kg|kgs|kilo|kilos|g|gramu|grams|l|litre|litres|liter|liters|lita|ltr|ml|"
+    r"m|metre|metres|meter|meters|mita)(?!\w)"
+)
+# an item sold by the measure ("Solar Cable 6mm (per metre)", "Beef per kg") is sold in packs of one of it
+_PER_MEASURE = re.compile(r"(?<!\w)per\s+(kg|kilo|litre|liter|l|metre|meter|m)(?!\w)")
+_UNIT_BASE = dict.fromkeys(("kg", "kgs", "kilo", "kilos"), ("g", 1000)) | dict.fromkeys(
+    ("g", "gramu", "grams"), ("g", 1)
+)
+_UNIT_BASE |= dict.fromkeys(("l", "litre", "litres", "liter", "liters", "lita", "ltr"), ("ml", 1000)) | {
+    "ml": ("ml", 1)
+}
+_UNIT_BASE |= dict.fromkeys(("m", "metre", "metres", "meter", "meters", "mita"), ("mm", 1000))
+
+
+def _plain(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return re.sub(r"[^\w\s.]", " ", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+
+
+def packs_of(said_in_digits: str, item_name: str) -> int | None:
+    """How many packs of ``item_name`` the one measure in ``said_in_digits`` is: "2 kg" of "Wire Nails 1kg"
+    is 2, "3 litres" of "Fresha Milk 1L" 3, "20 metres" of "Cable (per metre)" 20. ``None`` when the measure
+    is the item's own ("2kg" of "Jogoo Maize Flour 2kg"), of another kind, or does not divide into packs."""
+    said = MEASURE.findall(said_in_digits.casefold())
+    name = _plain(item_name)
+    own = [("1", unit) for unit in _PER_MEASURE.findall(name)] or MEASURE.findall(name)
+    if len(said) != 1 or len(own) != 1:
+        return None
+    (said_value, said_unit), (own_value, own_unit) = said[0], own[0]
+    said_base, own_base = _UNIT_BASE.get(said_unit), _UNIT_BASE.get(own_unit)
+    if said_base is None or own_base is None or said_base[0] != own_base[0]:
+        return None
+    said_amount = float(said_value) * said_base[1]
+    own_amount = float(own_value) * own_base[1]
+    if own_amount <= 0 or said_amount == own_amount:
+        return None
+    packs = said_amount / own_amount
+    return int(packs) if packs == int(packs) and 1 < packs <= 1000 else None
