@@ -59,3 +59,10 @@ def test_parts_that_would_not_read_back_are_refused() -> None:
         tap_id("var", "NP:TSH", "size", "M")  # a ':' before the last part
     with pytest.raises(BadTapId):
         tap_id("qty", "GR-UNG-01")  # a count missing
+
+
+def test_every_question_of_the_sale_has_one_answer_reader() -> None:
+    from tulia.domain.literals import SALE_QUESTIONS
+    from tulia.graph.journeys.sales import ANSWER_READERS
+
+    assert set(ANSWER_READERS) == set(SALE_QUESTIONS)

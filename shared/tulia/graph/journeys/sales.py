@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from langgraph.runtime import Runtime
@@ -29,7 +30,7 @@ from langgraph.types import Command
 from rapidfuzz import fuzz, process
 
 from tulia.domain.customer import may_market
-from tulia.domain.literals import BOOKING_QUESTIONS
+from tulia.domain.literals import BOOKING_QUESTIONS, PAYMENT_METHODS
 from tulia.errors import StateConflict
 from tulia.graph.booking_frame import BookingFrame
 from tulia.graph.buttons import SALE_TAPS, parse_tap, tap_id
@@ -168,9 +169,10 @@ def _method_said(turn: Turn, plain: str) -> bool:
 
 
 # filling the frame ----------------------------------------------------------------------------------
-def fill_frame(
-    state: ConversationState, runtime: Runtime[EngineContext]
-) -> Command[Literal["search", "take_items", "advance", "ask_item", "start_payment", "booking_advance", "__end__"]]:
+FillTarget = Literal["search", "take_items", "advance", "ask_item", "start_payment", "booking_advance", "__end__"]
+
+
+def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[FillTarget]:
     """Read everything the message says about the sale into the frame."""
     turn = Turn(state, runtime, "fill_frame")
     body = message = inbound_text(state)
@@ -236,92 +238,14 @@ def fill_frame(
     notes: list[str] = []
     echo = False  # a line of the basket changed: the whole basket is said back
 
-    # answers that only make sense for the question asked (a number, yes/no, an option's name)
-    if (
-        pending == "item_selection"
-        and frame.sold_out
-        and choice is None
-        and _refuses_substitute(turn, frame, body, fast)
-    ):
-        # "hapana, nataka Jogoo": the item wanted, not one of the others shown in its place
-        turn.say(text(t(turn, "substitute_refused", name=frame.sold_out)))
-        frame.sold_out, frame.adding, frame.quantity_hint, frame.wish = None, False, None, None
-        ask_sale(turn, frame, None, [])
-        if frame.lines or frame.waiting:
-            turn.set(frame=frame, scratch={"echo": True})
-            return turn.goto("advance")
-        return turn.goto(END)
-    if pending == "item_selection" and (option := _chosen_option(turn, body, choice)) is not None:
-        return _pick(turn, frame, option["id"].split(":", 1)[1], delta)
-    if pending == "item_selection" and choice is None and (fitting := _rows_fitting(turn, body)):
-        option_said, rows = fitting
-        if len(rows) == 1:  # "the blue one": the only row that comes in blue (blue is chosen with it)
-            return _pick(turn, frame, rows[0]["item_id"], delta)
-        # "the black one" when several rows come in black: which of them, not a new search for "black"
-        turn.say(
-            listing(
-                t(turn, "which_of_them", option=option_said),
-                [(tap_id("item", r["item_id"]), r["name"], money(r["price"])) for r in rows],
-                button=t(turn, "shortlist_button"),
-            )
-        )
-        frame.wish = message[:300]  # the option said is chosen once the row is
-        ask_sale(
-            turn, frame, "item_selection", [{"id": tap_id("item", r["item_id"]), "title": r["name"]} for r in rows]
-        )
-        turn.set(frame=frame)
-        return turn.goto(END)
-    if pending == "category" and (option := _chosen_option(turn, body, choice)) is not None:
-        turn.set(frame=frame, scratch={"query": "", "category": option["title"]})
-        return turn.goto("search")
-    if pending == "variant" and frame.asking_line is not None and frame.asking_line < len(frame.lines):
-        line = frame.lines[frame.asking_line]
-        missing = line.missing_variant()
-        if missing is not None:
-            picked = None
-            if choice is not None and 1 <= choice <= len(missing.options):
-                picked = missing.options[choice - 1]
-            else:
-                picked = named_option(body, missing.options)
-            if picked is not None:
-                line.choose(missing.name, picked)
-                understood = True
-            for other in line.variants:  # "Blue, 128GB": the other options asked about, in the same reply
-                named = named_option(body, other.options) if other.name not in line.variant_selection else None
-                if named is not None:
-                    line.choose(other.name, named)
-                    understood = True
-    if pending == "quantity" and choice is not None and delta.quantity is None and 1 <= choice <= 1000:
-        _apply_quantity(frame, choice, "set", frame.asking_line)
-        understood = True
-    # a row's number typed instead of tapped ("1" to the zones listed): that row
-    if pending == "fulfilment" and choice is not None and 1 <= choice <= len(state.pending_options):
-        delta.mode = str(state.pending_options[choice - 1]["id"]).split(":")[1]  # type: ignore[assignment]
-        understood = True
-    if pending == "zone" and choice is not None and 1 <= choice <= len(state.pending_options):
-        delta.zone = str(state.pending_options[choice - 1]["title"])
-        delta.mode = "delivery"
-        understood = True
-    if pending == "payment_method" and choice is not None and 1 <= choice <= len(state.pending_options):
-        delta.method = str(state.pending_options[choice - 1]["id"]).rsplit(":", 1)[1]  # type: ignore[assignment]
-        understood = True
-    if pending == "payment_confirmation" and delta.phone is None:
-        if fast == "yes" or choice == 1:
-            turn.set(frame=frame)
-            return turn.goto("start_payment")
-        if choice == 2:
-            turn.say(text(t(turn, "ask_mpesa_number")))
-            ask_sale(turn, frame, "mpesa_number", [])
-            return turn.goto(END)
-        if fast == "no" or choice == 3:
-            turn.say(text(t(turn, "payment_cancelled_ok", ref=frame.order.order_id if frame.order else "")))
-            frame.payment_method = None
-            ask_sale(turn, frame, None, [])
-            return turn.goto(END)
-    if pending == "mpesa_number" and delta.phone is None and any(ch.isdigit() for ch in body):
-        turn.say(text(t(turn, "bad_mpesa_number")))
-        ask_sale(turn, frame, "mpesa_number", [])
-        return turn.goto(END)
+    # answers that only make sense for the question asked (a number, yes/no, an option's name): one reader
+    # per open question (ANSWER_READERS)
+    reader = ANSWER_READERS.get(pending) if pending is not None else None
+    if reader is not None:
+        read = reader(Answer(turn, frame, delta, body, message, choice, fast))
+        if not isinstance(read, bool):
+            return read
+        understood = understood or read
 
     # edits after the payment started are refused with the reason
     changes_order = (
@@ -488,6 +412,170 @@ def fill_frame(
         return turn.goto("ask_item")
     turn.set(frame=frame, scratch={"echo": True} if echo else {})
     return turn.goto("advance")
+
+
+# answers to the open question ----------------------------------------------------------------------
+@dataclass
+class Answer:
+    """A reply read against the question the sale asked: the frame, what the extractors read, the words
+    (``body`` without a booking's day and time; ``message`` as sent), and a row number or yes/no said."""
+
+    turn: Turn
+    frame: OrderFrame
+    delta: FrameDelta
+    body: str
+    message: str
+    choice: int | None
+    fast: str | None
+
+    def option_tapped(self) -> str | None:
+        """The last part of the id of the option row whose number was typed ("1" to the zones listed)."""
+        options = self.turn.state.pending_options
+        if self.choice is None or not 1 <= self.choice <= len(options):
+            return None
+        tap = parse_tap(str(options[self.choice - 1]["id"]))
+        return tap.last if tap is not None else None
+
+
+# a reader ends the node (a Command) or says whether it understood the reply (it fills the frame's delta)
+AnswerReader = Callable[[Answer], "Command[FillTarget] | bool"]
+
+
+def _item_chosen(a: Answer) -> Command[FillTarget] | bool:
+    turn, frame = a.turn, a.frame
+    if frame.sold_out and a.choice is None and _refuses_substitute(turn, frame, a.body, a.fast):
+        # "hapana, nataka Jogoo": the item wanted, not one of the others shown in its place
+        turn.say(text(t(turn, "substitute_refused", name=frame.sold_out)))
+        frame.sold_out, frame.adding, frame.quantity_hint, frame.wish = None, False, None, None
+        ask_sale(turn, frame, None, [])
+        if frame.lines or frame.waiting:
+            turn.set(frame=frame, scratch={"echo": True})
+            return turn.goto("advance")
+        return turn.goto(END)
+    if (option := _chosen_option(turn, a.body, a.choice)) is not None:
+        tap = parse_tap(option["id"])
+        return _pick(turn, frame, tap.last if tap is not None else "", a.delta)
+    if a.choice is None and (fitting := _rows_fitting(turn, a.body)):
+        option_said, rows = fitting
+        if len(rows) == 1:  # "the blue one": the only row that comes in blue (blue is chosen with it)
+            return _pick(turn, frame, rows[0]["item_id"], a.delta)
+        # "the black one" when several rows come in black: which of them, not a new search for "black"
+        turn.say(
+            listing(
+                t(turn, "which_of_them", option=option_said),
+                [(tap_id("item", r["item_id"]), r["name"], money(r["price"])) for r in rows],
+                button=t(turn, "shortlist_button"),
+            )
+        )
+        frame.wish = a.message[:300]  # the option said is chosen once the row is
+        ask_sale(
+            turn, frame, "item_selection", [{"id": tap_id("item", r["item_id"]), "title": r["name"]} for r in rows]
+        )
+        turn.set(frame=frame)
+        return turn.goto(END)
+    return False
+
+
+def _category_chosen(a: Answer) -> Command[FillTarget] | bool:
+    if (option := _chosen_option(a.turn, a.body, a.choice)) is None:
+        return False
+    a.turn.set(frame=a.frame, scratch={"query": "", "category": option["title"]})
+    return a.turn.goto("search")
+
+
+def _variant_chosen(a: Answer) -> Command[FillTarget] | bool:
+    frame = a.frame
+    if frame.asking_line is None or frame.asking_line >= len(frame.lines):
+        return False
+    line = frame.lines[frame.asking_line]
+    missing = line.missing_variant()
+    if missing is None:
+        return False
+    understood = False
+    if a.choice is not None and 1 <= a.choice <= len(missing.options):
+        picked: str | None = missing.options[a.choice - 1]
+    else:
+        picked = named_option(a.body, missing.options)
+    if picked is not None:
+        line.choose(missing.name, picked)
+        understood = True
+    for other in line.variants:  # "Blue, 128GB": the other options asked about, in the same reply
+        named = named_option(a.body, other.options) if other.name not in line.variant_selection else None
+        if named is not None:
+            line.choose(other.name, named)
+            understood = True
+    return understood
+
+
+def _count_chosen(a: Answer) -> Command[FillTarget] | bool:
+    if a.choice is None or a.delta.quantity is not None or not 1 <= a.choice <= 1000:
+        return False
+    _apply_quantity(a.frame, a.choice, "set", a.frame.asking_line)
+    return True
+
+
+def _fulfilment_chosen(a: Answer) -> Command[FillTarget] | bool:
+    mode = a.option_tapped()
+    if mode not in ("delivery", "pickup"):
+        return False
+    a.delta.mode = "delivery" if mode == "delivery" else "pickup"
+    return True
+
+
+def _zone_chosen(a: Answer) -> Command[FillTarget] | bool:
+    zone = a.option_tapped()
+    if zone is None:
+        return False
+    a.delta.zone, a.delta.mode = zone, "delivery"
+    return True
+
+
+def _method_chosen(a: Answer) -> Command[FillTarget] | bool:
+    method = a.option_tapped()
+    if method not in PAYMENT_METHODS:
+        return False
+    a.delta.method = next(m for m in PAYMENT_METHODS if m == method)
+    return True
+
+
+def _payment_confirmed(a: Answer) -> Command[FillTarget] | bool:
+    turn, frame = a.turn, a.frame
+    if a.delta.phone is not None:
+        return False
+    if a.fast == "yes" or a.choice == 1:
+        turn.set(frame=frame)
+        return turn.goto("start_payment")
+    if a.choice == 2:
+        turn.say(text(t(turn, "ask_mpesa_number")))
+        ask_sale(turn, frame, "mpesa_number", [])
+        return turn.goto(END)
+    if a.fast == "no" or a.choice == 3:
+        turn.say(text(t(turn, "payment_cancelled_ok", ref=frame.order.order_id if frame.order else "")))
+        frame.payment_method = None
+        ask_sale(turn, frame, None, [])
+        return turn.goto(END)
+    return False
+
+
+def _number_given(a: Answer) -> Command[FillTarget] | bool:
+    if a.delta.phone is not None or not any(ch.isdigit() for ch in a.body):
+        return False
+    a.turn.say(text(t(a.turn, "bad_mpesa_number")))  # digits that make no Kenyan mobile number
+    ask_sale(a.turn, a.frame, "mpesa_number", [])
+    return a.turn.goto(END)
+
+
+ANSWER_READERS: dict[str, AnswerReader] = {  # one reader for each SaleQuestion
+    "item_selection": _item_chosen,
+    "category": _category_chosen,
+    "variant": _variant_chosen,
+    "quantity": _count_chosen,
+    "fulfilment": _fulfilment_chosen,
+    "zone": _zone_chosen,
+    "payment_method": _method_chosen,
+    "payment_confirmation": _payment_confirmed,
+    "mpesa_number": _number_given,
+}
 
 
 def _model_reading(turn: Turn, body: str, fast: str | None) -> SaleReading | None:
