@@ -6,12 +6,33 @@ checkpointed after every turn, so it stays small (bounded message window, at mos
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, TypedDict
 
 from tulia.domain.literals import DetectedLang as Lang
 from tulia.domain.literals import GovernorClass, Intent, Journey, PaymentStatus, Pending
 from tulia.graph.booking_frame import BookingFrame
 from tulia.graph.frame import OrderFrame
+
+
+class Scratch(TypedDict, total=False):
+    """What one node of a journey hands the next within a turn (emptied when the turn ends: nothing of it is
+    checkpointed). Each key is written by one kind of step and read by the next."""
+
+    query: str  # the sale: the words to search for
+    category: str  # the sale: a category chosen from the menu
+    slots: dict[str, Any]  # the sale: the classifier's slots for the search
+    echo: bool  # the sale: a line changed, the basket is said back
+    orders: list[dict[str, Any]]  # order status: the orders found
+    offers: list[dict[str, Any]]  # offers: the ones the customer may use
+    snippets: list[dict[str, Any]]  # support: the passages found
+    updates: dict[str, Any]  # preferences: the change asked for
+    customer: dict[str, Any]  # preferences: the customer after the change
+    booking: dict[str, Any]  # a booking: the slot held this turn
+    pay: str | None  # a booking: how its deposit is paid ("stk" or another way)
+    change: str  # a booking: the change asked for (move, cancel, keep...)
+    ref: str  # a booking: the booking it is about
+    lead: str  # a booking: a line to say before the times offered
+
 
 MESSAGE_WINDOW = 12
 
@@ -100,7 +121,7 @@ class ConversationState:
     understanding: dict[str, Any] = field(default_factory=dict)  # this turn's classifier output
     route: str | None = None  # where the fast path or the router sent this turn
     step: str | None = None  # inside a journey subgraph: the next node a step chose
-    scratch: dict[str, Any] = field(default_factory=dict)  # what one journey step hands the next (this turn)
+    scratch: Scratch = field(default_factory=lambda: Scratch())  # what one step hands the next (this turn)
     pending: Pending | None = None  # what the bot asked and waits for
     pending_options: list[dict[str, Any]] = field(default_factory=list)  # [{id, title, ...}] of that question
     clarified_once: bool = False  # the one clarifying question of spec 4.1 was asked

@@ -46,7 +46,7 @@ from tulia.graph.journeys.sale_common import (
 )
 from tulia.graph.nodes import inbound_text, shop_contact, t
 from tulia.graph.slots import ask
-from tulia.graph.state import ConversationState
+from tulia.graph.state import ConversationState, Scratch
 from tulia.nlg.messages import ROW_TITLE_LIMIT, buttons, listing, text
 from tulia.nlg.templates import day_names, days_named, money, slot_row, slot_when
 from tulia.nlu.booking_words import anyone_said, change_said, staff_named
@@ -340,7 +340,7 @@ def booking_hold(
         booking_ref=held["booking_ref"], start=held["start"], staff_name=held["staff_name"], deposit=held["deposit"]
     )
     turn.trace.append({"kind": "step", "node": "booking_hold", "booking_ref": held["booking_ref"]})
-    turn.set(booking=frame, scratch={"booking": held})
+    turn.set(booking=frame, scratch=Scratch(booking=held))
     return turn.goto("booking_summary")
 
 
@@ -632,7 +632,7 @@ def booking_fill(
             frame.agreed = True
             stk = "mpesa_stk" in methods and can_prompt(state.phone_e164) and method in (None, "mpesa_stk")
             pay = "stk" if stk and frame.held.deposit and (fast == "yes" or choice == 1) else method
-            turn.set(booking=frame, scratch={"pay": pay})
+            turn.set(booking=frame, scratch=Scratch(pay=pay))
             return turn.goto("booking_book")
         said = read_when(body, turn.ctx.services.clock())
         staff = staff_named(body, _people(turn))
@@ -700,7 +700,7 @@ def booking_tap(
     kind, rest = tap.action, tap.last
     frame = booking_of(turn)
     if kind in ("move", "cancel", "cancelyes", "keep", "coming", "show"):
-        turn.set(scratch={"change": kind, "ref": rest})
+        turn.set(scratch=Scratch(change=kind, ref=rest))
         return turn.goto("booking_change")
     if frame.item_id is None:
         turn.say(text(t(turn, "booking_none_upcoming")))
@@ -741,7 +741,7 @@ def booking_tap(
             ask_booking(turn, None, None, [])
             return turn.goto(END)
         frame.agreed = True
-        turn.set(booking=frame, scratch={"pay": "stk" if kind == "stk" else None})
+        turn.set(booking=frame, scratch=Scratch(pay="stk" if kind == "stk" else None))
         return turn.goto("booking_book")
     turn.set(booking=frame)
     return turn.goto("booking_advance")
@@ -819,7 +819,7 @@ def booking_change(
         frame.when = WhenWish.of(said) if said.said else WhenWish(days=[old_start.date()], at=old_start.time())
         turn.set(
             booking=frame,
-            scratch={"lead": t(turn, "booking_move_which", service=booking["service_name"], when=when) + "\n"},
+            scratch=Scratch(lead=t(turn, "booking_move_which", service=booking["service_name"], when=when) + "\n"),
         )
         return turn.goto("booking_offer")
     # show
@@ -853,10 +853,10 @@ def _change_answer(turn: Turn, fast: str | None, choice: int | None) -> Command[
     options = turn.state.pending_options
     ref = str(options[0].get("ref") or "") if options else ""
     if fast == "yes" or choice == 1:
-        turn.set(scratch={"change": "cancelyes", "ref": ref})
+        turn.set(scratch=Scratch(change="cancelyes", ref=ref))
         return turn.goto("booking_change")
     if fast == "no" or choice == 2:
-        turn.set(scratch={"change": "keep", "ref": ref})
+        turn.set(scratch=Scratch(change="keep", ref=ref))
         return turn.goto("booking_change")
     turn.set(route="reclassify")
     return turn.goto(END)

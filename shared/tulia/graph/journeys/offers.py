@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.nodes import inbound_text, t
-from tulia.graph.state import ConversationState
+from tulia.graph.state import ConversationState, Scratch
 from tulia.graph.subgraph import as_node, journey_graph
 from tulia.graph.wording import worded
 from tulia.nlg.messages import text
@@ -35,7 +35,7 @@ def offers_lookup(state: ConversationState, runtime: Runtime[EngineContext]) -> 
     if not result["ok"]:
         turn.say(text(t(turn, "tool_error")))
         return turn.done()
-    turn.set(scratch={"offers": [o for o in result["data"]["offers"] if o["eligible"]]}, step="offers_answer")
+    turn.set(scratch=Scratch(offers=[o for o in result["data"]["offers"] if o["eligible"]]), step="offers_answer")
     return turn.done()
 
 

@@ -10,7 +10,7 @@ from tulia.graph.buttons import tap_id
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.nodes import t
-from tulia.graph.state import ConversationState
+from tulia.graph.state import ConversationState, Scratch
 from tulia.graph.subgraph import as_node, journey_graph
 from tulia.graph.wording import worded
 from tulia.nlg.messages import listing, text
@@ -35,7 +35,7 @@ def order_lookup(state: ConversationState, runtime: Runtime[EngineContext]) -> d
         key = "order_not_found" if result["error"]["code"] in ("not_found", "invalid_input") else "tool_error"
         turn.say(text(t(turn, key, ref=ref or "")))
         return turn.done()
-    turn.set(scratch={"orders": result["data"]["orders"]}, step="order_status_response")
+    turn.set(scratch=Scratch(orders=result["data"]["orders"]), step="order_status_response")
     return turn.done()
 
 

@@ -11,7 +11,7 @@ from langgraph.runtime import Runtime
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.nodes import inbound_text, t
-from tulia.graph.state import ConversationState
+from tulia.graph.state import ConversationState, Scratch
 from tulia.graph.subgraph import as_node, journey_graph
 from tulia.graph.wording import worded
 from tulia.nlg.messages import text
@@ -51,7 +51,7 @@ def prefs_parse(state: ConversationState, runtime: Runtime[EngineContext]) -> di
         else wanted_change(normalize(inbound_text(state)))
     )
     if change is not None:
-        turn.set(scratch={"updates": change}, step="prefs_update")
+        turn.set(scratch=Scratch(updates=change), step="prefs_update")
     else:
         turn.set(step="prefs_consent_response")  # nothing to change: say where they stand
     return turn.done()
@@ -74,7 +74,7 @@ def prefs_update(state: ConversationState, runtime: Runtime[EngineContext]) -> d
         notification_prefs=result["data"]["notification_prefs"],
         pending=None,
         pending_options=[],
-        scratch={"customer": result["data"], "updates": updates},
+        scratch=Scratch(customer=result["data"], updates=updates),
         step="prefs_consent_response",
     )
     return turn.done()

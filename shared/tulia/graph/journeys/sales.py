@@ -81,7 +81,7 @@ from tulia.graph.journeys.sale_payments import (
 )
 from tulia.graph.nodes import inbound_text, menu, t
 from tulia.graph.routing import MAX_SHORTLIST_ITEMS, should_show_catalog_link
-from tulia.graph.state import ConversationState
+from tulia.graph.state import ConversationState, Scratch
 from tulia.graph.subgraph import as_node, command_journey
 from tulia.graph.wording import prompt_context
 from tulia.llm.schemas import SaleReading
@@ -383,7 +383,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         for note in notes:
             turn.say(text(note))
         slots = dict(state.understanding.get("slots", {}))
-        turn.set(frame=frame, scratch={"query": query, "slots": slots})
+        turn.set(frame=frame, scratch=Scratch(query=query, slots=slots))
         return turn.goto("search")
     if aside and not _answered(pending, frame):
         for note in notes:
@@ -398,7 +398,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         if answering:
             turn.set(route="reclassify")
             return turn.goto(END)
-        turn.set(frame=frame, scratch={"query": "", "slots": dict(state.understanding.get("slots", {}))})
+        turn.set(frame=frame, scratch=Scratch(query="", slots=dict(state.understanding.get("slots", {}))))
         return turn.goto("search")  # "I want to buy something": narrow or ask what
     if not understood and answering:
         turn.set(route="reclassify")  # a side question: answered elsewhere, then the sale is offered again
@@ -410,7 +410,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     if not frame.lines and not frame.order:
         turn.set(frame=frame)
         return turn.goto("ask_item")
-    turn.set(frame=frame, scratch={"echo": True} if echo else {})
+    turn.set(frame=frame, scratch=Scratch(echo=True) if echo else Scratch())
     return turn.goto("advance")
 
 
@@ -449,7 +449,7 @@ def _item_chosen(a: Answer) -> Command[FillTarget] | bool:
         frame.sold_out, frame.adding, frame.quantity_hint, frame.wish = None, False, None, None
         ask_sale(turn, frame, None, [])
         if frame.lines or frame.waiting:
-            turn.set(frame=frame, scratch={"echo": True})
+            turn.set(frame=frame, scratch=Scratch(echo=True))
             return turn.goto("advance")
         return turn.goto(END)
     if (option := _chosen_option(turn, a.body, a.choice)) is not None:
@@ -479,7 +479,7 @@ def _item_chosen(a: Answer) -> Command[FillTarget] | bool:
 def _category_chosen(a: Answer) -> Command[FillTarget] | bool:
     if (option := _chosen_option(a.turn, a.body, a.choice)) is None:
         return False
-    a.turn.set(frame=a.frame, scratch={"query": "", "category": option["title"]})
+    a.turn.set(frame=a.frame, scratch=Scratch(query="", category=option["title"]))
     return a.turn.goto("search")
 
 
@@ -785,7 +785,7 @@ def tap(
     if kind == "item":
         return _pick(turn, frame, tap.last, FrameDelta())
     if kind == "cat":
-        turn.set(frame=frame, scratch={"query": "", "category": tap.last})
+        turn.set(frame=frame, scratch=Scratch(query="", category=tap.last))
         return turn.goto("search")
     if kind in ("pay", "confirm"):
         ref, action = tap.parts
@@ -1192,7 +1192,7 @@ def _pick(
         frame=frame,
         selected_item_ids=[ln.item_id for ln in frame.lines],
         rejected_shortlists=0,
-        scratch={"echo": True} if added and not frame.waiting else {},
+        scratch=Scratch(echo=True) if added and not frame.waiting else Scratch(),
     )
     return turn.goto("advance")
 
@@ -1215,7 +1215,7 @@ def advance(state: ConversationState, runtime: Runtime[EngineContext]) -> Comman
     if state.scratch.get("echo"):  # a line changed: the basket said back (an order built says it itself)
         if step not in ("build_order", "take_items") and frame.lines:
             turn.say(text(basket_text(turn, frame)))
-        turn.set(scratch={})
+        turn.set(scratch=Scratch())
     turn.set(frame=frame)
     if step == "payment_started":
         return turn.goto(END)

@@ -12,7 +12,7 @@ from tulia.graph.buttons import tap_id
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.nodes import ESCALATION_OFFER, inbound_text, menu, shop_contact, t
-from tulia.graph.state import ConversationState
+from tulia.graph.state import ConversationState, Scratch
 from tulia.graph.subgraph import as_node, journey_graph
 from tulia.graph.wording import worded
 from tulia.nlg.messages import buttons, text
@@ -48,7 +48,7 @@ def kb_retrieve(state: ConversationState, runtime: Runtime[EngineContext]) -> di
     snippets = result["data"]["snippets"]
     turn.set(
         kb_snippets=[{k: s[k] for k in ("doc_id", "title", "section", "score")} for s in snippets],
-        scratch={"snippets": snippets},
+        scratch=Scratch(snippets=snippets),
         step="support_rag_answer",
     )
     return turn.done()
