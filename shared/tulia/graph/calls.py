@@ -109,7 +109,7 @@ class Turn:
         return Command(update=self.done(), goto=target)
 
     def done(self) -> dict[str, Any]:
-        out = {"step": None, **self.updates}  # a step choice lasts one edge
+        out = dict(self.updates)
         out["trace"] = [{"kind": "node", "node": self.node}, *self.trace]
         if self.replies:
             out["outbox"] = [m.model_dump() for m in self.replies]

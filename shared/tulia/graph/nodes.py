@@ -78,7 +78,6 @@ def ingest(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[st
         "trace": None,
         "understanding": {},
         "route": None,
-        "step": None,
         "scratch": {},
         "response_text": None,
         "kb_snippets": [],

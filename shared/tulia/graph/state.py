@@ -120,7 +120,6 @@ class ConversationState:
     inbound: dict[str, Any] = field(default_factory=dict)  # this turn's message
     understanding: dict[str, Any] = field(default_factory=dict)  # this turn's classifier output
     route: str | None = None  # where the fast path or the router sent this turn
-    step: str | None = None  # inside a journey subgraph: the next node a step chose
     scratch: Scratch = field(default_factory=lambda: Scratch())  # what one step hands the next (this turn)
     pending: Pending | None = None  # what the bot asked and waits for
     pending_options: list[dict[str, Any]] = field(default_factory=list)  # [{id, title, ...}] of that question

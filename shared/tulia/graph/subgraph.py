@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import START, StateGraph
 from langgraph.runtime import Runtime
 
 from tulia.graph.context import EngineContext
@@ -21,29 +21,6 @@ from tulia.graph.slots import Node as CommandNode
 from tulia.graph.state import ConversationState
 
 APPENDED = ("outbox", "trace")
-Node = Any  # (state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]
-
-
-def by_step(state: ConversationState) -> str:
-    """Conditional edge: the step a node chose for this turn, or the end of the journey."""
-    return state.step or END
-
-
-def journey_graph(name: str, nodes: dict[str, Node], edges: dict[str, list[str]], entry: str) -> Any:
-    """Compile a journey: ``edges[node]`` lists the nodes it may hand over to through ``state.step``."""
-    g: StateGraph[ConversationState, EngineContext, Any, Any] = StateGraph(
-        ConversationState, context_schema=EngineContext
-    )
-    for node_name, fn in nodes.items():
-        g.add_node(node_name, fn)
-    g.add_edge(START, entry)
-    for node_name in nodes:
-        targets = edges.get(node_name, [])
-        if targets:
-            g.add_conditional_edges(node_name, by_step, [*targets, END])
-        else:
-            g.add_edge(node_name, END)
-    return g.compile(checkpointer=False, name=name)
 
 
 def as_node(name: str, graph: Any) -> Any:
@@ -52,11 +29,10 @@ def as_node(name: str, graph: Any) -> Any:
     def run(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
         before = {key: len(getattr(state, key)) for key in APPENDED}
         values = {f.name: getattr(state, f.name) for f in fields(state)}
-        out = graph.invoke({**values, "step": None}, context=runtime.context)
+        out = graph.invoke(values, context=runtime.context)
         update = {k: v for k, v in out.items() if k not in ("messages", *APPENDED)}
         update["outbox"] = out.get("outbox", [])[before["outbox"] :]
         update["trace"] = [{"kind": "node", "node": name}, *out.get("trace", [])[before["trace"] :]]
-        update["step"] = None
         return update
 
     run.__name__ = name

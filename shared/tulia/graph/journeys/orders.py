@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 
 from tulia.graph.buttons import tap_id
-from tulia.graph.calls import Turn
+from tulia.graph.calls import END, Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.nodes import t
 from tulia.graph.state import ConversationState, Scratch
-from tulia.graph.subgraph import as_node, journey_graph
+from tulia.graph.subgraph import as_node, command_journey
 from tulia.graph.wording import worded
 from tulia.nlg.messages import listing, text
 from tulia.nlg.templates import STATUS_WORDS, money, word
 
 
-def order_lookup(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+def order_lookup(
+    state: ConversationState, runtime: Runtime[EngineContext]
+) -> Command[Literal["order_status_response", "__end__"]]:
     """order_get_status: by the reference given (or chosen from a list), else the latest orders."""
     turn = Turn(state, runtime, "order_lookup")
     ref = None
@@ -25,7 +28,7 @@ def order_lookup(state: ConversationState, runtime: Runtime[EngineContext]) -> d
         option = _chosen(turn)
         if option is None:
             turn.set(route="reclassify")
-            return turn.done()
+            return turn.goto(END)
         ref = option["id"].split(":", 1)[1]
     else:
         ref = state.understanding.get("slots", {}).get("order_ref")
@@ -34,12 +37,12 @@ def order_lookup(state: ConversationState, runtime: Runtime[EngineContext]) -> d
     if not result["ok"]:
         key = "order_not_found" if result["error"]["code"] in ("not_found", "invalid_input") else "tool_error"
         turn.say(text(t(turn, key, ref=ref or "")))
-        return turn.done()
-    turn.set(scratch=Scratch(orders=result["data"]["orders"]), step="order_status_response")
-    return turn.done()
+        return turn.goto(END)
+    turn.set(scratch=Scratch(orders=result["data"]["orders"]))
+    return turn.goto("order_status_response")
 
 
-def order_status_response(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+def order_status_response(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
     """One order: its status in a few lines. Several: ask which, by reference and date."""
     turn = Turn(state, runtime, "order_status_response")
     found = state.scratch.get("orders", [])
@@ -77,15 +80,14 @@ def order_status_response(state: ConversationState, runtime: Runtime[EngineConte
             )
         )
         turn.set(pending="order_selection", pending_options=options)
-    return turn.done()
+    return turn.goto(END)
 
 
 orders = as_node(
     "orders",
-    journey_graph(
+    command_journey(
         "orders",
-        {"order_lookup": order_lookup, "order_status_response": order_status_response},
-        {"order_lookup": ["order_status_response"]},
+        [("order_lookup", order_lookup), ("order_status_response", order_status_response)],
         entry="order_lookup",
     ),
 )

@@ -4,15 +4,16 @@ then confirm."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal
 
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 
-from tulia.graph.calls import Turn
+from tulia.graph.calls import END, Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.nodes import inbound_text, t
 from tulia.graph.state import ConversationState, Scratch
-from tulia.graph.subgraph import as_node, journey_graph
+from tulia.graph.subgraph import as_node, command_journey
 from tulia.graph.wording import worded
 from tulia.nlg.messages import text
 from tulia.nlu.lexicon import any_phrase, normalize
@@ -41,7 +42,9 @@ def wanted_change(plain: str) -> dict[str, bool] | None:
     return {"marketing_opt_in": on}
 
 
-def prefs_parse(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+def prefs_parse(
+    state: ConversationState, runtime: Runtime[EngineContext]
+) -> Command[Literal["prefs_update", "prefs_consent_response"]]:
     """The preference change asked for: the fast path's keyword, else the words of the message."""
     turn = Turn(state, runtime, "prefs_parse")
     keyword = state.understanding.get("keyword")
@@ -50,14 +53,15 @@ def prefs_parse(state: ConversationState, runtime: Runtime[EngineContext]) -> di
         if keyword in ("opt_out", "opt_in")
         else wanted_change(normalize(inbound_text(state)))
     )
-    if change is not None:
-        turn.set(scratch=Scratch(updates=change), step="prefs_update")
-    else:
-        turn.set(step="prefs_consent_response")  # nothing to change: say where they stand
-    return turn.done()
+    if change is None:
+        return turn.goto("prefs_consent_response")  # nothing to change: say where they stand
+    turn.set(scratch=Scratch(updates=change))
+    return turn.goto("prefs_update")
 
 
-def prefs_update(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+def prefs_update(
+    state: ConversationState, runtime: Runtime[EngineContext]
+) -> Command[Literal["prefs_consent_response", "__end__"]]:
     turn = Turn(state, runtime, "prefs_update")
     updates = dict(state.scratch["updates"])
     result = turn.tool(
@@ -68,19 +72,18 @@ def prefs_update(state: ConversationState, runtime: Runtime[EngineContext]) -> d
     )
     if not result["ok"]:
         turn.say(text(t(turn, "tool_error")))
-        return turn.done()
+        return turn.goto(END)
     turn.set(
         marketing_opt_in=result["data"]["marketing_opt_in"],
         notification_prefs=result["data"]["notification_prefs"],
         pending=None,
         pending_options=[],
         scratch=Scratch(customer=result["data"], updates=updates),
-        step="prefs_consent_response",
     )
-    return turn.done()
+    return turn.goto("prefs_consent_response")
 
 
-def prefs_consent_response(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+def prefs_consent_response(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
     turn = Turn(state, runtime, "prefs_consent_response")
     updates = state.scratch.get("updates", {})
     shop = state.tenant_name or ""
@@ -100,15 +103,18 @@ def prefs_consent_response(state: ConversationState, runtime: Runtime[EngineCont
         turn.say(text(confirmation))
     else:
         turn.say(text(worded(turn, "prefs_consent_response", confirmation, [customer], customer_json=customer)))
-    return turn.done()
+    return turn.goto(END)
 
 
 prefs = as_node(
     "prefs",
-    journey_graph(
+    command_journey(
         "prefs",
-        {"prefs_parse": prefs_parse, "prefs_update": prefs_update, "prefs_consent_response": prefs_consent_response},
-        {"prefs_parse": ["prefs_update", "prefs_consent_response"], "prefs_update": ["prefs_consent_response"]},
+        [
+            ("prefs_parse", prefs_parse),
+            ("prefs_update", prefs_update),
+            ("prefs_consent_response", prefs_consent_response),
+        ],
         entry="prefs_parse",
     ),
 )

@@ -4,16 +4,17 @@ and offer a person; the escalation itself is the orchestrator's handoff node."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 
 from tulia.graph.buttons import tap_id
-from tulia.graph.calls import Turn
+from tulia.graph.calls import END, Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.nodes import ESCALATION_OFFER, inbound_text, menu, shop_contact, t
 from tulia.graph.state import ConversationState, Scratch
-from tulia.graph.subgraph import as_node, journey_graph
+from tulia.graph.subgraph import as_node, command_journey
 from tulia.graph.wording import worded
 from tulia.nlg.messages import buttons, text
 from tulia.nlg.payment_guard import FOREIGN_PAYMENT_FLAG, guard_payment_details, own_numbers
@@ -21,12 +22,13 @@ from tulia.rag.answer import best_sentences, source_of
 from tulia.search.text import terms
 
 
-def support_start(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+def support_start(
+    state: ConversationState, runtime: Runtime[EngineContext]
+) -> Command[Literal["kb_retrieve", "__end__"]]:
     """An answer to "shall I pass you to a person?", or a new question for the documents."""
     turn = Turn(state, runtime, "support_start")
     if not (state.route in ("answer", "maybe_answer") and state.pending == "escalation_offer"):
-        turn.set(step="kb_retrieve")
-        return turn.done()
+        return turn.goto("kb_retrieve")
     fast = state.understanding.get("fast")
     reply_id = state.inbound.get("reply_id")
     if fast == "yes" or reply_id == tap_id("esc", "yes") or state.understanding.get("choice") == 1:
@@ -36,32 +38,33 @@ def support_start(state: ConversationState, runtime: Runtime[EngineContext]) -> 
         turn.say(text(t(turn, "menu_prompt")))
     else:
         turn.set(route="reclassify")
-    return turn.done()
+    return turn.goto(END)
 
 
-def kb_retrieve(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+def kb_retrieve(
+    state: ConversationState, runtime: Runtime[EngineContext]
+) -> Command[Literal["support_rag_answer", "__end__"]]:
     turn = Turn(state, runtime, "kb_retrieve")
     result = turn.tool("kb_retrieve", query=inbound_text(state), top_k=3)
     if not result["ok"]:
         turn.say(text(t(turn, "tool_error")))
-        return turn.done()
+        return turn.goto(END)
     snippets = result["data"]["snippets"]
     turn.set(
         kb_snippets=[{k: s[k] for k in ("doc_id", "title", "section", "score")} for s in snippets],
         scratch=Scratch(snippets=snippets),
-        step="support_rag_answer",
     )
-    return turn.done()
+    return turn.goto("support_rag_answer")
 
 
-def support_rag_answer(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+def support_rag_answer(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
     """Answer only from the snippets; without any, say so and offer a person."""
     turn = Turn(state, runtime, "support_rag_answer")
     snippets = state.scratch.get("snippets", [])
     if not snippets and not state.handoff.get("enabled", True):  # no person to offer: how to reach the shop
         turn.say(text(t(turn, "kb_no_answer_contact", shop=state.tenant_name or "", contact=shop_contact(turn))))
         turn.set(pending=None, pending_options=[])
-        return turn.done()
+        return turn.goto(END)
     if not snippets:
         turn.say(
             buttons(
@@ -70,10 +73,10 @@ def support_rag_answer(state: ConversationState, runtime: Runtime[EngineContext]
             )
         )
         turn.set(pending="escalation_offer", pending_options=ESCALATION_OFFER)
-        return turn.done()
+        return turn.goto(END)
     _answer(turn, snippets, inbound_text(state))
     turn.set(pending=None, pending_options=[])
-    return turn.done()
+    return turn.goto(END)
 
 
 def _answer(turn: Turn, snippets: list[dict[str, Any]], question: str) -> None:
@@ -126,10 +129,9 @@ def _flag_documents(turn: Turn, doc_ids: set[str]) -> None:
 
 support = as_node(
     "support",
-    journey_graph(
+    command_journey(
         "support",
-        {"support_start": support_start, "kb_retrieve": kb_retrieve, "support_rag_answer": support_rag_answer},
-        {"support_start": ["kb_retrieve"], "kb_retrieve": ["support_rag_answer"]},
+        [("support_start", support_start), ("kb_retrieve", kb_retrieve), ("support_rag_answer", support_rag_answer)],
         entry="support_start",
     ),
 )
