@@ -9,7 +9,8 @@ Usage: .venv/bin/python bench/code_shape.py [TOP]
   as the lint contracts do).
 - Arrows up: what ``lint-imports`` reports broken (0 when ``make lint`` passes).
 - Near copies: functions of 8 lines or more whose token 5-gram sets have a Jaccard similarity of 0.8 or
-  more (names of variables kept: a copy with renamed names is not counted).
+  more (names of variables kept: a copy with renamed names is not counted; a function and one nested in it
+  are not a pair).
 """
 
 from __future__ import annotations
@@ -106,10 +107,13 @@ def main(top: int = 8) -> None:
     broken = re.findall(r"is not allowed to import", lint.stdout)
     kept = re.search(r"Contracts: (\d+) kept, (\d+) broken", lint.stdout)
     print(f"Arrows up the layers: {len(broken)} ({kept.group(0) if kept else lint.stdout[-200:]})")
-    big = [(name, shingles(text)) for name, length, _node, text in funcs if length >= 8]
+    big = [(name, node, shingles(text)) for name, length, node, text in funcs if length >= 8]
     pairs = []
-    for (a, sa), (b, sb) in combinations(big, 2):
-        if sa and sb and len(sa & sb) / len(sa | sb) >= 0.8:
+    for (a, na, sa), (b, nb, sb) in combinations(big, 2):
+        nested = a.split(":")[0] == b.split(":")[0] and (
+            na.lineno <= nb.lineno <= (na.end_lineno or 0) or nb.lineno <= na.lineno <= (nb.end_lineno or 0)
+        )  # a function and the one defined inside it are not two copies
+        if not nested and sa and sb and len(sa & sb) / len(sa | sb) >= 0.8:
             pairs.append((a, b))
     print(f"Near-copy pairs (functions of 8+ lines, token 5-gram Jaccard >= 0.8): {len(pairs)}")
     for a, b in pairs:
