@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 LOCK   := requirements/dev.lock
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml $(LOCK) | sha1sum | cut -c1-12)
 
-.PHONY: install browser cdk-cli console console-test synth test dev lint fmt unit integration e2e bench schemas clean readme-sample lock
+.PHONY: install browser cdk-cli console console-test synth test test-busy dev lint fmt unit integration e2e bench schemas clean readme-sample lock
 
 # The development environment is exactly requirements/dev.lock (hashes checked), then tulia itself.
 $(STAMP): pyproject.toml $(LOCK)
@@ -61,6 +61,20 @@ synth: install cdk-cli console ## cdk synth of the dev stage, bundling the funct
 
 test: install browser cdk-cli lint console console-test ## the whole suite
 	TULIA_CHROMIUM=$(CHROMIUM) TULIA_CDK_CLI=$(CDK) $(BIN)/python -m pytest -q
+
+# The whole suite while a CPU hog keeps both cores busy (stress-ng, Debian's package): tests that hold only
+# on a quiet machine fail here. `make test-busy STRESS_CPUS=4` for a heavier load.
+STRESS_CPUS ?= 2
+test-busy: install browser cdk-cli lint console console-test ## the whole suite beside a CPU hog
+	@command -v stress-ng >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then APT=""; elif command -v sudo >/dev/null; then APT=sudo; else \
+	    echo "stress-ng is missing: install the Debian package 'stress-ng'"; exit 1; fi; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  $$APT apt-get install -y -qq --no-install-recommends stress-ng >/dev/null 2>&1 || \
+	  { $$APT apt-get update -qq && $$APT apt-get install -y -qq --no-install-recommends stress-ng; }; }
+	stress-ng --cpu $(STRESS_CPUS) --cpu-method matrixprod --timeout 2h --quiet & HOG=$$!; \
+	  trap 'kill $$HOG 2>/dev/null' EXIT; \
+	  TULIA_CHROMIUM=$(CHROMIUM) TULIA_CDK_CLI=$(CDK) $(BIN)/python -m pytest -q --durations=15
 
 unit: install
 	$(BIN)/python -m pytest -q tests/unit
