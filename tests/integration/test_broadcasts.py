@@ -301,3 +301,20 @@ def test_no_reminder_without_consent_or_once_the_order_is_paid(
     clock.advance(hours=7)
     world["outreach"].run(rounds=3)
     assert not [m for m in pipe.graph.messages_to(other) if "waiting for payment" in str(m.payload)]
+
+
+def test_an_outreach_record_that_fails_alone_is_reported_for_retry_and_the_others_are_done(
+    world: dict[str, Any],
+) -> None:
+    """Powertools' batch processor: the one record that cannot be done comes back in batchItemFailures (SQS
+    retries it, then its dead-letter queue); the good record of the same batch is done once."""
+    pipe: Pipeline = world["pipe"]
+    arn = f"arn:aws:sqs:eu-west-1:123456789012:test-{OUTREACH.logical_name}"
+
+    def record(message_id: str, body: str) -> dict[str, Any]:
+        return {"messageId": message_id, "receiptHandle": message_id, "body": body, "attributes": {},
+                "eventSource": "aws:sqs", "eventSourceARN": arn}  # fmt: skip
+
+    good = json.dumps({"kind": "no_such_work", "tenant_id": SHOP})  # unknown work is logged and dropped: done
+    result = agent_app.handle({"Records": [record("m-bad", "{not json"), record("m-good", good)]}, pipe.agent)
+    assert result == {"batchItemFailures": [{"itemIdentifier": "m-bad"}]}

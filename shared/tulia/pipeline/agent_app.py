@@ -160,20 +160,25 @@ def from_outreach(record: dict[str, Any]) -> bool:
 
 
 def run_outreach(event: dict[str, Any], worker: OutreachService) -> dict[str, Any]:
-    """Outreach records (broadcast batches, reminders), each on its own; a failure is retried by SQS."""
+    """Outreach records (broadcast batches, reminders), each on its own: Powertools' batch processor reports
+    the ones that failed, which SQS retries and then moves to the dead-letter queue (its alarm)."""
+    from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
+    from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+
     from tulia.observability import logger as log
     from tulia.observability import request_scope
 
-    failed = []
-    for record in event.get("Records") or []:
-        with request_scope(str(record.get("messageId") or "")):
+    def work(record: SQSRecord) -> None:
+        with request_scope(record.message_id):
             try:
-                outcome = worker.run(json.loads(record["body"]))
-                log.info("outreach work done", extra={"outcome": outcome})
-            except Exception:  # noqa: BLE001 - retried by SQS, then its dead-letter queue and alarm
-                log.exception("outreach work failed")
-                failed.append(str(record.get("messageId") or ""))
-    return batch_response(failed)
+                outcome = worker.run(json.loads(record.body))
+            except Exception:
+                log.exception("outreach work failed; SQS retries it, then its dead-letter queue")
+                raise
+            log.info("outreach work done", extra={"outcome": outcome})
+
+    processor = BatchProcessor(EventType.SQS, raise_on_entire_batch_failure=False)  # a report, never a raise
+    return dict(process_partial_response(event=event, record_handler=work, processor=processor))
 
 
 def handle(event: dict[str, Any], svc: AgentService | None = None) -> dict[str, Any]:
