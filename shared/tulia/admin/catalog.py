@@ -16,9 +16,6 @@ from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Deleted, Page, audit, 
 from tulia.domain.catalog import CatalogItem
 from tulia.domain.catalog_rows import CatalogRows, rows_from_csv, rows_from_json
 from tulia.errors import InvalidInput
-from tulia.store import keys
-from tulia.store.catalog import CatalogRepo
-from tulia.store.tables import CATALOG
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
 
@@ -77,24 +74,8 @@ def register(
         limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
         cursor: Annotated[str | None, Query(max_length=2000)] = None,
     ) -> Page[CatalogItem]:
-        where: list[str] = []
-        values: dict[str, Any] = {}
-        if category:
-            where.append("category = :category")
-            values[":category"] = category
-        if active is not None:
-            where.append("active = :active")
-            values[":active"] = active
-        page = s.db.page(
-            CATALOG,
-            keys.catalog_pk(who.tenant_id),
-            sk_prefix=keys.ITEM_PREFIX,
-            where=" AND ".join(where) or None,
-            values=values,
-            limit=limit,
-            cursor=cursor,
-        )
-        return Page[CatalogItem](items=[CatalogRepo.from_item(i) for i in page.items], cursor=page.cursor)
+        page = s.catalog.page(who.tenant_id, category=category, active=active, limit=limit, cursor=cursor)
+        return Page[CatalogItem](items=page.items, cursor=page.cursor)
 
     @app.get("/admin/catalog/items/<item_id>", tags=["catalog"], summary="One catalog item")
     def get_item(item_id: str, who: Annotated[Principal, Depends(owner)]) -> CatalogItem:

@@ -14,9 +14,6 @@ from tulia.admin.customer_data import erase_customer, export_customer
 from tulia.domain.customer import ConsentEvent, Customer
 from tulia.domain.order import Order
 from tulia.errors import InvalidInput
-from tulia.store import keys
-from tulia.store.customers import CustomerRepo
-from tulia.store.tables import CUSTOMERS, CUSTOMERS_BY_TENANT
 
 
 class CustomerDetail(BaseModel):
@@ -51,15 +48,8 @@ def register(
         limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
         cursor: Annotated[str | None, Query(max_length=2000)] = None,
     ) -> Page[Customer]:
-        page = s.db.page(
-            CUSTOMERS,
-            keys.tenant_customers_gsi_pk(who.tenant_id),
-            index=CUSTOMERS_BY_TENANT,
-            limit=limit,
-            cursor=cursor,
-            forward=False,
-        )
-        return Page[Customer](items=[CustomerRepo.from_item(i) for i in page.items], cursor=page.cursor)
+        page = s.customers.page_for_tenant(who.tenant_id, limit=limit, cursor=cursor)
+        return Page[Customer](items=page.items, cursor=page.cursor)
 
     @app.get("/admin/customers/<customer_id>", tags=["customers"], summary="A customer with consent history")
     def get_customer(customer_id: str, who: Annotated[Principal, Depends(staff)]) -> CustomerDetail:

@@ -12,8 +12,6 @@ from tulia.admin.auth import Principal
 from tulia.admin.common import AdminDeps, Deleted, Page, audit, input_model
 from tulia.domain.offer import Offer
 from tulia.errors import InvalidInput, NotFound
-from tulia.store import keys
-from tulia.store.tables import OFFERS
 
 OfferInput = input_model(Offer, "OfferInput", exclude=("tenant_id", "offer_id", "redemptions"))
 
@@ -28,10 +26,10 @@ def register(
     s = deps.services
 
     def find(tenant_id: str, offer_id: str) -> Offer:
-        item = s.db.get(OFFERS, keys.offers_pk(tenant_id), keys.offer_sk(offer_id))
-        if item is None:
+        offer = s.offers.find(tenant_id, offer_id)
+        if offer is None:
             raise NotFound(f"No offer '{offer_id}'.", field="offer_id")
-        return s.offers.from_item(item)
+        return offer
 
     @app.get("/admin/offers", tags=["offers"], summary="Every offer and coupon of the shop")
     def list_offers(who: Annotated[Principal, Depends(owner)]) -> Page[Offer]:
@@ -50,8 +48,8 @@ def register(
     ) -> Offer:
         if not offer_id or len(offer_id) > 64 or "#" in offer_id:
             raise InvalidInput("The offer id must be 1 to 64 characters without '#'.", field="offer_id")
-        existing = s.db.get(OFFERS, keys.offers_pk(who.tenant_id), keys.offer_sk(offer_id))
-        redemptions = int(existing.get("redemptions", 0)) if existing else 0
+        existing = s.offers.find(who.tenant_id, offer_id)
+        redemptions = existing.redemptions if existing else 0
         offer = Offer.model_validate(
             {
                 **body.model_dump(),  # type: ignore[attr-defined]

@@ -30,9 +30,6 @@ from tulia.domain.times import sortable
 from tulia.errors import BusinessRuleViolation, InvalidInput, NotFound, StateConflict
 from tulia.observability import logger as log
 from tulia.payments.reconcile import apply_transaction, suggested_orders, unmatched_or_404
-from tulia.store import keys
-from tulia.store.orders import OrderRepo
-from tulia.store.tables import ORDERS, ORDERS_BY_CUSTOMER, ORDERS_BY_TENANT
 
 
 class CloseBody(BaseModel):
@@ -123,32 +120,16 @@ def register(
             customer_id = s.customers.find_id_by_phone(who.tenant_id, number)
             if customer_id is None:
                 return Page[OrderView](items=[])
-        if customer_id:
-            index, pk = ORDERS_BY_CUSTOMER, keys.customer_orders_gsi_pk(who.tenant_id, customer_id)
-        else:
-            index, pk = ORDERS_BY_TENANT, keys.tenant_orders_gsi_pk(who.tenant_id)
-        wheres: list[str] = []
-        names: dict[str, str] = {}
-        values: dict[str, Any] = {}
-        if status:
-            wheres.append("#s = :status")
-            names["#s"], values[":status"] = "status", status
-        if payment:
-            wheres.append("#p = :payment")
-            names["#p"], values[":payment"] = "payment_status", payment
-        page = s.db.page(
-            ORDERS,
-            pk,
-            index=index,
-            sk_between=day_bounds(date_from, date_to),
-            where=" AND ".join(wheres) or None,
-            names=names or None,
-            values=values or None,
+        page = s.orders.search(
+            who.tenant_id,
+            customer_id=customer_id,
+            status=status,
+            payment_status=payment,
+            created_between=day_bounds(date_from, date_to),
             limit=limit,
             cursor=cursor,
-            forward=False,
         )
-        orders = [OrderRepo.from_item(i) for i in page.items]
+        orders = page.items
         briefs = customer_briefs(deps, who.tenant_id, (o.customer_id for o in orders))
         return Page[OrderView](
             items=[OrderView(**dict(o), customer=briefs.get(o.customer_id)) for o in orders], cursor=page.cursor

@@ -9,13 +9,42 @@ from tulia.domain.catalog import CatalogItem
 from tulia.errors import NotFound
 from tulia.store import keys
 from tulia.store.codec import from_item, to_item
-from tulia.store.dynamo import Dynamo, Key
+from tulia.store.dynamo import Dynamo, Key, Page
 from tulia.store.tables import CATALOG
 
 
 class CatalogRepo:
     def __init__(self, db: Dynamo) -> None:
         self.db = db
+
+    def page(
+        self,
+        tenant_id: str,
+        *,
+        category: str | None = None,
+        active: bool | None = None,
+        limit: int = 50,
+        cursor: str | None = None,
+    ) -> Page[CatalogItem]:
+        """One page of the shop's items, optionally of one category or only (in)active ones."""
+        where: list[str] = []
+        values: dict[str, Any] = {}
+        if category:
+            where.append("category = :category")
+            values[":category"] = category
+        if active is not None:
+            where.append("active = :active")
+            values[":active"] = active
+        page = self.db.page(
+            CATALOG,
+            keys.catalog_pk(tenant_id),
+            sk_prefix=keys.ITEM_PREFIX,
+            where=" AND ".join(where) or None,
+            values=values,
+            limit=limit,
+            cursor=cursor,
+        )
+        return Page([self.from_item(i) for i in page.items], page.cursor)
 
     @staticmethod
     def key(tenant_id: str, item_id: str) -> Key:

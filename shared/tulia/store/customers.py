@@ -11,13 +11,25 @@ from tulia.domain.times import sortable
 from tulia.errors import NotFound
 from tulia.store import keys
 from tulia.store.codec import from_item, to_item
-from tulia.store.dynamo import Dynamo, Key
-from tulia.store.tables import CUSTOMERS
+from tulia.store.dynamo import Dynamo, Key, Page
+from tulia.store.tables import CUSTOMERS, CUSTOMERS_BY_TENANT
 
 
 class CustomerRepo:
     def __init__(self, db: Dynamo) -> None:
         self.db = db
+
+    def page_for_tenant(self, tenant_id: str, *, limit: int = 50, cursor: str | None = None) -> Page[Customer]:
+        """One page of the shop's customers, newest first (this shop's partition of the customers index)."""
+        page = self.db.page(
+            CUSTOMERS,
+            keys.tenant_customers_gsi_pk(tenant_id),
+            index=CUSTOMERS_BY_TENANT,
+            limit=limit,
+            cursor=cursor,
+            forward=False,
+        )
+        return Page([self.from_item(i) for i in page.items], page.cursor)
 
     @staticmethod
     def key(tenant_id: str, customer_id: str) -> Key:

@@ -16,6 +16,11 @@ class OfferRepo:
     def __init__(self, db: Dynamo) -> None:
         self.db = db
 
+    def find(self, tenant_id: str, offer_id: str) -> Offer | None:
+        """One offer of the shop, or None."""
+        item = self.db.get(OFFERS, keys.offers_pk(tenant_id), keys.offer_sk(offer_id))
+        return None if item is None else self.from_item(item)
+
     @staticmethod
     def from_item(item: dict[str, Any]) -> Offer:
         return from_item(Offer, item)

@@ -41,6 +41,46 @@ class OrderRepo:
     def __init__(self, db: Dynamo) -> None:
         self.db = db
 
+    def search(
+        self,
+        tenant_id: str,
+        *,
+        customer_id: str | None = None,
+        status: str | None = None,
+        payment_status: str | None = None,
+        created_between: tuple[str, str] | None = None,
+        limit: int = 50,
+        cursor: str | None = None,
+    ) -> Page[Order]:
+        """The shop's orders (or one customer's), newest first, filtered by status, payment status and the
+        sortable creation times ``created_between`` (both included)."""
+        if customer_id:
+            index, pk = ORDERS_BY_CUSTOMER, keys.customer_orders_gsi_pk(tenant_id, customer_id)
+        else:
+            index, pk = ORDERS_BY_TENANT, keys.tenant_orders_gsi_pk(tenant_id)
+        wheres: list[str] = []
+        names: dict[str, str] = {}
+        values: dict[str, Any] = {}
+        if status:
+            wheres.append("#s = :status")
+            names["#s"], values[":status"] = "status", status
+        if payment_status:
+            wheres.append("#p = :payment")
+            names["#p"], values[":payment"] = "payment_status", payment_status
+        page = self.db.page(
+            ORDERS,
+            pk,
+            index=index,
+            sk_between=created_between,
+            where=" AND ".join(wheres) or None,
+            names=names or None,
+            values=values or None,
+            limit=limit,
+            cursor=cursor,
+            forward=False,
+        )
+        return Page([self.from_item(i) for i in page.items], page.cursor)
+
     @staticmethod
     def key(tenant_id: str, order_id: str) -> Key:
         return Key(ORDERS, keys.order_pk(tenant_id, order_id), keys.ORDER)
