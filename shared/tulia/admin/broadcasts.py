@@ -89,7 +89,7 @@ def register(
     def dry_run(body: BroadcastInput, who: Annotated[Principal, Depends(owner)]) -> DryRun:
         tenant = s.tenants.get(who.tenant_id)
         languages, preview = check(tenant, body)
-        members = segment_members(s.db, s.orders, tenant, body.segment, s.clock())
+        members = segment_members(s.customers, s.orders, tenant, body.segment, s.clock())
         opens = marketing_opens_at(tenant, s.clock())
         return DryRun(
             recipients=len(members), preview=preview, languages=languages, sends_now=opens is None, opens_at=opens
@@ -101,7 +101,7 @@ def register(
             raise ProviderUnavailable("Broadcasts are not configured for the admin API.")
         tenant = s.tenants.get(who.tenant_id)
         check(tenant, body)
-        members = segment_members(s.db, s.orders, tenant, body.segment, s.clock())
+        members = segment_members(s.customers, s.orders, tenant, body.segment, s.clock())
         now = s.clock()
         broadcast = Broadcast(
             tenant_id=who.tenant_id,

@@ -5,7 +5,8 @@ words is turned into digits by the understanding layer first)."""
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from tulia.domain.shop_words import fold
 
 # a weight, volume or length in digits with its unit ("2 kg", "500ml", "20 metres")
 MEASURE = re.compile(
@@ -24,8 +25,7 @@ _UNIT_BASE |= dict.fromkeys(("m", "metre", "metres", "meter", "meters", "mita"),
 
 
 def _plain(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return re.sub(r"[^\w\s.]", " ", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+    return re.sub(r"[^\w\s.]", " ", fold(text))  # the decimal point of "1.5L" kept
 
 
 def packs_of(said_in_digits: str, item_name: str) -> int | None:

@@ -19,15 +19,17 @@ class CustomerRepo:
     def __init__(self, db: Dynamo) -> None:
         self.db = db
 
-    def page_for_tenant(self, tenant_id: str, *, limit: int = 50, cursor: str | None = None) -> Page[Customer]:
-        """One page of the shop's customers, newest first (this shop's partition of the customers index)."""
+    def page_for_tenant(
+        self, tenant_id: str, *, limit: int = 50, cursor: str | None = None, newest_first: bool = True
+    ) -> Page[Customer]:
+        """One page of the shop's customers (this shop's partition of the customers index)."""
         page = self.db.page(
             CUSTOMERS,
             keys.tenant_customers_gsi_pk(tenant_id),
             index=CUSTOMERS_BY_TENANT,
             limit=limit,
             cursor=cursor,
-            forward=False,
+            forward=not newest_first,
         )
         return Page([self.from_item(i) for i in page.items], page.cursor)
 

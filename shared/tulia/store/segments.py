@@ -9,28 +9,21 @@ from datetime import datetime, timedelta
 from tulia.domain.broadcast import Segment
 from tulia.domain.customer import Customer, wants_offers
 from tulia.domain.tenant import Tenant
-from tulia.store import keys
 from tulia.store.customers import CustomerRepo
-from tulia.store.dynamo import Dynamo
 from tulia.store.orders import OrderRepo
-from tulia.store.tables import CUSTOMERS, CUSTOMERS_BY_TENANT
 
 
-def segment_members(db: Dynamo, orders: OrderRepo, tenant: Tenant, segment: Segment, now: datetime) -> list[Customer]:
+def segment_members(
+    customers: CustomerRepo, orders: OrderRepo, tenant: Tenant, segment: Segment, now: datetime
+) -> list[Customer]:
     """The customers of ``tenant`` who asked for offers and fit every filter of ``segment`` at ``now``."""
     found: list[Customer] = []
     cursor = None
     since = now - timedelta(days=segment.ordered_within_days) if segment.ordered_within_days else None
     category = segment.category.casefold() if segment.category else None
     while True:
-        page = db.page(
-            CUSTOMERS,
-            keys.tenant_customers_gsi_pk(tenant.tenant_id),
-            index=CUSTOMERS_BY_TENANT,
-            limit=100,
-            cursor=cursor,
-        )
-        for customer in (CustomerRepo.from_item(i) for i in page.items):
+        page = customers.page_for_tenant(tenant.tenant_id, limit=100, cursor=cursor, newest_first=False)
+        for customer in page.items:
             if not wants_offers(customer):
                 continue
             if segment.language and (customer.language_preference or tenant.languages.default) != segment.language:
