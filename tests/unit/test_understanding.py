@@ -34,6 +34,7 @@ class DemoWords:
 
     product_terms = CATALOG_WORDS
     kinds = {"phone", "charger", "earphone", "tv", "laptop", "case", "powerbank", "braid"}
+    service_terms = {"braid", "makeup", "manicure"}
     terms = Folding(
         {
             "phone": ["simu", "phones", "fon"],

@@ -59,6 +59,11 @@ GENERIC_LEXICON: dict[str, tuple[str, ...]] = {
     "fee": ("fee", "fees", "charges", "gharama", "ada"),
     "time": ("time", "long", "days", "muda", "siku", "when", "lini"),
     "w": ("watt", "watts", "wati"),  # "100 watts" is the "100W" of a name
+    # measures said in words are the units of names: "kilo tano" meets "1kg", "lita tatu" "3L"
+    "kg": ("kg", "kgs", "kilo", "kilos", "kilogram", "kilograms", "kilogramu"),
+    "g": ("g", "gm", "gms", "gram", "grams", "gramu", "gramme", "grammes"),
+    "l": ("l", "ltr", "ltrs", "litre", "litres", "liter", "liters", "lita"),
+    "m": ("metre", "metres", "meter", "meters", "mita"),
     "v": ("volt", "volts", "volti"),
     "booking": ("booking", "book", "appointment", "reserve", "bukisha", "miadi"),
 }

@@ -91,7 +91,7 @@ def item_words(part: str) -> str:
     """The words of one listed part that name the item: without its count, counting words and verbs
     of buying ("i need 3 packets of jogoo maize flour" -> "jogoo maize flour"). Numbers of the name and
     measures stay ("jbl go 3", "2kg")."""
-    plain = without_negated_counts(part)
+    plain = measures_in_digits(without_negated_counts(part))  # "mahindi kilo tano" -> "mahindi 5 kilo"
     _said, spans = extract_quantity(plain)
     for start, end in sorted(spans, reverse=True):
         plain = plain[:start] + " " + plain[end:]
@@ -134,16 +134,16 @@ def items_said(
     named = 0
     for part in parts:
         count = count_of(part)
+        if not item_words(part).strip():
+            # "kienyeji eggs, one tray", "afia tropical, x2": a count alone is the count of the item before it
+            if items and count is not None and items[-1].quantity is None:
+                items[-1] = ItemSaid(items[-1].text, count)
+            continue
         if names_product(part):
             named += 1
             items.append(ItemSaid(part, count))
         elif count is not None and any(w.isalpha() and len(w) > 2 for w in item_words(part).split()):
             items.append(ItemSaid(part, count))  # "a pack of nappies": an item, even one the shop lacks
-        elif items and not any(ch.isalpha() for ch in part.replace("x", "")):
-            # "Fresh Fri 1L, x2": a bare count after an item is that item's
-            count = count_of(part)
-            if count is not None and items[-1].quantity is None:
-                items[-1] = ItemSaid(items[-1].text, count)
     if len(items) < 2 or len(items) > MAX_ITEMS or not named:
         return []
     return items

@@ -19,7 +19,7 @@ from tulia.domain.literals import FulfilmentMode, PaymentMethod
 from tulia.domain.phone import to_mpesa_msisdn
 from tulia.errors import InvalidInput
 from tulia.nlu.lexicon import COLOURS, normalize
-from tulia.search.text import in_english
+from tulia.search.text import in_english, meanings_of, verb_key
 
 QuantityEdit = Literal["set", "add"]
 
@@ -80,12 +80,44 @@ COUNT_UNITS = (
     "dozen",
     "dozens",
     "dazeni",
+    # the containers and heaps of a Kenyan market: trays of eggs, bunches of greens, tins and sacks of grain
+    "trays",
+    "tray",
+    "trei",
+    "bunches",
+    "bunch",
+    "chana",
+    "fungu",
+    "mafungu",
+    "gorogoros",
+    "gorogoro",
+    "debes",
+    "debe",
+    "madebe",
+    "sacks",
+    "sack",
+    "gunia",
+    "magunia",
+    "cans",
+    "mkebe",
+    "mikebe",
+    "jars",
+    "jar",
+    "bundles",
+    "bundle",
+    "bales",
+    "bale",
+    "punnets",
+    "punnet",
+    "katoni",
+    "kreti",
+    "jozi",
 )  # fmt: skip
 # units that belong to a product's name, never a count ("20000mAh", "256 GB", "2 kg", "55 inch")
 MEASURE_UNITS = (
     "gb", "tb", "mb", "mah", "w", "watts", "watt", "v", "inch", "inches", "kg", "g", "ml", "l", "litre", "litres",
     "liter", "liters", "cm", "mm", "m", "k", "hz", "mp", "ft", "metres", "meters", "metre", "meter", "mita", "lb",
-    "lbs", "%", "pm", "am",
+    "lbs", "%", "pm", "am", "kilo", "kilos", "kgs", "lita", "ltr", "gram", "grams", "gramu", "gms",
 )  # fmt: skip
 BUY_VERBS = (
     "need", "want", "buy", "order", "get", "take", "send", "send me", "deliver", "give me", "i ll take", "ill take",
@@ -144,6 +176,30 @@ _Q_SET = re.compile(
     rf"(?!\s*(?:{_MEASURE_ALT})(?!\w))"
 )
 _ONLY_NUMBER = re.compile(r"^\s*(\d{1,4})\s*$")
+# "a crate of coke", "a tray of eggs", "an extra bunch of sukuma": one of it
+_Q_ONE_UNIT = re.compile(rf"(?<!\w)(?:a|an)\s+(?:{_UNIT_ALT})\s+(?:of|ya|za|la|cha|wa)(?!\w)")
+_UNIT_WORDS_SET = frozenset(COUNT_UNITS)
+_UNIT_AFTER = re.compile(rf"\s+(?:{_UNIT_ALT})(?:\s+(?:of|ya|za|la|cha|wa))?(?!\w)")
+_UNIT_BEFORE = re.compile(rf"(?<!\w)(?:{_UNIT_ALT})\s+$")
+
+
+def _with_unit(plain: str, span: tuple[int, int]) -> tuple[int, int]:
+    """A count in words with the counting word it goes with ("one pack of", "pakiti sita"): both are the
+    count, never words of the item."""
+    start, end = span
+    if after := _UNIT_AFTER.match(plain, end):
+        end = after.end()
+    if before := _UNIT_BEFORE.search(plain[:start]):
+        start = before.start()
+    return start, end
+
+
+# a question of price or amount names a pack to ask about, not a count to buy ("how much is a tray of eggs?",
+# "how many blocks does one bag of cement lay", "trei moja ni bei gani")
+_ASKS_AMOUNT = re.compile(
+    r"(?<!\w)(?:how much|how many|ngapi|bei gani|bei ya|price|cost|costs|inaenda aje|ni how)(?!\w)"
+)
+MEASURE_TOKEN = re.compile(rf"\d{{1,4}}(?:\.\d+)?(?:{_MEASURE_ALT})")  # "90kg", "500ml": a pack's measure
 # "pakiti tatu sio moja", "two, not one": a count corrected away
 _NEGATED_COUNT = re.compile(rf"(?<!\w)(?:sio|siyo|si|not)\s+(?:\d{{1,4}}|{_WORD_ALT})(?![\w.,])")
 
@@ -285,6 +341,12 @@ def extract_quantity(
             continue  # "both" names the items, not a count of one of them
         if word == "one":
             counted = before and before[0] in ("just", "only", "need", "want", "take", "buy", "get", "be", "is", "ni")
+            # "one tray", "one 90kg bag": a count of packs
+            counted = counted or (
+                bool(after)
+                and (after[0] in _UNIT_WORDS_SET or bool(MEASURE_TOKEN.fullmatch(after[0])))
+                and not _ASKS_AMOUNT.search(plain)
+            )
             answered = bare_number_is_quantity and m.start() == 0  # "one, deliver to Westlands" to "how many?"
             if not (counted or answered):
                 continue  # "the black one", "this one" are not counts
@@ -292,11 +354,15 @@ def extract_quantity(
             continue  # a time of day ("saa tatu asubuhi"), not a count
         if before[-1:] == ["saa"]:
             continue  # "saa tano": five o'clock
+        if before[-1:] and before[-1] in ("kwa", "for", "per", "each") and _ASKS_AMOUNT.search(plain):
+            continue  # "embe ni ngapi kwa moja": the price of each, not a count
         if (before and (before[-1] in MEASURE_NAMES or before[-1] in ("elfu", "mia"))) or after[:1] in (
             [w] for w in MEASURE_NAMES
         ):
             continue  # "lita tatu", "three litres" are measures, "lita elfu moja" a thousand: not counts
-        return QuantitySaid(NUMBER_WORDS[word]), [m.span()]
+        return QuantitySaid(NUMBER_WORDS[word]), [_with_unit(plain, m.span())]
+    if (m := _Q_ONE_UNIT.search(plain)) and not _ASKS_AMOUNT.search(plain):
+        return QuantitySaid(1), [m.span()]
     return None, []
 
 
@@ -585,7 +651,7 @@ _PAY_FILLER = frozenset(
 
 # how people say sizes and measures of an option ("large" is L, "1 litre" is 1L, "128 gb" is 128GB)
 _SIZE_WORDS = {
-    "small": "s", "medium": "m", "large": "l", "extra large": "xl", "x large": "xl", "xlarge": "xl",
+    "small": "s", "medium": "m", "large": "l", "big": "l", "extra large": "xl", "x large": "xl", "xlarge": "xl",
     "double xl": "xxl", "2xl": "xxl", "xx large": "xxl", "extra small": "xs",
 }  # fmt: skip
 _UNIT_WORDS = {
@@ -601,12 +667,13 @@ def option_words(text: str) -> str:
     """Words of an option or of a message in one form: colours in English, size words as sizes, a
     number and its unit joined ("1 litre" -> "1l", "128 gb" -> "128gb")."""
     plain = " ".join(COLOURS.get(w, w) for w in measures_in_digits(normalize(text)).replace("-", " ").split())
-    plain = re.sub(rf"(?<!\w)({_SIZE_ALT})(?!\w)", lambda m: _SIZE_WORDS[m.group(1)], plain)
-    return re.sub(
+    plain = re.sub(
         rf"(?<![\w.])(\d+(?:\.\d+)?)\s*({_UNIT_ALT_OPTION})(?!\w)",
         lambda m: m.group(1) + _UNIT_WORDS[m.group(2)],
         plain,
     )
+    # size words after the units are joined: "5 large avocados" is five of the size L, not 5 litres
+    return re.sub(rf"(?<!\w)({_SIZE_ALT})(?!\w)", lambda m: _SIZE_WORDS[m.group(1)], plain)
 
 
 def _uncontracted(text: str) -> str:
@@ -620,6 +687,8 @@ def named_option(text: str, options: list[str]) -> str | None:
     "size 4" of "Size 4 (52)", "ndefu" of "Long", "miaka 5-7" of "Age 5-7")."""
     said_words = option_words(_uncontracted(text))
     english = option_words(in_english(_uncontracted(text)))
+    # a word of several meanings may name an option by any of them ("ngege kubwa": big or large, Large)
+    english += "".join(f" {option_words(' '.join(m))}" for m in meanings_of(text))
     forms = {o: {option_words(o), option_words(_WITHOUT_BRACKETS.sub(" ", o))} for o in options}
     for words in (said_words, english):
         padded = f" {words} "
@@ -629,7 +698,8 @@ def named_option(text: str, options: list[str]) -> str | None:
         if len(hits) > 1:
             return max(hits, key=len)  # "Light Blue" over "Blue"
     said = {w for w in f"{said_words} {english}".split() if len(w) >= 3 or (re.search(r"\d", w) and len(w) >= 2)}
-    overlap = {o: len(said & {w for form in forms[o] for w in form.split()}) for o in options}
+    said |= {verb_key(w) for w in said}  # "fry" (of "wakaangwe") is "Fried", "clean" "Cleaned"
+    overlap = {o: len(said & {k for form in forms[o] for w in form.split() for k in (w, verb_key(w))}) for o in options}
     best = max(overlap.values(), default=0)
     if best and list(overlap.values()).count(best) == 1:  # "dry cough" more than "chesty cough"
         return next(o for o, n in overlap.items() if n == best)

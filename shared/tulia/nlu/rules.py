@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from tulia.domain.literals import DetectedLang, GovernorClass, Intent
-from tulia.nlu.frame_extract import extract_coupon
+from tulia.nlu.frame_extract import extract_coupon, measures_in_digits
 from tulia.nlu.lexicon import (
     DELIVERY_COMPLAINT,
     DELIVERY_WORDS,
@@ -231,7 +231,7 @@ _DELIVERY_TAIL = re.compile(r"\b(?:deliver(?:ed|y)?|send it|bring it|leta|nilete
 def product_query(text: str) -> str:
     """The words that describe what the customer wants, without fillers, amounts, quantities,
     references or where it should go."""
-    cleaned = _DELIVERY_TAIL.sub(" ", text)
+    cleaned = _DELIVERY_TAIL.sub(" ", measures_in_digits(text.lower()))  # "kilo tatu" is the measure "3 kilo"
     cleaned = _QUANTITY.sub(" ", cleaned)
     cleaned = _ORDER_REF.sub(" ", cleaned)
     cleaned = _PHONE.sub(" ", cleaned)
@@ -284,7 +284,12 @@ def catalog_evidence(plain: str, catalog: CatalogWords | None) -> int | None:
     ("purple elephants dance quietly" at a shop that sells a purple phone case)."""
     if catalog is None:
         return None
-    unref = _POSSESSED.sub(" ", _ORDER_REF.sub(" ", plain))  # "ORD-WD6W5" is not a WD drive
+    # a thing the customer has is no evidence, unless the shop's services are done to it ("do my makeup",
+    # "wash my car" at a car wash)
+    unref = _POSSESSED.sub(
+        lambda m: m.group(0) if set(catalog.terms(m.group(0))) & catalog.service_terms else " ",
+        _ORDER_REF.sub(" ", plain),  # "ORD-WD6W5" is not a WD drive
+    )
     content = [
         t
         for t in catalog.terms(unref)

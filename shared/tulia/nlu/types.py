@@ -30,6 +30,7 @@ class CatalogWords(Protocol):
 
     product_terms: set[str]  # terms that name things the shop sells
     kinds: set[str]  # terms that name a kind of thing it sells (its categories' head words)
+    service_terms: set[str]  # terms of its services' names: what it does to a customer's own things
 
     def terms(self, text: str) -> list[str]:
         """``text``'s search terms in the shop's words (its vocabulary folded in)."""

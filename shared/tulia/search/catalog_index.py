@@ -28,7 +28,17 @@ from rapidfuzz import fuzz, process
 
 from tulia.domain.catalog import CatalogItem
 from tulia.search.measures import packs_of
-from tulia.search.text import CONNECTORS, GENERIC_TERMS, MEASURES, STOPWORDS, Folding, fold, raw_tokens, stem
+from tulia.search.text import (
+    CONNECTORS,
+    GENERIC_TERMS,
+    MEASURES,
+    STOPWORDS,
+    Folding,
+    fold,
+    raw_tokens,
+    stem,
+    verb_key,
+)
 
 FIELD_WEIGHTS = {
     "name": 3.0,
@@ -42,7 +52,16 @@ FIELD_WEIGHTS = {
 EXACT, PREFIX, FUZZY = 1.0, 0.8, 0.7
 K1, B = 1.2, 0.5
 KIND_NAMED = 1.25  # the kind asked for is in the item's own name ("eggs": "Kienyeji Eggs Tray", not "Fresh Milk")
-OPTION_NAMED = 1.5  # a word said is one of the item's own options ("kinyozi fade": the cut that comes in Fade)
+_BRACKETED = re.compile(r"\([^)]*\)")
+OPTION_NAMED = 1.5
+
+
+def participle_verb(word: str) -> str:
+    """An option that is a participle, as its verb ("fried": fry, "cleaned": clean); any other word as it is."""
+    return verb_key(word) if len(word) > 4 and word.endswith("ed") else word
+
+
+# a word said is one of the item's own options ("kinyozi fade": the cut that comes in Fade)
 UNSAID_KIND = 0.6  # no kind asked: the factor of an item whose name adds a kind ("... Silicone Case")
 OPTION_WORDS = ("colour", "color", "size", "rangi", "saizi", "namba", "number")  # words for an option's kind
 MEASURE_SHARE = 0.5  # a measure said counts as half a word in a match's coverage ("tomatoes 2kg")
@@ -118,12 +137,14 @@ class CatalogIndex:
                 if item.active
                 for text in (item.name, item.category, item.description, *item.tags)
             ],
+            shop_names=[item.name for item in items if item.active],
         )
         self.docs: list[_Doc] = []
         self.postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
         # words that name things the shop sells (not description words): for recognising a shopping request
         self.product_terms: set[str] = set()
         self.kinds: set[str] = set()  # every category head word: the kinds of thing the shop sells
+        self.service_terms: set[str] = set()  # the words of its services' names ("makeup", "braids", "wash")
         self.brands: set[str] = set()
         # words joined inside one of its names ("Twin and Earth Cable"): a list is never cut there
         self.conjoined: set[tuple[str, str]] = set()
@@ -171,14 +192,26 @@ class CatalogIndex:
         )
         brand_terms = frozenset(self.folding.terms(item.brand or ""))
         name_terms = frozenset(t for t in self.folding.terms(item.name) if t not in brand_terms)
-        tail = [t for t in self.folding.tokens(item.name) if not any(c.isdigit() for c in t) and t not in MEASURES]
+        # the kind word ends the name before what it says in brackets ("Smoked Fish (each)": fish)
+        unpacked = _BRACKETED.sub(" ", item.name).strip() or item.name
+        tail = [t for t in self.folding.tokens(unpacked) if not any(c.isdigit() for c in t) and t not in MEASURES]
         fields: list[tuple[str, list[str]]] = [
             ("name", self.folding.terms(item.name)),
             ("brand", self.folding.terms(item.brand or "")),
             ("category_head", sorted(category_kinds)),
             ("category", [t for t in cat_terms if t not in category_kinds]),
             ("tags", [t for tag in item.tags for t in self.folding.terms(tag)]),
-            ("variants", [t for d in item.variants for o in d.options for t in self.folding.terms(o.value)]),
+            # an option also under its verb ("Fried": fry), so "wakaangwe" and "to fry" find it
+            (
+                "variants",
+                [
+                    k
+                    for d in item.variants
+                    for o in d.options
+                    for t in self.folding.terms(o.value)
+                    for k in {t, participle_verb(t)}
+                ],
+            ),
             ("description", self.folding.terms(item.description)),
         ]
         for name, toks in fields:
@@ -192,7 +225,11 @@ class CatalogIndex:
             for number in re.findall(r"(?<![a-z0-9])\d+(?![a-z0-9])", fold(named)):
                 self.numbered[number].add(named)
         self.option_values[item.item_id] = frozenset(
-            word for d in item.variants for o in d.options for word in {fold(o.value), *raw_tokens(o.value)}
+            key
+            for d in item.variants
+            for o in d.options
+            for word in {fold(o.value), *raw_tokens(o.value)}
+            for key in (word, participle_verb(word))
         )
         words = re.findall(r"[\w'-]+|[&+]", fold(item.name))
         for before, join, after in zip(words, words[1:], words[2:], strict=False):
@@ -220,6 +257,8 @@ class CatalogIndex:
         )
         self.kinds.update(category_kinds)
         self.brands.update(brand_terms)
+        if item.type == "service":
+            self.service_terms.update(t for t in name_terms if not t.isdigit())
         for tok, w in weights.items():
             self.postings[tok].append((doc_no, w))
 
@@ -386,7 +425,11 @@ class CatalogIndex:
 
         said = {t for words in expansions.values() for t in words}
         said_raw = {w for t in raw_tokens(query) for w in (t, stem(t)) if len(w) >= 3}  # before the shop's folding
+        said_raw |= {verb_key(t) for t in self.terms(query) if len(t) >= 3}  # "wakaangwe": fry, the option Fried
         n_terms = sum(share[t] for t in q_terms)
+        # words the shop does not know ("niko na wasee, nataka choma") lower every item's coverage alike: the
+        # ranking is as if they were not said, so they never squeeze two scores into one
+        n_known = sum(share[t] for t in q_terms if t in expansions or not t.isalpha()) or n_terms
         check = filters != Filters()
         passing = [
             doc_no
@@ -407,7 +450,8 @@ class CatalogIndex:
             doc, s = self.docs[doc_no], scores[doc_no]
             coverage = quality[doc_no] / n_terms
             own = len(doc.own_name & said) / len(doc.own_name) if doc.own_name else 0.0
-            shaped = s * coverage * coverage * (0.5 + 0.5 * own)
+            known_coverage = quality[doc_no] / n_known
+            shaped = s * known_coverage * known_coverage * (0.5 + 0.5 * own)
             if said_raw & self.option_values.get(doc.item_id, frozenset()):
                 shaped *= OPTION_NAMED
             if kind is None and (doc.kinds & doc.own_name) - said:

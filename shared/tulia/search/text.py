@@ -39,6 +39,8 @@ def stem(token: str) -> str:
         return token[:-3] + "y"
     if token.endswith(("ches", "shes", "xes", "sses")):
         return token[:-2]
+    if token.endswith("oes") and len(token) >= 7:  # "mangoes", "potatoes" (but "shoes", "canoes")
+        return token[:-2]
     if token.endswith("s") and not token.endswith(("ss", "us", "is")):
         return token[:-1]
     return token
@@ -110,18 +112,61 @@ _LONGEST_ENTRY = max((len(k) for k in SHOP_LEXICON), default=1)
 
 
 _CLASS_PREFIXES = ("ki", "vi", "mi", "ma", "wa", "m")  # Swahili adjectives agree with their noun: ki-kavu, m-refu
+_CITED_PREFIXES = ("n", "ki", "m")  # the forms a lexicon cites an adjective in: n-dogo, ki-dogo, m-dogo
+
+# Swahili verbs: subject (wa-, zi-, i-, ...), tense (-na-, -li-, -ta-, -me-), relative (-yo-, -cho-, ...), the
+# root, then passive -w- and the final vowel: "wa-kaang-w-e" (let them be fried), "i-li-yo-kaang-w-a" (fried)
+_VERB_PREFIX = re.compile(r"(?:ku|wa|zi|i|li|ya|ki|vi|u|mu|m|a|tu|ni)?(?:na|li|ta|me|ka)?(?:yo|cho|vyo|zo|lo|o|ye)?")
+_VERB_SUFFIX = re.compile(r"w?[ae]|wa|we")
+# the roots of the lexicon's verbs, cited as infinitives ("kukaanga": kaang -> fry)
+_VERB_ROOTS = {
+    key[0][2:-1]: english
+    for key, english in SHOP_LEXICON.items()
+    if len(key) == 1 and key[0].startswith("ku") and key[0].endswith("a") and len(key[0]) >= 6
+}
+
+
+def _verb_meaning(token: str) -> tuple[str, ...] | None:
+    """A form of one of the lexicon's verbs: "wakaangwe", "zikaangwe", "ilikaangwa" -> fry."""
+    for start in range(len(token)):
+        if not _VERB_PREFIX.fullmatch(token[:start]):
+            continue
+        for end in range(len(token) - 1, start + 2, -1):
+            found = _VERB_ROOTS.get(token[start:end])
+            if found is not None and _VERB_SUFFIX.fullmatch(token[end:]):
+                return found
+    return None
 
 
 def _sw_root_meaning(token: str) -> tuple[str, ...] | None:
-    """A Swahili word the lexicon has in another form: a place ("mgongoni": on the back) or an adjective
-    with its noun's class prefix ("kikavu", "mrefu")."""
+    """A Swahili word the lexicon has in another form: a place ("mgongoni": on the back), an adjective
+    with its noun's class prefix ("kikavu", "mrefu", "dogo" of "ndogo") or a verb in any person, tense or
+    voice ("wakaangwe" of "kukaanga")."""
     if token.endswith("ni") and len(token) > 4 and (found := SHOP_LEXICON.get((token[:-2],))):
         return found
-    for prefix in _CLASS_PREFIXES:
-        root = token[len(prefix) :]
-        if token.startswith(prefix) and len(root) >= 3 and (found := SHOP_LEXICON.get((root,))):
+    roots = [token] + [token[len(p) :] for p in _CLASS_PREFIXES if token.startswith(p) and len(token) - len(p) >= 3]
+    for root in roots:
+        if root != token and (found := SHOP_LEXICON.get((root,))):
             return found
-    return None
+        for cited in _CITED_PREFIXES:
+            if (found := SHOP_LEXICON.get((cited + root,))) is not None:
+                return found
+    return _verb_meaning(token) if len(token) >= 5 else None
+
+
+def verb_key(word: str) -> str:
+    """An English verb and its past participle as one key: "fried" and "fry", "cleaned" and "clean",
+    "scaled" and "scale", "roasted" and "roast"."""
+    if len(word) > 4 and word.endswith("ied"):
+        word = word[:-3] + "y"
+    elif len(word) > 4 and word.endswith("ed"):
+        word = word[:-2]
+    return word[:-1] if len(word) > 3 and word.endswith("e") else word
+
+
+def meanings_of(text: str) -> list[tuple[str, ...]]:
+    """Every English meaning of ``text``'s Swahili words of several meanings ("kubwa": big, large)."""
+    return [m for t in _TOKEN.findall(fold(text)) for m in AMBIGUOUS_LEXICON.get((stem(t),), [])]
 
 
 def in_english(text: str) -> str:
@@ -166,10 +211,17 @@ class Folding:
     toothpaste): the same folding for the catalog and the customer's words, so either language finds
     the other."""
 
-    def __init__(self, vocabulary: Mapping[str, Iterable[str]] | None = None, shop_text: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        vocabulary: Mapping[str, Iterable[str]] | None = None,
+        shop_text: Iterable[str] = (),
+        shop_names: Iterable[str] = (),
+    ) -> None:
         """``shop_text``: the words the shop writes its catalog in (names, categories, tags, descriptions); a
         lexicon word of several meanings takes the one meaning whose words the shop uses ("waya" is cable in a
-        shop that sells cable and no wire, "taa" a lamp in a shop of lamps)."""
+        shop that sells cable and no wire, "taa" a lamp in a shop of lamps). ``shop_names``: its items' names;
+        a lexicon word that names one of its items while the shop also writes the word's translation is the
+        shop's own name for a thing of its own ("Mala" beside "Brookside Milk"), never folded into the other."""
         self.words: dict[str, str] = dict(GENERIC_WORDS)
         self.phrases: dict[tuple[str, ...], str] = {}
         for term, entries in (vocabulary or {}).items():
@@ -184,6 +236,10 @@ class Folding:
         own = set(self.words)  # the generic and the shop's words are never rewritten
         self.rewrites = {k: v for k, v in SHOP_LEXICON.items() if not (len(k) == 1 and k[0] in own)}
         shop_stems = {stem(w) for text in shop_text for w in _TOKEN.findall(fold(text))}
+        name_stems = {stem(w) for text in shop_names for w in _TOKEN.findall(fold(text))}
+        for key, english in list(self.rewrites.items()):
+            if len(key) == 1 and key[0] in name_stems and all(stem(w) in shop_stems for w in english):
+                del self.rewrites[key]
         if shop_stems:
             for key, meanings in AMBIGUOUS_LEXICON.items():
                 if len(key) == 1 and key[0] in own:
@@ -243,6 +299,8 @@ class Folding:
                 return (form,)
             if (english := self.rewrites.get((form,))) is not None:
                 return english
+        if len(token) >= 6 and (english := _verb_meaning(token)) is not None:
+            return english  # "wakaangwe", "zikaangwe": a form of the lexicon's "kukaanga", fry
         return (token,)
 
     def tokens(self, text: str) -> list[str]:

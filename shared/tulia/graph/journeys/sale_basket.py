@@ -30,13 +30,14 @@ from tulia.graph.journeys.sale_common import (
     one_clear_match,
     shop_index,
     trailing_count,
+    with_pack_words,
 )
 from tulia.graph.nodes import t
 from tulia.graph.routing import MAX_SHORTLIST_ITEMS
 from tulia.graph.state import ConversationState
 from tulia.nlg.messages import listing, text
 from tulia.nlg.templates import money
-from tulia.nlu.basket_words import ItemSaid, item_words, items_said, measures_said
+from tulia.nlu.basket_words import ItemSaid, item_words, items_said, measured_count, measures_said
 from tulia.nlu.frame_extract import named_option
 from tulia.nlu.rules import catalog_evidence
 from tulia.search.catalog_index import CatalogIndex
@@ -157,7 +158,7 @@ def listed_items(text: str, index: CatalogIndex) -> list[ItemSaid]:
 
 def wish_query(text: str, quantity: int | None, index: CatalogIndex) -> tuple[str, int | None]:
     """The search words of one listed item and its count ("sukari 2": a number after its words)."""
-    query = item_words(text)
+    query = with_pack_words(item_words(text), text, index)
     if quantity is not None:
         return query, quantity
     return trailing_count(query, index)
@@ -179,25 +180,40 @@ def find_wish(
 
 def _most_named(fitting: list[dict[str, Any]], query: str, index: Any) -> dict[str, Any] | None:
     """Of the items every word fits, the one whose name has the most of the words said (numbers too:
-    "3 inch wire nails" is the 3 inch), when only one has the most; else the one whose name is within
-    each other's ("tray of eggs": "Eggs Tray (30)", not "Kienyeji Eggs Tray (30)"; "samsung a05": the
-    phone, not "Samsung Galaxy A05 Silicone Case"), when there is one."""
+    "3 inch wire nails" is the 3 inch) and whose pack fits the measure said (its own: "pishori 5kg" is the
+    5kg bag; else one it divides into: "mahindi kilo tano" is five of a 1kg pack, not a 16kg tin), when only
+    one has the most; else, of those tied, the one whose name says least that was not said ("3kg of maize":
+    "Dry Maize 1kg", not "Githeri Mix 1kg" of maize and beans; "tray of eggs": "Eggs Tray (30)", not
+    "Kienyeji Eggs Tray (30)"; "samsung a05": the phone, not "Samsung Galaxy A05 Silicone Case")."""
     if len(fitting) <= 1:
         return fitting[0] if fitting else None
-    measures = set(index.terms(" ".join(measures_said(query))))
+    said_measures = measures_said(query)
+    measures = set(index.terms(" ".join(said_measures)))
     said = set(index.terms(query)) - measures  # "pishori 5kg": the 5kg's "kg" is in every 1kg pack's name
     names = [set(index.terms(f"{r['name']} {r.get('brand') or ''}")) for r in fitting]
     own = [
         name | {t for v in r.get("variants") or [] for o in v["options"] for t in index.terms(o)}
         for r, name in zip(fitting, names, strict=True)
     ]
-    overlap = [len(said & name) + len(measures & own_terms) for name, own_terms in zip(names, own, strict=True)]
+
+    def pack_fit(r: dict[str, Any], own_terms: set[str]) -> int:
+        if not said_measures:
+            return 0
+        if any(t in own_terms for t in measures if not t.isdigit() and any(c.isdigit() for c in t)):
+            return 2  # its own measure ("5kg" of "Pishori Rice 5kg")
+        return 1 if measured_count(query, r["name"]) is not None else 0
+
+    overlap = [
+        len(said & name) + pack_fit(r, own_terms) for r, name, own_terms in zip(fitting, names, own, strict=True)
+    ]
     best = max(overlap)
     if overlap.count(best) == 1:
         return fitting[overlap.index(best)]
     tied = [n for n, count in enumerate(overlap) if count == best]
-    within = [n for n in tied if all(names[n] < names[other] for other in tied if other != n)]
-    return fitting[within[0]] if len(within) == 1 else None
+    unsaid = {n: {t for t in names[n] - said - measures if not any(c.isdigit() for c in t)} for n in tied}
+    fewest = min(len(u) for u in unsaid.values())
+    least = [n for n in tied if len(unsaid[n]) == fewest]
+    return fitting[least[0]] if len(least) == 1 else None
 
 
 def _say_unsold(turn: Turn, unsold: list[str]) -> None:

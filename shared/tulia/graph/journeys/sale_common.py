@@ -17,8 +17,16 @@ from tulia.graph.nodes import t
 from tulia.graph.slots import ask
 from tulia.nlg.templates import money
 from tulia.nlu.basket_words import count_in_name, measured_count, measures_said
-from tulia.nlu.frame_extract import COUNT_UNITS, FrameDelta, QuantitySaid, extract_quantity, without_negated_counts
+from tulia.nlu.frame_extract import (
+    COUNT_UNITS,
+    FrameDelta,
+    QuantitySaid,
+    extract_quantity,
+    residual_words,
+    without_negated_counts,
+)
 from tulia.nlu.lexicon import normalize
+from tulia.nlu.rules import product_query
 from tulia.search.catalog_index import NUMBERS, CatalogIndex
 from tulia.search.text import terms as terms_of
 
@@ -196,11 +204,40 @@ def trailing_count(words: str, index: CatalogIndex) -> tuple[str, int | None]:
     return head, int(last)
 
 
+_COUNT_UNIT_WORDS = frozenset(COUNT_UNITS)
+
+
+def with_pack_words(query: str, said: str, index: CatalogIndex) -> str:
+    """``query`` with the words of packs the customer counted in ("3 crates of coke", "gorogoro tatu za
+    maharagwe") put back when the shop's own names or tags use them and some item still fits every word:
+    "coke crate" is the crate of 24, not the 2 litre bottle. Elsewhere a pack word only counts."""
+    if not query.strip():
+        return query
+    out = query
+    for word in dict.fromkeys(normalize(said).split()):
+        if word not in _COUNT_UNIT_WORDS or word in out.split():
+            continue
+        pack_terms = set(index.terms(word))
+        fitting = index.full_matches(out)[0]
+        # the pack word narrows what the words fit: some of those items are named by it, not all
+        named = [i for i in fitting if pack_terms & set(index.terms(index.item_name(i)))]
+        if 0 < len(named) < len(fitting):
+            out = f"{out} {word}"
+    return out
+
+
+def wanted_words(body: str, delta: FrameDelta, index: CatalogIndex) -> str:
+    """The words of a message that may name items: what the frame's extractors did not read, without
+    fillers, with the pack words the shop's names use (:func:`with_pack_words`)."""
+    return with_pack_words(product_query(residual_words(body, delta)), body, index)
+
+
 def echo_words(words: str, limit: int = 40) -> str:
     """The customer's words quoted back, never a wall of text."""
     return words if len(words) <= limit else words[: limit - 3].rstrip() + "..."
 
 
+_BRACKETED = re.compile(r"\([^)]*\)")
 _COUNTING_TERMS = frozenset(terms_of(" ".join(COUNT_UNITS)))
 _JOINED = re.compile(r"(\d+)([a-z]+)")
 
@@ -220,7 +257,9 @@ def one_clear_match(
         return None
 
     def own_name(r: dict[str, Any]) -> set[str]:  # "redmi note 13 pro" names "Xiaomi Redmi Note 13 Pro" whole
-        return set(terms(r["name"])) - set(terms(r.get("brand") or ""))
+        # what a name says in brackets is how it is packed ("Avocado (each)", "Eggs (tray of 30)"), not its name
+        unpacked = _BRACKETED.sub(" ", r["name"]).strip() or r["name"]
+        return set(terms(unpacked)) - set(terms(r.get("brand") or ""))
 
     full = [r for r in results if (name := own_name(r)) and name <= said]
     if full:

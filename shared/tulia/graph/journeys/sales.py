@@ -66,6 +66,7 @@ from tulia.graph.journeys.sale_common import (
     shop_options,
     trailing_count,
     variant_title,
+    wanted_words,
 )
 from tulia.graph.journeys.sale_payments import (
     ask_mpesa_number,
@@ -211,7 +212,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         pending = choice = fast = None
     # the words of the message that may name items, and the line of the basket they name ("Jogoo ziwe
     # tatu", "make the flour three", "ondoa chumvi"): an edit of that line, not an answer to a list
-    item_words = "" if listed else product_query(residual_words(body, delta))
+    item_words = "" if listed else wanted_words(body, delta, index)
     if delta.quantity is None and item_words:  # "mkate Festive 1": the number is the count
         item_words, trailing = trailing_count(item_words, index)
         if trailing is not None:

@@ -1,0 +1,113 @@
+"""The words of a market stall, read in general (issue 30, third session; found on eval/tuning/trades-2.txt):
+containers as counting words, one of a pack, measures said in words folded to the units of names, English
+plurals in -oes, sizes after a count, the price of one that orders nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tulia.domain.catalog import CatalogItem
+from tulia.nlu.basket_words import items_said
+from tulia.nlu.frame_extract import extract_quantity, named_option
+from tulia.search.catalog_index import CatalogIndex
+from tulia.search.text import stem, terms
+
+
+@pytest.mark.parametrize(
+    ("message", "count"),
+    [
+        ("two trays of eggs", 2),
+        ("nipe trei tatu za mayai", 3),
+        ("3 bunches of sukuma", 3),
+        ("gorogoro tatu za maharagwe", 3),
+        ("debe mbili za mahindi", 2),
+        ("gunia mbili za mahindi", 2),
+        ("one 90kg bag of maize", 1),
+        ("kienyeji eggs, one tray", 1),
+        ("a crate of sprite", 1),
+        ("katoni nne za juice", 4),
+    ],
+)
+def test_containers_are_counting_words(message: str, count: int) -> None:
+    said, _spans = extract_quantity(message)
+    assert said is not None
+    assert said.value == count
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "how much is a tray of eggs",
+        "how many blocks does one bag of cement lay",
+        "embe ni ngapi kwa moja",
+        "the black one",
+    ],
+)
+def test_a_pack_asked_about_or_pointed_at_is_no_count(message: str) -> None:
+    assert extract_quantity(message)[0] is None
+
+
+def test_english_plurals_in_oes_meet_their_singular() -> None:
+    assert stem("mangoes") == "mango"
+    assert stem("potatoes") == "potato"
+    assert stem("shoes") == "shoe"
+
+
+def test_measures_said_in_words_fold_to_the_units_of_names() -> None:
+    assert set(terms("mahindi 5 kilo")) >= {"5kg", "kg"}
+    assert set(terms("3 litres")) >= {"3l"}
+    assert set(terms("20 metres")) >= {"20m"}
+
+
+def test_large_after_a_count_is_the_size_not_litres() -> None:
+    assert named_option("5 large avocados", ["Medium", "Large"]) == "Large"
+    assert named_option("a 3 litre one", ["1L", "3L"]) == "3L"
+
+
+def test_a_count_alone_after_a_comma_counts_the_item_before_it() -> None:
+    said = items_said(
+        "afia tropical, one pack and 2 crates of coke",
+        names_product=lambda part: "afia" in part or "coke" in part,
+    )
+    assert [(s.text, s.quantity) for s in said] == [("afia tropical", 1), ("2 crates of coke", 2)]
+
+
+def test_a_word_naming_an_item_keeps_its_meaning_beside_its_translation() -> None:
+    index = CatalogIndex(
+        [
+            CatalogItem(tenant_id="t", item_id="M1", name="Brookside Milk 500ml (packet)", category="Milk", price=65),
+            CatalogItem(tenant_id="t", item_id="M2", name="Mala 500ml", category="Milk", price=90, tags=["mala"]),
+        ]
+    )
+    assert index.search("mala").hits[0].item_id == "M2"
+    assert index.full_matches("mala")[0] == ["M2"]
+
+
+def test_a_swahili_verb_in_any_person_or_voice_names_the_option_of_its_english_participle() -> None:
+    for said in ("samaki wanne wakaangwe", "nipe fish mbili zikaangwe", "samaki wa kukaanga"):
+        assert named_option(said, ["Fresh", "Cleaned", "Fried"]) == "Fried", said
+
+
+def test_swahili_sizes_in_any_class_name_the_size_options() -> None:
+    sizes = ["Small", "Medium", "Large"]
+    assert named_option("nataka ngege tatu kubwa", sizes) == "Large"  # kubwa: big or large
+    assert named_option("zulia dogo moja", sizes) == "Small"  # dogo, cited as ndogo
+    assert named_option("tilapia mbili za saizi ya kati", sizes) == "Medium"
+
+
+def test_a_fried_fish_is_the_fish_that_comes_fried_not_the_smoked_one() -> None:
+    index = CatalogIndex(
+        [
+            CatalogItem(
+                tenant_id="t",
+                item_id="TIL",
+                name="Tilapia (whole)",
+                category="Whole Fish",
+                price=400,
+                variants=[{"name": "prep", "options": [{"value": "Fresh"}, {"value": "Fried"}]}],
+            ),
+            CatalogItem(tenant_id="t", item_id="SMK", name="Smoked Fish (each)", category="Smoked", price=300),
+        ]
+    )
+    assert index.search("samaki wakaangwe").hits[0].item_id == "TIL"
+    assert index.search("smoked fish").hits[0].item_id == "SMK"
