@@ -13,7 +13,8 @@ For each FIFO message group (one tenant and customer) in a batch, in order:
 - otherwise the conversation engine runs the turn, the replies are stored in the outbox, then sent
   one by one through the Graph API, each marked sent, and the customer's messages are marked read.
 A failure leaves the turn and every later message of that group to SQS's retry (FIFO order is kept);
-other groups go on.
+other groups go on. Storing and sending replies is ``pipeline/outbox.py``; news a customer gets without
+asking (order and booking updates, a payment's outcome) is ``pipeline/news.py``.
 """
 
 from __future__ import annotations
@@ -28,19 +29,19 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from tulia.appointments import reminder_work
 from tulia.channel.graph_api import SendFailed, WhatsAppSender
-from tulia.channel.outbound import Outbound, greeting_name, refusal_of
+from tulia.channel.outbound import Outbound
 from tulia.channel.whatsapp import InboundMessage, addressed_to
-from tulia.channel.window import OUTSIDE_WINDOW_CODE, Delivery, TemplateCall, refused
-from tulia.domain.customer import Customer
 from tulia.domain.tenant import Tenant
-from tulia.errors import NotFound, ProviderUnavailable
+from tulia.errors import ProviderUnavailable
 from tulia.graph.conversation import Conversations
-from tulia.nlg.messages import OutboundMessage, text
-from tulia.nlg.templates import ORDER_UPDATE_WORDS, money, render, slot_when, word
+from tulia.nlg.messages import text
+from tulia.nlg.templates import render
 from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.observability import logger as log
 from tulia.observability import request_scope
-from tulia.observability.metrics import MetricsSink, payment_counts, turn_counts
+from tulia.observability.metrics import MetricsSink, turn_counts
+from tulia.pipeline.news import News, counted
+from tulia.pipeline.outbox import Outbox
 from tulia.services import Services
 from tulia.store.broadcasts import BroadcastRepo
 from tulia.store.limits import LimitCounters
@@ -155,10 +156,23 @@ class AgentService:
     outreach: OutreachQueue | None = None  # where a new order schedules its unpaid reminder
     broadcasts: BroadcastRepo | None = None  # a STOP after a broadcast is counted on it
     kes_per_usd: float = 129.0
+    outbox: Outbox = field(init=False)  # replies stored, then sent once each (pipeline/outbox.py)
+    news: News = field(init=False)  # what a customer is told unasked (pipeline/news.py)
 
     def __post_init__(self) -> None:
         if self.outbound is None:
             self.outbound = Outbound(self.messages, TemplateRepo(self.services.db), self.clock)
+        self.outbox = Outbox(self.messages, self.sender, self.clock)
+        self.news = News(
+            self.services,
+            self.conversations,
+            self.outbox,
+            self.outbound,
+            self.default_token,
+            self.clock,
+            record=self.record,
+            stats=self.stats,
+        )
 
     def process(self, records: list[QueuedRecord]) -> list[str]:
         """Handle a batch; returns the record ids to retry."""
@@ -211,8 +225,8 @@ class AgentService:
             reply = text(render("turn_failed", tenant.languages.default, tenant.languages.sheng_reply_language))
             payloads = [reply.to_whatsapp(**addressed_to(last.phone_e164, last.wa_user_id))]
             covers = [m.message_id for m in turn.messages]
-            outbox = self._store(turn.tenant_id, turn.key, last.phone_number_id, payloads, covers, [])
-            self._send_outbox(turn.tenant_id, turn.key, outbox, tenant.whatsapp.access_token or self.default_token)
+            outbox = self.outbox.store(turn.tenant_id, turn.key, last.phone_number_id, payloads, covers, [])
+            self.outbox.send(turn.tenant_id, turn.key, outbox, tenant.whatsapp.access_token or self.default_token)
         except Exception:  # noqa: BLE001 - the customer could not be told: the record is set aside all the same
             log.exception("could not tell the customer that their message was set aside")
 
@@ -289,13 +303,13 @@ class AgentService:
         if turn.broken is not None:
             raise ValueError(f"a queued record that is not a message: {turn.broken}")
         if turn.payment is not None:
-            self._notify_payment(turn)
+            self.news.payment(turn.tenant_id, turn.key, turn.payment)
             return
         if turn.notice is not None and turn.notice.get("kind") == "booking_update":
-            self._notify_booking(turn)
+            self.news.booking_update(turn.tenant_id, turn.key, turn.notice)
             return
         if turn.notice is not None:
-            self._notify_order(turn)
+            self.news.order_update(turn.tenant_id, turn.key, turn.notice)
             return
         if not turn.messages:
             return
@@ -312,300 +326,32 @@ class AgentService:
                 if earlier is None:
                     unanswered.append(message)
                 elif "answered_in" not in earlier:
-                    self._send_outbox(tenant_id, message.message_id, earlier, token)
+                    self.outbox.send(tenant_id, message.message_id, earlier, token)
             turn.messages = [*unanswered, last]
             tenant_limited = self._fair_use(tenant, turn)
             replies, trace = tenant_limited if tenant_limited is not None else self._answer(turn, tenant)
             to = addressed_to(last.phone_e164, last.wa_user_id)
             payloads = [m.to_whatsapp(**to) for m in replies]
-            outbox = self._store(
+            outbox = self.outbox.store(
                 tenant_id, turn.key, last.phone_number_id, payloads, [m.message_id for m in turn.messages], trace
             )
             if self.record is not None:  # counted once: a redelivered turn finds its outbox
                 self.record(turn_counts(trace), tenant_id=tenant_id)
             if self.stats is not None:
-                self._count(
+                counted(
+                    self.stats,
                     lambda stats: stats.record_turn(
                         tenant_id, at=self.clock(), trace=trace, messages=len(turn.messages), customer=last.customer_key
-                    )
+                    ),
                 )
         if "answered_in" in outbox:
             return  # this message was part of a turn closed by a later message
-        self._send_outbox(tenant_id, turn.key, outbox, token)
+        self.outbox.send(tenant_id, turn.key, outbox, token)
         for message in turn.messages:
             try:
                 self.sender.mark_read(last.phone_number_id, token, message.message_id)
             except SendFailed:
                 log.info("could not mark a message read", extra={"tenant_id": tenant_id})
-
-    def _store(
-        self,
-        tenant_id: str,
-        key: str,
-        phone_number_id: str,
-        payloads: list[dict[str, Any]],
-        covers: list[str],
-        trace: list[dict[str, Any]],
-    ) -> dict[str, Any]:
-        """Put a turn's replies in the outbox before sending; if another delivery stored them
-        first, send what that one stored."""
-        stored = self.messages.save_outbox(
-            tenant_id,
-            key,
-            phone_number_id=phone_number_id,
-            replies=payloads,
-            covers=covers,
-            trace=trace,
-            now=self.clock(),
-        )
-        earlier = None if stored else self.messages.get_outbox(tenant_id, key)
-        return earlier or {"phone_number_id": phone_number_id, "replies": payloads, "sent": [None] * len(payloads)}
-
-    def _send_outbox(
-        self,
-        tenant_id: str,
-        key: str,
-        outbox: dict[str, Any],
-        token: str,
-        outside_window: Callable[[], Delivery] | None = None,
-    ) -> None:
-        """Send what is not sent yet, in order. News sent unasked (``outside_window`` gives its template
-        form) that Meta refuses as outside the 24-hour window (131047) goes as its template instead."""
-        replies = outbox["replies"]
-        for index, payload in enumerate(replies):
-            if outbox["sent"][index]:
-                continue
-            try:
-                wamid = self.sender.send(outbox["phone_number_id"], token, payload)
-            except SendFailed as exc:
-                if exc.retryable:
-                    raise
-                if exc.code == OUTSIDE_WINDOW_CODE and outside_window is not None:
-                    self._send_template_instead(tenant_id, key, outbox, token, index, outside_window())
-                    return
-                log.error(
-                    "reply not deliverable", extra={"tenant_id": tenant_id, "code": exc.code, "status": exc.status}
-                )
-                wamid = f"failed:{exc.code or exc.status}"
-            self.messages.mark_sent(tenant_id, key, index, wamid)
-
-    def _send_template_instead(
-        self, tenant_id: str, key: str, outbox: dict[str, Any], token: str, index: int, delivery: Delivery
-    ) -> None:
-        result = f"failed:{OUTSIDE_WINDOW_CODE}"
-        if delivery.mode == "template":
-            wamids = [self.sender.send(outbox["phone_number_id"], token, p) for p in delivery.payloads]
-            result = f"template:{wamids[0]}"
-        else:
-            log.error(
-                "news not sent: outside the 24-hour window and no template",
-                extra={"tenant_id": tenant_id, "code": refusal_of(delivery).get("code")},
-            )
-        self.messages.mark_sent(tenant_id, key, index, result)
-        for later in range(index + 1, len(outbox["replies"])):
-            if not outbox["sent"][later]:
-                self.messages.mark_sent(tenant_id, key, later, "skipped:outside_window")
-
-    def _customer_language(self, tenant: Tenant, customer: Customer) -> str:
-        """The language of unasked news: the customer's choice, else the conversation's, else the shop's."""
-        if customer.language_preference:
-            return customer.language_preference
-        try:
-            spoken = self.conversations.language_of(tenant.tenant_id, customer.phone_e164, customer.wa_user_id)
-        except Exception:  # noqa: BLE001 - a checkpoint that cannot be read: the shop's language will do
-            log.exception("conversation language not read")
-            spoken = None
-        return spoken or tenant.languages.default
-
-    def _news(
-        self,
-        tenant: Tenant,
-        customer: Customer,
-        messages: list[OutboundMessage],
-        call: TemplateCall,
-        lang: str,
-        note: dict[str, Any],
-    ) -> list[dict[str, Any]]:
-        """The payloads of news sent unasked: free-form inside the window, else the template. With no
-        usable template the free-form message is still tried (our record of the window may be behind
-        Meta's; if Meta refuses, 131047 is recorded): news about an order or money is never dropped
-        on our side. ``note`` (the outbox's trace) keeps how it went and any refusal."""
-        delivery = self.outbound.plan(tenant, customer, free_form=messages, template=call, lang=lang)
-        note["mode"] = delivery.mode
-        if delivery.mode != "refused":
-            return delivery.payloads
-        note["refusal"] = delivery.refusal
-        log.error(
-            "no template for news outside the 24-hour window; trying free-form",
-            extra={"tenant_id": tenant.tenant_id, "code": refusal_of(delivery).get("code"), "template": call.name},
-        )
-        to = addressed_to(customer.phone_e164, customer.wa_user_id)
-        return [m.to_whatsapp(**to) for m in messages]
-
-    def _notify_order(self, turn: QueuedTurn) -> None:
-        """An order update staff made: told in the customer's language if they keep order updates on
-        (a cancellation always), free-form inside WhatsApp's window, the shop's order_update template
-        outside it; a missing template is logged and kept on the outbox's trace."""
-        event, tenant_id = turn.notice or {}, turn.tenant_id
-        tenant = self.services.tenants.get(tenant_id)
-        token = tenant.whatsapp.access_token or self.default_token
-        try:
-            order = self.services.orders.get(tenant_id, str(event["order_id"]))
-            customer = self.services.customers.get(tenant_id, order.customer_id)
-        except NotFound:
-            log.warning("order update for an order or customer that is gone", extra={"tenant_id": tenant_id})
-            return
-        what = str(event["event"])
-        lang = self._customer_language(tenant, customer)
-        sheng = tenant.languages.sheng_reply_language
-        facts: dict[str, Any] = {"ref": order.order_id, "shop": tenant.name}
-        if what == "dispatched" and order.delivery.eta:
-            facts["eta"] = " " + render("order_update_eta", lang, sheng, eta=order.delivery.eta)
-        if what == "ready_for_pickup" and tenant.pickup.address is not None:
-            facts["address"] = " " + render(
-                "order_update_at", lang, sheng, address=tenant.text(tenant.pickup.address, lang)
-            )
-        message = text(render(f"order_update_{what}", lang, sheng, **facts))
-        call = TemplateCall(
-            tenant.messaging.templates.order_update,
-            [greeting_name(customer, lang), order.order_id, word(ORDER_UPDATE_WORDS, what, lang, sheng)],
-        )
-
-        def outside_window() -> Delivery:
-            return self.outbound.template(tenant, customer, call, lang)
-
-        outbox = self.messages.get_outbox(tenant_id, turn.key)
-        if outbox is None:
-            note: dict[str, Any] = {
-                "kind": "notice",
-                "notice": "order_update",
-                "event": what,
-                "order_ref": order.order_id,
-            }
-            payloads: list[dict[str, Any]] = []
-            if what != "cancelled" and not customer.notification_prefs.order_updates_whatsapp:
-                note["skipped"] = "order_updates_off"
-            else:
-                payloads = self._news(tenant, customer, [message], call, lang, note)
-            outbox = self._store(tenant_id, turn.key, tenant.whatsapp.phone_number_id, payloads, [turn.key], [note])
-        self._send_outbox(tenant_id, turn.key, outbox, token, outside_window)
-
-    def _notify_booking(self, turn: QueuedTurn) -> None:
-        """An appointment staff cancelled or moved: always told (it changes the customer's day), in
-        their language, free-form inside WhatsApp's window, the shop's order_update template outside it."""
-        event, tenant_id = turn.notice or {}, turn.tenant_id
-        tenant = self.services.tenants.get(tenant_id)
-        token = tenant.whatsapp.access_token or self.default_token
-        try:
-            booking = self.services.bookings.get(tenant_id, str(event["booking_id"]))
-            customer = self.services.customers.get(tenant_id, booking.customer_id)
-        except NotFound:
-            log.warning("booking update for a booking or customer that is gone", extra={"tenant_id": tenant_id})
-            return
-        lang = booking.language or self._customer_language(tenant, customer)
-        sheng = tenant.languages.sheng_reply_language
-        when = slot_when(booking.start, lang, sheng)
-        cancelled = str(event["event"]) == "cancelled"
-        if cancelled:
-            deposit = ""
-            if booking.deposit and booking.deposit_outcome in ("kept", "refund_due"):
-                key = (
-                    "booking_deposit_refund" if booking.deposit_outcome == "refund_due" else "booking_deposit_kept_shop"
-                )
-                deposit = " " + render(key, lang, sheng, amount=money(booking.deposit))
-            said = render(
-                "booking_cancelled_by_shop", lang, sheng, service=booking.service_name, when=when, shop=tenant.name,
-                ref=booking.booking_id, deposit=deposit,
-            )  # fmt: skip
-            what = word(ORDER_UPDATE_WORDS, "cancelled", lang, sheng)
-        else:
-            said = render(
-                "booking_moved_by_shop", lang, sheng, service=booking.service_name, when=when,
-                staff=booking.staff_name, shop=tenant.name, ref=booking.booking_id,
-            )  # fmt: skip
-            what = render("booking_moved_words", lang, sheng, when=when)
-        message = text(said)
-        call = TemplateCall(
-            tenant.messaging.templates.order_update, [greeting_name(customer, lang), booking.booking_id, what]
-        )
-
-        def outside_window() -> Delivery:
-            return self.outbound.template(tenant, customer, call, lang)
-
-        outbox = self.messages.get_outbox(tenant_id, turn.key)
-        if outbox is None:
-            note: dict[str, Any] = {"kind": "notice", "notice": "booking_update", "event": str(event["event"])}
-            payloads = self._news(tenant, customer, [message], call, lang, note)
-            outbox = self._store(tenant_id, turn.key, tenant.whatsapp.phone_number_id, payloads, [turn.key], [note])
-        self._send_outbox(tenant_id, turn.key, outbox, token, outside_window)
-
-    def _notify_payment(self, turn: QueuedTurn) -> None:
-        """A payment's outcome is a turn of the customer's conversation: the graph tells them in
-        their language from the order record (the receipt; or nothing paid, the Paybill steps and a
-        retry offer that "yes" answers, since the conversation now waits for that answer)."""
-        event, tenant_id = turn.payment or {}, turn.tenant_id
-        tenant = self.services.tenants.get(tenant_id)
-        token = tenant.whatsapp.access_token or self.default_token
-        outbox = self.messages.get_outbox(tenant_id, turn.key)
-        order, payments = self.services.orders.get_with_payments(tenant_id, event["order_id"])
-        customer = self.services.customers.get(tenant_id, order.customer_id)
-        receipt: TemplateCall | None = None
-        lang: str = tenant.languages.default
-        if str(event.get("status")) in ("paid", "overpaid"):  # money received: the customer always hears of it
-            payment = next((p for p in payments if p.payment_id == event.get("payment_id")), None)
-            lang = self._customer_language(tenant, customer)
-            receipt = TemplateCall(
-                tenant.messaging.templates.payment_receipt,
-                [
-                    greeting_name(customer, lang),
-                    f"{payment.amount if payment else order.paid_amount:,}",
-                    order.order_id,
-                    (payment.receipt if payment and payment.receipt else "-"),
-                ],
-            )
-
-        def outside_window() -> Delivery:
-            if receipt is None:
-                return refused("outside_window", "A payment outcome other than money received has no template.")
-            return self.outbound.template(tenant, customer, receipt, lang)
-
-        if outbox is None:
-            result = self.conversations.handle(
-                tenant_id=tenant_id,
-                phone_e164=customer.phone_e164,
-                wa_user_id=customer.wa_user_id,
-                inbound={"type": "payment_event", "text": "", "message_id": turn.key, "payment": dict(event)},
-            )
-            to = addressed_to(customer.phone_e164, customer.wa_user_id)
-            payloads = [m.to_whatsapp(**to) for m in result.replies]
-            trace = list(result.trace)
-            if receipt is not None:  # outside the window, the receipt goes as the shop's template
-                trace.append({"kind": "notice", "notice": "payment_receipt"})
-                payloads = self._news(tenant, customer, result.replies, receipt, lang, trace[-1])
-            outbox = self._store(tenant_id, turn.key, tenant.whatsapp.phone_number_id, payloads, [turn.key], trace)
-            if self.record is not None:
-                counts = {k: v for k, v in turn_counts(result.trace).items() if k != "Turns"}
-                self.record(counts | payment_counts(str(event.get("status"))), tenant_id=tenant_id)
-            if self.stats is not None:
-                method = next((p.method for p in payments if p.payment_id == event.get("payment_id")), "unknown")
-                self._count(
-                    lambda stats: stats.record_payment(
-                        tenant_id,
-                        at=self.clock(),
-                        method=method,
-                        status=str(event.get("status")),
-                        amount=order.paid_amount or order.totals.total,
-                    )
-                )
-        self._send_outbox(tenant_id, turn.key, outbox, token, outside_window)
-
-    def _count(self, write: Callable[[StatsRepo], None]) -> None:
-        """Analytics counters are best effort: a failure to count never fails a customer's turn."""
-        assert self.stats is not None
-        try:
-            write(self.stats)
-        except Exception:  # noqa: BLE001 - counted or not, the customer's reply goes out
-            log.exception("analytics counters not written")
 
     def _after_turn(self, tenant: Tenant, trace: list[dict[str, Any]], state: dict[str, Any]) -> None:
         """A new order schedules its one unpaid reminder; an opt-out is counted on the broadcast the
