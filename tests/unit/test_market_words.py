@@ -111,3 +111,23 @@ def test_a_fried_fish_is_the_fish_that_comes_fried_not_the_smoked_one() -> None:
     )
     assert index.search("samaki wakaangwe").hits[0].item_id == "TIL"
     assert index.search("smoked fish").hits[0].item_id == "SMK"
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("ballast and sand, 2 tonnes each", [("ballast", 2), ("sand", 2)]),
+        ("nipe sukari na unga mbili mbili", [("nipe sukari", 2), ("unga mbili mbili", 2)]),
+        ("2 of each, sugar and salt", [("sugar", 2), ("salt", 2)]),
+        ("3 cement and 2 sand", [("3 cement", 3), ("2 sand", 2)]),
+        ("sukari moja na unga moja", [("sukari moja", 1), ("unga moja", 1)]),
+    ],
+)
+def test_one_count_for_each_item_of_a_list(message: str, expected: list[tuple[str, int]]) -> None:
+    listed = items_said(
+        message,
+        names_product=lambda part: any(
+            w in part for w in ("ballast", "sand", "sukari", "unga", "sugar", "salt", "cement")
+        ),
+    )
+    assert [(s.text, s.quantity) for s in listed] == expected

@@ -82,9 +82,28 @@ def _parts(text: str, conjoined: Collection[tuple[str, str]]) -> list[str]:
 _NOT_ITEM_WORDS = frozenset(NUMBER_WORDS) | frozenset(COUNT_UNITS) | {v for v in BUY_VERBS if " " not in v}
 _NOT_ITEM_WORDS |= frozenset(
     "a an i me please pls tafadhali can could get also pia then alafu halafu kisha more zaidi another ingine "
-    "nyingine of ya wa za la cha vya kwa for".split()
+    "nyingine of ya wa za la cha vya kwa for each kila".split()
 )
+_COUNT_WORD_ALT = "|".join(sorted((re.escape(w) for w in NUMBER_WORDS if " " not in w), key=len, reverse=True))
+_EACH_WORDS = r"(?:of each|each|kila (?:moja|mmoja|kimoja|kitu))"
+# one count for every item listed: "2 tonnes each", "2 of each", "kila moja mbili", "mbili mbili" (two each)
+_EACH = (
+    re.compile(rf"(?<!\w)(?P<n>\d{{1,3}}|{_COUNT_WORD_ALT})(?:\s+\w+)?\s+{_EACH_WORDS}(?!\w)"),
+    re.compile(rf"(?<!\w){_EACH_WORDS}\s+(?P<n>\d{{1,3}}|{_COUNT_WORD_ALT})(?!\w)"),
+    re.compile(rf"(?<!\w)(?P<n>{_COUNT_WORD_ALT})\s+(?P=n)(?!\w)"),
+)
+_EACH_SAID = re.compile(rf"(?<!\w){_EACH_WORDS}(?!\w)")
 _COUNT_TOKEN = re.compile(r"^(?:x\d{1,4}|\d{1,4}x|\d{1,4}(?:pcs|pc))$")
+
+
+def each_count(text: str) -> int | None:
+    """The one count a list gives all its items ("ballast and sand, 2 tonnes each": two of each)."""
+    plain = _tens(text.casefold())
+    for pattern in _EACH:
+        if m := pattern.search(plain):
+            said = m.group("n")
+            return int(said) if said.isdigit() else NUMBER_WORDS.get(said)
+    return None
 
 
 def item_words(part: str) -> str:
@@ -106,8 +125,9 @@ def item_words(part: str) -> str:
 
 
 def count_of(part: str) -> int | None:
-    """The count said in one part ("jogoo unga 2kg tatu" is 3, "a kilo of tomatoes" is 1)."""
-    said, _spans = extract_quantity(without_negated_counts(part))
+    """The count said in one part ("jogoo unga 2kg tatu" is 3, "a kilo of tomatoes" is 1; "kila moja" is
+    "each", no count)."""
+    said, _spans = extract_quantity(without_negated_counts(_EACH_SAID.sub(" ", part)))
     if said is not None:  # "add 1 mumias sugar": one of it, in a list
         return said.value
     if _ONE.match(part):
@@ -146,6 +166,10 @@ def items_said(
             items.append(ItemSaid(part, count))  # "a pack of nappies": an item, even one the shop lacks
     if len(items) < 2 or len(items) > MAX_ITEMS or not named:
         return []
+    each = each_count(text)
+    if each is not None:  # "sukari na unga mbili mbili": each item without its own count gets it
+        items = [ItemSaid(i.text, i.quantity if i.quantity not in (None, each) else each) for i in items]
+        items = [ItemSaid(i.text, each) if i.quantity is None else i for i in items]
     return items
 
 

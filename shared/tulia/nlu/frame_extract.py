@@ -112,6 +112,7 @@ COUNT_UNITS = (
     "katoni",
     "kreti",
     "jozi",
+    "tonnes",
 )  # fmt: skip
 # units that belong to a product's name, never a count ("20000mAh", "256 GB", "2 kg", "55 inch")
 MEASURE_UNITS = (
