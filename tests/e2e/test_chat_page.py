@@ -8,15 +8,14 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
 from tests.conftest import ROOT
+from tests.e2e.conftest import DevStack
 from tests.e2e.test_local_stack import wait_for
-from tulia.local.stack import free_port
 
 OUTPUT = ROOT / "test-output"
 SHOP = "demo-shop"
@@ -65,28 +64,9 @@ class Page:
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
-    port = free_port()
-    log = tmp_path_factory.mktemp("dev") / "dev.log"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TULIA_")}
-    env |= {"TULIA_STK_QUERY_DELAY_SECONDS": "2", "TULIA_LOG_LEVEL": "WARNING"}
-    with log.open("w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "tulia.cli", "dev", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        try:
-            wait_for(lambda: "Press Ctrl-C" in log.read_text(), timeout=120)
-            assert f"Chat with the shops as a WhatsApp customer: http://127.0.0.1:{port}/" in log.read_text()
-            yield Page(f"http://127.0.0.1:{port}")
-        finally:
-            proc.terminate()
-            proc.wait(timeout=30)
-    assert "Traceback" not in log.read_text(), log.read_text()[-3000:]
+def stack(dev_stack: DevStack) -> Page:
+    assert f"Chat with the shops as a WhatsApp customer: {dev_stack.url}/" in dev_stack.log.read_text()
+    return Page(dev_stack.url)
 
 
 def test_the_page_is_served_at_the_root(stack: Page) -> None:

@@ -12,21 +12,17 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
-from collections.abc import Iterator
 from datetime import date, datetime, timedelta
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.conftest import ROOT
+from tests.e2e.conftest import DevStack
 from tests.e2e.test_chat_page import OUTPUT, Page
 from tests.e2e.test_local_stack import wait_for
 from tulia.domain.common import NAIROBI
 from tulia.local.console import DEFAULT_DIST
-from tulia.local.stack import free_port
 
 LAPTOP = {"width": 1366, "height": 850}
 PHONE = {"width": 360, "height": 740}
@@ -43,33 +39,13 @@ class Stack(Page):
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def stack(dev_stack: DevStack) -> Stack:
     if not (DEFAULT_DIST / "index.html").is_file():
         message = f"the console is not built ({DEFAULT_DIST}): `make console` builds it"
         if "TULIA_CHROMIUM" in os.environ:  # `make test` builds it first: missing there is a failure
             pytest.fail(message)
         pytest.skip(message)
-    port = free_port()
-    log = tmp_path_factory.mktemp("dev") / "dev.log"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TULIA_")}
-    env |= {"TULIA_STK_QUERY_DELAY_SECONDS": "2", "TULIA_LOG_LEVEL": "WARNING"}
-    with log.open("w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "tulia.cli", "dev", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        try:
-            wait_for(lambda: "Press Ctrl-C" in log.read_text(), timeout=120)
-            yield Stack(f"http://127.0.0.1:{port}", log.read_text())
-        finally:
-            proc.terminate()
-            proc.wait(timeout=30)
-    text = log.read_text()
-    assert "Traceback" not in text, text[text.find("Traceback") - 300 :][:3000]
+    return Stack(dev_stack.url, dev_stack.log.read_text())
 
 
 def signed_in(browser: Any, stack: Stack, who: tuple[str, str], viewport: dict[str, int] = LAPTOP) -> Any:
