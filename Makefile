@@ -59,8 +59,12 @@ console-test: $(CONSOLE_INSTALLED) ## the console's own unit tests (Vitest)
 synth: install cdk-cli console ## cdk synth of the dev stage, bundling the functions and layers (no Docker)
 	$(CDK) synth --context stage=dev --quiet
 
+# the suite's workers (pytest-xdist): a test module stays on one worker, so its stack or fixtures start once
+TEST_WORKERS ?= 2
+PYTEST := $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
+
 test: install browser cdk-cli lint console console-test ## the whole suite
-	TULIA_CHROMIUM=$(CHROMIUM) TULIA_CDK_CLI=$(CDK) $(BIN)/python -m pytest -q
+	TULIA_CHROMIUM=$(CHROMIUM) TULIA_CDK_CLI=$(CDK) $(PYTEST)
 
 # The whole suite while a CPU hog keeps both cores busy (stress-ng, Debian's package): tests that hold only
 # on a quiet machine fail here. `make test-busy STRESS_CPUS=4` for a heavier load.
@@ -74,7 +78,7 @@ test-busy: install browser cdk-cli lint console console-test ## the whole suite 
 	  { $$APT apt-get update -qq && $$APT apt-get install -y -qq --no-install-recommends stress-ng; }; }
 	stress-ng --cpu $(STRESS_CPUS) --cpu-method matrixprod --timeout 2h --quiet & HOG=$$!; \
 	  trap 'kill $$HOG 2>/dev/null' EXIT; \
-	  TULIA_CHROMIUM=$(CHROMIUM) TULIA_CDK_CLI=$(CDK) $(BIN)/python -m pytest -q --durations=15
+	  TULIA_CHROMIUM=$(CHROMIUM) TULIA_CDK_CLI=$(CDK) $(PYTEST) --durations=15
 
 unit: install
 	$(BIN)/python -m pytest -q tests/unit
