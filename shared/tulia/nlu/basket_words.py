@@ -168,8 +168,7 @@ def items_said(
         return []
     each = each_count(text)
     if each is not None:  # "sukari na unga mbili mbili": each item without its own count gets it
-        items = [ItemSaid(i.text, i.quantity if i.quantity not in (None, each) else each) for i in items]
-        items = [ItemSaid(i.text, each) if i.quantity is None else i for i in items]
+        items = [ItemSaid(i.text, each if i.quantity is None else i.quantity) for i in items]
     return items
 
 

@@ -19,7 +19,7 @@ from tulia.domain.literals import FulfilmentMode, PaymentMethod
 from tulia.domain.phone import to_mpesa_msisdn
 from tulia.errors import InvalidInput
 from tulia.nlu.lexicon import COLOURS, normalize
-from tulia.search.text import in_english, meanings_of, verb_key
+from tulia.search.text import in_english, meanings_of, verb_key, without_brackets
 
 QuantityEdit = Literal["set", "add"]
 
@@ -179,7 +179,7 @@ _Q_SET = re.compile(
 _ONLY_NUMBER = re.compile(r"^\s*(\d{1,4})\s*$")
 # "a crate of coke", "a tray of eggs", "an extra bunch of sukuma": one of it
 _Q_ONE_UNIT = re.compile(rf"(?<!\w)(?:a|an)\s+(?:{_UNIT_ALT})\s+(?:of|ya|za|la|cha|wa)(?!\w)")
-_UNIT_WORDS_SET = frozenset(COUNT_UNITS)
+COUNT_UNIT_WORDS = frozenset(COUNT_UNITS)
 _UNIT_AFTER = re.compile(rf"\s+(?:{_UNIT_ALT})(?:\s+(?:of|ya|za|la|cha|wa))?(?!\w)")
 _UNIT_BEFORE = re.compile(rf"(?<!\w)(?:{_UNIT_ALT})\s+$")
 
@@ -345,7 +345,7 @@ def extract_quantity(
             # "one tray", "one 90kg bag": a count of packs
             counted = counted or (
                 bool(after)
-                and (after[0] in _UNIT_WORDS_SET or bool(MEASURE_TOKEN.fullmatch(after[0])))
+                and (after[0] in COUNT_UNIT_WORDS or bool(MEASURE_TOKEN.fullmatch(after[0])))
                 and not _ASKS_AMOUNT.search(plain)
             )
             answered = bare_number_is_quantity and m.start() == 0  # "one, deliver to Westlands" to "how many?"
@@ -690,7 +690,7 @@ def named_option(text: str, options: list[str]) -> str | None:
     english = option_words(in_english(_uncontracted(text)))
     # a word of several meanings may name an option by any of them ("ngege kubwa": big or large, Large)
     english += "".join(f" {option_words(' '.join(m))}" for m in meanings_of(text))
-    forms = {o: {option_words(o), option_words(_WITHOUT_BRACKETS.sub(" ", o))} for o in options}
+    forms = {o: {option_words(o), option_words(without_brackets(o))} for o in options}
     for words in (said_words, english):
         padded = f" {words} "
         hits = [o for o in options if any(f" {form} " in padded for form in forms[o])]
@@ -711,9 +711,6 @@ def named_option(text: str, options: list[str]) -> str | None:
     digits = {w for w in numbers if w.isdigit()}  # "the 128 one": 128GB, when only one option is 128-something
     counted = [o for o in options if any(re.fullmatch(rf"{n}[a-z]+", option_words(o)) for n in digits)]
     return counted[0] if len(counted) == 1 else None
-
-
-_WITHOUT_BRACKETS = re.compile(r"\s*\([^)]*\)")  # "Size 4 (52)": the 52 is how many, "Size 4" the option
 
 
 def _numbers_said(own: list[str], words: list[str]) -> bool:

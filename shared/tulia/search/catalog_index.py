@@ -38,6 +38,7 @@ from tulia.search.text import (
     raw_tokens,
     stem,
     verb_key,
+    without_brackets,
 )
 
 FIELD_WEIGHTS = {
@@ -52,16 +53,7 @@ FIELD_WEIGHTS = {
 EXACT, PREFIX, FUZZY = 1.0, 0.8, 0.7
 K1, B = 1.2, 0.5
 KIND_NAMED = 1.25  # the kind asked for is in the item's own name ("eggs": "Kienyeji Eggs Tray", not "Fresh Milk")
-_BRACKETED = re.compile(r"\([^)]*\)")
-OPTION_NAMED = 1.5
-
-
-def participle_verb(word: str) -> str:
-    """An option that is a participle, as its verb ("fried": fry, "cleaned": clean); any other word as it is."""
-    return verb_key(word) if len(word) > 4 and word.endswith("ed") else word
-
-
-# a word said is one of the item's own options ("kinyozi fade": the cut that comes in Fade)
+OPTION_NAMED = 1.5  # a word said is one of the item's own options ("kinyozi fade": the cut that comes in Fade)
 UNSAID_KIND = 0.6  # no kind asked: the factor of an item whose name adds a kind ("... Silicone Case")
 OPTION_WORDS = ("colour", "color", "size", "rangi", "saizi", "namba", "number")  # words for an option's kind
 MEASURE_SHARE = 0.5  # a measure said counts as half a word in a match's coverage ("tomatoes 2kg")
@@ -122,6 +114,11 @@ NUMBERS = frozenset(
     "one two three four five six seven eight nine ten dozen moja mbili tatu nne tano sita saba nane tisa kumi "
     "ishirini thelathini arobaini hamsini dazeni".split()
 )
+
+
+def participle_verb(word: str) -> str:
+    """An option that is a participle, as its verb ("fried": fry, "cleaned": clean); any other word as it is."""
+    return verb_key(word) if len(word) > 4 and word.endswith("ed") else word
 
 
 class CatalogIndex:
@@ -193,8 +190,11 @@ class CatalogIndex:
         brand_terms = frozenset(self.folding.terms(item.brand or ""))
         name_terms = frozenset(t for t in self.folding.terms(item.name) if t not in brand_terms)
         # the kind word ends the name before what it says in brackets ("Smoked Fish (each)": fish)
-        unpacked = _BRACKETED.sub(" ", item.name).strip() or item.name
-        tail = [t for t in self.folding.tokens(unpacked) if not any(c.isdigit() for c in t) and t not in MEASURES]
+        tail = [
+            t
+            for t in self.folding.tokens(without_brackets(item.name))
+            if not any(c.isdigit() for c in t) and t not in MEASURES
+        ]
         fields: list[tuple[str, list[str]]] = [
             ("name", self.folding.terms(item.name)),
             ("brand", self.folding.terms(item.brand or "")),

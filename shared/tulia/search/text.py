@@ -154,6 +154,15 @@ def _sw_root_meaning(token: str) -> tuple[str, ...] | None:
     return _verb_meaning(token) if len(token) >= 5 else None
 
 
+_BRACKETED = re.compile(r"\s*\([^)]*\)")
+
+
+def without_brackets(name: str) -> str:
+    """A name without what it says in brackets, which is how it is packed or counted ("Avocado (each)",
+    "Eggs (tray of 30)", the option "Size 4 (52)"); the name itself when it is all brackets."""
+    return _BRACKETED.sub(" ", name).strip() or name
+
+
 def verb_key(word: str) -> str:
     """An English verb and its past participle as one key: "fried" and "fry", "cleaned" and "clean",
     "scaled" and "scale", "roasted" and "roast"."""

@@ -18,6 +18,7 @@ from tulia.graph.slots import ask
 from tulia.nlg.templates import money
 from tulia.nlu.basket_words import count_in_name, measured_count, measures_said
 from tulia.nlu.frame_extract import (
+    COUNT_UNIT_WORDS,
     COUNT_UNITS,
     FrameDelta,
     QuantitySaid,
@@ -29,6 +30,7 @@ from tulia.nlu.lexicon import normalize
 from tulia.nlu.rules import product_query
 from tulia.search.catalog_index import NUMBERS, CatalogIndex
 from tulia.search.text import terms as terms_of
+from tulia.search.text import without_brackets
 
 SALE_QUESTIONS: tuple[SaleQuestion, ...] = (
     "item_selection",
@@ -204,18 +206,15 @@ def trailing_count(words: str, index: CatalogIndex) -> tuple[str, int | None]:
     return head, int(last)
 
 
-_COUNT_UNIT_WORDS = frozenset(COUNT_UNITS)
-
-
 def with_pack_words(query: str, said: str, index: CatalogIndex) -> str:
     """``query`` with the words of packs the customer counted in ("3 crates of coke", "gorogoro tatu za
-    maharagwe") put back when the shop's own names or tags use them and some item still fits every word:
-    "coke crate" is the crate of 24, not the 2 litre bottle. Elsewhere a pack word only counts."""
+    maharagwe") put back when they narrow what the words fit (the names of some of those items use them, not
+    all): "coke crate" is the crate of 24, not the 2 litre bottle. Elsewhere a pack word only counts."""
     if not query.strip():
         return query
     out = query
     for word in dict.fromkeys(normalize(said).split()):
-        if word not in _COUNT_UNIT_WORDS or word in out.split():
+        if word not in COUNT_UNIT_WORDS or word in out.split():
             continue
         pack_terms = set(index.terms(word))
         fitting = index.full_matches(out)[0]
@@ -237,7 +236,6 @@ def echo_words(words: str, limit: int = 40) -> str:
     return words if len(words) <= limit else words[: limit - 3].rstrip() + "..."
 
 
-_BRACKETED = re.compile(r"\([^)]*\)")
 _COUNTING_TERMS = frozenset(terms_of(" ".join(COUNT_UNITS)))
 _JOINED = re.compile(r"(\d+)([a-z]+)")
 
@@ -258,8 +256,7 @@ def one_clear_match(
 
     def own_name(r: dict[str, Any]) -> set[str]:  # "redmi note 13 pro" names "Xiaomi Redmi Note 13 Pro" whole
         # what a name says in brackets is how it is packed ("Avocado (each)", "Eggs (tray of 30)"), not its name
-        unpacked = _BRACKETED.sub(" ", r["name"]).strip() or r["name"]
-        return set(terms(unpacked)) - set(terms(r.get("brand") or ""))
+        return set(terms(without_brackets(r["name"]))) - set(terms(r.get("brand") or ""))
 
     full = [r for r in results if (name := own_name(r)) and name <= said]
     if full:
