@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from tulia.nlu.frame_extract import (
     BUY_VERBS,
     COUNT_UNITS,
+    MEASURE_UNIT_ALT,
     NUMBER_WORDS,
     TENS_AND,
     compound_value,
@@ -124,6 +125,9 @@ def item_words(part: str) -> str:
     return " ".join(out)
 
 
+_NUMBER_BEFORE_WORDS = re.compile(rf"(?<![\w.,])(\d{{1,3}})\s+(?!(?:{MEASURE_UNIT_ALT})(?!\w))(?=[a-z])")
+
+
 def count_of(part: str) -> int | None:
     """The count said in one part ("jogoo unga 2kg tatu" is 3, "a kilo of tomatoes" is 1; "kila moja" is
     "each", no count)."""
@@ -132,6 +136,8 @@ def count_of(part: str) -> int | None:
         return said.value
     if _ONE.match(part):
         return 1
+    if m := _NUMBER_BEFORE_WORDS.search(part):  # "breakfast 2 chapati": in a listed part, a number before words
+        return int(m.group(1))
     return None
 
 
@@ -146,7 +152,8 @@ def items_said(
     before it."""
     parts: list[str] = []
     for part in _parts(text, conjoined):
-        if parts and (part.split()[0] in _CONTINUES or (describes is not None and describes(part))):
+        counted = count_of(part) is not None  # "a fanta", "2 sprite": an item of its own, even one named by an option
+        if parts and (part.split()[0] in _CONTINUES or (describes is not None and not counted and describes(part))):
             parts[-1] += " " + part  # "nataka simu / ya Samsung": one wish in two messages
         else:
             parts.append(part)

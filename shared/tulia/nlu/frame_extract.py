@@ -113,6 +113,22 @@ COUNT_UNITS = (
     "kreti",
     "jozi",
     "tonnes",
+    # what a kitchen serves and a print shop makes, counted: plates, cups and glasses; pages and copies
+    "plates",
+    "plate",
+    "sahani",
+    "cups",
+    "cup",
+    "kikombe",
+    "vikombe",
+    "glasses",
+    "glass",
+    "glasi",
+    "pages",
+    "page",
+    "kurasa",
+    "copies",
+    "nakala",
 )  # fmt: skip
 # units that belong to a product's name, never a count ("20000mAh", "256 GB", "2 kg", "55 inch")
 MEASURE_UNITS = (
@@ -151,7 +167,7 @@ def measures_in_digits(plain: str) -> str:
 
 _NUM = r"(\d{1,4})"
 _UNIT_ALT = "|".join(sorted((re.escape(u) for u in COUNT_UNITS), key=len, reverse=True))
-_MEASURE_ALT = "|".join(sorted((re.escape(u) for u in MEASURE_UNITS), key=len, reverse=True))
+MEASURE_UNIT_ALT = "|".join(sorted((re.escape(u) for u in MEASURE_UNITS), key=len, reverse=True))
 _VERB_ALT = "|".join(sorted((re.escape(v) for v in BUY_VERBS), key=len, reverse=True))
 _WORD_ALT = "|".join(sorted((re.escape(w) for w in NUMBER_WORDS), key=len, reverse=True))
 
@@ -160,10 +176,16 @@ _Q_UNIT_AFTER = re.compile(rf"(?<![\w.,]){_NUM}\s*(?:{_UNIT_ALT})(?!\w)")
 _Q_UNIT_BEFORE = re.compile(rf"(?<!\w)(?:{_UNIT_ALT}|qty|quantity|idadi)\s*[:=]?\s*{_NUM}(?![\w.,])")
 _Q_TIMES = re.compile(rf"(?<![\w.,])(?:x\s*{_NUM}|{_NUM}\s*x)(?!\w)")
 # "need 3 ...", "nataka 2", "make it 3" (a number right after a verb of buying, not a measure)
-_Q_AFTER_VERB = re.compile(rf"(?<!\w)(?:{_VERB_ALT})\s+{_NUM}(?![\w.,])(?!\s*(?:{_MEASURE_ALT})(?!\w))")
+_Q_AFTER_VERB = re.compile(rf"(?<!\w)(?:{_VERB_ALT})\s+{_NUM}(?![\w.,])(?!\s*(?:{MEASURE_UNIT_ALT})(?!\w))")
 # "3 oraimo earbuds" at the start of the request: a number before words, not a measure
 _Q_LEADING = re.compile(
-    rf"^(?:(?:hi|hello|hey|habari|niaje|sasa|mambo)\s+)?{_NUM}\s+(?!(?:{_MEASURE_ALT})(?!\w))(?=[a-z])"
+    rf"^(?:(?:hi|hello|hey|habari|niaje|sasa|mambo)\s+)?{_NUM}\s+(?!(?:{MEASURE_UNIT_ALT})(?!\w))(?=[a-z])"
+)
+# "laminate 3 certificates", "10 samosas": a number before a plural noun counts it (English plurals end in -s),
+# unless the noun is a measure, a time or money ("40 mins ago", "430 shillings")
+_NOT_COUNTED = r"(?:mins?|minutes|hours|hrs|days|weeks|months|years|secs|seconds|shillings|kes|bob|ksh)"
+_Q_BEFORE_PLURAL = re.compile(
+    rf"(?<![\w.,]){_NUM}\s+(?!(?:{MEASURE_UNIT_ALT}|{_NOT_COUNTED})(?!\w))(?=[a-z][a-z']+s(?!\w))"
 )
 _Q_WORD = re.compile(rf"(?<!\w)({_WORD_ALT})(?!\w)")
 # "ongeza moja", "add one more", "one more", "another one", "add 2 more"
@@ -174,7 +196,7 @@ _Q_INCREMENT = re.compile(
 _Q_SET = re.compile(
     rf"(?<!\w)(?:make it|make them|change (?:it |the quantity )?to|iwe|ziwe|badilisha iwe|badilisha ziwe|"
     rf"(?:i )?(?:only )?want|nataka)\s+(?:only\s+|just\s+|tu\s+)?(?:(\d{{1,4}})|({_WORD_ALT}))(?!\w)"
-    rf"(?!\s*(?:{_MEASURE_ALT})(?!\w))"
+    rf"(?!\s*(?:{MEASURE_UNIT_ALT})(?!\w))"
 )
 _ONLY_NUMBER = re.compile(r"^\s*(\d{1,4})\s*$")
 # "a crate of coke", "a tray of eggs", "an extra bunch of sukuma": one of it
@@ -200,7 +222,7 @@ def _with_unit(plain: str, span: tuple[int, int]) -> tuple[int, int]:
 _ASKS_AMOUNT = re.compile(
     r"(?<!\w)(?:how much|how many|ngapi|bei gani|bei ya|price|cost|costs|inaenda aje|ni how)(?!\w)"
 )
-MEASURE_TOKEN = re.compile(rf"\d{{1,4}}(?:\.\d+)?(?:{_MEASURE_ALT})")  # "90kg", "500ml": a pack's measure
+MEASURE_TOKEN = re.compile(rf"\d{{1,4}}(?:\.\d+)?(?:{MEASURE_UNIT_ALT})")  # "90kg", "500ml": a pack's measure
 # "pakiti tatu sio moja", "two, not one": a count corrected away
 _NEGATED_COUNT = re.compile(rf"(?<!\w)(?:sio|siyo|si|not)\s+(?:\d{{1,4}}|{_WORD_ALT})(?![\w.,])")
 
@@ -327,7 +349,7 @@ def extract_quantity(
             and not (m.group(2) == "one" and not re.search(r"(?:make it|change|only|just)", m.group(0)))
         ):
             return QuantitySaid(value), [m.span()]
-    for pattern in (_Q_UNIT_AFTER, _Q_UNIT_BEFORE, _Q_TIMES, _Q_AFTER_VERB, _Q_LEADING):
+    for pattern in (_Q_UNIT_AFTER, _Q_UNIT_BEFORE, _Q_TIMES, _Q_AFTER_VERB, _Q_LEADING, _Q_BEFORE_PLURAL):
         if m := pattern.search(plain):
             digits = next(g for g in m.groups() if g)
             if _cap(int(digits)):

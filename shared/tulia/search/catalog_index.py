@@ -148,6 +148,7 @@ class CatalogIndex:
         self.option_values: dict[str, frozenset[str]] = {}  # each item's options, folded ("34", "brown")
         # the names and options with a number in them, by the number ("30": "Mabati ... Gauge 30 (3m)", "Brown 30")
         self.numbered: dict[str, set[str]] = defaultdict(set)
+        self.numbered_items: dict[str, set[str]] = defaultdict(set)  # the items of those names
         self.option_terms: set[str] = set(OPTION_WORDS)  # the terms of every option and of its kind ("colour")
         self.books = False  # the shop sells time: some active service has a duration (booked, not sold)
         for item in items:
@@ -221,9 +222,11 @@ class CatalogIndex:
                 self.product_terms.update(t for t in toks if not t.isdigit())
         for dimension in item.variants:
             self.option_terms.update(self.terms(" ".join([dimension.name, *(o.value for o in dimension.options)])))
-        for named in (item.name, *(o.value for d in item.variants for o in d.options)):
+        # an option with its dimension's name ("size 36"): the number said after that name is the option
+        for named in (item.name, *(f"{d.name} {o.value}" for d in item.variants for o in d.options)):
             for number in re.findall(r"(?<![a-z0-9])\d+(?![a-z0-9])", fold(named)):
                 self.numbered[number].add(named)
+                self.numbered_items[number].add(item.item_id)
         self.option_values[item.item_id] = frozenset(
             key
             for d in item.variants
@@ -269,6 +272,11 @@ class CatalogIndex:
             return [(term, EXACT)]
         if len(term) < 3:
             return []
+        # a plural the light stemmer leaves ("chapatis"), an English loanword said the Swahili way ("folda",
+        # "printa"): the shop's own word when it has it
+        for own in (term[:-1] if term.endswith("s") else "", f"{term[:-1]}er" if term.endswith("a") else ""):
+            if own in self.postings:
+                return [(own, EXACT)]
         prefixed = [t for t in self.vocabulary if t.startswith(term) and len(term) >= 3][:3]
         if prefixed:
             return [(t, PREFIX) for t in prefixed]

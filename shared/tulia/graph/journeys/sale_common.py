@@ -121,6 +121,9 @@ def recount(delta: FrameDelta, body: str, index: CatalogIndex) -> None:
     names = index.numbered.get(str(number))
     if not names or not count_in_name(body, number, names):
         return
+    fitting = index.full_matches(wanted_words(body, delta, index))[0]
+    if fitting and not index.numbered_items[str(number)] & set(fitting):
+        return  # the words name other items: "photocopy 200 pages" is 200 copies, not binding "up to 200 pages"
     besides = _count_besides(normalize(body), number)
     if besides is None:
         return
@@ -131,9 +134,9 @@ def recount(delta: FrameDelta, body: str, index: CatalogIndex) -> None:
 
 def count_for(item: dict[str, Any], count: int | None, words: str) -> int | None:
     """How many of ``item`` its words say: the count read from them unless that number is one of the
-    item's name or options ("gauge 30 box profile", "brown 30"), else a measure said as packs ("5kg"
+    item's name or options ("gauge 30 box profile", "brown 30", "size 36"), else a measure said as packs ("5kg"
     of "Wire Nails 1kg" is 5)."""
-    names = [item["name"], *(o for v in item.get("variants") or [] for o in v["options"])]
+    names = [item["name"], *(f"{v['name']} {o}" for v in item.get("variants") or [] for o in v["options"])]
     if count is not None and count_in_name(words, count, names):
         # the count is what else the words say ("pampers size 3 pakiti tatu": three)
         besides = _count_besides(words, count)
@@ -209,7 +212,8 @@ def trailing_count(words: str, index: CatalogIndex) -> tuple[str, int | None]:
 def with_pack_words(query: str, said: str, index: CatalogIndex) -> str:
     """``query`` with the words of packs the customer counted in ("3 crates of coke", "gorogoro tatu za
     maharagwe") put back when they narrow what the words fit (the names of some of those items use them, not
-    all): "coke crate" is the crate of 24, not the 2 litre bottle. Elsewhere a pack word only counts."""
+    all), or when the other words fit nothing and the pack word names some: "coke crate" is the crate of 24, not
+    the 2 litre bottle. Elsewhere a pack word only counts."""
     if not query.strip():
         return query
     out = query
@@ -220,7 +224,9 @@ def with_pack_words(query: str, said: str, index: CatalogIndex) -> str:
         fitting = index.full_matches(out)[0]
         # the pack word narrows what the words fit: some of those items are named by it, not all
         named = [i for i in fitting if pack_terms & set(index.terms(index.item_name(i)))]
-        if 0 < len(named) < len(fitting):
+        # or the other words fit nothing and the shop names some of its items by it ("50 copies of this form"
+        # at a print shop whose photocopies are "copies")
+        if 0 < len(named) < len(fitting) or (not fitting and index.full_matches(word)[0]):
             out = f"{out} {word}"
     return out
 
@@ -258,11 +264,17 @@ def one_clear_match(
         # what a name says in brackets is how it is packed ("Avocado (each)", "Eggs (tray of 30)"), not its name
         return set(terms(without_brackets(r["name"]))) - set(terms(r.get("brand") or ""))
 
+    def explained(r: dict[str, Any]) -> set[str]:  # every word of its name, brand and options
+        options = (o for v in r.get("variants") or [] for o in [v["name"], *v["options"]])
+        return set(terms(" ".join([r["name"], r.get("brand") or "", *options])))
+
     full = [r for r in results if (name := own_name(r)) and name <= said]
     if full:
         best = max(full, key=lambda r: len(own_name(r)))
         if sum(1 for r in full if len(own_name(r)) == len(own_name(best))) == 1:
-            return best
+            # "beans with chapati": Chapati is named whole, but only Beans and Rice (side: Chapati) says it all
+            whole = [r for r in results if said <= explained(r)]
+            return whole[0] if not said <= explained(best) and len(whole) == 1 else best
     packs_said = set(terms(" ".join(measures_said(query))))
     covering = []
     for r in results:

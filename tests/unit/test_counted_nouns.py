@@ -1,0 +1,100 @@
+"""Counts of any noun, sizes that are numbers, and words a shop spells its own way (issue 30, fifth session;
+found on eval/tuning/trades-4.txt, a takeaway kitchen, a shoe shop and a printing cyber): a number before a
+plural noun counts it unless the noun is a time or money; plates, cups, glasses, pages and copies count;
+"size 36" is a size, not 36 pairs; a plural the light stemmer keeps ("chapatis") and a loanword said the
+Swahili way ("folda") find the shop's own word; a part of a list that is counted ("a fanta") is an item even
+when its word is an option of another."""
+
+from __future__ import annotations
+
+import pytest
+
+from tulia.domain.catalog import CatalogItem
+from tulia.graph.journeys.sale_common import count_for
+from tulia.nlu.basket_words import items_said
+from tulia.nlu.frame_extract import extract_quantity
+from tulia.search.catalog_index import CatalogIndex
+
+
+@pytest.mark.parametrize(
+    ("message", "count"),
+    [
+        ("laminate 3 certificates", 3),
+        ("print 20 pages black and white", 20),
+        ("I need 50 copies of this form", 50),
+        ("beans with chapati, 2 plates", 2),
+        ("nataka pilau sahani mbili", 2),
+        ("juisi ya embe glasi mbili", 2),
+        ("nifanyie photocopy nakala 100", 100),
+        ("nataka kuprint kurasa 30 za rangi", 30),
+        ("10 samosas for the office", 10),
+    ],
+)
+def test_a_number_before_a_counted_noun_is_the_count(message: str, count: int) -> None:
+    said, _spans = extract_quantity(message)
+    assert said is not None
+    assert said.value == count
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["where is my food, I ordered 40 mins ago", "paid 430 shillings via mpesa", "I paid 4700 but got no confirmation"],
+)
+def test_a_time_or_an_amount_of_money_counts_nothing(message: str) -> None:
+    said, _spans = extract_quantity(message)
+    assert said is None
+
+
+SHOES = {
+    "item_id": "SCH",
+    "name": "School Shoes (Bata Toughees)",
+    "variants": [{"name": "size", "options": ["28", "30", "34", "36"]}],
+}
+
+
+def test_a_number_after_the_name_of_a_size_is_the_size_and_the_pairs_are_the_count() -> None:
+    words = "nataka viatu vya shule size 36 jozi mbili"
+    said, _spans = extract_quantity(words)
+    assert said is not None
+    assert said.value == 36  # read alone, the pairs' number comes first in digits
+    assert count_for(SHOES, said.value, words) == 2
+    assert count_for(SHOES, 2, "2 pairs of toughees size 34") == 2
+    assert count_for(SHOES, 36, "school shoes size 36") is None
+
+
+def shop() -> CatalogIndex:
+    return CatalogIndex(
+        [
+            CatalogItem(tenant_id="t", item_id="CHP", name="Chapati", category="Bites", price=30, tags=["chapo"]),
+            CatalogItem(tenant_id="t", item_id="FLD", name="Clear Folder", category="Stationery", price=50),
+            CatalogItem(tenant_id="t", item_id="CHI", name="Chips", category="Chips", price=150,
+                        variants=[{"name": "size", "options": [{"value": "Regular"}, {"value": "Large"}]}]),
+            CatalogItem(tenant_id="t", item_id="SOD", name="Soda 500ml", category="Drinks", price=80,
+                        variants=[{"name": "flavour", "options": [{"value": "Coke"}, {"value": "Fanta"}]}]),
+            CatalogItem(tenant_id="t", item_id="BNS", name="Beans and Rice (plate)", category="Plates", price=200),
+        ]
+    )  # fmt: skip
+
+
+def test_a_plural_or_a_swahili_loanword_finds_the_shops_own_word() -> None:
+    index = shop()
+    assert index.full_matches("chapatis")[0] == ["CHP"]
+    assert index.full_matches("folda")[0] == ["FLD"]
+    assert index.full_matches("printa")[0] == []  # no such word in this shop: still nothing
+
+
+def test_a_counted_part_is_an_item_even_when_its_word_is_an_option() -> None:
+    index = shop()
+    said = items_said(
+        "chips large plus a fanta",
+        lambda part: bool(index.full_matches(part)[0]),
+        index.conjoined,
+        index.only_options,
+    )
+    assert [(i.text, i.quantity) for i in said] == [("chips large", None), ("a fanta", 1)]
+
+
+def test_in_a_listed_part_a_number_before_the_words_counts_them() -> None:
+    index = shop()
+    said = items_said("breakfast: 2 chapati, 3 chips", lambda part: bool(index.full_matches(part)[0]), index.conjoined)
+    assert [i.quantity for i in said] == [2, 3]
