@@ -289,7 +289,7 @@ def evaluate_blind(
     printed or kept; any other (tuning data) lists its misses in ``result.failures``."""
     from tulia.graph.frame import ShopOptions
     from tulia.graph.journeys.sale_basket import listed_items, wish_query
-    from tulia.graph.journeys.sale_common import count_for, recount, trailing_count, wanted_words
+    from tulia.graph.journeys.sale_common import count_for, count_in_words, recount, wanted_words
     from tulia.nlu.booking_words import change_said
     from tulia.nlu.fastpath import fast_path
     from tulia.nlu.frame_extract import QuantitySaid, extract_delta
@@ -326,7 +326,7 @@ def evaluate_blind(
         delta = extract_delta(phrase.text, zones=options.zones, enabled_methods=list(options.methods), shop_codes=codes)
         recount(delta, phrase.text, index)  # as the sales journey does
         if delta.quantity is None and "items" not in phrase.labels:  # "sukari 2": as the sales journey reads it
-            _words, trailing = trailing_count(wanted_words(phrase.text, delta, index), index)
+            _words, trailing = count_in_words(wanted_words(phrase.text, delta, index), index)
             delta.quantity = QuantitySaid(trailing) if trailing is not None else None
         ids: list[str] = []
         if phrase.wanted:

@@ -75,3 +75,9 @@ def test_a_loanword_and_a_swahili_count_of_envelopes(shops: Services) -> None:
     chat = customer(shops, "chapa-cyber")
     chat.send("bahasha tano na folda moja")
     assert lines(chat) == {"CC-ENV-01": (5, {}), "CC-FLD-01": (1, {})}
+
+
+def test_a_count_anywhere_among_the_words_of_an_item(shops: Services) -> None:
+    chat = customer(shops, "jiko-safi")
+    chat.send("i would love 4 mandazi")
+    assert lines(chat) == {"JS-MND-01": (4, {})}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tulia.graph.journeys.sale_common import trailing_count
+from tulia.graph.journeys.sale_common import count_in_words
 from tulia.nlu.basket_words import ItemSaid, item_words, items_said, measured_count
 from tulia.nlu.frame_extract import extract_coupon, extract_delta, named_option
 from tulia.nlu.rules import catalog_evidence
@@ -47,7 +47,7 @@ def test_kumi_na_mbili_is_twelve_not_a_list(grocer: CatalogIndex) -> None:
     assert listed("nataka maziwa Brookside kumi na mbili", grocer) == []
     items = listed("maziwa Brookside kumi na mbili na mkate Festive moja", grocer)
     assert [(i.quantity, item_words(i.text)) for i in items] == [(None, "maziwa brookside 12"), (1, "mkate festive")]
-    assert trailing_count("maziwa brookside 12", grocer) == ("maziwa brookside", 12)  # the journey's count
+    assert count_in_words("maziwa brookside 12", grocer) == ("maziwa brookside", 12)  # the journey's count
 
 
 def test_one_wish_is_not_a_list(grocer: CatalogIndex) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tulia.domain.catalog import CatalogItem
-from tulia.graph.journeys.sale_common import count_for
+from tulia.graph.journeys.sale_common import count_for, count_in_words
 from tulia.nlu.basket_words import items_said
 from tulia.nlu.frame_extract import extract_quantity
 from tulia.search.catalog_index import CatalogIndex
@@ -98,3 +98,31 @@ def test_in_a_listed_part_a_number_before_the_words_counts_them() -> None:
     index = shop()
     said = items_said("breakfast: 2 chapati, 3 chips", lambda part: bool(index.full_matches(part)[0]), index.conjoined)
     assert [i.quantity for i in said] == [2, 3]
+
+
+@pytest.mark.parametrize(
+    ("words", "count"),
+    [
+        ("love 4 chapati", 4),  # "I would love 4 chapati": a number among words that name an item
+        ("d 2 chapati", 2),  # "I'd like 2 chapati"
+        ("chapati 2", 2),
+        ("chapati za 3", 3),
+        ("chips 2 kilo", None),  # a measure
+        ("chips size 2", None),  # a size
+        ("chapati 2 chips 3", None),  # two numbers: not one count
+        ("stars 4", None),  # words that name nothing the shop sells
+    ],
+)
+def test_one_number_among_the_words_of_an_item_is_its_count(words: str, count: int | None) -> None:
+    assert count_in_words(words, shop())[1] == count
+
+
+def test_a_number_of_an_items_name_or_option_is_not_a_count() -> None:
+    index = CatalogIndex(
+        [
+            CatalogItem(tenant_id="t", item_id="J4", name="Jordan 4 Retro", category="Sneakers", price=6500,
+                        variants=[{"name": "size", "options": [{"value": "42"}, {"value": "43"}]}]),
+        ]
+    )  # fmt: skip
+    assert count_in_words("jordan 4 retro", index) == ("jordan 4 retro", None)
+    assert count_in_words("jordan 42", index) == ("jordan 42", None)

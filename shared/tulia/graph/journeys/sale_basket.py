@@ -23,13 +23,13 @@ from tulia.graph.journeys.sale_common import (
     MAX_CART_LINES,
     ask_sale,
     count_for,
+    count_in_words,
     echo_words,
     frame_of,
     line_from_item,
     named_back,
     one_clear_match,
     shop_index,
-    trailing_count,
     with_pack_words,
 )
 from tulia.graph.nodes import t
@@ -161,7 +161,7 @@ def wish_query(text: str, quantity: int | None, index: CatalogIndex) -> tuple[st
     query = with_pack_words(item_words(text), text, index)
     if quantity is not None:
         return query, quantity
-    return trailing_count(query, index)
+    return count_in_words(query, index)
 
 
 def find_wish(

@@ -20,6 +20,7 @@ from tulia.nlu.basket_words import count_in_name, measured_count, measures_said
 from tulia.nlu.frame_extract import (
     COUNT_UNIT_WORDS,
     COUNT_UNITS,
+    MEASURE_UNITS,
     FrameDelta,
     QuantitySaid,
     extract_quantity,
@@ -194,19 +195,28 @@ def order_summary(turn: Turn, order: dict[str, Any]) -> str:
 _NUMBER_NAMES = frozenset({"size", "saizi", "number", "namba", "no", "waist", "inch", "model", "gen", "series"})
 
 
-def trailing_count(words: str, index: CatalogIndex) -> tuple[str, int | None]:
-    """ "mkate Festive 1", "sukari 2": a number (under 100: "unga 200" is more likely a price) after the
-    words that name one item, and that is not in that item's name or options, is how many of it
-    (``("mkate festive", 1)``); else the words unchanged."""
-    head, _, last = words.strip().rpartition(" ")
-    if not head or not last.isdigit() or not 0 < int(last) < 100 or head.split()[-1] in _NUMBER_NAMES:
+def count_in_words(words: str, index: CatalogIndex) -> tuple[str, int | None]:
+    """ "mkate Festive 1", "sukari 2", "love 4 mandazi", "chapati za 3": the one number (under 100: "unga 200"
+    is more likely a price) among words that name the shop's items, that is in none of those items' names or
+    options and does not follow a word that numbers ("size", "model"), is how many of it (``("mkate festive",
+    1)``); else the words unchanged."""
+    said = words.split()
+    numbers = [n for n, word in enumerate(said) if word.isdigit()]
+    if len(numbers) != 1 or not 0 < int(said[numbers[0]]) < 100:
         return words, None
-    fits, _unknown = index.full_matches(head)
-    if len(fits) != 1 or last in re.findall(r"[a-z0-9]+", index.item_name(fits[0]).casefold()):
+    at = numbers[0]
+    number, rest = said[at], " ".join(said[:at] + said[at + 1 :])
+    if not rest or (at and said[at - 1] in _NUMBER_NAMES) or said[at + 1 : at + 2] in ([u] for u in MEASURE_UNITS):
+        return words, None  # "size 42", "rosecoco 2 kilo": a size, a measure
+    fits, _unknown = index.full_matches(rest)
+    if not fits:
         return words, None
-    if last in index.option_values.get(fits[0], frozenset()):
-        return words, None  # "belt brown 34": its size
-    return head, int(last)
+    for item_id in fits:  # "jordan 4", "belt brown 34": a number of a name or an option
+        if number in re.findall(r"[a-z0-9]+", index.item_name(item_id).casefold()):
+            return words, None
+        if number in index.option_values.get(item_id, frozenset()):
+            return words, None
+    return rest, int(number)
 
 
 def with_pack_words(query: str, said: str, index: CatalogIndex) -> str:

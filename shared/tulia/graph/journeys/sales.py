@@ -54,6 +54,7 @@ from tulia.graph.journeys.sale_common import (
     ask_sale,
     can_prompt,
     count_for,
+    count_in_words,
     echo_words,
     frame_of,
     line_from_item,
@@ -64,7 +65,6 @@ from tulia.graph.journeys.sale_common import (
     shop_codes,
     shop_index,
     shop_options,
-    trailing_count,
     variant_title,
     wanted_words,
 )
@@ -214,7 +214,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     # tatu", "make the flour three", "ondoa chumvi"): an edit of that line, not an answer to a list
     item_words = "" if listed else wanted_words(body, delta, index)
     if delta.quantity is None and item_words:  # "mkate Festive 1": the number is the count
-        item_words, trailing = trailing_count(item_words, index)
+        item_words, trailing = count_in_words(item_words, index)
         if trailing is not None:
             delta.quantity = QuantitySaid(trailing)
     edit_line = _line_edited(frame, item_words, index) if (delta.quantity or delta.remove) else None
