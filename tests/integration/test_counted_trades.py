@@ -81,3 +81,12 @@ def test_a_count_anywhere_among_the_words_of_an_item(shops: Services) -> None:
     chat = customer(shops, "jiko-safi")
     chat.send("i would love 4 mandazi")
     assert lines(chat) == {"JS-MND-01": (4, {})}
+
+
+@pytest.mark.parametrize(
+    "message", ["2 chapati 3 mandazi", "chapati mbili mandazi tatu", "chapati 2 mandazi 3", "chapati x2 mandazi x3"]
+)
+def test_a_list_without_commas_or_and_is_one_line_each(shops: Services, message: str) -> None:
+    chat = customer(shops, "jiko-safi")
+    chat.send(message)
+    assert lines(chat) == {"JS-CHP-01": (2, {}), "JS-MND-01": (3, {})}

@@ -126,3 +126,41 @@ def test_a_number_of_an_items_name_or_option_is_not_a_count() -> None:
     )  # fmt: skip
     assert count_in_words("jordan 4 retro", index) == ("jordan 4 retro", None)
     assert count_in_words("jordan 42", index) == ("jordan 42", None)
+
+
+def listed(message: str, index: CatalogIndex) -> list[tuple[str, int | None]]:
+    said = items_said(
+        message,
+        lambda part: bool(index.full_matches(part)[0]),
+        index.conjoined,
+        index.only_options,
+        one_item=lambda words: bool(index.full_matches(words)[0]),
+    )
+    return [(i.text, i.quantity) for i in said]
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("2 chapati 3 chips", [("2 chapati", 2), ("3 chips", 3)]),
+        ("chapati 2 chips 3", [("chapati 2", None), ("chips 3", None)]),  # the count after: read by count_in_words
+        ("chapati mbili chips tatu", [("chapati mbili", 2), ("chips tatu", 3)]),
+        ("one chapati one soda", [("one chapati", 1), ("one soda", 1)]),
+        ("chapati x2 chips x3", [("chapati x2", 2), ("chips x3", 3)]),
+        ("2 chapati/2 chips", [("2 chapati", 2), ("2 chips", 2)]),
+    ],
+)
+def test_a_list_without_joins_is_cut_at_its_counts(message: str, expected: list[tuple[str, int | None]]) -> None:
+    assert listed(message, shop()) == expected
+
+
+def test_a_names_own_number_never_cuts_it() -> None:
+    index = CatalogIndex(
+        [
+            CatalogItem(tenant_id="t", item_id="J4", name="Jordan 4 Retro", category="Sneakers", price=6500),
+            CatalogItem(tenant_id="t", item_id="AF1", name="Air Force 1", category="Sneakers", price=4500),
+        ]
+    )
+    assert listed("jordan 4 retro 2", index) == []
+    assert listed("2 jordan 4", index) == []
+    assert listed("1/2 jordan", index) == []

@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from tulia.nlu.frame_extract import (
     BUY_VERBS,
     COUNT_UNITS,
+    MAX_QUANTITY,
     MEASURE_UNIT_ALT,
+    MEASURE_UNITS,
     NUMBER_WORDS,
     TENS_AND,
     compound_value,
@@ -39,7 +41,7 @@ _JOINS = (
     "alafu", "halafu", "kisha", "plus", "and", "na", "&", "+", "also", "pia",
 )  # fmt: skip
 _JOIN = re.compile(
-    r"\s*(?:[,;\n]|(?<![\w&+])(?:" + "|".join(re.escape(j) for j in _JOINS) + r")(?![\w&+]))\s*",
+    r"\s*(?:[,;\n]|(?<!\d)/(?=\s*\d)|(?<![\w&+])(?:" + "|".join(re.escape(j) for j in _JOINS) + r")(?![\w&+]))\s*",
     re.I,
 )
 # "a kilo of tomatoes", "an eggs tray", "one Redmi Buds 5": one of it
@@ -141,17 +143,53 @@ def count_of(part: str) -> int | None:
     return None
 
 
+def _is_count(words: list[str], at: int) -> bool:
+    """Whether ``words[at]`` is a count ("2", "mbili", "x3", "2pcs"), not a measure ("2 kg") or an hour."""
+    word, after = words[at], words[at + 1 : at + 2]
+    if at and words[at - 1] == "saa":
+        return False  # "saa tatu": nine o'clock
+    if word.isdigit():
+        return 0 < int(word) <= MAX_QUANTITY and not (after and after[0] in MEASURE_UNITS)
+    return (word in NUMBER_WORDS and word != "both") or bool(_COUNT_TOKEN.match(word))
+
+
+def _counted_runs(part: str, names_product: Callable[[str], bool], one_item: Callable[[str], bool] | None) -> list[str]:
+    """A part that lists items without joining them ("2 chapati 3 mandazi", "chapati mbili mandazi tatu",
+    "one pilau one soda"), cut at its counts: before each count where the part starts with one, after each
+    where it ends with one. Only when every piece names something the shop sells and all their words
+    together name no one item ("jordan 4 retro 2" stays one)."""
+    words = part.split()
+    counts = [n for n in range(len(words)) if _is_count(words, n)]
+    if len(counts) < 2:
+        return [part]
+    if counts[0] == 0:
+        cuts = counts[1:]
+    elif counts[-1] == len(words) - 1:
+        cuts = [n + 1 for n in counts[:-1]]
+    else:
+        return [part]
+    pieces = [" ".join(words[a:b]) for a, b in zip([0, *cuts], [*cuts, len(words)], strict=True)]
+    said = [item_words(p) for p in pieces]
+    if not all(w.strip() and names_product(p) for w, p in zip(said, pieces, strict=True)):
+        return [part]
+    if one_item is not None and one_item(" ".join(said)):
+        return [part]
+    return pieces
+
+
 def items_said(
     text: str,
     names_product: Callable[[str], bool],
     conjoined: Collection[tuple[str, str]] = (),
     describes: Callable[[str], bool] | None = None,
+    one_item: Callable[[str], bool] | None = None,
 ) -> list[ItemSaid]:
     """The items a message lists, when it lists two or more things the shop sells (else ``[]``). A part
     that only names options (``describes``: "..., charcoal grey colour") goes on describing the item
-    before it."""
+    before it; a part that lists counted items without joins is cut at its counts (``one_item``: whether
+    words name one item whole, so a name's own number never cuts it)."""
     parts: list[str] = []
-    for part in _parts(text, conjoined):
+    for part in (run for joined in _parts(text, conjoined) for run in _counted_runs(joined, names_product, one_item)):
         counted = count_of(part) is not None  # "a fanta", "2 sprite": an item of its own, even one named by an option
         if parts and (part.split()[0] in _CONTINUES or (describes is not None and not counted and describes(part))):
             parts[-1] += " " + part  # "nataka simu / ya Samsung": one wish in two messages

@@ -152,7 +152,11 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
 def listed_items(text: str, index: CatalogIndex) -> list[ItemSaid]:
     """The items a message lists at this shop (:func:`items_said` with the shop's words)."""
     return items_said(
-        text, lambda part: bool(catalog_evidence(part, index)), index.conjoined, describes=index.only_options
+        text,
+        lambda part: bool(catalog_evidence(part, index)),
+        index.conjoined,
+        describes=index.only_options,
+        one_item=lambda words: bool(index.full_matches(words)[0]),
     )
 
 
