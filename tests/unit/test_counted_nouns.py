@@ -38,9 +38,14 @@ def test_a_number_before_a_counted_noun_is_the_count(message: str, count: int) -
 
 @pytest.mark.parametrize(
     "message",
-    ["where is my food, I ordered 40 mins ago", "paid 430 shillings via mpesa", "I paid 4700 but got no confirmation"],
+    [
+        "where is my food, I ordered 40 mins ago",
+        "paid 430 shillings via mpesa",
+        "I paid 4700 but got no confirmation",
+        "a cake for 20 guests",
+    ],
 )
-def test_a_time_or_an_amount_of_money_counts_nothing(message: str) -> None:
+def test_a_time_an_amount_of_money_or_for_whom_counts_nothing(message: str) -> None:
     said, _spans = extract_quantity(message)
     assert said is None
 
@@ -111,6 +116,7 @@ def test_in_a_listed_part_a_number_before_the_words_counts_them() -> None:
         ("chips size 2", None),  # a size
         ("chapati 2 chips 3", None),  # two numbers: not one count
         ("stars 4", None),  # words that name nothing the shop sells
+        ("chapati for 20 people", None),  # the number counts a word the shop does not sell: for whom
     ],
 )
 def test_one_number_among_the_words_of_an_item_is_its_count(words: str, count: int | None) -> None:

@@ -182,10 +182,11 @@ _Q_LEADING = re.compile(
     rf"^(?:(?:hi|hello|hey|habari|niaje|sasa|mambo)\s+)?{_NUM}\s+(?!(?:{MEASURE_UNIT_ALT})(?!\w))(?=[a-z])"
 )
 # "laminate 3 certificates", "10 samosas": a number before a plural noun counts it (English plurals end in -s),
-# unless the noun is a measure, a time or money ("40 mins ago", "430 shillings")
+# unless the noun is a measure, a time or money ("40 mins ago", "430 shillings") or it says for whom ("a cake
+# for 20 guests": one cake)
 _NOT_COUNTED = r"(?:mins?|minutes|hours|hrs|days|weeks|months|years|secs|seconds|shillings|kes|bob|ksh)"
 _Q_BEFORE_PLURAL = re.compile(
-    rf"(?<![\w.,]){_NUM}\s+(?!(?:{MEASURE_UNIT_ALT}|{_NOT_COUNTED})(?!\w))(?=[a-z][a-z']+s(?!\w))"
+    rf"(?<![\w.,])(?<!for )(?<!kwa ){_NUM}\s+(?!(?:{MEASURE_UNIT_ALT}|{_NOT_COUNTED})(?!\w))(?=[a-z][a-z']+s(?!\w))"
 )
 _Q_WORD = re.compile(rf"(?<!\w)({_WORD_ALT})(?!\w)")
 # "ongeza moja", "add one more", "one more", "another one", "add 2 more"

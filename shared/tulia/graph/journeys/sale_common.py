@@ -209,8 +209,8 @@ def count_in_words(words: str, index: CatalogIndex) -> tuple[str, int | None]:
     if not rest or (at and said[at - 1] in _NUMBER_NAMES) or said[at + 1 : at + 2] in ([u] for u in MEASURE_UNITS):
         return words, None  # "size 42", "rosecoco 2 kilo": a size, a measure
     fits, _unknown = index.full_matches(rest)
-    if not fits:
-        return words, None
+    if not fits or (at + 1 < len(said) and not index.full_matches(said[at + 1])[0]):
+        return words, None  # "cake 20 people": the number counts a word the shop does not sell
     for item_id in fits:  # "jordan 4", "belt brown 34": a number of a name or an option
         if number in re.findall(r"[a-z0-9]+", index.item_name(item_id).casefold()):
             return words, None
