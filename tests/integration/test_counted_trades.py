@@ -1,6 +1,7 @@
-"""A takeaway kitchen, a shoe shop and a printing cyber (issue 30, fifth session), the tuning packs of
-``eval/tuning/trades-4.txt``: each test a miss of that set's first run, fixed by a general rule and checked
-here on the basket a customer builds through the whole conversation."""
+"""A takeaway kitchen, a shoe shop, a printing cyber, a poultry farm shop and a phone repair shop (issue 30,
+fifth session), the tuning packs of ``eval/tuning/trades-4.txt`` and ``trades-5.txt``: each test a miss of
+those sets' first runs, fixed by a general rule and checked here on the basket a customer builds through the
+whole conversation."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ PACKS = Path(__file__).resolve().parents[2] / "eval" / "packs"
 
 @pytest.fixture
 def shops(seeded: Services) -> Services:
-    for name in ("eatery", "shoes", "printing"):
+    for name in ("eatery", "shoes", "printing", "poultry", "phonefix"):
         seed_pack(seeded, load_pack(PACKS / name))
     return seeded
 
@@ -90,3 +91,31 @@ def test_a_list_without_commas_or_and_is_one_line_each(shops: Services, message:
     chat = customer(shops, "jiko-safi")
     chat.send(message)
     assert lines(chat) == {"JS-CHP-01": (2, {}), "JS-MND-01": (3, {})}
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("broiler wanne waliochinjwa", {"KB-BRL-01": (4, {"state": "Dressed"})}),  # a verb of slaughtering
+        ("kuku mmoja wa kienyeji akiwa hai", {"KB-CHK-01": (1, {"state": "Live"})}),
+        ("vifaranga 30 vya kienyeji improved", {"KB-CKS-01": (30, {"breed": "Kienyeji Improved"})}),
+    ],
+)
+def test_a_poultry_order_in_swahili_names_its_count_and_option(
+    shops: Services, message: str, expected: dict[str, tuple[int, dict[str, str]]]
+) -> None:
+    chat = customer(shops, "kuku-bora")
+    chat.send(message)
+    assert lines(chat) == expected
+
+
+def test_cases_for_a_phone_are_cases_with_that_model_not_its_screen(shops: Services) -> None:
+    chat = customer(shops, "simu-doctor")
+    chat.send("2 clear cases for samsung a14")
+    assert lines(chat) == {"SD-CAS-01": (2, {"model": "Samsung A14", "colour": "Clear"})}
+
+
+def test_a_glass_for_a_phone_is_its_screen_protector(shops: Services) -> None:
+    chat = customer(shops, "simu-doctor")
+    chat.send("chaja ya iphone na glass ya iphone 11")
+    assert lines(chat) == {"SD-CHG-02": (1, {}), "SD-GLS-01": (1, {"model": "iPhone 11"})}

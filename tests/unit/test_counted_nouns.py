@@ -170,3 +170,52 @@ def test_a_names_own_number_never_cuts_it() -> None:
     assert listed("jordan 4 retro 2", index) == []
     assert listed("2 jordan 4", index) == []
     assert listed("1/2 jordan", index) == []
+
+
+MODELS = {"name": "model", "options": [{"value": "Samsung A14"}, {"value": "Tecno Spark 10"}]}
+
+
+def phone_shop() -> CatalogIndex:
+    return CatalogIndex(
+        [
+            CatalogItem(tenant_id="t", item_id="SCR", name="Screen Replacement Samsung A14", category="Screens",
+                        price=3800, brand="Samsung", tags=["screen"]),
+            CatalogItem(tenant_id="t", item_id="SPK", name="Screen Replacement Tecno Spark 10", category="Screens",
+                        price=2500, brand="Tecno", tags=["screen"]),
+            CatalogItem(tenant_id="t", item_id="CAS", name="Phone Case", category="Cases", price=500, tags=["case"],
+                        variants=[MODELS,
+                                  {"name": "colour", "options": [{"value": "Clear"}, {"value": "Black"}]}]),
+            CatalogItem(tenant_id="t", item_id="GLS", name="Screen Protector", category="Protectors", price=300,
+                        tags=["glass"],
+                        variants=[MODELS]),
+            CatalogItem(tenant_id="t", item_id="DRK", name="Chick Drinker 3 Litre", category="Equipment", price=250,
+                        tags=["kinywaji"]),
+            CatalogItem(tenant_id="t", item_id="CKS", name="Day-old Chicks", category="Chicks", price=110,
+                        tags=["vifaranga"]),
+        ]
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        ("clear cases for samsung a14", "CAS"),  # the head is the word before "for"
+        ("screen protector for tecno spark 10", "GLS"),
+        ("samsung a14 clear", "CAS"),  # a brand named by an item's options is of that item too
+        ("vinywaji vya vifaranga", "DRK"),  # a Swahili plural of the shop's singular, the head before "vya"
+    ],
+)
+def test_the_thing_wanted_comes_first_not_what_it_is_for(query: str, first: str) -> None:
+    assert phone_shop().search(query).hits[0].item_id == first
+
+
+def test_a_pack_word_the_shop_names_an_item_by_in_its_tags_narrows_the_search() -> None:
+    from tulia.graph.journeys.sale_common import with_pack_words
+
+    assert with_pack_words("samsung a14", "glass ya samsung a14", phone_shop()) == "samsung a14 glass"
+
+
+def test_one_pair_is_one() -> None:
+    said, _spans = extract_quantity("one pair of oraimo freepods 4")
+    assert said is not None
+    assert said.value == 1

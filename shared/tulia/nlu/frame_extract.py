@@ -49,6 +49,7 @@ COUNT_UNITS = (
     "units",
     "unit",
     "pairs",
+    "pair",
     "packs",
     "pack",
     "packets",

@@ -121,6 +121,13 @@ def participle_verb(word: str) -> str:
     return verb_key(word) if len(word) > 4 and word.endswith("ed") else word
 
 
+# Swahili noun classes mark number at the front: ki-/vi- (kitabu, vitabu), ch-/vy- (chakula, vyakula), m-/mi-
+# (mkate, mikate), m-/wa- (mtoto, watoto), ji-/ma- and ∅/ma- (gunia, magunia)
+_NOUN_CLASS_NUMBERS = (
+    ("vi", "ki"), ("ki", "vi"), ("vy", "ch"), ("ch", "vy"), ("mi", "m"), ("wa", "m"), ("ma", ""), ("m", "mi"),
+)  # fmt: skip
+
+
 class CatalogIndex:
     def __init__(self, items: Iterable[CatalogItem], vocabulary: Mapping[str, Iterable[str]] | None = None) -> None:
         # the shop's words: the generic words of shopping plus its own trade's vocabulary; a word of the general
@@ -273,8 +280,11 @@ class CatalogIndex:
         if len(term) < 3:
             return []
         # a plural the light stemmer leaves ("chapatis"), an English loanword said the Swahili way ("folda",
-        # "printa"): the shop's own word when it has it
-        for own in (term[:-1] if term.endswith("s") else "", f"{term[:-1]}er" if term.endswith("a") else ""):
+        # "printa"), a Swahili noun in the other number of its class ("vinywaji" of "kinywaji", "magunia" of
+        # "gunia", "mkate" of "mikate"): the shop's own word when it has it
+        others = [term[:-1] if term.endswith("s") else "", f"{term[:-1]}er" if term.endswith("a") else ""]
+        others += [f"{b}{term[len(a) :]}" for a, b in _NOUN_CLASS_NUMBERS if term.startswith(a) and len(term) > 4]
+        for own in others:
             if own in self.postings:
                 return [(own, EXACT)]
         prefixed = [t for t in self.vocabulary if t.startswith(term) and len(term) >= 3][:3]
@@ -285,6 +295,12 @@ class CatalogIndex:
         cutoff = 85 if len(term) <= 5 else 80 if len(term) == 6 else 75  # "stima" is not "simba"
         matches = process.extract(term, self._long_vocab, scorer=fuzz.ratio, score_cutoff=cutoff, limit=2)
         return [(m, FUZZY * (score / 100)) for m, score, _ in matches]
+
+    def _own_word(self, term: str) -> str:
+        """The shop's own form of a word said in another (:meth:`expand`'s exact matches), else the word."""
+        if term in self.postings:
+            return term
+        return next((t for t, factor in self.expand(term) if factor == EXACT), term)
 
     def only_options(self, text: str) -> bool:
         """Whether ``text`` names nothing but options of the shop's items and words for them ("charcoal
@@ -357,9 +373,11 @@ class CatalogIndex:
                 continue
             kept.append(tokens[i])
             i += 1
+        kept = [self._own_word(t) for t in kept]  # "vinywaji" of a shop that writes "kinywaji"
         q_terms = self.folding.terms(" ".join(kept))
         # the head word: English puts it last ("iphone 15 case", "braiding hair"), Swahili first, before
-        # a connector ("kava ya simu", "nywele za kusuka"); colours, sizes and numbers are not heads
+        # a connector ("kava ya simu", "nywele za kusuka"), as English before "for" or "of"; colours, sizes and
+        # numbers are not heads
         content = [
             n
             for n, t in enumerate(kept)
@@ -372,8 +390,9 @@ class CatalogIndex:
         ]
         kind = None
         if content:
-            first = content[0]
-            head = kept[first] if first + 1 < len(kept) and kept[first + 1] in CONNECTORS else kept[content[-1]]
+            # the word before the first connector is the head ("clear cases for samsung a14": cases)
+            joined = next((n for n in content if n + 1 < len(kept) and kept[n + 1] in CONNECTORS), None)
+            head = kept[joined] if joined is not None else kept[content[-1]]
             kind = head if head in self.kinds and head not in excluded else None
         return [t for t in q_terms if t not in excluded], kind, excluded
 
@@ -451,8 +470,9 @@ class CatalogIndex:
         if kind_sold:
             passing = [doc_no for doc_no in passing if kind in self.docs[doc_no].kinds]
         brands = self.brands & said  # "samsang" is samsung
-        if brands and any(brands & self.docs[doc_no].mentions for doc_no in passing):
-            passing = [doc_no for doc_no in passing if brands & self.docs[doc_no].mentions]
+        # an item whose options or tags name the brand is of it too ("Phone Case", model "Samsung A14")
+        if brands and any(brands & self.docs[doc_no].named for doc_no in passing):
+            passing = [doc_no for doc_no in passing if brands & self.docs[doc_no].named]
         candidates: list[tuple[float, int, int, float]] = []
         for doc_no in passing:
             doc, s = self.docs[doc_no], scores[doc_no]

@@ -30,8 +30,8 @@ from tulia.nlu.frame_extract import (
 from tulia.nlu.lexicon import normalize
 from tulia.nlu.rules import product_query
 from tulia.search.catalog_index import NUMBERS, CatalogIndex
+from tulia.search.text import CONNECTORS, verb_key, without_brackets
 from tulia.search.text import terms as terms_of
-from tulia.search.text import without_brackets
 
 SALE_QUESTIONS: tuple[SaleQuestion, ...] = (
     "item_selection",
@@ -209,7 +209,8 @@ def count_in_words(words: str, index: CatalogIndex) -> tuple[str, int | None]:
     if not rest or (at and said[at - 1] in _NUMBER_NAMES) or said[at + 1 : at + 2] in ([u] for u in MEASURE_UNITS):
         return words, None  # "size 42", "rosecoco 2 kilo": a size, a measure
     fits, _unknown = index.full_matches(rest)
-    if not fits or (at + 1 < len(said) and not index.full_matches(said[at + 1])[0]):
+    counted = next((w for w in said[at + 1 :] if w not in CONNECTORS), None)  # "vifaranga 30 vya kienyeji"
+    if not fits or (counted is not None and not index.full_matches(counted)[0]):
         return words, None  # "cake 20 people": the number counts a word the shop does not sell
     for item_id in fits:  # "jordan 4", "belt brown 34": a number of a name or an option
         if number in re.findall(r"[a-z0-9]+", index.item_name(item_id).casefold()):
@@ -230,13 +231,15 @@ def with_pack_words(query: str, said: str, index: CatalogIndex) -> str:
     for word in dict.fromkeys(normalize(said).split()):
         if word not in COUNT_UNIT_WORDS or word in out.split():
             continue
-        pack_terms = set(index.terms(word))
         fitting = index.full_matches(out)[0]
-        # the pack word narrows what the words fit: some of those items are named by it, not all
-        named = [i for i in fitting if pack_terms & set(index.terms(index.item_name(i)))]
-        # or the other words fit nothing and the shop names some of its items by it ("50 copies of this form"
-        # at a print shop whose photocopies are "copies")
-        if 0 < len(named) < len(fitting) or (not fitting and index.full_matches(word)[0]):
+        pack_terms = set(index.terms(word))
+        # the items the shop names by it: in their names ("gunia": "Maize (90kg bag)") or tags and options
+        named_by_it = set(index.full_matches(word)[0])
+        named_by_it |= {i for i in fitting if pack_terms & set(index.terms(index.item_name(i)))}
+        # the pack word narrows what the words fit: some of those items are named by it, not all ("glass ya
+        # iphone 11" is the screen protector, not the screen); or the other words fit nothing and the shop
+        # names some of its items by it ("50 copies of this form" at a print shop whose photocopies are "copies")
+        if 0 < len(named_by_it & set(fitting)) < len(fitting) or (not fitting and named_by_it):
             out = f"{out} {word}"
     return out
 
@@ -285,6 +288,12 @@ def one_clear_match(
             # "beans with chapati": Chapati is named whole, but only Beans and Rice (side: Chapati) says it all
             whole = [r for r in results if said <= explained(r)]
             return whole[0] if not said <= explained(best) and len(whole) == 1 else best
+    # one item says all that was said, some of it by its own name ("vifaranga vya kienyeji improved": Day-old
+    # Chicks, breed Kienyeji Improved)
+    said_keys = {verb_key(t) for t in said - CONNECTORS}  # "waliochinjwa" (dress) of the option Dressed
+    whole = [r for r in results if said_keys <= {verb_key(t) for t in explained(r)} and said & own_name(r)]
+    if len(whole) == 1:
+        return whole[0]
     packs_said = set(terms(" ".join(measures_said(query))))
     covering = []
     for r in results:
