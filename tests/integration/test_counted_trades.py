@@ -119,3 +119,13 @@ def test_a_glass_for_a_phone_is_its_screen_protector(shops: Services) -> None:
     chat = customer(shops, "simu-doctor")
     chat.send("chaja ya iphone na glass ya iphone 11")
     assert lines(chat) == {"SD-CHG-02": (1, {}), "SD-GLS-01": (1, {"model": "iPhone 11"})}
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["trei mbili za mayai ya layers na moja ya kienyeji", "2 trays of layers eggs and one of kienyeji"],
+)
+def test_one_of_the_other_is_of_the_kind_the_part_before_named(shops: Services, message: str) -> None:
+    chat = customer(shops, "kuku-bora")
+    chat.send(message)
+    assert {k: q for k, (q, _o) in lines(chat).items()} == {"KB-EGG-02": 2, "KB-EGG-01": 1}

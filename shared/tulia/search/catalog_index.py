@@ -312,6 +312,10 @@ class CatalogIndex:
         """One item's name ("" for an item the index does not have)."""
         return next((doc.name for doc in self.docs if doc.item_id == item_id), "")
 
+    def item_kinds(self, item_id: str) -> frozenset[str]:
+        """The kinds of thing one item is (its category's head words: "egg" of "Eggs")."""
+        return next((doc.kinds for doc in self.docs if doc.item_id == item_id), frozenset())
+
     def full_matches(self, query: str) -> tuple[list[str], list[str]]:
         """The items that every word of ``query`` the shop knows names (by its name, brand, category,
         tags or options; exactly or as a prefix), and the words the shop does not know at all. The

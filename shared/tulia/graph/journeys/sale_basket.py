@@ -9,6 +9,7 @@ the rest wait (the pick comes back here through ``advance``). Prices come from c
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -38,7 +39,7 @@ from tulia.graph.state import ConversationState
 from tulia.nlg.messages import listing, text
 from tulia.nlg.templates import money
 from tulia.nlu.basket_words import ItemSaid, item_words, items_said, measured_count, measures_said
-from tulia.nlu.frame_extract import named_option
+from tulia.nlu.frame_extract import NUMBER_WORDS, named_option
 from tulia.nlu.rules import catalog_evidence
 from tulia.search.catalog_index import CatalogIndex
 from tulia.search.text import SHOP_NOUNS
@@ -150,14 +151,35 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
 
 
 def listed_items(text: str, index: CatalogIndex) -> list[ItemSaid]:
-    """The items a message lists at this shop (:func:`items_said` with the shop's words)."""
-    return items_said(
+    """The items a message lists at this shop (:func:`items_said` with the shop's words), a part that
+    leaves its thing unsaid taking the kind of the part before it (:func:`_of_the_kind_before`)."""
+    items = items_said(
         text,
         lambda part: bool(catalog_evidence(part, index)),
         index.conjoined,
         describes=index.only_options,
         one_item=lambda words: bool(index.full_matches(words)[0]),
     )
+    return [_of_the_kind_before(item, items[n - 1], index) if n else item for n, item in enumerate(items)]
+
+
+_ELIDED = re.compile(
+    rf"^(?:\d{{1,3}}|{'|'.join(w for w in NUMBER_WORDS if ' ' not in w)})\s+(?:ya|za|la|cha|vya|wa|of)\s"
+)
+
+
+def _of_the_kind_before(item: ItemSaid, before: ItemSaid, index: CatalogIndex) -> ItemSaid:
+    """ "trei mbili za mayai ya layers na moja ya kienyeji", "two of the large and one of the small": a count
+    and a qualifier whose words fit several things is one of the kind of thing the part before named."""
+    if not _ELIDED.match(item.text):
+        return item
+    fits = index.full_matches(item_words(item.text))[0]
+    kinds = {k for i in index.full_matches(item_words(before.text))[0] for k in index.item_kinds(i)}
+    same = [i for i in fits if index.item_kinds(i) & kinds]
+    if len(fits) < 2 or len(same) != 1:
+        return item
+    kind = sorted(index.item_kinds(same[0]) & kinds)[0]
+    return ItemSaid(f"{item.text} {kind}", item.quantity)
 
 
 def wish_query(text: str, quantity: int | None, index: CatalogIndex) -> tuple[str, int | None]:
