@@ -219,3 +219,21 @@ def test_one_pair_is_one() -> None:
     said, _spans = extract_quantity("one pair of oraimo freepods 4")
     assert said is not None
     assert said.value == 1
+
+
+def laundry() -> CatalogIndex:
+    return CatalogIndex(
+        [
+            CatalogItem(tenant_id="t", item_id="SHT", name="Shirt (wash and iron)", category="Wash and Iron",
+                        price=100, tags=["shati"]),
+            CatalogItem(tenant_id="t", item_id="TRS", name="Trousers (wash and iron)", category="Wash and Iron",
+                        price=150, tags=["suruali"]),
+            CatalogItem(tenant_id="t", item_id="SHO", name="Shoe Cleaning (pair)", category="Shoes", price=300,
+                        tags=["viatu", "sneakers"]),
+        ]
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("query", ["viatu vioshwe", "sneakers zioshwe"])
+def test_a_swahili_verb_form_beside_the_thing_is_what_is_done_to_it_not_the_thing(query: str) -> None:
+    assert laundry().search(query).hits[0].item_id == "SHO"

@@ -38,6 +38,7 @@ from tulia.search.text import (
     raw_tokens,
     stem,
     verb_key,
+    verbs_said,
     without_brackets,
 )
 
@@ -126,6 +127,9 @@ def participle_verb(word: str) -> str:
 _NOUN_CLASS_NUMBERS = (
     ("vi", "ki"), ("ki", "vi"), ("vy", "ch"), ("ch", "vy"), ("mi", "m"), ("wa", "m"), ("ma", ""), ("m", "mi"),
 )  # fmt: skip
+
+
+ACTION_SHARE = 0.5  # a Swahili verb form said beside the thing counts half: the thing is what is asked for
 
 
 class CatalogIndex:
@@ -382,10 +386,12 @@ class CatalogIndex:
         # the head word: English puts it last ("iphone 15 case", "braiding hair"), Swahili first, before
         # a connector ("kava ya simu", "nywele za kusuka"), as English before "for" or "of"; colours, sizes and
         # numbers are not heads
+        actions = verbs_said(query)  # "viatu vioshwe": shoes (to be washed), not a wash
         content = [
             n
             for n, t in enumerate(kept)
-            if t not in STOPWORDS
+            if t not in actions
+            and t not in STOPWORDS
             and t not in CONNECTORS
             and t not in MEASURES
             and t not in GENERIC_TERMS
@@ -405,6 +411,8 @@ class CatalogIndex:
         half-weight term, whatever pieces it folds to, so a pack size said never outweighs the thing
         named ("tomatoes 2kg" are tomatoes, not any 2 kg pack)."""
         share = dict.fromkeys(q_terms, 1.0)
+        for action in verbs_said(query) & share.keys():  # "sneakers zioshwe": the sneakers, to be washed
+            share[action] = ACTION_SHARE
         tokens = raw_tokens(query)
         said = [m.group(0) for m in (_MEASURE_SAID.fullmatch(t) for t in tokens) if m and m.group(2) in MEASURES]
         said += [a + b for a, b in itertools.pairwise(tokens) if a.isdigit() and b in MEASURES]

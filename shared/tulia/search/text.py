@@ -138,6 +138,12 @@ def _verb_meaning(token: str) -> tuple[str, ...] | None:
     return None
 
 
+def verbs_said(text: str) -> set[str]:
+    """The English meanings of the Swahili verb forms ``text`` says ("viatu vioshwe": wash): actions, never the
+    thing asked for."""
+    return {word for token in raw_tokens(text) if len(token) >= 6 for word in _verb_meaning(token) or ()}
+
+
 def _sw_root_meaning(token: str) -> tuple[str, ...] | None:
     """A Swahili word the lexicon has in another form: a place ("mgongoni": on the back), an adjective
     with its noun's class prefix ("kikavu", "mrefu", "dogo" of "ndogo") or a verb in any person, tense or
