@@ -277,21 +277,20 @@ def one_clear_match(
         # what a name says in brackets is how it is packed ("Avocado (each)", "Eggs (tray of 30)"), not its name
         return set(terms(without_brackets(r["name"]))) - set(terms(r.get("brand") or ""))
 
-    def explained(r: dict[str, Any]) -> set[str]:  # every word of its name, brand and options
-        options = (o for v in r.get("variants") or [] for o in [v["name"], *v["options"]])
-        return set(terms(" ".join([r["name"], r.get("brand") or "", *options])))
+    said_keys = {verb_key(t) for t in said - CONNECTORS}  # "waliochinjwa" (dress) of the option Dressed
 
+    def says_all(r: dict[str, Any]) -> bool:  # every word said is of its name, brand or options
+        options = (o for v in r.get("variants") or [] for o in [v["name"], *v["options"]])
+        return said_keys <= {verb_key(t) for t in terms(" ".join([r["name"], r.get("brand") or "", *options]))}
+
+    # the one item that says all that was said, some of it by its own name ("vifaranga vya kienyeji improved":
+    # Day-old Chicks, breed Kienyeji Improved; "beans with chapati": Beans and Rice, side Chapati, not Chapati)
+    whole = [r for r in results if says_all(r) and said & own_name(r)]
     full = [r for r in results if (name := own_name(r)) and name <= said]
     if full:
         best = max(full, key=lambda r: len(own_name(r)))
         if sum(1 for r in full if len(own_name(r)) == len(own_name(best))) == 1:
-            # "beans with chapati": Chapati is named whole, but only Beans and Rice (side: Chapati) says it all
-            whole = [r for r in results if said <= explained(r)]
-            return whole[0] if not said <= explained(best) and len(whole) == 1 else best
-    # one item says all that was said, some of it by its own name ("vifaranga vya kienyeji improved": Day-old
-    # Chicks, breed Kienyeji Improved)
-    said_keys = {verb_key(t) for t in said - CONNECTORS}  # "waliochinjwa" (dress) of the option Dressed
-    whole = [r for r in results if said_keys <= {verb_key(t) for t in explained(r)} and said & own_name(r)]
+            return whole[0] if not says_all(best) and len(whole) == 1 else best
     if len(whole) == 1:
         return whole[0]
     packs_said = set(terms(" ".join(measures_said(query))))
