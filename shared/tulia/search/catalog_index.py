@@ -283,14 +283,8 @@ class CatalogIndex:
             return [(term, EXACT)]
         if len(term) < 3:
             return []
-        # a plural the light stemmer leaves ("chapatis"), an English loanword said the Swahili way ("folda",
-        # "printa"), a Swahili noun in the other number of its class ("vinywaji" of "kinywaji", "magunia" of
-        # "gunia", "mkate" of "mikate"): the shop's own word when it has it
-        others = [term[:-1] if term.endswith("s") else "", f"{term[:-1]}er" if term.endswith("a") else ""]
-        others += [f"{b}{term[len(a) :]}" for a, b in _NOUN_CLASS_NUMBERS if term.startswith(a) and len(term) > 4]
-        for own in others:
-            if own in self.postings:
-                return [(own, EXACT)]
+        if (own := self._other_form(term)) is not None:
+            return [(own, EXACT)]
         prefixed = [t for t in self.vocabulary if t.startswith(term) and len(term) >= 3][:3]
         if prefixed:
             return [(t, PREFIX) for t in prefixed]
@@ -300,11 +294,19 @@ class CatalogIndex:
         matches = process.extract(term, self._long_vocab, scorer=fuzz.ratio, score_cutoff=cutoff, limit=2)
         return [(m, FUZZY * (score / 100)) for m, score, _ in matches]
 
+    def _other_form(self, term: str) -> str | None:
+        """The shop's own word for ``term`` said in another form: a plural the light stemmer leaves ("chapatis"),
+        an English loanword said the Swahili way ("folda", "printa"), a Swahili noun in the other number of its
+        class ("vinywaji" of "kinywaji", "magunia" of "gunia", "mkate" of "mikate"); None when it has none."""
+        if len(term) < 3:
+            return None
+        others = [term[:-1] if term.endswith("s") else "", f"{term[:-1]}er" if term.endswith("a") else ""]
+        others += [f"{b}{term[len(a) :]}" for a, b in _NOUN_CLASS_NUMBERS if term.startswith(a) and len(term) > 4]
+        return next((own for own in others if own in self.postings), None)
+
     def _own_word(self, term: str) -> str:
-        """The shop's own form of a word said in another (:meth:`expand`'s exact matches), else the word."""
-        if term in self.postings:
-            return term
-        return next((t for t, factor in self.expand(term) if factor == EXACT), term)
+        """The shop's own form of a word (:meth:`_other_form`), else the word as said."""
+        return term if term in self.postings else self._other_form(term) or term
 
     def only_options(self, text: str) -> bool:
         """Whether ``text`` names nothing but options of the shop's items and words for them ("charcoal
