@@ -31,7 +31,7 @@ from tulia.nlu.frame_extract import (
 )
 from tulia.nlu.lexicon import normalize
 from tulia.search.measures import MEASURE, packs_of
-from tulia.search.text import CONNECTORS
+from tulia.search.text import CONNECTORS, canonical, in_english
 
 MAX_ITEMS = 10  # more parts than this in one message is a list to browse, not a basket to build
 
@@ -44,6 +44,8 @@ _JOIN = re.compile(
     r"\s*(?:[,;\n]|(?<!\d)/(?=\s*\d)|(?<![\w&+])(?:" + "|".join(re.escape(j) for j in _JOINS) + r")(?![\w&+]))\s*",
     re.I,
 )
+# "to be with" is "to have" in Swahili ("niko na shamba", "iko na warranty?"): its "na" joins nothing
+_HAVING = frozenset("niko uko yuko tuko mko wako iko ziko kuko liko kiko viko ako".split())
 # "a kilo of tomatoes", "an eggs tray", "one Redmi Buds 5": one of it
 _ONE = re.compile(r"^(?:(?:i\s+)?(?:need|want|get|take|nataka|nipe|naomba|niletee|add|ongeza|weka)\s+)?(?:a|an|one)\s")
 
@@ -76,6 +78,8 @@ def _parts(text: str, conjoined: Collection[tuple[str, str]]) -> list[str]:
         left, right = raw[start : m.start()].split(), raw[m.end() :].split()
         if left and right and (normalize(left[-1]), normalize(right[0])) in conjoined:
             continue  # "twin and earth cable": one name
+        if left and m.group().strip() == "na" and left[-1] in _HAVING:
+            continue  # "niko na shamba": I have a farm, not a list
         pieces.append(raw[start : m.start()])
         start = m.end()
     pieces.append(raw[start:])
@@ -191,7 +195,9 @@ def items_said(
     parts: list[str] = []
     for part in (run for joined in _parts(text, conjoined) for run in _counted_runs(joined, names_product, one_item)):
         counted = count_of(part) is not None  # "a fanta", "2 sprite": an item of its own, even one named by an option
-        if parts and (part.split()[0] in _CONTINUES or (describes is not None and not counted and describes(part))):
+        if parts and (head := _elided_head(parts[-1], part)):
+            parts.append(f"{head} {part}")  # "tairi ya mbele na ya nyuma": a rear tyre too
+        elif parts and (part.split()[0] in _CONTINUES or (describes is not None and not counted and describes(part))):
             parts[-1] += " " + part  # "nataka simu / ya Samsung": one wish in two messages
         else:
             parts.append(part)
@@ -209,6 +215,8 @@ def items_said(
             items.append(ItemSaid(part, count))
         elif count is not None and any(w.isalpha() and len(w) > 2 for w in item_words(part).split()):
             items.append(ItemSaid(part, count))  # "a pack of nappies": an item, even one the shop lacks
+        elif count is not None and describes is not None and describes(item_words(part)):
+            items.append(ItemSaid(part, count))  # "three 20A breakers and one 32A": one more, of that option
     if len(items) < 2 or len(items) > MAX_ITEMS or not named:
         return []
     each = each_count(text)
@@ -217,23 +225,65 @@ def items_said(
     return items
 
 
+_OF_FORMS = frozenset({"ya", "za", "la", "cha", "vya", "wa"})
+
+
+def _elided_head(before: str, part: str) -> str | None:
+    """The thing a part after a join leaves unsaid when it starts with the "of" the part before used after
+    its thing ("tairi ya mbele / ya nyuma", "unga wa ugali / wa ngano"): that thing's words, without their
+    count; None when the part is not such an ellipsis."""
+    words, first = before.split(), part.split()[0]
+    if first not in _OF_FORMS:
+        return None
+    at = next((n for n in range(len(words) - 1, 0, -1) if words[n] in _OF_FORMS), None)
+    if at is None:
+        return None
+    head = item_words(" ".join(words[:at]))
+    return head or None
+
+
 def count_in_name(text: str, count: int, names: Collection[str]) -> bool:
     """Whether a count read from ``text`` is rather a number of the item's own name or options
     (``names``), said beside a word it stands beside there: "gauge 30 box profile" of "Mabati Box Profile
     Gauge 30 (3m)", "brown 30" of the colour "Brown 30". A number said twice ("3 jbl go 3") is a count
     once."""
+    return name_number_said(text, count, names) is not None
+
+
+def name_number_said(text: str, count: int, names: Collection[str]) -> str | None:
+    """The words of ``text`` that say ``count`` as a number of one of ``names`` (:func:`count_in_name`): the
+    number and the word beside it that stands beside it there ("96 page" of the option "pages 96")."""
     number = str(count)
-    said = normalize(text).replace("-", " ").split()
+    words = normalize(text).replace("-", " ").split()
+    said = [as_digits(w) for w in words]  # "two burner" of "Two-burner Gas Cooker", "burner mbili"
     if said.count(number) != 1:
-        return False
+        return None
     at = said.index(number)
-    beside_said = set(said[max(at - 1, 0) : at]) | set(said[at + 1 : at + 2])
-    for name in names:
-        own = re.findall(r"[a-z0-9]+", normalize(name))
-        for i, word in enumerate(own):
-            if word == number and beside_said & (set(own[max(i - 1, 0) : i]) | set(own[i + 1 : i + 2])):
-                return True
-    return False
+    for n in (at - 1, at + 1):
+        if not 0 <= n < len(said):
+            continue
+        forms = _forms(said[n])
+        for name in names:
+            own = [as_digits(w) for w in re.findall(r"[a-z0-9]+", normalize(name))]
+            for i, word in enumerate(own):
+                if word == number and forms & {
+                    f for w in own[max(i - 1, 0) : i] + own[i + 1 : i + 2] for f in _forms(w)
+                }:
+                    return " ".join(words[min(at, n) : max(at, n) + 1])
+    return None
+
+
+_DIGITS_OF = {w: str(n) for w, n in NUMBER_WORDS.items() if " " not in w and n < 12 and w != "both"}
+
+
+def as_digits(word: str) -> str:
+    """A number word as its digits ("two", "mbili": "2"); any other word as it is."""
+    return _DIGITS_OF.get(word, word)
+
+
+def _forms(word: str) -> set[str]:
+    """A word as said, as its term and as its English term: "page" and "pages", "kurasa" and "pages"."""
+    return {word, canonical(word), canonical(in_english(word))}
 
 
 def measures_said(text: str) -> list[str]:

@@ -130,6 +130,15 @@ COUNT_UNITS = (
     "kurasa",
     "copies",
     "nakala",
+    # the shapes things are sold in: blocks of a salt lick, bars of soap, rolls of tape, reams of paper
+    "blocks",
+    "block",
+    "bars",
+    "rolls",
+    "roll",
+    "reams",
+    "ream",
+    "rimu",
 )  # fmt: skip
 # units that belong to a product's name, never a count ("20000mAh", "256 GB", "2 kg", "55 inch")
 MEASURE_UNITS = (
@@ -190,6 +199,12 @@ _Q_BEFORE_PLURAL = re.compile(
     rf"(?<![\w.,])(?<!for )(?<!kwa ){_NUM}\s+(?!(?:{MEASURE_UNIT_ALT}|{_NOT_COUNTED})(?!\w))(?=[a-z][a-z']+s(?!\w))"
 )
 _Q_WORD = re.compile(rf"(?<!\w)({_WORD_ALT})(?!\w)")
+# "3 dozen", "two dozens", "dazeni mbili" (Swahili: the dozen first): twelve each
+_DOZEN_ALT = "dozens|dozen|dazeni|dazani"
+_Q_DOZENS = re.compile(
+    rf"(?<![\w.,])(?:(\d{{1,2}})|({_NUMBER_WORD_ALT}))\s+(?:{_DOZEN_ALT})(?!\w)|"
+    rf"(?<!\w)(?:dazeni|dazani)\s+(?:(\d{{1,2}})|({_NUMBER_WORD_ALT}))(?![\w.])"
+)
 # "ongeza moja", "add one more", "one more", "another one", "add 2 more"
 _Q_INCREMENT = re.compile(
     rf"(?<!\w)(?:(?:ongeza|add)\s+(?:(\d{{1,3}})|({_WORD_ALT}))(?:\s+(?:more|zaidi|ingine|nyingine))?|"
@@ -273,6 +288,9 @@ _CODE_STOP = frozenset(
 )  # fmt: skip
 _PHONE = re.compile(r"(?<![\d+])(?:\+?\s*\(?\s*254\s*\)?[\s.-]*|0)?([17](?:[\s.-]*\d){8})(?!\d)")
 _ORDER_REF = re.compile(r"\bord[\s-]?([2-9a-hjkmnp-tv-z]{5})\b", re.I)
+# a reference typed with a character ours never use (0, 1, I, L, O, U: a misread or mistyped one) is still the
+# reference the customer means: it is looked up and said not found, never read as nothing
+_MISTYPED_ORDER_REF = re.compile(r"\bord-([0-9a-z]{5})\b", re.I)
 
 EditAction = Literal["remove", "add_item", "fulfilment", "zone", "coupon", "quantity"]
 
@@ -351,6 +369,11 @@ def extract_quantity(
             and not (m.group(2) == "one" and not re.search(r"(?:make it|change|only|just)", m.group(0)))
         ):
             return QuantitySaid(value), [m.span()]
+    if m := _Q_DOZENS.search(plain):
+        digits, word = m.group(1) or m.group(3), m.group(2) or m.group(4)
+        dozens = int(digits) if digits else _PLAIN_NUMBER_WORDS.get(word, 0)
+        if dozens and _cap(12 * dozens):
+            return QuantitySaid(12 * dozens), [m.span()]
     for pattern in (_Q_UNIT_AFTER, _Q_UNIT_BEFORE, _Q_TIMES, _Q_AFTER_VERB, _Q_LEADING, _Q_BEFORE_PLURAL):
         if m := pattern.search(plain):
             digits = next(g for g in m.groups() if g)
@@ -561,7 +584,9 @@ def extract_phone(text: str) -> tuple[str | None, tuple[int, int] | None]:
 
 
 def extract_order_ref(text: str) -> str | None:
-    m = _ORDER_REF.search(text)
+    m = _ORDER_REF.search(text) or next(
+        (m for m in _MISTYPED_ORDER_REF.finditer(text) if any(c.isdigit() for c in m.group(1))), None
+    )
     return f"ORD-{m.group(1).upper()}" if m else None
 
 
@@ -715,9 +740,11 @@ def named_option(text: str, options: list[str]) -> str | None:
     # a word of several meanings may name an option by any of them ("ngege kubwa": big or large, Large)
     english += "".join(f" {option_words(' '.join(m))}" for m in meanings_of(text))
     forms = {o: {option_words(o), option_words(without_brackets(o))} for o in options}
+    # "three gang" of "3 Gang", "gang mbili" of "2 Gang": said whole only (never a lone number: "the black one")
+    spoken = {o: {w for form in forms[o] if len(form.split()) > 1 for w in _in_number_words(form)} for o in options}
     for words in (said_words, english):
         padded = f" {words} "
-        hits = [o for o in options if any(f" {form} " in padded for form in forms[o])]
+        hits = [o for o in options if any(f" {form} " in padded for form in forms[o] | spoken[o])]
         if len(hits) == 1:
             return hits[0]
         if len(hits) > 1:
@@ -728,6 +755,9 @@ def named_option(text: str, options: list[str]) -> str | None:
     best = max(overlap.values(), default=0)
     if best and list(overlap.values()).count(best) == 1:  # "dry cough" more than "chesty cough"
         return next(o for o, n in overlap.items() if n == best)
+    extreme = _extreme_measure(f"{said_words} {english}".split(), options)  # "vaseline ndogo": the 100ml
+    if extreme is not None:
+        return extreme
     numbers = said_words.split()
     ranged = [o for o in options if _numbers_said(re.findall(r"\d+", o), numbers)]  # "5-7" of "Age 5-7"
     if len(ranged) == 1:
@@ -735,6 +765,69 @@ def named_option(text: str, options: list[str]) -> str | None:
     digits = {w for w in numbers if w.isdigit()}  # "the 128 one": 128GB, when only one option is 128-something
     counted = [o for o in options if any(re.fullmatch(rf"{n}[a-z]+", option_words(o)) for n in digits)]
     return counted[0] if len(counted) == 1 else None
+
+
+_MEASURED_OPTION = re.compile(r"(\d+(?:\.\d+)?)(ml|l|g|kg|gb|tb|inch)")
+_MEASURE_BASE = {
+    "ml": ("volume", 1), "l": ("volume", 1000), "g": ("mass", 1), "kg": ("mass", 1000), "gb": ("data", 1),
+    "tb": ("data", 1024), "inch": ("length", 1),
+}  # fmt: skip
+# a size word said of an item whose options are measures: the smallest, the middle or the largest of them
+_SMALLEST = frozenset({"s", "smaller", "smallest", "little", "mini"})
+_LARGEST = frozenset({"l", "bigger", "biggest", "larger", "largest", "xl"})
+SIZE_WORDS_OF_MEASURES = "small smaller smallest little mini big bigger biggest large larger largest medium kubwa"
+
+
+def measured_options(options: list[str]) -> list[float] | None:
+    """The sizes of options that are all measures of one kind ("250ml", "100ml"; "50kg", "25kg"), in one
+    unit; None when any is not, or they are of different kinds."""
+    sizes, kinds = [], set()
+    for option in options:
+        m = _MEASURED_OPTION.fullmatch(option_words(without_brackets(option)).replace(" ", ""))
+        if m is None:
+            return None
+        kind, factor = _MEASURE_BASE[m.group(2)]
+        kinds.add(kind)
+        sizes.append(float(m.group(1)) * factor)
+    return sizes if len(sizes) >= 2 and len(kinds) == 1 and len(set(sizes)) == len(sizes) else None
+
+
+def _extreme_measure(said: list[str], options: list[str]) -> str | None:
+    """The option a size word names among options that are measures: small the smallest, big or large the
+    largest, medium the middle one of three ("vaseline ndogo" of 250ml and 100ml: 100ml)."""
+    sizes = measured_options(options)
+    if sizes is None:
+        return None
+    words = set(said)
+    small, large = bool(words & _SMALLEST), bool(words & _LARGEST)
+    ranked = sorted(range(len(options)), key=lambda i: sizes[i])
+    if small != large:
+        return options[ranked[0] if small else ranked[-1]]
+    if not small and ("m" in words or "medium" in words) and len(options) == 3:
+        return options[ranked[1]]
+    return None
+
+
+_WORDS_OF_DIGITS: dict[str, list[str]] = {}
+for _word, _value in NUMBER_WORDS.items():
+    if " " not in _word and _value <= 10 and _word != "both":
+        _WORDS_OF_DIGITS.setdefault(str(_value), []).append(_word)
+
+
+def _in_number_words(form: str) -> set[str]:
+    """An option's words with its one small number said in words, in either order ("3 gang": "three gang",
+    "gang tatu")."""
+    words = form.split()
+    digits = [n for n, w in enumerate(words) if w in _WORDS_OF_DIGITS]
+    if len(digits) != 1:
+        return set()
+    at = digits[0]
+    rest = words[:at] + words[at + 1 :]
+    out = set()
+    for said in _WORDS_OF_DIGITS[words[at]]:
+        out.add(" ".join([*words[:at], said, *words[at + 1 :]]))
+        out.add(" ".join([*rest, said]) if at == 0 else " ".join([said, *rest]))
+    return out
 
 
 def _numbers_said(own: list[str], words: list[str]) -> bool:

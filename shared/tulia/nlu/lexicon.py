@@ -13,7 +13,7 @@ import unicodedata
 def normalize(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    plain = re.sub(r"[^\w\s#+-]", " ", plain)
+    plain = re.sub(r"(?!(?<=\d)\.(?=\d))[^\w\s#+-]", " ", plain)  # a decimal point stays: "2.5mm", "1.8L"
     return re.sub(r"\s+", " ", plain).strip()
 
 

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from tulia.domain.literals import DetectedLang, GovernorClass, Intent
-from tulia.nlu.frame_extract import extract_coupon, measures_in_digits
+from tulia.nlu.frame_extract import extract_coupon, extract_order_ref, measures_in_digits
 from tulia.nlu.lexicon import (
     DELIVERY_COMPLAINT,
     DELIVERY_WORDS,
@@ -44,11 +44,11 @@ if TYPE_CHECKING:
 
 MAX_TEXT = 1000  # longer messages are read up to here
 
-_ORDER_REF = re.compile(r"\bord[\s-]?([2-9a-hjkmnp-tv-z]{5})\b", re.I)
 # a thing the customer has is no wish to buy it: the word after "my" ("where can I park my car?" at a shop
 # that sells car chargers) or before a Swahili possessive ("simu yangu imeharibika")
 _POSSESSED = re.compile(
-    r"\b(?:my|our)\s+\w+|\b\w+\s+(?:yangu|wangu|langu|changu|zangu|vyangu|yetu|wetu|letu|chetu|zetu|vyetu)\b"
+    r"\b(?:my|our)\s+\w+|\b\w+\s+(?:yangu|wangu|langu|changu|zangu|vyangu|yetu|wetu|letu|chetu|zetu|vyetu)\b|"
+    r"\b(?:i have|i ve got|we have|niko na|tuko na|nina)\s+(?:a\s+|an\s+)?\w+"  # "niko na shamba": I have a farm
 )
 _PHONE = re.compile(r"(?<!\d)(\+?254[\s-]?|0)?([17]\d{2})[\s-]?(\d{3})[\s-]?(\d{3})(?!\d)")
 _AMOUNT = r"(?:ksh\.?|kes|kshs|sh\.?)?\s*(\d[\d,]*(?:\.\d+)?)\s*(k|thao|thousand|elfu|ngiri|bob)?"
@@ -84,6 +84,10 @@ FUNCTION_WORDS = frozenset(
 _MULTIPLIERS = {"k": 1000, "thao": 1000, "thousand": 1000, "elfu": 1000, "ngiri": 1000, "bob": 1}
 
 
+# an order reference in a message, taken out of what is searched (extract_order_ref reads it)
+_ORDER_REF = re.compile(r"\bord(?:[\s-]?[2-9a-hjkmnp-tv-z]{5}|-[0-9a-z]{5})\b", re.I)
+
+
 def _amount(number: str, unit: str | None) -> int | None:
     try:
         value = float(number.replace(",", ""))
@@ -116,7 +120,7 @@ def extract_slots(text: str) -> Slots:
     quantity = None
     if m := _QUANTITY.search(text):
         quantity = int(m.group(1) or m.group(2))
-    ref = _ORDER_REF.search(text)
+    ref = extract_order_ref(text)
     code, _spans = extract_coupon(text)  # the order frame's reading of "coupon code: X" (never "CODE")
     if code is None and (m := _CODE_TOKEN.search(text)):
         code = m.group(1)
@@ -131,7 +135,7 @@ def extract_slots(text: str) -> Slots:
         budget_max=budget_max,
         budget_min=budget_min,
         quantity=quantity if quantity and 0 < quantity <= 1000 else None,
-        order_ref=f"ORD-{ref.group(1).upper()}" if ref else None,
+        order_ref=ref,
         coupon_code=code,
         phone=phone,
         wants_delivery=wants_delivery,
@@ -299,7 +303,8 @@ def catalog_evidence(plain: str, catalog: CatalogWords | None) -> int | None:
         and t not in NUMBER_TERMS
         and t not in FUNCTION_WORDS
     ]
-    product_terms = [t for t in content if len(t) > 1 and t in catalog.product_terms]
+    # a word in another number or noun class than the shop writes it ("madumu" of "dumu") names it too
+    product_terms = [t for t in content if len(t) > 1 and catalog.own_word(t) in catalog.product_terms]
     names_a_kind = any(t in catalog.kinds for t in product_terms)
     if content and len(product_terms) / len(content) < 0.3 and not names_a_kind:
         return 0
@@ -369,7 +374,9 @@ class RulesEngine:
     @staticmethod
     def _governor(text: str, plain: str, intent: Intent) -> tuple[GovernorClass, float]:
         # consonant runs are looked for inside words: "Full HD Smart TV" joined would look like noise
-        if _SPAMMY.search(text) or (plain and any(_GIBBERISH.search(word) for word in plain.split())):
+        # a dash or a plus between words is a separator ("plates - 6"), never noise; a message of nothing else is
+        words = [w for w in plain.split() if w.strip("-+#")] or plain.split()
+        if _SPAMMY.search(text) or any(_GIBBERISH.search(word) for word in words):
             return "spam", 0.9
         if intent == "spam_casual":
             return "casual", 0.85

@@ -36,6 +36,10 @@ class CatalogWords(Protocol):
         """``text``'s search terms in the shop's words (its vocabulary folded in)."""
         ...
 
+    def own_word(self, term: str) -> str:
+        """The shop's own form of a term ("dumu" of "madumu", "chapati" of "chapatis"), else the term."""
+        ...
+
 
 @dataclass(frozen=True)
 class Slots:

@@ -111,6 +111,11 @@ class _Doc:
 
 
 _NAME_JOINS = frozenset({"and", "na", "&", "+"})
+# the numbers a name may say in words ("Two-burner Gas Cooker")
+_NAME_NUMBER_WORDS = {
+    "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
+    "nine": "9", "ten": "10", "moja": "1", "mbili": "2", "tatu": "3", "nne": "4", "tano": "5", "sita": "6",
+}  # fmt: skip
 NUMBERS = frozenset(
     "one two three four five six seven eight nine ten dozen moja mbili tatu nne tano sita saba nane tisa kumi "
     "ishirini thelathini arobaini hamsini dazeni".split()
@@ -235,14 +240,16 @@ class CatalogIndex:
             self.option_terms.update(self.terms(" ".join([dimension.name, *(o.value for o in dimension.options)])))
         # an option with its dimension's name ("size 36"): the number said after that name is the option
         for named in (item.name, *(f"{d.name} {o.value}" for d in item.variants for o in d.options)):
-            for number in re.findall(r"(?<![a-z0-9])\d+(?![a-z0-9])", fold(named)):
+            numbers = re.findall(r"(?<![a-z0-9.])\d+(?![a-z0-9]|\.\d)", fold(named))  # not of "1.8L"
+            numbers += [_NAME_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", fold(named)) if w in _NAME_NUMBER_WORDS]
+            for number in numbers:  # "Two-burner Gas Cooker" is numbered 2
                 self.numbered[number].add(named)
                 self.numbered_items[number].add(item.item_id)
         self.option_values[item.item_id] = frozenset(
             key
             for d in item.variants
             for o in d.options
-            for word in {fold(o.value), *raw_tokens(o.value)}
+            for word in {fold(o.value), *raw_tokens(o.value)} - _decimal_parts(o.value)
             for key in (word, participle_verb(word))
         )
         words = re.findall(r"[\w'-]+|[&+]", fold(item.name))
@@ -304,7 +311,7 @@ class CatalogIndex:
         others += [f"{b}{term[len(a) :]}" for a, b in _NOUN_CLASS_NUMBERS if term.startswith(a) and len(term) > 4]
         return next((own for own in others if own in self.postings), None)
 
-    def _own_word(self, term: str) -> str:
+    def own_word(self, term: str) -> str:
         """The shop's own form of a word (:meth:`_other_form`), else the word as said."""
         return term if term in self.postings else self._other_form(term) or term
 
@@ -383,7 +390,7 @@ class CatalogIndex:
                 continue
             kept.append(tokens[i])
             i += 1
-        kept = [self._own_word(t) for t in kept]  # "vinywaji" of a shop that writes "kinywaji"
+        kept = [self.own_word(t) for t in kept]  # "vinywaji" of a shop that writes "kinywaji"
         q_terms = self.folding.terms(" ".join(kept))
         # the head word: English puts it last ("iphone 15 case", "braiding hair"), Swahili first, before
         # a connector ("kava ya simu", "nywele za kusuka"), as English before "for" or "of"; colours, sizes and
@@ -516,3 +523,8 @@ class CatalogIndex:
     def _ruled_out(doc: _Doc, excluded: set[str]) -> bool:
         """ "sio earphones": not of that kind; "not samsung": not of that brand."""
         return bool(excluded) and bool(excluded & (doc.kinds | doc.brand))
+
+
+def _decimal_parts(text: str) -> set[str]:
+    """The digits of a decimal number's two sides ("1" and "8" of "1.8L"): never a number said on its own."""
+    return {part for m in re.finditer(r"(\d+)\.(\d+)", fold(text)) for part in m.groups()}

@@ -46,6 +46,16 @@ def stem(token: str) -> str:
     return token
 
 
+# the Swahili "of" agrees with its noun's class ("taa ya mbele", "taa za mbele"; "kitabu cha", "vitabu vya"): in
+# a phrase of the lexicon or of a shop any of its forms is the same word
+_OF_FORMS = frozenset({"ya", "za", "la", "cha", "vya", "wa"})
+
+
+def phrase_stem(token: str) -> str:
+    """A token as the phrases of the lexicon and of the shops are keyed: its stem, any "of" as "ya"."""
+    return "ya" if token in _OF_FORMS else stem(token)
+
+
 _SW_UNITS = {"moja": 1, "mbili": 2, "tatu": 3, "nne": 4, "tano": 5, "sita": 6, "saba": 7, "nane": 8, "tisa": 9}
 _SW_TENS = {
     "kumi": 10, "ishirini": 20, "thelathini": 30, "arobaini": 40, "hamsini": 50, "sitini": 60, "sabini": 70,
@@ -91,7 +101,7 @@ def lexicon_meanings(path: Path = SHOP_LEXICON_FILE) -> dict[tuple[str, ...], se
         english, _, variants = line.partition("|")
         target = tuple(_TOKEN.findall(fold(english)))
         for variant in variants.split(","):
-            key = tuple(stem(w) for w in _TOKEN.findall(fold(variant)))
+            key = tuple(phrase_stem(w) for w in _TOKEN.findall(fold(variant)))
             if key and key != target and not (len(key) == 1 and key[0] in GENERIC_WORDS):
                 meanings.setdefault(key, set()).add(target)
     return meanings
@@ -193,7 +203,7 @@ def in_english(text: str) -> str:
     i = 0
     while i < len(toks):
         for n in range(min(_LONGEST_ENTRY, len(toks) - i), 0, -1):
-            english = SHOP_LEXICON.get(tuple(stem(t) for t in toks[i : i + n]))
+            english = SHOP_LEXICON.get(tuple(phrase_stem(t) for t in toks[i : i + n]))
             if english is None and n == 1:
                 english = _sw_root_meaning(toks[i])
             if english is not None:
@@ -245,7 +255,7 @@ class Folding:
                 if len(words) == 1:
                     self.words.setdefault(words[0], term)
                 elif words:
-                    self.phrases.setdefault(tuple(stem(w) for w in words), term)  # "power banks" too
+                    self.phrases.setdefault(tuple(phrase_stem(w) for w in words), term)  # "power banks" too
             self.words.setdefault(term, term)
         self._longest = max((len(p) for p in self.phrases), default=1)
         own = set(self.words)  # the generic and the shop's words are never rewritten
@@ -277,7 +287,7 @@ class Folding:
 
     def _fold_phrases(self, toks: list[str]) -> list[str]:
         """The shop's phrases as their terms, then the lexicon's words and phrases as their English words."""
-        stems = [stem(t) for t in toks]
+        stems = [phrase_stem(t) for t in toks]
         out: list[str] = []
         i = 0
         while i < len(toks):

@@ -16,14 +16,17 @@ from tulia.graph.frame import FrameLine, OrderFrame, ShopOptions, VariantChoice
 from tulia.graph.nodes import t
 from tulia.graph.slots import ask
 from tulia.nlg.templates import money
-from tulia.nlu.basket_words import count_in_name, measured_count, measures_said
+from tulia.nlu.basket_words import as_digits, count_in_name, measured_count, measures_said, name_number_said
 from tulia.nlu.frame_extract import (
     COUNT_UNIT_WORDS,
     COUNT_UNITS,
     MEASURE_UNITS,
+    NUMBER_WORDS,
+    SIZE_WORDS_OF_MEASURES,
     FrameDelta,
     QuantitySaid,
     extract_quantity,
+    measured_options,
     residual_words,
     without_negated_counts,
 )
@@ -104,7 +107,8 @@ def named_back(line: FrameLine) -> str:
 def _count_besides(text: str, number: int) -> tuple[QuantitySaid | None, list[tuple[int, int]], int, str] | None:
     """The count ``text`` says once ``number`` (a number of a name or option) is blanked out, the same
     length kept: (that count, its spans, where the number was, the blanked text); None when it is not said."""
-    at = re.search(rf"(?<![\w.]){number}(?![\w.])", text)
+    words = "|".join([str(number), *(w for w, n in NUMBER_WORDS.items() if n == number and " " not in w)])
+    at = re.search(rf"(?<![\w.])(?:{words})(?![\w.])", text)  # "2" or "two", "mbili"
     if at is None:
         return None
     blank = text[: at.start()] + " " * (at.end() - at.start()) + text[at.end() :]
@@ -247,7 +251,26 @@ def with_pack_words(query: str, said: str, index: CatalogIndex) -> str:
 def wanted_words(body: str, delta: FrameDelta, index: CatalogIndex) -> str:
     """The words of a message that may name items: what the frame's extractors did not read, without
     fillers, with the pack words the shop's names use (:func:`with_pack_words`)."""
-    return with_pack_words(product_query(residual_words(body, delta)), body, index)
+    return with_pack_words(
+        with_name_numbers(product_query(residual_words(body, delta)), body, delta, index), body, index
+    )
+
+
+def with_name_numbers(query: str, body: str, delta: FrameDelta, index: CatalogIndex) -> str:
+    """``query`` with a number of one of the shop's names or options and the word it stands beside put back
+    when reading the message's count took them out ("a dozen 96 page exercise books": "96 page" is the
+    option pages 96, not a count)."""
+    if not query.strip():
+        return query
+    counted = delta.quantity.value if delta.quantity is not None else None
+    out = query
+    for number in dict.fromkeys(re.findall(r"(?<![\w.])\d{1,4}(?![\w.])", normalize(body))):
+        if int(number) == counted or number in out.split() or number not in index.numbered:
+            continue
+        words = name_number_said(body, int(number), index.numbered[number])
+        if words is not None:
+            out = f"{out} {words}"
+    return out
 
 
 def echo_words(words: str, limit: int = 40) -> str:
@@ -277,15 +300,29 @@ def one_clear_match(
         # what a name says in brackets is how it is packed ("Avocado (each)", "Eggs (tray of 30)"), not its name
         return set(terms(without_brackets(r["name"]))) - set(terms(r.get("brand") or ""))
 
-    said_keys = {verb_key(t) for t in said - CONNECTORS}  # "waliochinjwa" (dress) of the option Dressed
+    # "waliochinjwa" (dress) of the option Dressed; "three gang" of the option 3 Gang
+    said_keys = {verb_key(as_digits(t)) for t in said - CONNECTORS}
 
     def says_all(r: dict[str, Any]) -> bool:  # every word said is of its name, brand or options
-        options = (o for v in r.get("variants") or [] for o in [v["name"], *v["options"]])
+        variants = r.get("variants") or []
+        options = [o for v in variants for o in [v["name"], *v["options"]]]
+        if any(measured_options(v["options"]) for v in variants):
+            options.append(SIZE_WORDS_OF_MEASURES)  # "vaseline ndogo": its smaller size
         return said_keys <= {verb_key(t) for t in terms(" ".join([r["name"], r.get("brand") or "", *options]))}
 
     # the one item that says all that was said, some of it by its own name ("vifaranga vya kienyeji improved":
     # Day-old Chicks, breed Kienyeji Improved; "beans with chapati": Beans and Rice, side Chapati, not Chapati)
-    whole = [r for r in results if says_all(r) and said & own_name(r)]
+    # ("vaseline ndogo": Vaseline Petroleum Jelly, its smaller size, when no other result is a Vaseline; "colour
+    # 27": the braids, when no other result has that colour)
+    def options_only(r: dict[str, Any]) -> bool:
+        options = [o for v in r.get("variants") or [] for o in [v["name"], *v["options"]]]
+        return said_keys <= {verb_key(t) for t in terms(" ".join(options))}
+
+    whole = [
+        r
+        for r in results
+        if says_all(r) and (said & (own_name(r) | set(terms(r.get("brand") or ""))) or options_only(r))
+    ]
     full = [r for r in results if (name := own_name(r)) and name <= said]
     if full:
         best = max(full, key=lambda r: len(own_name(r)))

@@ -94,6 +94,7 @@ from tulia.nlu.frame_extract import (
     QuantitySaid,
     extract_delta,
     extract_method,
+    extract_order_ref,
     may_name_code,
     named_option,
     residual_words,
@@ -642,7 +643,8 @@ def _other_business(turn: Turn, body: str) -> bool:
 
 
 _QUESTION_LEAD = re.compile(
-    r"^(?:how|what|when|where|which|who|why|do|does|is|are|can|will|mna|mnaweza|je|ni lini|lini|saa ngapi|"
+    r"^(?:how|what|when|where|which|who|why|do|does|did|is|are|was|were|has|have|can|could|will|would|mna|mnaweza|"
+    r"je|ni lini|lini|saa ngapi|"
     r"wapi|bei gani|ngapi|kuna|naweza|nitapata|mtaleta|mnaleta)\b"
 )
 
@@ -661,7 +663,8 @@ def _asks_aside(body: str, index: CatalogIndex) -> bool:
     """A question (asked with "?" or a question word) the reader is sure is about another matter
     (the shop's hours, fees, an order, offers, a person), not the sale's step."""
     plain = normalize(body)
-    if not plain or not ("?" in body or _QUESTION_LEAD.match(plain)):
+    # an order's reference is asked about whatever the words around it ("ORD-U7C2W imefika wapi")
+    if not plain or not ("?" in body or _QUESTION_LEAD.match(plain) or extract_order_ref(body)):
         return False
     reading = message_reader().read(body, product_terms=catalog_evidence(plain, index))
     return reading.label in SIDE_INTENTS and reading.confidence >= SURE
