@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 PHRASE_SETS = ("issue18", "tuning")  # tuning data (issue 18's held-out set included since issue 30)
 # the blind held-out sets: written blind and frozen, their misses never listed (eval/blind/README.md)
 BLIND_SETS = {"blind": "blind/heldout.txt", "blind2": "blind/heldout-2.txt"}
-# tuning data in the blind sets' format: slots (the six shops), trades and trades2 to trades7 (shops of trades
+# tuning data in the blind sets' format: slots (the six shops), trades and trades2 to trades8 (shops of trades
 # the corpus had not)
 BLIND_FORMAT_SETS = {
     **BLIND_SETS,
@@ -51,8 +51,21 @@ BLIND_FORMAT_SETS = {
     "trades5": "tuning/trades-5.txt",
     "trades6": "tuning/trades-6.txt",
     "trades7": "tuning/trades-7.txt",
+    "trades8": "tuning/trades-8.txt",
 }
-SETS = (*BLIND_SETS, "slots", "trades", "trades2", "trades3", "trades4", "trades5", "trades6", "trades7", *PHRASE_SETS)
+SETS = (
+    *BLIND_SETS,
+    "slots",
+    "trades",
+    "trades2",
+    "trades3",
+    "trades4",
+    "trades5",
+    "trades6",
+    "trades7",
+    "trades8",
+    *PHRASE_SETS,
+)
 INTENTS = frozenset(literals.INTENTS)
 SLOT_KEYS = frozenset({"quantity", "zone", "mode", "method", "coupon_code", "order_ref", "budget_min", "budget_max"})
 LANGUAGES = frozenset({"en", "sw", "sheng"})

@@ -59,11 +59,13 @@ def test_kuku_wa_kienyeji_is_the_kienyeji_chicken_not_nothing(shops: Services) -
     assert "KES 1,100" in reply
 
 
-def test_steak_without_bone_lists_the_boneless_beef_first_and_keeps_the_two_kilos(shops: Services) -> None:
+def test_steak_without_bone_is_the_boneless_beef_and_keeps_the_two_kilos(shops: Services) -> None:
     chat = customer(shops, "nyama-bora")
-    shortlist = chat.send("steki bila mfupa kilo mbili")
-    assert shortlist.index("Boneless Beef 1kg") < shortlist.index("Beef on the Bone 1kg")
-    chat.send("1")
+    reply = chat.send("steki bila mfupa kilo mbili")
+    # "steki" is the steak the shop's tags name its boneless beef by, "bila mfupa" says it has no bone: taken at
+    # once (since issue 30's sixth session the shop's own tags explain the words said), never the beef on the bone
+    assert "Boneless Beef 1kg" in reply
+    assert "Beef on the Bone" not in reply
     assert lines(chat) == {"NB-BEF-02": (2, {})}
 
 

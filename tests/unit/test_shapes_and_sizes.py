@@ -13,6 +13,7 @@ from tulia.nlu.frame_extract import extract_order_ref, extract_quantity, measure
 from tulia.nlu.lexicon import normalize
 from tulia.nlu.rules import RulesEngine, catalog_evidence
 from tulia.search.catalog_index import CatalogIndex
+from tulia.search.measures import is_own_measure, packs_of
 from tulia.search.text import in_english
 
 
@@ -160,3 +161,38 @@ def test_a_word_in_another_noun_class_is_evidence_of_the_shops_word() -> None:
         ]
     )
     assert catalog_evidence("madumu 2", catalog) == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "options", "chosen"),
+    [
+        ("mala mbili za nusu lita", ["500ml", "1L"], "500ml"),
+        ("half a litre please", ["500ml", "1L"], "500ml"),
+        ("samli ya robo kilo", ["250g", "500g"], "250g"),
+        ("quarter kilo", ["250g", "500g"], "250g"),
+        ("nusu kilo", ["1kg", "2kg"], None),  # no such size: nothing named
+    ],
+)
+def test_half_and_quarter_measures_name_their_size(message: str, options: list[str], chosen: str | None) -> None:
+    assert named_option(message, options) == chosen
+
+
+def test_a_measure_of_a_thing_sold_by_that_measure_counts_it_from_one() -> None:
+    assert packs_of("1 lita", "Bleach (per litre)") == 1
+    assert packs_of("3 litres", "Bleach (per litre)") == 3
+    assert packs_of("2kg", "Jogoo Maize Flour 2kg") is None  # its own size, not a count
+    assert is_own_measure("2kg", "Jogoo Maize Flour 2kg")
+    assert not is_own_measure("5kg", "Jogoo Maize Flour 2kg")
+
+
+def test_a_tag_that_ends_with_a_kind_makes_the_item_that_kind() -> None:
+    index = CatalogIndex(
+        [
+            CatalogItem(tenant_id="t", item_id="LQS", name="Liquid Soap", category="Liquid Soap", price=80),
+            CatalogItem(
+                tenant_id="t", item_id="DSW", name="Dishwashing Liquid", category="Dishwashing", price=100,
+                tags=["dish soap"],
+            ),
+        ]
+    )  # fmt: skip
+    assert [hit.item_id for hit in index.search("dish soap").hits][:1] == ["DSW"]

@@ -187,6 +187,7 @@ def items_said(
     conjoined: Collection[tuple[str, str]] = (),
     describes: Callable[[str], bool] | None = None,
     one_item: Callable[[str], bool] | None = None,
+    fitting: Callable[[str], set[str]] | None = None,
 ) -> list[ItemSaid]:
     """The items a message lists, when it lists two or more things the shop sells (else ``[]``). A part
     that only names options (``describes``: "..., charcoal grey colour") goes on describing the item
@@ -205,7 +206,7 @@ def items_said(
     named = 0
     for part in parts:
         count = count_of(part)
-        if not item_words(part).strip():
+        if not item_words(part).strip() and not _pack_word_names_another(part, items, fitting):
             # "kienyeji eggs, one tray", "afia tropical, x2": a count alone is the count of the item before it
             if items and count is not None and items[-1].quantity is None:
                 items[-1] = ItemSaid(items[-1].text, count)
@@ -240,6 +241,17 @@ def _elided_head(before: str, part: str) -> str | None:
         return None
     head = item_words(" ".join(words[:at]))
     return head or None
+
+
+def _pack_word_names_another(part: str, before: list[ItemSaid], fitting: Callable[[str], set[str]] | None) -> bool:
+    """Whether a part said only with a pack word names a thing of its own, one the shop sells by that word and
+    the part before did not name ("maziwa lita nne na chupa mbili": two bottles, at a shop that sells bottles;
+    "kienyeji eggs, one tray" is the eggs' count)."""
+    if fitting is None:
+        return False
+    named = {i for w in part.split() if w in COUNT_UNITS for i in fitting(w)}
+    # the eggs the part before named are all sold by the tray: the tray is their count
+    return bool(named) and not (before and fitting(item_words(before[-1].text)) <= named)
 
 
 def count_in_name(text: str, count: int, names: Collection[str]) -> bool:

@@ -390,9 +390,14 @@ def extract_quantity(
         if word == "one":
             counted = before and before[0] in ("just", "only", "need", "want", "take", "buy", "get", "be", "is", "ni")
             # "one tray", "one 90kg bag": a count of packs
+            next_two = plain[m.end() :].split()[:2]
             counted = counted or (
                 bool(after)
-                and (after[0] in COUNT_UNIT_WORDS or bool(MEASURE_TOKEN.fullmatch(after[0])))
+                and (
+                    after[0] in COUNT_UNIT_WORDS
+                    or bool(MEASURE_TOKEN.fullmatch(after[0]))
+                    or (len(next_two) == 2 and bool(MEASURE_TOKEN.fullmatch("".join(next_two))))  # "one 20 litre"
+                )
                 and not _ASKS_AMOUNT.search(plain)
             )
             answered = bare_number_is_quantity and m.start() == 0  # "one, deliver to Westlands" to "how many?"
@@ -713,10 +718,22 @@ _SIZE_ALT = "|".join(sorted((re.escape(w) for w in _SIZE_WORDS), key=len, revers
 _UNIT_ALT_OPTION = "|".join(sorted((re.escape(w) for w in _UNIT_WORDS), key=len, reverse=True))
 
 
+# half and quarter measures said in words, as the sizes catalogs write ("nusu lita": 500ml, "robo kilo": 250g)
+_FRACTIONS = (
+    (re.compile(r"(?<!\w)(?:nusu|half(?: a)?)\s+(?:lita|litre|liter|ltr)(?!\w)"), "500ml"),
+    (re.compile(r"(?<!\w)(?:robo|quarter(?: of a| a)?)\s+(?:lita|litre|liter|ltr)(?!\w)"), "250ml"),
+    (re.compile(r"(?<!\w)(?:nusu|half(?: a)?)\s+(?:kilo|kg)(?!\w)"), "500g"),
+    (re.compile(r"(?<!\w)(?:robo|quarter(?: of a| a)?)\s+(?:kilo|kg)(?!\w)"), "250g"),
+)
+
+
 def option_words(text: str) -> str:
     """Words of an option or of a message in one form: colours in English, size words as sizes, a
-    number and its unit joined ("1 litre" -> "1l", "128 gb" -> "128gb")."""
-    plain = " ".join(COLOURS.get(w, w) for w in measures_in_digits(normalize(text)).replace("-", " ").split())
+    number and its unit joined ("1 litre" -> "1l", "128 gb" -> "128gb"), half and quarter measures as sizes."""
+    plain = normalize(text)
+    for fraction, size in _FRACTIONS:
+        plain = fraction.sub(size, plain)
+    plain = " ".join(COLOURS.get(w, w) for w in measures_in_digits(plain).replace("-", " ").split())
     plain = re.sub(
         rf"(?<![\w.])(\d+(?:\.\d+)?)\s*({_UNIT_ALT_OPTION})(?!\w)",
         lambda m: m.group(1) + _UNIT_WORDS[m.group(2)],

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 
 from tulia.domain.catalog import CatalogItem
-from tulia.search.measures import packs_of
+from tulia.search.measures import is_own_measure, packs_of
 from tulia.search.text import (
     CONNECTORS,
     GENERIC_TERMS,
@@ -174,6 +174,9 @@ class CatalogIndex:
         for doc in self.docs:  # a name that ends with a kind word is of that kind too
             if doc.name_tail in self.kinds:
                 doc.kinds = doc.kinds | {doc.name_tail}
+            # and so is a name the shop gives it in a tag ("dish soap" of "Dishwashing Liquid": a soap)
+            tag_tails = {terms[-1] for tag in doc.tags if len(terms := self.terms(tag)) > 1}
+            doc.kinds = doc.kinds | (tag_tails & self.kinds)
             doc.own_name = doc.own_name - self.brands  # "Samsung ... Case" by Generic still only names a Samsung
         self.avg_len = (sum(d.length for d in self.docs) / len(self.docs)) if self.docs else 1.0
         n = len(self.docs)
@@ -325,6 +328,10 @@ class CatalogIndex:
         """One item's name ("" for an item the index does not have)."""
         return next((doc.name for doc in self.docs if doc.item_id == item_id), "")
 
+    def names_of(self, item_id: str) -> frozenset[str]:
+        """Every term that names one item: its name, brand, category, tags and options."""
+        return next((doc.named for doc in self.docs if doc.item_id == item_id), frozenset())
+
     def item_kinds(self, item_id: str) -> frozenset[str]:
         """The kinds of thing one item is (its category's head words: "egg" of "Eggs")."""
         return next((doc.kinds for doc in self.docs if doc.item_id == item_id), frozenset())
@@ -341,7 +348,11 @@ class CatalogIndex:
                 continue
             if (m := _MEASURE_SAID.fullmatch(term)) and m.group(2) in MEASURES:
                 # "tomatoes 2kg" of "Tomatoes 1kg": a measure is the item's own, or a count of its packs
-                docs = {n for n, doc in enumerate(self.docs) if term in doc.named or packs_of(term, doc.name)}
+                docs = {
+                    n
+                    for n, doc in enumerate(self.docs)
+                    if term in doc.named or packs_of(term, doc.name) or is_own_measure(term, doc.name)
+                }
                 matching = docs if matching is None else matching & docs
                 continue
             expanded = [t for t, factor in self.expand(term) if factor >= PREFIX]

@@ -31,10 +31,12 @@ def _plain(text: str) -> str:
 def packs_of(said_in_digits: str, item_name: str) -> int | None:
     """How many packs of ``item_name`` the one measure in ``said_in_digits`` is: "2 kg" of "Wire Nails 1kg"
     is 2, "3 litres" of "Fresha Milk 1L" 3, "20 metres" of "Cable (per metre)" 20. ``None`` when the measure
-    is the item's own ("2kg" of "Jogoo Maize Flour 2kg"), of another kind, or does not divide into packs."""
+    is the item's own ("2kg" of "Jogoo Maize Flour 2kg"; but "1 litre" of "Bleach (per litre)" is 1), of another
+    kind, or does not divide into packs."""
     said = MEASURE.findall(said_in_digits.casefold())
     name = _plain(item_name)
-    own = [("1", unit) for unit in _PER_MEASURE.findall(name)] or MEASURE.findall(name)
+    per_measure = [("1", unit) for unit in _PER_MEASURE.findall(name)]
+    own = per_measure or MEASURE.findall(name)
     if len(said) != 1 or len(own) != 1:
         return None
     (said_value, said_unit), (own_value, own_unit) = said[0], own[0]
@@ -43,7 +45,22 @@ def packs_of(said_in_digits: str, item_name: str) -> int | None:
         return None
     said_amount = float(said_value) * said_base[1]
     own_amount = float(own_value) * own_base[1]
-    if own_amount <= 0 or said_amount == own_amount:
-        return None
+    if own_amount <= 0 or (said_amount == own_amount and not per_measure):
+        return None  # "2kg" of "Jogoo 2kg" is its size; "1 litre" of "Bleach (per litre)" is one of it
     packs = said_amount / own_amount
-    return int(packs) if packs == int(packs) and 1 < packs <= 1000 else None
+    return int(packs) if packs == int(packs) and (1 if per_measure else 2) <= packs <= 1000 else None
+
+
+def is_own_measure(said_in_digits: str, item_name: str) -> bool:
+    """Whether the one measure said is the item's own: "1 litre" of "Bleach (per litre)", "2kg" of "Jogoo Maize
+    Flour 2kg"."""
+    said = MEASURE.findall(said_in_digits.casefold())
+    name = _plain(item_name)
+    own = [("1", unit) for unit in _PER_MEASURE.findall(name)] or MEASURE.findall(name)
+    if len(said) != 1 or len(own) != 1:
+        return False
+    (said_value, said_unit), (own_value, own_unit) = said[0], own[0]
+    said_base, own_base = _UNIT_BASE.get(said_unit), _UNIT_BASE.get(own_unit)
+    if said_base is None or own_base is None or said_base[0] != own_base[0]:
+        return False
+    return float(said_value) * said_base[1] == float(own_value) * own_base[1]

@@ -159,6 +159,7 @@ def listed_items(text: str, index: CatalogIndex) -> list[ItemSaid]:
         index.conjoined,
         describes=index.only_options,
         one_item=lambda words: bool(index.full_matches(words)[0]),
+        fitting=lambda words: set(index.full_matches(words)[0]),
     )
     return [_of_the_kind_before(item, items[n - 1], index) if n else item for n, item in enumerate(items)]
 
@@ -198,7 +199,7 @@ def find_wish(
     that names a thing shops sell ("samaki" at a hardware store) means it is not sold here."""
     fitting_ids, unknown = index.full_matches(query)
     fitting = [r for r in results if r["item_id"] in set(fitting_ids)]
-    named = one_clear_match(query, results, index.terms) or _most_named(fitting, query, index)
+    named = one_clear_match(query, results, index.terms, index.names_of) or _most_named(fitting, query, index)
     if named is None and any(w in SHOP_NOUNS for w in unknown):
         return None, []
     return named, fitting

@@ -33,6 +33,7 @@ from tulia.nlu.frame_extract import (
 from tulia.nlu.lexicon import normalize
 from tulia.nlu.rules import product_query
 from tulia.search.catalog_index import NUMBERS, CatalogIndex
+from tulia.search.measures import is_own_measure
 from tulia.search.text import CONNECTORS, verb_key, without_brackets
 from tulia.search.text import terms as terms_of
 
@@ -229,13 +230,19 @@ def with_pack_words(query: str, said: str, index: CatalogIndex) -> str:
     maharagwe") put back when they narrow what the words fit (the names of some of those items use them, not
     all), or when the other words fit nothing and the pack word names some: "coke crate" is the crate of 24, not
     the 2 litre bottle. Elsewhere a pack word only counts."""
-    if not query.strip():
-        return query
     out = query
-    for word in dict.fromkeys(normalize(said).split()):
+    plain = normalize(said)
+    for word in dict.fromkeys(plain.split()):
         if word not in COUNT_UNIT_WORDS or word in out.split():
             continue
-        fitting = index.full_matches(out)[0]
+        fitting = index.full_matches(out)[0] if out.strip() else []
+        # said after an "of" it is what the thing is, not how many ("sabuni ya kipande": bar soap)
+        of = re.search(rf"(?<!\w)(ya|za|la|cha|vya|wa) {re.escape(word)}(?!\w)", plain)
+        if of is not None and out.strip():
+            phrased = index.full_matches(f"{out} {of.group(0)}")[0]
+            if phrased and (not fitting or len(phrased) < len(fitting)):
+                out = f"{out} {of.group(0)}"
+                continue
         pack_terms = set(index.terms(word))
         # the items the shop names by it: in their names ("gunia": "Maize (90kg bag)") or tags and options
         named_by_it = set(index.full_matches(word)[0])
@@ -244,7 +251,7 @@ def with_pack_words(query: str, said: str, index: CatalogIndex) -> str:
         # iphone 11" is the screen protector, not the screen); or the other words fit nothing and the shop
         # names some of its items by it ("50 copies of this form" at a print shop whose photocopies are "copies")
         if 0 < len(named_by_it & set(fitting)) < len(fitting) or (not fitting and named_by_it):
-            out = f"{out} {word}"
+            out = f"{out} {word}".strip()
     return out
 
 
@@ -288,7 +295,10 @@ def _pieces_said(term: str, said: set[str]) -> bool:
 
 
 def one_clear_match(
-    query: str, results: list[dict[str, Any]], terms: Callable[[str], list[str]]
+    query: str,
+    results: list[dict[str, Any]],
+    terms: Callable[[str], list[str]],
+    names_of: Callable[[str], frozenset[str]] | None = None,
 ) -> dict[str, Any] | None:
     """The one result the customer named: every word of its name said, or every word said (but the
     item's own variant options, "mid-back", "blue") in its name and in no other result's."""
@@ -303,12 +313,21 @@ def one_clear_match(
     # "waliochinjwa" (dress) of the option Dressed; "three gang" of the option 3 Gang
     said_keys = {verb_key(as_digits(t)) for t in said - CONNECTORS}
 
-    def says_all(r: dict[str, Any]) -> bool:  # every word said is of its name, brand or options
+    measured = " ".join(measures_said(query))
+    measure_keys = {verb_key(t) for t in terms(measured)} if measured else set()
+
+    def tag_names(r: dict[str, Any]) -> set[str]:  # what the shop calls it besides its name ("dish soap")
+        return set(names_of(r["item_id"])) - set(terms(r.get("category") or "")) if names_of is not None else set()
+
+    def says_all(r: dict[str, Any]) -> bool:  # every word said is of its name, brand, tags or options
         variants = r.get("variants") or []
         options = [o for v in variants for o in [v["name"], *v["options"]]]
         if any(measured_options(v["options"]) for v in variants):
             options.append(SIZE_WORDS_OF_MEASURES)  # "vaseline ndogo": its smaller size
-        return said_keys <= {verb_key(t) for t in terms(" ".join([r["name"], r.get("brand") or "", *options]))}
+        own = {verb_key(t) for t in terms(" ".join([r["name"], r.get("brand") or "", *options]))}
+        if measure_keys and (measured_count(query, r["name"]) is not None or is_own_measure(measured, r["name"])):
+            own |= measure_keys  # "dish soap 3 litres": three of its litres
+        return said_keys <= own | {verb_key(t) for t in tag_names(r)}
 
     # the one item that says all that was said, some of it by its own name ("vifaranga vya kienyeji improved":
     # Day-old Chicks, breed Kienyeji Improved; "beans with chapati": Beans and Rice, side Chapati, not Chapati)
@@ -321,7 +340,7 @@ def one_clear_match(
     whole = [
         r
         for r in results
-        if says_all(r) and (said & (own_name(r) | set(terms(r.get("brand") or ""))) or options_only(r))
+        if says_all(r) and (said & (own_name(r) | set(terms(r.get("brand") or "")) | tag_names(r)) or options_only(r))
     ]
     full = [r for r in results if (name := own_name(r)) and name <= said]
     if full:

@@ -971,7 +971,8 @@ def _search(
     data = result["data"]
     if not data["results"] and fallback_query:
         return _search(turn, frame, fallback_query, slots, category=category)
-    named = one_clear_match(query, data["results"], shop_index(turn).terms) if query and not category else None
+    index = shop_index(turn)
+    named = one_clear_match(query, data["results"], index.terms, index.names_of) if query and not category else None
     results = [r for r in data["results"] if r["in_stock"]][:MAX_SHORTLIST_ITEMS]
     if named is not None and named["in_stock"]:
         turn.trace.append({"kind": "step", "node": "catalog_present_options", "shown": 1, "named": named["item_id"]})
