@@ -94,16 +94,18 @@ def test_random_edits_keep_the_basket_equal_to_a_reference_basket(chat: Chat) ->
             pair=st.lists(items, min_size=2, max_size=3, unique=True),
             ns=st.lists(counts, min_size=3, max_size=3),
             lang=langs,
+            bare=st.booleans(),
         )
-        def add_several(self, pair: list[str], ns: list[int], lang: str) -> None:
+        def add_several(self, pair: list[str], ns: list[int], lang: str, bare: bool) -> None:
+            # a list said to an open basket adds to it, with "also add" or without (bare): it never replaces it
             if lang == "sw":
                 parts = [f"{ITEMS[i][0]} {SW_NUMBERS[n]}" for i, n in zip(pair, ns, strict=False)]
                 listed = ", ".join(parts[:-1]) + " na " + parts[-1]
-                self.send(f"ongeza pia {listed}" if self.reference else f"nataka {listed}")
+                self.send(f"ongeza pia {listed}" if self.reference and not bare else f"nataka {listed}")
             else:
                 parts = [f"{n} {ITEMS[i][1]}" for i, n in zip(pair, ns, strict=False)]
                 listed = ", ".join(parts[:-1]) + " and " + parts[-1]
-                self.send(f"also add {listed}" if self.reference else f"I need {listed}")
+                self.send(f"also add {listed}" if self.reference and not bare else f"I need {listed}")
             for i, n in zip(pair, ns, strict=False):
                 self.reference[i] = min(self.reference.get(i, 0) + n, 1000)
 

@@ -203,3 +203,20 @@ def test_sacks_alone_name_the_sack_the_shop_sells(shops: Services) -> None:
     reply = chat.send("3 sacks delivered to Nkoroi")
     assert lines(chat) == {"MB-CHR-01": (3, {})}
     assert "Charcoal Sack" in reply
+
+
+def test_a_list_said_to_an_open_basket_adds_to_it_never_replaces_it(shops: Services) -> None:
+    chat = customer(shops, "shamba-bora")
+    chat.send("2 bags of DAP 50kg")
+    reply = chat.send("maclick 3, dairy meal 2")  # no "add" word, at the delivery question
+    assert lines(chat) == {"SB-DAP-01": (2, {"size": "50kg"}), "SB-LIC-01": (3, {}), "SB-DRY-01": (2, {})}
+    assert "2 x DAP Fertiliser (50kg)" in reply  # the whole basket said back
+
+
+def test_a_list_said_while_an_option_is_asked_adds_the_items_and_asks_again(shops: Services) -> None:
+    chat = customer(shops, "shamba-bora")
+    chat.send("2 bags of DAP")  # which size?
+    reply = chat.send("maclick 3, dairy meal 2")
+    assert lines(chat) == {"SB-DAP-01": (2, {}), "SB-LIC-01": (3, {}), "SB-DRY-01": (2, {})}
+    assert chat.state["pending"] == "variant"  # the DAP's size, asked again
+    assert "50kg" in reply

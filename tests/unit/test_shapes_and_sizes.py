@@ -11,7 +11,7 @@ from tulia.domain.catalog import CatalogItem
 from tulia.nlu.basket_words import count_in_name, items_said, name_number_said
 from tulia.nlu.frame_extract import extract_order_ref, extract_quantity, measured_options, named_option
 from tulia.nlu.lexicon import normalize
-from tulia.nlu.rules import RulesEngine, catalog_evidence
+from tulia.nlu.rules import RulesEngine, catalog_evidence, detect_language
 from tulia.search.catalog_index import CatalogIndex
 from tulia.search.measures import is_own_measure, packs_of
 from tulia.search.text import in_english
@@ -196,3 +196,12 @@ def test_a_tag_that_ends_with_a_kind_makes_the_item_that_kind() -> None:
         ]
     )  # fmt: skip
     assert [hit.item_id for hit in index.search("dish soap").hits][:1] == ["DSW"]
+
+
+def test_english_names_of_things_that_end_in_a_consonant_are_weak_evidence_of_english() -> None:
+    language, sure = detect_language("3 maclick blocks plus 2 dairy meal")
+    assert language == "en"
+    assert sure >= 0.75  # enough to answer in English in a shop whose default is Swahili
+    assert detect_language("nataka rice na sugar")[0] == "sw"  # English names in a Swahili sentence
+    assert detect_language("chapati 3")[1] < 0.35  # said in both languages: no evidence, the conversation's stays
+    assert detect_language("samsung galaxy")[1] < 0.35  # a brand is no language

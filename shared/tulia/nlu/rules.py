@@ -35,7 +35,7 @@ from tulia.nlu.lexicon import (
 )
 from tulia.nlu.reader import message_reader
 from tulia.nlu.types import JOURNEY_OF, CatalogWords, Signals, Slots, Understanding
-from tulia.search.text import CONNECTORS, MEASURES, STOPWORDS
+from tulia.search.text import CONNECTORS, MEASURES, SHOP_NOUNS, STOPWORDS, stem
 
 if TYPE_CHECKING:
     from tulia.llm.client import LlmResult
@@ -266,7 +266,13 @@ def detect_language(text: str) -> tuple[DetectedLang, float]:
     words = re.findall(r"[a-z]+", plain)
     sw = sum(w in SWAHILI for w in words)
     sheng_only = sum(w in SHENG and w not in SWAHILI and w not in ENGLISH for w in words)
-    en = sum(w in ENGLISH for w in words)
+    en: float = sum(w in ENGLISH for w in words)
+    # the English words of the general shop lexicon that end in a consonant ("plates", "spoons", "meal": no
+    # Swahili word does) are weak evidence of English; "chapati", "rice" are said in both
+    en += 0.5 * sum(
+        w[-1] not in "aeiou" and w not in ENGLISH and w not in SWAHILI and w not in SHENG and stem(w) in SHOP_NOUNS
+        for w in words
+    )
     known = sw + sheng_only + en
     if known == 0:
         return "en", 0.3

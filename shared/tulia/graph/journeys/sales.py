@@ -207,7 +207,9 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         and _unpaid(turn, frame.order.order_id)
     ):
         frame.payment_started = None
-    listed = listed_items(body, index) if pending != "variant" and frame.payment_started is None else []
+    listed = listed_items(body, index) if frame.payment_started is None else []
+    if pending == "variant" and not all(catalog_evidence(item.text, index) for item in listed):
+        listed = []  # "2 black and 1 white" answers the option asked; "maclick 3, dairy meal 2" are more items
     if listed:  # several items, each with its own count: none of it answers the question asked
         delta.quantity, delta.remove = None, False
         pending = choice = fast = None
@@ -344,14 +346,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
                 line.choose(variant.name, said)
                 understood = True
 
-    if listed:  # several items: a line each, found one by one
-        if not (delta.add and frame.lines) and (frame.lines or frame.order):
-            frame = OrderFrame(
-                fulfilment=frame.fulfilment if (delta.mode or delta.zone) else Fulfilment(),
-                payment_method=delta.method,
-                payer_phone=frame.payer_phone,
-                coupon_code=frame.coupon_code,
-            )
+    if listed:  # several items: a line each, found one by one, added to the open basket (never replacing it)
         frame.waiting = [ItemWish(text=item.text[:300], quantity=item.quantity) for item in listed]
         for note in notes:
             turn.say(text(note))
