@@ -31,7 +31,7 @@ from tulia.nlu.frame_extract import (
 )
 from tulia.nlu.lexicon import normalize
 from tulia.search.measures import MEASURE, packs_of
-from tulia.search.text import CONNECTORS, canonical, in_english
+from tulia.search.text import CONNECTORS, OF_FORMS, canonical, in_english
 
 MAX_ITEMS = 10  # more parts than this in one message is a list to browse, not a basket to build
 
@@ -226,17 +226,14 @@ def items_said(
     return items
 
 
-_OF_FORMS = frozenset({"ya", "za", "la", "cha", "vya", "wa"})
-
-
 def _elided_head(before: str, part: str) -> str | None:
     """The thing a part after a join leaves unsaid when it starts with the "of" the part before used after
     its thing ("tairi ya mbele / ya nyuma", "unga wa ugali / wa ngano"): that thing's words, without their
     count; None when the part is not such an ellipsis."""
     words, first = before.split(), part.split()[0]
-    if first not in _OF_FORMS:
+    if first not in OF_FORMS:
         return None
-    at = next((n for n in range(len(words) - 1, 0, -1) if words[n] in _OF_FORMS), None)
+    at = next((n for n in range(len(words) - 1, 0, -1) if words[n] in OF_FORMS), None)
     if at is None:
         return None
     head = item_words(" ".join(words[:at]))

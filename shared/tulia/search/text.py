@@ -48,12 +48,12 @@ def stem(token: str) -> str:
 
 # the Swahili "of" agrees with its noun's class ("taa ya mbele", "taa za mbele"; "kitabu cha", "vitabu vya"): in
 # a phrase of the lexicon or of a shop any of its forms is the same word
-_OF_FORMS = frozenset({"ya", "za", "la", "cha", "vya", "wa"})
+OF_FORMS = frozenset({"ya", "za", "la", "cha", "vya", "wa"})
 
 
 def phrase_stem(token: str) -> str:
     """A token as the phrases of the lexicon and of the shops are keyed: its stem, any "of" as "ya"."""
-    return "ya" if token in _OF_FORMS else stem(token)
+    return "ya" if token in OF_FORMS else stem(token)
 
 
 _SW_UNITS = {"moja": 1, "mbili": 2, "tatu": 3, "nne": 4, "tano": 5, "sita": 6, "saba": 7, "nane": 8, "tisa": 9}

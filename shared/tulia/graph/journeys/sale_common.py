@@ -34,7 +34,7 @@ from tulia.nlu.lexicon import normalize
 from tulia.nlu.rules import product_query
 from tulia.search.catalog_index import NUMBERS, CatalogIndex
 from tulia.search.measures import is_own_measure
-from tulia.search.text import CONNECTORS, verb_key, without_brackets
+from tulia.search.text import CONNECTORS, OF_FORMS, verb_key, without_brackets
 from tulia.search.text import terms as terms_of
 
 SALE_QUESTIONS: tuple[SaleQuestion, ...] = (
@@ -108,7 +108,8 @@ def named_back(line: FrameLine) -> str:
 def _count_besides(text: str, number: int) -> tuple[QuantitySaid | None, list[tuple[int, int]], int, str] | None:
     """The count ``text`` says once ``number`` (a number of a name or option) is blanked out, the same
     length kept: (that count, its spans, where the number was, the blanked text); None when it is not said."""
-    words = "|".join([str(number), *(w for w, n in NUMBER_WORDS.items() if n == number and " " not in w)])
+    said_as = (w for w, n in NUMBER_WORDS.items() if n == number and " " not in w and w not in ("both", "dozen"))
+    words = "|".join([str(number), *said_as])
     at = re.search(rf"(?<![\w.])(?:{words})(?![\w.])", text)  # "2" or "two", "mbili"
     if at is None:
         return None
@@ -237,7 +238,7 @@ def with_pack_words(query: str, said: str, index: CatalogIndex) -> str:
             continue
         fitting = index.full_matches(out)[0] if out.strip() else []
         # said after an "of" it is what the thing is, not how many ("sabuni ya kipande": bar soap)
-        of = re.search(rf"(?<!\w)(ya|za|la|cha|vya|wa) {re.escape(word)}(?!\w)", plain)
+        of = re.search(rf"(?<!\w)(?:{'|'.join(OF_FORMS)}) {re.escape(word)}(?!\w)", plain)
         if of is not None and out.strip():
             phrased = index.full_matches(f"{out} {of.group(0)}")[0]
             if phrased and (not fitting or len(phrased) < len(fitting)):
