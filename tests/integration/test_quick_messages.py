@@ -117,6 +117,9 @@ def test_three_messages_a_second_apart_are_one_turn(live: Pipeline, seeded: Serv
     wall.wait(2.0)  # then stops: the quiet time runs out
     wait_for(lambda: turns_answered(seeded, mids), timeout=30)
     assert turns_answered(seeded, mids) == [mids]  # one turn, answering all three
+    # the outbox is written before its replies are sent: wait on the simulator's log for the send (a fresh
+    # clone on a busy machine read it in between)
+    wait_for(lambda: live.graph.messages_to(PHONE), timeout=30)
     [answer] = [m.payload for m in live.graph.messages_to(PHONE)]
     assert "Samsung Galaxy A15" in str(answer)  # the three messages read together: a Samsung phone
 

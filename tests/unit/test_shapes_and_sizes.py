@@ -205,3 +205,6 @@ def test_english_names_of_things_that_end_in_a_consonant_are_weak_evidence_of_en
     assert detect_language("nataka rice na sugar")[0] == "sw"  # English names in a Swahili sentence
     assert detect_language("chapati 3")[1] < 0.35  # said in both languages: no evidence, the conversation's stays
     assert detect_language("samsung galaxy")[1] < 0.35  # a brand is no language
+    language, sure = detect_language("has ORD-U4N8R been dispatched")  # "been" is an English word too
+    assert language == "en"
+    assert sure >= 0.75

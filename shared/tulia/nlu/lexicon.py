@@ -188,6 +188,8 @@ ENGLISH = frozenset(
     who where when why how want need buy have has do does did can could would should will shall please thanks thank
     price cost much many order phone pay paid deliver delivery and or but not no yes with for from to of in on at by
     about any some all more most less than then there here get got send show tell me us
+    be been being am if so just also only still yet already today tomorrow yesterday soon later after before
+    because until into over under again very too left arrived coming came sent received
     """.split()
 )
 # fmt: on
