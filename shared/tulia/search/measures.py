@@ -28,11 +28,9 @@ def _plain(text: str) -> str:
     return re.sub(r"[^\w\s.]", " ", fold(text))  # the decimal point of "1.5L" kept
 
 
-def packs_of(said_in_digits: str, item_name: str) -> int | None:
-    """How many packs of ``item_name`` the one measure in ``said_in_digits`` is: "2 kg" of "Wire Nails 1kg"
-    is 2, "3 litres" of "Fresha Milk 1L" 3, "20 metres" of "Cable (per metre)" 20. ``None`` when the measure
-    is the item's own ("2kg" of "Jogoo Maize Flour 2kg"; but "1 litre" of "Bleach (per litre)" is 1), of another
-    kind, or does not divide into packs."""
+def _amounts(said_in_digits: str, item_name: str) -> tuple[float, float, bool] | None:
+    """The one measure said and the item's own, in one base unit, and whether the item is sold per measure
+    ("Cable (per metre)"); None when either is not one measure or they are of different kinds."""
     said = MEASURE.findall(said_in_digits.casefold())
     name = _plain(item_name)
     per_measure = [("1", unit) for unit in _PER_MEASURE.findall(name)]
@@ -43,8 +41,18 @@ def packs_of(said_in_digits: str, item_name: str) -> int | None:
     said_base, own_base = _UNIT_BASE.get(said_unit), _UNIT_BASE.get(own_unit)
     if said_base is None or own_base is None or said_base[0] != own_base[0]:
         return None
-    said_amount = float(said_value) * said_base[1]
-    own_amount = float(own_value) * own_base[1]
+    return float(said_value) * said_base[1], float(own_value) * own_base[1], bool(per_measure)
+
+
+def packs_of(said_in_digits: str, item_name: str) -> int | None:
+    """How many packs of ``item_name`` the one measure in ``said_in_digits`` is: "2 kg" of "Wire Nails 1kg"
+    is 2, "3 litres" of "Fresha Milk 1L" 3, "20 metres" of "Cable (per metre)" 20. ``None`` when the measure
+    is the item's own ("2kg" of "Jogoo Maize Flour 2kg"; but "1 litre" of "Bleach (per litre)" is 1), of another
+    kind, or does not divide into packs."""
+    amounts = _amounts(said_in_digits, item_name)
+    if amounts is None:
+        return None
+    said_amount, own_amount, per_measure = amounts
     if own_amount <= 0 or (said_amount == own_amount and not per_measure):
         return None  # "2kg" of "Jogoo 2kg" is its size; "1 litre" of "Bleach (per litre)" is one of it
     packs = said_amount / own_amount
@@ -54,13 +62,5 @@ def packs_of(said_in_digits: str, item_name: str) -> int | None:
 def is_own_measure(said_in_digits: str, item_name: str) -> bool:
     """Whether the one measure said is the item's own: "1 litre" of "Bleach (per litre)", "2kg" of "Jogoo Maize
     Flour 2kg"."""
-    said = MEASURE.findall(said_in_digits.casefold())
-    name = _plain(item_name)
-    own = [("1", unit) for unit in _PER_MEASURE.findall(name)] or MEASURE.findall(name)
-    if len(said) != 1 or len(own) != 1:
-        return False
-    (said_value, said_unit), (own_value, own_unit) = said[0], own[0]
-    said_base, own_base = _UNIT_BASE.get(said_unit), _UNIT_BASE.get(own_unit)
-    if said_base is None or own_base is None or said_base[0] != own_base[0]:
-        return False
-    return float(said_value) * said_base[1] == float(own_value) * own_base[1]
+    amounts = _amounts(said_in_digits, item_name)
+    return amounts is not None and amounts[0] == amounts[1]
