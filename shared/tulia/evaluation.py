@@ -52,6 +52,7 @@ BLIND_FORMAT_SETS = {
     "trades6": "tuning/trades-6.txt",
     "trades7": "tuning/trades-7.txt",
     "trades8": "tuning/trades-8.txt",
+    "grammar": "generated/quantities.txt",
 }
 SETS = (
     *BLIND_SETS,
@@ -64,6 +65,7 @@ SETS = (
     "trades6",
     "trades7",
     "trades8",
+    "grammar",
     *PHRASE_SETS,
 )
 INTENTS = frozenset(literals.INTENTS)

@@ -20,6 +20,46 @@ STOPWORDS = frozenset(
     """.split()
 )
 
+
+def _request_verbs() -> frozenset[str]:
+    """Swahili asks for things with a verb carrying "me" (ni-) and, mostly, the applicative ending (-ia/-ea:
+    "for me"): nipe, nipatie, niletee, niuzie, unitumie, mniwekee, nipatieni. Built from the roots of getting,
+    bringing, sending, selling, buying, setting aside, packing, weighing and finding, in every person who may
+    be asked (u-, m-, a-), singular and plural, so any of their forms is a word of asking, not of the item."""
+    stems = (  # the applied stem without its final -e ("pati" + e: nipatie; "lete" + e: niletee)
+        "pati",
+        "lete",
+        "tumi",
+        "uzi",
+        "chukuli",
+        "agizi",
+        "weke",
+        "eke",
+        "tafuti",
+        "nunuli",
+        "pakuli",
+        "paki",
+        "fungi",
+        "pimi",
+        "hifadhi",
+        "shikili",
+        "bebe",
+        "peleke",
+        "tengeneze",
+        "kati",
+        "chaguli",
+    )
+    out = {"nipe", "nipeni", "unipe", "mnipe", "anipe", "nipee", "nisort", "nisorte"}
+    for stem in stems:
+        for person in ("ni", "uni", "mni", "ani"):
+            out.update({f"{person}{stem}e", f"{person}{stem}eni"})
+    return frozenset(out)
+
+
+# the verbs of asking for something ("nipatie", "mniletee"): never words of an item
+REQUEST_VERBS = _request_verbs()
+STOPWORDS = STOPWORDS | REQUEST_VERBS
+
 # fmt: off
 # Words of buying, paying, delivery and support that mean one thing in every shop (EN, SW, Sheng),
 # folded to one term. The words of a trade (phones, braids, cement, flour) are not here: they come

@@ -41,7 +41,9 @@ _JOINS = (
     "alafu", "halafu", "kisha", "plus", "and", "na", "&", "+", "also", "pia",
 )  # fmt: skip
 _JOIN = re.compile(
-    r"\s*(?:[,;\n]|(?<!\d)/(?=\s*\d)|(?<![\w&+])(?:" + "|".join(re.escape(j) for j in _JOINS) + r")(?![\w&+]))\s*",
+    r"\s*(?:[,;\n]|(?<![\d\w])/(?=\s*\d)|(?<!\d)/(?=\s+\d)|(?<![\w&+])(?:"
+    + "|".join(re.escape(j) for j in _JOINS)
+    + r")(?![\w&+]))\s*",
     re.I,
 )
 # "to be with" is "to have" in Swahili ("niko na shamba", "iko na warranty?"): its "na" joins nothing

@@ -17,6 +17,7 @@ from typing import Literal
 
 from tulia.domain.literals import FulfilmentMode, PaymentMethod
 from tulia.domain.phone import to_mpesa_msisdn
+from tulia.domain.shop_words import REQUEST_VERBS, STOPWORDS
 from tulia.errors import InvalidInput
 from tulia.nlu.lexicon import COLOURS, normalize
 from tulia.search.text import in_english, meanings_of, verb_key, without_brackets
@@ -30,14 +31,15 @@ NUMBER_WORDS: dict[str, int] = {
     # English
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
     "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
-    "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "a dozen": 12, "dozen": 12,
+    "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+    "eighty": 80, "ninety": 90, "a dozen": 12, "dozen": 12,
     "half a dozen": 6, "two dozen": 24, "both": 2, "a couple of": 2, "a pair of": 1,
     # Swahili, with the noun-class forms people write ("viatu viwili", "watu watatu", "mawili")
     "moja": 1, "mmoja": 1, "kimoja": 1, "mbili": 2, "viwili": 2, "wawili": 2, "mawili": 2, "tatu": 3, "vitatu": 3,
     "watatu": 3, "matatu": 3, "nne": 4, "vinne": 4, "wanne": 4, "manne": 4, "tano": 5, "vitano": 5, "watano": 5,
     "matano": 5, "sita": 6, "saba": 7, "nane": 8, "vinane": 8, "tisa": 9, "kumi": 10, "dazeni": 12,
     "dazani": 12, "miwili": 2, "mitatu": 3, "minne": 4, "mitano": 5, "ishirini": 20, "thelathini": 30,
-    "arobaini": 40, "hamsini": 50,
+    "arobaini": 40, "hamsini": 50, "sitini": 60, "sabini": 70, "themanini": 80, "tisini": 90,
 }
 # fmt: on
 # words that count things in any shop ("3 bags", "pcs 5", "vipande 2")
@@ -144,25 +146,26 @@ COUNT_UNITS = (
 MEASURE_UNITS = (
     "gb", "tb", "mb", "mah", "w", "watts", "watt", "v", "inch", "inches", "kg", "g", "ml", "l", "litre", "litres",
     "liter", "liters", "cm", "mm", "m", "k", "hz", "mp", "ft", "metres", "meters", "metre", "meter", "mita", "lb",
-    "lbs", "%", "pm", "am", "kilo", "kilos", "kgs", "lita", "ltr", "gram", "grams", "gramu", "gms",
+    "lbs", "%", "pm", "am", "kilo", "kilos", "kgs", "lita", "ltr", "gram", "grams", "gramu", "gms", "gm",
 )  # fmt: skip
 BUY_VERBS = (
     "need", "want", "buy", "order", "get", "take", "send", "send me", "deliver", "give me", "i ll take", "ill take",
-    "i will take", "add", "nataka", "ninataka", "nahitaji", "nipe", "niletee", "nitumie", "nunua", "kununua",
-    "naomba", "nichukulie", "niagizie", "ongeza", "weka", "nieke", "niwekee", "make it", "make them", "iwe",
-    "ziwe", "just", "only", "tu",
+    "i will take", "add", "nataka", "ninataka", "nahitaji", "nunua", "kununua", "naomba", "ongeza", "weka", "nieke",
+    "make it", "make them", "iwe", "ziwe", "just", "only", "tu", *sorted(REQUEST_VERBS),
 )  # fmt: skip
 
 # the names of measures said before or after their number ("lita tatu", "three litres", "5 kilos")
 MEASURE_NAMES = (
-    "litres", "litre", "liters", "liter", "lita", "ltr", "kilos", "kilo", "kgs", "kg", "grams", "gramu", "gms", "ml",
+    "litres", "litre", "liters", "liter", "lita", "ltr", "kilos", "kilo", "kgs", "kg", "grams", "gramu", "gms", "gm",
+    "ml",
     "metres", "metre", "meters", "meter", "mita",
 )  # fmt: skip
 _MEASURE_NAME_ALT = "|".join(sorted(MEASURE_NAMES, key=len, reverse=True))
 _PLAIN_NUMBER_WORDS = {w: n for w, n in NUMBER_WORDS.items() if " " not in w and w not in ("both", "dozen")}
 _NUMBER_WORD_ALT = "|".join(sorted(_PLAIN_NUMBER_WORDS, key=len, reverse=True))
 _MEASURE_THEN_NUMBER = re.compile(
-    rf"(?<![\w.])(?<!\d )({_MEASURE_NAME_ALT})\s+(\d{{1,4}}(?:\.\d+)?|{_NUMBER_WORD_ALT})(?![\w.])"
+    rf"(?<![\w.])(?<!\d )(?<!nusu )(?<!robo )(?<!half )(?<!quarter )({_MEASURE_NAME_ALT})\s+"
+    rf"(\d{{1,4}}(?:\.\d+)?|{_NUMBER_WORD_ALT})(?![\w.])"
 )
 _NUMBER_WORD_THEN_MEASURE = re.compile(rf"(?<!\w)({_NUMBER_WORD_ALT})\s+({_MEASURE_NAME_ALT})(?!\w)")
 
@@ -183,7 +186,9 @@ _WORD_ALT = "|".join(sorted((re.escape(w) for w in NUMBER_WORDS), key=len, rever
 
 # "3 pcs", "pcs 3", "x3", "3x", "qty 3", "quantity: 3", "vipande 3"
 _Q_UNIT_AFTER = re.compile(rf"(?<![\w.,]){_NUM}\s*(?:{_UNIT_ALT})(?!\w)")
-_Q_UNIT_BEFORE = re.compile(rf"(?<!\w)(?:{_UNIT_ALT}|qty|quantity|idadi)\s*[:=]?\s*{_NUM}(?![\w.,])")
+_Q_UNIT_BEFORE = re.compile(
+    rf"(?<!\w)(?:{_UNIT_ALT}|qty|quantity|idadi)\s*[:=]?\s*{_NUM}(?![\w.,])(?!\s*(?:{MEASURE_UNIT_ALT})(?!\w))"
+)  # not "bag 90 kg": that is the bag's measure
 _Q_TIMES = re.compile(rf"(?<![\w.,])(?:x\s*{_NUM}|{_NUM}\s*x)(?!\w)")
 # "need 3 ...", "nataka 2", "make it 3" (a number right after a verb of buying, not a measure)
 _Q_AFTER_VERB = re.compile(rf"(?<!\w)(?:{_VERB_ALT})\s+{_NUM}(?![\w.,])(?!\s*(?:{MEASURE_UNIT_ALT})(?!\w))")
@@ -242,6 +247,35 @@ _ASKS_AMOUNT = re.compile(
 MEASURE_TOKEN = re.compile(rf"\d{{1,4}}(?:\.\d+)?(?:{MEASURE_UNIT_ALT})")  # "90kg", "500ml": a pack's measure
 # "pakiti tatu sio moja", "two, not one": a count corrected away
 _NEGATED_COUNT = re.compile(rf"(?<!\w)(?:sio|siyo|si|not)\s+(?:\d{{1,4}}|{_WORD_ALT})(?![\w.,])")
+
+
+# a measure that already has its amount ("1 kg", "nusu lita", "robo kilo"): a number word after it counts packs
+_AMOUNT_THEN_MEASURE = re.compile(
+    rf"(?:(?<![\w.])\d{{1,4}}(?:\.\d+)?|(?<!\w)(?:nusu|robo|half|quarter))\s+(?:{_MEASURE_NAME_ALT})\s*$"
+)
+# what "one" may stand before without counting a thing ("one of them", "one more", "one minute", "one by one")
+_ONE_NOT_A_COUNT = re.compile(
+    rf"\s+(?:of|more|by|or|and|another|with|in|for|which|that|is|to|moment|time|day|minute|hour|week|month|year|"
+    rf"sec|second|question|thing|"
+    rf"{_NOT_COUNTED})(?!\w)"
+)
+_ONE_MAY_FOLLOW = (frozenset(STOPWORDS) | frozenset(v for v in BUY_VERBS if " " not in v)) - {
+    "the", "this", "that", "which", "any", "some", "hii", "hiyo", "ile", "hizi", "hizo", "each", "every", "last",
+}  # fmt: skip
+
+
+def _has_its_amount(before: str) -> bool:
+    """``before`` ends with a measure that has its amount: "sukari 1 kg" + "sita" is six packs."""
+    return _AMOUNT_THEN_MEASURE.search(before) is not None
+
+
+def _one_before_a_noun(plain: str, start: int, end: int) -> bool:
+    """ "one" as a determiner: first in the request (after greetings and verbs of asking) and before a word it
+    counts ("one claw hammer", "nipe one bulb"), not the pronoun ("this one", "the black one", "one of them")."""
+    following = re.match(r"\s+([a-z][\w']*)", plain[end:])
+    if following is None or following.group(1) in STOPWORDS or _ONE_NOT_A_COUNT.match(plain, end):
+        return False
+    return all(w in _ONE_MAY_FOLLOW for w in re.findall(r"[\w']+", plain[:start]))
 
 
 def without_negated_counts(plain: str) -> str:
@@ -333,7 +367,10 @@ def _word_value(word: str | None) -> int | None:
     return NUMBER_WORDS.get(word or "")
 
 
-_TENS = {"kumi": 10, "ishirini": 20, "thelathini": 30, "arobaini": 40, "hamsini": 50}
+_TENS = {
+    "kumi": 10, "ishirini": 20, "thelathini": 30, "arobaini": 40, "hamsini": 50, "sitini": 60, "sabini": 70,
+    "themanini": 80, "tisini": 90,
+}  # fmt: skip
 _UNITS = {word: n for word, n in NUMBER_WORDS.items() if 1 <= n <= 9 and " " not in word}
 # "kumi na mbili" is twelve (a Swahili compound number), also where a list is cut at "na"
 TENS_AND = re.compile(rf"(?<!\w)({'|'.join(_TENS)})\s+na\s+({'|'.join(sorted(_UNITS, key=len, reverse=True))})(?!\w)")
@@ -389,6 +426,7 @@ def extract_quantity(
             continue  # "both" names the items, not a count of one of them
         if word == "one":
             counted = before and before[0] in ("just", "only", "need", "want", "take", "buy", "get", "be", "is", "ni")
+            counted = counted or _one_before_a_noun(plain, m.start(), m.end())
             # "one tray", "one 90kg bag": a count of packs
             next_two = plain[m.end() :].split()[:2]
             counted = counted or (
@@ -409,9 +447,11 @@ def extract_quantity(
             continue  # "saa tano": five o'clock
         if before[-1:] and before[-1] in ("kwa", "for", "per", "each") and _ASKS_AMOUNT.search(plain):
             continue  # "embe ni ngapi kwa moja": the price of each, not a count
-        if (before and (before[-1] in MEASURE_NAMES or before[-1] in ("elfu", "mia"))) or after[:1] in (
-            [w] for w in MEASURE_NAMES
-        ):
+        if (
+            before
+            and (before[-1] in MEASURE_NAMES or before[-1] in ("elfu", "mia"))
+            and not _has_its_amount(plain[: m.start()])
+        ) or after[:1] in ([w] for w in MEASURE_NAMES):
             continue  # "lita tatu", "three litres" are measures, "lita elfu moja" a thousand: not counts
         return QuantitySaid(NUMBER_WORDS[word]), [_with_unit(plain, m.span())]
     if (m := _Q_ONE_UNIT.search(plain)) and not _ASKS_AMOUNT.search(plain):
@@ -711,7 +751,8 @@ _SIZE_WORDS = {
 }  # fmt: skip
 _UNIT_WORDS = {
     "litre": "l", "litres": "l", "liter": "l", "liters": "l", "lita": "l", "ltr": "l", "l": "l", "kilo": "kg",
-    "kilos": "kg", "kg": "kg", "kgs": "kg", "gramu": "g", "g": "g", "gms": "g", "grams": "g", "ml": "ml", "gb": "gb",
+    "kilos": "kg", "kg": "kg", "kgs": "kg", "gramu": "g", "g": "g", "gm": "g", "gms": "g", "grams": "g", "ml": "ml",
+    "gb": "gb",
     "tb": "tb", "inch": "inch", "inches": "inch",
 }  # fmt: skip
 _SIZE_ALT = "|".join(sorted((re.escape(w) for w in _SIZE_WORDS), key=len, reverse=True))

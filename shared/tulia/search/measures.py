@@ -10,13 +10,13 @@ from tulia.domain.shop_words import fold
 
 # a weight, volume or length in digits with its unit ("2 kg", "500ml", "20 metres")
 MEASURE = re.compile(
-    r"(?<![\w.])(\d{1,4}(?:\.\d+)?)\s*(kg|kgs|kilo|kilos|g|gramu|grams|l|litre|litres|liter|liters|lita|ltr|ml|"
+    r"(?<![\w.])(\d{1,4}(?:\.\d+)?)\s*(kg|kgs|kilo|kilos|g|gm|gms|gramu|grams|l|litre|litres|liter|liters|lita|ltr|ml|"
     r"m|metre|metres|meter|meters|mita)(?!\w)"
 )
 # an item sold by the measure ("Solar Cable 6mm (per metre)", "Beef per kg") is sold in packs of one of it
 _PER_MEASURE = re.compile(r"(?<!\w)per\s+(kg|kilo|litre|liter|l|metre|meter|m)(?!\w)")
 _UNIT_BASE = dict.fromkeys(("kg", "kgs", "kilo", "kilos"), ("g", 1000)) | dict.fromkeys(
-    ("g", "gramu", "grams"), ("g", 1)
+    ("g", "gm", "gms", "gramu", "grams"), ("g", 1)
 )
 _UNIT_BASE |= dict.fromkeys(("l", "litre", "litres", "liter", "liters", "lita", "ltr"), ("ml", 1000)) | {
     "ml": ("ml", 1)
@@ -64,3 +64,33 @@ def is_own_measure(said_in_digits: str, item_name: str) -> bool:
     Flour 2kg"."""
     amounts = _amounts(said_in_digits, item_name)
     return amounts is not None and amounts[0] == amounts[1]
+
+
+# an item that is a pack of pieces says how many in its name: "Eggs (tray of 30)", "Smokies (pack of 10)",
+# "Mandazi (dozen)", "Wood Screws Box (200)", "Oral Rehydration Salts (10 sachets)", "Water 500ml (24 pack)"
+_PACK_OF = re.compile(
+    r"\(\s*(?:(?:pack|packet|box|tray|crate|carton|case|set|bundle|bag|tin|jar|tub|bale)\s+of\s+(\d{1,4})|"
+    r"(\d{1,4})(?:\s*(?:pack|pcs|pieces|sachets|tablets|capsules|bottles|cans|rolls|sticks))?|"
+    r"(half\s+dozen|dozen|pair))\s*\)"
+)
+_NAMED_SIZES = {"dozen": 12, "half dozen": 6, "pair": 2}
+
+
+def pieces_per_pack(item_name: str) -> int | None:
+    """How many pieces one of ``item_name`` holds, when its name says so (see ``_PACK_OF``); else None."""
+    m = _PACK_OF.search(re.sub(r"\s+", " ", fold(item_name)))
+    if m is None:
+        return None
+    if m.group(3):
+        return _NAMED_SIZES[m.group(3)]
+    size = int(m.group(1) or m.group(2))
+    return size if size >= 2 else None
+
+
+def packs_of_pieces(count: int, item_name: str) -> int | None:
+    """``count`` pieces of an item sold in packs, as packs, when they fill whole packs ("60 eggs" of "Eggs
+    (tray of 30)" is 2, "2 dozen" (24) of "Stoney 350ml (pack of 12)" is 2); None otherwise."""
+    size = pieces_per_pack(item_name)
+    if size is None or count < size or count % size:
+        return None
+    return count // size

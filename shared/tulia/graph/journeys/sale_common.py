@@ -33,7 +33,7 @@ from tulia.nlu.frame_extract import (
 from tulia.nlu.lexicon import normalize
 from tulia.nlu.rules import product_query
 from tulia.search.catalog_index import NUMBERS, CatalogIndex
-from tulia.search.measures import is_own_measure
+from tulia.search.measures import is_own_measure, packs_of_pieces, pieces_per_pack
 from tulia.search.text import CONNECTORS, OF_FORMS, verb_key, without_brackets
 from tulia.search.text import terms as terms_of
 
@@ -144,12 +144,33 @@ def count_for(item: dict[str, Any], count: int | None, words: str) -> int | None
     item's name or options ("gauge 30 box profile", "brown 30", "size 36"), else a measure said as packs ("5kg"
     of "Wire Nails 1kg" is 5)."""
     names = [item["name"], *(f"{v['name']} {o}" for v in item.get("variants") or [] for o in v["options"])]
-    if count is not None and count_in_name(words, count, names):
+    if count is not None and (count_in_name(words, count, names) or _option_beside_a_count(item, count, words)):
         # the count is what else the words say ("pampers size 3 pakiti tatu": three)
         besides = _count_besides(words, count)
         said, rest = (besides[0], besides[3]) if besides is not None else (None, words)
         count = said.value if said is not None and not count_in_name(rest, said.value, names) else None
+    size = pieces_per_pack(item["name"])
+    packs_said = _PACK_WORDS.intersection(words.split()) - set(normalize(item["name"]).split())  # not "Box (200)"
+    # an item that is a pack of pieces: as many pieces as fill packs are that many packs ("60 eggs" are two trays
+    # of 30); pieces that fill no whole pack ("65 eggs", "a dozen" of a tray of 30) leave it asked
+    pieces = count is not None and (count >= (size or 0) or bool(_DOZEN_WORDS.intersection(words.split())))
+    if count is not None and size is not None and not packs_said and pieces:
+        return packs_of_pieces(count, item["name"])
     return count or measured_count(words, item["name"])
+
+
+# the words that count packs ("2 trays", "pakiti tatu"), not pieces ("24 pieces", "2 dozen", "vipande 6")
+_DOZEN_WORDS = frozenset({"dozen", "dozens", "dazeni", "dazani"})
+_PACK_WORDS = COUNT_UNIT_WORDS - {"pcs", "pc", "pieces", "piece", "units", "unit", "vipande", "kipande"} - _DOZEN_WORDS
+
+
+def _option_beside_a_count(item: dict[str, Any], number: int, words: str) -> bool:
+    """``number`` is one of the item's options said bare while another count is said too: "exercise book a5 96,
+    vipande vitano" is five books of 96 pages, "braids 27, mifuko kumi" ten packets of colour 27."""
+    if not any(str(number) == str(o).casefold() for v in item.get("variants") or [] for o in v["options"]):
+        return False
+    besides = _count_besides(words, number)
+    return besides is not None and besides[0] is not None and besides[0].value != number
 
 
 def line_from_item(item: dict[str, Any], quantity: int | None = None) -> FrameLine:
