@@ -258,20 +258,23 @@ def lines_for(pack: str, items: list[CatalogItem], item: CatalogItem, rng: rando
     return out
 
 
-def said_alone(items: list[CatalogItem], item: CatalogItem) -> str | None:
-    """A name for ``item`` inside a list: its shortest unique name without a measure (an item with a measure
-    or size options is left out of lists: its reading is checked alone)."""
-    if measure_of(item.name) or size_options(item) or item.variants or pieces_per_pack(item.name):
+def said_alone(items: list[CatalogItem], item: CatalogItem, rng: random.Random) -> str | None:
+    """A name for ``item`` inside a list: its shortest unique name, with its measure when its name has one ("jogoo
+    maize flour 2kg"); an item with options or sold in packs of pieces is left out (checked alone)."""
+    if item.variants or pieces_per_pack(item.name):
         return None
     names = [n for n in short_names(item) if n and _unique(items, item, n)]
-    return min(names, key=len) if names else None
+    if not names:
+        return None
+    own = measure_of(item.name)
+    return min(names, key=len) + (f" {measure_digits(*own, rng)}" if own else "")
 
 
 def list_lines(pack: str, items: list[CatalogItem], rng: random.Random) -> list[str]:
     """Several items in one message, each with its count, in the ways lists are typed."""
-    named = [(i, n) for i in items if (n := said_alone(items, i)) is not None]
+    named = [(i, n) for i in items if (n := said_alone(items, i, rng)) is not None]
     out: list[str] = []
-    for _ in range(6):
+    for _ in range(10):
         if len(named) < 2:
             break
         parts = rng.sample(named, rng.choice([2, 2, 3]) if len(named) > 2 else 2)

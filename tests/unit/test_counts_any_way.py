@@ -42,6 +42,8 @@ def count(message: str) -> int | None:
         ("dry maize bag 90 kg x5", 5),  # "bag 90 kg" is the bag's weight
         ("nipe mayai sitini", 60),
         ("seventy bricks", 70),
+        ("naomba two-burner gas cooker mbili", 2),  # "two-burner" is the cooker's name
+        ("three-piece suit", None),
     ],
 )
 def test_counts_said_in_any_shape(message: str, expected: int | None) -> None:

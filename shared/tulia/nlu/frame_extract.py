@@ -203,7 +203,7 @@ _NOT_COUNTED = r"(?:mins?|minutes|hours|hrs|days|weeks|months|years|secs|seconds
 _Q_BEFORE_PLURAL = re.compile(
     rf"(?<![\w.,])(?<!for )(?<!kwa ){_NUM}\s+(?!(?:{MEASURE_UNIT_ALT}|{_NOT_COUNTED})(?!\w))(?=[a-z][a-z']+s(?!\w))"
 )
-_Q_WORD = re.compile(rf"(?<!\w)({_WORD_ALT})(?!\w)")
+_Q_WORD = re.compile(rf"(?<![\w-])({_WORD_ALT})(?![\w-])")  # not "two-burner", "three-piece": words of a name
 # "3 dozen", "two dozens", "dazeni mbili" (Swahili: the dozen first): twelve each
 _DOZEN_ALT = "dozens|dozen|dazeni|dazani"
 _Q_DOZENS = re.compile(
