@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 LOCK   := requirements/dev.lock
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml $(LOCK) | sha1sum | cut -c1-12)
 
-.PHONY: install browser cdk-cli console console-test synth test test-busy dev lint fmt unit integration e2e bench schemas clean readme-sample lock
+.PHONY: install browser cdk-cli console console-test console-types synth test test-busy dev lint fmt unit integration e2e bench schemas clean readme-sample lock
 
 # The development environment is exactly requirements/dev.lock (hashes checked), then tulia itself.
 $(STAMP): pyproject.toml $(LOCK)
@@ -51,7 +51,14 @@ CONSOLE_INSTALLED := console/node_modules/.installed-$(shell cat console/package
 $(CONSOLE_INSTALLED): console/package-lock.json $(CDK_INSTALLED)
 	cd console && PATH="$(NODE_BIN):$$PATH" npm ci --silent --no-audit --no-fund
 	@touch $@
-console: $(CONSOLE_INSTALLED) ## build console/dist (served by `tulia dev` at /console/, deployed by the CDK app)
+# openapi-typescript, in its own folder and lock: it needs TypeScript 5's compiler API, the console builds with 7
+CODEGEN_INSTALLED := console/codegen/node_modules/.installed-$(shell cat console/codegen/package-lock.json | sha1sum | cut -c1-12)
+$(CODEGEN_INSTALLED): console/codegen/package-lock.json $(CDK_INSTALLED)
+	cd console/codegen && PATH="$(NODE_BIN):$$PATH" npm ci --silent --no-audit --no-fund
+	@touch $@
+console-types: install $(CODEGEN_INSTALLED) ## the console's types from the admin API (console/openapi.json, console/src/api-schema.ts)
+	$(BIN)/python scripts/console_types.py
+console: $(CONSOLE_INSTALLED) $(CODEGEN_INSTALLED) ## build console/dist (served by `tulia dev` at /console/, deployed by the CDK app)
 	cd console && PATH="$(NODE_BIN):$$PATH" npm run --silent build
 console-test: $(CONSOLE_INSTALLED) ## the console's own unit tests (Vitest)
 	cd console && PATH="$(NODE_BIN):$$PATH" npm test --silent

@@ -8,10 +8,14 @@ import { fromFields, toFields } from "./localText";
 import { actionsFor, kes } from "./orders";
 import { registering } from "./payments";
 import { mayOpen, rolesOf } from "./roles";
-import type { Analytics, Booking, Calendar, CatalogItem, Order, Tenant, Ticket } from "../types";
+import type { Analytics, Booking, Calendar, CatalogItem, Order, Tenant, Ticket, TranscriptEntry } from "../types";
 
 function ticket(id: string, priority: Ticket["priority"], created: string, status: Ticket["status"] = "open"): Ticket {
   return {
+    tenant_id: "shop",
+    conversation_id: `conv-${id}`,
+    resolution_note: null,
+    resolved_at: null,
     ticket_id: id,
     customer_id: `c-${id}`,
     reason: "human_requested",
@@ -25,6 +29,10 @@ function ticket(id: string, priority: Ticket["priority"], created: string, statu
     updated_at: created,
     customer: null,
   };
+}
+
+function said(role: TranscriptEntry["role"], text: string, at: string): TranscriptEntry {
+  return { role, text, at, by: null, client_key: null, message_id: null };
 }
 
 describe("the inbox", () => {
@@ -66,15 +74,19 @@ describe("the inbox", () => {
     const t = {
       ...ticket("a", "normal", "2026-11-26T08:00:00Z"),
       transcript: [
-        { role: "customer" as const, text: "hello", at: "2026-11-26T08:01:00Z" },
-        { role: "agent" as const, text: "hi", at: "2026-11-26T08:02:00Z" },
-        { role: "customer" as const, text: "are you there?", at: "2026-11-26T08:05:00Z" },
+        said("customer", "hello", "2026-11-26T08:01:00Z"),
+        said("agent", "hi", "2026-11-26T08:02:00Z"),
+        said("customer", "are you there?", "2026-11-26T08:05:00Z"),
       ],
     };
     expect(unreadCount(t, "2026-11-26T08:02:00Z")).toBe(1);
     expect(unreadCount(t, undefined)).toBe(2);
   });
 });
+
+function delivery(mode: Order["delivery"]["mode"]): Order["delivery"] {
+  return { mode, address_text: null, location_hint: null, zone: null, fee: 0, eta: null };
+}
 
 function order(change: Partial<Order>): Order {
   return {
@@ -84,9 +96,18 @@ function order(change: Partial<Order>): Order {
     payment_status: "paid",
     fulfilment_status: "not_started",
     lines: [],
-    delivery: { mode: "delivery" },
-    totals: { subtotal: 100, delivery_fee: 0, discount: 0, total: 100 },
+    delivery: delivery("delivery"),
+    totals: { subtotal: 100, delivery_fee: 0, discount: 0, total: 100, currency: "KES" },
     paid_amount: 100,
+    tenant_id: "shop",
+    conversation_id: null,
+    offer: null,
+    notes: null,
+    pending_payment_id: null,
+    pesapal_checkout: null,
+    missing_fields: [],
+    marks: [],
+    booking_id: null,
     created_at: "2026-11-26T08:00:00Z",
     updated_at: "2026-11-26T08:00:00Z",
     paid_at: "2026-11-26T08:00:00Z",
@@ -97,7 +118,7 @@ function order(change: Partial<Order>): Order {
 describe("order actions", () => {
   it("offers staff the next steps of a paid order as the API allows them", () => {
     expect(actionsFor(order({}), ["agent"])).toEqual(["confirm", "dispatch", "deliver"]);
-    expect(actionsFor(order({ delivery: { mode: "pickup" } }), ["agent"])).toEqual(["confirm", "ready", "deliver"]);
+    expect(actionsFor(order({ delivery: delivery("pickup") }), ["agent"])).toEqual(["confirm", "ready", "deliver"]);
     expect(actionsFor(order({ fulfilment_status: "processing" }), ["agent"])).toEqual(["dispatch", "deliver"]);
     expect(actionsFor(order({ fulfilment_status: "dispatched" }), ["owner"])).toEqual(["deliver"]);
     expect(actionsFor(order({ status: "fulfilled", fulfilment_status: "delivered" }), ["owner"])).toEqual([]);
@@ -136,7 +157,11 @@ describe("roles", () => {
 });
 
 function item(id: string, name: string, extra: Partial<CatalogItem> = {}): CatalogItem {
-  return { item_id: id, type: "product", name, category: "phones", price: 1, stock: 1, variants: [], tags: [], brand: null, description: "", active: true, ...extra };
+  return {
+    tenant_id: "shop", item_id: id, type: "product", name, category: "phones", price: 1, currency: "KES", stock: 1,
+    variants: [], tags: [], brand: null, description: "", duration_minutes: null, deposit: null, staff: [],
+    place: "shop", zones: [], max_per_order: null, active: true, ...extra,
+  };
 }
 
 describe("catalog", () => {
@@ -192,9 +217,22 @@ describe("analytics", () => {
       date_from: "2026-11-25",
       date_to: "2026-11-26",
       conversations: 12,
+      turns: 40,
+      messages: 50,
+      orders_created: 10,
       orders_paid: 5,
+      conversion_rate: 0.4,
       revenue_kes: 10000,
+      payments: {},
+      escalations: 3,
       escalation_rate: 0.1,
+      escalation_reasons: {},
+      top_unmatched_searches: [],
+      llm_calls: 4,
+      llm_input_tokens: 1000,
+      llm_output_tokens: 100,
+      llm_estimated_cost_usd: 0.02,
+      tool_errors: 0,
       llm_estimated_cost_kes: 3.2,
       funnel,
       revenue_by_method: { mpesa_stk: 10000 },
@@ -220,6 +258,8 @@ function booking(id: string, staff: string, start: string, status: Booking["stat
     booking_id: id, customer_id: "c", item_id: "SV", service_name: "Pedicure", staff_id: staff, staff_name: staff,
     start, end: start, place: "shop", zone: null, address: null, price: 1500, travel_fee: 0, deposit: 450,
     order_id: null, status, status_now: status, deposit_outcome: null, to_pay_there: 1050, marks: [], customer: null,
+    tenant_id: "salon", variant_selection: {}, cells_minutes: 60, hold_until: null, moves: 0, language: null,
+    created_at: start, updated_at: start,
   };
 }
 

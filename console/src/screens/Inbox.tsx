@@ -22,7 +22,7 @@ import { useNavigate, useParams } from "react-router";
 import { all, api, describe } from "../api";
 import { refresh } from "../logic/refresh";
 import { customerLabel, newKey, replyWindow, sortInbox, unreadCount } from "../logic/inbox";
-import type { Ticket, TranscriptEntry } from "../types";
+import type { Ticket, TicketContext, TranscriptEntry } from "../types";
 import { Ago, Failure, Loading, StatusBadge, when } from "./common";
 
 const POLL_MS = 3000; // new customer messages appear without a reload
@@ -160,7 +160,8 @@ function TicketView({ ticketId }: { ticketId: string }) {
   if (ticket.error) return <Failure error={ticket.error} />;
   const tk = ticket.data;
   const replyWin = replyWindow(tk.last_customer_message_at, new Date());
-  const before = (tk.context_snapshot.last_messages ?? []) as { role?: string; text?: string; content?: string }[];
+  const context = tk.context_snapshot as TicketContext;
+  const before = (context.last_messages ?? []) as { role?: string; text?: string; content?: string }[];
 
   return (
     <Stack gap="sm" data-testid="ticket-view">
@@ -186,11 +187,11 @@ function TicketView({ ticketId }: { ticketId: string }) {
           {t("inbox.summary")}
         </Text>
         <Text size="sm" data-testid="summary">
-          {tk.context_snapshot.summary ?? tk.reason}
+          {context.summary ?? tk.reason}
         </Text>
-        {tk.context_snapshot.order_id && (
-          <Anchor size="sm" onClick={() => navigate(`/orders/${tk.context_snapshot.order_id}`)}>
-            {t("inbox.order")} {tk.context_snapshot.order_id}
+        {context.order_id && (
+          <Anchor size="sm" onClick={() => navigate(`/orders/${context.order_id}`)}>
+            {t("inbox.order")} {context.order_id}
           </Anchor>
         )}
         <Text size="xs" c="dimmed">

@@ -24,7 +24,7 @@ import { api, describe, type Page } from "../api";
 import { refresh } from "../logic/refresh";
 import { useAuth } from "../auth";
 import { actionsFor, kes, type OrderAction } from "../logic/orders";
-import type { Order, OrderDetail } from "../types";
+import type { OrderDetail, OrderRow } from "../types";
 import { Ago, Failure, Loading, StatusBadge, when } from "./common";
 
 const STATUSES = ["draft", "pending_payment", "paid", "fulfilled", "cancelled", "payment_failed"];
@@ -48,7 +48,7 @@ export function OrdersScreen() {
   const orders = useQuery({
     queryKey: ["orders", filters, typedPhone, cursor],
     queryFn: () =>
-      api<Page<Order>>("/admin/orders", {
+      api<Page<OrderRow>>("/admin/orders", {
         query: { ...filters, phone: typedPhone, limit: 30, cursor },
       }),
     refetchInterval: 10_000,

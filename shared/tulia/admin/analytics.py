@@ -9,10 +9,9 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
-from pydantic import BaseModel
 
 from tulia.admin.auth import Principal
-from tulia.admin.common import AdminDeps, business_day
+from tulia.admin.common import AdminDeps, View, business_day
 from tulia.domain.common import NAIROBI
 from tulia.errors import InvalidInput
 from tulia.store.stats import StatsRepo
@@ -26,7 +25,7 @@ STARTED = {  # method -> the turn metric that counts it being started
 OUTCOMES = ("paid", "failed", "cancelled", "timeout")
 
 
-class MethodStats(BaseModel):
+class MethodStats(View):
     started: int
     paid: int
     failed: int
@@ -35,12 +34,12 @@ class MethodStats(BaseModel):
     success_rate: float | None  # paid / started; None when nothing started
 
 
-class SearchMiss(BaseModel):
+class SearchMiss(View):
     query: str
     count: int
 
 
-class Funnel(BaseModel):
+class Funnel(View):
     """From looking to paying: searches, orders made, payment prompts (STK push, Paybill steps, card
     checkout) and orders paid."""
 
@@ -50,7 +49,7 @@ class Funnel(BaseModel):
     orders_paid: int
 
 
-class DayFigures(BaseModel):
+class DayFigures(View):
     date: date
     conversations: int
     messages: int
@@ -62,7 +61,7 @@ class DayFigures(BaseModel):
     llm_cost_kes: float
 
 
-class Analytics(BaseModel):
+class Analytics(View):
     date_from: date
     date_to: date
     conversations: int

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from tulia import appointments
 from tulia.admin.auth import Principal
@@ -19,6 +19,7 @@ from tulia.admin.common import (
     BusinessMoment,
     CustomerBrief,
     Deleted,
+    View,
     audit,
     business_day,
     customer_briefs,
@@ -32,7 +33,7 @@ from tulia.observability import logger as log
 MAX_DAYS = 14
 
 
-class StaffView(BaseModel):
+class BookingStaff(View):
     staff_id: str
     name: str
 
@@ -45,7 +46,7 @@ class BookingView(Booking):
     status_now: str = ""  # "expired" for a hold that lapsed unpaid, else the status
 
 
-class BlockView(BaseModel):
+class BlockView(View):
     block_id: str
     staff_id: str
     start: datetime
@@ -54,13 +55,13 @@ class BlockView(BaseModel):
     by: str | None
 
 
-class Calendar(BaseModel):
+class Calendar(View):
     """The days asked: the staff, their bookings (held, confirmed, done; cancelled ones too, greyed) and
     the time blocked off, each by start time in the shop's time (EAT)."""
 
     first_day: date
     days: int
-    staff: list[StaffView]
+    staff: list[BookingStaff]
     bookings: list[BookingView]
     blocks: list[BlockView]
 
@@ -68,7 +69,7 @@ class Calendar(BaseModel):
 CHANGES = ("moved", "cancelled")
 
 
-class CustomerChange(BaseModel):
+class CustomerChange(View):
     """A customer's own change to a booking (the shop is told here and on the console's Bookings screen)."""
 
     booking: BookingView
@@ -76,27 +77,27 @@ class CustomerChange(BaseModel):
     at: datetime
 
 
-class MarkBody(BaseModel):
+class MarkBody(View):
     outcome: Literal["completed", "no_show"]
 
 
-class CancelBody(BaseModel):
+class CancelBody(View):
     deposit: Literal["kept", "refund_due"] | None = Field(
         default=None, description="What happens to a paid deposit (default: the shop's policy, as for the customer)"
     )
     note: str | None = Field(default=None, max_length=200)
 
 
-class RefundBody(BaseModel):
+class RefundBody(View):
     note: str | None = Field(default=None, max_length=200, description="e.g. the M-Pesa reversal or B2C code")
 
 
-class MoveBody(BaseModel):
+class MoveBody(View):
     start: BusinessMoment = Field(description="The new start, ISO 8601 with offset (e.g. 2026-12-05T10:00:00+03:00)")
     staff_id: str | None = Field(default=None, max_length=32, description="None: the same person, else anyone able")
 
 
-class BlockBody(BaseModel):
+class BlockBody(View):
     staff_id: str = Field(max_length=32)
     start: BusinessMoment
     end: BusinessMoment
@@ -141,7 +142,7 @@ def register(
         return Calendar(
             first_day=first,
             days=days,
-            staff=[StaffView(staff_id=m.id, name=m.name) for m in settings.people() if staff_id in (None, m.id)],
+            staff=[BookingStaff(staff_id=m.id, name=m.name) for m in settings.people() if staff_id in (None, m.id)],
             bookings=views(who.tenant_id, found),
             blocks=[
                 BlockView(block_id=b.block_id, staff_id=b.staff_id, start=b.start, end=b.end, reason=b.reason, by=b.by)

@@ -11,10 +11,10 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from tulia.admin.auth import Principal
-from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Page, audit
+from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Page, View, audit
 from tulia.domain.broadcast import NAME_PARAMETER, Broadcast, Recipient, Segment, marketing_opens_at
 from tulia.domain.templates import NAME_PATTERN, pick
 from tulia.domain.tenant import Tenant
@@ -24,7 +24,7 @@ from tulia.store.segments import segment_members
 from tulia.store.templates import TemplateRepo
 
 
-class BroadcastInput(BaseModel):
+class BroadcastInput(View):
     template: str = Field(pattern=NAME_PATTERN, description="An approved marketing template of the shop")
     parameters: list[str] = Field(
         default_factory=list,
@@ -34,7 +34,7 @@ class BroadcastInput(BaseModel):
     segment: Segment = Field(default_factory=Segment)
 
 
-class DryRun(BaseModel):
+class DryRun(View):
     recipients: int = Field(description="Customers who would get it now (consent is checked again when sent)")
     preview: str = Field(description="The message as the first of them would read it (in the template's language)")
     languages: list[str] = Field(description="The template's approved languages")
@@ -42,7 +42,7 @@ class DryRun(BaseModel):
     opens_at: datetime | None = None
 
 
-class BroadcastDetail(BaseModel):
+class BroadcastDetail(View):
     broadcast: Broadcast
     recipients: list[Recipient]
     cursor: str | None = None

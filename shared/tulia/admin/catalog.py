@@ -9,10 +9,9 @@ from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends, Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
-from pydantic import BaseModel
 
 from tulia.admin.auth import Principal
-from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Deleted, Page, audit, input_model
+from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Deleted, Page, View, audit, input_model
 from tulia.domain.catalog import CatalogItem
 from tulia.domain.catalog_rows import CatalogRows, rows_from_csv, rows_from_json
 from tulia.errors import InvalidInput
@@ -23,13 +22,13 @@ CatalogItemInput = input_model(CatalogItem, "CatalogItemInput", exclude=("tenant
 CatalogItemPatch = input_model(CatalogItem, "CatalogItemPatch", exclude=("tenant_id", "item_id"), partial=True)
 
 
-class ImportRowReport(BaseModel):
+class ImportRowReport(View):
     row: int
     sku: str
     errors: list[dict[str, str | None]]
 
 
-class ImportReport(BaseModel):
+class ImportReport(View):
     format: Literal["csv", "json"]
     partial: bool
     rows: int

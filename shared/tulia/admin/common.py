@@ -37,14 +37,21 @@ class AdminDeps:
     kes_per_usd: float = 129.0  # model cost shown in shillings (TULIA_KES_PER_USD)
 
 
-class Page(BaseModel, Generic[T]):
+class View(BaseModel):
+    """A shape the admin API answers with: in its OpenAPI document (response schemas are serialization mode), a
+    field with a default is required, as every answer holds it (the console's generated types rely on it)."""
+
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)
+
+
+class Page(View, Generic[T]):
     """One page of a listing; pass ``cursor`` back to get the next (absent at the end)."""
 
     items: list[T]
     cursor: str | None = None
 
 
-class CustomerBrief(BaseModel):
+class CustomerBrief(View):
     """Who a ticket or an order is about, as staff recognise them."""
 
     customer_id: str
@@ -57,7 +64,7 @@ def customer_briefs(deps: AdminDeps, tenant_id: str, customer_ids: Iterable[str]
     return {cid: CustomerBrief(customer_id=cid, name=c.display_name, phone=c.phone_e164) for cid, c in found.items()}
 
 
-class Deleted(BaseModel):
+class Deleted(View):
     deleted: bool
     id: str
 

@@ -6,28 +6,28 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from tulia.admin.auth import Principal
-from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Page, audit
+from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Page, View, audit
 from tulia.admin.customer_data import erase_customer, export_customer
 from tulia.domain.customer import ConsentEvent, Customer
 from tulia.domain.order import Order
 from tulia.errors import InvalidInput
 
 
-class CustomerDetail(BaseModel):
+class CustomerDetail(View):
     customer: Customer
     consent_events: list[ConsentEvent]
     recent_orders: list[Order]
 
 
-class EraseBody(BaseModel):
+class EraseBody(View):
     confirm: bool = Field(description="Must be true: erasure cannot be undone")
     reason: str = Field(default="data subject request", max_length=200)
 
 
-class Erased(BaseModel):
+class Erased(View):
     customer_id: str
     erased: bool
     summary: dict[str, int]

@@ -11,10 +11,10 @@ from typing import Annotated, Any
 import httpx
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from aws_lambda_powertools.event_handler.openapi.params import Header, Query
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from tulia.admin.auth import Principal
-from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, CustomerBrief, Page, audit, customer_briefs
+from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, CustomerBrief, Page, View, audit, customer_briefs
 from tulia.channel.graph_api import SendFailed, TemplateManager, WhatsAppSender
 from tulia.channel.outbound import Outbound, greeting_name, send_planned
 from tulia.channel.window import TemplateCall
@@ -33,11 +33,11 @@ class TicketView(HandoffTicket):
     customer: CustomerBrief | None = None  # None: the customer's data was erased
 
 
-class ReplyBody(BaseModel):
+class ReplyBody(View):
     text: str = Field(min_length=1, max_length=4096, description="What the customer receives on WhatsApp")
 
 
-class ResolveBody(BaseModel):
+class ResolveBody(View):
     note: str | None = Field(default=None, max_length=500, description="For the shop's records")
 
 

@@ -10,10 +10,10 @@ from pathlib import PurePosixPath
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from tulia.admin.auth import Principal
-from tulia.admin.common import AdminDeps, Deleted, Page, audit
+from tulia.admin.common import AdminDeps, Deleted, Page, View, audit
 from tulia.domain.common import Lang
 from tulia.domain.kb import KbDocument, SourceType
 from tulia.errors import InvalidInput, NotFound, ProviderUnavailable
@@ -55,7 +55,7 @@ class KbUploads:
         self.s3.delete_object(Bucket=self.bucket, Key=key)
 
 
-class UploadRequest(BaseModel):
+class UploadRequest(View):
     filename: str = Field(
         min_length=1,
         max_length=120,
@@ -65,7 +65,7 @@ class UploadRequest(BaseModel):
     size: int | None = Field(default=None, ge=1, le=MAX_KB_BYTES, description="bytes, if known (20 MB at most)")
 
 
-class UploadTicket(BaseModel):
+class UploadTicket(View):
     doc_id: str
     key: str
     method: str = "PUT"
@@ -75,12 +75,12 @@ class UploadTicket(BaseModel):
     document: KbDocument
 
 
-class AskBody(BaseModel):
+class AskBody(View):
     question: str = Field(min_length=1, max_length=1000, description="As a customer would ask it")
     language: Lang | None = Field(default=None, description="en, sw or sheng (default: the shop's)")
 
 
-class Source(BaseModel):
+class Source(View):
     doc_id: str
     title: str
     section: str | None
@@ -89,7 +89,7 @@ class Source(BaseModel):
     coverage: float  # the share of the question's words the passage holds
 
 
-class TryAnswer(BaseModel):
+class TryAnswer(View):
     """What the bot says with the rules engine (with a model, the same facts are worded from the same
     sources), and the passages it found."""
 

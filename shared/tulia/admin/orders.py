@@ -9,7 +9,7 @@ from urllib.parse import unquote
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from tulia.admin.auth import Principal
 from tulia.admin.common import (
@@ -17,6 +17,7 @@ from tulia.admin.common import (
     AdminDeps,
     CustomerBrief,
     Page,
+    View,
     audit,
     business_day,
     customer_briefs,
@@ -32,12 +33,12 @@ from tulia.observability import logger as log
 from tulia.payments.reconcile import apply_transaction, suggested_orders, unmatched_or_404
 
 
-class CloseBody(BaseModel):
+class CloseBody(View):
     outcome: Literal["refunded", "applied"]
     note: str | None = Field(default=None, max_length=200, description="e.g. the M-Pesa reversal or B2C code")
 
 
-class ApplyBody(BaseModel):
+class ApplyBody(View):
     order_id: str = Field(min_length=1, max_length=40, description="The order this money pays")
 
 
@@ -47,7 +48,7 @@ class OrderView(Order):
     customer: CustomerBrief | None = None  # None: the customer's data was erased
 
 
-class HistoryEntry(BaseModel):
+class HistoryEntry(View):
     at: datetime
     event: str  # created, payment_started, payment_<status>, paid, confirmed, dispatched, ..., cancelled
     detail: str | None = None  # an amount, a receipt, the provider's reason
@@ -55,7 +56,7 @@ class HistoryEntry(BaseModel):
     by: str | None = None
 
 
-class OrderDetail(BaseModel):
+class OrderDetail(View):
     order: Order
     payments: list[Payment]
     customer: CustomerBrief | None = None

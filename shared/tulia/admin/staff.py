@@ -16,10 +16,10 @@ from typing import Annotated, Any, Literal, cast
 from urllib.parse import unquote
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from tulia.admin.auth import TENANT_CLAIM, Principal
-from tulia.admin.common import AdminDeps, Deleted, audit
+from tulia.admin.common import AdminDeps, Deleted, View, audit
 from tulia.errors import NotFound, ProviderUnavailable, StateConflict
 from tulia.store.staff import StaffMember, StaffRepo, StaffRole
 
@@ -27,7 +27,7 @@ EMAIL_PATTERN = r"^[^@\s#]{1,64}@[^@\s#]{1,185}\.[A-Za-z]{2,63}$"
 StaffStatus = Literal["invited", "active", "disabled", "unknown"]
 
 
-class Me(BaseModel):
+class Me(View):
     tenant_id: str
     shop_name: str
     email: str | None
@@ -36,12 +36,12 @@ class Me(BaseModel):
     default_language: str
 
 
-class InviteBody(BaseModel):
+class InviteBody(View):
     email: str = Field(pattern=EMAIL_PATTERN, max_length=254, description="Their sign-in name")
     role: StaffRole = Field(description="agent: inbox, orders, catalog reading; owner: everything")
 
 
-class StaffView(BaseModel):
+class StaffUser(View):
     email: str
     role: StaffRole
     status: StaffStatus  # invited: has not chosen a password yet
@@ -49,8 +49,8 @@ class StaffView(BaseModel):
     invited_by: str | None
 
 
-class Invitation(BaseModel):
-    member: StaffView
+class Invitation(View):
+    member: StaffUser
     temporary_password: str  # shown once; the person chooses their own at first sign-in
 
 
@@ -121,8 +121,8 @@ def status_of(user: dict[str, Any] | None) -> StaffStatus:
     return "invited" if user.get("UserStatus") == "FORCE_CHANGE_PASSWORD" else "active"
 
 
-def view(member: StaffMember, status: StaffStatus) -> StaffView:
-    return StaffView(
+def view(member: StaffMember, status: StaffStatus) -> StaffUser:
+    return StaffUser(
         email=member.email,
         role=member.role,
         status=status,
@@ -159,7 +159,7 @@ def register(
         )
 
     @app.get("/admin/staff", tags=["staff"], summary="The shop's staff and whether they have signed in yet")
-    def list_staff(who: Annotated[Principal, Depends(owner)]) -> list[StaffView]:
+    def list_staff(who: Annotated[Principal, Depends(owner)]) -> list[StaffUser]:
         pool = directory()
         return [view(m, status_of(pool.user(m.email))) for m in repo.list(who.tenant_id)]
 

@@ -7,10 +7,10 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from tulia.admin.auth import Principal
-from tulia.admin.common import AdminDeps, Deleted, Page, audit
+from tulia.admin.common import AdminDeps, Deleted, Page, View, audit
 from tulia.channel.template_sync import META_STATUS, SyncResult, sync_templates
 from tulia.domain.templates import NAME_PATTERN, MessageTemplate, TemplateCategory
 from tulia.domain.tenant import Tenant
@@ -18,7 +18,7 @@ from tulia.errors import BusinessRuleViolation, NotFound, ProviderUnavailable
 from tulia.store.templates import TemplateRepo
 
 
-class TemplateInput(BaseModel):
+class TemplateInput(View):
     name: str = Field(pattern=NAME_PATTERN, description="lower-case letters, digits and _")
     language: str = Field(min_length=2, max_length=10, pattern=r"^[a-z]{2}(_[A-Z]{2})?$", examples=["en", "sw"])
     category: TemplateCategory

@@ -30,7 +30,10 @@ class Model(BaseModel):
     from storage as written by any release (migrated from its version, fields no longer known dropped:
     ``tulia.domain.persisted``)."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    # a field with a default is required in a serialization-mode schema (every stored or answered model holds it)
+    model_config = ConfigDict(
+        extra="forbid", validate_assignment=True, json_schema_serialization_defaults_required=True
+    )
 
     SCHEMA: ClassVar[int] = 1
     MIGRATIONS: ClassVar[dict[int, Migration]] = {}
