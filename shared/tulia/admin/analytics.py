@@ -3,15 +3,12 @@ paid, conversion, revenue, payment success by method, escalations and their reas
 found nothing, and the LLM's calls, tokens and estimated cost. Owner only. Read from the daily
 counters the agent keeps (:mod:`tulia.store.stats`): one query per request, whatever the range."""
 
-from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Annotated, Any
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from tulia.admin.auth import Principal
-from tulia.admin.common import AdminDeps, View, business_day
+from tulia.admin.common import Deps, Owner, View, admin_router, business_day
 from tulia.domain.common import NAIROBI
 from tulia.errors import InvalidInput
 from tulia.store.stats import StatsRepo
@@ -182,24 +179,21 @@ def analytics(stats: StatsRepo, tenant_id: str, start: date, end: date, kes_per_
     )
 
 
-def register(
-    app: APIGatewayHttpResolver,
-    deps: AdminDeps,
-    *,
-    owner: Callable[[], Principal],
-    staff: Callable[[], Principal],
-) -> None:
-    @app.get("/admin/analytics", tags=["analytics"], summary="How the bot sells, for a range of days")
-    def get_analytics(
-        who: Annotated[Principal, Depends(owner)],
-        date_from: Annotated[date | None, Query(alias="from", description="first day, default today")] = None,
-        date_to: Annotated[date | None, Query(alias="to", description="last day, default the first")] = None,
-    ) -> Analytics:
-        today = deps.services.clock().astimezone(NAIROBI).date()
-        start = business_day(date_from, "from") or today
-        end = business_day(date_to, "to") or (start if date_from else today)
-        if end < start:
-            raise InvalidInput("'to' is before 'from'.", field="to")
-        if end - start > timedelta(days=MAX_RANGE_DAYS):
-            raise InvalidInput(f"At most {MAX_RANGE_DAYS} days at a time.", field="to")
-        return analytics(deps.stats, who.tenant_id, start, end, deps.kes_per_usd)
+router = admin_router()
+
+
+@router.get("/admin/analytics", tags=["analytics"], summary="How the bot sells, for a range of days")
+def get_analytics(
+    who: Owner,
+    deps: Deps,
+    date_from: Annotated[date | None, Query(alias="from", description="first day, default today")] = None,
+    date_to: Annotated[date | None, Query(alias="to", description="last day, default the first")] = None,
+) -> Analytics:
+    today = deps.services.clock().astimezone(NAIROBI).date()
+    start = business_day(date_from, "from") or today
+    end = business_day(date_to, "to") or (start if date_from else today)
+    if end < start:
+        raise InvalidInput("'to' is before 'from'.", field="to")
+    if end - start > timedelta(days=MAX_RANGE_DAYS):
+        raise InvalidInput(f"At most {MAX_RANGE_DAYS} days at a time.", field="to")
+    return analytics(deps.stats, who.tenant_id, start, end, deps.kes_per_usd)

@@ -15,8 +15,8 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
 from pydantic import ValidationError
 
-from tulia.admin.auth import Forbidden, Principal, StaffStanding, Unauthorized, principal_of
-from tulia.admin.common import AdminDeps
+from tulia.admin.auth import Forbidden, StaffStanding, Unauthorized, principal_of
+from tulia.admin.common import DEPS_KEY, AdminDeps
 from tulia.errors import (
     BusinessRuleViolation,
     InvalidInput,
@@ -62,8 +62,10 @@ class AdminResolver(APIGatewayHttpResolver):
     validation runs before any dependency, so the role checks alone would answer 422 first)."""
 
     standing: StaffStanding | None = None
+    deps: AdminDeps | None = None
 
     def resolve(self, event: Any, context: Any) -> dict[str, Any]:
+        self.context[DEPS_KEY] = self.deps  # for the routes' dependencies (Powertools clears it after each request)
         if self.standing is not None and event.get("rawPath") not in (OPENAPI_PATH, SWAGGER_PATH):
             try:
                 self.standing.check(principal_of(event))
@@ -153,18 +155,8 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
     )
 
     app = AdminResolver(enable_validation=True)
-
-    standing = app.standing = deps.standing = StaffStanding(StaffRepo(deps.services.db))
-
-    def caller() -> Principal:
-        return standing.check(principal_of(app.current_event.raw_event))
-
-    def owner() -> Principal:
-        return caller().require("owner")
-
-    def staff() -> Principal:
-        return caller().require("owner", "agent")
-
+    app.deps = deps
+    app.standing = deps.standing = StaffStanding(StaffRepo(deps.services.db))
     for module in (
         tenant,
         staff_routes,
@@ -179,7 +171,7 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
         templates,
         broadcasts,
     ):
-        module.register(app, deps, owner=owner, staff=staff)
+        app.include_router(module.router)
 
     @app.get(OPENAPI_PATH, include_in_schema=False)
     def openapi() -> Response[str]:

@@ -4,22 +4,22 @@ deposit kept or due back, as staff decide; the customer is told on WhatsApp by t
 deposits due back. Owners and agents; every change is audited. The operations are the ones the booking
 tools use (:mod:`tulia.appointments`)."""
 
-from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 from typing import Annotated, Any, Literal
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import Field
 
 from tulia import appointments
-from tulia.admin.auth import Principal
 from tulia.admin.common import (
     AdminDeps,
     BusinessMoment,
     CustomerBrief,
     Deleted,
+    Deps,
+    Staff,
     View,
+    admin_router,
     audit,
     business_day,
     customer_briefs,
@@ -104,199 +104,241 @@ class BlockBody(View):
     reason: str = Field(default="away", min_length=1, max_length=100)
 
 
-def register(
-    app: APIGatewayHttpResolver,
-    deps: AdminDeps,
-    *,
-    owner: Callable[[], Principal],
-    staff: Callable[[], Principal],
-) -> None:
-    s = deps.services
+router = admin_router()
 
-    def views(tenant_id: str, bookings: list[Booking]) -> list[BookingView]:
-        briefs = customer_briefs(deps, tenant_id, {b.customer_id for b in bookings})
-        now = s.clock()
-        return [
-            BookingView(
-                **dict(b), customer=briefs.get(b.customer_id), to_pay_there=b.balance, status_now=b.shown_status(now)
-            )
-            for b in bookings
-        ]
 
-    @app.get("/admin/bookings", tags=["bookings"], summary="The appointment book: days by staff member")
-    def calendar(
-        who: Annotated[Principal, Depends(staff)],
-        day: Annotated[date | None, Query(description="The first day (YYYY-MM-DD); default today")] = None,
-        days: Annotated[int, Query(ge=1, le=MAX_DAYS)] = 1,
-        staff_id: Annotated[str | None, Query(max_length=32)] = None,
-    ) -> Calendar:
-        tenant = s.tenants.get(who.tenant_id)
-        settings = tenant.booking_settings()
-        if staff_id is not None and settings.member(staff_id) is None:
-            raise InvalidInput(f"No staff member '{staff_id}'.", field="staff_id")
-        first = business_day(day, "day") or local(s.clock()).date()
-        start = datetime.combine(first, time(0, 0), tzinfo=NAIROBI)
-        end = start + timedelta(days=days)
-        found = [b for b in s.bookings.list_between(who.tenant_id, start, end) if staff_id in (None, b.staff_id)]
-        blocks = [b for b in s.bookings.blocks_between(who.tenant_id, start, end) if staff_id in (None, b.staff_id)]
-        return Calendar(
-            first_day=first,
-            days=days,
-            staff=[BookingStaff(staff_id=m.id, name=m.name) for m in settings.people() if staff_id in (None, m.id)],
-            bookings=views(who.tenant_id, found),
-            blocks=[
-                BlockView(block_id=b.block_id, staff_id=b.staff_id, start=b.start, end=b.end, reason=b.reason, by=b.by)
-                for b in blocks
-            ],
+def views(deps: AdminDeps, tenant_id: str, bookings: list[Booking]) -> list[BookingView]:
+    briefs = customer_briefs(deps, tenant_id, {b.customer_id for b in bookings})
+    now = deps.services.clock()
+    return [
+        BookingView(
+            **dict(b), customer=briefs.get(b.customer_id), to_pay_there=b.balance, status_now=b.shown_status(now)
         )
+        for b in bookings
+    ]
 
-    @app.get("/admin/bookings/refunds", tags=["bookings"], summary="Deposits due back (cancelled or released)")
-    def refunds(who: Annotated[Principal, Depends(staff)]) -> list[BookingView]:
-        now = s.clock()
-        tenant = s.tenants.get(who.tenant_id)
-        horizon = timedelta(days=tenant.booking_settings().horizon_days + 1)
-        found = s.bookings.list_between(who.tenant_id, now - timedelta(days=90), now + horizon, limit=2000)
-        return views(who.tenant_id, [b for b in found if b.deposit_outcome == "refund_due"])
 
-    @app.get(
-        "/admin/bookings/changes",
-        tags=["bookings"],
-        summary="What customers changed on WhatsApp (moved, cancelled), newest first",
+@router.get("/admin/bookings", tags=["bookings"], summary="The appointment book: days by staff member")
+def calendar(
+    who: Staff,
+    deps: Deps,
+    day: Annotated[date | None, Query(description="The first day (YYYY-MM-DD); default today")] = None,
+    days: Annotated[int, Query(ge=1, le=MAX_DAYS)] = 1,
+    staff_id: Annotated[str | None, Query(max_length=32)] = None,
+) -> Calendar:
+    tenant = deps.services.tenants.get(who.tenant_id)
+    settings = tenant.booking_settings()
+    if staff_id is not None and settings.member(staff_id) is None:
+        raise InvalidInput(f"No staff member '{staff_id}'.", field="staff_id")
+    first = business_day(day, "day") or local(deps.services.clock()).date()
+    start = datetime.combine(first, time(0, 0), tzinfo=NAIROBI)
+    end = start + timedelta(days=days)
+    found = [
+        b for b in deps.services.bookings.list_between(who.tenant_id, start, end) if staff_id in (None, b.staff_id)
+    ]
+    blocks = [
+        b for b in deps.services.bookings.blocks_between(who.tenant_id, start, end) if staff_id in (None, b.staff_id)
+    ]
+    return Calendar(
+        first_day=first,
+        days=days,
+        staff=[BookingStaff(staff_id=m.id, name=m.name) for m in settings.people() if staff_id in (None, m.id)],
+        bookings=views(deps, who.tenant_id, found),
+        blocks=[
+            BlockView(block_id=b.block_id, staff_id=b.staff_id, start=b.start, end=b.end, reason=b.reason, by=b.by)
+            for b in blocks
+        ],
     )
-    def changes(
-        who: Annotated[Principal, Depends(staff)], days: Annotated[int, Query(ge=1, le=31)] = 7
-    ) -> list[CustomerChange]:
-        now = s.clock()
-        since = now - timedelta(days=days)
-        tenant = s.tenants.get(who.tenant_id)
-        horizon = timedelta(days=tenant.booking_settings().horizon_days + 1)
-        found = s.bookings.list_between(who.tenant_id, since, now + horizon, limit=2000)
-        done = [  # of confirmed bookings: a time let go before it was booked is no news
-            (b, m)
-            for b in found
-            if any(mark.event == "confirmed" for mark in b.marks)
-            for m in b.marks
-            if m.by == "customer" and m.event in CHANGES and m.at >= since
-        ]
-        done.sort(key=lambda pair: pair[1].at, reverse=True)
-        shown = {v.booking_id: v for v in views(who.tenant_id, list({b.booking_id: b for b, _ in done}.values()))}
-        return [CustomerChange(booking=shown[b.booking_id], event=m.event, at=m.at) for b, m in done[:100]]
 
-    @app.get("/admin/bookings/<booking_id>", tags=["bookings"], summary="A booking with its history")
-    def get_booking(booking_id: str, who: Annotated[Principal, Depends(staff)]) -> BookingView:
-        return views(who.tenant_id, [s.bookings.get(who.tenant_id, booking_id)])[0]
 
-    @app.post("/admin/bookings/<booking_id>/mark", tags=["bookings"], summary="Completed or no-show, after the start")
-    def mark(booking_id: str, body: MarkBody, who: Annotated[Principal, Depends(staff)]) -> BookingView:
-        booking = s.bookings.get(who.tenant_id, booking_id)
-        if booking.status == body.outcome:
-            return views(who.tenant_id, [booking])[0]  # marking again is not an error
-        marked = s.bookings.mark(booking, body.outcome, s.clock(), by=who.actor)
-        audit(deps, who, f"booking.{body.outcome}", booking_id)
-        return views(who.tenant_id, [marked])[0]
+@router.get("/admin/bookings/refunds", tags=["bookings"], summary="Deposits due back (cancelled or released)")
+def refunds(who: Staff, deps: Deps) -> list[BookingView]:
+    now = deps.services.clock()
+    tenant = deps.services.tenants.get(who.tenant_id)
+    horizon = timedelta(days=tenant.booking_settings().horizon_days + 1)
+    found = deps.services.bookings.list_between(who.tenant_id, now - timedelta(days=90), now + horizon, limit=2000)
+    return views(deps, who.tenant_id, [b for b in found if b.deposit_outcome == "refund_due"])
 
-    @app.post(
-        "/admin/bookings/<booking_id>/refunded",
-        tags=["bookings"],
-        summary="Record that a deposit due back was refunded (by M-Pesa, outside Tulia)",
-    )
-    def refunded(booking_id: str, body: RefundBody, who: Annotated[Principal, Depends(staff)]) -> BookingView:
-        booking = s.bookings.get(who.tenant_id, booking_id)
-        if booking.deposit_outcome in ("refunded", "applied"):
-            return views(who.tenant_id, [booking])[0]  # recorded before: not an error
-        owed = [
-            o for o in s.payments.open_owed_back_of(who.tenant_id, booking.order_id or "") if o.booking_id == booking_id
-        ]
-        for record in owed:  # the one record of this money: closing it refunds the deposit too
-            s.payments.close_owed_back(record, "refunded", now=s.clock(), by=who.actor, note=body.note)
-        if not owed:  # cancelled before money owed back had records
-            s.bookings.record_refund(booking, s.clock(), by=who.actor, note=body.note)
-        done = s.bookings.get(who.tenant_id, booking_id)
-        audit(deps, who, "booking.refunded", booking_id, amount=booking.deposit, note=body.note)
-        return views(who.tenant_id, [done])[0]
 
-    @app.post(
-        "/admin/bookings/<booking_id>/cancel",
-        tags=["bookings"],
-        summary="Cancel an appointment; the customer is told on WhatsApp",
-    )
-    def cancel(booking_id: str, body: CancelBody, who: Annotated[Principal, Depends(staff)]) -> BookingView:
-        tenant = s.tenants.get(who.tenant_id)
-        booking = s.bookings.get(who.tenant_id, booking_id)
-        if booking.status == "cancelled":
-            return views(who.tenant_id, [booking])[0]
-        done = appointments.cancel(
-            s, tenant, booking, now=s.clock(), by=who.actor, by_customer=False, outcome=body.deposit, note=body.note
+@router.get(
+    "/admin/bookings/changes",
+    tags=["bookings"],
+    summary="What customers changed on WhatsApp (moved, cancelled), newest first",
+)
+def changes(
+    who: Staff,
+    deps: Deps,
+    days: Annotated[int, Query(ge=1, le=31)] = 7,
+) -> list[CustomerChange]:
+    now = deps.services.clock()
+    since = now - timedelta(days=days)
+    tenant = deps.services.tenants.get(who.tenant_id)
+    horizon = timedelta(days=tenant.booking_settings().horizon_days + 1)
+    found = deps.services.bookings.list_between(who.tenant_id, since, now + horizon, limit=2000)
+    done = [  # of confirmed bookings: a time let go before it was booked is no news
+        (b, m)
+        for b in found
+        if any(mark.event == "confirmed" for mark in b.marks)
+        for m in b.marks
+        if m.by == "customer" and m.event in CHANGES and m.at >= since
+    ]
+    done.sort(key=lambda pair: pair[1].at, reverse=True)
+    shown = {v.booking_id: v for v in views(deps, who.tenant_id, list({b.booking_id: b for b, _ in done}.values()))}
+    return [CustomerChange(booking=shown[b.booking_id], event=m.event, at=m.at) for b, m in done[:100]]
+
+
+@router.get("/admin/bookings/<booking_id>", tags=["bookings"], summary="A booking with its history")
+def get_booking(booking_id: str, who: Staff, deps: Deps) -> BookingView:
+    return views(deps, who.tenant_id, [deps.services.bookings.get(who.tenant_id, booking_id)])[0]
+
+
+@router.post("/admin/bookings/<booking_id>/mark", tags=["bookings"], summary="Completed or no-show, after the start")
+def mark(
+    booking_id: str,
+    body: MarkBody,
+    who: Staff,
+    deps: Deps,
+) -> BookingView:
+    booking = deps.services.bookings.get(who.tenant_id, booking_id)
+    if booking.status == body.outcome:
+        return views(deps, who.tenant_id, [booking])[0]  # marking again is not an error
+    marked = deps.services.bookings.mark(booking, body.outcome, deps.services.clock(), by=who.actor)
+    audit(deps, who, f"booking.{body.outcome}", booking_id)
+    return views(deps, who.tenant_id, [marked])[0]
+
+
+@router.post(
+    "/admin/bookings/<booking_id>/refunded",
+    tags=["bookings"],
+    summary="Record that a deposit due back was refunded (by M-Pesa, outside Tulia)",
+)
+def refunded(
+    booking_id: str,
+    body: RefundBody,
+    who: Staff,
+    deps: Deps,
+) -> BookingView:
+    booking = deps.services.bookings.get(who.tenant_id, booking_id)
+    if booking.deposit_outcome in ("refunded", "applied"):
+        return views(deps, who.tenant_id, [booking])[0]  # recorded before: not an error
+    owed = [
+        o
+        for o in deps.services.payments.open_owed_back_of(who.tenant_id, booking.order_id or "")
+        if o.booking_id == booking_id
+    ]
+    for record in owed:  # the one record of this money: closing it refunds the deposit too
+        deps.services.payments.close_owed_back(
+            record, "refunded", now=deps.services.clock(), by=who.actor, note=body.note
         )
-        audit(deps, who, "booking.cancel", booking_id, deposit=done.deposit_outcome)
-        tell_customer(done, "cancelled")
-        return views(who.tenant_id, [done])[0]
+    if not owed:  # cancelled before money owed back had records
+        deps.services.bookings.record_refund(booking, deps.services.clock(), by=who.actor, note=body.note)
+    done = deps.services.bookings.get(who.tenant_id, booking_id)
+    audit(deps, who, "booking.refunded", booking_id, amount=booking.deposit, note=body.note)
+    return views(deps, who.tenant_id, [done])[0]
 
-    @app.post(
-        "/admin/bookings/<booking_id>/move",
-        tags=["bookings"],
-        summary="Move a confirmed appointment (any time, whatever the policy); the customer is told",
+
+@router.post(
+    "/admin/bookings/<booking_id>/cancel",
+    tags=["bookings"],
+    summary="Cancel an appointment; the customer is told on WhatsApp",
+)
+def cancel(
+    booking_id: str,
+    body: CancelBody,
+    who: Staff,
+    deps: Deps,
+) -> BookingView:
+    tenant = deps.services.tenants.get(who.tenant_id)
+    booking = deps.services.bookings.get(who.tenant_id, booking_id)
+    if booking.status == "cancelled":
+        return views(deps, who.tenant_id, [booking])[0]
+    done = appointments.cancel(
+        deps.services,
+        tenant,
+        booking,
+        now=deps.services.clock(),
+        by=who.actor,
+        by_customer=False,
+        outcome=body.deposit,
+        note=body.note,
     )
-    def move(booking_id: str, body: MoveBody, who: Annotated[Principal, Depends(staff)]) -> BookingView:
-        tenant = s.tenants.get(who.tenant_id)
-        booking = s.bookings.get(who.tenant_id, booking_id)
-        moved = appointments.move(
-            s, tenant, booking, start=body.start, staff_id=body.staff_id, now=s.clock(), by=who.actor,
-            by_customer=False,
-        )  # fmt: skip
-        audit(deps, who, "booking.move", booking_id, start=moved.start.isoformat(), staff_id=moved.staff_id)
-        tell_customer(moved, f"moved-{moved.start.astimezone(NAIROBI):%Y%m%d%H%M}")
-        if deps.outreach is not None:
-            for work, delay in appointments.reminder_work(tenant, moved.booking_id, moved.start, s.clock()):
-                deps.outreach.send(work, delay_seconds=delay)
-        return views(who.tenant_id, [moved])[0]
+    audit(deps, who, "booking.cancel", booking_id, deposit=done.deposit_outcome)
+    tell_customer(deps, done, "cancelled")
+    return views(deps, who.tenant_id, [done])[0]
 
-    @app.post("/admin/bookings/blocks", tags=["bookings"], summary="Keep a staff member's time free (same day)")
-    def block(body: BlockBody, who: Annotated[Principal, Depends(staff)]) -> BlockView:
-        tenant = s.tenants.get(who.tenant_id)
-        made = appointments.block_time(
-            s, tenant, staff_id=body.staff_id, start=body.start, end=body.end, reason=body.reason, by=who.actor,
-            now=s.clock(),
-        )  # fmt: skip
-        audit(deps, who, "booking.block", made.block_id, staff_id=made.staff_id, start=made.start.isoformat())
-        return BlockView(
-            block_id=made.block_id, staff_id=made.staff_id, start=made.start, end=made.end, reason=made.reason,
-            by=made.by,
-        )  # fmt: skip
 
-    @app.delete("/admin/bookings/blocks/<block_id>", tags=["bookings"], summary="Give blocked time back")
-    def unblock(
-        block_id: str,
-        who: Annotated[Principal, Depends(staff)],
-        start: Annotated[datetime, Query(description="The block's start, as listed")],
-    ) -> Deleted:
-        if start.tzinfo is None:
-            raise InvalidInput("start must carry its time zone.", field="start")
-        business_day(start.date(), "start")  # year 9999 is a typo (422), never an overflow
-        s.bookings.unblock(who.tenant_id, block_id, start)
-        audit(deps, who, "booking.unblock", block_id)
-        return Deleted(deleted=True, id=block_id)
+@router.post(
+    "/admin/bookings/<booking_id>/move",
+    tags=["bookings"],
+    summary="Move a confirmed appointment (any time, whatever the policy); the customer is told",
+)
+def move(
+    booking_id: str,
+    body: MoveBody,
+    who: Staff,
+    deps: Deps,
+) -> BookingView:
+    tenant = deps.services.tenants.get(who.tenant_id)
+    booking = deps.services.bookings.get(who.tenant_id, booking_id)
+    moved = appointments.move(
+        deps.services, tenant, booking, start=body.start, staff_id=body.staff_id, now=deps.services.clock(),
+        by=who.actor, by_customer=False,
+    )  # fmt: skip
+    audit(deps, who, "booking.move", booking_id, start=moved.start.isoformat(), staff_id=moved.staff_id)
+    tell_customer(deps, moved, f"moved-{moved.start.astimezone(NAIROBI):%Y%m%d%H%M}")
+    if deps.outreach is not None:
+        for work, delay in appointments.reminder_work(tenant, moved.booking_id, moved.start, deps.services.clock()):
+            deps.outreach.send(work, delay_seconds=delay)
+    return views(deps, who.tenant_id, [moved])[0]
 
-    def tell_customer(booking: Booking, event: str) -> None:
-        """News of a change staff made goes to the agent, in the customer's own FIFO group."""
-        if deps.notify is None:
-            log.warning("news for customers is not configured for the admin API", extra={"kind": "booking_update"})
-            return
-        try:
-            customer = s.customers.get(booking.tenant_id, booking.customer_id)
-        except NotFound:
-            return
-        body: dict[str, Any] = {
-            "kind": "booking_update",
-            "tenant_id": booking.tenant_id,
-            "booking_id": booking.booking_id,
-            "event": event,
-        }
-        deps.notify.send(
-            tenant_id=booking.tenant_id,
-            customer_key=customer_key(customer.phone_e164, customer.wa_user_id),
-            dedup=f"upd-{booking.booking_id}-{event}",
-            body=body,
-        )
 
-    _ = owner  # every route here is for owners and agents alike
+@router.post("/admin/bookings/blocks", tags=["bookings"], summary="Keep a staff member's time free (same day)")
+def block(body: BlockBody, who: Staff, deps: Deps) -> BlockView:
+    tenant = deps.services.tenants.get(who.tenant_id)
+    made = appointments.block_time(
+        deps.services, tenant, staff_id=body.staff_id, start=body.start, end=body.end, reason=body.reason, by=who.actor,
+        now=deps.services.clock(),
+    )  # fmt: skip
+    audit(deps, who, "booking.block", made.block_id, staff_id=made.staff_id, start=made.start.isoformat())
+    return BlockView(
+        block_id=made.block_id, staff_id=made.staff_id, start=made.start, end=made.end, reason=made.reason,
+        by=made.by,
+    )  # fmt: skip
+
+
+@router.delete("/admin/bookings/blocks/<block_id>", tags=["bookings"], summary="Give blocked time back")
+def unblock(
+    block_id: str,
+    who: Staff,
+    deps: Deps,
+    start: Annotated[datetime, Query(description="The block's start, as listed")],
+) -> Deleted:
+    if start.tzinfo is None:
+        raise InvalidInput("start must carry its time zone.", field="start")
+    business_day(start.date(), "start")  # year 9999 is a typo (422), never an overflow
+    deps.services.bookings.unblock(who.tenant_id, block_id, start)
+    audit(deps, who, "booking.unblock", block_id)
+    return Deleted(deleted=True, id=block_id)
+
+
+def tell_customer(deps: AdminDeps, booking: Booking, event: str) -> None:
+    """News of a change staff made goes to the agent, in the customer's own FIFO group."""
+    if deps.notify is None:
+        log.warning("news for customers is not configured for the admin API", extra={"kind": "booking_update"})
+        return
+    try:
+        customer = deps.services.customers.get(booking.tenant_id, booking.customer_id)
+    except NotFound:
+        return
+    body: dict[str, Any] = {
+        "kind": "booking_update",
+        "tenant_id": booking.tenant_id,
+        "booking_id": booking.booking_id,
+        "event": event,
+    }
+    deps.notify.send(
+        tenant_id=booking.tenant_id,
+        customer_key=customer_key(customer.phone_e164, customer.wa_user_id),
+        dedup=f"upd-{booking.booking_id}-{event}",
+        body=body,
+    )

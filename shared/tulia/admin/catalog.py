@@ -4,14 +4,24 @@ catalog version, so the bot searches the new catalog on its next turn."""
 
 import base64
 import json
-from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends, Response
+from aws_lambda_powertools.event_handler.api_gateway import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
+from aws_lambda_powertools.event_handler.request import Request
 
-from tulia.admin.auth import Principal
-from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Deleted, Page, View, audit, input_model
+from tulia.admin.common import (
+    PAGE_LIMIT_MAX,
+    AdminDeps,
+    Deleted,
+    Deps,
+    Owner,
+    Page,
+    View,
+    admin_router,
+    audit,
+    input_model,
+)
 from tulia.domain.catalog import CatalogItem
 from tulia.domain.catalog_rows import CatalogRows, rows_from_csv, rows_from_json
 from tulia.errors import InvalidInput
@@ -53,123 +63,126 @@ def _report(rows: CatalogRows, fmt: Literal["csv", "json"], partial: bool, writt
     )
 
 
-def register(
-    app: APIGatewayHttpResolver,
-    deps: AdminDeps,
-    *,
-    owner: Callable[[], Principal],
-    staff: Callable[[], Principal],
-) -> None:
-    s = deps.services
+router = admin_router()
 
-    def changed(tenant_id: str) -> None:
-        s.tenants.bump_version(tenant_id, "catalog_version")
 
-    @app.get("/admin/catalog/items", tags=["catalog"], summary="List catalog items (filter by category, active)")
-    def list_items(
-        who: Annotated[Principal, Depends(owner)],
-        category: Annotated[str | None, Query(max_length=60)] = None,
-        active: Annotated[bool | None, Query()] = None,
-        limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
-        cursor: Annotated[str | None, Query(max_length=2000)] = None,
-    ) -> Page[CatalogItem]:
-        page = s.catalog.page(who.tenant_id, category=category, active=active, limit=limit, cursor=cursor)
-        return Page[CatalogItem](items=page.items, cursor=page.cursor)
+def changed(deps: AdminDeps, tenant_id: str) -> None:
+    deps.services.tenants.bump_version(tenant_id, "catalog_version")
 
-    @app.get("/admin/catalog/items/<item_id>", tags=["catalog"], summary="One catalog item")
-    def get_item(item_id: str, who: Annotated[Principal, Depends(owner)]) -> CatalogItem:
-        return s.catalog.get(who.tenant_id, item_id)
 
-    @app.put("/admin/catalog/items/<item_id>", tags=["catalog"], summary="Create or replace an item (by sku)")
-    def put_item(
-        item_id: str,
-        body: CatalogItemInput,  # type: ignore[valid-type]
-        who: Annotated[Principal, Depends(owner)],
-    ) -> CatalogItem:
-        item = CatalogItem.model_validate(
-            {**body.model_dump(), "tenant_id": who.tenant_id, "item_id": item_id}  # type: ignore[attr-defined]
-        )
-        existed = bool(s.catalog.get_many(who.tenant_id, [item_id]))
-        s.catalog.put_many([item])
-        changed(who.tenant_id)
-        audit(deps, who, "catalog.item.replace" if existed else "catalog.item.create", item_id)
-        return item
+@router.get("/admin/catalog/items", tags=["catalog"], summary="List catalog items (filter by category, active)")
+def list_items(
+    who: Owner,
+    deps: Deps,
+    category: Annotated[str | None, Query(max_length=60)] = None,
+    active: Annotated[bool | None, Query()] = None,
+    limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
+    cursor: Annotated[str | None, Query(max_length=2000)] = None,
+) -> Page[CatalogItem]:
+    page = deps.services.catalog.page(who.tenant_id, category=category, active=active, limit=limit, cursor=cursor)
+    return Page[CatalogItem](items=page.items, cursor=page.cursor)
 
-    @app.patch("/admin/catalog/items/<item_id>", tags=["catalog"], summary="Change some fields of an item")
-    def patch_item(
-        item_id: str,
-        body: CatalogItemPatch,  # type: ignore[valid-type]
-        who: Annotated[Principal, Depends(owner)],
-    ) -> CatalogItem:
-        current = s.catalog.get(who.tenant_id, item_id)
-        changes = body.model_dump(exclude_unset=True)  # type: ignore[attr-defined]
-        item = CatalogItem.model_validate({**current.model_dump(), **changes})
-        s.catalog.put_many([item])
-        changed(who.tenant_id)
-        audit(deps, who, "catalog.item.update", item_id, fields=sorted(changes))
-        return item
 
-    @app.delete("/admin/catalog/items/<item_id>", tags=["catalog"], summary="Delete an item")
-    def delete_item(item_id: str, who: Annotated[Principal, Depends(owner)]) -> Deleted:
-        s.catalog.get(who.tenant_id, item_id)  # not found: 404, nothing changes
-        s.catalog.delete_many(who.tenant_id, [item_id])
-        changed(who.tenant_id)
-        audit(deps, who, "catalog.item.delete", item_id)
-        return Deleted(deleted=True, id=item_id)
+@router.get("/admin/catalog/items/<item_id>", tags=["catalog"], summary="One catalog item")
+def get_item(item_id: str, who: Owner, deps: Deps) -> CatalogItem:
+    return deps.services.catalog.get(who.tenant_id, item_id)
 
-    @app.post(
-        "/admin/catalog/import",
-        tags=["catalog"],
-        summary='Bulk import from CSV (text/csv) or JSON (a list of items, or {"items": [...]})',
-        description=(
-            "CSV header: sku,name,category,price,stock,description (+ type, variants, tags, brand, active, "
-            "duration_minutes, max_per_order). Items are created or replaced by sku; items not in the file are kept. "
-            "Any invalid row: nothing is written and 422 lists every bad row, unless partial=true, which "
-            "writes the valid rows and reports the rest."
-        ),
-        responses={422: {"description": "Invalid rows (nothing written)"}},
+
+@router.put("/admin/catalog/items/<item_id>", tags=["catalog"], summary="Create or replace an item (by sku)")
+def put_item(
+    item_id: str,
+    body: CatalogItemInput,  # type: ignore[valid-type]
+    who: Owner,
+    deps: Deps,
+) -> CatalogItem:
+    item = CatalogItem.model_validate(
+        {**body.model_dump(), "tenant_id": who.tenant_id, "item_id": item_id}  # type: ignore[attr-defined]
     )
-    def import_items(
-        who: Annotated[Principal, Depends(owner)],
-        partial: Annotated[bool, Query()] = False,
-    ) -> Response[str]:
-        event = app.current_event
-        body = event.body or ""
-        data_bytes = base64.b64decode(body) if event.is_base64_encoded else body.encode()
-        if len(data_bytes) > MAX_IMPORT_BYTES:
-            raise InvalidInput("The file is larger than 5 MB.", field="body")
+    existed = bool(deps.services.catalog.get_many(who.tenant_id, [item_id]))
+    deps.services.catalog.put_many([item])
+    changed(deps, who.tenant_id)
+    audit(deps, who, "catalog.item.replace" if existed else "catalog.item.create", item_id)
+    return item
+
+
+@router.patch("/admin/catalog/items/<item_id>", tags=["catalog"], summary="Change some fields of an item")
+def patch_item(
+    item_id: str,
+    body: CatalogItemPatch,  # type: ignore[valid-type]
+    who: Owner,
+    deps: Deps,
+) -> CatalogItem:
+    current = deps.services.catalog.get(who.tenant_id, item_id)
+    changes = body.model_dump(exclude_unset=True)  # type: ignore[attr-defined]
+    item = CatalogItem.model_validate({**current.model_dump(), **changes})
+    deps.services.catalog.put_many([item])
+    changed(deps, who.tenant_id)
+    audit(deps, who, "catalog.item.update", item_id, fields=sorted(changes))
+    return item
+
+
+@router.delete("/admin/catalog/items/<item_id>", tags=["catalog"], summary="Delete an item")
+def delete_item(item_id: str, who: Owner, deps: Deps) -> Deleted:
+    deps.services.catalog.get(who.tenant_id, item_id)  # not found: 404, nothing changes
+    deps.services.catalog.delete_many(who.tenant_id, [item_id])
+    changed(deps, who.tenant_id)
+    audit(deps, who, "catalog.item.delete", item_id)
+    return Deleted(deleted=True, id=item_id)
+
+
+@router.post(
+    "/admin/catalog/import",
+    tags=["catalog"],
+    summary='Bulk import from CSV (text/csv) or JSON (a list of items, or {"items": [...]})',
+    description=(
+        "CSV header: sku,name,category,price,stock,description (+ type, variants, tags, brand, active, "
+        "duration_minutes, max_per_order). Items are created or replaced by sku; items not in the file are kept. "
+        "Any invalid row: nothing is written and 422 lists every bad row, unless partial=true, which "
+        "writes the valid rows and reports the rest."
+    ),
+    responses={422: {"description": "Invalid rows (nothing written)"}},
+)
+def import_items(
+    request: Request,
+    who: Owner,
+    deps: Deps,
+    partial: Annotated[bool, Query()] = False,
+) -> Response[str]:
+    event = request.resolved_event
+    body = event.body or ""
+    data_bytes = base64.b64decode(body) if event.is_base64_encoded else body.encode()
+    if len(data_bytes) > MAX_IMPORT_BYTES:
+        raise InvalidInput("The file is larger than 5 MB.", field="body")
+    try:
+        raw = data_bytes.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(
+            f"The file is not UTF-8 (byte {exc.start}): save it as 'CSV UTF-8' and send it again.", field="body"
+        ) from exc
+    content_type = (event.headers.get("content-type") or "").lower()
+    fmt: Literal["csv", "json"] = "json" if "json" in content_type else "csv"
+    if not raw.strip():
+        raise InvalidInput("The body is empty: send the CSV (text/csv) or JSON items.", field="body")
+    if fmt == "json":
         try:
-            raw = data_bytes.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise InvalidInput(
-                f"The file is not UTF-8 (byte {exc.start}): save it as 'CSV UTF-8' and send it again.", field="body"
-            ) from exc
-        content_type = (event.headers.get("content-type") or "").lower()
-        fmt: Literal["csv", "json"] = "json" if "json" in content_type else "csv"
-        if not raw.strip():
-            raise InvalidInput("The body is empty: send the CSV (text/csv) or JSON items.", field="body")
-        if fmt == "json":
-            try:
-                data: Any = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise InvalidInput(f"The body is not valid JSON ({exc.msg}).", field="body") from exc
-            except RecursionError as exc:
-                raise InvalidInput("The JSON is nested too deeply to be a list of items.", field="body") from exc
-            if isinstance(data, dict):
-                data = data.get("items")
-            if not isinstance(data, list):
-                raise InvalidInput('Send a JSON list of items, or {"items": [...]}.', field="body")
-            rows = rows_from_json(data, who.tenant_id)
-        else:
-            rows = rows_from_csv(raw.lstrip("\ufeff"), who.tenant_id)
-        # a sheet that cannot be read at all is refused even with partial=true
-        if (rows.problems and not rows.rows) or ((rows.invalid or rows.problems) and not partial):
-            return Response(422, "application/json", _report(rows, fmt, partial, 0).model_dump_json())
-        valid = rows.valid
-        s.catalog.put_many(valid)
-        if valid:
-            changed(who.tenant_id)
-        audit(
-            deps, who, "catalog.import", f"{len(valid)} items", format=fmt, partial=partial, invalid=len(rows.invalid)
-        )
-        return Response(200, "application/json", _report(rows, fmt, partial, len(valid)).model_dump_json())
+            data: Any = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise InvalidInput(f"The body is not valid JSON ({exc.msg}).", field="body") from exc
+        except RecursionError as exc:
+            raise InvalidInput("The JSON is nested too deeply to be a list of items.", field="body") from exc
+        if isinstance(data, dict):
+            data = data.get("items")
+        if not isinstance(data, list):
+            raise InvalidInput('Send a JSON list of items, or {"items": [...]}.', field="body")
+        rows = rows_from_json(data, who.tenant_id)
+    else:
+        rows = rows_from_csv(raw.lstrip("\ufeff"), who.tenant_id)
+    # a sheet that cannot be read at all is refused even with partial=true
+    if (rows.problems and not rows.rows) or ((rows.invalid or rows.problems) and not partial):
+        return Response(422, "application/json", _report(rows, fmt, partial, 0).model_dump_json())
+    valid = rows.valid
+    deps.services.catalog.put_many(valid)
+    if valid:
+        changed(deps, who.tenant_id)
+    audit(deps, who, "catalog.import", f"{len(valid)} items", format=fmt, partial=partial, invalid=len(rows.invalid))
+    return Response(200, "application/json", _report(rows, fmt, partial, len(valid)).model_dump_json())

@@ -8,9 +8,12 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Annotated, Any, Generic, TypeVar
 
+from aws_lambda_powertools.event_handler import Depends
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.request import Request
 from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, create_model
 
-from tulia.admin.auth import Principal
+from tulia.admin.auth import Principal, principal_of
 from tulia.errors import InvalidInput
 from tulia.services import Services
 from tulia.store.audit import AuditRepo
@@ -35,6 +38,41 @@ class AdminDeps:
     standing: Any = None  # tulia.admin.auth.StaffStanding: set by the API, read by staff removal
     checks: Any = None  # tulia.store.queues.PaymentCheckQueue: a changed Paybill/Till registered there
     kes_per_usd: float = 129.0  # model cost shown in shillings (TULIA_KES_PER_USD)
+
+
+# the route functions' dependencies: the API's parts and the caller, from the request being resolved (the resolver puts
+# its AdminDeps in the request's context: each resolver its own, however many share the module-level routers)
+DEPS_KEY = "admin_deps"
+
+
+def admin_deps(request: Request) -> AdminDeps:
+    """The API's dependencies (stores, queues, the staff directory) of the resolver answering this request."""
+    deps: AdminDeps = request.context[DEPS_KEY]
+    return deps
+
+
+def caller(request: Request, deps: Annotated[AdminDeps, Depends(admin_deps)]) -> Principal:
+    """Who is calling: the verified token's staff member, still on the shop's staff."""
+    return deps.standing.check(principal_of(request.resolved_event.raw_event))  # type: ignore[no-any-return]
+
+
+def admin_router() -> Router:
+    """A module's routes, included by the API's resolver (``include_router``)."""
+    return Router()  # type: ignore[no-untyped-call]  # Powertools: untyped
+
+
+def owner(who: Annotated[Principal, Depends(caller)]) -> Principal:
+    return who.require("owner")
+
+
+def staff(who: Annotated[Principal, Depends(caller)]) -> Principal:
+    return who.require("owner", "agent")
+
+
+# a route function's parameters: ``who: Owner`` (an owner calling), ``who: Staff`` (owner or agent), ``deps: Deps``
+Owner = Annotated[Principal, Depends(owner)]
+Staff = Annotated[Principal, Depends(staff)]
+Deps = Annotated[AdminDeps, Depends(admin_deps)]
 
 
 class View(BaseModel):

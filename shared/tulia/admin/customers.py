@@ -1,15 +1,12 @@
 """Customers: list, detail with consent history and recent orders (owners and agents); export
 everything stored about one customer, and erase a customer (owners; the erasure is audited)."""
 
-from collections.abc import Callable
 from typing import Annotated, Any
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import Field
 
-from tulia.admin.auth import Principal
-from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, Page, View, audit
+from tulia.admin.common import PAGE_LIMIT_MAX, Deps, Owner, Page, Staff, View, admin_router, audit
 from tulia.admin.customer_data import erase_customer, export_customer
 from tulia.domain.customer import ConsentEvent, Customer
 from tulia.domain.order import Order
@@ -33,53 +30,56 @@ class Erased(View):
     summary: dict[str, int]
 
 
-def register(
-    app: APIGatewayHttpResolver,
-    deps: AdminDeps,
-    *,
-    owner: Callable[[], Principal],
-    staff: Callable[[], Principal],
-) -> None:
-    s = deps.services
+router = admin_router()
 
-    @app.get("/admin/customers", tags=["customers"], summary="Customers, newest first")
-    def list_customers(
-        who: Annotated[Principal, Depends(staff)],
-        limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
-        cursor: Annotated[str | None, Query(max_length=2000)] = None,
-    ) -> Page[Customer]:
-        page = s.customers.page_for_tenant(who.tenant_id, limit=limit, cursor=cursor)
-        return Page[Customer](items=page.items, cursor=page.cursor)
 
-    @app.get("/admin/customers/<customer_id>", tags=["customers"], summary="A customer with consent history")
-    def get_customer(customer_id: str, who: Annotated[Principal, Depends(staff)]) -> CustomerDetail:
-        customer = s.customers.get(who.tenant_id, customer_id)
-        return CustomerDetail(
-            customer=customer,
-            consent_events=s.customers.consent_events(who.tenant_id, customer_id),
-            recent_orders=s.orders.list_for_customer(who.tenant_id, customer_id, limit=10).items,
-        )
+@router.get("/admin/customers", tags=["customers"], summary="Customers, newest first")
+def list_customers(
+    who: Staff,
+    deps: Deps,
+    limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
+    cursor: Annotated[str | None, Query(max_length=2000)] = None,
+) -> Page[Customer]:
+    page = deps.services.customers.page_for_tenant(who.tenant_id, limit=limit, cursor=cursor)
+    return Page[Customer](items=page.items, cursor=page.cursor)
 
-    @app.get(
-        "/admin/customers/<customer_id>/export",
-        tags=["customers"],
-        summary="Everything stored about the customer, as JSON (access request)",
+
+@router.get("/admin/customers/<customer_id>", tags=["customers"], summary="A customer with consent history")
+def get_customer(customer_id: str, who: Staff, deps: Deps) -> CustomerDetail:
+    customer = deps.services.customers.get(who.tenant_id, customer_id)
+    return CustomerDetail(
+        customer=customer,
+        consent_events=deps.services.customers.consent_events(who.tenant_id, customer_id),
+        recent_orders=deps.services.orders.list_for_customer(who.tenant_id, customer_id, limit=10).items,
     )
-    def export(customer_id: str, who: Annotated[Principal, Depends(owner)]) -> dict[str, Any]:
-        customer = s.customers.get(who.tenant_id, customer_id)
-        data = export_customer(s, customer, deps.conversations)
-        audit(deps, who, "customer.export", customer_id)
-        return data
 
-    @app.post(
-        "/admin/customers/<customer_id>/erase",
-        tags=["customers"],
-        summary="Erase the customer's personal data (orders kept for accounting, anonymised)",
-    )
-    def erase(customer_id: str, body: EraseBody, who: Annotated[Principal, Depends(owner)]) -> Erased:
-        if not body.confirm:
-            raise InvalidInput("Erasure cannot be undone: send confirm=true.", field="confirm")
-        customer = s.customers.get(who.tenant_id, customer_id)
-        summary = erase_customer(s, customer, deps.conversations)
-        audit(deps, who, "customer.erase", customer_id, reason=body.reason, **summary)
-        return Erased(customer_id=customer_id, erased=True, summary=summary)
+
+@router.get(
+    "/admin/customers/<customer_id>/export",
+    tags=["customers"],
+    summary="Everything stored about the customer, as JSON (access request)",
+)
+def export(customer_id: str, who: Owner, deps: Deps) -> dict[str, Any]:
+    customer = deps.services.customers.get(who.tenant_id, customer_id)
+    data = export_customer(deps.services, customer, deps.conversations)
+    audit(deps, who, "customer.export", customer_id)
+    return data
+
+
+@router.post(
+    "/admin/customers/<customer_id>/erase",
+    tags=["customers"],
+    summary="Erase the customer's personal data (orders kept for accounting, anonymised)",
+)
+def erase(
+    customer_id: str,
+    body: EraseBody,
+    who: Owner,
+    deps: Deps,
+) -> Erased:
+    if not body.confirm:
+        raise InvalidInput("Erasure cannot be undone: send confirm=true.", field="confirm")
+    customer = deps.services.customers.get(who.tenant_id, customer_id)
+    summary = erase_customer(deps.services, customer, deps.conversations)
+    audit(deps, who, "customer.erase", customer_id, reason=body.reason, **summary)
+    return Erased(customer_id=customer_id, erased=True, summary=summary)

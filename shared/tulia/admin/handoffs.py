@@ -4,17 +4,25 @@ inside WhatsApp's 24-hour customer-service window, the shop's ``staff_reply`` te
 a refusal naming the missing template), and resolve it to give the conversation back to the bot.
 Owners and agents."""
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
 import httpx
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from aws_lambda_powertools.event_handler.openapi.params import Header, Query
 from pydantic import Field
 
-from tulia.admin.auth import Principal
-from tulia.admin.common import PAGE_LIMIT_MAX, AdminDeps, CustomerBrief, Page, View, audit, customer_briefs
+from tulia.admin.common import (
+    PAGE_LIMIT_MAX,
+    AdminDeps,
+    CustomerBrief,
+    Deps,
+    Page,
+    Staff,
+    View,
+    admin_router,
+    audit,
+    customer_briefs,
+)
 from tulia.channel.graph_api import SendFailed, TemplateManager, WhatsAppSender
 from tulia.channel.outbound import Outbound, greeting_name, send_planned
 from tulia.channel.window import TemplateCall
@@ -74,178 +82,187 @@ def outbound_of(deps: AdminDeps) -> Outbound:
     return Outbound(MessageRepo(s.db), TemplateRepo(s.db), s.clock)
 
 
-def register(
-    app: APIGatewayHttpResolver,
-    deps: AdminDeps,
-    *,
-    owner: Callable[[], Principal],
-    staff: Callable[[], Principal],
-) -> None:
-    s = deps.services
+router = admin_router()
 
-    @app.get("/admin/handoffs", tags=["handoffs"], summary="Tickets by status (open by default), oldest first")
-    def list_tickets(
-        who: Annotated[Principal, Depends(staff)],
-        status: Annotated[TicketStatus, Query()] = "open",
-        limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
-        cursor: Annotated[str | None, Query(max_length=2000)] = None,
-    ) -> Page[TicketView]:
-        page = s.handoffs.list_by_status(who.tenant_id, status, limit=limit, cursor=cursor)
-        return Page[TicketView](items=views(who.tenant_id, page.items), cursor=page.cursor)
 
-    @app.get("/admin/handoffs/<ticket_id>", tags=["handoffs"], summary="A ticket: snapshot and transcript")
-    def get_ticket(ticket_id: str, who: Annotated[Principal, Depends(staff)]) -> TicketView:
-        return views(who.tenant_id, [s.handoffs.get(who.tenant_id, ticket_id)])[0]
+@router.get("/admin/handoffs", tags=["handoffs"], summary="Tickets by status (open by default), oldest first")
+def list_tickets(
+    who: Staff,
+    deps: Deps,
+    status: Annotated[TicketStatus, Query()] = "open",
+    limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
+    cursor: Annotated[str | None, Query(max_length=2000)] = None,
+) -> Page[TicketView]:
+    page = deps.services.handoffs.list_by_status(who.tenant_id, status, limit=limit, cursor=cursor)
+    return Page[TicketView](items=views(deps, who.tenant_id, page.items), cursor=page.cursor)
 
-    def views(tenant_id: str, tickets: list[HandoffTicket]) -> list[TicketView]:
-        briefs = customer_briefs(deps, tenant_id, (t.customer_id for t in tickets))
-        return [TicketView(**dict(t), customer=briefs.get(t.customer_id)) for t in tickets]
 
-    @app.post("/admin/handoffs/<ticket_id>/claim", tags=["handoffs"], summary="Take the ticket (you reply)")
-    def claim(ticket_id: str, who: Annotated[Principal, Depends(staff)]) -> HandoffTicket:
-        ticket = s.handoffs.get(who.tenant_id, ticket_id)
-        if ticket.status == "resolved":
-            raise StateConflict("The ticket is resolved.", details={"status": ticket.status})
-        if ticket.assigned_to == who.actor:
-            return ticket  # claiming again is not an error
-        if ticket.status == "claimed" and ticket.assigned_to:
-            raise StateConflict(f"{ticket.assigned_to} has this ticket.", details={"assigned_to": ticket.assigned_to})
-        after = ticket.model_copy(update={"status": "claimed", "assigned_to": who.actor, "updated_at": s.clock()})
-        s.handoffs.replace(ticket, after)
-        audit(deps, who, "handoff.claim", ticket_id)
-        return after
+@router.get("/admin/handoffs/<ticket_id>", tags=["handoffs"], summary="A ticket: snapshot and transcript")
+def get_ticket(ticket_id: str, who: Staff, deps: Deps) -> TicketView:
+    return views(deps, who.tenant_id, [deps.services.handoffs.get(who.tenant_id, ticket_id)])[0]
 
-    @app.post(
-        "/admin/handoffs/<ticket_id>/reply",
-        tags=["handoffs"],
-        summary="Reply to the customer on WhatsApp as a person (within 24 hours of their last message)",
-        description="Send an Idempotency-Key header to make a retry safe: the same key sends once.",
+
+def views(deps: AdminDeps, tenant_id: str, tickets: list[HandoffTicket]) -> list[TicketView]:
+    briefs = customer_briefs(deps, tenant_id, (t.customer_id for t in tickets))
+    return [TicketView(**dict(t), customer=briefs.get(t.customer_id)) for t in tickets]
+
+
+@router.post("/admin/handoffs/<ticket_id>/claim", tags=["handoffs"], summary="Take the ticket (you reply)")
+def claim(ticket_id: str, who: Staff, deps: Deps) -> HandoffTicket:
+    ticket = deps.services.handoffs.get(who.tenant_id, ticket_id)
+    if ticket.status == "resolved":
+        raise StateConflict("The ticket is resolved.", details={"status": ticket.status})
+    if ticket.assigned_to == who.actor:
+        return ticket  # claiming again is not an error
+    if ticket.status == "claimed" and ticket.assigned_to:
+        raise StateConflict(f"{ticket.assigned_to} has this ticket.", details={"assigned_to": ticket.assigned_to})
+    after = ticket.model_copy(
+        update={"status": "claimed", "assigned_to": who.actor, "updated_at": deps.services.clock()}
     )
-    def reply(
-        ticket_id: str,
-        body: ReplyBody,
-        who: Annotated[Principal, Depends(staff)],
-        idempotency_key: Annotated[str | None, Header(alias="idempotency-key", max_length=100)] = None,
-    ) -> HandoffTicket:
-        if deps.whatsapp is None:
-            raise ProviderUnavailable("WhatsApp sending is not configured for the admin API.")
-        ticket = s.handoffs.get(who.tenant_id, ticket_id)
-        if idempotency_key:
-            done = next((e for e in ticket.transcript if e.client_key == idempotency_key), None)
-            if done is not None and done.message_id and not done.message_id.startswith("failed"):
-                return ticket
-        if ticket.status == "resolved":
-            raise StateConflict("The ticket is resolved: the bot has the conversation again.")
-        if ticket.assigned_to and ticket.assigned_to != who.actor:
-            raise StateConflict(f"{ticket.assigned_to} has this ticket.", details={"assigned_to": ticket.assigned_to})
-        now = s.clock()
-        customer = s.customers.get(who.tenant_id, ticket.customer_id)
-        tenant = s.tenants.get(who.tenant_id)
-        lang = language_of(ticket, customer, tenant)
-        entry = TranscriptEntry(role="agent", text=body.text, at=now, by=who.actor, client_key=idempotency_key)
-        kept = [e for e in ticket.transcript if not (idempotency_key and e.client_key == idempotency_key)]
-        sending = ticket.model_copy(
-            update={
-                "status": "claimed",
-                "assigned_to": who.actor,
-                "transcript": [*kept, entry][-TRANSCRIPT_LIMIT:],
-                "updated_at": now,
-            }
-        )
-        s.handoffs.replace(ticket, sending)  # reserved first: a concurrent retry of the same key loses here
-        try:
-            delivery, wamids = send_planned(
-                outbound_of(deps),
-                deps.whatsapp.sender,
-                deps.whatsapp.token(tenant),
-                tenant,
-                customer,
-                free_form=[text(body.text)],
-                template=TemplateCall(
-                    tenant.messaging.templates.staff_reply, [greeting_name(customer, lang), tenant.name, body.text]
-                ),
-                lang=lang,
-            )
-        except SendFailed as exc:
-            failed = _with_entry(sending, entry, f"failed:{exc.code or exc.status}", s.clock())
-            s.handoffs.replace(sending, failed)
-            raise ProviderUnavailable(
-                "WhatsApp did not accept the message; try again.", details={"status": exc.status, "code": exc.code}
-            ) from exc
-        if delivery.mode == "refused":
-            refusal = dict(delivery.refusal or {})
-            s.handoffs.replace(sending, _with_entry(sending, entry, f"failed:{refusal['code']}", s.clock()))
-            raise BusinessRuleViolation(
-                str(refusal.pop("message")) + " Add or sync the template, or wait for the customer to write again.",
-                code=str(refusal.pop("code")),
-                details={**refusal, "last_customer_message_at": _iso(outbound_of(deps).last_inbound(customer))},
-            )
-        # outside the window the customer reads the template: the transcript keeps what they read
-        shown = delivery.preview if delivery.mode == "template" else None
-        sent = _with_entry(sending, entry, wamids[0], s.clock(), shown=shown)
-        s.handoffs.replace(sending, sent)
-        audit(deps, who, "handoff.reply", ticket_id, chars=len(body.text), mode=delivery.mode)
-        return sent
+    deps.services.handoffs.replace(ticket, after)
+    audit(deps, who, "handoff.claim", ticket_id)
+    return after
 
-    @app.post(
-        "/admin/handoffs/<ticket_id>/resolve",
-        tags=["handoffs"],
-        summary="Close the ticket: the bot answers the customer again",
+
+@router.post(
+    "/admin/handoffs/<ticket_id>/reply",
+    tags=["handoffs"],
+    summary="Reply to the customer on WhatsApp as a person (within 24 hours of their last message)",
+    description="Send an Idempotency-Key header to make a retry safe: the same key sends once.",
+)
+def reply(
+    ticket_id: str,
+    body: ReplyBody,
+    who: Staff,
+    deps: Deps,
+    idempotency_key: Annotated[str | None, Header(alias="idempotency-key", max_length=100)] = None,
+) -> HandoffTicket:
+    if deps.whatsapp is None:
+        raise ProviderUnavailable("WhatsApp sending is not configured for the admin API.")
+    ticket = deps.services.handoffs.get(who.tenant_id, ticket_id)
+    if idempotency_key:
+        done = next((e for e in ticket.transcript if e.client_key == idempotency_key), None)
+        if done is not None and done.message_id and not done.message_id.startswith("failed"):
+            return ticket
+    if ticket.status == "resolved":
+        raise StateConflict("The ticket is resolved: the bot has the conversation again.")
+    if ticket.assigned_to and ticket.assigned_to != who.actor:
+        raise StateConflict(f"{ticket.assigned_to} has this ticket.", details={"assigned_to": ticket.assigned_to})
+    now = deps.services.clock()
+    customer = deps.services.customers.get(who.tenant_id, ticket.customer_id)
+    tenant = deps.services.tenants.get(who.tenant_id)
+    lang = language_of(ticket, customer, tenant)
+    entry = TranscriptEntry(role="agent", text=body.text, at=now, by=who.actor, client_key=idempotency_key)
+    kept = [e for e in ticket.transcript if not (idempotency_key and e.client_key == idempotency_key)]
+    sending = ticket.model_copy(
+        update={
+            "status": "claimed",
+            "assigned_to": who.actor,
+            "transcript": [*kept, entry][-TRANSCRIPT_LIMIT:],
+            "updated_at": now,
+        }
     )
-    def resolve(
-        ticket_id: str, who: Annotated[Principal, Depends(staff)], body: ResolveBody | None = None
-    ) -> HandoffTicket:
-        ticket = s.handoffs.get(who.tenant_id, ticket_id)
-        if ticket.status == "resolved":
-            return ticket
-        now = s.clock()
-        after = ticket.model_copy(
-            update={
-                "status": "resolved",
-                "assigned_to": ticket.assigned_to or who.actor,
-                "resolution_note": body.note if body else None,
-                "resolved_at": now,
-                "updated_at": now,
-            }
+    deps.services.handoffs.replace(ticket, sending)  # reserved first: a concurrent retry of the same key loses here
+    try:
+        delivery, wamids = send_planned(
+            outbound_of(deps),
+            deps.whatsapp.sender,
+            deps.whatsapp.token(tenant),
+            tenant,
+            customer,
+            free_form=[text(body.text)],
+            template=TemplateCall(
+                tenant.messaging.templates.staff_reply, [greeting_name(customer, lang), tenant.name, body.text]
+            ),
+            lang=lang,
         )
-        s.handoffs.resolve(ticket, after)
-        audit(deps, who, "handoff.resolve", ticket_id)
-        return tell_the_bot_is_back(after)
+    except SendFailed as exc:
+        failed = _with_entry(sending, entry, f"failed:{exc.code or exc.status}", deps.services.clock())
+        deps.services.handoffs.replace(sending, failed)
+        raise ProviderUnavailable(
+            "WhatsApp did not accept the message; try again.", details={"status": exc.status, "code": exc.code}
+        ) from exc
+    if delivery.mode == "refused":
+        refusal = dict(delivery.refusal or {})
+        deps.services.handoffs.replace(
+            sending, _with_entry(sending, entry, f"failed:{refusal['code']}", deps.services.clock())
+        )
+        raise BusinessRuleViolation(
+            str(refusal.pop("message")) + " Add or sync the template, or wait for the customer to write again.",
+            code=str(refusal.pop("code")),
+            details={**refusal, "last_customer_message_at": _iso(outbound_of(deps).last_inbound(customer))},
+        )
+    # outside the window the customer reads the template: the transcript keeps what they read
+    shown = delivery.preview if delivery.mode == "template" else None
+    sent = _with_entry(sending, entry, wamids[0], deps.services.clock(), shown=shown)
+    deps.services.handoffs.replace(sending, sent)
+    audit(deps, who, "handoff.reply", ticket_id, chars=len(body.text), mode=delivery.mode)
+    return sent
 
-    def tell_the_bot_is_back(ticket: HandoffTicket) -> HandoffTicket:
-        """The customer learns that the person is done and the bot answers again, in their language,
-        when WhatsApp's window allows a free-form message (no template is worth a paid message here:
-        their next message reaches the bot anyway). The notice, sent or failed, is kept on the ticket."""
-        if deps.whatsapp is None:
-            return ticket
-        customer = s.customers.get(ticket.tenant_id, ticket.customer_id)
-        tenant = s.tenants.get(ticket.tenant_id)
-        lang = language_of(ticket, customer, tenant)
-        body = render("handoff_ended", lang, tenant.languages.sheng_reply_language, bot_name=tenant.persona.bot_name)
-        try:
-            delivery, wamids = send_planned(
-                outbound_of(deps),
-                deps.whatsapp.sender,
-                deps.whatsapp.token(tenant),
-                tenant,
-                customer,
-                free_form=[text(body)],
-                template=None,
-                lang=lang,
-            )
-        except SendFailed as exc:
-            delivery, wamids = None, [f"failed:{exc.code or exc.status}"]
-        if delivery is not None and delivery.mode == "refused":
-            return ticket  # the window is closed: nothing to say now
-        entry = TranscriptEntry(role="bot", text=body, at=s.clock(), message_id=wamids[0])
-        noted = ticket.model_copy(
-            update={"transcript": [*ticket.transcript, entry][-TRANSCRIPT_LIMIT:], "updated_at": s.clock()}
+
+@router.post(
+    "/admin/handoffs/<ticket_id>/resolve",
+    tags=["handoffs"],
+    summary="Close the ticket: the bot answers the customer again",
+)
+def resolve(
+    ticket_id: str,
+    who: Staff,
+    deps: Deps,
+    body: ResolveBody | None = None,
+) -> HandoffTicket:
+    ticket = deps.services.handoffs.get(who.tenant_id, ticket_id)
+    if ticket.status == "resolved":
+        return ticket
+    now = deps.services.clock()
+    after = ticket.model_copy(
+        update={
+            "status": "resolved",
+            "assigned_to": ticket.assigned_to or who.actor,
+            "resolution_note": body.note if body else None,
+            "resolved_at": now,
+            "updated_at": now,
+        }
+    )
+    deps.services.handoffs.resolve(ticket, after)
+    audit(deps, who, "handoff.resolve", ticket_id)
+    return tell_the_bot_is_back(deps, after)
+
+
+def tell_the_bot_is_back(deps: AdminDeps, ticket: HandoffTicket) -> HandoffTicket:
+    """The customer learns that the person is done and the bot answers again, in their language,
+    when WhatsApp's window allows a free-form message (no template is worth a paid message here:
+    their next message reaches the bot anyway). The notice, sent or failed, is kept on the ticket."""
+    if deps.whatsapp is None:
+        return ticket
+    customer = deps.services.customers.get(ticket.tenant_id, ticket.customer_id)
+    tenant = deps.services.tenants.get(ticket.tenant_id)
+    lang = language_of(ticket, customer, tenant)
+    body = render("handoff_ended", lang, tenant.languages.sheng_reply_language, bot_name=tenant.persona.bot_name)
+    try:
+        delivery, wamids = send_planned(
+            outbound_of(deps),
+            deps.whatsapp.sender,
+            deps.whatsapp.token(tenant),
+            tenant,
+            customer,
+            free_form=[text(body)],
+            template=None,
+            lang=lang,
         )
-        try:
-            s.handoffs.replace(ticket, noted)
-        except StateConflict:
-            return ticket
-        return noted
+    except SendFailed as exc:
+        delivery, wamids = None, [f"failed:{exc.code or exc.status}"]
+    if delivery is not None and delivery.mode == "refused":
+        return ticket  # the window is closed: nothing to say now
+    entry = TranscriptEntry(role="bot", text=body, at=deps.services.clock(), message_id=wamids[0])
+    noted = ticket.model_copy(
+        update={"transcript": [*ticket.transcript, entry][-TRANSCRIPT_LIMIT:], "updated_at": deps.services.clock()}
+    )
+    try:
+        deps.services.handoffs.replace(ticket, noted)
+    except StateConflict:
+        return ticket
+    return noted
 
 
 def _iso(at: Any) -> str | None:

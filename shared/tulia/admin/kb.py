@@ -4,16 +4,13 @@ file of the same name again replaces the document; while the new version is proc
 fails, the previous version keeps answering. Owner only."""
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Annotated, Any
+from typing import Any
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from pydantic import Field
 
-from tulia.admin.auth import Principal
-from tulia.admin.common import AdminDeps, Deleted, Page, View, audit
+from tulia.admin.common import Deleted, Deps, Owner, Page, View, admin_router, audit
 from tulia.domain.common import Lang
 from tulia.domain.kb import KbDocument, SourceType
 from tulia.errors import InvalidInput, NotFound, ProviderUnavailable
@@ -113,104 +110,102 @@ def source(p: Passage) -> Source:
     )
 
 
-def register(
-    app: APIGatewayHttpResolver,
-    deps: AdminDeps,
-    *,
-    owner: Callable[[], Principal],
-    staff: Callable[[], Principal],
-) -> None:
-    s = deps.services
+router = admin_router()
 
-    @app.post(
-        "/admin/kb/uploads",
-        tags=["knowledge base"],
-        summary="Get a URL to upload a document (PUT the file there with the given Content-Type)",
-    )
-    def request_upload(body: UploadRequest, who: Annotated[Principal, Depends(owner)]) -> UploadTicket:
-        if deps.uploads is None:
-            raise ProviderUnavailable("Document uploads are not configured (no KB bucket).")
-        name = PurePosixPath(body.filename).name.strip()
-        if not FILENAME.fullmatch(name):
-            raise InvalidInput(
-                "Use a plain file name: letters, digits, spaces, . _ - ( ) and a known extension.", field="filename"
-            )
-        relative = f"{body.source_type}/{name}" if body.source_type else name
-        check_document(relative, body.size or 0, shown_as=name)
-        doc_id = document_id(relative)
-        content_type = CONTENT_TYPES[PurePosixPath(name).suffix.lower()]
-        existing = s.kb.document(who.tenant_id, doc_id)
-        now = s.clock()
-        if existing is None:
-            doc = KbDocument(
-                tenant_id=who.tenant_id,
-                doc_id=doc_id,
-                title=PurePosixPath(name).stem,
-                filename=relative,
-                source_type=body.source_type or source_type(relative),
-                status="pending",
-                version=0,
-                updated_at=now,
-            )
-        else:  # the indexed version keeps answering until the new one is in
-            doc = existing.model_copy(update={"status": "pending", "error": None, "updated_at": now})
-        s.kb.put_document(doc)
-        key = f"{who.tenant_id}/{relative}"
-        audit(deps, who, "kb.upload_requested", doc_id, filename=name)
-        return UploadTicket(
+
+@router.post(
+    "/admin/kb/uploads",
+    tags=["knowledge base"],
+    summary="Get a URL to upload a document (PUT the file there with the given Content-Type)",
+)
+def request_upload(body: UploadRequest, who: Owner, deps: Deps) -> UploadTicket:
+    if deps.uploads is None:
+        raise ProviderUnavailable("Document uploads are not configured (no KB bucket).")
+    name = PurePosixPath(body.filename).name.strip()
+    if not FILENAME.fullmatch(name):
+        raise InvalidInput(
+            "Use a plain file name: letters, digits, spaces, . _ - ( ) and a known extension.", field="filename"
+        )
+    relative = f"{body.source_type}/{name}" if body.source_type else name
+    check_document(relative, body.size or 0, shown_as=name)
+    doc_id = document_id(relative)
+    content_type = CONTENT_TYPES[PurePosixPath(name).suffix.lower()]
+    existing = deps.services.kb.document(who.tenant_id, doc_id)
+    now = deps.services.clock()
+    if existing is None:
+        doc = KbDocument(
+            tenant_id=who.tenant_id,
             doc_id=doc_id,
-            key=key,
-            url=deps.uploads.upload_url(key, content_type),
-            headers={"Content-Type": content_type},
-            expires_in=UPLOAD_URL_SECONDS,
-            document=doc,
+            title=PurePosixPath(name).stem,
+            filename=relative,
+            source_type=body.source_type or source_type(relative),
+            status="pending",
+            version=0,
+            updated_at=now,
         )
-
-    @app.get("/admin/kb/documents", tags=["knowledge base"], summary="Documents and their ingestion status")
-    def list_documents(who: Annotated[Principal, Depends(owner)]) -> Page[KbDocument]:
-        docs = sorted(s.kb.documents(who.tenant_id), key=lambda d: d.doc_id)
-        return Page[KbDocument](items=docs)
-
-    @app.get("/admin/kb/documents/<doc_id>", tags=["knowledge base"], summary="One document")
-    def get_document(doc_id: str, who: Annotated[Principal, Depends(owner)]) -> KbDocument:
-        doc = s.kb.document(who.tenant_id, doc_id)
-        if doc is None:
-            raise NotFound(f"No document '{doc_id}'.", field="doc_id")
-        return doc
-
-    @app.delete("/admin/kb/documents/<doc_id>", tags=["knowledge base"], summary="Delete a document")
-    def delete_document(doc_id: str, who: Annotated[Principal, Depends(owner)]) -> Deleted:
-        doc = s.kb.document(who.tenant_id, doc_id)
-        if doc is None:
-            raise NotFound(f"No document '{doc_id}'.", field="doc_id")
-        s.kb_search.delete_document(who.tenant_id, doc_id)  # first: if the index fails, nothing changed
-        s.kb.delete_document(who.tenant_id, doc_id)
-        s.tenants.bump_version(who.tenant_id, "kb_version")
-        if deps.uploads is not None:
-            deps.uploads.delete(f"{who.tenant_id}/{doc.filename}")
-        audit(deps, who, "kb.delete", doc_id)
-        return Deleted(deleted=True, id=doc_id)
-
-    @app.post(
-        "/admin/kb/ask",
-        tags=["knowledge base"],
-        summary="Try a question: the answer the bot gives from the documents, and its sources",
+    else:  # the indexed version keeps answering until the new one is in
+        doc = existing.model_copy(update={"status": "pending", "error": None, "updated_at": now})
+    deps.services.kb.put_document(doc)
+    key = f"{who.tenant_id}/{relative}"
+    audit(deps, who, "kb.upload_requested", doc_id, filename=name)
+    return UploadTicket(
+        doc_id=doc_id,
+        key=key,
+        url=deps.uploads.upload_url(key, content_type),
+        headers={"Content-Type": content_type},
+        expires_in=UPLOAD_URL_SECONDS,
+        document=doc,
     )
-    def ask(body: AskBody, who: Annotated[Principal, Depends(owner)]) -> TryAnswer:
-        tenant = s.tenants.get(who.tenant_id)
-        lang = body.language or tenant.languages.default
-        sources = [source(p) for p in s.kb_search.search(who.tenant_id, body.question, top_k=3)]
-        if not sources:
-            said = render("kb_no_answer", lang, tenant.languages.sheng_reply_language)
-            closest = s.kb_search.search(who.tenant_id, body.question, top_k=3, min_coverage=0.0)
-            return TryAnswer(answer=said, answer_found=False, sources=[], closest=[source(p) for p in closest])
-        top = sources[0].model_dump()
-        said = render(
-            "kb_answer",
-            lang,
-            tenant.languages.sheng_reply_language,
-            answer=best_sentences(top["text"], body.question),
-            source=source_of(top),
-        )
-        said, foreign = guard_payment_details(said, own_numbers(tenant))
-        return TryAnswer(answer=said, answer_found=True, sources=sources, withheld_numbers=foreign)
+
+
+@router.get("/admin/kb/documents", tags=["knowledge base"], summary="Documents and their ingestion status")
+def list_documents(who: Owner, deps: Deps) -> Page[KbDocument]:
+    docs = sorted(deps.services.kb.documents(who.tenant_id), key=lambda d: d.doc_id)
+    return Page[KbDocument](items=docs)
+
+
+@router.get("/admin/kb/documents/<doc_id>", tags=["knowledge base"], summary="One document")
+def get_document(doc_id: str, who: Owner, deps: Deps) -> KbDocument:
+    doc = deps.services.kb.document(who.tenant_id, doc_id)
+    if doc is None:
+        raise NotFound(f"No document '{doc_id}'.", field="doc_id")
+    return doc
+
+
+@router.delete("/admin/kb/documents/<doc_id>", tags=["knowledge base"], summary="Delete a document")
+def delete_document(doc_id: str, who: Owner, deps: Deps) -> Deleted:
+    doc = deps.services.kb.document(who.tenant_id, doc_id)
+    if doc is None:
+        raise NotFound(f"No document '{doc_id}'.", field="doc_id")
+    deps.services.kb_search.delete_document(who.tenant_id, doc_id)  # first: if the index fails, nothing changed
+    deps.services.kb.delete_document(who.tenant_id, doc_id)
+    deps.services.tenants.bump_version(who.tenant_id, "kb_version")
+    if deps.uploads is not None:
+        deps.uploads.delete(f"{who.tenant_id}/{doc.filename}")
+    audit(deps, who, "kb.delete", doc_id)
+    return Deleted(deleted=True, id=doc_id)
+
+
+@router.post(
+    "/admin/kb/ask",
+    tags=["knowledge base"],
+    summary="Try a question: the answer the bot gives from the documents, and its sources",
+)
+def ask(body: AskBody, who: Owner, deps: Deps) -> TryAnswer:
+    tenant = deps.services.tenants.get(who.tenant_id)
+    lang = body.language or tenant.languages.default
+    sources = [source(p) for p in deps.services.kb_search.search(who.tenant_id, body.question, top_k=3)]
+    if not sources:
+        said = render("kb_no_answer", lang, tenant.languages.sheng_reply_language)
+        closest = deps.services.kb_search.search(who.tenant_id, body.question, top_k=3, min_coverage=0.0)
+        return TryAnswer(answer=said, answer_found=False, sources=[], closest=[source(p) for p in closest])
+    top = sources[0].model_dump()
+    said = render(
+        "kb_answer",
+        lang,
+        tenant.languages.sheng_reply_language,
+        answer=best_sentences(top["text"], body.question),
+        source=source_of(top),
+    )
+    said, foreign = guard_payment_details(said, own_numbers(tenant))
+    return TryAnswer(answer=said, answer_found=True, sources=sources, withheld_numbers=foreign)

@@ -2,12 +2,10 @@
 order (confirmed, dispatched, ready for pickup, delivered; the owner cancels: the order state machine
 decides; the customer is told), and reconciliation of money that pays no order."""
 
-from collections.abc import Callable
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any, Literal
 from urllib.parse import unquote
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import Field
 
@@ -16,8 +14,12 @@ from tulia.admin.common import (
     PAGE_LIMIT_MAX,
     AdminDeps,
     CustomerBrief,
+    Deps,
+    Owner,
     Page,
+    Staff,
     View,
+    admin_router,
     audit,
     business_day,
     customer_briefs,
@@ -93,228 +95,255 @@ def day_bounds(start: date | None, end: date | None) -> tuple[str, str] | None:
     return sortable(low), sortable(high - timedelta(microseconds=1))
 
 
-def register(
-    app: APIGatewayHttpResolver,
-    deps: AdminDeps,
-    *,
-    owner: Callable[[], Principal],
-    staff: Callable[[], Principal],
-) -> None:
-    s = deps.services
+router = admin_router()
 
-    @app.get(
-        "/admin/orders", tags=["orders"], summary="Orders, newest first (filter by status, payment, dates, customer)"
+
+@router.get(
+    "/admin/orders", tags=["orders"], summary="Orders, newest first (filter by status, payment, dates, customer)"
+)
+def list_orders(
+    who: Staff,
+    deps: Deps,
+    status: Annotated[OrderStatus | None, Query()] = None,
+    payment: Annotated[PaymentState | None, Query(description="the order's payment state")] = None,
+    date_from: Annotated[date | None, Query(alias="from", description="first day (Nairobi), YYYY-MM-DD")] = None,
+    date_to: Annotated[date | None, Query(alias="to", description="last day (Nairobi), YYYY-MM-DD")] = None,
+    customer_id: Annotated[str | None, Query(max_length=64)] = None,
+    phone: Annotated[str | None, Query(max_length=20, description="the customer's number, e.g. 0712345678")] = None,
+    limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
+    cursor: Annotated[str | None, Query(max_length=2000)] = None,
+) -> Page[OrderView]:
+    if phone:
+        number = normalize_phone(phone, field="phone")
+        customer_id = deps.services.customers.find_id_by_phone(who.tenant_id, number)
+        if customer_id is None:
+            return Page[OrderView](items=[])
+    page = deps.services.orders.search(
+        who.tenant_id,
+        customer_id=customer_id,
+        status=status,
+        payment_status=payment,
+        created_between=day_bounds(date_from, date_to),
+        limit=limit,
+        cursor=cursor,
     )
-    def list_orders(
-        who: Annotated[Principal, Depends(staff)],
-        status: Annotated[OrderStatus | None, Query()] = None,
-        payment: Annotated[PaymentState | None, Query(description="the order's payment state")] = None,
-        date_from: Annotated[date | None, Query(alias="from", description="first day (Nairobi), YYYY-MM-DD")] = None,
-        date_to: Annotated[date | None, Query(alias="to", description="last day (Nairobi), YYYY-MM-DD")] = None,
-        customer_id: Annotated[str | None, Query(max_length=64)] = None,
-        phone: Annotated[str | None, Query(max_length=20, description="the customer's number, e.g. 0712345678")] = None,
-        limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
-        cursor: Annotated[str | None, Query(max_length=2000)] = None,
-    ) -> Page[OrderView]:
-        if phone:
-            number = normalize_phone(phone, field="phone")
-            customer_id = s.customers.find_id_by_phone(who.tenant_id, number)
-            if customer_id is None:
-                return Page[OrderView](items=[])
-        page = s.orders.search(
-            who.tenant_id,
-            customer_id=customer_id,
-            status=status,
-            payment_status=payment,
-            created_between=day_bounds(date_from, date_to),
-            limit=limit,
-            cursor=cursor,
-        )
-        orders = page.items
-        briefs = customer_briefs(deps, who.tenant_id, (o.customer_id for o in orders))
-        return Page[OrderView](
-            items=[OrderView(**dict(o), customer=briefs.get(o.customer_id)) for o in orders], cursor=page.cursor
-        )
-
-    def detail(tenant_id: str, order_id: str) -> OrderDetail:
-        order, payments = s.orders.get_with_payments(tenant_id, order_id)
-        brief = customer_briefs(deps, tenant_id, [order.customer_id]).get(order.customer_id)
-        return OrderDetail(order=order, payments=payments, customer=brief, history=history_of(order, payments))
-
-    @app.get("/admin/orders/<order_id>", tags=["orders"], summary="An order with its payments, customer and history")
-    def get_order(order_id: str, who: Annotated[Principal, Depends(staff)]) -> OrderDetail:
-        return detail(who.tenant_id, order_id)
-
-    def to_agent(order: Order, dedup: str, body: dict[str, Any]) -> None:
-        """News for the order's customer goes to the agent, in the customer's own FIFO group, which
-        sends it at least once (the customer's settings and WhatsApp's window decide how)."""
-        if deps.notify is None:
-            log.warning("news for customers is not configured for the admin API", extra={"kind": body["kind"]})
-            return
-        try:
-            customer = s.customers.get(order.tenant_id, order.customer_id)
-        except NotFound:
-            return  # the customer's data was erased: nobody to tell
-        deps.notify.send(
-            tenant_id=order.tenant_id,
-            customer_key=customer_key(customer.phone_e164, customer.wa_user_id),
-            dedup=dedup,
-            body={"tenant_id": order.tenant_id, "order_id": order.order_id, **body},
-        )
-
-    def tell_customer(order: Order, event: str) -> None:
-        to_agent(order, f"upd-{order.order_id}-{event}", {"kind": "order_update", "event": event})
-
-    def mark(who: Principal, order_id: str, event: OrderEvent) -> OrderDetail:
-        """Move the order (asking again is not an error), then tell the customer; a retry after a
-        failure to queue the news queues it again (the agent sends it once)."""
-        order, _ = s.orders.get_with_payments(who.tenant_id, order_id)  # another shop's id: 404
-        said = event.replace("_", " ")
-        if event == "cancelled":
-            there = order.status == "cancelled"
-        else:
-            to, allowed_from = FULFILMENT_STEPS[event]
-            there = order.fulfilment_status == to
-            if not there and order.status == "paid" and order.fulfilment_status in allowed_from:
-                mode = order.delivery.mode
-                if event == "dispatched" and mode == "pickup":
-                    raise BusinessRuleViolation(
-                        f"Order {order_id} is for pickup: mark it ready for pickup.", code="wrong_delivery_mode"
-                    )
-                if event == "ready_for_pickup" and mode == "delivery":
-                    raise BusinessRuleViolation(
-                        f"Order {order_id} is for delivery: mark it dispatched.", code="wrong_delivery_mode"
-                    )
-        if not there:
-            try:
-                if event == "cancelled":
-                    s.orders.transition(who.tenant_id, order_id, to="cancelled", now=s.clock())
-                else:
-                    s.orders.fulfilment_step(who.tenant_id, order_id, event=event, now=s.clock(), by=who.actor)
-            except StateConflict as exc:
-                state = (
-                    order.status if order.status != "paid" else f"paid ({order.fulfilment_status.replace('_', ' ')})"
-                )
-                raise StateConflict(
-                    f"Order {order_id} is {state.replace('_', ' ')}: it cannot be marked {said}.",
-                    details={"status": order.status, "fulfilment_status": order.fulfilment_status},
-                ) from exc
-            audit(deps, who, f"order.{event}", order_id, previous_status=order.status)
-        shown = detail(who.tenant_id, order_id)
-        tell_customer(shown.order, event)
-        return shown
-
-    @app.post("/admin/orders/<order_id>/confirm", tags=["orders"], summary="Confirm a paid order (being prepared)")
-    def confirm(order_id: str, who: Annotated[Principal, Depends(staff)]) -> OrderDetail:
-        return mark(who, order_id, "confirmed")
-
-    @app.post("/admin/orders/<order_id>/dispatch", tags=["orders"], summary="A paid delivery order is on its way")
-    def dispatch(order_id: str, who: Annotated[Principal, Depends(staff)]) -> OrderDetail:
-        return mark(who, order_id, "dispatched")
-
-    @app.post("/admin/orders/<order_id>/ready", tags=["orders"], summary="A paid pickup order is ready for pickup")
-    def ready(order_id: str, who: Annotated[Principal, Depends(staff)]) -> OrderDetail:
-        return mark(who, order_id, "ready_for_pickup")
-
-    @app.post("/admin/orders/<order_id>/deliver", tags=["orders"], summary="A paid order was delivered or collected")
-    def deliver(order_id: str, who: Annotated[Principal, Depends(staff)]) -> OrderDetail:
-        return mark(who, order_id, "delivered")
-
-    @app.post("/admin/orders/<order_id>/fulfil", tags=["orders"], summary="Mark a paid order fulfilled (delivered)")
-    def fulfil(order_id: str, who: Annotated[Principal, Depends(staff)]) -> OrderDetail:
-        return mark(who, order_id, "delivered")
-
-    @app.post("/admin/orders/<order_id>/cancel", tags=["orders"], summary="Cancel an order that is not paid")
-    def cancel(order_id: str, who: Annotated[Principal, Depends(owner)]) -> OrderDetail:
-        return mark(who, order_id, "cancelled")
-
-    @app.get(
-        "/admin/payments/overpayments",
-        tags=["orders"],
-        summary=(
-            "Money owed back, to refund or apply: confirmed payments their order could not take (already paid, "
-            "cancelled, a deposit after its slot went) and paid deposits due back after a cancellation"
-        ),
+    orders = page.items
+    briefs = customer_briefs(deps, who.tenant_id, (o.customer_id for o in orders))
+    return Page[OrderView](
+        items=[OrderView(**dict(o), customer=briefs.get(o.customer_id)) for o in orders], cursor=page.cursor
     )
-    def overpayments(
-        who: Annotated[Principal, Depends(owner)],
-        limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
-        cursor: Annotated[str | None, Query(max_length=2000)] = None,
-    ) -> Page[OwedBack]:
-        page = s.payments.list_owed_back(who.tenant_id, limit=limit, cursor=cursor)
-        return Page[OwedBack](items=page.items, cursor=page.cursor)
 
-    @app.post(
-        "/admin/payments/overpayments/<method>/<provider_ref>/close",
-        tags=["orders"],
-        summary="Record that money owed back was refunded (outside Tulia) or applied to another order",
-    )
-    def close_overpayment(
-        method: str, provider_ref: str, body: CloseBody, who: Annotated[Principal, Depends(owner)]
-    ) -> OwedBack:
-        owed = s.payments.get_owed_back(who.tenant_id, method, unquote(provider_ref))
-        if owed.status == body.outcome:
-            return owed  # recorded before: not an error
-        closed = s.payments.close_owed_back(owed, body.outcome, now=s.clock(), by=who.actor, note=body.note)
-        audit(deps, who, f"overpayment.{body.outcome}", owed.provider_ref, amount=owed.amount, note=body.note)
-        return closed
 
-    @app.get(
-        "/admin/payments/unmatched",
-        tags=["orders"],
-        summary="Reconciliation: money received that pays no order (unknown reference, amount mismatch)",
-    )
-    def unmatched(
-        who: Annotated[Principal, Depends(owner)],
-        limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
-        cursor: Annotated[str | None, Query(max_length=2000)] = None,
-    ) -> Page[UnmatchedPayment]:
-        page = s.payments.list_unmatched(who.tenant_id, limit=limit, cursor=cursor)
-        return Page[UnmatchedPayment](items=page.items, cursor=page.cursor)
+def detail(deps: AdminDeps, tenant_id: str, order_id: str) -> OrderDetail:
+    order, payments = deps.services.orders.get_with_payments(tenant_id, order_id)
+    brief = customer_briefs(deps, tenant_id, [order.customer_id]).get(order.customer_id)
+    return OrderDetail(order=order, payments=payments, customer=brief, history=history_of(order, payments))
 
-    @app.get(
-        "/admin/payments/unmatched/<trans_id>/suggestions",
-        tags=["orders"],
-        summary="Orders this money could pay: payable, for exactly its amount, made in the week before it",
-    )
-    def suggestions(trans_id: str, who: Annotated[Principal, Depends(owner)]) -> Page[Order]:
-        unmatched = unmatched_or_404(s, who.tenant_id, trans_id)
-        return Page[Order](items=suggested_orders(s, unmatched))
 
-    @app.post(
-        "/admin/payments/unmatched/<trans_id>/apply",
-        tags=["orders"],
-        summary="Apply unmatched money to an order (its exact amount due); the customer gets the receipt",
+@router.get("/admin/orders/<order_id>", tags=["orders"], summary="An order with its payments, customer and history")
+def get_order(order_id: str, who: Staff, deps: Deps) -> OrderDetail:
+    return detail(deps, who.tenant_id, order_id)
+
+
+def to_agent(deps: AdminDeps, order: Order, dedup: str, body: dict[str, Any]) -> None:
+    """News for the order's customer goes to the agent, in the customer's own FIFO group, which
+    sends it at least once (the customer's settings and WhatsApp's window decide how)."""
+    if deps.notify is None:
+        log.warning("news for customers is not configured for the admin API", extra={"kind": body["kind"]})
+        return
+    try:
+        customer = deps.services.customers.get(order.tenant_id, order.customer_id)
+    except NotFound:
+        return  # the customer's data was erased: nobody to tell
+    deps.notify.send(
+        tenant_id=order.tenant_id,
+        customer_key=customer_key(customer.phone_e164, customer.wa_user_id),
+        dedup=dedup,
+        body={"tenant_id": order.tenant_id, "order_id": order.order_id, **body},
     )
-    def apply_unmatched(trans_id: str, body: ApplyBody, who: Annotated[Principal, Depends(owner)]) -> OrderDetail:
-        unmatched = unmatched_or_404(s, who.tenant_id, trans_id)
-        applied = apply_transaction(s, who.tenant_id, unmatched.trans_id, body.order_id, now=s.clock())
-        if applied.outcome not in ("paid", "already_paid_by_it"):
-            order = applied.order
-            if applied.outcome == "amount_mismatch":
+
+
+def tell_customer(deps: AdminDeps, order: Order, event: str) -> None:
+    to_agent(deps, order, f"upd-{order.order_id}-{event}", {"kind": "order_update", "event": event})
+
+
+def mark(deps: AdminDeps, who: Principal, order_id: str, event: OrderEvent) -> OrderDetail:
+    """Move the order (asking again is not an error), then tell the customer; a retry after a
+    failure to queue the news queues it again (the agent sends it once)."""
+    order, _ = deps.services.orders.get_with_payments(who.tenant_id, order_id)  # another shop's id: 404
+    said = event.replace("_", " ")
+    if event == "cancelled":
+        there = order.status == "cancelled"
+    else:
+        to, allowed_from = FULFILMENT_STEPS[event]
+        there = order.fulfilment_status == to
+        if not there and order.status == "paid" and order.fulfilment_status in allowed_from:
+            mode = order.delivery.mode
+            if event == "dispatched" and mode == "pickup":
                 raise BusinessRuleViolation(
-                    f"KES {applied.amount} is not the KES {order.amount_due:,} due on order {order.order_id}.",
-                    code="amount_mismatch",
-                    details={"received": str(applied.amount), "amount_due": order.amount_due},
+                    f"Order {order_id} is for pickup: mark it ready for pickup.", code="wrong_delivery_mode"
                 )
+            if event == "ready_for_pickup" and mode == "delivery":
+                raise BusinessRuleViolation(
+                    f"Order {order_id} is for delivery: mark it dispatched.", code="wrong_delivery_mode"
+                )
+    if not there:
+        try:
+            if event == "cancelled":
+                deps.services.orders.transition(who.tenant_id, order_id, to="cancelled", now=deps.services.clock())
+            else:
+                deps.services.orders.fulfilment_step(
+                    who.tenant_id, order_id, event=event, now=deps.services.clock(), by=who.actor
+                )
+        except StateConflict as exc:
+            state = order.status if order.status != "paid" else f"paid ({order.fulfilment_status.replace('_', ' ')})"
             raise StateConflict(
-                f"Order {order.order_id} is {order.status.replace('_', ' ')}: it cannot take this money."
-                if applied.outcome == "order_not_payable"
-                else "This payment was applied meanwhile.",
-                details={"outcome": applied.outcome},
-            )
-        if applied.outcome == "paid" and applied.payment is not None:
-            audit(
-                deps,
-                who,
-                "payment.apply_unmatched",
-                unmatched.trans_id,
-                order_id=body.order_id,
-                amount=applied.payment.amount,
-            )
-            tell_paid(applied.order, applied.payment.payment_id)
-        return detail(who.tenant_id, body.order_id)
+                f"Order {order_id} is {state.replace('_', ' ')}: it cannot be marked {said}.",
+                details={"status": order.status, "fulfilment_status": order.fulfilment_status},
+            ) from exc
+        audit(deps, who, f"order.{event}", order_id, previous_status=order.status)
+    shown = detail(deps, who.tenant_id, order_id)
+    tell_customer(deps, shown.order, event)
+    return shown
 
-    def tell_paid(order: Order, payment_id: str) -> None:
-        """The receipt goes as every payment's does: a payment event."""
-        to_agent(order, f"pay-{payment_id}-paid", {"kind": "payment", "payment_id": payment_id, "status": "paid"})
+
+@router.post("/admin/orders/<order_id>/confirm", tags=["orders"], summary="Confirm a paid order (being prepared)")
+def confirm(order_id: str, who: Staff, deps: Deps) -> OrderDetail:
+    return mark(deps, who, order_id, "confirmed")
+
+
+@router.post("/admin/orders/<order_id>/dispatch", tags=["orders"], summary="A paid delivery order is on its way")
+def dispatch(order_id: str, who: Staff, deps: Deps) -> OrderDetail:
+    return mark(deps, who, order_id, "dispatched")
+
+
+@router.post("/admin/orders/<order_id>/ready", tags=["orders"], summary="A paid pickup order is ready for pickup")
+def ready(order_id: str, who: Staff, deps: Deps) -> OrderDetail:
+    return mark(deps, who, order_id, "ready_for_pickup")
+
+
+@router.post("/admin/orders/<order_id>/deliver", tags=["orders"], summary="A paid order was delivered or collected")
+def deliver(order_id: str, who: Staff, deps: Deps) -> OrderDetail:
+    return mark(deps, who, order_id, "delivered")
+
+
+@router.post("/admin/orders/<order_id>/fulfil", tags=["orders"], summary="Mark a paid order fulfilled (delivered)")
+def fulfil(order_id: str, who: Staff, deps: Deps) -> OrderDetail:
+    return mark(deps, who, order_id, "delivered")
+
+
+@router.post("/admin/orders/<order_id>/cancel", tags=["orders"], summary="Cancel an order that is not paid")
+def cancel(order_id: str, who: Owner, deps: Deps) -> OrderDetail:
+    return mark(deps, who, order_id, "cancelled")
+
+
+@router.get(
+    "/admin/payments/overpayments",
+    tags=["orders"],
+    summary=(
+        "Money owed back, to refund or apply: confirmed payments their order could not take (already paid, "
+        "cancelled, a deposit after its slot went) and paid deposits due back after a cancellation"
+    ),
+)
+def overpayments(
+    who: Owner,
+    deps: Deps,
+    limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
+    cursor: Annotated[str | None, Query(max_length=2000)] = None,
+) -> Page[OwedBack]:
+    page = deps.services.payments.list_owed_back(who.tenant_id, limit=limit, cursor=cursor)
+    return Page[OwedBack](items=page.items, cursor=page.cursor)
+
+
+@router.post(
+    "/admin/payments/overpayments/<method>/<provider_ref>/close",
+    tags=["orders"],
+    summary="Record that money owed back was refunded (outside Tulia) or applied to another order",
+)
+def close_overpayment(
+    method: str,
+    provider_ref: str,
+    body: CloseBody,
+    who: Owner,
+    deps: Deps,
+) -> OwedBack:
+    owed = deps.services.payments.get_owed_back(who.tenant_id, method, unquote(provider_ref))
+    if owed.status == body.outcome:
+        return owed  # recorded before: not an error
+    closed = deps.services.payments.close_owed_back(
+        owed, body.outcome, now=deps.services.clock(), by=who.actor, note=body.note
+    )
+    audit(deps, who, f"overpayment.{body.outcome}", owed.provider_ref, amount=owed.amount, note=body.note)
+    return closed
+
+
+@router.get(
+    "/admin/payments/unmatched",
+    tags=["orders"],
+    summary="Reconciliation: money received that pays no order (unknown reference, amount mismatch)",
+)
+def unmatched(
+    who: Owner,
+    deps: Deps,
+    limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT_MAX)] = 50,
+    cursor: Annotated[str | None, Query(max_length=2000)] = None,
+) -> Page[UnmatchedPayment]:
+    page = deps.services.payments.list_unmatched(who.tenant_id, limit=limit, cursor=cursor)
+    return Page[UnmatchedPayment](items=page.items, cursor=page.cursor)
+
+
+@router.get(
+    "/admin/payments/unmatched/<trans_id>/suggestions",
+    tags=["orders"],
+    summary="Orders this money could pay: payable, for exactly its amount, made in the week before it",
+)
+def suggestions(trans_id: str, who: Owner, deps: Deps) -> Page[Order]:
+    unmatched = unmatched_or_404(deps.services, who.tenant_id, trans_id)
+    return Page[Order](items=suggested_orders(deps.services, unmatched))
+
+
+@router.post(
+    "/admin/payments/unmatched/<trans_id>/apply",
+    tags=["orders"],
+    summary="Apply unmatched money to an order (its exact amount due); the customer gets the receipt",
+)
+def apply_unmatched(
+    trans_id: str,
+    body: ApplyBody,
+    who: Owner,
+    deps: Deps,
+) -> OrderDetail:
+    unmatched = unmatched_or_404(deps.services, who.tenant_id, trans_id)
+    applied = apply_transaction(
+        deps.services, who.tenant_id, unmatched.trans_id, body.order_id, now=deps.services.clock()
+    )
+    if applied.outcome not in ("paid", "already_paid_by_it"):
+        order = applied.order
+        if applied.outcome == "amount_mismatch":
+            raise BusinessRuleViolation(
+                f"KES {applied.amount} is not the KES {order.amount_due:,} due on order {order.order_id}.",
+                code="amount_mismatch",
+                details={"received": str(applied.amount), "amount_due": order.amount_due},
+            )
+        raise StateConflict(
+            f"Order {order.order_id} is {order.status.replace('_', ' ')}: it cannot take this money."
+            if applied.outcome == "order_not_payable"
+            else "This payment was applied meanwhile.",
+            details={"outcome": applied.outcome},
+        )
+    if applied.outcome == "paid" and applied.payment is not None:
+        audit(
+            deps,
+            who,
+            "payment.apply_unmatched",
+            unmatched.trans_id,
+            order_id=body.order_id,
+            amount=applied.payment.amount,
+        )
+        tell_paid(deps, applied.order, applied.payment.payment_id)
+    return detail(deps, who.tenant_id, body.order_id)
+
+
+def tell_paid(deps: AdminDeps, order: Order, payment_id: str) -> None:
+    """The receipt goes as every payment's does: a payment event."""
+    to_agent(deps, order, f"pay-{payment_id}-paid", {"kind": "payment", "payment_id": payment_id, "status": "paid"})

@@ -12,14 +12,13 @@ import string
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Annotated, Any, Literal, cast
+from typing import Any, Literal, cast
 from urllib.parse import unquote
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from pydantic import Field
 
-from tulia.admin.auth import TENANT_CLAIM, Principal
-from tulia.admin.common import AdminDeps, Deleted, View, audit
+from tulia.admin.auth import TENANT_CLAIM
+from tulia.admin.common import AdminDeps, Deleted, Deps, Owner, Staff, View, admin_router, audit
 from tulia.errors import NotFound, ProviderUnavailable, StateConflict
 from tulia.store.staff import StaffMember, StaffRepo, StaffRole
 
@@ -131,69 +130,76 @@ def view(member: StaffMember, status: StaffStatus) -> StaffUser:
     )
 
 
-def register(
-    app: APIGatewayHttpResolver,
+router = admin_router()
+
+
+def directory(
     deps: AdminDeps,
-    *,
-    owner: Callable[[], Principal],
-    staff: Callable[[], Principal],
-) -> None:
-    s = deps.services
-    repo = StaffRepo(s.db)
+) -> StaffDirectory:
+    if deps.staff is None:
+        raise ProviderUnavailable("The staff user pool is not configured for the admin API.")
+    return cast(StaffDirectory, deps.staff)
 
-    def directory() -> StaffDirectory:
-        if deps.staff is None:
-            raise ProviderUnavailable("The staff user pool is not configured for the admin API.")
-        return cast(StaffDirectory, deps.staff)
 
-    @app.get("/admin/me", tags=["shop"], summary="Who you are: your shop, roles and its languages")
-    def me(who: Annotated[Principal, Depends(staff)]) -> Me:
-        tenant = s.tenants.get(who.tenant_id)
-        return Me(
-            tenant_id=tenant.tenant_id,
-            shop_name=tenant.name,
-            email=who.email,
-            roles=sorted(who.roles),
-            languages=list(tenant.languages.allowed),
-            default_language=tenant.languages.default,
-        )
+@router.get("/admin/me", tags=["shop"], summary="Who you are: your shop, roles and its languages")
+def me(who: Staff, deps: Deps) -> Me:
+    tenant = deps.services.tenants.get(who.tenant_id)
+    return Me(
+        tenant_id=tenant.tenant_id,
+        shop_name=tenant.name,
+        email=who.email,
+        roles=sorted(who.roles),
+        languages=list(tenant.languages.allowed),
+        default_language=tenant.languages.default,
+    )
 
-    @app.get("/admin/staff", tags=["staff"], summary="The shop's staff and whether they have signed in yet")
-    def list_staff(who: Annotated[Principal, Depends(owner)]) -> list[StaffUser]:
-        pool = directory()
-        return [view(m, status_of(pool.user(m.email))) for m in repo.list(who.tenant_id)]
 
-    @app.post("/admin/staff", tags=["staff"], summary="Invite an agent or an owner (a temporary password)")
-    def invite(body: InviteBody, who: Annotated[Principal, Depends(owner)]) -> Invitation:
-        email = body.email.strip().lower()
-        pool = directory()
-        password = temporary_password()
-        pool.create(who.tenant_id, email, body.role, password)
-        member = StaffMember(email=email, role=body.role, invited_at=s.clock(), invited_by=who.actor)
-        repo.save(who.tenant_id, member)
-        repo.clear_removed(who.tenant_id, email)  # invited again after a removal
-        if deps.standing is not None:
-            deps.standing.forget(who.tenant_id, email)
-        audit(deps, who, "staff.invite", email, role=body.role)
-        return Invitation(member=view(member, "invited"), temporary_password=password)
+@router.get("/admin/staff", tags=["staff"], summary="The shop's staff and whether they have signed in yet")
+def list_staff(who: Owner, deps: Deps) -> list[StaffUser]:
+    pool = directory(
+        deps,
+    )
+    return [view(m, status_of(pool.user(m.email))) for m in StaffRepo(deps.services.db).list(who.tenant_id)]
 
-    @app.delete("/admin/staff/<email>", tags=["staff"], summary="Remove a person: they can no longer sign in")
-    def remove(email: str, who: Annotated[Principal, Depends(owner)]) -> Deleted:
-        email = unquote(email).strip().lower()  # the path carries it percent-encoded (@ as %40)
-        member = repo.get(who.tenant_id, email)
-        if member is None:
-            raise NotFound(f"{email} is not on this shop's staff.", field="email")
-        if who.email and email == who.email.lower():
-            raise StateConflict("You cannot remove yourself; another owner can.", field="email")
-        if member.role == "owner" and sum(m.role == "owner" for m in repo.list(who.tenant_id)) <= 1:
-            raise StateConflict("The shop's last owner cannot be removed.", field="email")
-        pool = directory()
-        user = pool.user(email)
-        if user is not None and shop_of(user) == who.tenant_id:
-            pool.delete(email)
-        repo.mark_removed(who.tenant_id, email, at=s.clock())  # their unexpired tokens open nothing now
-        repo.delete(who.tenant_id, email)
-        if deps.standing is not None:
-            deps.standing.forget(who.tenant_id, email)
-        audit(deps, who, "staff.remove", email, role=member.role)
-        return Deleted(deleted=True, id=email)
+
+@router.post("/admin/staff", tags=["staff"], summary="Invite an agent or an owner (a temporary password)")
+def invite(body: InviteBody, who: Owner, deps: Deps) -> Invitation:
+    email = body.email.strip().lower()
+    pool = directory(
+        deps,
+    )
+    password = temporary_password()
+    pool.create(who.tenant_id, email, body.role, password)
+    member = StaffMember(email=email, role=body.role, invited_at=deps.services.clock(), invited_by=who.actor)
+    StaffRepo(deps.services.db).save(who.tenant_id, member)
+    StaffRepo(deps.services.db).clear_removed(who.tenant_id, email)  # invited again after a removal
+    if deps.standing is not None:
+        deps.standing.forget(who.tenant_id, email)
+    audit(deps, who, "staff.invite", email, role=body.role)
+    return Invitation(member=view(member, "invited"), temporary_password=password)
+
+
+@router.delete("/admin/staff/<email>", tags=["staff"], summary="Remove a person: they can no longer sign in")
+def remove(email: str, who: Owner, deps: Deps) -> Deleted:
+    email = unquote(email).strip().lower()  # the path carries it percent-encoded (@ as %40)
+    member = StaffRepo(deps.services.db).get(who.tenant_id, email)
+    if member is None:
+        raise NotFound(f"{email} is not on this shop's staff.", field="email")
+    if who.email and email == who.email.lower():
+        raise StateConflict("You cannot remove yourself; another owner can.", field="email")
+    if member.role == "owner" and sum(m.role == "owner" for m in StaffRepo(deps.services.db).list(who.tenant_id)) <= 1:
+        raise StateConflict("The shop's last owner cannot be removed.", field="email")
+    pool = directory(
+        deps,
+    )
+    user = pool.user(email)
+    if user is not None and shop_of(user) == who.tenant_id:
+        pool.delete(email)
+    StaffRepo(deps.services.db).mark_removed(
+        who.tenant_id, email, at=deps.services.clock()
+    )  # their unexpired tokens open nothing now
+    StaffRepo(deps.services.db).delete(who.tenant_id, email)
+    if deps.standing is not None:
+        deps.standing.forget(who.tenant_id, email)
+    audit(deps, who, "staff.remove", email, role=member.role)
+    return Deleted(deleted=True, id=email)

@@ -3,14 +3,11 @@ than 24 hours after their last message (order updates, receipts, a person's repl
 Listed for staff; submitted to Meta for approval, synchronised from Meta and deleted by the owner.
 The shop's WhatsApp Business Account id (``whatsapp.business_account_id``) says where they live."""
 
-from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Any
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
 from pydantic import Field
 
-from tulia.admin.auth import Principal
-from tulia.admin.common import AdminDeps, Deleted, Page, View, audit
+from tulia.admin.common import AdminDeps, Deleted, Deps, Owner, Page, Staff, View, admin_router, audit
 from tulia.channel.template_sync import META_STATUS, SyncResult, sync_templates
 from tulia.domain.templates import NAME_PATTERN, MessageTemplate, TemplateCategory
 from tulia.domain.tenant import Tenant
@@ -28,100 +25,102 @@ class TemplateInput(View):
     )
 
 
-def register(
-    app: APIGatewayHttpResolver,
-    deps: AdminDeps,
-    *,
-    owner: Callable[[], Principal],
-    staff: Callable[[], Principal],
-) -> None:
-    s = deps.services
-    repo = TemplateRepo(s.db)
+router = admin_router()
 
-    def account(tenant: Tenant) -> str:
-        if deps.whatsapp is None:
-            raise ProviderUnavailable("WhatsApp is not configured for the admin API.")
-        if not tenant.whatsapp.business_account_id:
-            raise BusinessRuleViolation(
-                "Set the shop's WhatsApp Business Account id (whatsapp.business_account_id) first.",
-                code="business_account_missing",
-                field="whatsapp.business_account_id",
-            )
-        return tenant.whatsapp.business_account_id
 
-    @app.get("/admin/templates", tags=["templates"], summary="The shop's WhatsApp message templates")
-    def list_templates(who: Annotated[Principal, Depends(staff)]) -> Page[MessageTemplate]:
-        return Page[MessageTemplate](items=repo.list(who.tenant_id))
+def account(deps: AdminDeps, tenant: Tenant) -> str:
+    if deps.whatsapp is None:
+        raise ProviderUnavailable("WhatsApp is not configured for the admin API.")
+    if not tenant.whatsapp.business_account_id:
+        raise BusinessRuleViolation(
+            "Set the shop's WhatsApp Business Account id (whatsapp.business_account_id) first.",
+            code="business_account_missing",
+            field="whatsapp.business_account_id",
+        )
+    return tenant.whatsapp.business_account_id
 
-    @app.post(
-        "/admin/templates",
-        tags=["templates"],
-        summary="Submit a template to WhatsApp for approval (pending until Meta approves it; then sync)",
+
+@router.get("/admin/templates", tags=["templates"], summary="The shop's WhatsApp message templates")
+def list_templates(who: Staff, deps: Deps) -> Page[MessageTemplate]:
+    return Page[MessageTemplate](items=TemplateRepo(deps.services.db).list(who.tenant_id))
+
+
+@router.post(
+    "/admin/templates",
+    tags=["templates"],
+    summary="Submit a template to WhatsApp for approval (pending until Meta approves it; then sync)",
+)
+def create_template(body: TemplateInput, who: Owner, deps: Deps) -> MessageTemplate:
+    tenant = deps.services.tenants.get(who.tenant_id)
+    template = MessageTemplate(
+        name=body.name, language=body.language, category=body.category, body=body.body, updated_at=deps.services.clock()
     )
-    def create_template(body: TemplateInput, who: Annotated[Principal, Depends(owner)]) -> MessageTemplate:
-        tenant = s.tenants.get(who.tenant_id)
-        template = MessageTemplate(
-            name=body.name, language=body.language, category=body.category, body=body.body, updated_at=s.clock()
+    if body.examples and len(body.examples) != template.parameter_count:
+        raise BusinessRuleViolation(
+            f"Give one example per parameter ({template.parameter_count}).", code="invalid_input", field="examples"
         )
-        if body.examples and len(body.examples) != template.parameter_count:
-            raise BusinessRuleViolation(
-                f"Give one example per parameter ({template.parameter_count}).", code="invalid_input", field="examples"
-            )
-        component: dict[str, Any] = {"type": "BODY", "text": body.body}
-        if template.parameter_count:
-            samples = body.examples or [f"example {n}" for n in range(1, template.parameter_count + 1)]
-            component["example"] = {"body_text": [samples]}
-        answer = deps.whatsapp.templates.create(
-            account(tenant),
-            deps.whatsapp.token(tenant),
-            {
-                "name": body.name,
-                "language": body.language,
-                "category": body.category.upper(),
-                "components": [component],
-            },
-        )
-        created = template.model_copy(
-            update={
-                "status": META_STATUS.get(str(answer.get("status") or "PENDING").upper(), "pending"),
-                "meta_id": str(answer["id"]) if answer.get("id") else None,
-            }
-        )
-        repo.save(who.tenant_id, created)
-        audit(deps, who, "template.create", f"{body.name}/{body.language}", category=body.category)
-        return created
-
-    @app.post(
-        "/admin/templates/sync",
-        tags=["templates"],
-        summary="Read the shop's templates and their approval status from WhatsApp",
+    component: dict[str, Any] = {"type": "BODY", "text": body.body}
+    if template.parameter_count:
+        samples = body.examples or [f"example {n}" for n in range(1, template.parameter_count + 1)]
+        component["example"] = {"body_text": [samples]}
+    answer = deps.whatsapp.templates.create(
+        account(deps, tenant),
+        deps.whatsapp.token(tenant),
+        {
+            "name": body.name,
+            "language": body.language,
+            "category": body.category.upper(),
+            "components": [component],
+        },
     )
-    def sync(who: Annotated[Principal, Depends(owner)]) -> SyncResult:
-        tenant = s.tenants.get(who.tenant_id)
-        waba_id = account(tenant)
-        assert deps.whatsapp is not None  # account() checked
-        result = sync_templates(
-            repo, deps.whatsapp.templates, tenant.tenant_id, waba_id, deps.whatsapp.token(tenant), s.clock()
-        )
-        audit(
-            deps,
-            who,
-            "template.sync",
-            who.tenant_id,
-            added=result.added,
-            changed=result.changed,
-            removed=result.removed,
-        )
-        return result
+    created = template.model_copy(
+        update={
+            "status": META_STATUS.get(str(answer.get("status") or "PENDING").upper(), "pending"),
+            "meta_id": str(answer["id"]) if answer.get("id") else None,
+        }
+    )
+    TemplateRepo(deps.services.db).save(who.tenant_id, created)
+    audit(deps, who, "template.create", f"{body.name}/{body.language}", category=body.category)
+    return created
 
-    @app.delete("/admin/templates/<name>", tags=["templates"], summary="Delete a template (every language)")
-    def delete_template(name: str, who: Annotated[Principal, Depends(owner)]) -> Deleted:
-        tenant = s.tenants.get(who.tenant_id)
-        mine = [t for t in repo.list(who.tenant_id) if t.name == name]
-        if not mine:
-            raise NotFound(f"No template '{name}'.", field="name")
-        deps.whatsapp.templates.delete(account(tenant), deps.whatsapp.token(tenant), name)
-        for template in mine:
-            repo.delete(who.tenant_id, template.name, template.language)
-        audit(deps, who, "template.delete", name)
-        return Deleted(deleted=True, id=name)
+
+@router.post(
+    "/admin/templates/sync",
+    tags=["templates"],
+    summary="Read the shop's templates and their approval status from WhatsApp",
+)
+def sync(who: Owner, deps: Deps) -> SyncResult:
+    tenant = deps.services.tenants.get(who.tenant_id)
+    waba_id = account(deps, tenant)
+    assert deps.whatsapp is not None  # account() checked
+    result = sync_templates(
+        TemplateRepo(deps.services.db),
+        deps.whatsapp.templates,
+        tenant.tenant_id,
+        waba_id,
+        deps.whatsapp.token(tenant),
+        deps.services.clock(),
+    )
+    audit(
+        deps,
+        who,
+        "template.sync",
+        who.tenant_id,
+        added=result.added,
+        changed=result.changed,
+        removed=result.removed,
+    )
+    return result
+
+
+@router.delete("/admin/templates/<name>", tags=["templates"], summary="Delete a template (every language)")
+def delete_template(name: str, who: Owner, deps: Deps) -> Deleted:
+    tenant = deps.services.tenants.get(who.tenant_id)
+    mine = [t for t in TemplateRepo(deps.services.db).list(who.tenant_id) if t.name == name]
+    if not mine:
+        raise NotFound(f"No template '{name}'.", field="name")
+    deps.whatsapp.templates.delete(account(deps, tenant), deps.whatsapp.token(tenant), name)
+    for template in mine:
+        TemplateRepo(deps.services.db).delete(who.tenant_id, template.name, template.language)
+    audit(deps, who, "template.delete", name)
+    return Deleted(deleted=True, id=name)

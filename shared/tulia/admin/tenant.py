@@ -2,13 +2,9 @@
 delivery zones, pickup, compliance and handoff policy. Owner only. Credentials are write-only: they
 are never returned, and a request that leaves them out keeps them."""
 
-from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Any
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Depends
-
-from tulia.admin.auth import Principal
-from tulia.admin.common import AdminDeps, audit, input_model
+from tulia.admin.common import Deps, Owner, admin_router, audit, input_model
 from tulia.domain.tenant import Tenant
 from tulia.errors import StateConflict
 from tulia.payments.setup import register_c2b_urls
@@ -50,50 +46,46 @@ def _merge(current: Any, patch: Any) -> Any:
     return patch
 
 
-def register(
-    app: APIGatewayHttpResolver,
-    deps: AdminDeps,
-    *,
-    owner: Callable[[], Principal],
-    staff: Callable[[], Principal],
-) -> None:
-    s = deps.services
+router = admin_router()
 
-    @app.get("/admin/tenant", tags=["shop"], summary="The shop's profile and bot settings")
-    def get_tenant(who: Annotated[Principal, Depends(owner)]) -> dict[str, Any]:
-        return redacted(s.tenants.get(who.tenant_id))
 
-    @app.patch("/admin/tenant", tags=["shop"], summary="Change profile and bot settings (fields you send)")
-    def patch_tenant(
-        body: TenantSettingsPatch,  # type: ignore[valid-type]
-        who: Annotated[Principal, Depends(owner)],
-    ) -> dict[str, Any]:
-        current = s.tenants.get(who.tenant_id)
-        changes = body.model_dump(mode="json", exclude_unset=True)  # type: ignore[attr-defined]
-        merged = _merge(current.model_dump(mode="json"), changes)
-        updated = Tenant.model_validate(merged)
-        before, after = current.c2b_shortcode, updated.c2b_shortcode
-        if after is not None and after != before:
-            if any(other != who.tenant_id for other in s.tenants.c2b_shortcode_users(after)):
-                raise StateConflict(
-                    f"Paybill/Till {after} is another shop's: each shop takes M-Pesa on its own number.",
-                    field="payments.mpesa_c2b",
-                )
-            # not told to customers until Daraja sends this number's confirmations here (registered below)
-            updated = updated.model_copy(update={"c2b_urls_for": current.c2b_urls_for or before or ""})
-        if updated != current:
-            s.tenants.save(
-                updated, previous_phone_number_id=current.whatsapp.phone_number_id, previous_c2b_shortcode=before
+@router.get("/admin/tenant", tags=["shop"], summary="The shop's profile and bot settings")
+def get_tenant(who: Owner, deps: Deps) -> dict[str, Any]:
+    return redacted(deps.services.tenants.get(who.tenant_id))
+
+
+@router.patch("/admin/tenant", tags=["shop"], summary="Change profile and bot settings (fields you send)")
+def patch_tenant(
+    body: TenantSettingsPatch,  # type: ignore[valid-type]
+    who: Owner,
+    deps: Deps,
+) -> dict[str, Any]:
+    current = deps.services.tenants.get(who.tenant_id)
+    changes = body.model_dump(mode="json", exclude_unset=True)  # type: ignore[attr-defined]
+    merged = _merge(current.model_dump(mode="json"), changes)
+    updated = Tenant.model_validate(merged)
+    before, after = current.c2b_shortcode, updated.c2b_shortcode
+    if after is not None and after != before:
+        if any(other != who.tenant_id for other in deps.services.tenants.c2b_shortcode_users(after)):
+            raise StateConflict(
+                f"Paybill/Till {after} is another shop's: each shop takes M-Pesa on its own number.",
+                field="payments.mpesa_c2b",
             )
-            if updated.vocabulary != current.vocabulary:
-                s.tenants.bump_version(who.tenant_id, "catalog_version")  # search folds words anew
-            audit(deps, who, "tenant.update", who.tenant_id, fields=sorted(changes))
-        if after is not None and after != before:
-            if deps.checks is not None:  # in AWS the payments function registers it (it holds the Daraja keys)
-                deps.checks.register_c2b(tenant_id=who.tenant_id)
-                audit(deps, who, "tenant.c2b_urls", who.tenant_id, shortcode=after, registered="queued")
-            else:
-                _done, failed = register_c2b_urls(s, updated)  # the code of `tulia register-urls`
-                audit(deps, who, "tenant.c2b_urls", who.tenant_id, shortcode=after, registered=not failed)
-            updated = s.tenants.get(who.tenant_id)
-        return redacted(updated)
+        # not told to customers until Daraja sends this number's confirmations here (registered below)
+        updated = updated.model_copy(update={"c2b_urls_for": current.c2b_urls_for or before or ""})
+    if updated != current:
+        deps.services.tenants.save(
+            updated, previous_phone_number_id=current.whatsapp.phone_number_id, previous_c2b_shortcode=before
+        )
+        if updated.vocabulary != current.vocabulary:
+            deps.services.tenants.bump_version(who.tenant_id, "catalog_version")  # search folds words anew
+        audit(deps, who, "tenant.update", who.tenant_id, fields=sorted(changes))
+    if after is not None and after != before:
+        if deps.checks is not None:  # in AWS the payments function registers it (it holds the Daraja keys)
+            deps.checks.register_c2b(tenant_id=who.tenant_id)
+            audit(deps, who, "tenant.c2b_urls", who.tenant_id, shortcode=after, registered="queued")
+        else:
+            _done, failed = register_c2b_urls(deps.services, updated)  # the code of `tulia register-urls`
+            audit(deps, who, "tenant.c2b_urls", who.tenant_id, shortcode=after, registered=not failed)
+        updated = deps.services.tenants.get(who.tenant_id)
+    return redacted(updated)
