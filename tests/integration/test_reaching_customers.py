@@ -18,7 +18,7 @@ import pytest
 from tests.chat import Chat
 from tests.conftest import BOTO, SALON, SHOP, Clock
 from tests.integration.test_agent import Pipeline
-from tests.integration.test_launch_checklist import buy_a_power_bank_for_pickup
+from tests.integration.test_launch_checklist import buy_a_power_bank_for_pickup, start_stk
 from tests.integration.test_payments_callbacks import PHONE, c2b, c2b_body
 from tests.integration.test_webhook import api_event
 from tulia.admin.api import build_admin_api
@@ -404,3 +404,37 @@ def test_an_order_update_meta_refuses_as_late_goes_again_as_the_template(
     outbox = MessageRepo(seeded.db).get_outbox(SHOP, f"upd-{ref}-confirmed")
     assert outbox is not None
     assert outbox["sent"][0].startswith("template:wamid.")
+
+
+def test_an_erased_customer_leaves_the_books_their_sale_without_number_address_or_words(
+    world: dict[str, Any], chat: Chat, setup: dict[str, Any]
+) -> None:
+    from tulia.store.orders import OrderRepo
+    from tulia.store.tables import ORDERS
+
+    admin, seeded = world["admin"], world["seeded"]
+    ref = start_stk(chat)  # an M-Pesa prompt to the customer's number: the payment holds the number
+    order = seeded.orders.get(SHOP, ref)
+    where = order.delivery.model_copy(update={"address_text": "Hse 4, Ngong Rd", "location_hint": "blue gate"})
+    seeded.db.put(ORDERS, OrderRepo.to_item(order.model_copy(update={"delivery": where, "notes": "call me"})))
+    ticket = _ticket(chat, seeded)
+    chat.send("I live at Hse 4, Ngong Rd, call me on 0712345678")  # the customer's own words on the ticket
+    assert seeded.handoffs.get(SHOP, ticket).transcript
+    customer_id = chat.state["customer_id"]
+    _order, payments = seeded.orders.get_with_payments(SHOP, ref)
+    assert any(p.msisdn for p in payments)  # the payer's number is on the books before
+    number = seeded.customers.get(SHOP, customer_id).phone_e164
+    assert number is not None
+    assert seeded.customers.find_id_by_phone(SHOP, number) == customer_id
+
+    status, erased = admin("POST", f"/admin/customers/{customer_id}/erase", {"confirm": True})
+    assert status == 200, erased
+    kept, payments = seeded.orders.get_with_payments(SHOP, ref)
+    assert (kept.status, kept.totals) == (order.status, order.totals)  # the sale stays on the books
+    assert (kept.delivery.address_text, kept.delivery.location_hint, kept.notes) == (None, None, None)
+    assert payments
+    assert all(p.msisdn is None for p in payments)
+    words = {e.text for e in seeded.handoffs.get(SHOP, ticket).transcript}
+    assert words == {"[erased]"}
+    assert seeded.customers.find_id_by_phone(SHOP, number) is None  # nothing finds them by their number
+    assert admin("GET", f"/admin/customers/{customer_id}")[0] == 404

@@ -15,13 +15,9 @@ from typing import Any, Protocol
 
 from tulia.channel.whatsapp import conversation_id_for, customer_key
 from tulia.domain.customer import Customer
-from tulia.domain.handoff import HandoffTicket
 from tulia.domain.order import Order
 from tulia.domain.payment import Payment
 from tulia.services import Services
-from tulia.store import keys
-from tulia.store.orders import OrderRepo
-from tulia.store.tables import CUSTOMERS, HANDOFFS, HANDOFFS_BY_STATUS, ORDERS
 
 ERASED = "[erased]"
 
@@ -70,27 +66,6 @@ def _orders(s: Services, tenant_id: str, customer_id: str) -> list[tuple[Order, 
         cursor = page.cursor
 
 
-def _tickets(s: Services, tenant_id: str, customer_id: str) -> list[HandoffTicket]:
-    found = []
-    for status in ("open", "claimed", "resolved"):
-        cursor = None
-        while True:
-            page = s.db.page(
-                HANDOFFS,
-                keys.handoff_status_gsi_pk(tenant_id, status),
-                index=HANDOFFS_BY_STATUS,
-                where="customer_id = :c",
-                values={":c": customer_id},
-                limit=100,
-                cursor=cursor,
-            )
-            found += [s.handoffs.from_item(i) for i in page.items]
-            if not page.cursor:
-                break
-            cursor = page.cursor
-    return found
-
-
 def export_customer(s: Services, customer: Customer, conversations: ConversationStore | None) -> dict[str, Any]:
     tid, cid = customer.tenant_id, customer.customer_id
     thread = conversation_id_for(tid, customer_key(customer.phone_e164, customer.wa_user_id))
@@ -102,7 +77,7 @@ def export_customer(s: Services, customer: Customer, conversations: Conversation
             {"order": o.model_dump(mode="json"), "payments": [p.model_dump(mode="json") for p in pays]}
             for o, pays in _orders(s, tid, cid)
         ],
-        "handoff_tickets": [t.model_dump(mode="json") for t in _tickets(s, tid, cid)],
+        "handoff_tickets": [t.model_dump(mode="json") for t in s.handoffs.all_for_customer(tid, cid)],
         "conversation": {
             "conversation_id": thread,
             "recent_messages": conversations.messages(thread) if conversations else None,
@@ -118,18 +93,8 @@ def erase_customer(s: Services, customer: Customer, conversations: ConversationS
     for order, payments in orders:
         delivery = order.delivery.model_copy(update={"address_text": None, "location_hint": None})
         kept = order.model_copy(update={"delivery": delivery, "notes": None})
-        if kept != order:
-            s.db.put(ORDERS, OrderRepo.to_item(kept))
-        for payment in payments:
-            if payment.msisdn:
-                s.db.update(
-                    ORDERS,
-                    keys.order_pk(tid, order.order_id),
-                    keys.payment_sk(payment.payment_id),
-                    update="SET msisdn = :erased",
-                    values={":erased": None},
-                )
-    tickets = _tickets(s, tid, cid)
+        s.orders.overwrite_erased(order, kept, [p for p in payments if p.msisdn])
+    tickets = s.handoffs.all_for_customer(tid, cid)
     for ticket in tickets:
         erased = ticket.model_copy(
             update={
@@ -138,16 +103,11 @@ def erase_customer(s: Services, customer: Customer, conversations: ConversationS
                 "updated_at": now,
             }
         )
-        s.db.put(HANDOFFS, s.handoffs.item(erased))
+        s.handoffs.overwrite(erased)
     thread = conversation_id_for(tid, customer_key(customer.phone_e164, customer.wa_user_id))
     if conversations is not None:
         conversations.forget(thread)
-    aliases = []
-    if customer.phone_e164:
-        aliases.append((keys.customer_phone_alias_pk(tid, customer.phone_e164), keys.ALIAS))
-    if customer.wa_user_id:
-        aliases.append((keys.customer_wa_user_alias_pk(tid, customer.wa_user_id), keys.ALIAS))
-    s.db.batch_write(CUSTOMERS, deletes=[*aliases, (keys.customer_pk(tid, cid), keys.PROFILE)])
+    s.customers.delete_with_aliases(customer)
     return {
         "orders_kept_anonymised": len(orders),
         "payments": sum(len(p) for _, p in orders),

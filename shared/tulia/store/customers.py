@@ -56,6 +56,17 @@ class CustomerRepo:
             gsi1sk=f"{sortable(customer.created_at)}#{customer.customer_id}",
         )
 
+    def delete_with_aliases(self, customer: Customer) -> None:
+        """The profile and the phone and WhatsApp-user aliases that find it, gone (an erasure); consent events
+        and redemption counts stay (they name only the opaque customer id)."""
+        tid = customer.tenant_id
+        aliases = []
+        if customer.phone_e164:
+            aliases.append((keys.customer_phone_alias_pk(tid, customer.phone_e164), keys.ALIAS))
+        if customer.wa_user_id:
+            aliases.append((keys.customer_wa_user_alias_pk(tid, customer.wa_user_id), keys.ALIAS))
+        self.db.batch_write(CUSTOMERS, deletes=[*aliases, (keys.customer_pk(tid, customer.customer_id), keys.PROFILE)])
+
     def get(self, tenant_id: str, customer_id: str) -> Customer:
         item = self.db.get(CUSTOMERS, keys.customer_pk(tenant_id, customer_id), keys.PROFILE)
         if item is None:

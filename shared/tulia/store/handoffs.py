@@ -66,6 +66,31 @@ class HandoffRepo:
         )
         return Page([self.from_item(i) for i in page.items], page.cursor)
 
+    def all_for_customer(self, tenant_id: str, customer_id: str) -> list[HandoffTicket]:
+        """Every ticket of one customer, whatever its status (an export or an erasure)."""
+        found = []
+        for status in ("open", "claimed", "resolved"):
+            cursor = None
+            while True:
+                page = self.db.page(
+                    HANDOFFS,
+                    keys.handoff_status_gsi_pk(tenant_id, status),
+                    index=HANDOFFS_BY_STATUS,
+                    where="customer_id = :c",
+                    values={":c": customer_id},
+                    limit=100,
+                    cursor=cursor,
+                )
+                found += [self.from_item(i) for i in page.items]
+                if not page.cursor:
+                    break
+                cursor = page.cursor
+        return found
+
+    def overwrite(self, ticket: HandoffTicket) -> None:
+        """Write the ticket as given, whatever changed meanwhile (an erasure: nothing the customer wrote stays)."""
+        self.db.put(HANDOFFS, self.item(ticket))
+
     def item(self, ticket: HandoffTicket) -> dict[str, Any]:
         return to_item(
             ticket,

@@ -119,6 +119,20 @@ class OrderRepo:
             conflict_message="order reference already taken",
         )
 
+    def overwrite_erased(self, before: Order, after: Order, payments: list[Payment]) -> None:
+        """A customer's erasure kept on the shop's books: the order as ``after`` (its address and notes blanked by
+        the caller; written only if that changed it) and the payer's number taken off each of ``payments``."""
+        if after != before:
+            self.db.put(ORDERS, self.to_item(after))
+        for payment in payments:
+            self.db.update(
+                ORDERS,
+                keys.order_pk(after.tenant_id, after.order_id),
+                keys.payment_sk(payment.payment_id),
+                update="SET msisdn = :erased",
+                values={":erased": None},
+            )
+
     def replace_operation(self, before: Order, after: Order) -> dict[str, Any]:
         """A transaction part that writes a changed order, refused if it changed since ``before`` was
         read or while an M-Pesa prompt for the old amount is pending."""
