@@ -66,7 +66,8 @@ console-test: $(CONSOLE_INSTALLED) ## the console's own unit tests (Vitest)
 synth: install cdk-cli console ## cdk synth of the dev stage, bundling the functions and layers (no Docker)
 	$(CDK) synth --context stage=dev --quiet
 
-# the suite's workers (pytest-xdist): a test module stays on one worker, so its stack or fixtures start once
+# the suite's workers (pytest-xdist): a test module stays on one worker, so its stack or fixtures start once (and
+# the modules sharing a stack stay together: tests/conftest.py)
 TEST_WORKERS ?= 2
 PYTEST := $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 

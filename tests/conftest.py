@@ -222,3 +222,29 @@ def chat(conversations: Any) -> Any:
     from tests.chat import Chat
 
     return Chat(conversations)
+
+
+# test modules that share one `tulia dev` (a session fixture of tests/e2e/conftest.py): one scope of the scheduler,
+# so they run on one worker and the stack starts once
+SHARED_STACKS = {
+    "tests/e2e/test_admin_api.py": "recorded_stack",
+    "tests/e2e/test_local_stack.py": "recorded_stack",
+    "tests/e2e/test_chat_page.py": "dev_stack",
+    "tests/e2e/test_console.py": "dev_stack",
+}
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile`` with the modules of one shared stack as one unit, in collection order: the end-to-end
+    modules (the slowest) are handed out first, the quick unit modules fill in at the end."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class ModulesAndSharedStacks(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = super()._split_scope(nodeid)
+            return SHARED_STACKS.get(path, path)
+
+    config.option.loadscopereorder = False
+    return ModulesAndSharedStacks(config, log)

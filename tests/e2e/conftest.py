@@ -15,7 +15,10 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, SANDBOX_PASSKEY
+from tests.e2e.stack import SECRET, VERIFY, Admin, wait_for
+from tulia.local.simulators.daraja import DarajaSimulator
+from tulia.local.simulators.graph import GraphSimulator
 from tulia.local.stack import free_port
 
 
@@ -53,6 +56,49 @@ def dev_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevStack]:
             proc.wait(timeout=30)
     text = log.read_text()
     assert "Traceback" not in text, text[text.find("Traceback") - 300 :][:3000]
+
+
+@pytest.fixture(scope="session")
+def recorded_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Admin]:
+    """`tulia dev` with our own Graph API and Daraja recorders behind TULIA_*_API_BASE, a 0.3 s batch window and a
+    2 s M-Pesa check: the admin API and local stack modules share it (one unit of the scheduler: SHARED_STACKS in
+    tests/conftest.py)."""
+    port = free_port()
+    state = tmp_path_factory.mktemp("state")
+    log = tmp_path_factory.mktemp("recorded-stack") / "stack.log"
+    with (
+        GraphSimulator() as graph,
+        DarajaSimulator(passkeys={"174379": SANDBOX_PASSKEY}) as daraja,
+        log.open("w") as out,
+    ):
+        env = {
+            **os.environ,
+            "TULIA_STATE_DIR": str(state),
+            "TULIA_META_APP_SECRET": SECRET,
+            "TULIA_META_VERIFY_TOKEN": VERIFY,
+            "TULIA_WHATSAPP_API_BASE": graph.base_url,
+            "TULIA_MPESA_API_BASE": daraja.base_url,
+            "TULIA_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
+            "TULIA_AGENT_BATCH_WINDOW_SECONDS": "0.3",
+            "TULIA_STK_QUERY_DELAY_SECONDS": "2",
+            "TULIA_LOG_LEVEL": "WARNING",
+        }
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tulia.cli", "dev", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        try:
+            wait_for(lambda: "Press Ctrl-C" in log.read_text() or proc.poll() is not None, timeout=120)
+            assert proc.poll() is None, "tulia dev did not start: " + log.read_text()[-3000:]
+            yield Admin(f"http://127.0.0.1:{port}", graph, daraja, state)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+        assert "Traceback" not in log.read_text(), log.read_text()[-3000:]
 
 
 @pytest.fixture(scope="module")

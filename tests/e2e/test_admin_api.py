@@ -3,87 +3,17 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from collections.abc import Iterator
-from pathlib import Path
-
 import httpx
 import pytest
 
-from tests.conftest import ROOT, SANDBOX_PASSKEY
-from tests.e2e.test_local_stack import SECRET, VERIFY, Stack, wait_for
-from tulia.local.simulators.daraja import DarajaSimulator
-from tulia.local.simulators.graph import GraphSimulator
-from tulia.local.stack import free_port
+from tests.e2e.stack import Admin, wait_for
 
 SHOP, SALON = "demo-shop", "demo-salon"
 
 
-class Admin(Stack):
-    state_dir: Path
-
-    def token(self, tenant_id: str, role: str = "owner") -> str:
-        out = subprocess.run(
-            [
-                *(sys.executable, "-m", "tulia.cli", "admin-token", "--tenant-id", tenant_id, "--role", role),
-                *("--port", self.url.rsplit(":", 1)[1]),  # the stack this test means
-            ],
-            cwd=ROOT,
-            env={**os.environ, "TULIA_STATE_DIR": str(self.state_dir)},
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert out.returncode == 0, out.stderr
-        return out.stdout.strip()
-
-    def call(self, method: str, path: str, token: str | None, **kw: object) -> httpx.Response:
-        headers = dict(kw.pop("headers", {}) or {})  # type: ignore[call-overload]
-        if token:
-            headers["authorization"] = f"Bearer {token}"
-        return httpx.request(method, f"{self.url}{path}", headers=headers, timeout=20, **kw)  # type: ignore[arg-type]
-
-
 @pytest.fixture(scope="module")
-def admin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Admin]:
-    port = free_port()
-    state = tmp_path_factory.mktemp("state")
-    log = tmp_path_factory.mktemp("admin-stack") / "stack.log"
-    with (
-        GraphSimulator() as graph,
-        DarajaSimulator(passkeys={"174379": SANDBOX_PASSKEY}) as daraja,
-        log.open("w") as out,
-    ):
-        env = {
-            **os.environ,
-            "TULIA_STATE_DIR": str(state),
-            "TULIA_META_APP_SECRET": SECRET,
-            "TULIA_META_VERIFY_TOKEN": VERIFY,
-            "TULIA_WHATSAPP_API_BASE": graph.base_url,
-            "TULIA_MPESA_API_BASE": daraja.base_url,
-            "TULIA_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
-            "TULIA_AGENT_BATCH_WINDOW_SECONDS": "0.3",
-            "TULIA_LOG_LEVEL": "WARNING",
-        }
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "tulia.cli", "dev", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        try:
-            wait_for(lambda: "Press Ctrl-C" in log.read_text(), timeout=120)
-            stack = Admin(f"http://127.0.0.1:{port}", graph, daraja)
-            stack.state_dir = state
-            yield stack
-        finally:
-            proc.terminate()
-            proc.wait(timeout=30)
-        assert "Traceback" not in log.read_text(), log.read_text()[-3000:]
+def admin(recorded_stack: Admin) -> Admin:
+    return recorded_stack
 
 
 @pytest.fixture(scope="module")

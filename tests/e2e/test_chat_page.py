@@ -15,7 +15,7 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.e2e.conftest import DevStack
-from tests.e2e.test_local_stack import wait_for
+from tests.e2e.stack import wait_for
 
 OUTPUT = ROOT / "test-output"
 SHOP = "demo-shop"

@@ -19,8 +19,8 @@ import httpx
 import pytest
 
 from tests.e2e.conftest import DevStack
+from tests.e2e.stack import wait_for
 from tests.e2e.test_chat_page import OUTPUT, Page
-from tests.e2e.test_local_stack import wait_for
 from tulia.domain.common import NAIROBI
 from tulia.local.console import DEFAULT_DIST
 

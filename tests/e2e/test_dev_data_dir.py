@@ -16,7 +16,7 @@ import boto3
 import httpx
 
 from tests.conftest import ROOT, SANDBOX_PASSKEY
-from tests.e2e.test_local_stack import SECRET, VERIFY, Stack, wait_for
+from tests.e2e.stack import SECRET, VERIFY, Stack, wait_for
 from tests.integration.test_webhook import SALON_NUMBER, meta_payload, text_message, value
 from tulia.local.simulators.daraja import DarajaSimulator
 from tulia.local.simulators.graph import GraphSimulator

@@ -4,112 +4,17 @@ our own Graph API recorder behind TULIA_WHATSAPP_API_BASE (as an outside checker
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any
 
 import httpx
 import pytest
 
-from tests.conftest import ROOT, SANDBOX_PASSKEY
+from tests.e2e.stack import VERIFY, Stack, wait_for
 from tests.integration.test_webhook import SALON_NUMBER, SHOP_NUMBER, meta_payload, text_message, value
-from tulia.channel.whatsapp import sign
-from tulia.local.simulators.daraja import DarajaSimulator
-from tulia.local.simulators.graph import GraphSimulator
-from tulia.local.stack import free_port
-
-SECRET = "e2e-app-secret"
-VERIFY = "e2e-verify-token"
-
-
-@dataclass
-class Stack:
-    url: str
-    graph: GraphSimulator
-    daraja: DarajaSimulator
-
-    def say(self, phone: str, words: str) -> str:
-        """The customer sends a message and waits for the bot's answer."""
-        before = len(self.texts_to(phone))
-        mid = f"wamid.say-{phone}-{before}-{time.monotonic_ns()}"
-        assert (
-            self.post(meta_payload(value(text_message(words, mid=mid, sender=phone), wa_id=phone))).status_code == 200
-        )
-        wait_for(lambda: self.texts_to(phone)[before:])
-        return "\n".join(self.settled(phone)[before:])
-
-    def settled(self, phone: str, quiet_seconds: float = 0.5) -> list[str]:
-        """The replies once a turn's messages have all arrived (nothing new for a moment)."""
-        seen = -1
-        while len(self.texts_to(phone)) != seen:
-            seen = len(self.texts_to(phone))
-            time.sleep(quiet_seconds)
-        return self.texts_to(phone)
-
-    def post(self, body: bytes, signature: str | None = None) -> httpx.Response:
-        headers = {"content-type": "application/json", "x-hub-signature-256": signature or sign(body, SECRET)}
-        return httpx.post(f"{self.url}/webhooks/whatsapp", content=body, headers=headers, timeout=10)
-
-    def texts_to(self, phone: str) -> list[str]:
-        out = []
-        for m in self.graph.messages_to(phone):
-            p = m.payload
-            body = p["text"]["body"] if p["type"] == "text" else p["interactive"]["body"]["text"]
-            if p["type"] == "interactive" and p["interactive"]["type"] == "list":
-                body += "\n" + "\n".join(r["title"] for s in p["interactive"]["action"]["sections"] for r in s["rows"])
-            out.append(body)
-        return out
-
-
-def wait_for(check: Callable[[], Any], timeout: float = 20.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.1)
-    raise AssertionError("timed out waiting")
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    port = free_port()
-    log = tmp_path_factory.mktemp("stack") / "stack.log"
-    with (
-        GraphSimulator() as graph,
-        DarajaSimulator(passkeys={"174379": SANDBOX_PASSKEY}) as daraja,
-        log.open("w") as out,
-    ):
-        env = {
-            **os.environ,
-            "TULIA_META_APP_SECRET": SECRET,
-            "TULIA_META_VERIFY_TOKEN": VERIFY,
-            "TULIA_WHATSAPP_API_BASE": graph.base_url,
-            "TULIA_MPESA_API_BASE": daraja.base_url,
-            "TULIA_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
-            "TULIA_AGENT_BATCH_WINDOW_SECONDS": "0.5",
-            "TULIA_STK_QUERY_DELAY_SECONDS": "2",
-            "TULIA_LOG_LEVEL": "WARNING",
-        }
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "tulia.cli", "dev", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        try:
-            wait_for(lambda: "Press Ctrl-C" in log.read_text(), timeout=120)
-            yield Stack(f"http://127.0.0.1:{port}", graph, daraja)
-        finally:
-            proc.terminate()
-            proc.wait(timeout=30)
-        assert "Traceback" not in log.read_text(), log.read_text()[-3000:]
+def stack(recorded_stack: Stack) -> Stack:
+    return recorded_stack
 
 
 def test_meta_verification_over_http(stack: Stack) -> None:
@@ -121,7 +26,7 @@ def test_meta_verification_over_http(stack: Stack) -> None:
 
 
 def test_a_signed_message_gets_a_whatsapp_reply_from_the_right_number(stack: Stack) -> None:
-    phone = "254711000001"
+    phone = "254713000001"
     body = meta_payload(value(text_message("Nataka simu ya Samsung", mid="wamid.e2e-1", sender=phone), wa_id=phone))
     assert stack.post(body).status_code == 200
     [reply] = wait_for(lambda: stack.texts_to(phone))
@@ -131,7 +36,7 @@ def test_a_signed_message_gets_a_whatsapp_reply_from_the_right_number(stack: Sta
 
 
 def test_the_same_webhook_twice_gets_one_reply(stack: Stack) -> None:
-    phone = "254711000002"
+    phone = "254713000002"
     body = meta_payload(value(text_message("any offers?", mid="wamid.e2e-dup", sender=phone), wa_id=phone))
     assert stack.post(body).status_code == 200
     assert stack.post(body).status_code == 200
@@ -144,7 +49,7 @@ def test_the_same_webhook_twice_gets_one_reply(stack: Stack) -> None:
 
 
 def test_a_bad_signature_is_401_and_nothing_is_answered(stack: Stack) -> None:
-    phone = "254711000003"
+    phone = "254713000003"
     body = meta_payload(value(text_message("hello", mid="wamid.e2e-bad", sender=phone), wa_id=phone))
     assert stack.post(body, signature="sha256=" + "0" * 64).status_code == 401
     # the customer's next real message: answered alone (a forged one accepted would be answered first)
@@ -155,7 +60,7 @@ def test_a_bad_signature_is_401_and_nothing_is_answered(stack: Stack) -> None:
 
 
 def test_stop_opts_out_at_once(stack: Stack) -> None:
-    phone = "254711000004"
+    phone = "254713000004"
     body = meta_payload(value(text_message("STOP", mid="wamid.e2e-stop", sender=phone), wa_id=phone))
     assert stack.post(body).status_code == 200
     [reply] = wait_for(lambda: stack.texts_to(phone))
@@ -163,7 +68,7 @@ def test_stop_opts_out_at_once(stack: Stack) -> None:
 
 
 def test_two_tenants_and_several_customers_interleaved(stack: Stack) -> None:
-    shop_a, shop_b, salon = "254711000005", "254711000006", "254711000007"
+    shop_a, shop_b, salon = "254713000005", "254713000006", "254713000007"
     body = meta_payload(
         value(text_message("oraimo power bank", mid="wamid.i1", sender=shop_a), wa_id=shop_a),
         value(text_message("nataka kusukwa", mid="wamid.i2", sender=salon), wa_id=salon, number=SALON_NUMBER),
@@ -181,7 +86,7 @@ def test_two_tenants_and_several_customers_interleaved(stack: Stack) -> None:
 
 
 def test_discovery_order_stk_approval_and_the_confirmation_message(stack: Stack) -> None:
-    phone = "254711000010"
+    phone = "254713000010"
     assert "colour" in stack.say(phone, "I want an oraimo 20000mAh power bank")  # named: straight to the item
     assert "How many" in stack.say(phone, "black")
     assert "delivery" in stack.say(phone, "1").lower()
@@ -201,7 +106,7 @@ def test_discovery_order_stk_approval_and_the_confirmation_message(stack: Stack)
 
 
 def test_a_cancelled_prompt_is_explained_with_paybill_steps(stack: Stack) -> None:
-    phone = "254711000011"
+    phone = "254713000011"
     stack.say(phone, "I want an oraimo 20000mAh power bank")
     stack.say(phone, "black")
     stack.say(phone, "1")
@@ -217,7 +122,7 @@ def test_a_cancelled_prompt_is_explained_with_paybill_steps(stack: Stack) -> Non
 
 
 def test_a_prompt_without_a_callback_is_resolved_by_the_stk_query(stack: Stack) -> None:
-    phone = "254711000012"
+    phone = "254713000012"
     stack.say(phone, "I want an oraimo 20000mAh power bank")
     stack.say(phone, "black")
     stack.say(phone, "1")
@@ -233,7 +138,7 @@ def test_a_prompt_without_a_callback_is_resolved_by_the_stk_query(stack: Stack) 
 
 
 def test_a_paybill_payment_confirmed_by_daraja_reaches_the_customer(stack: Stack) -> None:
-    phone = "254711000013"
+    phone = "254713000013"
     stack.say(phone, "I want an oraimo 20000mAh power bank")
     stack.say(phone, "black")
     stack.say(phone, "1")
@@ -264,7 +169,7 @@ def test_a_paybill_payment_confirmed_by_daraja_reaches_the_customer(stack: Stack
 def test_a_prompt_approved_after_it_timed_out_is_recorded_paid_and_told(stack: Stack) -> None:
     """The attack's finding: an approval that arrives after Tulia gave up on the prompt is money
     received: the payment is paid (flagged for review), the order paid, the customer told."""
-    phone = "254711000014"
+    phone = "254713000014"
     stack.say(phone, "I want an oraimo 20000mAh power bank")
     stack.say(phone, "black")
     stack.say(phone, "1")

@@ -15,7 +15,7 @@ import pytest
 
 from tests.chat import conversations_for
 from tests.conftest import BOTO, SHOP
-from tests.e2e.test_local_stack import wait_for
+from tests.e2e.stack import wait_for
 from tests.integration.test_agent import Pipeline
 from tests.integration.test_webhook import SECRET, TOKEN, text_message, value
 from tulia.channel.graph_api import WhatsAppSender
