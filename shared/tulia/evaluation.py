@@ -53,6 +53,7 @@ BLIND_FORMAT_SETS = {
     "trades7": "tuning/trades-7.txt",
     "trades8": "tuning/trades-8.txt",
     "grammar": "generated/quantities.txt",
+    "swnames": "generated/swahili-names.txt",
 }
 SETS = (
     *BLIND_SETS,
@@ -66,6 +67,7 @@ SETS = (
     "trades7",
     "trades8",
     "grammar",
+    "swnames",
     *PHRASE_SETS,
 )
 INTENTS = frozenset(literals.INTENTS)

@@ -21,6 +21,9 @@ from tulia.store import keys
 from tulia.store.tables import CATALOG
 
 CASES = 100  # per property; the figures are in BENCHMARKS.md
+# a hundred generated requests each: about 20 s quiet, a few minutes beside a CPU hog (make test-busy); the suite's
+# 120 s timeout is for a hung test, which this is not
+pytestmark = pytest.mark.timeout(600)
 
 
 @pytest.fixture

@@ -129,3 +129,36 @@ def test_the_generated_grammar_set_is_what_its_script_writes() -> None:
     assert module.render() == written, "run scripts/make_quantity_grammar.py after changing it or the packs"
     assert "moto-gas|" not in written  # the second blind set's own shops are left out
     assert "tamu-bakery|" not in written
+
+
+def test_an_item_whose_name_is_said_whole_is_found_though_another_word_said_is_a_kind() -> None:
+    from pathlib import Path
+
+    from tulia.packs.loader import load_pack
+    from tulia.search.catalog_index import CatalogIndex
+
+    root = Path(__file__).resolve().parents[2]
+    butchery = load_pack(root / "eval" / "packs" / "butchery")
+    index = CatalogIndex(butchery.catalog, butchery.tenant.vocabulary.root)
+    # "beef" is a kind (the Beef category) but Beef Liver 1kg is of the offal: its whole name was said
+    assert index.search("maini beef 1kg").hits[0].item_id == "NB-BEF-04"
+    assert index.search("beef 1kg").hits[0].item_id != "NB-BEF-04"  # beef alone is still the kind beef
+    shop = load_pack(root / "packs" / "demo-shop")
+    laptops = CatalogIndex(shop.catalog, shop.tenant.vocabulary.root).search("dell laptop")
+    assert laptops.hits[0].item_id.startswith("LP-")  # not the Dell laptop charger: its name has more than was said
+
+
+def test_the_generated_swahili_names_set_is_what_its_script_writes() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("make_swahili_names", root / "scripts" / "make_swahili_names.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    written = (root / "eval" / "generated" / "swahili-names.txt").read_text(encoding="utf-8")
+    assert module.render() == written, "run scripts/make_swahili_names.py after changing it, the lexicon or the packs"
+    assert "moto-gas|" not in written
+    assert "tamu-bakery|" not in written

@@ -496,11 +496,18 @@ class CatalogIndex:
             if not (check and not self._passes(self.docs[doc_no], filters))
             and not self._ruled_out(self.docs[doc_no], excluded)
         ]
-        # "samsung phones under 20k": when the shop has that kind within the filters, only that kind; and
-        # when it has that brand among them, only that brand
+        # "samsung phones under 20k": the kind said (below) and, when the shop has that brand among them, that brand
+        # when it has that kind within the filters, only that kind, and any item whose name is said whole ("maini
+        # beef 1kg": Beef Liver 1kg of the offal, though "beef" is a kind of its own; never "Dell Laptop Charger" for
+        # "dell laptop")
         kind_sold = kind is not None and any(kind in self.docs[doc_no].kinds for doc_no in passing)
         if kind_sold:
-            passing = [doc_no for doc_no in passing if kind in self.docs[doc_no].kinds]
+            passing = [
+                doc_no
+                for doc_no in passing
+                if kind in self.docs[doc_no].kinds
+                or (self.docs[doc_no].own_name and self.docs[doc_no].own_name <= said)
+            ]
         brands = self.brands & said  # "samsang" is samsung
         # an item whose options or tags name the brand is of it too ("Phone Case", model "Samsung A14")
         if brands and any(brands & self.docs[doc_no].named for doc_no in passing):
