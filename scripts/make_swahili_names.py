@@ -23,12 +23,12 @@ sys.path.insert(0, str(ROOT / "shared"))
 
 from tulia.domain.catalog import CatalogItem  # noqa: E402
 from tulia.domain.shop_words import STOPWORDS  # noqa: E402
+from tulia.evaluation import BLIND_2_ONLY_PACKS  # noqa: E402
 from tulia.packs.loader import load_pack  # noqa: E402
 from tulia.search.text import in_english  # noqa: E402
 
 OUT = ROOT / "eval" / "generated" / "swahili-names.txt"
 LEXICON = ROOT / "shared" / "tulia" / "search" / "lexicon.txt"
-LEFT_OUT = {"gas", "bakery"}  # the second blind set's own shops
 SEED = 30
 # words a name keeps as they are: units and measures, and what a customer says in English anyway
 KEPT = {"inch", "litre", "liter", "kg", "gram", "grams", "metre", "meter", "mm", "ml", "pack", "set", "pair", "size"}
@@ -88,7 +88,7 @@ def render() -> str:
     lines: list[str] = []
     dirs = [*sorted((ROOT / "packs").iterdir()), *sorted((ROOT / "eval" / "packs").iterdir())]
     for directory in dirs:
-        if directory.name in LEFT_OUT or not (directory / "tenant.yaml").exists():
+        if directory.name in BLIND_2_ONLY_PACKS or not (directory / "tenant.yaml").exists():
             continue
         pack = load_pack(directory)
         brands = {w for i in pack.catalog for w in (i.brand or "").lower().split()}

@@ -5,24 +5,20 @@ console's type check (``tsc`` in ``make console``) then fails where the console 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from tests.scripts import load_script
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def console_types() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("console_types", ROOT / "scripts" / "console_types.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("console_types")
 
 
 def test_the_committed_document_is_what_the_api_serves(console_types: ModuleType) -> None:

@@ -5,14 +5,19 @@ items sold in packs, and a slash inside a name."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from tests.scripts import load_script
 from tulia.domain.shop_words import REQUEST_VERBS, STOPWORDS
 from tulia.graph.journeys.sale_common import count_for
 from tulia.nlu.basket_words import items_said
 from tulia.nlu.frame_extract import extract_quantity, measures_in_digits, named_option
 from tulia.nlu.lexicon import normalize
 from tulia.search.measures import packs_of_pieces, pieces_per_pack
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def count(message: str) -> int | None:
@@ -99,8 +104,12 @@ def test_pieces_of_an_item_sold_in_packs_are_counted_in_packs(
     name: str, said: int, words: str, expected: int | None
 ) -> None:
     assert count_for(item(name), said, normalize(words)) == expected
+
+
+def test_pieces_are_packs_only_when_they_fill_whole_packs() -> None:
     assert packs_of_pieces(60, "Eggs (tray of 30)") == 2
     assert packs_of_pieces(20, "Eggs (tray of 30)") is None
+    assert packs_of_pieces(45, "Eggs (tray of 30)") is None
 
 
 def test_a_slash_inside_a_name_does_not_cut_a_list() -> None:
@@ -114,51 +123,32 @@ def test_gm_is_grams_in_an_option() -> None:
 
 
 def test_the_generated_grammar_set_is_what_its_script_writes() -> None:
-    import importlib.util
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location(
-        "make_quantity_grammar", root / "scripts" / "make_quantity_grammar.py"
+    written = (ROOT / "eval" / "generated" / "quantities.txt").read_text(encoding="utf-8")
+    assert load_script("make_quantity_grammar").render() == written, (
+        "run scripts/make_quantity_grammar.py after changing it or the packs"
     )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    written = (root / "eval" / "generated" / "quantities.txt").read_text(encoding="utf-8")
-    assert module.render() == written, "run scripts/make_quantity_grammar.py after changing it or the packs"
     assert "moto-gas|" not in written  # the second blind set's own shops are left out
     assert "tamu-bakery|" not in written
 
 
 def test_an_item_whose_name_is_said_whole_is_found_though_another_word_said_is_a_kind() -> None:
-    from pathlib import Path
-
     from tulia.packs.loader import load_pack
     from tulia.search.catalog_index import CatalogIndex
 
-    root = Path(__file__).resolve().parents[2]
-    butchery = load_pack(root / "eval" / "packs" / "butchery")
+    butchery = load_pack(ROOT / "eval" / "packs" / "butchery")
     index = CatalogIndex(butchery.catalog, butchery.tenant.vocabulary.root)
     # "beef" is a kind (the Beef category) but Beef Liver 1kg is of the offal: its whole name was said
     assert index.search("maini beef 1kg").hits[0].item_id == "NB-BEF-04"
     assert index.search("beef 1kg").hits[0].item_id != "NB-BEF-04"  # beef alone is still the kind beef
-    shop = load_pack(root / "packs" / "demo-shop")
+    shop = load_pack(ROOT / "packs" / "demo-shop")
     laptops = CatalogIndex(shop.catalog, shop.tenant.vocabulary.root).search("dell laptop")
     assert laptops.hits[0].item_id.startswith("LP-")  # not the Dell laptop charger: its name has more than was said
 
 
 def test_the_generated_swahili_names_set_is_what_its_script_writes() -> None:
-    import importlib.util
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("make_swahili_names", root / "scripts" / "make_swahili_names.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    written = (root / "eval" / "generated" / "swahili-names.txt").read_text(encoding="utf-8")
-    assert module.render() == written, "run scripts/make_swahili_names.py after changing it, the lexicon or the packs"
+    written = (ROOT / "eval" / "generated" / "swahili-names.txt").read_text(encoding="utf-8")
+    assert load_script("make_swahili_names").render() == written, (
+        "run scripts/make_swahili_names.py after changing it, the lexicon or the packs"
+    )
     assert "moto-gas|" not in written
     assert "tamu-bakery|" not in written

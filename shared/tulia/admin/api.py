@@ -61,14 +61,14 @@ class AdminResolver(APIGatewayHttpResolver):
     the request is read: 401 on every route at once, even where the body would not validate (route
     validation runs before any dependency, so the role checks alone would answer 422 first)."""
 
-    standing: StaffStanding | None = None
     deps: AdminDeps | None = None
 
     def resolve(self, event: Any, context: Any) -> dict[str, Any]:
         self.context[DEPS_KEY] = self.deps  # for the routes' dependencies (Powertools clears it after each request)
-        if self.standing is not None and event.get("rawPath") not in (OPENAPI_PATH, SWAGGER_PATH):
+        standing = self.deps.standing if self.deps is not None else None
+        if standing is not None and event.get("rawPath") not in (OPENAPI_PATH, SWAGGER_PATH):
             try:
-                self.standing.check(principal_of(event))
+                standing.check(principal_of(event))
             except Unauthorized as exc:
                 return {
                     "statusCode": 401,
@@ -156,7 +156,7 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
 
     app = AdminResolver(enable_validation=True)
     app.deps = deps
-    app.standing = deps.standing = StaffStanding(StaffRepo(deps.services.db))
+    deps.standing = StaffStanding(StaffRepo(deps.services.db))
     for module in (
         tenant,
         staff_routes,

@@ -205,7 +205,8 @@ _Q_BEFORE_PLURAL = re.compile(
 )
 _Q_WORD = re.compile(rf"(?<![\w-])({_WORD_ALT})(?![\w-])")  # not "two-burner", "three-piece": words of a name
 # "3 dozen", "two dozens", "dazeni mbili" (Swahili: the dozen first): twelve each
-_DOZEN_ALT = "dozens|dozen|dazeni|dazani"
+DOZEN_WORDS = frozenset({"dozens", "dozen", "dazeni", "dazani"})  # twelve pieces each
+_DOZEN_ALT = "|".join(sorted(DOZEN_WORDS, key=len, reverse=True))
 _Q_DOZENS = re.compile(
     rf"(?<![\w.,])(?:(\d{{1,2}})|({_NUMBER_WORD_ALT}))\s+(?:{_DOZEN_ALT})(?!\w)|"
     rf"(?<!\w)(?:dazeni|dazani)\s+(?:(\d{{1,2}})|({_NUMBER_WORD_ALT}))(?![\w.])"

@@ -20,6 +20,7 @@ from tulia.nlu.basket_words import as_digits, count_in_name, measured_count, mea
 from tulia.nlu.frame_extract import (
     COUNT_UNIT_WORDS,
     COUNT_UNITS,
+    DOZEN_WORDS,
     MEASURE_UNITS,
     NUMBER_WORDS,
     SIZE_WORDS_OF_MEASURES,
@@ -153,15 +154,14 @@ def count_for(item: dict[str, Any], count: int | None, words: str) -> int | None
     packs_said = _PACK_WORDS.intersection(words.split()) - set(normalize(item["name"]).split())  # not "Box (200)"
     # an item that is a pack of pieces: as many pieces as fill packs are that many packs ("60 eggs" are two trays
     # of 30); pieces that fill no whole pack ("65 eggs", "a dozen" of a tray of 30) leave it asked
-    pieces = count is not None and (count >= (size or 0) or bool(_DOZEN_WORDS.intersection(words.split())))
+    pieces = count is not None and (count >= (size or 0) or bool(DOZEN_WORDS.intersection(words.split())))
     if count is not None and size is not None and not packs_said and pieces:
         return packs_of_pieces(count, item["name"])
     return count or measured_count(words, item["name"])
 
 
 # the words that count packs ("2 trays", "pakiti tatu"), not pieces ("24 pieces", "2 dozen", "vipande 6")
-_DOZEN_WORDS = frozenset({"dozen", "dozens", "dazeni", "dazani"})
-_PACK_WORDS = COUNT_UNIT_WORDS - {"pcs", "pc", "pieces", "piece", "units", "unit", "vipande", "kipande"} - _DOZEN_WORDS
+_PACK_WORDS = COUNT_UNIT_WORDS - {"pcs", "pc", "pieces", "piece", "units", "unit", "vipande", "kipande"} - DOZEN_WORDS
 
 
 def _option_beside_a_count(item: dict[str, Any], number: int, words: str) -> bool:
