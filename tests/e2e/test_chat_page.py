@@ -62,6 +62,35 @@ class Page:
         wait_for(answered)
         return "\n".join(self.shop_texts(phone, tenant_id)[before:])
 
+    def transcript(self, phone: str, tenant_id: str = SHOP) -> str:
+        """The conversation as the shop's records have it, for a failure's message: what each side said and, per
+        turn, the nodes and tools it ran."""
+        chat = self.chat(phone, tenant_id)
+        lines = [
+            f"> {m['text']}" if m["direction"] == "in" else f"< {said_by_shop(m['payload'])}" for m in chat["messages"]
+        ]
+        for turn in chat["turns"]:
+            steps = [
+                str(e.get("node"))
+                if e["kind"] == "node"
+                else f"[{e.get('tool', e['kind'])} {e.get('error') or ''}{e.get('booking_ref') or ''}]"
+                for e in turn.get("trace") or []
+            ]
+            lines.append(
+                f"turn {turn['message_id']} {turn.get('said')!r} pending={turn.get('pending')}: {' '.join(steps)}"
+            )
+        return "\n".join(lines)
+
+
+def said_by_shop(payload: dict[str, Any]) -> str:
+    """A message of the shop's in one line: its text and the ids its buttons or rows send back."""
+    if payload["type"] != "interactive":
+        return str(payload.get("text", {}).get("body") or payload["type"]).replace("\n", " / ")
+    action = payload["interactive"]["action"]
+    ids = [b["reply"]["id"] for b in action.get("buttons", [])]
+    ids += [r["id"] for section in action.get("sections", []) for r in section["rows"]]
+    return payload["interactive"]["body"]["text"].replace("\n", " / ") + f" {ids}"
+
 
 @pytest.fixture(scope="module")
 def stack(dev_stack: DevStack) -> Page:
@@ -229,7 +258,6 @@ def test_a_broadcast_and_an_order_update_show_on_the_page_as_a_phone_shows_them(
 
 
 def test_a_salon_customer_books_and_pays_the_deposit_on_the_simulated_phone(stack: Page, browser: Any) -> None:
-    from playwright.sync_api import expect
 
     from tests.e2e.test_console import next_open_day
 
@@ -242,6 +270,18 @@ def test_a_salon_customer_books_and_pays_the_deposit_on_the_simulated_phone(stac
     page.fill("#phone", "+254711500021")
     page.fill("#name", "Wambui")
     page.click("#open")
+    try:
+        book_and_pay(page, day)
+    except AssertionError as failed:  # what the shop's records say happened, turn by turn
+        raise AssertionError(f"{failed}\n{stack.transcript('+254711500021', 'demo-salon')}") from failed
+    OUTPUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUTPUT / "chat-page-booking.png"), full_page=True)
+    assert errors == []
+
+
+def book_and_pay(page: Any, day: Any) -> None:
+    from playwright.sync_api import expect
+
     page.fill("#text", f"Hi, I want knotless braids on {day.day}/{day.month} at 10am")
     page.press("#text", "Enter")
     shop = page.locator(".msg.out")
@@ -262,6 +302,3 @@ def test_a_salon_customer_books_and_pays_the_deposit_on_the_simulated_phone(stac
     expect(booked).to_contain_text("10:00 with Wanjiru")
     expect(booked).to_contain_text("You pay the balance of KES 2,800 at the appointment.")
     expect(page.locator("#trace")).to_contain_text("booking_create")
-    OUTPUT.mkdir(exist_ok=True)
-    page.screenshot(path=str(OUTPUT / "chat-page-booking.png"), full_page=True)
-    assert errors == []

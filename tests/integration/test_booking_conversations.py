@@ -18,12 +18,11 @@ from tests.conftest import SALON, Clock, scripted_llm_engine
 from tests.integration.test_agent import Pipeline
 from tests.integration.test_payments_callbacks import callback, post
 from tests.model_answers import BOOKING
-from tulia import appointments
 from tulia.domain.common import NAIROBI
 from tulia.llm.scripted import ScriptedChatModel, answers_by_message
 from tulia.local.simulators.daraja import DarajaSimulator
 from tulia.nlu.rules import RulesEngine
-from tulia.services import Services
+from tulia.services import Services, appointments
 
 
 @pytest.fixture(params=["rules", "bedrock"])
@@ -76,6 +75,9 @@ def test_english_request_to_a_booking_confirmed_by_its_mpesa_deposit(
     assert "Knotless Braids (medium)" in asked
     assert "Which length would you like?" in asked
     assert "Mid-back (+KES 500)" in asked
+    nodes = c.nodes()  # the sale finds the service and hands the turn to the booking journey, its own subgraph
+    after_search = nodes[nodes.index("search") + 1 :]
+    assert after_search[:3] == ["booking", "booking_start", "booking_advance"]
     summary = c.send("mid-back please")  # the time asked is free: held at once, then the summary
     for fact in (
         "Knotless Braids (medium) (Mid-back)", "Sat 28 Nov at 10:00 with Wanjiru", "At Glow Studio Kilimani",
@@ -86,6 +88,9 @@ def test_english_request_to_a_booking_confirmed_by_its_mpesa_deposit(
     assert only_booking(seeded, c).status == "held"
     sent = tap(c, "stk")
     order_ref = str(c.state["order_id"])
+    nodes = c.nodes()  # the deposit is paid by the sale's own payment nodes, in the same turn
+    assert nodes[nodes.index("booking_book") + 1 :][:3] == ["sales", "sales_start", "start_payment"]
+    assert c.state["handover"] is None
     assert "I've sent an M-Pesa prompt for KES 1,200 to +254 7** *** 601." in sent
     assert f"pay for order {order_ref}" in sent
     assert seeded.orders.get(SALON, order_ref).amount_due == 1200

@@ -11,10 +11,9 @@ from typing import Any
 import pytest
 
 from tests.conftest import SALON, Caller, Clock, new_customer
-from tulia import appointments
 from tulia.domain.common import NAIROBI
 from tulia.errors import StateConflict
-from tulia.services import Services
+from tulia.services import Services, appointments
 from tulia.tools.registry import REGISTRY
 
 KNOTLESS, MANICURE, SILK, BRIDAL, HAIRCUT = "SV-BRD-01", "SV-NL-01", "SV-WS-02", "SV-MU-01", "SV-HC-01"

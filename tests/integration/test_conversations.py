@@ -307,6 +307,7 @@ def test_the_conversation_resumes_from_its_checkpoint(seeded: Services, engine: 
 
 def test_journeys_are_subgraphs_of_appendix_c_and_their_steps_are_traced(chat: Chat) -> None:
     from tulia.graph.journeys import offers, orders, prefs, sales, support
+    from tulia.graph.journeys.booking import journey as booking
 
     steps = {
         sales.sales: {
@@ -325,6 +326,17 @@ def test_journeys_are_subgraphs_of_appendix_c_and_their_steps_are_traced(chat: C
             "start_payment",
             "payment_status",
         },
+        booking.booking: {
+            "booking_start",
+            "booking_advance",
+            "booking_offer",
+            "booking_hold",
+            "booking_summary",
+            "booking_book",
+            "booking_fill",
+            "booking_tap",
+            "booking_change",
+        },
         support.support: {"support_start", "kb_retrieve", "support_rag_answer"},
         orders.orders: {"order_lookup", "order_status_response"},
         offers.offers: {"offers_start", "offers_lookup", "offers_answer"},
@@ -332,6 +344,7 @@ def test_journeys_are_subgraphs_of_appendix_c_and_their_steps_are_traced(chat: C
     }
     for journey, expected in steps.items():
         assert expected <= set(journey.graph.get_graph().nodes)
+    assert not any(node.startswith("booking") for node in sales.sales.graph.get_graph().nodes)  # not spliced in
     chat.send("I want a samsung phone")
     assert chat.nodes()[-5:] == ["sales", "sales_start", "fill_frame", "search", "respond"]
     chat.send("How are refunds paid?")  # a topic switch: the sale's pending question is left, support runs

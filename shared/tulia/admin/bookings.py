@@ -2,7 +2,7 @@
 away), an appointment marked completed or no-show after its start, moved or cancelled by staff (the
 deposit kept or due back, as staff decide; the customer is told on WhatsApp by the agent), and the
 deposits due back. Owners and agents; every change is audited. The operations are the ones the booking
-tools use (:mod:`tulia.appointments`)."""
+tools use (:mod:`tulia.services.appointments`)."""
 
 from datetime import date, datetime, time, timedelta
 from typing import Annotated, Any, Literal
@@ -10,7 +10,6 @@ from typing import Annotated, Any, Literal
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import Field
 
-from tulia import appointments
 from tulia.admin.common import (
     AdminDeps,
     BusinessMoment,
@@ -29,6 +28,7 @@ from tulia.domain.booking import Booking, local
 from tulia.domain.common import NAIROBI
 from tulia.errors import InvalidInput, NotFound
 from tulia.observability import logger as log
+from tulia.services import appointments
 
 MAX_DAYS = 14
 

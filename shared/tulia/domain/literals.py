@@ -97,6 +97,14 @@ BookingStep = Literal[
     "booked",  # nothing left to ask
 ]
 
+# A journey handing the rest of a turn to another (the sale's pick of a service to the booking, a deposit to
+# the sale's payment nodes): the node of the other journey the turn goes on at.
+SaleEntry = Literal["advance", "start_payment"]
+BookingEntry = Literal["booking_advance", "booking_tap"]
+Handover = Literal[SaleEntry, BookingEntry]
+SALE_ENTRIES: tuple[SaleEntry, ...] = get_args(SaleEntry)
+BOOKING_ENTRIES: tuple[BookingEntry, ...] = get_args(BookingEntry)
+
 # What the bot is waiting for across journeys: a sale's or a booking's question, or one of the
 # conversation's own. A reply that answers it fills the slot; anything else is read afresh.
 Pending = Literal[

@@ -10,6 +10,7 @@ from typing import Any, Final, Literal, TypeVar
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
+from tulia.domain.literals import Handover
 from tulia.graph.context import EngineContext
 from tulia.graph.routing import CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE
 from tulia.graph.state import ConversationState
@@ -107,6 +108,11 @@ class Turn:
         """End this node with its updates and hand over to ``target`` (a node of the same graph; the node's
         ``Command[Literal[...]]`` return type names the targets it may take, and mypy checks each)."""
         return Command(update=self.done(), goto=target)
+
+    def hand_over(self, entry: Handover) -> None:
+        """Give the rest of the turn to another journey: when this one ends (``goto(END)``), the orchestrator
+        goes on in the journey whose node ``entry`` is (the booking, or the sale's payment), which starts there."""
+        self.set(handover=entry)
 
     def done(self) -> dict[str, Any]:
         out = dict(self.updates)

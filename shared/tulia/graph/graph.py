@@ -11,9 +11,10 @@ from typing import Any
 
 from langgraph.graph import START, StateGraph
 
-from tulia.domain.literals import BOOKING_QUESTIONS
+from tulia.domain.literals import BOOKING_ENTRIES, BOOKING_QUESTIONS, SALE_ENTRIES
 from tulia.graph import nodes as n
 from tulia.graph.context import EngineContext
+from tulia.graph.journeys.booking.journey import booking
 from tulia.graph.journeys.offers import offers
 from tulia.graph.journeys.orders import orders
 from tulia.graph.journeys.prefs import prefs
@@ -38,9 +39,10 @@ FAST_ROUTES = {
     "payment_event": "sales",
     "payment_code": "sales",
     "sale_tap": "sales",
-    "booking_change": "sales",
+    "booking_tap": "booking",
+    "booking_change": "booking",
 }
-JOURNEYS = ("sales", "support", "orders", "offers")
+JOURNEYS = ("sales", "booking", "support", "orders", "offers")
 # A turn visits about ten nodes (a topic switch about fifteen); anything near this limit is a bug.
 TURN_STEP_LIMIT = 40
 
@@ -58,13 +60,19 @@ def after_fast_path(state: ConversationState) -> str:
             return "orders"
         if pending == "escalation_offer":
             return "support"
-        if pending in SALE_QUESTIONS or pending in BOOKING_QUESTIONS:
+        if pending in SALE_QUESTIONS:
             return "sales"
+        if pending in BOOKING_QUESTIONS:
+            return "booking"
         return "intent_classify"
     return FAST_ROUTES.get(state.route or "classify", "intent_classify")
 
 
 def after_journey(state: ConversationState) -> str:
+    if state.handover in BOOKING_ENTRIES:  # a service picked in the sale, or a booking's tap
+        return "booking"
+    if state.handover in SALE_ENTRIES:  # a booking's deposit, paid by the sale's payment nodes
+        return "sales"
     if state.route == "reclassify":
         return "intent_classify"
     if state.route == "handoff" or state.consecutive_tool_errors >= CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE:
@@ -113,6 +121,7 @@ def build_graph(checkpointer: Any) -> Any:
         ("handoff", n.handoff),
         ("holding", n.holding),
         ("sales", sales),
+        ("booking", booking),
         ("support", support),
         ("orders", orders),
         ("offers", offers),
@@ -128,7 +137,8 @@ def build_graph(checkpointer: Any) -> Any:
     g.add_edge("intent_classify", "language_policy")
     g.add_edge("language_policy", "governor")
     g.add_conditional_edges("governance", n.after_governance, ["handoff", "respond"])
-    g.add_conditional_edges("sales", after_journey, ["intent_classify", "handoff", "respond"])
+    for journey in ("sales", "booking"):
+        g.add_conditional_edges(journey, after_journey, ["sales", "booking", "intent_classify", "handoff", "respond"])
     for journey in ("support", "orders", "offers"):
         g.add_conditional_edges(journey, after_side_journey, ["intent_classify", "handoff", "resume_sale", "respond"])
     g.add_conditional_edges("prefs", after_prefs, ["intent_classify", "handoff", "resume_sale", "respond"])

@@ -78,6 +78,7 @@ def ingest(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[st
         "trace": None,
         "understanding": {},
         "route": None,
+        "handover": None,
         "scratch": {},
         "response_text": None,
         "kb_snippets": [],
@@ -219,7 +220,7 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
         route = "booking_change"  # "I can't make it", "cancel my booking", "my appointment": the booking made
         turn.set(intent="sales_discovery", intent_confidence=1.0, journey="sales")
     elif tap is not None and (tap.kind in SALE_TAPS or tap.booking):
-        route = "sale_tap"  # a button or row of a sale carries its own action and order: no guessing
+        route = "booking_tap" if tap.booking else "sale_tap"  # a row or button carries its own action: no guessing
         turn.set(intent="sales_discovery", intent_confidence=1.0, journey="sales")
     elif tap is not None and tap.kind == "menu":
         route = "classify"

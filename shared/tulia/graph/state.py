@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, TypedDict
 
 from tulia.domain.literals import DetectedLang as Lang
-from tulia.domain.literals import GovernorClass, Intent, Journey, PaymentStatus, Pending
+from tulia.domain.literals import GovernorClass, Handover, Intent, Journey, PaymentStatus, Pending
 from tulia.graph.booking_frame import BookingFrame
 from tulia.graph.frame import OrderFrame
 
@@ -120,6 +120,7 @@ class ConversationState:
     inbound: dict[str, Any] = field(default_factory=dict)  # this turn's message
     understanding: dict[str, Any] = field(default_factory=dict)  # this turn's classifier output
     route: str | None = None  # where the fast path or the router sent this turn
+    handover: Handover | None = None  # a journey gave the rest of this turn to another, at this node of it
     scratch: Scratch = field(default_factory=lambda: Scratch())  # what one step hands the next (this turn)
     pending: Pending | None = None  # what the bot asked and waits for
     pending_options: list[dict[str, Any]] = field(default_factory=list)  # [{id, title, ...}] of that question

@@ -27,7 +27,6 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from tulia.appointments import reminder_work
 from tulia.channel.graph_api import SendFailed, WhatsAppSender
 from tulia.channel.outbound import Outbound
 from tulia.channel.whatsapp import InboundMessage, addressed_to
@@ -43,6 +42,7 @@ from tulia.observability.metrics import MetricsSink, turn_counts
 from tulia.pipeline.news import News, counted
 from tulia.pipeline.outbox import Outbox
 from tulia.services import Services
+from tulia.services.appointments import reminder_work
 from tulia.store.broadcasts import BroadcastRepo
 from tulia.store.limits import LimitCounters
 from tulia.store.messages import MessageRepo

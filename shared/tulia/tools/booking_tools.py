@@ -9,10 +9,10 @@ from typing import Literal
 
 from pydantic import AwareDatetime, Field
 
-from tulia import appointments as appt
 from tulia.domain.booking import Booking, Slot, SlotWish, change_terms, local
 from tulia.domain.tenant import Tenant
 from tulia.errors import NotFound
+from tulia.services import appointments as appt
 from tulia.tools.args import ScopedArgs, _Args
 from tulia.tools.common import Output
 from tulia.tools.context import ToolContext

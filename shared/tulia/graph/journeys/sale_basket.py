@@ -19,7 +19,7 @@ from tulia.graph.buttons import tap_id
 from tulia.graph.calls import END, Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.frame import FrameLine, OrderFrame
-from tulia.graph.journeys.booking import begin_booking
+from tulia.graph.journeys.booking.nodes import begin_booking
 from tulia.graph.journeys.sale_common import (
     MAX_CART_LINES,
     ask_sale,

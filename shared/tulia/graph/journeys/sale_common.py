@@ -15,6 +15,7 @@ from tulia.graph.calls import Turn
 from tulia.graph.frame import FrameLine, OrderFrame, ShopOptions, VariantChoice
 from tulia.graph.nodes import t
 from tulia.graph.slots import ask
+from tulia.nlg.messages import ROW_TITLE_LIMIT, buttons, listing
 from tulia.nlg.templates import money
 from tulia.nlu.basket_words import as_digits, count_in_name, measured_count, measures_said, name_number_said
 from tulia.nlu.frame_extract import (
@@ -97,6 +98,20 @@ def ask_sale(
 def variant_title(option: str, deltas: dict[str, int]) -> str:
     delta = deltas.get(option, 0)
     return option if not delta else f"{option} (+{money(delta)})" if delta > 0 else f"{option} (-{money(-delta)})"
+
+
+def say_option_question(
+    turn: Turn, body: str, options: list[tuple[str, str, str]], *, button: str, priced: bool
+) -> list[dict[str, Any]]:
+    """The one way an option of an item or a service is asked (``options``: id, option, option with its price
+    difference): up to three short answers that change no price as buttons, otherwise a list whose rows show
+    the price differences. Returns the answers as the question's pending options."""
+    if len(options) <= 3 and not priced and all(len(title) <= 20 for _, title, _ in options):
+        turn.say(buttons(body, [(i, title) for i, title, _ in options]))
+    else:
+        rows = [(i, d, None) if len(d) <= ROW_TITLE_LIMIT else (i, title, d) for i, title, d in options]
+        turn.say(listing(body, rows, button=button[:20]))
+    return [{"id": i, "title": title} for i, title, _ in options]
 
 
 def named_back(line: FrameLine) -> str:

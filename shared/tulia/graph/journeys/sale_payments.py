@@ -15,7 +15,7 @@ from tulia.graph.buttons import tap_id
 from tulia.graph.calls import END, Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.frame import BuiltOrder, OrderFrame
-from tulia.graph.journeys.booking import deposit_paid
+from tulia.graph.journeys.booking.nodes import deposit_paid
 from tulia.graph.journeys.sale_common import PAYMENT_QUESTIONS, SALE_QUESTIONS, ask_sale, frame_of
 from tulia.graph.nodes import t
 from tulia.graph.routing import CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE

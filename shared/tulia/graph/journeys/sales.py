@@ -30,7 +30,7 @@ from langgraph.types import Command
 from rapidfuzz import fuzz, process
 
 from tulia.domain.customer import may_market
-from tulia.domain.literals import BOOKING_QUESTIONS, PAYMENT_METHODS
+from tulia.domain.literals import PAYMENT_METHODS, SALE_ENTRIES
 from tulia.errors import StateConflict
 from tulia.graph.booking_frame import BookingFrame
 from tulia.graph.buttons import SALE_TAPS, parse_tap, tap_id
@@ -46,7 +46,7 @@ from tulia.graph.frame import (
     next_step,
     settle,
 )
-from tulia.graph.journeys.booking import BOOKING_NODES, begin_booking, remind_booking
+from tulia.graph.journeys.booking.nodes import begin_booking, remind_booking
 from tulia.graph.journeys.sale_basket import basket_text, listed_items, take_items
 from tulia.graph.journeys.sale_common import (
     MAX_CART_LINES,
@@ -62,6 +62,7 @@ from tulia.graph.journeys.sale_common import (
     one_clear_match,
     order_summary,
     recount,
+    say_option_question,
     shop_codes,
     shop_index,
     shop_options,
@@ -87,7 +88,7 @@ from tulia.graph.subgraph import as_node, command_journey
 from tulia.graph.wording import prompt_context
 from tulia.llm.schemas import SaleReading
 from tulia.nlg.guard import unsupported_facts
-from tulia.nlg.messages import ROW_TITLE_LIMIT, buttons, listing, text
+from tulia.nlg.messages import buttons, listing, text
 from tulia.nlg.templates import COUPON_REASONS, money, word
 from tulia.nlu.frame_extract import (
     FrameDelta,
@@ -114,8 +115,8 @@ PAY_WISH = (
     "nitumie prompt", "resend", "send again",
 )  # fmt: skip
 StartTarget = Literal[
-    "payment_event", "catalog_order", "tap", "payment_status", "payment_code", "fill_frame", "booking_fill",
-    "booking_tap", "booking_change",
+    "payment_event", "catalog_order", "tap", "payment_status", "payment_code", "fill_frame", "advance", "start_payment",
+    "__end__",
 ]  # fmt: skip
 AdvanceTarget = Literal[
     "take_items",
@@ -141,6 +142,10 @@ AdvanceTarget = Literal[
 def sales_start(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[StartTarget]:
     """A payment outcome, a cart, a tap, "did it go through?", or words for the frame."""
     turn = Turn(state, runtime, "sales_start")
+    if state.handover in SALE_ENTRIES:  # the booking handed its deposit to the sale's payment nodes
+        entry = state.handover
+        turn.set(handover=None)
+        return turn.goto("start_payment" if entry == "start_payment" else "advance")
     tap = parse_tap(state.inbound.get("reply_id"))
     if state.route == "payment_event":
         return turn.goto("payment_event")
@@ -148,14 +153,11 @@ def sales_start(state: ConversationState, runtime: Runtime[EngineContext]) -> Co
         return turn.goto("catalog_order")
     if state.route == "payment_code":
         return turn.goto("payment_code")
-    if state.route == "booking_change":
-        return turn.goto("booking_change")
-    if tap is not None and tap.booking:
-        return turn.goto("booking_tap")
+    if tap is not None and tap.booking:  # the orchestrator sends a booking's taps to the booking: never lost
+        turn.hand_over("booking_tap")
+        return turn.goto(END)
     if tap is not None and tap.kind in SALE_TAPS:
         return turn.goto("tap")
-    if state.route in ("answer", "maybe_answer") and state.pending in BOOKING_QUESTIONS:
-        return turn.goto("booking_fill")
     plain = normalize(inbound_text(state))
     answering = state.route in ("answer", "maybe_answer") and state.pending in SALE_QUESTIONS
     if not answering and state.intent == "payment_help" and not any_phrase(plain, PAY_WISH):
@@ -171,7 +173,7 @@ def _method_said(turn: Turn, plain: str) -> bool:
 
 
 # filling the frame ----------------------------------------------------------------------------------
-FillTarget = Literal["search", "take_items", "advance", "ask_item", "start_payment", "booking_advance", "__end__"]
+FillTarget = Literal["search", "take_items", "advance", "ask_item", "start_payment", "__end__"]
 
 
 def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[FillTarget]:
@@ -773,7 +775,7 @@ def _adopt_order(turn: Turn, frame: OrderFrame, ref: str) -> Command[Any] | None
 # taps ------------------------------------------------------------------------------------------------
 def tap(
     state: ConversationState, runtime: Runtime[EngineContext]
-) -> Command[Literal["advance", "search", "start_payment", "booking_advance", "__end__"]]:
+) -> Command[Literal["advance", "search", "start_payment", "__end__"]]:
     """A button or list row: its id says what it does and for which order."""
     turn = Turn(state, runtime, "tap")
     tap = parse_tap(state.inbound.get("reply_id"))
@@ -877,9 +879,7 @@ def _stale(turn: Turn, frame: OrderFrame, ref: str) -> Command[Any] | None:
 
 
 # search and selection ----------------------------------------------------------------------------------
-def search(
-    state: ConversationState, runtime: Runtime[EngineContext]
-) -> Command[Literal["advance", "booking_advance", "__end__"]]:
+def search(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["advance", "__end__"]]:
     """sales_narrow_query + catalog_search: one clear match goes straight to the item; otherwise a
     shortlist of at most six (catalog_present_options), or one clarifying question."""
     turn = Turn(state, runtime, "search")
@@ -1248,11 +1248,7 @@ def _say_variant_question(turn: Turn, frame: OrderFrame, *, reminder: bool = Fal
     variant = line.missing_variant()
     assert variant is not None
     options = [
-        {
-            "id": tap_id("var", line.item_id, variant.name, o),
-            "title": o,
-            "detail": variant_title(o, variant.price_deltas),
-        }
+        (tap_id("var", line.item_id, variant.name, o), o, variant_title(o, variant.price_deltas))
         for o in variant.options
     ]
     lead = t(turn, "resume_sale") + "\n" if reminder else ""
@@ -1262,15 +1258,8 @@ def _say_variant_question(turn: Turn, frame: OrderFrame, *, reminder: bool = Fal
             listed = ", ".join(variant_title(o, other.price_deltas) for o in other.options)
             body += "\n" + t(turn, "variant_also", dimension=other.name, options=listed)
     priced = any(variant.price_deltas.get(o) for o in variant.options)
-    if len(options) <= 3 and not priced and all(len(o["title"]) <= 20 for o in options):
-        turn.say(buttons(body, [(o["id"], o["title"]) for o in options]))
-    else:
-        rows = [
-            (o["id"], o["detail"], None) if len(o["detail"]) <= ROW_TITLE_LIMIT else (o["id"], o["title"], o["detail"])
-            for o in options
-        ]
-        turn.say(listing(body, rows, button=variant.name[:20]))
-    ask_sale(turn, frame, "variant", [{"id": o["id"], "title": o["title"]} for o in options], index)
+    asked = say_option_question(turn, body, options, button=variant.name, priced=priced)
+    ask_sale(turn, frame, "variant", asked, index)
 
 
 def ask_quantity(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
@@ -1552,7 +1541,6 @@ SALES_NODES = (
     ("ask_mpesa_number", ask_mpesa_number),
     ("confirm_payment", confirm_payment),
     ("start_payment", start_payment),
-    *BOOKING_NODES,
 )
 
 

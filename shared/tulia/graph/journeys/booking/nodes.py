@@ -1,17 +1,17 @@
-"""The booking journey: a service with a duration is booked, not sold (the second frame on the sale's
-machinery, :mod:`tulia.graph.slots`).
+"""The booking journey's nodes: a service with a duration is booked, not sold (the second frame on the
+sale's machinery, :mod:`tulia.graph.slots`; the subgraph is :mod:`tulia.graph.journeys.booking.journey`).
 
-A bookable item picked in the sale starts a ``BookingFrame`` in ``state.booking``; every message
-fills it (the day and time in the customer's words, a staff member named, the area for a service at
-their place, an option); ``next_booking_step`` names the one thing still missing and one node here
-asks it. Free times, prices and deposits come only from this turn's booking tools. The deposit is an
-order paid through the sale's own payment nodes (``advance`` / ``start_payment``), so STK, Paybill,
-Till and card, and their outcomes, are the sale's.
+A bookable item picked in the sale starts a ``BookingFrame`` in ``state.booking`` and hands the turn over
+here; every message fills it (the day and time in the customer's words, a staff member named, the area for a
+service at their place, an option); ``next_booking_step`` names the one thing still missing and one node
+here asks it. Free times, prices and deposits come only from this turn's booking tools. The deposit is an
+order paid through the sale's own payment nodes (the turn is handed back to the sale at ``advance`` or
+``start_payment``), so STK, Paybill, Till and card, and their outcomes, are the sale's.
 
-    booking_begin (from the sale's pick) ─ booking_advance ─┬─ booking_ask_variant / booking_ask_zone
-    booking_fill (typed answers) ─┤                         ├─ booking_offer (free times as a list)
-    booking_tap (rows, buttons) ──┘                         ├─ booking_hold ─ booking_summary
-                                                            ├─ booking_book ─ advance / start_payment (the sale's)
+    (the sale's pick) begin_booking ─ booking_advance ─┬─ booking_ask_variant / booking_ask_zone
+    booking_fill (typed answers) ─┤                    ├─ booking_offer (free times as a list)
+    booking_tap (rows, buttons) ──┘                    ├─ booking_hold ─ booking_summary
+                                                       ├─ booking_book ─ (the sale's) advance / start_payment
     booking_change ("I can't make it", "cancel my booking", reminder buttons): show, move or cancel by policy
 """
 
@@ -39,6 +39,7 @@ from tulia.graph.frame import BuiltOrder, OrderFrame, VariantChoice
 from tulia.graph.journeys.sale_common import (
     can_prompt,
     echo_words,
+    say_option_question,
     shop_index,
     shop_of,
     shop_options,
@@ -58,7 +59,7 @@ from tulia.nlu.when import read_when, without_when
 SLOTS_SHOWN = 5
 AdvanceTarget = Literal[
     "booking_ask_variant", "booking_ask_zone", "booking_offer", "booking_hold", "booking_summary", "booking_book",
-    "advance", "__end__",
+    "__end__",
 ]  # fmt: skip
 
 
@@ -129,10 +130,11 @@ def _wish_of(text_said: str, turn: Turn, before: WhenWish | None = None) -> When
 
 
 # starting: the sale picked a service with a duration ------------------------------------------------------
-def begin_booking(turn: Turn, item: dict[str, Any], words: str) -> Command[Any]:
+def begin_booking(turn: Turn, item: dict[str, Any], words: str) -> Command[Literal["__end__"]]:
     """The item picked is booked: its frame, with everything the words already said (an option, the
     day and time, a staff member, the area). A time still held for another service is let go; when that
-    service was replaced by this one ("sorry, a men's haircut"), the day and time asked for are kept."""
+    service was replaced by this one ("sorry, a men's haircut"), the day and time asked for are kept. The
+    rest of the turn is the booking journey's."""
     before = turn.get("booking")
     if isinstance(before, BookingFrame) and before.held is not None and not before.agreed:
         turn.tool("booking_cancel", customer_id=turn.state.customer_id, booking_id=before.held.booking_ref)
@@ -158,7 +160,8 @@ def begin_booking(turn: Turn, item: dict[str, Any], words: str) -> Command[Any]:
         frame.zone, frame.address = zone, place
     turn.trace.append({"kind": "step", "node": "booking_begin", "item_id": frame.item_id})
     turn.set(booking=frame, selected_item_ids=[frame.item_id or ""], rejected_shortlists=0)
-    return turn.goto("booking_advance")
+    turn.hand_over("booking_advance")
+    return turn.goto(END)
 
 
 def booking_advance(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[AdvanceTarget]:
@@ -171,6 +174,9 @@ def booking_advance(state: ConversationState, runtime: Runtime[EngineContext]) -
     step = next_booking_step(frame)
     turn.trace.append({"kind": "step", "node": "booking_advance", "next": step})
     turn.set(booking=frame)
+    if step == "pay_deposit":
+        turn.hand_over("advance")  # the deposit's order is the sale's: its payment step asks how
+        return turn.goto(END)
     target: dict[str, AdvanceTarget] = {
         "ask_variant": "booking_ask_variant",
         "ask_zone": "booking_ask_zone",
@@ -178,7 +184,6 @@ def booking_advance(state: ConversationState, runtime: Runtime[EngineContext]) -
         "hold_slot": "booking_hold",
         "confirm_booking": "booking_summary",
         "book": "booking_book",
-        "pay_deposit": "advance",
     }
     return turn.goto(target.get(step, END))
 
@@ -195,12 +200,9 @@ def _say_variant_question(turn: Turn, frame: BookingFrame, lead: str = "") -> No
     assert variant is not None
     options = [(tap_id("bk:var", variant.name, o), o, variant_title(o, variant.price_deltas)) for o in variant.options]
     body = lead + f"{_service_named(frame)}\n" + t(turn, "ask_variant", dimension=variant.name)
-    if len(options) <= 3 and not variant.price_deltas and all(len(o[1]) <= 20 for o in options):
-        turn.say(buttons(body, [(i, title) for i, title, _ in options]))
-    else:
-        rows = [(i, d, None) if len(d) <= ROW_TITLE_LIMIT else (i, title, d) for i, title, d in options]
-        turn.say(listing(body, rows, button=variant.name[:20]))
-    ask_booking(turn, frame, "booking_variant", [{"id": i, "title": title} for i, title, _ in options])
+    priced = any(variant.price_deltas.get(o) for o in variant.options)
+    asked = say_option_question(turn, body, options, button=variant.name, priced=priced)
+    ask_booking(turn, frame, "booking_variant", asked)
 
 
 def booking_ask_zone(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
@@ -460,7 +462,7 @@ def _say_summary(turn: Turn, frame: BookingFrame, b: dict[str, Any], lead: str =
 
 def booking_book(
     state: ConversationState, runtime: Runtime[EngineContext]
-) -> Command[Literal["advance", "start_payment", "booking_offer", "__end__"]]:
+) -> Command[Literal["booking_offer", "__end__"]]:
     """booking_create: confirmed at once without a deposit; with one, its order is paid as a sale (the
     M-Pesa prompt at once when the customer tapped "Pay deposit M-Pesa" on a summary naming the amount
     and the number)."""
@@ -497,7 +499,8 @@ def booking_book(
     turn.say(text(t(turn, "booking_deposit_order", booking=b["booking_ref"], ref=order_ref)))
     ask_booking(turn, frame, None, [])
     turn.set(frame=sale, order_id=order_ref, order_totals={"total": due, "amount_due": due}, payment_status=None)
-    return turn.goto("start_payment" if pay_now else "advance")
+    turn.hand_over("start_payment" if pay_now else "advance")  # the sale's payment nodes pay it
+    return turn.goto(END)
 
 
 def say_confirmed(turn: Turn, b: dict[str, Any]) -> None:
@@ -912,17 +915,3 @@ def remind_booking(turn: Turn, frame: BookingFrame) -> None:
         _offer(turn, frame, slots, lead + t(turn, "booking_slots", service=_service_named(frame), days=""))
     elif frame.asking == "booking_confirm" and (held := _booking_now(turn, frame)) is not None:
         _say_summary(turn, frame, held, lead)
-
-
-BOOKING_NODES = (
-    ("booking_advance", booking_advance),
-    ("booking_ask_variant", booking_ask_variant),
-    ("booking_ask_zone", booking_ask_zone),
-    ("booking_offer", booking_offer),
-    ("booking_hold", booking_hold),
-    ("booking_summary", booking_summary),
-    ("booking_book", booking_book),
-    ("booking_fill", booking_fill),
-    ("booking_tap", booking_tap),
-    ("booking_change", booking_change),
-)
