@@ -102,6 +102,28 @@ def test_fields_removed_renamed_or_no_longer_valid_are_dropped_and_the_conversat
     assert [(line.item_id, line.quantity) for line in chat.state["frame"].lines] == [("PB-002", 2)]
 
 
+def test_an_open_question_stored_the_earlier_way_is_still_the_one_answered(
+    conversations: Conversations, chat: Chat, seeded: Services
+) -> None:
+    """Until issue 32 the open question was kept twice (``pending`` beside the frame's ``asking``); a checkpoint
+    written then has its question read as today's: one of the conversation's own (a person offered, over the open
+    sale) is answered, and the sale's question under it is still the sale's."""
+    saved = fixture(sorted(p.stem for p in FIXTURES.glob("*.json"))[0])
+    checkpoint = checkpoint_of(saved)
+    assert checkpoint["channel_values"]["pending"] == "quantity"  # as that release wrote it
+    checkpoint["channel_values"]["pending"] = "escalation_offer"  # "Shall I pass you to a person?" was asked
+    checkpoint["channel_values"]["pending_options"] = [{"id": "esc:yes"}, {"id": "esc:no"}]
+    restore(conversations, saved, checkpoint)
+    thread = conversation_id_for(saved["tenant_id"], customer_key(saved["phone"], None))
+    loaded = conversations.graph.get_state({"configurable": {"thread_id": thread}}).values
+    assert (loaded["question"], loaded["frame"].asking) == ("escalation_offer", "quantity")
+    assert "pending" not in loaded
+    chat.send("yes")  # the answer to the question of the earlier release: a person
+    [ticket] = seeded.handoffs.all_for_customer(SHOP, str(chat.state["customer_id"]))
+    assert ticket.status == "open"
+    assert chat.state["pending"] is None
+
+
 def test_built_in_code_a_frame_stays_strict() -> None:
     """Leniency is for checkpoints only: a typo or a bad value in code still fails at once."""
     with pytest.raises(ValueError, match="gift_wrap"):

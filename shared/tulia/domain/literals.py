@@ -105,26 +105,12 @@ Handover = Literal[SaleEntry, BookingEntry]
 SALE_ENTRIES: tuple[SaleEntry, ...] = get_args(SaleEntry)
 BOOKING_ENTRIES: tuple[BookingEntry, ...] = get_args(BookingEntry)
 
-# What the bot is waiting for across journeys: a sale's or a booking's question, or one of the
-# conversation's own. A reply that answers it fills the slot; anything else is read afresh.
-Pending = Literal[
-    "clarify_intent",
-    "item_selection",
-    "variant",
-    "quantity",
-    "fulfilment",
-    "zone",
-    "payment_method",
-    "payment_confirmation",
-    "mpesa_number",
-    "order_selection",
-    "escalation_offer",
-    "menu",
-    "category",
-    "booking_variant",
-    "booking_zone",
-    "booking_slot",
-    "booking_confirm",
-    "booking_change",
-]
+# The conversation's own questions, outside any frame: the menu, the one clarifying question, which order, a
+# person offered, what to do with a booking already made. A frame's question is the frame's (``asking``).
+ConversationQuestion = Literal["clarify_intent", "menu", "order_selection", "escalation_offer", "booking_change"]
+CONVERSATION_QUESTIONS: tuple[ConversationQuestion, ...] = get_args(ConversationQuestion)
+
+# What the bot is waiting for across journeys: the conversation's own question, else the open frame's. A reply
+# that answers it fills the slot; anything else is read afresh.
+Pending = Literal[ConversationQuestion, SaleQuestion, BookingQuestion]
 PENDING: tuple[Pending, ...] = get_args(Pending)

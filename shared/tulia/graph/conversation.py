@@ -12,13 +12,17 @@ from typing import Any
 from langgraph.types import Command
 
 from tulia.channel.whatsapp import conversation_id_for, customer_key
+from tulia.domain.literals import BOOKING_QUESTIONS, CONVERSATION_QUESTIONS, SALE_QUESTIONS
 from tulia.domain.persisted import reading_stored
 from tulia.graph.booking_frame import BOOKING_MODELS
 from tulia.graph.context import EngineContext
 from tulia.graph.frame import FRAME_MODELS
 from tulia.graph.graph import TURN_STEP_LIMIT, build_graph
+from tulia.graph.slots import SlotFrame
+from tulia.graph.state import with_open_question
 from tulia.nlg.messages import OutboundMessage
 from tulia.nlu.engine import UnderstandingEngine
+from tulia.observability import logger as log
 from tulia.services import Services
 
 # the typed parts of the state a checkpoint may hold (nothing else is unpickled)
@@ -74,7 +78,7 @@ class Conversations:
         return TurnResult(
             replies=[OutboundMessage.model_validate(m) for m in values.get("outbox", [])],
             trace=list(values.get("trace", [])),
-            state=values,
+            state=with_open_question(values),
         )
 
     def language_of(self, tenant_id: str, phone_e164: str | None, wa_user_id: str | None = None) -> str | None:
@@ -87,6 +91,32 @@ class Conversations:
 
 
 INTERRUPT = "__interrupt__"  # the pending-write channel LangGraph records an interrupt() on
+
+
+def migrated(saved: Any) -> Any:
+    """A checkpoint tuple of an earlier release in today's shape (in place). Until issue 32 the open question was
+    stored as ``pending`` / ``pending_options`` beside the frames' own ``asking`` (and won where they differed): now
+    it is the conversation's ``question`` when it was one of its own, and otherwise the question of the frame it
+    belongs to (with its answers); a frame whose question it was not asks nothing (a frame's question under one of
+    the conversation's own stays, to be asked again after it)."""
+    values = saved.checkpoint.get("channel_values", {}) if saved is not None else {}
+    if "pending" not in values:
+        return saved
+    pending, options = values.pop("pending"), values.pop("pending_options", None) or []
+    if pending in CONVERSATION_QUESTIONS:
+        values.setdefault("question", pending)
+        values.setdefault("question_options", options)
+        owner = None
+    else:
+        owner = "frame" if pending in SALE_QUESTIONS else "booking" if pending in BOOKING_QUESTIONS else None
+    for key in ("frame", "booking"):
+        asked = values.get(key)
+        if isinstance(asked, SlotFrame) and key == owner:
+            values[key] = asked.model_copy(update={"asking": pending, "asking_options": options})
+        elif isinstance(asked, SlotFrame) and pending not in CONVERSATION_QUESTIONS:  # it was not the one asking
+            values[key] = asked.model_copy(update={"asking": None, "asking_line": None, "asking_options": []})
+    log.info("checkpoint of an earlier release migrated", extra={"open_question": str(pending)})
+    return saved
 
 
 def checkpoint_serde() -> Any:
@@ -140,7 +170,7 @@ def dynamodb_checkpointer(
 
         def peek(self, config: Any) -> Any:
             """Read the latest checkpoint and keep it for the graph's next read of the same thread."""
-            latest = super().get_tuple(config)
+            latest = migrated(super().get_tuple(config))
             self._peeked[config["configurable"]["thread_id"]] = latest
             return latest
 
@@ -152,6 +182,6 @@ def dynamodb_checkpointer(
                 and conf["thread_id"] in self._peeked
             ):
                 return self._peeked.pop(conf["thread_id"])
-            return super().get_tuple(config)
+            return migrated(super().get_tuple(config))
 
     return TurnScopedSaver()

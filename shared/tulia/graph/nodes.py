@@ -17,6 +17,7 @@ from tulia.graph.buttons import SALE_TAPS, parse_tap, tap_id
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.routing import EscalationSignals, choose_language, escalation_reason, govern, route_intent
+from tulia.graph.slots import close_questions
 from tulia.graph.state import ConversationState
 from tulia.graph.wording import prompt_context, worded
 from tulia.nlg.messages import OutboundMessage, buttons, listing, text
@@ -420,7 +421,7 @@ def governance(state: ConversationState, runtime: Runtime[EngineContext]) -> dic
     if decision.action in ("small_talk", "redirect") and (said in THANKS or said in GOODBYES):
         # "asante sana" gets "karibu", a goodbye a goodbye: short and human, no menu
         turn.say(text(t(turn, "thanks") if said in THANKS else t(turn, "goodbye", shop=shop)))
-        turn.set(pending=None, pending_options=[])
+        turn.set(question=None, question_options=[])
     elif decision.action == "small_talk":
         greeting = state.turn_count <= 1 or said in GREETINGS
         name = f" {state.display_name.split()[0]}" if state.display_name else ""
@@ -432,10 +433,10 @@ def governance(state: ConversationState, runtime: Runtime[EngineContext]) -> dic
         turn.say(menu(turn) if not greeting else text(body))
         if greeting:
             turn.say(menu(turn))
-        turn.set(pending="menu")
+        turn.set(question="menu")
     elif decision.action == "redirect":
         turn.say(menu(turn, "redirect", shop=shop))
-        turn.set(pending="menu")
+        turn.set(question="menu")
     elif decision.action == "disengage":
         turn.say(text(t(turn, "disengage", shop=shop)))
     elif decision.action == "refuse":
@@ -455,7 +456,7 @@ def offer_handoff(state: ConversationState, runtime: Runtime[EngineContext]) -> 
     if not state.handoff.get("enabled", True):  # nobody to hand over to: say how to reach the shop
         contact = shop_contact(turn)
         turn.say(text(t(turn, "not_getting_it_contact", shop=state.tenant_name or "", contact=contact)))
-        turn.set(clarification_loops=0, clarified_once=False, pending=None, pending_options=[])
+        turn.set(clarification_loops=0, clarified_once=False, question=None, question_options=[])
         return turn.done()
     turn.say(
         buttons(
@@ -464,8 +465,8 @@ def offer_handoff(state: ConversationState, runtime: Runtime[EngineContext]) -> 
         )
     )
     turn.set(
-        pending="escalation_offer",
-        pending_options=ESCALATION_OFFER,
+        question="escalation_offer",
+        question_options=ESCALATION_OFFER,
         clarification_loops=0,
         clarified_once=False,
     )
@@ -475,14 +476,14 @@ def offer_handoff(state: ConversationState, runtime: Runtime[EngineContext]) -> 
 def clarify(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
     turn = Turn(state, runtime, "clarify")
     turn.say(menu(turn, "clarify_intent"))
-    turn.set(pending="clarify_intent", clarified_once=True, clarification_loops=state.clarification_loops + 1)
+    turn.set(question="clarify_intent", clarified_once=True, clarification_loops=state.clarification_loops + 1)
     return turn.done()
 
 
 def injection(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
     turn = Turn(state, runtime, "injection")
     turn.say(menu(turn, "injection"))
-    turn.set(pending="menu")
+    turn.set(question="menu")
     return turn.done()
 
 
@@ -533,7 +534,7 @@ def handoff(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
         if result["error"]["code"] == "handoff_disabled":  # the shop takes no hand-overs in chat
             contact = result["error"].get("details", {}).get("contact", "")
             turn.say(text(t(turn, "handoff_disabled", shop=state.tenant_name or "", contact=contact)))
-            turn.set(pending=None, pending_options=[], escalation_required=False, clarification_loops=0)
+            turn.set(question=None, question_options=[], escalation_required=False, clarification_loops=0)
         else:
             turn.say(text(t(turn, "handoff_unavailable")))
         return turn.done()
@@ -543,9 +544,8 @@ def handoff(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
         escalation_reason=reason,
         handoff_ticket_id=ticket["ticket_id"],
         in_handoff=True,
-        pending=None,
-        pending_options=[],
     )
+    close_questions(turn)  # the conversation is a person's now: nothing the bot asked is waiting for an answer
     if ticket["team_available"]:
         message = t(turn, "handoff", ticket=ticket["ticket_id"], eta=ticket["expected_response"] or "")
     else:  # outside the shop's handoff hours: no promise, only when the team is back

@@ -26,10 +26,12 @@ Node = Callable[..., Any]  # (state, runtime) -> Command[Literal[...]] or a part
 
 
 class SlotFrame(Persisted):
-    """A frame that remembers the question asked about it (never what it may hear in answer)."""
+    """A frame that remembers the question asked about it and the answers offered with it (never what it may
+    hear in answer). The conversation's open question is derived from it (``ConversationState.pending``)."""
 
     asking: str | None = None
     asking_line: int | None = None  # the line (of several) the question is about
+    asking_options: list[dict[str, Any]] = []  # [{id, title, ...}]: the buttons or rows it was asked with
 
 
 def ask(
@@ -40,6 +42,23 @@ def ask(
     options: list[dict[str, Any]],
     line: int | None = None,
 ) -> None:
-    """Record the question asked (or none) on the frame and as the conversation's pending question."""
-    frame.asking, frame.asking_line = question, line
-    turn.set(**{field: frame}, pending=question, pending_options=options)
+    """Record the question asked (or none) on the frame: from now on it is the conversation's open question (the
+    conversation's own question and the other frame's are closed; a frame's question is only ever its own)."""
+    frame.asking, frame.asking_line, frame.asking_options = question, line, options
+    updates: dict[str, Any] = {field: frame, "question": None, "question_options": []}
+    for other in ("frame", "booking"):
+        current = turn.get(other)
+        if other != field and isinstance(current, SlotFrame) and current.asking is not None:
+            updates[other] = current.model_copy(update={"asking": None, "asking_line": None, "asking_options": []})
+    turn.set(**updates)
+
+
+def close_questions(turn: Turn) -> None:
+    """Nothing the bot asked is open any more (a person takes the conversation over): neither the conversation's
+    own question nor any frame's (the frames keep what was said)."""
+    updates: dict[str, Any] = {"question": None, "question_options": []}
+    for name in ("frame", "booking"):
+        current = turn.get(name)
+        if isinstance(current, SlotFrame) and current.asking is not None:
+            updates[name] = current.model_copy(update={"asking": None, "asking_line": None, "asking_options": []})
+    turn.set(**updates)

@@ -6,10 +6,18 @@ checkpointed after every turn, so it stays small (bounded message window, at mos
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any, TypedDict, cast
 
+from tulia.domain.literals import (
+    ConversationQuestion,
+    GovernorClass,
+    Handover,
+    Intent,
+    Journey,
+    PaymentStatus,
+    Pending,
+)
 from tulia.domain.literals import DetectedLang as Lang
-from tulia.domain.literals import GovernorClass, Handover, Intent, Journey, PaymentStatus, Pending
 from tulia.graph.booking_frame import BookingFrame
 from tulia.graph.frame import OrderFrame
 
@@ -122,8 +130,8 @@ class ConversationState:
     route: str | None = None  # where the fast path or the router sent this turn
     handover: Handover | None = None  # a journey gave the rest of this turn to another, at this node of it
     scratch: Scratch = field(default_factory=lambda: Scratch())  # what one step hands the next (this turn)
-    pending: Pending | None = None  # what the bot asked and waits for
-    pending_options: list[dict[str, Any]] = field(default_factory=list)  # [{id, title, ...}] of that question
+    question: ConversationQuestion | None = None  # the conversation's own open question (a frame's is its ``asking``)
+    question_options: list[dict[str, Any]] = field(default_factory=list)  # [{id, title, ...}] of that question
     clarified_once: bool = False  # the one clarifying question of spec 4.1 was asked
     clarification_loops: int = 0
     consecutive_tool_errors: int = 0
@@ -138,3 +146,37 @@ class ConversationState:
     messages: Annotated[list[dict[str, str]], window] = field(default_factory=list)
     outbox: Annotated[list[dict[str, Any]], append_or_reset] = field(default_factory=list)
     trace: Annotated[list[dict[str, Any]], append_or_reset] = field(default_factory=list)
+
+    @property
+    def pending(self) -> Pending | None:
+        """What the bot asked and waits for (derived, never stored twice): see :func:`open_question`."""
+        return open_question(self.question, self.question_options, self.frame, self.booking)[0]
+
+    @property
+    def pending_options(self) -> list[dict[str, Any]]:
+        """The answers offered with that question, as ``[{id, title, ...}]``."""
+        return open_question(self.question, self.question_options, self.frame, self.booking)[1]
+
+
+def open_question(
+    question: ConversationQuestion | None,
+    options: list[dict[str, Any]],
+    frame: OrderFrame | None,
+    booking: BookingFrame | None,
+) -> tuple[Pending | None, list[dict[str, Any]]]:
+    """The one question the bot waits for: the conversation's own while it is open (the menu, which order...),
+    else the question of the frame that asked last (``graph.slots.ask`` closes the other frame's)."""
+    if question is not None:
+        return question, options
+    for asked in (booking, frame):
+        if asked is not None and asked.asking is not None:
+            return cast(Pending, asked.asking), asked.asking_options
+    return None, []
+
+
+def with_open_question(values: dict[str, Any]) -> dict[str, Any]:
+    """A turn's state values with its open question named, as ``pending`` and ``pending_options``."""
+    pending, options = open_question(
+        values.get("question"), values.get("question_options") or [], values.get("frame"), values.get("booking")
+    )
+    return {**values, "pending": pending, "pending_options": options}

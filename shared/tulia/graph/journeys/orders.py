@@ -33,7 +33,7 @@ def order_lookup(
     else:
         ref = state.understanding.get("slots", {}).get("order_ref")
     result = turn.tool("order_get_status", customer_id=state.customer_id, **({"order_ref": ref} if ref else {}))
-    turn.set(pending=None, pending_options=[])
+    turn.set(question=None, question_options=[])
     if not result["ok"]:
         key = "order_not_found" if result["error"]["code"] in ("not_found", "invalid_input") else "tool_error"
         turn.say(text(t(turn, key, ref=ref or "")))
@@ -79,7 +79,7 @@ def order_status_response(state: ConversationState, runtime: Runtime[EngineConte
                 button=t(turn, "menu_order"),
             )
         )
-        turn.set(pending="order_selection", pending_options=options)
+        turn.set(question="order_selection", question_options=options)
     return turn.goto(END)
 
 

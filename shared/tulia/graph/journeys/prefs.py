@@ -12,6 +12,7 @@ from langgraph.types import Command
 from tulia.graph.calls import END, Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.nodes import inbound_text, t
+from tulia.graph.slots import close_questions
 from tulia.graph.state import ConversationState, Scratch
 from tulia.graph.subgraph import as_node, command_journey
 from tulia.graph.wording import worded
@@ -76,10 +77,12 @@ def prefs_update(
     turn.set(
         marketing_opt_in=result["data"]["marketing_opt_in"],
         notification_prefs=result["data"]["notification_prefs"],
-        pending=None,
-        pending_options=[],
+        question=None,
+        question_options=[],
         scratch=Scratch(customer=result["data"], updates=updates),
     )
+    if state.understanding.get("keyword") == "opt_out":
+        close_questions(turn)  # STOP: nothing more is asked, and nothing asked before waits for an answer
     return turn.goto("prefs_consent_response")
 
 

@@ -95,6 +95,15 @@ def ask_sale(
     ask(turn, "frame", frame, question, options, line)
 
 
+def settle_sale_question(turn: Turn) -> None:
+    """Nothing is asked any more: neither the conversation's own question nor the sale's (if there is one)."""
+    current = turn.get("frame")
+    if isinstance(current, OrderFrame):
+        ask_sale(turn, current.model_copy(deep=True), None, [])
+    else:
+        turn.set(question=None, question_options=[])
+
+
 def variant_title(option: str, deltas: dict[str, int]) -> str:
     delta = deltas.get(option, 0)
     return option if not delta else f"{option} (+{money(delta)})" if delta > 0 else f"{option} (-{money(-delta)})"

@@ -16,7 +16,7 @@ from tulia.graph.calls import END, Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.frame import BuiltOrder, OrderFrame
 from tulia.graph.journeys.booking.nodes import deposit_paid
-from tulia.graph.journeys.sale_common import PAYMENT_QUESTIONS, SALE_QUESTIONS, ask_sale, frame_of
+from tulia.graph.journeys.sale_common import PAYMENT_QUESTIONS, ask_sale, frame_of
 from tulia.graph.nodes import t
 from tulia.graph.routing import CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE
 from tulia.graph.state import ConversationState
@@ -199,9 +199,7 @@ def payment_event(state: ConversationState, runtime: Runtime[EngineContext]) -> 
         turn.say(text(payment_outcome("paid", lang, fallback, method=paid["method"], **facts)))
         deposit_paid(turn, order["order_ref"])  # a booking's deposit: the booking confirmed, with its day and time
         if ours or state.order_id == order_id:
-            turn.set(payment_status="paid", frame=None)
-            if state.pending in SALE_QUESTIONS:
-                turn.set(pending=None, pending_options=[])
+            turn.set(payment_status="paid", frame=None)  # the sale's question goes with its frame
         return turn.goto(END)
     outcome = payment_outcome(status, lang, fallback, amount=money(order["amount_due"]), ref=order["order_ref"])
     failed = next((p for p in reversed(payments) if p["status"] == status), None)
@@ -279,9 +277,7 @@ def payment_code(state: ConversationState, runtime: Runtime[EngineContext]) -> C
         turn.say(text(payment_outcome("paid", lang, fallback, method="mpesa_c2b", **facts)))
         deposit_paid(turn, order.order_id)
         if order.order_id in ((frame.order.order_id if frame.order else None), state.order_id):
-            turn.set(payment_status="paid", frame=None)
-            if state.pending in SALE_QUESTIONS:
-                turn.set(pending=None, pending_options=[])
+            turn.set(payment_status="paid", frame=None)  # the sale's question goes with its frame
         turn.set(payment_code_failures=0)
         return turn.goto(END)
     if applied.outcome == "amount_mismatch":

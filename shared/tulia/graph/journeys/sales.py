@@ -63,6 +63,7 @@ from tulia.graph.journeys.sale_common import (
     order_summary,
     recount,
     say_option_question,
+    settle_sale_question,
     shop_codes,
     shop_index,
     shop_options,
@@ -404,7 +405,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         return turn.goto(END)
     if not understood:
         turn.say(menu(turn, "unknown"))  # nothing of the sale in it, and no other journey took it
-        turn.set(pending="menu", pending_options=[], clarification_loops=state.clarification_loops + 1)
+        turn.set(question="menu", question_options=[], clarification_loops=state.clarification_loops + 1)
         return turn.goto(END)
     if not frame.lines and not frame.order:
         turn.set(frame=frame)
@@ -811,7 +812,7 @@ def tap(
         return turn.goto(END)
     if not frame.lines:
         turn.say(text(t(turn, "no_open_sale")))
-        turn.set(pending=None, pending_options=[])
+        settle_sale_question(turn)
         return turn.goto(END)
     if frame.payment_started is not None and frame.order is not None:
         turn.say(text(t(turn, "edit_refused", ref=frame.order.order_id)))
@@ -874,7 +875,7 @@ def _stale(turn: Turn, frame: OrderFrame, ref: str) -> Command[Any] | None:
         payment_help(turn)
         return turn.goto(END)
     turn.say(text(t(turn, "no_open_order")))
-    turn.set(pending=None, pending_options=[])
+    settle_sale_question(turn)
     return turn.goto(END)
 
 
@@ -1472,7 +1473,7 @@ def catalog_order(state: ConversationState, runtime: Runtime[EngineContext]) -> 
         turn.say(text(t(turn, "cart_items_unknown", count=unavailable)))
     if not frame.lines:
         turn.say(text(t(turn, "cart_empty")))
-        turn.set(frame=None, pending=None, pending_options=[])
+        turn.set(frame=None, question=None, question_options=[])
         return turn.goto(END)
     turn.trace.append({"kind": "step", "node": "catalog_order", "lines": len(frame.lines), "unavailable": unavailable})
     turn.set(frame=frame, selected_item_ids=[ln.item_id for ln in frame.lines], rejected_shortlists=0, order_totals={})
@@ -1485,7 +1486,7 @@ def resume_sale(state: ConversationState, runtime: Runtime[EngineContext]) -> di
     in one line with its buttons."""
     turn = Turn(state, runtime, "resume_sale")
     frame, booking = state.frame, state.booking
-    if state.pending is not None or state.in_handoff:
+    if state.question is not None or state.in_handoff:  # the side journey asked something of its own
         return turn.done()
     if isinstance(booking, BookingFrame) and booking.open and booking.asking:
         remind_booking(turn, booking.model_copy(deep=True))

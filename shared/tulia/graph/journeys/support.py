@@ -32,9 +32,9 @@ def support_start(
     fast = state.understanding.get("fast")
     reply_id = state.inbound.get("reply_id")
     if fast == "yes" or reply_id == tap_id("esc", "yes") or state.understanding.get("choice") == 1:
-        turn.set(route="handoff", escalation_reason="missing_information", pending=None, pending_options=[])
+        turn.set(route="handoff", escalation_reason="missing_information", question=None, question_options=[])
     elif fast == "no" or reply_id == tap_id("esc", "no") or state.understanding.get("choice") == 2:
-        turn.set(pending=None, pending_options=[])
+        turn.set(question=None, question_options=[])
         turn.say(text(t(turn, "menu_prompt")))
     else:
         turn.set(route="reclassify")
@@ -63,7 +63,7 @@ def support_rag_answer(state: ConversationState, runtime: Runtime[EngineContext]
     snippets = state.scratch.get("snippets", [])
     if not snippets and not state.handoff.get("enabled", True):  # no person to offer: how to reach the shop
         turn.say(text(t(turn, "kb_no_answer_contact", shop=state.tenant_name or "", contact=shop_contact(turn))))
-        turn.set(pending=None, pending_options=[])
+        turn.set(question=None, question_options=[])
         return turn.goto(END)
     if not snippets:
         turn.say(
@@ -72,10 +72,10 @@ def support_rag_answer(state: ConversationState, runtime: Runtime[EngineContext]
                 [(tap_id("esc", "yes"), t(turn, "ask_person")), (tap_id("esc", "no"), t(turn, "no_thanks"))],
             )
         )
-        turn.set(pending="escalation_offer", pending_options=ESCALATION_OFFER)
+        turn.set(question="escalation_offer", question_options=ESCALATION_OFFER)
         return turn.goto(END)
     _answer(turn, snippets, inbound_text(state))
-    turn.set(pending=None, pending_options=[])
+    turn.set(question=None, question_options=[])
     return turn.goto(END)
 
 
@@ -111,10 +111,10 @@ def unknown(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
             turn.trace.append({"kind": "route", "node": "unknown", "route": "kb_answer"})
             turn.set(kb_snippets=[{k: s[k] for k in ("doc_id", "title", "section", "score")} for s in snippets])
             _answer(turn, snippets, question)
-            turn.set(pending=None, pending_options=[])
+            turn.set(question=None, question_options=[])
             return turn.done()
     turn.say(menu(turn, "unknown"))
-    turn.set(pending="menu", clarification_loops=state.clarification_loops + 1)
+    turn.set(question="menu", clarification_loops=state.clarification_loops + 1)
     return turn.done()
 
 

@@ -24,6 +24,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from tulia.domain.common import NAIROBI
+from tulia.domain.literals import BookingQuestion
 from tulia.domain.phone import mask_phone
 from tulia.graph.booking_frame import (
     BookingFrame,
@@ -70,11 +71,19 @@ def booking_of(turn: Turn) -> BookingFrame:
     return current.model_copy(deep=True) if isinstance(current, BookingFrame) else BookingFrame()
 
 
-def ask_booking(turn: Turn, frame: BookingFrame | None, question: str | None, options: list[dict[str, Any]]) -> None:
-    if frame is None:
-        turn.set(booking=None, pending=question, pending_options=options)
+def ask_booking(
+    turn: Turn, frame: BookingFrame | None, question: BookingQuestion | None, options: list[dict[str, Any]]
+) -> None:
+    """The booking's question on its frame; without a frame (nothing being booked), the question about a booking
+    already made is the conversation's own ("booking_change"), and the sale's question is closed as well."""
+    if frame is not None:
+        ask(turn, "booking", frame, question, options)
         return
-    ask(turn, "booking", frame, question, options)
+    sale = turn.get("frame")
+    if isinstance(sale, OrderFrame) and sale.asking is not None:
+        turn.set(frame=sale.model_copy(update={"asking": None, "asking_line": None, "asking_options": []}))
+    asked = question if question == "booking_change" else None
+    turn.set(booking=None, question=asked, question_options=options if asked else [])
 
 
 def _settle_question(turn: Turn) -> None:
