@@ -108,8 +108,11 @@ def browser() -> Iterator[Any]:
         if "TULIA_CHROMIUM" in os.environ:  # `make test` installs it: missing there is a failure
             pytest.fail(f"no browser at {chromium}: `make browser` installs Debian's chromium")
         pytest.skip(f"no browser at {chromium} (run `make test`, which installs Debian's chromium)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # an assertion on the page waits for what it expects (it never sleeps): 5 s, Playwright's default, is short
+    # for a page that polls a stack on a machine whose cores a CPU hog keeps busy (make test-busy)
+    expect.set_options(timeout=20_000)
     with sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=chromium,

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import boto3
 import httpx
+import pytest
 
 from tests.conftest import ROOT, SANDBOX_PASSKEY
 from tests.e2e.stack import SECRET, VERIFY, Stack, wait_for
@@ -21,6 +22,10 @@ from tests.integration.test_webhook import SALON_NUMBER, meta_payload, text_mess
 from tulia.local.simulators.daraja import DarajaSimulator
 from tulia.local.simulators.graph import GraphSimulator
 from tulia.local.stack import free_port
+
+# each test starts, kills and restarts whole stacks: about 35 s quiet, over two minutes beside a CPU hog (make
+# test-busy); the suite's 120 s timeout is for a hung test, which these are not
+pytestmark = pytest.mark.timeout(600)
 
 
 @contextmanager

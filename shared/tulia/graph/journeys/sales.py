@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from langgraph.runtime import Runtime
@@ -249,10 +249,10 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     # per open question (ANSWER_READERS)
     reader = ANSWER_READERS.get(pending) if pending is not None else None
     if reader is not None:
-        read = reader(Answer(turn, frame, delta, body, message, choice, fast))
-        if not isinstance(read, bool):
-            return read
-        understood = understood or read
+        answer = Answer(turn, frame, delta, body, message, choice, fast)
+        understood = reader(answer) or understood
+        if (act := _act_on_answer(answer)) is not None:
+            return act
 
     # edits after the payment started are refused with the reason
     changes_order = (
@@ -416,6 +416,22 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
 
 # answers to the open question ----------------------------------------------------------------------
 @dataclass
+class AnswerRead:
+    """What a reply says in answer to the sale's open question, beyond what the extractors read into the delta:
+    a shortlist row or a category chosen, several rows fitting "the black one", a substitute refused by naming the
+    item wanted, the payment confirmation's answer, digits that make no phone number. Readers only fill it and the
+    delta; ``_act_on_answer`` then does what it asks."""
+
+    item_id: str | None = None
+    fitting: list[dict[str, Any]] = field(default_factory=list)  # rows that fit the option said: which of them?
+    option_said: str = ""
+    category: str | None = None
+    substitute_refused: bool = False
+    confirmation: Literal["yes", "other_number", "no"] | None = None
+    bad_number: bool = False
+
+
+@dataclass
 class Answer:
     """A reply read against the question the sale asked: the frame, what the extractors read, the words
     (``body`` without a booking's day and time; ``message`` as sent), and a row number or yes/no said."""
@@ -427,6 +443,7 @@ class Answer:
     message: str
     choice: int | None
     fast: str | None
+    read: AnswerRead = field(default_factory=AnswerRead)
 
     def option_tapped(self) -> str | None:
         """The last part of the id of the option row whose number was typed ("1" to the zones listed)."""
@@ -437,53 +454,37 @@ class Answer:
         return tap.last if tap is not None else None
 
 
-# a reader ends the node (a Command) or says whether it understood the reply (it fills the frame's delta)
-AnswerReader = Callable[[Answer], "Command[FillTarget] | bool"]
+# a reader fills the delta (or the answer's own reading) and says whether it understood the reply
+AnswerReader = Callable[[Answer], bool]
 
 
-def _item_chosen(a: Answer) -> Command[FillTarget] | bool:
+def _item_chosen(a: Answer) -> bool:
     turn, frame = a.turn, a.frame
     if frame.sold_out and a.choice is None and _refuses_substitute(turn, frame, a.body, a.fast):
-        # "hapana, nataka Jogoo": the item wanted, not one of the others shown in its place
-        turn.say(text(t(turn, "substitute_refused", name=frame.sold_out)))
-        frame.sold_out, frame.adding, frame.quantity_hint, frame.wish = None, False, None, None
-        ask_sale(turn, frame, None, [])
-        if frame.lines or frame.waiting:
-            turn.set(frame=frame, scratch=Scratch(echo=True))
-            return turn.goto("advance")
-        return turn.goto(END)
+        a.read.substitute_refused = True  # "hapana, nataka Jogoo": the item wanted, not one shown in its place
+        return True
     if (option := _chosen_option(turn, a.body, a.choice)) is not None:
         tap = parse_tap(option["id"])
-        return _pick(turn, frame, tap.last if tap is not None else "", a.delta)
+        a.read.item_id = tap.last if tap is not None else ""
+        return True
     if a.choice is None and (fitting := _rows_fitting(turn, a.body)):
         option_said, rows = fitting
         if len(rows) == 1:  # "the blue one": the only row that comes in blue (blue is chosen with it)
-            return _pick(turn, frame, rows[0]["item_id"], a.delta)
-        # "the black one" when several rows come in black: which of them, not a new search for "black"
-        turn.say(
-            listing(
-                t(turn, "which_of_them", option=option_said),
-                [(tap_id("item", r["item_id"]), r["name"], money(r["price"])) for r in rows],
-                button=t(turn, "shortlist_button"),
-            )
-        )
-        frame.wish = a.message[:300]  # the option said is chosen once the row is
-        ask_sale(
-            turn, frame, "item_selection", [{"id": tap_id("item", r["item_id"]), "title": r["name"]} for r in rows]
-        )
-        turn.set(frame=frame)
-        return turn.goto(END)
+            a.read.item_id = rows[0]["item_id"]
+        else:  # "the black one" when several rows come in black: which of them, not a new search for "black"
+            a.read.fitting, a.read.option_said = rows, option_said
+        return True
     return False
 
 
-def _category_chosen(a: Answer) -> Command[FillTarget] | bool:
+def _category_chosen(a: Answer) -> bool:
     if (option := _chosen_option(a.turn, a.body, a.choice)) is None:
         return False
-    a.turn.set(frame=a.frame, scratch=Scratch(query="", category=option["title"]))
-    return a.turn.goto("search")
+    a.read.category = option["title"]
+    return True
 
 
-def _variant_chosen(a: Answer) -> Command[FillTarget] | bool:
+def _variant_chosen(a: Answer) -> bool:
     frame = a.frame
     if frame.asking_line is None or frame.asking_line >= len(frame.lines):
         return False
@@ -507,14 +508,14 @@ def _variant_chosen(a: Answer) -> Command[FillTarget] | bool:
     return understood
 
 
-def _count_chosen(a: Answer) -> Command[FillTarget] | bool:
+def _count_chosen(a: Answer) -> bool:
     if a.choice is None or a.delta.quantity is not None or not 1 <= a.choice <= 1000:
         return False
     _apply_quantity(a.frame, a.choice, "set", a.frame.asking_line)
     return True
 
 
-def _fulfilment_chosen(a: Answer) -> Command[FillTarget] | bool:
+def _fulfilment_chosen(a: Answer) -> bool:
     mode = a.option_tapped()
     if mode not in ("delivery", "pickup"):
         return False
@@ -522,7 +523,7 @@ def _fulfilment_chosen(a: Answer) -> Command[FillTarget] | bool:
     return True
 
 
-def _zone_chosen(a: Answer) -> Command[FillTarget] | bool:
+def _zone_chosen(a: Answer) -> bool:
     zone = a.option_tapped()
     if zone is None:
         return False
@@ -530,7 +531,7 @@ def _zone_chosen(a: Answer) -> Command[FillTarget] | bool:
     return True
 
 
-def _method_chosen(a: Answer) -> Command[FillTarget] | bool:
+def _method_chosen(a: Answer) -> bool:
     method = a.option_tapped()
     if method not in PAYMENT_METHODS:
         return False
@@ -538,31 +539,73 @@ def _method_chosen(a: Answer) -> Command[FillTarget] | bool:
     return True
 
 
-def _payment_confirmed(a: Answer) -> Command[FillTarget] | bool:
-    turn, frame = a.turn, a.frame
+def _payment_confirmed(a: Answer) -> bool:
     if a.delta.phone is not None:
         return False
     if a.fast == "yes" or a.choice == 1:
+        a.read.confirmation = "yes"
+    elif a.choice == 2:
+        a.read.confirmation = "other_number"
+    elif a.fast == "no" or a.choice == 3:
+        a.read.confirmation = "no"
+    return a.read.confirmation is not None
+
+
+def _number_given(a: Answer) -> bool:
+    if a.delta.phone is not None or not any(ch.isdigit() for ch in a.body):
+        return False
+    a.read.bad_number = True  # digits that make no Kenyan mobile number
+    return True
+
+
+def _act_on_answer(a: Answer) -> Command[FillTarget] | None:
+    """What an answer read asks to be done now (a row picked, a payment confirmed...); None: the frame goes on."""
+    turn, frame, read = a.turn, a.frame, a.read
+    if read.substitute_refused:
+        turn.say(text(t(turn, "substitute_refused", name=frame.sold_out)))
+        frame.sold_out, frame.adding, frame.quantity_hint, frame.wish = None, False, None, None
+        ask_sale(turn, frame, None, [])
+        if frame.lines or frame.waiting:
+            turn.set(frame=frame, scratch=Scratch(echo=True))
+            return turn.goto("advance")
+        return turn.goto(END)
+    if read.item_id is not None:
+        return _pick(turn, frame, read.item_id, a.delta)
+    if read.fitting:
+        rows = read.fitting
+        turn.say(
+            listing(
+                t(turn, "which_of_them", option=read.option_said),
+                [(tap_id("item", r["item_id"]), r["name"], money(r["price"])) for r in rows],
+                button=t(turn, "shortlist_button"),
+            )
+        )
+        frame.wish = a.message[:300]  # the option said is chosen once the row is
+        ask_sale(
+            turn, frame, "item_selection", [{"id": tap_id("item", r["item_id"]), "title": r["name"]} for r in rows]
+        )
+        turn.set(frame=frame)
+        return turn.goto(END)
+    if read.category is not None:
+        turn.set(frame=frame, scratch=Scratch(query="", category=read.category))
+        return turn.goto("search")
+    if read.confirmation == "yes":
         turn.set(frame=frame)
         return turn.goto("start_payment")
-    if a.choice == 2:
+    if read.confirmation == "other_number":
         turn.say(text(t(turn, "ask_mpesa_number")))
         ask_sale(turn, frame, "mpesa_number", [])
         return turn.goto(END)
-    if a.fast == "no" or a.choice == 3:
+    if read.confirmation == "no":
         turn.say(text(t(turn, "payment_cancelled_ok", ref=frame.order.order_id if frame.order else "")))
         frame.payment_method = None
         ask_sale(turn, frame, None, [])
         return turn.goto(END)
-    return False
-
-
-def _number_given(a: Answer) -> Command[FillTarget] | bool:
-    if a.delta.phone is not None or not any(ch.isdigit() for ch in a.body):
-        return False
-    a.turn.say(text(t(a.turn, "bad_mpesa_number")))  # digits that make no Kenyan mobile number
-    ask_sale(a.turn, a.frame, "mpesa_number", [])
-    return a.turn.goto(END)
+    if read.bad_number:
+        turn.say(text(t(turn, "bad_mpesa_number")))
+        ask_sale(turn, frame, "mpesa_number", [])
+        return turn.goto(END)
+    return None
 
 
 ANSWER_READERS: dict[str, AnswerReader] = {  # one reader for each SaleQuestion
