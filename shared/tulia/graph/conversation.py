@@ -114,7 +114,7 @@ def migrated(saved: Any) -> Any:
         if isinstance(asked, SlotFrame) and key == owner:
             values[key] = asked.model_copy(update={"asking": pending, "asking_options": options})
         elif isinstance(asked, SlotFrame) and pending not in CONVERSATION_QUESTIONS:  # it was not the one asking
-            values[key] = asked.model_copy(update={"asking": None, "asking_line": None, "asking_options": []})
+            values[key] = asked.unasked()
     log.info("checkpoint of an earlier release migrated", extra={"open_question": str(pending)})
     return saved
 

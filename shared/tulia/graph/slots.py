@@ -15,7 +15,7 @@ of the graph (the state holds frames).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from tulia.domain.persisted import Persisted
 
@@ -33,6 +33,10 @@ class SlotFrame(Persisted):
     asking_line: int | None = None  # the line (of several) the question is about
     asking_options: list[dict[str, Any]] = []  # [{id, title, ...}]: the buttons or rows it was asked with
 
+    def unasked(self) -> Self:
+        """A copy of this frame that asks nothing (what was said is kept)."""
+        return self.model_copy(update={"asking": None, "asking_line": None, "asking_options": []})
+
 
 def ask(
     turn: Turn,
@@ -49,7 +53,7 @@ def ask(
     for other in ("frame", "booking"):
         current = turn.get(other)
         if other != field and isinstance(current, SlotFrame) and current.asking is not None:
-            updates[other] = current.model_copy(update={"asking": None, "asking_line": None, "asking_options": []})
+            updates[other] = current.unasked()
     turn.set(**updates)
 
 
@@ -60,5 +64,5 @@ def close_questions(turn: Turn) -> None:
     for name in ("frame", "booking"):
         current = turn.get(name)
         if isinstance(current, SlotFrame) and current.asking is not None:
-            updates[name] = current.model_copy(update={"asking": None, "asking_line": None, "asking_options": []})
+            updates[name] = current.unasked()
     turn.set(**updates)

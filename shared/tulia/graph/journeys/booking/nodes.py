@@ -81,7 +81,7 @@ def ask_booking(
         return
     sale = turn.get("frame")
     if isinstance(sale, OrderFrame) and sale.asking is not None:
-        turn.set(frame=sale.model_copy(update={"asking": None, "asking_line": None, "asking_options": []}))
+        turn.set(frame=sale.unasked())
     asked = question if question == "booking_change" else None
     turn.set(booking=None, question=asked, question_options=options if asked else [])
 
