@@ -142,7 +142,7 @@ def _wish_of(text_said: str, turn: Turn, before: WhenWish | None = None) -> When
 def begin_booking(turn: Turn, item: dict[str, Any], words: str) -> Command[Literal["__end__"]]:
     """The item picked is booked: its frame, with everything the words already said (an option, the
     day and time, a staff member, the area). A time still held for another service is let go; when that
-    service was replaced by this one ("sorry, a men's haircut"), the day and time asked for are kept. The
+    service was replaced by this one (another service named instead), the day and time asked for are kept. The
     rest of the turn is the booking journey's."""
     before = turn.get("booking")
     if isinstance(before, BookingFrame) and before.held is not None and not before.agreed:
