@@ -33,22 +33,28 @@ class Stack:
     daraja: DarajaSimulator
 
     def say(self, phone: str, words: str) -> str:
-        """The customer sends a message and waits for the bot's answer."""
+        """The customer sends a message (to the demo shop's number) and gets the bot's answer: every reply of the
+        turn, once the agent's outbox says all of them were sent."""
         before = len(self.texts_to(phone))
         mid = f"wamid.say-{phone}-{before}-{time.monotonic_ns()}"
         assert (
             self.post(meta_payload(value(text_message(words, mid=mid, sender=phone), wa_id=phone))).status_code == 200
         )
-        wait_for(lambda: self.texts_to(phone)[before:])
-        return "\n".join(self.settled(phone)[before:])
+        self.answered(mid)
+        return "\n".join(self.texts_to(phone)[before:])
 
-    def settled(self, phone: str, quiet_seconds: float = 0.5) -> list[str]:
-        """The replies once a turn's messages have all arrived (nothing new for a moment)."""
-        seen = -1
-        while len(self.texts_to(phone)) != seen:
-            seen = len(self.texts_to(phone))
-            time.sleep(quiet_seconds)
-        return self.texts_to(phone)
+    def answered(self, message_id: str, tenant_id: str = "demo-shop") -> dict[str, Any]:
+        """Wait until the turn answering a message has sent all its replies (the chat page API reads the agent's
+        outbox), and return where it stands."""
+
+        def turn() -> dict[str, Any] | None:
+            got = httpx.get(
+                f"{self.url}/dev/turn", params={"tenant_id": tenant_id, "message_id": message_id}, timeout=10
+            )
+            assert got.status_code == 200, got.text
+            return None if got.json()["pending"] else dict(got.json())
+
+        return dict(wait_for(turn))
 
     def post(self, body: bytes, signature: str | None = None) -> httpx.Response:
         headers = {"content-type": "application/json", "x-hub-signature-256": signature or sign(body, SECRET)}

@@ -49,7 +49,7 @@ class Page:
         return out
 
     def say(self, phone: str, tenant_id: str = SHOP, **message: Any) -> str:
-        """Send and return the shop's answer once the turn's trace is stored and its replies arrived."""
+        """Send and return the shop's answer once the turn's trace is stored and all its replies were sent."""
         before = len(self.shop_texts(phone, tenant_id))
         sent = self.send(phone, tenant_id, **message)
         assert sent.status_code == 200, sent.text
@@ -57,7 +57,7 @@ class Page:
 
         def answered() -> bool:
             turns = {t["message_id"]: t for t in self.chat(phone, tenant_id)["turns"]}
-            return not turns[mid].get("pending") and len(self.shop_texts(phone, tenant_id)) > before
+            return not turns[mid]["pending"]
 
         wait_for(answered)
         return "\n".join(self.shop_texts(phone, tenant_id)[before:])

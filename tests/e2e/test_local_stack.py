@@ -35,6 +35,23 @@ def test_a_signed_message_gets_a_whatsapp_reply_from_the_right_number(stack: Sta
     assert {m.phone_number_id for m in stack.graph.messages_to(phone)} == {SHOP_NUMBER}
 
 
+def test_the_dev_api_says_when_a_turn_has_sent_all_its_replies(stack: Stack) -> None:
+    phone = "254713000011"
+    body = meta_payload(value(text_message("Nataka simu ya Samsung", mid="wamid.e2e-turn", sender=phone), wa_id=phone))
+    assert stack.post(body).status_code == 200
+    turn = stack.answered("wamid.e2e-turn")
+    assert turn["replies"] == turn["sent"] == len(stack.texts_to(phone)) >= 1
+    assert any(step.get("node") for step in turn["trace"])  # the turn's trace comes with it
+    never = httpx.get(
+        f"{stack.url}/dev/turn", params={"tenant_id": "demo-shop", "message_id": "wamid.none"}, timeout=10
+    )
+    assert never.json() == {"pending": True, "answered_in": None, "replies": 0, "sent": 0, "trace": []}
+    unknown = httpx.get(
+        f"{stack.url}/dev/turn", params={"tenant_id": "no-shop", "message_id": "wamid.e2e-turn"}, timeout=10
+    )
+    assert unknown.status_code == 404
+
+
 def test_the_same_webhook_twice_gets_one_reply(stack: Stack) -> None:
     phone = "254713000002"
     body = meta_payload(value(text_message("any offers?", mid="wamid.e2e-dup", sender=phone), wa_id=phone))

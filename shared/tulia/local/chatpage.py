@@ -10,7 +10,8 @@
 - ``POST /dev/c2b`` pays the shop's Paybill or Till from the customer's M-Pesa menu with any amount and
   account number (Daraja's C2B confirmation reaches the shop's registered URL);
 - each turn's trace (nodes, tools with latency and result, routing, model calls and tokens) is read
-  from the agent's outbox.
+  from the agent's outbox, and ``GET /dev/turn`` says whether the turn answering a message has sent
+  all its replies (what a script or a test waits on instead of a pause).
 """
 
 from __future__ import annotations
@@ -92,6 +93,9 @@ class ChatPage:
                 return _json(200, {"items": self.catalog(request.params.get("tenant_id", ""))})
             if route == ("GET", "chat"):
                 return _json(200, self.chat(request.params.get("tenant_id", ""), request.params.get("phone", "")))
+            if route == ("GET", "turn"):
+                tenant_id = self._tenant(request.params.get("tenant_id", "")).tenant_id
+                return _json(200, self.turn(tenant_id, request.params.get("message_id", "")))
             if route == ("POST", "send"):
                 return _json(200, self.send(body))
             if route == ("POST", "stk"):
@@ -167,16 +171,32 @@ class ChatPage:
     def _trace(self, tenant_id: str, message: dict[str, Any]) -> dict[str, Any] | None:
         key = (tenant_id, message["id"])
         if key not in self.traces:
-            outbox = self.messages.get_outbox(tenant_id, message["id"])
-            if outbox is None:
-                return {"message_id": message["id"], "said": message["text"], "pending": True, "trace": []}
-            self.traces[key] = {
-                "message_id": message["id"],
-                "said": message["text"],
-                "answered_in": outbox.get("answered_in"),
-                "trace": outbox.get("trace") or [],
-            }
+            turn = self.turn(tenant_id, message["id"])
+            trace = {"message_id": message["id"], "said": message["text"], **turn}
+            if turn["pending"]:
+                return trace
+            self.traces[key] = trace  # a finished turn does not change: read once
         return self.traces[key]
+
+    def turn(self, tenant_id: str, message_id: str) -> dict[str, Any]:
+        """Where the turn that answers a customer's message stands, from the agent's outbox: pending until its
+        replies are stored and every one has been sent (or given up on); a message answered together with a
+        later one points to it (``answered_in``) and stands where that turn stands."""
+        outbox = self.messages.get_outbox(tenant_id, message_id)
+        answered_in = outbox.get("answered_in") if outbox else None
+        if answered_in:
+            outbox = self.messages.get_outbox(tenant_id, str(answered_in))
+        if outbox is None or "replies" not in outbox:
+            return {"pending": True, "answered_in": answered_in, "replies": 0, "sent": 0, "trace": []}
+        sent = sum(1 for result in outbox.get("sent") or [] if result is not None)
+        replies = len(outbox["replies"])
+        return {
+            "pending": sent < replies,
+            "answered_in": answered_in,
+            "replies": replies,
+            "sent": sent,
+            "trace": [] if answered_in else outbox.get("trace") or [],
+        }
 
     def _prompts(self, shop: str, wa_id: str) -> list[dict[str, Any]]:
         if self.daraja is None:
