@@ -1,7 +1,8 @@
 """Secrets Manager: the deployment's Meta and payment secrets, and the right to read tenants' secrets.
 
 Names follow :mod:`tulia.credentials` (``tulia/<stage>/meta``, ``tulia/<stage>/payments``,
-``tulia/<stage>/tenants/<tenant_id>``). The Meta verify token is generated; the Meta app secret,
+``tulia/<stage>/webpush``, ``tulia/<stage>/tenants/<tenant_id>``). The Meta verify token and the Web Push key
+are generated; the Meta app secret,
 access token and provider keys are put by the deployer (docs/deploy.md). Tenants' secrets are
 created by ``tulia seed`` (and later the admin API) when a tenant is added, so they are not
 resources of this stack; functions may read them by their name prefix.
@@ -48,6 +49,22 @@ class Secrets(Construct):
             removal_policy=removal,
         )
 
+        # staff alerts' Web Push (VAPID) key: 32 random bytes as base64url, a P-256 private key (any value below the
+        # curve's order, which a random one is but for a chance of 2^-32); generated once, kept across deploys
+        self.webpush = sm.Secret(
+            self,
+            "WebPush",
+            secret_name=f"{self.prefix}webpush",
+            description="Staff alerts: vapid_private_key (generated; replacing it unsubscribes every device)",
+            generate_secret_string=sm.SecretStringGenerator(
+                secret_string_template=json.dumps({}),
+                generate_string_key="vapid_private_key",
+                exclude_punctuation=True,
+                password_length=43,
+            ),
+            removal_policy=removal,
+        )
+
     def tenant_secrets_arn(self) -> str:
         stack = Stack.of(self)
         return f"arn:{stack.partition}:secretsmanager:{stack.region}:{stack.account}:secret:{self.prefix}tenants/*"
@@ -60,6 +77,7 @@ class Secrets(Construct):
         payments: bool = False,
         tenants: bool = False,
         tenants_write: bool = False,
+        webpush: bool = False,
     ) -> None:
         """Read access to exactly the secrets the function's code reads (and, with ``tenants_write``,
         the right to create and update tenants' secrets)."""
@@ -67,6 +85,8 @@ class Secrets(Construct):
             self.meta.grant_read(fn)
         if payments:
             self.payments.grant_read(fn)
+        if webpush:
+            self.webpush.grant_read(fn)
         if tenants:
             fn.add_to_role_policy(
                 iam.PolicyStatement(

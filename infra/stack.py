@@ -51,7 +51,8 @@ class TuliaStack(Stack):
         self.secrets = Secrets(self, "Secrets", config=config)
         self.auth = StaffAuth(self, "Staff", config=config)
         self.layers = {
-            name: layer(self, f"{name.title()}Layer", name, config) for name in ("base", "agent", "documents", "search")
+            name: layer(self, f"{name.title()}Layer", name, config)
+            for name in ("base", "agent", "documents", "search", "alerts")
         }
         self.api = apigw.HttpApi(
             self,
@@ -138,7 +139,10 @@ class TuliaStack(Stack):
         )
         self.agent = make(
             FunctionSpec(
-                "agent", config.agent, ("base", "agent", "search"), "Conversation turns: LangGraph, tools, replies"
+                "agent",
+                config.agent,
+                ("base", "agent", "search", "alerts"),
+                "Conversation turns: LangGraph, tools, replies",
             ),
             {
                 **with_secrets,
@@ -153,7 +157,9 @@ class TuliaStack(Stack):
         )
         self.admin = make(
             # the agent layer: erasing a customer deletes their conversation checkpoints (LangGraph's saver)
-            FunctionSpec("admin", config.admin, ("base", "agent", "search"), "Admin API for shop staff (Cognito JWT)"),
+            FunctionSpec(
+                "admin", config.admin, ("base", "agent", "search", "alerts"), "Admin API for shop staff (Cognito JWT)"
+            ),
             {
                 "TULIA_PUBLIC_BASE_URL": self.public_base_url,
                 "TULIA_WHATSAPP_API_BASE": config.whatsapp_api_base,  # replies from the handoff inbox, templates
@@ -212,10 +218,11 @@ class TuliaStack(Stack):
         # a turn that fails every delivery is set aside by the agent itself, so its customer is not held
         self.queues.dead_letters[INBOUND.logical_name].grant_send_messages(self.agent)
         # a deposit's payment confirms its booking in the same transaction
-        for name in ("tenants", "customers", "orders", "bookings", "handoffs"):
+        for name in ("tenants", "customers", "orders", "bookings", "handoffs", "messages"):  # messages: staff alerts
             t[name].grant_read_write_data(self.payments)
         inbound.grant_send_messages(self.payments)
         checks.grant_send_messages(self.payments)
+        outreach.grant_send_messages(self.payments)  # money in: the staff alerts, delivered by the outreach worker
         for name in ("tenants", "kb"):
             t[name].grant_read_write_data(self.kb_ingest)
         self.kb_ingest.add_to_role_policy(
@@ -269,10 +276,10 @@ class TuliaStack(Stack):
             )
         )
         self.secrets.grant(self.webhook, meta=True)
-        self.secrets.grant(self.agent, meta=True, payments=True, tenants=True)
+        self.secrets.grant(self.agent, meta=True, payments=True, tenants=True, webpush=True)
         self.secrets.grant(self.payments, payments=True, tenants=True)
         # staff reply from the inbox (Meta token) and set their shop's payment keys (tenant secrets)
-        self.secrets.grant(self.admin, meta=True, tenants=True, tenants_write=True)
+        self.secrets.grant(self.admin, meta=True, tenants=True, tenants_write=True, webpush=True)
 
         webhook = integrations.HttpLambdaIntegration("WebhookIntegration", self.webhook)
         self.api.add_routes(
@@ -369,6 +376,8 @@ class TuliaStack(Stack):
             max_age=3600,
         )
         CfnOutput(self, "ConsoleUrl", value=f"{self.console.origin}/console/", description="The shop's console")
+        # staff alerts link to the console (the outreach worker in the agent function sends them)
+        self.agent.add_environment("TULIA_CONSOLE_URL", f"{self.console.origin}/console/")
         self.agent.add_environment("TULIA_BEDROCK_CLASSIFIER_MODEL", config.bedrock_models[0])
         self.agent.add_environment("TULIA_BEDROCK_WRITER_MODEL", config.bedrock_models[1])
 

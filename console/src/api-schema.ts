@@ -4,6 +4,92 @@
  */
 
 export interface paths {
+    "/admin/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Lately's alerts, and your unread count per screen */
+        get: operations["list_alerts_admin_alerts_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/alerts/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn alerts on for this device (Web Push) */
+        post: operations["add_device_admin_alerts_devices_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/alerts/devices/{device_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Turn alerts off for a device */
+        delete: operations["remove_device_admin_alerts_devices__device_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/alerts/seen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** You looked at a screen: its badge starts again */
+        post: operations["mark_seen_admin_alerts_seen_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/alerts/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What you are told, where, and your devices */
+        get: operations["get_settings_admin_alerts_settings_get"];
+        /** Choose what you are told and where */
+        put: operations["put_settings_admin_alerts_settings_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/analytics": {
         parameters: {
             query?: never;
@@ -925,6 +1011,68 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AlertFeed */
+        AlertFeed: {
+            /** Alerts */
+            alerts: components["schemas"]["AlertView"][];
+            /** Unread */
+            unread: {
+                [key: string]: number;
+            };
+        };
+        /** AlertSettings */
+        AlertSettings: {
+            /** Devices */
+            devices: components["schemas"]["DeviceView"][];
+            /** Kinds */
+            kinds: ("booking_cancelled" | "booking_made" | "booking_moved" | "handoff" | "payment" | "unmatched_payment")[];
+            /**
+             * Language
+             * @enum {string}
+             */
+            language: "en" | "sw";
+            /** Push */
+            push: ("booking_cancelled" | "booking_made" | "booking_moved" | "handoff" | "payment" | "unmatched_payment")[];
+            /** Push Key */
+            push_key: string | null;
+            /** Quiet Hours */
+            quiet_hours: string | null;
+            /** Whatsapp */
+            whatsapp: ("booking_cancelled" | "booking_made" | "booking_moved" | "handoff" | "payment" | "unmatched_payment")[];
+            /** Whatsapp Number */
+            whatsapp_number: string | null;
+        };
+        /** AlertView */
+        AlertView: {
+            /** Alert Id */
+            alert_id: string;
+            /** Amount */
+            amount: number | null;
+            /** At */
+            at: string;
+            /** Customer Name */
+            customer_name: string | null;
+            /** Customer Phone */
+            customer_phone: string | null;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "booking_cancelled" | "booking_made" | "booking_moved" | "handoff" | "payment" | "unmatched_payment";
+            /** Path */
+            path: string;
+            /**
+             * Screen
+             * @enum {string}
+             */
+            screen: "bookings" | "inbox" | "money" | "orders";
+            /** Service */
+            service: string | null;
+            /** Starts At */
+            starts_at: string | null;
+            /** Subject */
+            subject: string;
+        };
         /** Analytics */
         Analytics: {
             /** Conversations */
@@ -1700,6 +1848,33 @@ export interface components {
             amount: number | null;
             /** Percent */
             percent: number | null;
+        };
+        /**
+         * DeviceBody
+         * @description A browser's ``PushSubscription.toJSON()``, and a name for the device.
+         */
+        DeviceBody: {
+            /** Endpoint */
+            endpoint: string;
+            keys: components["schemas"]["DeviceKeys"];
+            /** Label */
+            label?: string | null;
+        };
+        /** DeviceKeys */
+        DeviceKeys: {
+            /** Auth */
+            auth: string;
+            /** P256Dh */
+            p256dh: string;
+        };
+        /** DeviceView */
+        DeviceView: {
+            /** Created At */
+            created_at: string;
+            /** Device Id */
+            device_id: string;
+            /** Label */
+            label: string | null;
         };
         /** DryRun */
         DryRun: {
@@ -2784,6 +2959,14 @@ export interface components {
             /** Query */
             query: string;
         };
+        /** SeenBody */
+        SeenBody: {
+            /**
+             * Screen
+             * @enum {string}
+             */
+            screen: "bookings" | "inbox" | "money" | "orders";
+        };
         /**
          * Segment
          * @description Who gets it: always only customers opted in to WhatsApp offers; then every filter given.
@@ -2835,6 +3018,35 @@ export interface components {
              * @description Ordered in the last N days
              */
             ordered_within_days: number | null;
+        };
+        /** SettingsBody */
+        SettingsBody: {
+            /**
+             * Language
+             * @default en
+             * @enum {string}
+             */
+            language: "en" | "sw";
+            /**
+             * Push
+             * @description Kinds sent to your devices
+             */
+            push: ("booking_cancelled" | "booking_made" | "booking_moved" | "handoff" | "payment" | "unmatched_payment")[];
+            /**
+             * Quiet Hours
+             * @description No WhatsApp alerts then: 21:00-07:00
+             */
+            quiet_hours?: string | null;
+            /**
+             * Whatsapp
+             * @description Kinds also sent to your WhatsApp number
+             */
+            whatsapp: ("booking_cancelled" | "booking_made" | "booking_moved" | "handoff" | "payment" | "unmatched_payment")[];
+            /**
+             * Whatsapp Number
+             * @description Your own number, e.g. 0712 345 678
+             */
+            whatsapp_number?: string | null;
         };
         /** Source */
         Source: {
@@ -2939,7 +3151,8 @@ export interface components {
          *     payment_receipt (name, amount, order reference, M-Pesa or card receipt), staff_reply (name, the
          *     person's name, their reply), unpaid_reminder (name, order reference, amount due; marketing),
          *     booking_reminder (name, service, day and time, staff member; utility, with the quick replies "I'll be
-         *     there", "Change time", "Cancel booking").
+         *     there", "Change time", "Cancel booking"), staff_alert (to the shop's own staff: what happened, the
+         *     console's link; utility).
          */
         TemplateNames: {
             /**
@@ -2957,6 +3170,11 @@ export interface components {
              * @default payment_receipt
              */
             payment_receipt: string;
+            /**
+             * Staff Alert
+             * @default staff_alert
+             */
+            staff_alert: string;
             /**
              * Staff Reply
              * @default staff_reply
@@ -3255,6 +3473,196 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    list_alerts_admin_alerts_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertFeed"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    add_device_admin_alerts_devices_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertSettings"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    remove_device_admin_alerts_devices__device_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                device_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    mark_seen_admin_alerts_seen_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeenBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertFeed"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_settings_admin_alerts_settings_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertSettings"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    put_settings_admin_alerts_settings_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertSettings"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     get_analytics_admin_analytics_get: {
         parameters: {
             query?: {

@@ -63,6 +63,21 @@ class Settings(BaseSettings):
     meta_app_secret: SecretStr = SecretStr("local-app-secret")
     meta_verify_token: SecretStr = SecretStr("local-verify-token")
 
+    # Staff alerts: the console's address (CDK sets its CloudFront URL; unset: <public_base_url>/console/), the
+    # Web Push VAPID key (32 bytes, base64url; in AWS from the secret <prefix>webpush; unset: no push, the local
+    # stack makes one), the contact it names, and the push services alerts may be sent to (hosts, subdomains too)
+    console_url: str | None = None
+    webpush_vapid_private_key: SecretStr | None = None
+    webpush_subject: str = Field(default="mailto:alerts@tulia.example", pattern=r"^(mailto:|https://)\S+$")
+    webpush_hosts: tuple[str, ...] = (
+        "fcm.googleapis.com",
+        "android.googleapis.com",
+        "updates.push.services.mozilla.com",
+        "push.services.mozilla.com",
+        "notify.windows.com",
+        "push.apple.com",
+    )
+
     # Payments
     stk_query_delay_seconds: int = Field(default=60, ge=1, le=3600)
     mpesa_consumer_key: SecretStr = SecretStr("local-consumer-key")
@@ -98,6 +113,10 @@ class Settings(BaseSettings):
 
     def table_name(self, logical: str) -> str:
         return f"{self.table_prefix}{logical}"
+
+    def console_address(self) -> str:
+        """Where staff open the console (links in alerts), ending in /."""
+        return (self.console_url or f"{self.public_base_url.rstrip('/')}/console/").rstrip("/") + "/"
 
 
 @lru_cache(maxsize=1)

@@ -6,6 +6,7 @@ With ``TULIA_SECRETS_PREFIX`` set (the CDK app sets ``tulia/<stage>/``), secrets
   token used for a tenant without its own);
 - ``<prefix>payments``: ``mpesa_consumer_key``, ``mpesa_consumer_secret``, ``pesapal_consumer_key``,
   ``pesapal_consumer_secret`` (the deployment's provider apps, for tenants without their own);
+- ``<prefix>webpush``: ``vapid_private_key`` (staff alerts' Web Push key; the CDK app generates it);
 - ``<prefix>tenants/<tenant_id>``: a tenant's own credentials (:data:`TENANT_SECRET_FIELDS`). The
   tenant's profile in DynamoDB never holds them: :class:`TenantSecrets` takes them out on save and
   puts them back on read.
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 CACHE_SECONDS = 300  # a changed secret is seen by running functions within five minutes
 
-DeploymentSecret = Literal["meta", "payments"]
+DeploymentSecret = Literal["meta", "payments", "webpush"]
 
 # setting <- (secret, key in the secret's JSON)
 DEPLOYMENT_SECRET_FIELDS: dict[str, tuple[DeploymentSecret, str]] = {
@@ -39,6 +40,7 @@ DEPLOYMENT_SECRET_FIELDS: dict[str, tuple[DeploymentSecret, str]] = {
     "mpesa_consumer_secret": ("payments", "mpesa_consumer_secret"),
     "pesapal_consumer_key": ("payments", "pesapal_consumer_key"),
     "pesapal_consumer_secret": ("payments", "pesapal_consumer_secret"),
+    "webpush_vapid_private_key": ("webpush", "vapid_private_key"),  # staff alerts (the CDK app generates it)
 }
 REQUIRED = {("meta", "app_secret"), ("meta", "verify_token")}
 # the values Settings has when nothing is set: fine on a laptop, never in a deployed stage
@@ -106,8 +108,9 @@ def deployment_settings(settings: Settings, *needs: DeploymentSecret, store: Sec
         if settings.stage != "local":
             # fail closed: a deployed stage never verifies webhooks with the public default secrets
             for setting, (secret, key) in DEPLOYMENT_SECRET_FIELDS.items():
-                value = getattr(settings, setting).get_secret_value()
-                if secret in needs and (secret, key) in REQUIRED and value == LOCAL_DEFAULTS[setting]:
+                if secret not in needs or (secret, key) not in REQUIRED:
+                    continue
+                if getattr(settings, setting).get_secret_value() == LOCAL_DEFAULTS[setting]:
                     raise MissingSecret(
                         f"Stage '{settings.stage}' has no TULIA_SECRETS_PREFIX and {setting} is the public local "
                         "default: set TULIA_SECRETS_PREFIX (the CDK app does) or the secret itself.",
@@ -129,6 +132,11 @@ def deployment_settings(settings: Settings, *needs: DeploymentSecret, store: Sec
             elif (secret, key) in REQUIRED:
                 raise MissingSecret(f"Secret '{name}' has no '{key}': put it (see docs/deploy.md).", field=key)
     return settings.model_copy(update=updates)
+
+
+def webpush_secret(settings: Settings) -> tuple[DeploymentSecret, ...]:
+    """The Web Push key's secret, read where the deployment keeps its secrets (the CDK app creates it)."""
+    return ("webpush",) if settings.secrets_prefix else ()
 
 
 def secret_store(settings: Settings) -> SecretStore:

@@ -138,6 +138,7 @@ class _NoServices:
 def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttpResolver:
     """The resolver with every route. ``swagger``: also serve the Swagger UI page (the local stack)."""
     from tulia.admin import (
+        alerts,
         analytics,
         bookings,
         broadcasts,
@@ -170,6 +171,7 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
         analytics,
         templates,
         broadcasts,
+        alerts,
     ):
         app.include_router(module.router)
 

@@ -38,6 +38,8 @@ class AdminDeps:
     standing: Any = None  # tulia.admin.auth.StaffStanding: set by the API, read by staff removal
     checks: Any = None  # tulia.store.queues.PaymentCheckQueue: a changed Paybill/Till registered there
     kes_per_usd: float = 129.0  # model cost shown in shillings (TULIA_KES_PER_USD)
+    push_key: str | None = None  # the Web Push application server key (public); None: no alerts on devices
+    push_hosts: tuple[str, ...] = ()  # the push services a device's subscription may name (TULIA_WEBPUSH_HOSTS)
 
 
 # the route functions' dependencies: the API's parts and the caller, from the request being resolved (the resolver puts

@@ -20,6 +20,7 @@ from pydantic import Field
 from tulia.admin.auth import TENANT_CLAIM
 from tulia.admin.common import AdminDeps, Deleted, Deps, Owner, Staff, View, admin_router, audit
 from tulia.errors import NotFound, ProviderUnavailable, StateConflict
+from tulia.store.alerts import AlertRepo
 from tulia.store.staff import StaffMember, StaffRepo, StaffRole
 
 EMAIL_PATTERN = r"^[^@\s#]{1,64}@[^@\s#]{1,185}\.[A-Za-z]{2,63}$"
@@ -199,6 +200,7 @@ def remove(email: str, who: Owner, deps: Deps) -> Deleted:
         who.tenant_id, email, at=deps.services.clock()
     )  # their unexpired tokens open nothing now
     StaffRepo(deps.services.db).delete(who.tenant_id, email)
+    AlertRepo(deps.services.db).forget_person(who.tenant_id, email)  # no more alerts to their devices or number
     if deps.standing is not None:
         deps.standing.forget(who.tenant_id, email)
     audit(deps, who, "staff.remove", email, role=member.role)

@@ -156,13 +156,15 @@ class TemplateNames(Model):
     payment_receipt (name, amount, order reference, M-Pesa or card receipt), staff_reply (name, the
     person's name, their reply), unpaid_reminder (name, order reference, amount due; marketing),
     booking_reminder (name, service, day and time, staff member; utility, with the quick replies "I'll be
-    there", "Change time", "Cancel booking")."""
+    there", "Change time", "Cancel booking"), staff_alert (to the shop's own staff: what happened, the
+    console's link; utility)."""
 
     order_update: str = Field(default="order_update", pattern=TEMPLATE_NAME_PATTERN)
     payment_receipt: str = Field(default="payment_receipt", pattern=TEMPLATE_NAME_PATTERN)
     staff_reply: str = Field(default="staff_reply", pattern=TEMPLATE_NAME_PATTERN)
     unpaid_reminder: str = Field(default="unpaid_reminder", pattern=TEMPLATE_NAME_PATTERN)
     booking_reminder: str = Field(default="booking_reminder", pattern=TEMPLATE_NAME_PATTERN)
+    staff_alert: str = Field(default="staff_alert", pattern=TEMPLATE_NAME_PATTERN)
 
 
 class MessagingPolicy(Model):

@@ -24,6 +24,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydantic import SecretStr
+
 from tulia.config import Settings, get_settings
 
 if TYPE_CHECKING:
@@ -41,6 +43,21 @@ def running_from(start: datetime) -> Callable[[], datetime]:
     """A clock that reads ``start`` now and runs on in real time (``tulia dev --clock``)."""
     began = time.monotonic()
     return lambda: (start + timedelta(seconds=time.monotonic() - began)).astimezone(UTC)
+
+
+def local_vapid_key(journal: Any) -> SecretStr:
+    """The stack's own Web Push key: kept in its data directory (devices subscribed with it keep working after
+    a restart), else new for this run."""
+    from tulia.channel.webpush import VapidKey
+
+    path = Path(journal.directory) / "webpush-vapid.key" if journal is not None else None
+    if path is not None and path.is_file():
+        return SecretStr(path.read_text().strip())
+    key = VapidKey.generate().private_key
+    if path is not None:
+        path.write_text(key + "\n")
+        path.chmod(0o600)
+    return SecretStr(key)
 
 
 def port_in_use(port: int) -> bool:
@@ -167,7 +184,13 @@ class LocalStack:
             self.pesapal.start()
             self._stops.append(self.pesapal.stop)
         public = s.public_base_url if "TULIA_PUBLIC_BASE_URL" in os.environ else f"http://localhost:{self.port}"
-        self.settings = s = s.model_copy(update={"aws_endpoint_url": self.store_url, "public_base_url": public})
+        self.settings = s = s.model_copy(
+            update={
+                "aws_endpoint_url": self.store_url,
+                "public_base_url": public,
+                "webpush_vapid_private_key": s.webpush_vapid_private_key or local_vapid_key(journal),
+            }
+        )
         self.whatsapp_api_base = s.whatsapp_api_base or (self.graph.base_url if self.graph else "")
 
         self.http = httpx.Client(timeout=s.http_timeout_seconds)
@@ -182,6 +205,7 @@ class LocalStack:
         create_tables(services.db.client, s.table_prefix)
         sqs = boto3.client("sqs", region_name=s.aws_region, endpoint_url=self.store_url)
         queues = create_queues(sqs, s.table_prefix)
+        services.alerts.deliver = OutreachQueue(sqs, queues[OUTREACH.logical_name]).send  # staff alerts
         self.queue_url = queues[INBOUND.logical_name]
         checks = PaymentCheckQueue(sqs, queues[PAYMENT_CHECKS.logical_name])
         uploads_url = sqs.create_queue(QueueName=f"{s.table_prefix}kb-uploads")["QueueUrl"]
@@ -323,7 +347,7 @@ class LocalStack:
         self._stops.insert(0, self.poller.stop)
         self.uploads_poller = QueuePoller(sqs, uploads_url, ingest_uploads, window_seconds=0.5).start()
         self._stops.insert(0, self.uploads_poller.stop)
-        outreach = agent_app.outreach_of(self.agent)
+        outreach = agent_app.outreach_of(self.agent, agent_app.alert_delivery(s, self.agent))
         self.outreach_poller = QueuePoller(
             sqs,
             queues[OUTREACH.logical_name],

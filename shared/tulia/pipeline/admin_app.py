@@ -74,6 +74,13 @@ def build_deps(settings: Any, services: Any, *, http: Any = None, whatsapp_api_b
             offload_bucket=settings.checkpoint_bucket,
         )
 
+    vapid = settings.webpush_vapid_private_key
+    if vapid is not None:
+        from tulia.channel.webpush import VapidKey
+
+        push_key: str | None = VapidKey(vapid.get_secret_value(), settings.webpush_subject).public_key
+    else:
+        push_key = None
     return AdminDeps(
         services=services,
         audit=AuditRepo(services.db),
@@ -86,6 +93,8 @@ def build_deps(settings: Any, services: Any, *, http: Any = None, whatsapp_api_b
         staff=staff_directory(settings),
         kes_per_usd=settings.kes_per_usd,
         checks=checks,
+        push_key=push_key,
+        push_hosts=tuple(settings.webpush_hosts),
     )
 
 
@@ -109,10 +118,10 @@ def staff_directory(settings: Any, user_pool_id: str | None = None, *, send_emai
 def service() -> APIGatewayHttpResolver:
     from tulia.admin.api import build_admin_api
     from tulia.config import get_settings
-    from tulia.credentials import deployment_settings
+    from tulia.credentials import deployment_settings, webpush_secret
     from tulia.services import build_services
 
-    settings = deployment_settings(get_settings(), "meta")
+    settings = deployment_settings(get_settings(), "meta", *webpush_secret(get_settings()))
     return build_admin_api(build_deps(settings, build_services(settings)))
 
 

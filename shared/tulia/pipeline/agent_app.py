@@ -7,7 +7,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # LangGraph and the engine load on the first batch, not at import (cold start)
+    from tulia.config import Settings
     from tulia.pipeline.agent import AgentService, QueuedRecord
+    from tulia.pipeline.alerts import AlertDelivery
     from tulia.pipeline.outreach import OutreachService
 
 
@@ -61,8 +63,6 @@ def service() -> AgentService:
     import httpx
 
     from tulia.channel.graph_api import WhatsAppSender
-    from tulia.config import get_settings
-    from tulia.credentials import deployment_settings
     from tulia.domain.common import utc_now
     from tulia.graph.conversation import Conversations, dynamodb_checkpointer
     from tulia.nlu.engine import build_engine
@@ -73,7 +73,7 @@ def service() -> AgentService:
     from tulia.store.messages import MessageRepo
     from tulia.store.stats import StatsRepo
 
-    settings = deployment_settings(get_settings(), "meta", "payments")
+    settings = agent_settings()
     if not settings.whatsapp_api_base:
         raise RuntimeError("TULIA_WHATSAPP_API_BASE is not set (e.g. https://graph.facebook.com/v21.0)")
     services = build_services(settings)
@@ -98,6 +98,7 @@ def service() -> AgentService:
     outreach_url = (
         settings.outreach_queue_url or sqs.get_queue_url(QueueName=OUTREACH.name(settings.table_prefix))["QueueUrl"]
     )
+    services.alerts.deliver = OutreachQueue(sqs, outreach_url).send  # staff alerts go out from the outreach worker
     return AgentService(
         services=services,
         conversations=Conversations(
@@ -130,12 +131,48 @@ def service() -> AgentService:
 
 
 @lru_cache(maxsize=1)
+def agent_settings() -> Settings:
+    from tulia.config import get_settings
+    from tulia.credentials import deployment_settings, webpush_secret
+
+    return deployment_settings(get_settings(), "meta", "payments", *webpush_secret(get_settings()))
+
+
+@lru_cache(maxsize=1)
 def outreach_service() -> OutreachService:
     """The outreach worker, sharing the agent's clients."""
-    return outreach_of(service())
+    agent = service()
+    return outreach_of(agent, alert_delivery(agent_settings(), agent))
 
 
-def outreach_of(agent: AgentService) -> OutreachService:
+def alert_delivery(settings: Settings, agent: AgentService) -> AlertDelivery:
+    """Staff alerts from the agent's clients: Web Push with the deployment's VAPID key (none: WhatsApp only)."""
+    import httpx
+
+    from tulia.channel.webpush import VapidKey, WebPushSender
+    from tulia.pipeline.alerts import AlertDelivery
+
+    key = settings.webpush_vapid_private_key
+    push = (
+        WebPushSender(
+            httpx.Client(timeout=settings.http_timeout_seconds),
+            VapidKey(key.get_secret_value(), settings.webpush_subject),
+            settings.webpush_hosts,
+        )
+        if key is not None
+        else None
+    )
+    return AlertDelivery(
+        services=agent.services,
+        sender=agent.sender,
+        default_token=agent.default_token,
+        push=push,
+        console_url=settings.console_address(),
+        clock=agent.clock,
+    )
+
+
+def outreach_of(agent: AgentService, alerts: AlertDelivery | None = None) -> OutreachService:
     from tulia.pipeline.outreach import OutreachService
     from tulia.store.broadcasts import BroadcastRepo
 
@@ -149,6 +186,7 @@ def outreach_of(agent: AgentService) -> OutreachService:
         default_token=agent.default_token,
         queue=agent.outreach,
         clock=agent.clock,
+        alerts=alerts,
     )
 
 

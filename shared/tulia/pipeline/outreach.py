@@ -1,6 +1,7 @@
 """Messages the shop sends first, paced: broadcasts to the customers who asked for offers, the one
 reminder of an order left unpaid, and the reminders of an appointment (the day before, hours before).
 Work arrives on the outreach queue (from the admin API and the agent); this worker sends it through the Graph API.
+It also delivers the alerts for the shop's staff (``tulia.pipeline.alerts``).
 
 Every recipient is checked when their message goes, not when the broadcast was made: consent (a
 customer who opted out since gets nothing), the shop's marketing hours (outside them the work waits
@@ -30,6 +31,7 @@ from tulia.graph.buttons import tap_id
 from tulia.nlg.messages import buttons, text
 from tulia.nlg.templates import money, render, slot_when
 from tulia.observability import logger as log
+from tulia.pipeline.alerts import AlertDelivery
 from tulia.services import Services
 from tulia.store.broadcasts import BroadcastRepo
 from tulia.store.queues import MAX_SQS_DELAY_SECONDS, OutreachQueue
@@ -47,9 +49,15 @@ class OutreachService:
     default_token: str
     queue: OutreachQueue
     clock: Callable[[], datetime]
+    alerts: AlertDelivery | None = None  # staff alerts (Web Push, WhatsApp)
 
     def run(self, body: dict[str, Any]) -> str:
         kind = body.get("kind")
+        if kind == "staff_alert":
+            if self.alerts is None:
+                log.warning("a staff alert with no delivery configured", extra={"tenant_id": body.get("tenant_id")})
+                return "no delivery"
+            return self.alerts.deliver(body)
         if kind == "broadcast":
             return self.broadcast_batch(body)
         if kind == "unpaid_reminder":

@@ -20,6 +20,7 @@ from typing import Any
 from botocore.exceptions import BotoCoreError, ClientError
 
 from tulia.channel.whatsapp import customer_key
+from tulia.domain.alerts import booking_alert, payment_alert, unmatched_payment_alert
 from tulia.domain.common import iso, new_id
 from tulia.domain.order import Order
 from tulia.domain.payment import OwedBackReason, Payment, UnmatchedPayment
@@ -322,7 +323,26 @@ class PaymentCallbacks:
                 request_id=f"overpaid-{payment.payment_id}",
             )
             status = "overpaid"
+        if status in ("paid", "overpaid"):
+            self._alert_paid(payment, order)
         self._tell(order.tenant_id, order.order_id, order.customer_id, payment.payment_id, status)
+
+    def _alert_paid(self, payment: Payment, order: Order) -> None:
+        try:
+            customer = self.services.customers.get(order.tenant_id, order.customer_id)
+        except NotFound:
+            customer = None
+        alert = payment_alert(
+            order.tenant_id, payment.payment_id, order.order_id, payment.amount, customer, self.clock()
+        )
+        self.services.alerts.add(alert)
+        if order.booking_id and not payment.overpayment:  # its deposit paid: the appointment is booked now
+            try:
+                booking = self.services.bookings.get(order.tenant_id, order.booking_id)
+            except NotFound:
+                return
+            if booking.status == "confirmed":
+                self.services.alerts.add(booking_alert("booking_made", booking, customer, self.clock()))
 
     def _hand_over(self, order: Order, *, reason: str, snapshot: dict[str, Any], request_id: str) -> None:
         ctx = ToolContext(
@@ -395,7 +415,8 @@ class PaymentCallbacks:
     def _unmatched(self, tenant_id: str, body: dict[str, Any], reason: str, order: Order | None = None) -> None:
         """Money arrived that pays no order as it stands: keep it for the shop to reconcile (once per
         TransID). When the reference names an order, its customer's conversation goes to a person."""
-        if reason == "unknown_reference" and not str(body.get("BillRefNumber") or "").strip():
+        awaiting_code = reason == "unknown_reference" and not str(body.get("BillRefNumber") or "").strip()
+        if awaiting_code:
             # a Till payment (Buy Goods has no account number): expected, its customer sends the code next
             log.info("Till payment kept until its customer sends the code", extra={"tenant_id": tenant_id})
         else:
@@ -412,8 +433,13 @@ class PaymentCallbacks:
             customer_id=order.customer_id if order else None,
             received_at=self.clock(),
         )
-        if not self.services.payments.record_unmatched(unmatched) or order is None:
-            return  # kept before (Daraja repeats confirmations), or nobody to hand over
+        if not self.services.payments.record_unmatched(unmatched):
+            return  # kept before (Daraja repeats confirmations)
+        if not awaiting_code:
+            amount = int(float(unmatched.amount or 0))
+            self.services.alerts.add(unmatched_payment_alert(tenant_id, unmatched.trans_id, amount, self.clock()))
+        if order is None:
+            return  # nobody to hand over
         ctx = ToolContext(
             tenant_id=tenant_id,
             request_id=f"c2b-{unmatched.trans_id}",

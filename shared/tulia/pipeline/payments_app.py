@@ -36,13 +36,17 @@ def service() -> PaymentCallbacks:
     from tulia.credentials import deployment_settings
     from tulia.domain.common import utc_now
     from tulia.services import build_services
-    from tulia.store.queues import INBOUND, PAYMENT_CHECKS, InboundQueue, PaymentCheckQueue
+    from tulia.store.queues import INBOUND, OUTREACH, PAYMENT_CHECKS, InboundQueue, OutreachQueue, PaymentCheckQueue
 
     settings = deployment_settings(get_settings(), "payments")
     services = build_services(settings)
     sqs = boto3.client("sqs", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url)
     url = settings.inbound_queue_url or sqs.get_queue_url(QueueName=INBOUND.name(settings.table_prefix))["QueueUrl"]
     checks_url = sqs.get_queue_url(QueueName=PAYMENT_CHECKS.name(settings.table_prefix))["QueueUrl"]
+    outreach_url = (
+        settings.outreach_queue_url or sqs.get_queue_url(QueueName=OUTREACH.name(settings.table_prefix))["QueueUrl"]
+    )
+    services.alerts.deliver = OutreachQueue(sqs, outreach_url).send  # money in: the staff's alerts
     return PaymentCallbacks(
         services=services,
         queue=InboundQueue(sqs, url),

@@ -23,6 +23,7 @@ from tulia.rag.embedded import KbIndex
 from tulia.rag.retriever import KbSearch, kb_search_for
 from tulia.search.cache import VersionedCache
 from tulia.search.catalog_index import CatalogIndex
+from tulia.store.alerts import AlertRepo, StaffAlerts
 from tulia.store.bookings import BookingRepo
 from tulia.store.catalog import CatalogRepo
 from tulia.store.customers import CustomerRepo
@@ -68,6 +69,9 @@ class Services:
     pesapal: PesapalClient
     payment_config: PaymentConfig
     clock: Callable[[], datetime]
+    # the shop's staff told what happened (a person asked for, money in, appointments): recorded here, and
+    # delivered where the app wires ``alerts.deliver`` (the outreach queue)
+    alerts: StaffAlerts
 
 
 def build_services(
@@ -144,4 +148,5 @@ def build_services(
             ),
         ),
         clock=clock or utc_now,
+        alerts=StaffAlerts(AlertRepo(db)),
     )

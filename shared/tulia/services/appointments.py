@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from tulia.domain.alerts import AlertKind, booking_alert
 from tulia.domain.booking import (
     Booking,
     BookingMark,
@@ -235,7 +236,9 @@ def book(services: Services, tenant: Tenant, booking: Booking, now: datetime) ->
             f"{local(booking.start):%a %d %b %H:%M} went to someone else while we waited.", reason=SLOT_TAKEN
         ) from None
     if booking.deposit <= 0:
-        return services.bookings.confirm(booking, now), None
+        confirmed = services.bookings.confirm(booking, now)
+        tell_staff(services, "booking_made", confirmed, now)
+        return confirmed, None
     if booking.order_id:
         return booking, services.orders.get(tenant.tenant_id, booking.order_id)
     line = OrderLine(
@@ -299,9 +302,12 @@ def move(
         )
     for member in people:
         try:
-            return services.bookings.move(booking, start, member.id, member.name, now, by=by)
+            moved = services.bookings.move(booking, start, member.id, member.name, now, by=by)
         except StateConflict:
             continue
+        if by_customer:
+            tell_staff(services, "booking_moved", moved, now)
+        return moved
     raise StateConflict(f"{local(start):%a %d %b %H:%M} is taken.", field="start", reason=SLOT_TAKEN)
 
 
@@ -334,7 +340,19 @@ def cancel(
         decided = change_terms(tenant.booking_settings(), booking, now).deposit_on_cancel
     owed = services.payments.deposit_owed_back(booking, now) if decided == "refund_due" else None
     extra = [services.payments.owed_back_put(owed)] if owed else []  # one record of money owed back
-    return services.bookings.cancel(booking, now, by=by, outcome=decided, note=note, extra=extra)
+    cancelled = services.bookings.cancel(booking, now, by=by, outcome=decided, note=note, extra=extra)
+    if by_customer and booking.status == "confirmed":  # a hold let go before it was booked is no news
+        tell_staff(services, "booking_cancelled", cancelled, now)
+    return cancelled
+
+
+def tell_staff(services: Services, kind: AlertKind, booking: Booking, now: datetime) -> None:
+    """The shop's staff alerted to a booking the customer made, moved or cancelled."""
+    try:
+        customer = services.customers.get(booking.tenant_id, booking.customer_id)
+    except NotFound:
+        customer = None
+    services.alerts.add(booking_alert(kind, booking, customer, now))
 
 
 def block_time(

@@ -56,6 +56,35 @@ def staff_removed_sk(email: str) -> str:
     return f"{STAFF_REMOVED_PREFIX}{_part(email.strip().lower(), 'email')}"
 
 
+STAFF_ALERTS_PREFIX = "STAFFALERTS#"
+
+
+def staff_alerts_sk(email: str) -> str:
+    """What a person wants to be told and where (alert kinds, WhatsApp number, quiet hours, language)."""
+    return f"{STAFF_ALERTS_PREFIX}{_part(email.strip().lower(), 'email')}"
+
+
+STAFF_SEEN_PREFIX = "STAFFSEEN#"
+
+
+def staff_seen_sk(email: str) -> str:
+    """When a person last looked at each console screen (its unread badge counts what came after)."""
+    return f"{STAFF_SEEN_PREFIX}{_part(email.strip().lower(), 'email')}"
+
+
+PUSH_PREFIX = "PUSH#"
+
+
+def push_subscription_sk(email: str, subscription_id: str) -> str:
+    """One device where a person turned alerts on (a Web Push subscription)."""
+    return f"{PUSH_PREFIX}{_part(email.strip().lower(), 'email')}#{_part(subscription_id, 'subscription_id')}"
+
+
+def push_subscription_id(endpoint: str) -> str:
+    """A device's id: its push endpoint hashed (the endpoint is a capability; it is not spelled in a key)."""
+    return hashlib.sha256(endpoint.encode()).hexdigest()[:32]
+
+
 def c2b_shortcode_pk(shortcode: str) -> str:
     """Routing item, not tenant data: the tenants whose settings name a Paybill or Till (one item each)."""
     return f"C2BCODE#{_part(shortcode, 'shortcode')}"
@@ -221,6 +250,23 @@ def customer_window_pk(tenant_id: str, customer_key: str) -> str:
 
 
 WINDOW = "WINDOW"
+
+
+# staff alerts (in the messages table: they expire): the alert by its id, and its place in the shop's feed
+def alerts_pk(tenant_id: str) -> str:
+    return f"{_tid(tenant_id)}#ALERTS"
+
+
+ALERT_ID_PREFIX = "ID#"
+ALERT_AT_PREFIX = "AT#"
+
+
+def alert_id_sk(alert_id: str) -> str:
+    return f"{ALERT_ID_PREFIX}{_part(alert_id, 'alert_id')}"
+
+
+def alert_at_sk(at_iso: str, alert_id: str) -> str:
+    return f"{ALERT_AT_PREFIX}{_part(at_iso, 'at')}#{_part(alert_id, 'alert_id')}"
 
 
 # broadcasts (in the messages table: the webhook records their delivery statuses)

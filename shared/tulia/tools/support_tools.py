@@ -6,6 +6,7 @@ import json
 from datetime import datetime
 from typing import Any
 
+from tulia.domain.alerts import handoff_alert
 from tulia.domain.common import new_reference
 from tulia.domain.handoff import HandoffTicket
 from tulia.domain.tenant import Tenant
@@ -136,6 +137,7 @@ def handoff_create_ticket(ctx: ToolContext, args: HandoffCreateTicketArgs) -> Ti
             continue
     else:
         raise StateConflict("Could not open a handoff ticket; try again.")
+    s.alerts.add(handoff_alert(tid, ticket.ticket_id, customer, now))
     return TicketOut(
         ticket_id=ticket.ticket_id,
         status=ticket.status,

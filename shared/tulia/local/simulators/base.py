@@ -23,6 +23,7 @@ class Recorded:
     query: dict[str, str]
     headers: dict[str, str]
     body: Any
+    raw: bytes = b""  # the body as sent (an encrypted Web Push message is not text)
 
 
 @dataclass
@@ -69,6 +70,7 @@ class SimulatorServer:
                     {k: v[-1] for k, v in parse_qs(parts.query).items()},
                     {k.lower(): v for k, v in self.headers.items()},
                     body,
+                    raw,
                 )
                 reply = server.dispatch(rec)
                 with server._lock:

@@ -64,6 +64,8 @@ EXAMPLE_TEMPLATES: tuple[dict[str, Any], ...] = (
     ),
     _example("staff_reply", "en", "UTILITY", "Hello {{1}}, {{2}} has replied to your request: {{3}}"),
     _example("staff_reply", "sw", "UTILITY", "Habari {{1}}, {{2}} amejibu ombi lako: {{3}}"),
+    _example("staff_alert", "en", "UTILITY", "Tulia: {{1}} Open: {{2}}"),
+    _example("staff_alert", "sw", "UTILITY", "Tulia: {{1}} Fungua: {{2}}"),
     _example(
         "unpaid_reminder",
         "en",
