@@ -119,6 +119,16 @@ def accept_findings(stack: TuliaStack) -> None:
         ],
     )
     NagSuppressions.add_resource_suppressions(
+        stack.secrets.webpush,
+        [
+            _s(
+                "AwsSolutions-SMG4",
+                "The Web Push (VAPID) key is the identity every staff device subscribed with: a new key unsubscribes "
+                "them all, so it is generated once and not rotated on a schedule.",
+            )
+        ],
+    )
+    NagSuppressions.add_resource_suppressions(
         stack.auth.pool,
         [
             _s(

@@ -78,7 +78,13 @@ def test_large_checkpoints_go_to_their_bucket_which_expires_them_as_the_saver_ex
 
 def test_secrets_are_named_by_stage_and_each_function_reads_only_its_own(dev: Any) -> None:
     secrets = _by(dev, "AWS::SecretsManager::Secret", "Name")
-    assert set(secrets) == {"tulia/dev/meta", "tulia/dev/payments"}
+    assert set(secrets) == {"tulia/dev/meta", "tulia/dev/payments", "tulia/dev/webpush"}
+    vapid = secrets["tulia/dev/webpush"]["GenerateSecretString"]  # 43 base64url characters: a P-256 private key
+    assert (vapid["GenerateStringKey"], vapid["PasswordLength"], vapid["ExcludePunctuation"]) == (
+        "vapid_private_key",
+        43,
+        True,
+    )
     generated = secrets["tulia/dev/meta"]["GenerateSecretString"]
     assert generated["GenerateStringKey"] == "verify_token"
     assert json.loads(generated["SecretStringTemplate"]) == {"app_secret": "", "access_token": ""}
@@ -86,6 +92,11 @@ def test_secrets_are_named_by_stage_and_each_function_reads_only_its_own(dev: An
     for name in ("webhook", "agent", "payments"):
         assert functions[f"tulia-dev-{name}"]["Environment"]["Variables"]["TULIA_SECRETS_PREFIX"] == "tulia/dev/"
     meta, payments = secrets["tulia/dev/meta"]["id"], secrets["tulia/dev/payments"]["id"]
+    webpush = secrets["tulia/dev/webpush"]["id"]  # staff alerts: the outreach worker signs, the admin API's key
+    assert webpush in str(_role_statements(dev, "tulia-dev-agent"))
+    assert webpush in str(_role_statements(dev, "tulia-dev-admin"))
+    for other in ("webhook", "payments", "kb_ingest"):
+        assert webpush not in str(_role_statements(dev, f"tulia-dev-{other}"))
     webhook = str(_role_statements(dev, "tulia-dev-webhook"))
     assert meta in webhook
     assert payments not in webhook
