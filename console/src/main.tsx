@@ -5,6 +5,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 
+import { registerServiceWorker } from "./alerts";
 import { AuthProvider } from "./auth";
 import { loadConfig } from "./config";
 import "./i18n";
@@ -16,6 +17,8 @@ const queries = new QueryClient({
 });
 
 const root = createRoot(document.getElementById("root")!);
+
+registerServiceWorker();
 
 loadConfig()
   .then(() =>

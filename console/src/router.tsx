@@ -9,6 +9,7 @@ import { SignInScreen } from "./screens/SignIn";
 
 // The inbox and orders (what staff open all day) come with the first load; the owner's other screens
 // are fetched when first opened.
+const AlertsScreen = lazy(() => import("./screens/Alerts").then((m) => ({ default: m.AlertsScreen })));
 const AnalyticsScreen = lazy(() => import("./screens/Analytics").then((m) => ({ default: m.AnalyticsScreen })));
 const BookingsScreen = lazy(() => import("./screens/Bookings").then((m) => ({ default: m.BookingsScreen })));
 const CatalogScreen = lazy(() => import("./screens/Catalog").then((m) => ({ default: m.CatalogScreen })));
@@ -39,6 +40,7 @@ export function AppRoutes() {
           <Route path="knowledge" element={<Later><KnowledgeScreen /></Later>} />
           <Route path="analytics" element={<Later><AnalyticsScreen /></Later>} />
           <Route path="settings" element={<Later><SettingsScreen /></Later>} />
+          <Route path="alerts" element={<Later><AlertsScreen /></Later>} />
           <Route path="*" element={<Navigate to="/inbox" replace />} />
         </Route>
       </Routes>

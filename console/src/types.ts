@@ -79,3 +79,7 @@ export interface ImportReport {
   problems: string[];
   invalid_rows: { row: number; sku: string; errors: { field: string | null; message: string | null }[] }[];
 }
+export type AlertFeed = Schemas["AlertFeed"];
+export type AlertView = Schemas["AlertView"];
+export type AlertSettings = Schemas["AlertSettings"];
+export type AlertKind = AlertSettings["kinds"][number];

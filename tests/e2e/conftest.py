@@ -4,6 +4,7 @@ the console: each customer of theirs has a phone of its own range, so they meet 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -17,6 +18,7 @@ import pytest
 
 from tests.conftest import ROOT, SANDBOX_PASSKEY
 from tests.e2e.stack import SECRET, VERIFY, Admin, wait_for
+from tulia.config import Settings
 from tulia.local.simulators.daraja import DarajaSimulator
 from tulia.local.simulators.graph import GraphSimulator
 from tulia.local.stack import free_port
@@ -30,11 +32,14 @@ class DevStack:
 
 @pytest.fixture(scope="session")
 def dev_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevStack]:
-    """`tulia dev` as `make dev` runs it (its own simulators, no TULIA_* of the caller), a 2 s M-Pesa check."""
+    """`tulia dev` as `make dev` runs it (its own simulators, no TULIA_* of the caller), a 2 s M-Pesa check, and
+    a local push service allowed for staff alerts."""
     port = free_port()
     log = tmp_path_factory.mktemp("dev") / "dev.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("TULIA_")}
     env |= {"TULIA_STK_QUERY_DELAY_SECONDS": "2", "TULIA_LOG_LEVEL": "WARNING"}
+    # staff alerts may also go to a push service on this machine (the console test's stand-in for the browser's)
+    env["TULIA_WEBPUSH_HOSTS"] = json.dumps(["127.0.0.1", *Settings.model_fields["webpush_hosts"].default])
     with log.open("w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "tulia.cli", "dev", "--port", str(port)],

@@ -48,10 +48,12 @@ def stack(dev_stack: DevStack) -> Stack:
     return Stack(dev_stack.url, dev_stack.log.read_text())
 
 
-def signed_in(browser: Any, stack: Stack, who: tuple[str, str], viewport: dict[str, int] = LAPTOP) -> Any:
+def signed_in(
+    browser: Any, stack: Stack, who: tuple[str, str], viewport: dict[str, int] = LAPTOP, context: Any = None
+) -> Any:
     from playwright.sync_api import expect
 
-    page = browser.new_context(viewport=viewport).new_page()
+    page = (context or browser.new_context(viewport=viewport)).new_page()
     page.errors = []
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))
     page.goto(stack.console)
@@ -544,3 +546,72 @@ def test_the_salon_sees_a_whatsapp_booking_blocks_time_and_cancels_it(stack: Sta
     expect(page.get_by_role("heading", name="Miadi")).to_be_visible()
     page.locator("nav").get_by_label("Lugha").select_option("en")
     assert page.errors == []
+
+
+# This browser's push service is the test's stand-in: the page's pushManager answers with a subscription made there
+# (headless Chromium has no push service of its own offline); everything after it is the product's.
+PUSH_SUBSCRIPTION_SCRIPT = """
+(() => {
+  const subscription = %s;
+  let current = null;
+  const made = { endpoint: subscription.endpoint, toJSON: () => subscription,
+                 unsubscribe: async () => { current = null; return true; } };
+  PushManager.prototype.subscribe = async function () { current = made; return made; };
+  PushManager.prototype.getSubscription = async function () { return current; };
+  Notification.requestPermission = async () => "granted";
+})();
+"""
+
+
+def test_a_customer_waiting_reaches_the_owners_phone_by_push_and_whatsapp_and_badges_the_inbox(
+    stack: Stack, browser: Any
+) -> None:
+    import json
+
+    from playwright.sync_api import expect
+
+    from tulia.local.simulators.push import PushService
+
+    with PushService() as push:
+        subscription = push.subscribe()
+        context = browser.new_context(viewport=PHONE)
+        context.add_init_script(PUSH_SUBSCRIPTION_SCRIPT % json.dumps(subscription))
+        page = signed_in(browser, stack, OWNER, context=context)
+        assert page.evaluate("async () => (await navigator.serviceWorker.ready).scope") == stack.console
+        page.get_by_role("button", name="Menu").click()
+        page.get_by_text("My alerts").click()
+        page.get_by_role("button", name="Turn on alerts on this device").click()
+        expect(page.get_by_test_id("device-on")).to_be_visible()
+        expect(page.get_by_test_id("device")).to_have_count(1)
+        page.get_by_label("My WhatsApp number").fill("0722 000 999")
+        page.get_by_label("Quiet hours (no WhatsApp alerts)").fill("")
+        page.get_by_role("button", name="Save").click()
+        expect(page.get_by_test_id("alerts-saved")).to_be_visible()
+        shot(page, "alerts-phone")
+
+        stack.say("+254711700021", type="text", text="I want to talk to a person", name="Akinyi Alerts")
+        expect(page.get_by_test_id("badge-inbox")).to_be_visible()  # without a reload
+        pushed = wait_for(
+            lambda: [m for m in push.messages_to(subscription) if m["title"] == "Akinyi Alerts is waiting for a person"]
+        )
+        link = pushed[0]["url"]  # the stack's own address for itself (localhost) and the path of the ticket
+        assert link.startswith(f"http://localhost:{stack.url.rsplit(':', 1)[1]}/console/inbox/HND-")
+        assert push.refused == []  # signed with the stack's key, encrypted for this device
+
+        def whatsapp_alert() -> list[str]:
+            chat = httpx.get(
+                f"{stack.url}/dev/chat", params={"tenant_id": "demo-shop", "phone": "+254722000999"}, timeout=10
+            ).json()
+            return [
+                str(m["template_text"])
+                for m in chat["messages"]
+                if m["direction"] == "out" and m["payload"].get("type") == "template"
+            ]
+
+        [told] = wait_for(lambda: [t for t in whatsapp_alert() if "Akinyi Alerts" in t])
+        assert told.startswith("Tulia: Akinyi Alerts is waiting for a person.")
+        assert told.endswith(f"Open: {link}")
+        page.goto(stack.console + link.split("/console/", 1)[1])  # what tapping the notification opens
+        expect(page.get_by_test_id("ticket-view").get_by_test_id("customer-name")).to_have_text("Akinyi Alerts")
+        expect(page.get_by_test_id("badge-inbox")).to_have_count(0)  # seen
+        assert page.errors == []

@@ -120,3 +120,16 @@ def test_our_encryption_is_rfc_8291s_worked_example_and_reads_with_mozillas_http
     words = "Wanjiku anasubiri mtu: KES 2,500 ✓".encode()
     ours = encrypt(words, device_public, auth)
     assert http_ece.decrypt(ours, private_key=device, auth_secret=b64url_decode(auth), version="aes128gcm") == words
+
+
+def test_the_local_stacks_push_key_is_kept_in_its_data_directory(tmp_path: Any) -> None:
+    from types import SimpleNamespace
+
+    from tulia.local.stack import local_vapid_key
+
+    journal = SimpleNamespace(directory=tmp_path / "data")  # not made yet: the stack makes it later
+    first = local_vapid_key(journal).get_secret_value()
+    assert local_vapid_key(journal).get_secret_value() == first  # devices subscribed before a restart still work
+    assert (tmp_path / "data" / "webpush-vapid.key").stat().st_mode & 0o077 == 0  # the owner's only
+    assert local_vapid_key(None).get_secret_value() != first  # no data directory: a key for this run
+    assert len(VapidKey(first).public_key) == 87

@@ -10,7 +10,17 @@ export function rolesOf(raw: unknown): Role[] {
   return (["owner", "agent"] as const).filter((r) => names.includes(r));
 }
 
-export type Screen = "inbox" | "orders" | "bookings" | "money" | "catalog" | "offers" | "knowledge" | "analytics" | "settings";
+export type Screen =
+  | "inbox"
+  | "orders"
+  | "bookings"
+  | "money"
+  | "catalog"
+  | "offers"
+  | "knowledge"
+  | "analytics"
+  | "settings"
+  | "alerts";
 
 /** What each role may open, as the admin API enforces it (agents: the inbox, orders and bookings). */
 const OWNER_ONLY: ReadonlySet<Screen> = new Set(["money", "catalog", "offers", "knowledge", "analytics", "settings"]);

@@ -1,17 +1,30 @@
-import { Alert, AppShell, Burger, Button, Center, Group, Loader, NavLink, Stack, Text } from "@mantine/core";
+import { Alert, AppShell, Badge, Burger, Button, Center, Group, Loader, NavLink, Stack, Text } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, Outlet, useLocation, useNavigate } from "react-router";
 
+import { useUnread } from "../alerts";
 import { api } from "../api";
 import { useAuth } from "../auth";
+import { badgeText } from "../logic/alerts";
 import { LanguagePicker } from "./common";
 import { mayOpen, type Screen } from "../logic/roles";
 import type { Me } from "../types";
 
-const SCREENS: Screen[] = ["inbox", "orders", "bookings", "money", "catalog", "offers", "knowledge", "analytics", "settings"];
+const SCREENS: Screen[] = [
+  "inbox",
+  "orders",
+  "bookings",
+  "money",
+  "catalog",
+  "offers",
+  "knowledge",
+  "analytics",
+  "settings",
+  "alerts",
+];
 
 export function Layout() {
   const { session, loading } = useAuth();
@@ -20,6 +33,7 @@ export function Layout() {
   const location = useLocation();
   const navigate = useNavigate();
   const me = useQuery({ queryKey: ["me"], queryFn: () => api<Me>("/admin/me"), enabled: !!session });
+  const unread = useUnread(!!session);
 
   if (loading) {
     return (
@@ -54,6 +68,13 @@ export function Layout() {
           <NavLink
             key={s}
             label={t(`nav.${s}`)}
+            rightSection={
+              badgeText(unread[s]) ? (
+                <Badge size="sm" color="red" circle={(unread[s] ?? 0) < 10} data-testid={`badge-${s}`}>
+                  {badgeText(unread[s])}
+                </Badge>
+              ) : null
+            }
             active={location.pathname.startsWith(`/${s}`)}
             onClick={() => {
               navigate(`/${s}`);

@@ -55,6 +55,7 @@ def local_vapid_key(journal: Any) -> SecretStr:
         return SecretStr(path.read_text().strip())
     key = VapidKey.generate().private_key
     if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(key + "\n")
         path.chmod(0o600)
     return SecretStr(key)
