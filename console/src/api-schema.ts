@@ -2431,6 +2431,85 @@ export interface components {
             /** Value */
             value: number;
         };
+        /**
+         * OfferView
+         * @description An offer as the console lists it: with where it stands today.
+         */
+        OfferView: {
+            /**
+             * Active
+             * @default true
+             */
+            active: boolean;
+            /** Categories */
+            categories: string[];
+            /** Code */
+            code: string | null;
+            /** Days */
+            days: ("fri" | "mon" | "sat" | "sun" | "thu" | "tue" | "wed")[];
+            /**
+             * Description
+             * @default
+             */
+            description: string;
+            /**
+             * First Order Only
+             * @default false
+             */
+            first_order_only: boolean;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "fixed" | "percent";
+            /** Max Discount */
+            max_discount: number | null;
+            /**
+             * Min Order
+             * @default 0
+             */
+            min_order: number;
+            /** Offer Id */
+            offer_id: string;
+            /**
+             * Per Customer Limit
+             * @default 1
+             */
+            per_customer_limit: number;
+            /**
+             * Redemptions
+             * @default 0
+             */
+            redemptions: number;
+            /**
+             * Requires Opt In
+             * @default false
+             */
+            requires_opt_in: boolean;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "ended" | "live" | "off" | "upcoming" | "used_up";
+            /** Tenant Id */
+            tenant_id: string;
+            /** Title */
+            title: string;
+            /** Usage Limit */
+            usage_limit: number | null;
+            /**
+             * Valid From
+             * Format: date
+             */
+            valid_from: string;
+            /**
+             * Valid To
+             * Format: date
+             */
+            valid_to: string;
+            /** Value */
+            value: number;
+        };
         /** Order */
         Order: {
             /** Booking Id */
@@ -2711,12 +2790,12 @@ export interface components {
             /** Items */
             items: components["schemas"]["MessageTemplate"][];
         };
-        /** Page[Offer] */
-        Page_Offer_: {
+        /** Page[OfferView] */
+        Page_OfferView_: {
             /** Cursor */
             cursor: string | null;
             /** Items */
-            items: components["schemas"]["Offer"][];
+            items: components["schemas"]["OfferView"][];
         };
         /** Page[OrderView] */
         Page_OrderView_: {
@@ -4879,7 +4958,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Page_Offer_"];
+                    "application/json": components["schemas"]["Page_OfferView_"];
                 };
             };
             /** @description Validation Error */

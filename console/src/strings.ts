@@ -296,6 +296,7 @@ export const en = {
     active: "Active",
     off: "off",
     used: "used {{count}} times",
+    state: { live: "running", upcoming: "not started", used_up: "used up", ended: "ended", off: "switched off" },
   },
   kb: {
     title: "Knowledge base",
@@ -668,6 +669,7 @@ export const sw: Shape<typeof en> = {
     active: "Inatumika",
     off: "imezimwa",
     used: "imetumika mara {{count}}",
+    state: { live: "inaendelea", upcoming: "haijaanza", used_up: "imekwisha", ended: "imeisha", off: "imezimwa" },
   },
   kb: {
     title: "Hati za duka",

@@ -21,6 +21,7 @@ export type VariantOption = Schemas["VariantOption-Output"];
 export type VariantDimension = Schemas["VariantDimension-Output"];
 export type CatalogItem = Schemas["CatalogItem"];
 export type Offer = Schemas["Offer"];
+export type OfferRow = Schemas["OfferView"]; // an offer in the list: with where it stands today
 export type KbDocument = Schemas["KbDocument"];
 export type Funnel = Schemas["Funnel"];
 export type DayFigures = Schemas["DayFigures"];

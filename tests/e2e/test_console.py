@@ -589,7 +589,7 @@ def test_a_customer_waiting_reaches_the_owners_phone_by_push_and_whatsapp_and_ba
         expect(page.get_by_test_id("alerts-saved")).to_be_visible()
         shot(page, "alerts-phone")
 
-        stack.say("+254711700021", type="text", text="I want to talk to a person", name="Akinyi Alerts")
+        stack.say("+254711700031", type="text", text="I want to talk to a person", name="Akinyi Alerts")
         expect(page.get_by_test_id("badge-inbox")).to_be_visible()  # without a reload
         pushed = wait_for(
             lambda: [m for m in push.messages_to(subscription) if m["title"] == "Akinyi Alerts is waiting for a person"]

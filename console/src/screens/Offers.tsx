@@ -7,9 +7,17 @@ import { useTranslation } from "react-i18next";
 import { api, describe, type Page } from "../api";
 import { refresh } from "../logic/refresh";
 import { kes } from "../logic/orders";
-import type { Offer } from "../types";
+import type { Offer, OfferRow } from "../types";
 import { Guarded } from "./Layout";
 import { Failure, Loading } from "./common";
+
+const STATE_COLOURS: Record<OfferRow["state"], string> = {
+  live: "teal",
+  upcoming: "blue",
+  used_up: "orange",
+  ended: "gray",
+  off: "gray",
+};
 
 export function OffersScreen() {
   return (
@@ -22,7 +30,7 @@ export function OffersScreen() {
 function Offers() {
   const { t } = useTranslation();
   const [editing, setEditing] = useState<Offer | "new" | null>(null);
-  const offers = useQuery({ queryKey: ["offers"], queryFn: () => api<Page<Offer>>("/admin/offers") });
+  const offers = useQuery({ queryKey: ["offers"], queryFn: () => api<Page<OfferRow>>("/admin/offers") });
   return (
     <Stack>
       <Group justify="space-between">
@@ -34,18 +42,31 @@ function Offers() {
       {offers.data?.items.length === 0 && <Text c="dimmed">{t("offers.none")}</Text>}
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
         {offers.data?.items.map((o) => (
-          <Card key={o.offer_id} withBorder padding="sm" data-testid="offer" style={{ cursor: "pointer" }} onClick={() => setEditing(o)}>
+          <Card
+            key={o.offer_id}
+            withBorder
+            padding="sm"
+            data-testid="offer"
+            data-state={o.state}
+            style={{ cursor: "pointer", opacity: o.state === "live" ? 1 : 0.65 }}
+            onClick={() => setEditing(o)}
+          >
             <Group justify="space-between" wrap="nowrap">
               <Text fw={600} truncate>
                 {o.title}
               </Text>
-              {o.code && <Badge variant="outline">{o.code}</Badge>}
+              <Group gap={4} wrap="nowrap">
+                {o.code && <Badge variant="outline">{o.code}</Badge>}
+                <Badge color={STATE_COLOURS[o.state]} variant="light" data-testid="offer-state">
+                  {t(`offers.state.${o.state}`)}
+                </Badge>
+              </Group>
             </Group>
             <Text size="sm">
               {o.kind === "percent" ? `${o.value}%` : kes(o.value)} {o.min_order ? `· ${t("offers.minOrder")} ${kes(o.min_order)}` : ""}
             </Text>
             <Text size="xs" c="dimmed">
-              {o.valid_from} → {o.valid_to} · {t("offers.used", { count: o.redemptions })} {o.active ? "" : `· ${t("offers.off")}`}
+              {o.valid_from} → {o.valid_to} · {t("offers.used", { count: o.redemptions })}
             </Text>
           </Card>
         ))}

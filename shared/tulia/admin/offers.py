@@ -4,7 +4,8 @@ category an offer names must exist in the catalog. Redemption counts are the sto
 client's."""
 
 from tulia.admin.common import AdminDeps, Deleted, Deps, Owner, Page, admin_router, audit, input_model
-from tulia.domain.offer import Offer
+from tulia.domain.common import NAIROBI
+from tulia.domain.offer import OFFER_STATES, Offer, OfferState, offer_state
 from tulia.errors import InvalidInput, NotFound
 
 OfferInput = input_model(Offer, "OfferInput", exclude=("tenant_id", "offer_id", "redemptions"))
@@ -20,10 +21,25 @@ def find(deps: AdminDeps, tenant_id: str, offer_id: str) -> Offer:
     return offer
 
 
+class OfferView(Offer):
+    """An offer as the console lists it: with where it stands today."""
+
+    state: OfferState
+
+
 @router.get("/admin/offers", tags=["offers"], summary="Every offer and coupon of the shop")
-def list_offers(who: Owner, deps: Deps) -> Page[Offer]:
-    offers = sorted(deps.services.offers.all_for(who.tenant_id), key=lambda o: (o.valid_from, o.offer_id))
-    return Page[Offer](items=offers)
+def list_offers(who: Owner, deps: Deps) -> Page[OfferView]:
+    """Live offers first (ending soonest first), then those still to start (soonest first), then the ones that
+    ended (most recent first) or were switched off; the console marks each by ``offer_state``."""
+    today = deps.services.clock().astimezone(NAIROBI).date()
+
+    def order(o: Offer) -> tuple[int, int, str]:
+        state = offer_state(o, today)
+        day = {"live": o.valid_to.toordinal(), "upcoming": o.valid_from.toordinal()}.get(state, -o.valid_to.toordinal())
+        return (OFFER_STATES.index(state), day, o.offer_id)
+
+    offers = sorted(deps.services.offers.all_for(who.tenant_id), key=order)
+    return Page[OfferView](items=[OfferView(**o.model_dump(), state=offer_state(o, today)) for o in offers])
 
 
 @router.get("/admin/offers/<offer_id>", tags=["offers"], summary="One offer")

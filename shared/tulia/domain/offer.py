@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field, field_validator, model_validator
 
@@ -62,6 +62,23 @@ class Offer(Model):
         if self.max_discount is not None:
             discount = min(discount, self.max_discount)
         return max(0, min(discount, eligible_amount))
+
+
+OfferState = Literal["live", "upcoming", "used_up", "ended", "off"]
+OFFER_STATES: tuple[OfferState, ...] = get_args(OfferState)
+
+
+def offer_state(offer: Offer, today: date) -> OfferState:
+    """Where an offer stands today (the shop's calendar): running, not started, used up, ended or switched off."""
+    if not offer.active:
+        return "off"
+    if today < offer.valid_from:
+        return "upcoming"
+    if today > offer.valid_to:
+        return "ended"
+    if offer.usage_limit is not None and offer.redemptions >= offer.usage_limit:
+        return "used_up"
+    return "live"
 
 
 @dataclass(frozen=True)

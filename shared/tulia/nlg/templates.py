@@ -861,6 +861,8 @@ COUPON_REASONS: dict[str, dict[str, str]] = {
     "one_code_per_order": {"en": "this order already uses another code.", "sw": "oda hii tayari ina code nyingine."},
     "better_offer_applied": {"en": "this order already has a bigger discount.",
                              "sw": "oda hii tayari ina punguzo kubwa zaidi."},
+    "equal_offer_applied": {"en": "this order already has the same discount.",
+                            "sw": "oda hii tayari ina punguzo sawa na hilo."},
 }
 
 # what happened to an order, as the third parameter of the order_update template

@@ -184,9 +184,14 @@ def order_apply_coupon(ctx: ToolContext, args: OrderApplyCouponArgs) -> ApplyCou
         reason = result.reason or "unknown_code"
         raise _reject(reason, REJECTION_MESSAGES.get(reason, "That code cannot be used."))
     discount = result.discount or 0
-    if order.offer and discount <= order.offer.discount:
+    if order.offer and discount < order.offer.discount:
         raise _reject(
             "better_offer_applied", f"Order {order.reference} already has a bigger discount ({order.offer.title})."
+        )
+    if order.offer and discount == order.offer.discount:
+        raise _reject(
+            "equal_offer_applied",
+            f"Order {order.reference} already has the same discount, KES {discount:,} ({order.offer.title}).",
         )
 
     now = s.clock()
