@@ -66,3 +66,28 @@ def test_a_code_worth_the_same_as_the_orders_discount_is_refused_as_the_same(sho
     smaller = shop.err("order_apply_coupon", customer_id=customer, order_id=order["order_id"], coupon_code="LESS100")
     assert smaller["reason"] == "better_offer_applied"
     assert seeded.orders.get(SHOP, order["order_id"]).totals.discount == 290  # nothing changed
+
+
+def test_an_automatic_offer_counts_each_order_paid_with_its_discount_and_never_a_draft(
+    shop: Caller, seeded: Services, setup: dict[str, object]
+) -> None:
+    from tests.integration.test_payments_callbacks import c2b, c2b_body
+
+    shop.customer_id = customer = new_customer(shop)
+    drafts = [
+        shop.ok("order_create", customer_id=customer, items=[POWER_BANK], delivery={"mode": "pickup"}) for _ in range(3)
+    ]  # a sale edited twice: three drafts, one paid
+    paid = drafts[-1]
+    assert paid["totals"]["discount"] == 290
+    before = seeded.offers.find(SHOP, "accessories-week")
+    assert before is not None
+    answer = c2b(
+        setup, seeded, "confirmation", c2b_body(paid["order_ref"], f"{paid['amount_due']}.00", trans_id="TAUTO00001")
+    )
+    assert answer["ResultCode"] == 0
+    assert seeded.orders.get(SHOP, paid["order_id"]).status == "paid"
+    after = seeded.offers.find(SHOP, "accessories-week")
+    assert after is not None
+    assert after.redemptions == before.redemptions + 1
+    c2b(setup, seeded, "confirmation", c2b_body(paid["order_ref"], f"{paid['amount_due']}.00", trans_id="TAUTO00001"))
+    assert seeded.offers.find(SHOP, "accessories-week").redemptions == before.redemptions + 1  # type: ignore[union-attr]

@@ -325,6 +325,10 @@ class PaymentCallbacks:
             status = "overpaid"
         if status in ("paid", "overpaid"):
             self._alert_paid(payment, order)
+        if status == "paid" and order.status == "paid" and order.offer and order.offer.code is None:
+            # an automatic offer is used when its discount is paid for (a coupon counts when it is applied, as
+            # its limits need); the draft orders of a sale being edited never count
+            self.services.offers.count_use(order.tenant_id, order.offer.offer_id)
         self._tell(order.tenant_id, order.order_id, order.customer_id, payment.payment_id, status)
 
     def _alert_paid(self, payment: Payment, order: Order) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from tulia.domain.offer import Offer
+from tulia.errors import StateConflict
 from tulia.store import keys
 from tulia.store.codec import from_item, to_item
 from tulia.store.dynamo import Dynamo
@@ -37,6 +38,20 @@ class OfferRepo:
     def delete_many(self, tenant_id: str, offer_ids: Iterable[str]) -> None:
         pk = keys.offers_pk(tenant_id)
         self.db.batch_write(OFFERS, deletes=[(pk, keys.offer_sk(o)) for o in offer_ids])
+
+    def count_use(self, tenant_id: str, offer_id: str) -> None:
+        """One more order paid with this automatic offer's discount (an offer deleted since is left alone)."""
+        try:
+            self.db.update(
+                OFFERS,
+                keys.offers_pk(tenant_id),
+                keys.offer_sk(offer_id),
+                update="SET redemptions = if_not_exists(redemptions, :zero) + :one",
+                condition="attribute_exists(pk)",
+                values={":zero": 0, ":one": 1},
+            )
+        except StateConflict:
+            return
 
     @staticmethod
     def redeem_operations(offer: Offer, customer_id: str, order_id: str, now_iso: str) -> list[dict[str, Any]]:
