@@ -1120,6 +1120,8 @@ export interface components {
             payments: {
                 [key: string]: components["schemas"]["MethodStats"];
             };
+            /** Refunds Kes */
+            refunds_kes: number;
             /** Revenue By Method */
             revenue_by_method: {
                 [key: string]: number;
@@ -1787,6 +1789,8 @@ export interface components {
             llm_cost_kes: number;
             /** Messages */
             messages: number;
+            /** Refunds Kes */
+            refunds_kes: number;
             /** Revenue By Method */
             revenue_by_method: {
                 [key: string]: number;

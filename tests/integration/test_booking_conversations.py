@@ -254,6 +254,18 @@ def test_cancelling_early_refunds_the_deposit_and_late_keeps_it(
         "cancelled",
         "refund_due",
     )
+    # the owner gives the deposit back: revenue drops by it, and it shows among the refunds
+    from tests.integration.test_reaching_customers import Admin
+    from tulia.admin.api import build_admin_api
+    from tulia.admin.common import AdminDeps
+    from tulia.store.audit import AuditRepo
+    from tulia.store.stats import StatsRepo
+
+    owner = Admin(build_admin_api(AdminDeps(seeded, AuditRepo(seeded.db), stats=StatsRepo(seeded.db))), SALON)
+    before = owner("GET", "/admin/analytics")[1]
+    assert owner("POST", f"/admin/bookings/{ref}/refunded", {"note": "M-Pesa reversal QX2"})[0] == 200
+    after = owner("GET", "/admin/analytics")[1]
+    assert (after["refunds_kes"] - before["refunds_kes"], before["revenue_kes"] - after["revenue_kes"]) == (450, 450)
     late = _paid_pedicure(chat, seeded, daraja, setup, "+254711000614")
     clock.now = datetime(2026, 11, 27, 18, 0, tzinfo=NAIROBI)  # 16 hours before
     asked = late.send("I can't come, please cancel my appointment")
@@ -453,7 +465,11 @@ def test_money_owed_back_refunded_anywhere_is_closed_everywhere(
     order_ref, booking = _late_deposit(chat, seeded, daraja, setup, clock, ("+254711000640", "+254711000641"))
     [owed] = seeded.payments.open_owed_back_of(SALON, order_ref)
     assert (owed.amount, owed.reason, booking.deposit_outcome) == (450, "slot_released", "refund_due")
-    admin = Admin(build_admin_api(AdminDeps(services=seeded, audit=AuditRepo(seeded.db))), SALON)
+    from tulia.store.stats import StatsRepo
+
+    deps = AdminDeps(services=seeded, audit=AuditRepo(seeded.db), stats=StatsRepo(seeded.db))
+    admin = Admin(build_admin_api(deps), SALON)
+    revenue = admin("GET", "/admin/analytics")[1]["revenue_kes"]
     if where == "booking":
         path, body = f"/admin/bookings/{booking.booking_id}/refunded", {"note": "M-Pesa reversal QX1"}
     else:
@@ -464,6 +480,10 @@ def test_money_owed_back_refunded_anywhere_is_closed_everywhere(
     closed = seeded.payments.get_owed_back(SALON, owed.method, owed.provider_ref)
     assert (closed.status, closed.note) == ("refunded", "M-Pesa reversal QX1")
     assert seeded.bookings.get(SALON, booking.booking_id).deposit_outcome == "refunded"
+    analytics = admin("GET", "/admin/analytics")[1]
+    # given back, shown apart; it never was revenue (it came too late to pay for its slot), so revenue stands
+    assert (analytics["refunds_kes"], analytics["revenue_kes"]) == (450, revenue)
+    assert analytics["days"][-1]["refunds_kes"] == 450
     assert admin("GET", "/admin/bookings/refunds")[0] == 200
     refunds = admin("GET", "/admin/bookings/refunds")[1]
     assert booking.booking_id not in {b["booking_id"] for b in refunds}

@@ -131,6 +131,7 @@ function Charts({ a }: { a: Analytics }) {
         <Figure label={t("analytics.conversations")} value={String(a.conversations)} testId="figure-conversations" />
         <Figure label={t("analytics.paidOrders")} value={String(a.orders_paid)} testId="figure-paid" />
         <Figure label={t("analytics.revenue")} value={kes(a.revenue_kes)} testId="figure-revenue" />
+        <Figure label={t("analytics.refunds")} value={kes(a.refunds_kes)} testId="figure-refunds" />
         <Figure label={t("analytics.modelCost")} value={`KES ${a.llm_estimated_cost_kes.toFixed(2)}`} />
       </SimpleGrid>
       <Panel title={t("analytics.conversationsPerDay")}>

@@ -51,7 +51,8 @@ class DayFigures(View):
     conversations: int
     messages: int
     funnel: Funnel
-    revenue_kes: int
+    revenue_kes: int  # paid, less paid deposits given back
+    refunds_kes: int  # every shilling given back that day (deposits and overpayments)
     revenue_by_method: dict[str, int]
     escalations: int
     escalation_rate: float | None
@@ -67,7 +68,8 @@ class Analytics(View):
     orders_created: int
     orders_paid: int
     conversion_rate: float | None  # orders paid / conversations
-    revenue_kes: int
+    revenue_kes: int  # paid, less paid deposits given back (shown apart in refunds_kes)
+    refunds_kes: int
     payments: dict[str, MethodStats]
     escalations: int
     escalation_rate: float | None  # escalations / conversations
@@ -127,7 +129,8 @@ def analytics(stats: StatsRepo, tenant_id: str, start: date, end: date, kes_per_
                 conversations=c.get("Conversations", 0),
                 messages=c.get("Messages", 0),
                 funnel=funnel_of(c),
-                revenue_kes=c.get("RevenueKes", 0),
+                revenue_kes=c.get("RevenueKes", 0) - c.get("RevenueRefundedKes", 0),
+                refunds_kes=c.get("RefundsKes", 0),
                 revenue_by_method=revenue_by_method(c),
                 escalations=c.get("Escalations", 0),
                 escalation_rate=_rate(c.get("Escalations", 0), c.get("Conversations", 0)),
@@ -157,7 +160,8 @@ def analytics(stats: StatsRepo, tenant_id: str, start: date, end: date, kes_per_
         orders_created=totals.get("OrdersCreated", 0),
         orders_paid=totals.get("OrdersPaid", 0),
         conversion_rate=_rate(totals.get("OrdersPaid", 0), conversations),
-        revenue_kes=totals.get("RevenueKes", 0),
+        revenue_kes=totals.get("RevenueKes", 0) - totals.get("RevenueRefundedKes", 0),
+        refunds_kes=totals.get("RefundsKes", 0),
         payments=payments,
         escalations=totals.get("Escalations", 0),
         escalation_rate=_rate(totals.get("Escalations", 0), conversations),

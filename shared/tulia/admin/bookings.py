@@ -21,6 +21,7 @@ from tulia.admin.common import (
     admin_router,
     audit,
     business_day,
+    count_refund,
     customer_briefs,
 )
 from tulia.channel.whatsapp import customer_key
@@ -230,8 +231,11 @@ def refunded(
         deps.services.payments.close_owed_back(
             record, "refunded", now=deps.services.clock(), by=who.actor, note=body.note
         )
-    if not owed:  # cancelled before money owed back had records
+        # a paid deposit due back had counted as revenue; a deposit too late for its slot never had
+        count_refund(deps, who.tenant_id, record.amount, of_revenue=record.reason == "deposit_due_back")
+    if not owed:  # cancelled before money owed back had records: a paid deposit, counted as revenue
         deps.services.bookings.record_refund(booking, deps.services.clock(), by=who.actor, note=body.note)
+        count_refund(deps, who.tenant_id, booking.deposit, of_revenue=True)
     done = deps.services.bookings.get(who.tenant_id, booking_id)
     audit(deps, who, "booking.refunded", booking_id, amount=booking.deposit, note=body.note)
     return views(deps, who.tenant_id, [done])[0]

@@ -15,6 +15,7 @@ from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
 
 from tulia.admin.auth import Principal, principal_of
 from tulia.errors import InvalidInput
+from tulia.observability import logger as log
 from tulia.services import Services
 from tulia.store.audit import AuditRepo
 
@@ -158,3 +159,13 @@ def business_day(day: date | None, field: str) -> date | None:
     if day is not None and not EARLIEST_DAY <= day <= LATEST_DAY:
         raise InvalidInput(f"'{field}' must be between {EARLIEST_DAY} and {LATEST_DAY}.", field=field)
     return day
+
+
+def count_refund(deps: AdminDeps, tenant_id: str, amount: int, *, of_revenue: bool) -> None:
+    """The shop's analytics count money given back (best effort: the refund is recorded regardless)."""
+    if deps.stats is None:
+        return
+    try:
+        deps.stats.record_refund(tenant_id, at=deps.services.clock(), amount=amount, of_revenue=of_revenue)
+    except Exception:  # noqa: BLE001 - a counter never fails the owner's action
+        log.exception("refund not counted in analytics", extra={"tenant_id": tenant_id})

@@ -22,6 +22,7 @@ from tulia.admin.common import (
     admin_router,
     audit,
     business_day,
+    count_refund,
     customer_briefs,
 )
 from tulia.channel.whatsapp import customer_key
@@ -273,6 +274,8 @@ def close_overpayment(
     closed = deps.services.payments.close_owed_back(
         owed, body.outcome, now=deps.services.clock(), by=who.actor, note=body.note
     )
+    if body.outcome == "refunded":
+        count_refund(deps, who.tenant_id, owed.amount, of_revenue=owed.reason == "deposit_due_back")
     audit(deps, who, f"overpayment.{body.outcome}", owed.provider_ref, amount=owed.amount, note=body.note)
     return closed
 

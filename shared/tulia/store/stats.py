@@ -86,6 +86,14 @@ class StatsRepo:
             counts |= {"OrdersPaid": 1, "RevenueKes": amount, f"revenue_kes_{method}": amount}
         self._add(tenant_id, keys.stats_day_sk(day_of(at)), counts, at)
 
+    def record_refund(self, tenant_id: str, *, at: datetime, amount: int, of_revenue: bool) -> None:
+        """Money given back, on the day it was recorded. ``of_revenue``: it had been counted as revenue (a paid
+        deposit returned), so revenue drops by it; money that paid no order (an overpayment) never was."""
+        counts = {"Refunds": 1, "RefundsKes": amount}
+        if of_revenue:
+            counts["RevenueRefundedKes"] = amount
+        self._add(tenant_id, keys.stats_day_sk(day_of(at)), counts, at)
+
     def model_cost_usd(self, tenant_id: str, at: datetime) -> float:
         """What the shop's model calls cost on the day of ``at`` (Nairobi's day), in US dollars."""
         item = self.db.get(STATS, keys.stats_pk(tenant_id), keys.stats_day_sk(day_of(at)), consistent=False)
