@@ -438,3 +438,24 @@ def test_an_erased_customer_leaves_the_books_their_sale_without_number_address_o
     assert words == {"[erased]"}
     assert seeded.customers.find_id_by_phone(SHOP, number) is None  # nothing finds them by their number
     assert admin("GET", f"/admin/customers/{customer_id}")[0] == 404
+
+
+def test_money_given_back_is_told_to_the_customer_once(
+    world: dict[str, Any], chat: Chat, setup: dict[str, Any], clock: Clock
+) -> None:
+    """Issue 33 part 6: recording a refund did not tell the customer."""
+    admin, seeded, pipe = world["admin"], world["seeded"], world["pipe"]
+    ref = paid_order(chat, seeded, setup, "TREF000001")
+    due = seeded.orders.get(SHOP, ref).totals.total
+    # the customer pays again by Paybill: money owed back, for the owner to give back
+    assert c2b(setup, seeded, "confirmation", c2b_body(ref, f"{due}.00", trans_id="TREF000002"))["ResultCode"] == 0
+    customer_wrote(seeded, clock.now)
+    pipe.run_agent()  # the receipts
+    [owed] = seeded.payments.open_owed_back_of(SHOP, ref)
+    before = len(sent_to(pipe.graph))
+    path = f"/admin/payments/overpayments/{owed.method}/{owed.provider_ref}/close"
+    assert admin("POST", path, {"outcome": "refunded", "note": "M-Pesa reversal"})[0] == 200
+    assert admin("POST", path, {"outcome": "refunded", "note": "M-Pesa reversal"})[0] == 200  # asked again: once
+    pipe.run_agent()
+    told = [shown(pipe.graph, p) for p in sent_to(pipe.graph)[before:]]
+    assert told == [f"We have sent back KES {due:,} for your order {ref}. Reply here if you have a question."]

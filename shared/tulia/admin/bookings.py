@@ -24,6 +24,7 @@ from tulia.admin.common import (
     count_refund,
     customer_briefs,
 )
+from tulia.admin.orders import tell_refunded
 from tulia.channel.whatsapp import customer_key
 from tulia.domain.booking import Booking, local
 from tulia.domain.common import NAIROBI
@@ -233,9 +234,12 @@ def refunded(
         )
         # a paid deposit due back had counted as revenue; a deposit too late for its slot never had
         count_refund(deps, who.tenant_id, record.amount, of_revenue=record.reason == "deposit_due_back")
+        tell_refunded(deps, who.tenant_id, record.order_id, record.amount, record.provider_ref)
     if not owed:  # cancelled before money owed back had records: a paid deposit, counted as revenue
         deps.services.bookings.record_refund(booking, deps.services.clock(), by=who.actor, note=body.note)
         count_refund(deps, who.tenant_id, booking.deposit, of_revenue=True)
+        if booking.order_id:
+            tell_refunded(deps, who.tenant_id, booking.order_id, booking.deposit, booking.booking_id)
     done = deps.services.bookings.get(who.tenant_id, booking_id)
     audit(deps, who, "booking.refunded", booking_id, amount=booking.deposit, note=body.note)
     return views(deps, who.tenant_id, [done])[0]

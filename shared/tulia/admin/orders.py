@@ -164,6 +164,16 @@ def to_agent(deps: AdminDeps, order: Order, dedup: str, body: dict[str, Any]) ->
     )
 
 
+def tell_refunded(deps: AdminDeps, tenant_id: str, order_id: str, amount: int, ref: str) -> None:
+    """Money given back is told to its customer (in their language; the order_update template outside the window)."""
+    try:
+        order = deps.services.orders.get(tenant_id, order_id)
+    except NotFound:
+        return
+    notice = {"kind": "order_update", "event": "refunded", "amount": amount, "ref": ref}
+    to_agent(deps, order, f"refund-{order_id}-{ref}", notice)
+
+
 def tell_customer(deps: AdminDeps, order: Order, event: str) -> None:
     to_agent(deps, order, f"upd-{order.order_id}-{event}", {"kind": "order_update", "event": event})
 
@@ -276,6 +286,7 @@ def close_overpayment(
     )
     if body.outcome == "refunded":
         count_refund(deps, who.tenant_id, owed.amount, of_revenue=owed.reason == "deposit_due_back")
+        tell_refunded(deps, who.tenant_id, owed.order_id, owed.amount, owed.provider_ref)
     audit(deps, who, f"overpayment.{body.outcome}", owed.provider_ref, amount=owed.amount, note=body.note)
     return closed
 

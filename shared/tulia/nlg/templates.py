@@ -178,6 +178,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "Oda yako {ref} imefikishwa. Asante kwa kununua kutoka {shop}!",
         "sheng": "Order yako {ref} imefika. Asante kwa kushop na {shop}!",
     },
+    "order_update_refunded": {
+        "en": "We have sent back {amount} for your order {ref}. Reply here if you have a question.",
+        "sw": "Tumekurudishia {amount} za oda yako {ref}. Jibu hapa kama una swali.",
+        "sheng": "Tumekurudishia {amount} za order yako {ref}. Jibu hapa kama uko na swali.",
+    },
     "order_update_eta": {"en": "Expected: {eta}.", "sw": "Inatarajiwa: {eta}."},
     "order_update_at": {"en": "at {address}", "sw": "({address})"},
     "order_update_cancelled": {
@@ -872,6 +877,7 @@ ORDER_UPDATE_WORDS: dict[str, dict[str, str]] = {
     "ready_for_pickup": {"en": "is ready for pickup", "sw": "iko tayari kuchukuliwa"},
     "delivered": {"en": "has been delivered", "sw": "imefikishwa"},
     "cancelled": {"en": "has been cancelled", "sw": "imeghairiwa"},
+    "refunded": {"en": "has had {amount} sent back to you", "sw": "imekurudishia {amount}"},
 }
 
 STATUS_WORDS: dict[str, dict[str, str]] = {

@@ -87,7 +87,9 @@ class QueuedTurn:
         if self.payment is not None:
             return f"pay-{self.payment['payment_id']}-{self.payment['status']}"
         if self.notice is not None:
-            return f"upd-{self.notice.get('order_id') or self.notice.get('booking_id')}-{self.notice['event']}"
+            subject = self.notice.get("order_id") or self.notice.get("booking_id")
+            once = f"-{self.notice['ref']}" if self.notice.get("ref") else ""  # e.g. which refund
+            return f"upd-{subject}-{self.notice['event']}{once}"
         return self.messages[-1].message_id
 
     @property

@@ -104,10 +104,12 @@ class News:
             facts["address"] = " " + render(
                 "order_update_at", lang, sheng, address=tenant.text(tenant.pickup.address, lang)
             )
+        if what == "refunded":
+            facts["amount"] = money(int(event.get("amount") or 0))
         message = text(render(f"order_update_{what}", lang, sheng, **facts))
+        happened = word(ORDER_UPDATE_WORDS, what, lang, sheng).replace("{amount}", str(facts.get("amount", "")))
         call = TemplateCall(
-            tenant.messaging.templates.order_update,
-            [greeting_name(customer, lang), order.order_id, word(ORDER_UPDATE_WORDS, what, lang, sheng)],
+            tenant.messaging.templates.order_update, [greeting_name(customer, lang), order.order_id, happened]
         )
 
         def outside_window() -> Delivery:
@@ -122,7 +124,7 @@ class News:
                 "order_ref": order.order_id,
             }
             payloads: list[dict[str, Any]] = []
-            if what != "cancelled" and not customer.notification_prefs.order_updates_whatsapp:
+            if what not in ("cancelled", "refunded") and not customer.notification_prefs.order_updates_whatsapp:
                 note["skipped"] = "order_updates_off"
             else:
                 payloads = self._news(tenant, customer, [message], call, lang, note)
