@@ -1,9 +1,10 @@
-import { Alert, Button, Center, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Center, Group, List, Paper, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate } from "react-router";
 
 import { useAuth } from "../auth";
+import { PASSWORD_RULES, passwordOk, passwordRules, signInProblem } from "../logic/password";
 import { LanguagePicker } from "./common";
 
 export function SignInScreen() {
@@ -18,6 +19,7 @@ export function SignInScreen() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  const rules = passwordRules(newPassword);
   if (session && step === "password") return <Navigate to="/inbox" replace />;
 
   async function submit(event: FormEvent) {
@@ -38,7 +40,8 @@ export function SignInScreen() {
         navigate("/inbox");
       }
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      const known = signInProblem(e);
+      setError(known ? t(known) : e instanceof Error ? e.message : String(e));
     } finally {
       setBusy(false);
     }
@@ -81,6 +84,14 @@ export function SignInScreen() {
                   value={newPassword}
                   onChange={(e) => setNewPassword(e.currentTarget.value)}
                 />
+                <List size="xs" spacing={2} data-testid="password-rules">
+                  {PASSWORD_RULES.map((rule) => (
+                    <List.Item key={rule} c={rules[rule] ? "teal" : "dimmed"} data-met={rules[rule]}>
+                      {rules[rule] ? "✓ " : "○ "}
+                      {t(`signIn.rule.${rule}`)}
+                    </List.Item>
+                  ))}
+                </List>
                 <PasswordInput
                   label={t("signIn.repeat")}
                   autoComplete="new-password"
@@ -95,7 +106,7 @@ export function SignInScreen() {
                 {error}
               </Alert>
             )}
-            <Button type="submit" loading={busy}>
+            <Button type="submit" loading={busy} disabled={step === "new_password" && !passwordOk(newPassword)}>
               {step === "password" ? t("signIn.submit") : t("signIn.saveAndEnter")}
             </Button>
           </Stack>
