@@ -438,12 +438,13 @@ def test_an_offer_made_in_the_console_is_the_offer_the_bot_tells(stack: Stack, b
     page = signed_in(browser, stack, OWNER)
     page.goto(stack.console + "offers")
     page.get_by_role("button", name="New offer").click()
-    page.get_by_label("Offer id").fill("console-week")
     page.get_by_label("Title").fill("Console Week: 15% off chargers")
     page.get_by_label("Coupon code").fill("CONSOLE15")
     page.get_by_label("Value").fill("15")
     page.get_by_role("button", name="Save").click()
-    expect(page.get_by_test_id("offer").filter(has_text="Console Week")).to_contain_text("CONSOLE15")
+    made = page.get_by_test_id("offer").filter(has_text="Console Week")
+    expect(made).to_contain_text("CONSOLE15")
+    expect(made.get_by_test_id("offer-state")).to_have_text("running")  # no id was asked for: one was made
     answer = stack.say("+254711700011", type="text", text="do you have any offers?")
     assert "Console Week" in answer, answer
 

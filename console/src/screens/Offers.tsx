@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { api, describe, type Page } from "../api";
 import { refresh } from "../logic/refresh";
 import { kes } from "../logic/orders";
+import { newId } from "../logic/ids";
 import type { Offer, OfferRow } from "../types";
 import { Guarded } from "./Layout";
 import { Failure, Loading } from "./common";
@@ -82,7 +83,7 @@ function OfferForm({ offer, onDone }: { offer: Offer | null; onDone: () => void 
   const { t } = useTranslation();
   const client = useQueryClient();
   const today = dayjs().format("YYYY-MM-DD");
-  const [id, setId] = useState(offer?.offer_id ?? "");
+  const [id] = useState(offer?.offer_id ?? null); // a new offer's id is made from its title when saved
   const [title, setTitle] = useState(offer?.title ?? "");
   const [code, setCode] = useState(offer?.code ?? "");
   const [kind, setKind] = useState<"percent" | "fixed">(offer?.kind ?? "percent");
@@ -98,7 +99,7 @@ function OfferForm({ offer, onDone }: { offer: Offer | null; onDone: () => void 
   };
   const save = useMutation({
     mutationFn: () =>
-      api<Offer>(`/admin/offers/${encodeURIComponent(id.trim())}`, {
+      api<Offer>(`/admin/offers/${encodeURIComponent(id ?? newId(title))}`, {
         method: "PUT",
         body: {
           ...(offer ?? {}),
@@ -118,10 +119,12 @@ function OfferForm({ offer, onDone }: { offer: Offer | null; onDone: () => void 
       }),
     onSuccess: done,
   });
-  const remove = useMutation({ mutationFn: () => api(`/admin/offers/${encodeURIComponent(id)}`, { method: "DELETE" }), onSuccess: done });
+  const remove = useMutation({
+    mutationFn: () => api(`/admin/offers/${encodeURIComponent(id ?? "")}`, { method: "DELETE" }),
+    onSuccess: done,
+  });
   return (
     <Stack gap="xs">
-      <TextInput label={t("offers.id")} value={id} disabled={!!offer} required onChange={(e) => setId(e.currentTarget.value)} />
       <TextInput label={t("offers.titleField")} value={title} required onChange={(e) => setTitle(e.currentTarget.value)} />
       <TextInput label={t("offers.code")} description={t("offers.codeHelp")} value={code} onChange={(e) => setCode(e.currentTarget.value)} />
       <SegmentedControl
