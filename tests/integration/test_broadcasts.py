@@ -318,3 +318,29 @@ def test_an_outreach_record_that_fails_alone_is_reported_for_retry_and_the_other
     good = json.dumps({"kind": "no_such_work", "tenant_id": SHOP})  # unknown work is logged and dropped: done
     result = agent_app.handle({"Records": [record("m-bad", "{not json"), record("m-good", good)]}, pipe.agent)
     assert result == {"batchItemFailures": [{"itemIdentifier": "m-bad"}]}
+
+
+def test_a_customer_who_never_chose_a_language_gets_the_broadcast_in_the_one_they_last_wrote_in(
+    world: dict[str, Any], shop: Caller
+) -> None:
+    """Issue 33 part 5: broadcasts reached Swahili speakers in English when they never set a preference."""
+    admin, pipe = world["shop"], world["pipe"]
+    phone = "254700100061"
+    pipe.customer_sends(
+        value(text_message("Habari, naomba ofa zenu za wiki hii", mid="wamid.sw1", sender=phone), wa_id=phone)
+    )
+    pipe.run_agent()
+    customer_id = str(shop.ok("customer_get_or_create", phone_e164=f"+{phone}")["customer_id"])
+    shop.ok(
+        "customer_update_preferences",
+        customer_id=customer_id,
+        updates={"marketing_opt_in": True, "offers_whatsapp": True},
+        consent_source="user_message",
+    )
+    assert world["pipe"].agent.services.customers.get(SHOP, customer_id).language_preference is None
+    before = len(pipe.graph.sent)
+    assert admin("POST", "/admin/broadcasts", OFFER)[0] == 200
+    world["outreach"].run()
+    [offer] = [m for m in pipe.graph.sent[before:] if m.to == phone]
+    assert offer.payload["template"]["language"] == {"code": "sw"}
+    assert shown(pipe.graph, offer.payload).startswith("Habari Wanjiku! Wiki hii Duka Bora")

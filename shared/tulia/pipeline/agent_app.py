@@ -187,6 +187,7 @@ def outreach_of(agent: AgentService, alerts: AlertDelivery | None = None) -> Out
         queue=agent.outreach,
         clock=agent.clock,
         alerts=alerts,
+        language_of=agent.news.customer_language,  # the language the customer last wrote in, without a choice
     )
 
 

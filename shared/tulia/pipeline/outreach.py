@@ -22,7 +22,7 @@ from tulia.channel.graph_api import SendFailed, WhatsAppSender
 from tulia.channel.outbound import Outbound, greeting_name
 from tulia.channel.window import TemplateCall
 from tulia.domain.broadcast import NAME_PARAMETER, Broadcast, marketing_opens_at
-from tulia.domain.customer import wants_offers
+from tulia.domain.customer import Customer, wants_offers
 from tulia.domain.order import PAYABLE_STATES
 from tulia.domain.templates import MessageTemplate
 from tulia.domain.tenant import Tenant
@@ -50,6 +50,14 @@ class OutreachService:
     queue: OutreachQueue
     clock: Callable[[], datetime]
     alerts: AlertDelivery | None = None  # staff alerts (Web Push, WhatsApp)
+    # the language a customer gets unasked messages in: their choice, else the one they last wrote in (their
+    # conversation's), else the shop's (the agent's news says it); unset: their choice, else the shop's
+    language_of: Callable[[Tenant, Customer], str] | None = None
+
+    def language(self, tenant: Tenant, customer: Customer) -> str:
+        if self.language_of is not None:
+            return self.language_of(tenant, customer)
+        return customer.language_preference or tenant.languages.default
 
     def run(self, body: dict[str, Any]) -> str:
         kind = body.get("kind")
@@ -112,7 +120,7 @@ class OutreachService:
             return settle("skipped", why="customer erased")
         if not wants_offers(customer):
             return settle("skipped", why="no longer opted in to offers")
-        lang = customer.language_preference or tenant.languages.default
+        lang = self.language(tenant, customer)
         parameters = [greeting_name(customer, lang) if p == NAME_PARAMETER else p for p in broadcast.parameters]
         call = TemplateCall(broadcast.template, parameters, marketing=True)
         delivery = self.outbound.template(tenant, customer, call, lang, templates)
@@ -153,7 +161,7 @@ class OutreachService:
             return "waiting for marketing hours"
         if not self.broadcasts.claim_reminder(tenant_id, order_id, now):
             return "sent before"
-        lang = customer.language_preference or tenant.languages.default
+        lang = self.language(tenant, customer)
         sheng = tenant.languages.sheng_reply_language
         amount = money(order.amount_due)
         message = text(render("unpaid_reminder", lang, sheng, ref=order.order_id, amount=amount))
@@ -207,7 +215,7 @@ class OutreachService:
         claim = f"{booking_id}.{which}.{booking.start.astimezone(UTC):%Y%m%d%H%M}"
         if not self.broadcasts.claim_reminder(tenant_id, claim, now):
             return "sent before"
-        lang = booking.language or customer.language_preference or tenant.languages.default
+        lang = booking.language or self.language(tenant, customer)
         sheng = tenant.languages.sheng_reply_language
         when = slot_when(booking.start, lang, sheng)
         ref = booking.booking_id
