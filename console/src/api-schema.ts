@@ -1075,6 +1075,7 @@ export interface components {
         };
         /** Analytics */
         Analytics: {
+            bookings: components["schemas"]["BookingFigures"];
             /** Conversations */
             conversations: number;
             /** Conversion Rate */
@@ -1207,6 +1208,23 @@ export interface components {
              * Format: date-time
              */
             start: string;
+        };
+        /**
+         * BookingFigures
+         * @description The appointments of the days (by the day they are for): booked (confirmed, done or missed), done, missed,
+         *     cancelled, and the deposits paid for them (a cancelled booking's paid deposit too, kept or given back).
+         */
+        BookingFigures: {
+            /** Booked */
+            booked: number;
+            /** Cancelled */
+            cancelled: number;
+            /** Completed */
+            completed: number;
+            /** Deposits Paid Kes */
+            deposits_paid_kes: number;
+            /** No Shows */
+            no_shows: number;
         };
         /**
          * BookingMark
@@ -1773,6 +1791,7 @@ export interface components {
         };
         /** DayFigures */
         DayFigures: {
+            bookings: components["schemas"]["BookingFigures"];
             /** Conversations */
             conversations: number;
             /**

@@ -277,6 +277,10 @@ def test_cancelling_early_refunds_the_deposit_and_late_keeps_it(
     assert late.send(reply_id=f"bk:cancelyes:{kept.booking_id}").startswith(f"Booking {kept.booking_id} is cancelled.")
     cancelled = seeded.bookings.get(SALON, kept.booking_id)
     assert (cancelled.status, cancelled.deposit_outcome) == ("cancelled", "kept")
+    # the analytics of that Saturday tie to these two bookings: both cancelled, both deposits paid (one given back)
+    day = owner("GET", "/admin/analytics?from=2026-11-28&to=2026-11-28")[1]
+    assert day["bookings"] == {"booked": 0, "completed": 0, "no_shows": 0, "cancelled": 2, "deposits_paid_kes": 900}
+    assert day["days"][0]["bookings"] == day["bookings"]
 
 
 def test_a_deposit_too_late_for_its_time_is_kept_as_money_to_refund_and_said(

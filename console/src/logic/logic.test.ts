@@ -224,6 +224,7 @@ describe("analytics", () => {
       conversion_rate: 0.4,
       revenue_kes: 10000,
       refunds_kes: 0,
+      bookings: { booked: 0, completed: 0, no_shows: 0, cancelled: 0, deposits_paid_kes: 0 },
       payments: {},
       escalations: 3,
       escalation_rate: 0.1,
@@ -238,8 +239,8 @@ describe("analytics", () => {
       funnel,
       revenue_by_method: { mpesa_stk: 10000 },
       days: [
-        { date: "2026-11-25", conversations: 0, messages: 0, funnel: { searches: 0, orders_created: 0, payment_prompts: 0, orders_paid: 0 }, revenue_kes: 0, refunds_kes: 0, revenue_by_method: {}, escalations: 0, escalation_rate: null, llm_cost_kes: 0 },
-        { date: "2026-11-26", conversations: 12, messages: 50, funnel, revenue_kes: 10000, refunds_kes: 0, revenue_by_method: { mpesa_stk: 8000, pesapal: 2000 }, escalations: 3, escalation_rate: 0.25, llm_cost_kes: 3.2 },
+        { date: "2026-11-25", conversations: 0, messages: 0, funnel: { searches: 0, orders_created: 0, payment_prompts: 0, orders_paid: 0 }, revenue_kes: 0, refunds_kes: 0, revenue_by_method: {}, escalations: 0, escalation_rate: null, llm_cost_kes: 0, bookings: { booked: 0, completed: 0, no_shows: 0, cancelled: 0, deposits_paid_kes: 0 } },
+        { date: "2026-11-26", conversations: 12, messages: 50, funnel, revenue_kes: 10000, refunds_kes: 0, revenue_by_method: { mpesa_stk: 8000, pesapal: 2000 }, escalations: 3, escalation_rate: 0.25, llm_cost_kes: 3.2, bookings: { booked: 0, completed: 0, no_shows: 0, cancelled: 0, deposits_paid_kes: 0 } },
       ],
     };
     expect(funnelRows(a)).toEqual([

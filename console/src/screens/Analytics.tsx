@@ -132,6 +132,14 @@ function Charts({ a }: { a: Analytics }) {
         <Figure label={t("analytics.paidOrders")} value={String(a.orders_paid)} testId="figure-paid" />
         <Figure label={t("analytics.revenue")} value={kes(a.revenue_kes)} testId="figure-revenue" />
         <Figure label={t("analytics.refunds")} value={kes(a.refunds_kes)} testId="figure-refunds" />
+        {a.bookings.booked + a.bookings.cancelled > 0 && (
+          <>
+            <Figure label={t("analytics.booked")} value={String(a.bookings.booked)} testId="figure-booked" />
+            <Figure label={t("analytics.noShows")} value={String(a.bookings.no_shows)} testId="figure-no-shows" />
+            <Figure label={t("analytics.cancelledBookings")} value={String(a.bookings.cancelled)} testId="figure-cancelled" />
+            <Figure label={t("analytics.deposits")} value={kes(a.bookings.deposits_paid_kes)} testId="figure-deposits" />
+          </>
+        )}
         <Figure label={t("analytics.modelCost")} value={`KES ${a.llm_estimated_cost_kes.toFixed(2)}`} />
       </SimpleGrid>
       <Panel title={t("analytics.conversationsPerDay")}>

@@ -1,14 +1,16 @@
 """Analytics for a date range (Nairobi calendar days): conversations, messages, orders created and
 paid, conversion, revenue, payment success by method, escalations and their reasons, searches that
 found nothing, and the LLM's calls, tokens and estimated cost. Owner only. Read from the daily
-counters the agent keeps (:mod:`tulia.store.stats`): one query per request, whatever the range."""
+counters the agent keeps (:mod:`tulia.store.stats`): one query per request, whatever the range; and, for shops
+that book, the appointments of those days as the appointment book has them (one more query)."""
 
-from datetime import date, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from tulia.admin.common import Deps, Owner, View, admin_router, business_day
+from tulia.domain.booking import Booking
 from tulia.domain.common import NAIROBI
 from tulia.errors import InvalidInput
 from tulia.store.stats import StatsRepo
@@ -46,6 +48,33 @@ class Funnel(View):
     orders_paid: int
 
 
+class BookingFigures(View):
+    """The appointments of the days (by the day they are for): booked (confirmed, done or missed), done, missed,
+    cancelled, and the deposits paid for them (a cancelled booking's paid deposit too, kept or given back)."""
+
+    booked: int
+    completed: int
+    no_shows: int
+    cancelled: int
+    deposits_paid_kes: int
+
+
+def booking_figures(bookings: list[Booking]) -> BookingFigures:
+    booked = [b for b in bookings if b.status in ("confirmed", "completed", "no_show")]
+    cancelled = [b for b in bookings if b.status == "cancelled"]
+    paid_back_or_kept = ("kept", "refund_due", "refunded", "applied", "moved")
+    deposits = sum(b.deposit for b in booked) + sum(
+        b.deposit for b in cancelled if b.deposit_outcome in paid_back_or_kept
+    )
+    return BookingFigures(
+        booked=len(booked),
+        completed=sum(b.status == "completed" for b in bookings),
+        no_shows=sum(b.status == "no_show" for b in bookings),
+        cancelled=len(cancelled),
+        deposits_paid_kes=deposits,
+    )
+
+
 class DayFigures(View):
     date: date
     conversations: int
@@ -57,6 +86,7 @@ class DayFigures(View):
     escalations: int
     escalation_rate: float | None
     llm_cost_kes: float
+    bookings: BookingFigures
 
 
 class Analytics(View):
@@ -83,6 +113,7 @@ class Analytics(View):
     tool_errors: int
     funnel: Funnel
     revenue_by_method: dict[str, int]
+    bookings: BookingFigures  # appointments of the range's days (zeros for a shop that does not book)
     days: list[DayFigures]  # every day of the range, oldest first (days without activity are zeros)
 
 
@@ -111,7 +142,17 @@ def kes(micro_usd: int, kes_per_usd: float) -> float:
     return round(micro_usd / 1_000_000 * kes_per_usd, 2)
 
 
-def analytics(stats: StatsRepo, tenant_id: str, start: date, end: date, kes_per_usd: float = 129.0) -> Analytics:
+def analytics(
+    stats: StatsRepo,
+    tenant_id: str,
+    start: date,
+    end: date,
+    kes_per_usd: float = 129.0,
+    bookings: list[Booking] | None = None,
+) -> Analytics:
+    by_start: dict[date, list[Booking]] = {}
+    for booking in bookings or []:
+        by_start.setdefault(booking.start.astimezone(NAIROBI).date(), []).append(booking)
     totals: dict[str, int] = {}
     by_day: dict[str, dict[str, int]] = {}
     for item in stats.days(tenant_id, start, end):
@@ -135,6 +176,7 @@ def analytics(stats: StatsRepo, tenant_id: str, start: date, end: date, kes_per_
                 escalations=c.get("Escalations", 0),
                 escalation_rate=_rate(c.get("Escalations", 0), c.get("Conversations", 0)),
                 llm_cost_kes=kes(c.get("LlmCostMicroUsd", 0), kes_per_usd),
+                bookings=booking_figures(by_start.get(day, [])),
             )
         )
     conversations = totals.get("Conversations", 0)
@@ -179,6 +221,7 @@ def analytics(stats: StatsRepo, tenant_id: str, start: date, end: date, kes_per_
         tool_errors=totals.get("ToolErrors", 0),
         funnel=funnel_of(totals),
         revenue_by_method=revenue_by_method(totals),
+        bookings=booking_figures(bookings or []),
         days=days,
     )
 
@@ -200,4 +243,10 @@ def get_analytics(
         raise InvalidInput("'to' is before 'from'.", field="to")
     if end - start > timedelta(days=MAX_RANGE_DAYS):
         raise InvalidInput(f"At most {MAX_RANGE_DAYS} days at a time.", field="to")
-    return analytics(deps.stats, who.tenant_id, start, end, deps.kes_per_usd)
+    bookings = None
+    if deps.services.tenants.get(who.tenant_id).bookings is not None:  # a shop that books
+        first = datetime.combine(start, time(0), NAIROBI)
+        bookings = deps.services.bookings.list_between(
+            who.tenant_id, first, first + timedelta(days=(end - start).days + 1)
+        )
+    return analytics(deps.stats, who.tenant_id, start, end, deps.kes_per_usd, bookings)
