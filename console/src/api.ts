@@ -99,3 +99,20 @@ export function describe(error: unknown): string {
   }
   return error instanceof Error ? error.message : String(error);
 }
+
+/** Save what a route answers as a file (a CSV download), with the signed-in person's token. */
+export async function download(path: string, query: Query, filename: string): Promise<void> {
+  const token = await idToken();
+  const response = await fetch(config().apiBase + withQuery(path, query), {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+  });
+  if (!response.ok) throw new ApiError(response.status, String(response.status), response.statusText);
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(url);
+}

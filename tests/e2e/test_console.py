@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 from datetime import date, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -356,6 +357,11 @@ def test_every_screen_at_laptop_size(stack: Stack, browser: Any) -> None:
     expect(page.get_by_test_id("figure-conversations")).to_have_text("0")
     page.get_by_text("7 days").click()
     expect(page.get_by_test_id("figure-conversations")).not_to_have_text("0")
+    with page.expect_download() as saved:  # the same days as a spreadsheet
+        page.get_by_role("button", name="Download the days (CSV)").click()
+    sheet = Path(saved.value.path()).read_text().splitlines()
+    assert sheet[0].startswith("date,conversations,messages,searches,orders_created")
+    assert len(sheet) == 1 + 7  # a row per day of the week
     assert page.errors == []
 
 

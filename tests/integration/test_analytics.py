@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 from tests.conftest import Clock
 from tulia.admin.analytics import analytics
+from tulia.domain.common import NAIROBI
 from tulia.services import Services
 from tulia.store.stats import StatsRepo
 
@@ -59,3 +60,41 @@ def test_a_day_of_turns_and_payments_adds_up(services: Services, clock: Clock) -
     assert a.tool_errors == 1
     assert analytics(stats, "demo-shop", date(2026, 11, 24), date(2026, 11, 30)).turns == 0  # other days
     assert analytics(stats, "demo-salon", day, day).orders_created == 1  # another shop's counters are its own
+
+
+def test_the_days_download_as_a_spreadsheet_with_the_figures_of_the_screen(seeded: Services, clock: Clock) -> None:
+    import csv
+    import io
+
+    from tests.integration.test_webhook import api_event
+    from tulia.admin.api import build_admin_api
+    from tulia.admin.common import AdminDeps
+    from tulia.pipeline import admin_app
+    from tulia.store.audit import AuditRepo
+
+    services = seeded
+    stats = StatsRepo(services.db)
+    stats.record_payment("demo-shop", at=clock(), method="mpesa_stk", status="paid", amount=2500)
+    stats.record_refund("demo-shop", at=clock(), amount=400, of_revenue=False)
+    api = build_admin_api(AdminDeps(services=services, audit=AuditRepo(services.db), stats=stats))
+    today = clock().astimezone(NAIROBI).date()
+    days = {"from": (today - timedelta(days=1)).isoformat(), "to": today.isoformat()}
+    event = api_event("GET", path="/admin/analytics.csv", params=days)
+    claims = {
+        "sub": "u-owner",
+        "email": "owner@shop.example",
+        "custom:tenant_id": "demo-shop",
+        "cognito:groups": "[owner]",
+    }
+    event["requestContext"]["authorizer"] = {"jwt": {"claims": claims, "scopes": None}}
+    response = admin_app.handle(event, api)
+    assert response["statusCode"] == 200
+    assert response["headers"]["Content-Type"].startswith("text/csv")
+    assert response["headers"]["Content-Disposition"].startswith('attachment; filename="tulia-demo-shop-')
+    rows = list(csv.DictReader(io.StringIO(response["body"])))
+    assert [r["date"] for r in rows] == [(today - timedelta(days=1)).isoformat(), today.isoformat()]
+    assert (rows[1]["orders_paid"], rows[1]["revenue_kes"], rows[1]["refunds_kes"]) == ("1", "2500", "400")
+    assert rows[0]["revenue_kes"] == "0"
+    agent_claims = {**claims, "cognito:groups": "[agent]"}
+    event["requestContext"]["authorizer"] = {"jwt": {"claims": agent_claims, "scopes": None}}
+    assert admin_app.handle(event, api)["statusCode"] == 403  # the owner's figures

@@ -1,10 +1,10 @@
-import { Card, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Button, Card, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type uPlot from "uplot";
 
-import { api } from "../api";
+import { api, download } from "../api";
 import { dailySeries, funnelRows, rangeOf, type RangePreset } from "../logic/analytics";
 import { kes } from "../logic/orders";
 import type { Analytics } from "../types";
@@ -85,6 +85,15 @@ function AnalyticsView() {
             }
           }}
         />
+      </Group>
+      <Group>
+        <Button
+          variant="light"
+          size="xs"
+          onClick={() => void download("/admin/analytics.csv", range, `tulia-${range.from}-${range.to}.csv`)}
+        >
+          {t("analytics.download")}
+        </Button>
       </Group>
       {data.isPending && <Loading />}
       {data.error && <Failure error={data.error} />}

@@ -4,9 +4,12 @@ found nothing, and the LLM's calls, tokens and estimated cost. Owner only. Read 
 counters the agent keeps (:mod:`tulia.store.stats`): one query per request, whatever the range; and, for shops
 that book, the appointments of those days as the appointment book has them (one more query)."""
 
+import csv
+import io
 from datetime import date, datetime, time, timedelta
 from typing import Annotated, Any
 
+from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from tulia.admin.common import Deps, Owner, View, admin_router, business_day
@@ -236,6 +239,68 @@ def get_analytics(
     date_from: Annotated[date | None, Query(alias="from", description="first day, default today")] = None,
     date_to: Annotated[date | None, Query(alias="to", description="last day, default the first")] = None,
 ) -> Analytics:
+    return figures(who, deps, date_from, date_to)
+
+
+CSV_COLUMNS = (
+    "date",
+    "conversations",
+    "messages",
+    "searches",
+    "orders_created",
+    "payment_prompts",
+    "orders_paid",
+    "revenue_kes",
+    "refunds_kes",
+    "escalations",
+    "model_cost_kes",
+    "appointments",
+    "no_shows",
+    "cancelled_appointments",
+    "deposits_paid_kes",
+)
+
+
+def csv_of(report: Analytics) -> str:
+    """One row per day, the figures the analytics screen shows (a spreadsheet opens it as it is)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for d in report.days:
+        f, b = d.funnel, d.bookings
+        writer.writerow(
+            [
+                *(d.date.isoformat(), d.conversations, d.messages, f.searches, f.orders_created, f.payment_prompts),
+                *(f.orders_paid, d.revenue_kes, d.refunds_kes, d.escalations, f"{d.llm_cost_kes:.2f}"),
+                *(b.booked, b.no_shows, b.cancelled, b.deposits_paid_kes),
+            ]
+        )
+    return out.getvalue()
+
+
+@router.get(
+    "/admin/analytics.csv",
+    tags=["analytics"],
+    summary="The analytics of a range of days as a spreadsheet (CSV, one row per day)",
+    response_description="text/csv",
+)
+def get_analytics_csv(
+    who: Owner,
+    deps: Deps,
+    date_from: Annotated[date | None, Query(alias="from", description="first day, default today")] = None,
+    date_to: Annotated[date | None, Query(alias="to", description="last day, default the first")] = None,
+) -> Response[str]:
+    report = figures(who, deps, date_from, date_to)
+    name = f"tulia-{who.tenant_id}-{report.date_from.isoformat()}-{report.date_to.isoformat()}.csv"
+    return Response(
+        200,
+        "text/csv; charset=utf-8",
+        csv_of(report),
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+def figures(who: Owner, deps: Deps, date_from: date | None, date_to: date | None) -> Analytics:
     today = deps.services.clock().astimezone(NAIROBI).date()
     start = business_day(date_from, "from") or today
     end = business_day(date_to, "to") or (start if date_from else today)
