@@ -541,6 +541,12 @@ def test_the_salon_sees_a_whatsapp_booking_blocks_time_and_cancels_it(stack: Sta
     offered = stack.say("+254711700021", salon, type="text", text=f"A pedicure on {day.day}/{day.month} at 4pm please")
     assert "16:00" not in offered.split("\n")[1], offered  # the nearest free times, not the blocked hour
     shot(page, "bookings-phone")
+    # moved by the salon (staff may move a booking at any time): the customer is told on WhatsApp
+    booking.get_by_role("button", name="Move").click()
+    booking.get_by_label("New time").fill("12:00")
+    booking.get_by_role("button", name="Move the booking (the customer is told)").click()
+    expect(booking).to_contain_text("12:00–12:30")
+    wait_for(lambda: any("has moved your Kids' Haircut" in m and "12:00" in m for m in stack.shop_texts(phone, salon)))
     # cancelled by the salon: the customer is told on WhatsApp
     booking.get_by_role("button", name="Cancel").click()
     booking.get_by_role("button", name="Cancel the booking (the customer is told)").click()

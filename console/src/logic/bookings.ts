@@ -63,7 +63,7 @@ function isClosed(e: Entry): boolean {
   return e.kind === "booking" && ["cancelled", "expired"].includes(e.booking.status_now);
 }
 
-export type BookingAction = "completed" | "no_show" | "cancel";
+export type BookingAction = "completed" | "no_show" | "move" | "cancel";
 
 /** What staff may do to a booking now: mark it after its start, cancel it while it is open. */
 export function bookingActions(booking: Booking, now: Date = new Date()): BookingAction[] {
@@ -72,5 +72,5 @@ export function bookingActions(booking: Booking, now: Date = new Date()): Bookin
   if (booking.status_now === "confirmed" && now.getTime() >= Date.parse(booking.start)) {
     return ["completed", "no_show", "cancel"];
   }
-  return ["cancel"];
+  return booking.status_now === "confirmed" ? ["move", "cancel"] : ["cancel"]; // staff move one at any time
 }

@@ -303,7 +303,7 @@ describe("the appointment book", () => {
     const before = new Date("2026-11-28T06:00:00Z");
     const after = new Date("2026-11-28T07:30:00Z");
     const b = booking("BK-1", "akinyi", "2026-11-28T10:00:00+03:00");
-    expect(bookingActions(b, before)).toEqual(["cancel"]);
+    expect(bookingActions(b, before)).toEqual(["move", "cancel"]);
     expect(bookingActions(b, after)).toEqual(["completed", "no_show", "cancel"]);
     expect(bookingActions(booking("BK-2", "akinyi", "2026-11-28T10:00:00+03:00", "held"), after)).toEqual(["cancel"]);
     expect(bookingActions(booking("BK-3", "akinyi", "2026-11-28T10:00:00+03:00", "cancelled"), after)).toEqual([]);

@@ -127,6 +127,17 @@ function BookingCard({ booking }: { booking: Booking }) {
       void refresh(client, ["refunds"]);
     },
   });
+  const [moving, setMoving] = useState(false);
+  const [moveDay, setMoveDay] = useState(eatDay(booking.start));
+  const [moveAt, setMoveAt] = useState(eatClock(booking.start));
+  const move = useMutation({
+    mutationFn: () =>
+      api<Booking>(`/admin/bookings/${booking.booking_id}/move`, { method: "POST", body: { start: eatIso(moveDay, moveAt) } }),
+    onSuccess: () => {
+      setMoving(false);
+      void refresh(client, ["bookings"]);
+    },
+  });
   const closed = ["cancelled", "expired"].includes(booking.status_now);
   const paid = booking.deposit > 0 && booking.status !== "held";
   return (
@@ -156,7 +167,13 @@ function BookingCard({ booking }: { booking: Booking }) {
       </Text>
       <Group gap="xs" mt="xs">
         {bookingActions(booking).map((a) =>
-          a === "cancel" ? (
+          a === "move" ? (
+            !moving && (
+              <Button key={a} size="xs" variant="light" onClick={() => setMoving(true)}>
+                {t("bookings.move")}
+              </Button>
+            )
+          ) : a === "cancel" ? (
             !cancelling && (
               <Button key={a} size="xs" variant="light" color="red" onClick={() => setCancelling(true)}>
                 {t("bookings.cancel")}
@@ -169,6 +186,27 @@ function BookingCard({ booking }: { booking: Booking }) {
           ),
         )}
       </Group>
+      {moving && (
+        <Stack gap="xs" mt="xs">
+          <Group gap="xs" grow>
+            <TextInput size="xs" type="date" label={t("bookings.newDay")} value={moveDay} onChange={(e) => setMoveDay(e.currentTarget.value)} />
+            <TextInput size="xs" type="time" step={900} label={t("bookings.newTime")} value={moveAt} onChange={(e) => setMoveAt(e.currentTarget.value)} />
+          </Group>
+          <Group gap="xs">
+            <Button size="xs" onClick={() => move.mutate()} loading={move.isPending} disabled={!moveDay || !moveAt}>
+              {t("bookings.confirmMove")}
+            </Button>
+            <Button size="xs" variant="default" onClick={() => setMoving(false)}>
+              {t("bookings.keep")}
+            </Button>
+          </Group>
+          {move.error && (
+            <Alert color="red" role="alert">
+              {describe(move.error)}
+            </Alert>
+          )}
+        </Stack>
+      )}
       {cancelling && (
         <Stack gap="xs" mt="xs">
           {paid && (
