@@ -199,3 +199,19 @@ def test_alert_choices_are_checked_and_a_device_must_be_a_push_service(office: O
     ask_for_a_person(office, name="Baraka")
     office.deliver()
     assert [m["title"] for m in office.push.messages_to(phone)] == ["Baraka anasubiri mtu"]
+
+
+def test_the_feed_finds_alerts_by_the_moment_whatever_the_offset_of_the_clock(seeded: Services) -> None:
+    """The feed's keys are times that sort as strings: written and read in UTC, a question asked in the shop's
+    time (+03:00) still finds an alert written in UTC."""
+    from datetime import UTC
+
+    from tulia.domain.alerts import handoff_alert
+    from tulia.store.alerts import AlertRepo
+
+    repo = AlertRepo(seeded.db)
+    assert repo.record(handoff_alert(SHOP, "HND-TZ001", None, datetime(2026, 11, 27, 20, 30, tzinfo=UTC)))
+    assert not repo.record(handoff_alert(SHOP, "HND-TZ001", None, datetime(2026, 11, 27, 20, 31, tzinfo=UTC)))
+    since_ten_in_nairobi = datetime(2026, 11, 27, 22, 0, tzinfo=NAIROBI)  # 19:00 UTC: before the alert
+    assert [a.subject for a in repo.since(SHOP, since_ten_in_nairobi)] == ["HND-TZ001"]
+    assert repo.since(SHOP, datetime(2026, 11, 27, 23, 45, tzinfo=NAIROBI)) == []  # 20:45 UTC: after it

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pydantic import Field
@@ -64,7 +64,7 @@ class AlertRepo:
                             "item": to_item(
                                 alert,
                                 pk=pk,
-                                sk=keys.alert_at_sk(alert.at.isoformat(), alert.alert_id),
+                                sk=keys.alert_at_sk(alert.at.astimezone(UTC).isoformat(), alert.alert_id),
                                 expires_at=expires,
                             ),
                         }
@@ -101,7 +101,8 @@ class AlertRepo:
             MESSAGES,
             keys.alerts_pk(tenant_id),
             limit=limit,
-            sk_between=(keys.ALERT_AT_PREFIX + after.isoformat(), keys.ALERT_AT_PREFIX + "~"),
+            # the feed's keys are UTC times: they sort as strings
+            sk_between=(keys.ALERT_AT_PREFIX + after.astimezone(UTC).isoformat(), keys.ALERT_AT_PREFIX + "~"),
             forward=False,
         )
         return [a for a in (from_item(StaffAlert, i) for i in page.items) if a.at > after]
