@@ -2209,6 +2209,8 @@ export interface components {
             roles: string[];
             /** Shop Name */
             shop_name: string;
+            /** Takes Bookings */
+            takes_bookings: boolean;
             /** Tenant Id */
             tenant_id: string;
         };

@@ -348,6 +348,10 @@ def test_every_screen_at_laptop_size(stack: Stack, browser: Any) -> None:
         page.wait_for_load_state("networkidle")
         expect(page.get_by_role("alert")).to_have_count(0)
         shot(page, f"{screen}-laptop")
+    # an electronics shop sells no services with a time: no appointment book in its menu, and said so if opened
+    expect(page.locator("nav").get_by_text("Bookings", exact=True)).to_have_count(0)
+    page.goto(stack.console + "bookings")
+    expect(page.get_by_test_id("no-bookings")).to_be_visible()
     page.goto(stack.console + "analytics")
     expect(page.get_by_test_id("figure-conversations")).not_to_have_text("0")
     for chart in ("conversations", "funnel", "revenue", "handover", "cost"):  # drawn by the chart library
@@ -521,6 +525,8 @@ def test_the_salon_sees_a_whatsapp_booking_blocks_time_and_cancels_it(stack: Sta
     assert "15:00" in summary, summary
     assert "Booked!" in stack.say(phone, salon, type="text", text="yes")
     page = signed_in(browser, stack, SALON_OWNER, viewport=PHONE)
+    page.get_by_role("button", name="Menu").click()
+    expect(page.locator("nav").get_by_text("Bookings", exact=True)).to_be_visible()  # a salon has its book
     page.goto(stack.console + "bookings")
     page.get_by_label("Day").fill(day.isoformat())
     booking = page.get_by_test_id("booking").filter(has_text="Njeri Mwangi")

@@ -7,7 +7,7 @@ import { api, describe } from "../api";
 import { refresh } from "../logic/refresh";
 import { bookingActions, columns, eatClock, eatDay, eatIso, shiftDay, todayInNairobi } from "../logic/bookings";
 import { kes } from "../logic/orders";
-import type { BlockedTime, Booking, Calendar, CustomerChange } from "../types";
+import type { BlockedTime, Booking, Calendar, CustomerChange, Me } from "../types";
 import { Guarded } from "./Layout";
 import { Ago, Failure, Loading, StatusBadge } from "./common";
 
@@ -22,6 +22,19 @@ export function BookingsScreen() {
 /** The appointment book: one day, a column per staff member (stacked on a phone), time blocked off,
  * and the deposits due back. Refreshed every 15 seconds: customers book on WhatsApp meanwhile. */
 function Bookings() {
+  const { t } = useTranslation();
+  const me = useQuery({ queryKey: ["me"], queryFn: () => api<Me>("/admin/me") });
+  if (me.data && !me.data.takes_bookings) {
+    return (
+      <Text c="dimmed" data-testid="no-bookings">
+        {t("bookings.none")}
+      </Text>
+    );
+  }
+  return <Book />;
+}
+
+function Book() {
   const { t } = useTranslation();
   const [day, setDay] = useState(todayInNairobi());
   const calendar = useQuery({

@@ -64,7 +64,7 @@ export function Layout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs">
-        {SCREENS.filter((s) => mayOpen(session.roles, s)).map((s) => (
+        {SCREENS.filter((s) => mayOpen(session.roles, s) && (s !== "bookings" || me.data?.takes_bookings !== false)).map((s) => (
           <NavLink
             key={s}
             label={t(`nav.${s}`)}

@@ -34,6 +34,7 @@ class Me(View):
     roles: list[str]
     languages: list[str]
     default_language: str
+    takes_bookings: bool  # the shop sells services with a time (or has an appointment book): the Bookings screen
 
 
 class InviteBody(View):
@@ -152,6 +153,8 @@ def me(who: Staff, deps: Deps) -> Me:
         roles=sorted(who.roles),
         languages=list(tenant.languages.allowed),
         default_language=tenant.languages.default,
+        takes_bookings=tenant.bookings is not None
+        or bool(deps.services.catalog_indexes.get(tenant.tenant_id, tenant.catalog_version).service_terms),
     )
 
 
