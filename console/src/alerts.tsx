@@ -28,6 +28,8 @@ export function useUnread(enabled: boolean): AlertFeed["unread"] {
     queryKey: ["alerts"],
     queryFn: () => api<AlertFeed>("/admin/alerts", { query: { limit: 10 } }),
     refetchInterval: POLL_MS,
+    // on in a background tab too: the tab's title and the app badge are how a waiting customer is noticed there
+    refetchIntervalInBackground: true,
     enabled,
   });
   const unread = feed.data?.unread ?? {};
