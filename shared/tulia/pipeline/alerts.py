@@ -11,12 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from tulia.channel.graph_api import SendFailed, WhatsAppSender
 from tulia.channel.webpush import PushFailed, PushGone, WebPushSender
 from tulia.channel.window import TemplateCall, as_template
 from tulia.domain.alerts import AlertPreferences, StaffAlert, alert_words, kinds_for_role
+from tulia.domain.templates import MessageTemplate
+from tulia.domain.tenant import Tenant
 from tulia.observability import logger as log
 from tulia.services import Services
 from tulia.store.alerts import AlertRepo
@@ -57,6 +60,8 @@ class AlertDelivery:
         staff = StaffRepo(self.services.db).list(tenant_id)
         preferences = self.repo.everyones_preferences(tenant_id)
         devices = self.repo.devices(tenant_id)
+        # the shop and its templates, read once for everyone told on WhatsApp (and not at all when nobody is)
+        shop = cache(lambda: (self.services.tenants.get(tenant_id), TemplateRepo(self.services.db).list(tenant_id)))
         done = Delivered()
         for member in staff:
             if alert.kind not in kinds_for_role(member.role):
@@ -66,7 +71,7 @@ class AlertDelivery:
                 for device in (d for d in devices if d.email == member.email):
                     self._push(alert, mine, device, done)
             if alert.kind in mine.whatsapp and mine.whatsapp_number and not mine.quiet_at(self.clock()):
-                self._whatsapp(alert, mine, done)
+                self._whatsapp(alert, mine, done, *shop())
         return str(done)
 
     def message(self, alert: StaffAlert, preferences: AlertPreferences) -> dict[str, Any]:
@@ -95,16 +100,22 @@ class AlertDelivery:
         except Exception:  # noqa: BLE001 - one device (a bad endpoint, say) never stops the others
             log.exception("an alert could not be pushed", extra={"tenant_id": alert.tenant_id})
 
-    def _whatsapp(self, alert: StaffAlert, preferences: AlertPreferences, done: Delivered) -> None:
+    def _whatsapp(
+        self,
+        alert: StaffAlert,
+        preferences: AlertPreferences,
+        done: Delivered,
+        tenant: Tenant,
+        templates: list[MessageTemplate],
+    ) -> None:
         assert preferences.whatsapp_number is not None
-        tenant = self.services.tenants.get(alert.tenant_id)
         title, detail = alert_words(alert, preferences.language)
         call = TemplateCall(
             tenant.messaging.templates.staff_alert, [f"{title}. {detail}", self.console_url + alert.path]
         )
         delivery = as_template(
             call,
-            TemplateRepo(self.services.db).list(tenant.tenant_id),
+            templates,
             lang=preferences.language,
             default_lang=tenant.languages.default,
             to={"to": preferences.whatsapp_number},
