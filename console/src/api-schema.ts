@@ -420,6 +420,108 @@ export interface paths {
         patch: operations["patch_item_admin_catalog_items__item_id__patch"];
         trace?: never;
     };
+    "/admin/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every conversation, newest first */
+        get: operations["list_conversations_admin_conversations_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/conversations/{customer_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One conversation and its customer */
+        get: operations["get_conversation_admin_conversations__customer_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/conversations/{customer_id}/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Older messages, oldest first */
+        get: operations["older_entries_admin_conversations__customer_id__entries_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/conversations/{customer_id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a private note */
+        post: operations["add_note_admin_conversations__customer_id__notes_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/conversations/{customer_id}/notes/{note_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a note (its author or an owner) */
+        delete: operations["delete_note_admin_conversations__customer_id__notes__note_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/conversations/{customer_id}/take": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take the conversation over from the bot (you reply; resolve the ticket to hand it back) */
+        post: operations["take_over_admin_conversations__customer_id__take_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/customers": {
         parameters: {
             query?: never;
@@ -919,6 +1021,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/quick-replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shop's quick replies */
+        get: operations["get_quick_replies_admin_quick_replies_get"];
+        /** Set the shop's quick replies */
+        put: operations["put_quick_replies_admin_quick_replies_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/staff": {
         parameters: {
             query?: never;
@@ -1225,6 +1345,19 @@ export interface components {
              * Format: date-time
              */
             start: string;
+        };
+        /** BookingBrief */
+        BookingBrief: {
+            /** Booking Id */
+            booking_id: string;
+            /** Service Name */
+            service_name: string;
+            /** Staff Name */
+            staff_name: string;
+            /** Start */
+            start: string;
+            /** Status */
+            status: string;
         };
         /**
          * BookingFigures
@@ -1703,6 +1836,14 @@ export interface components {
              */
             marketing_requires_opt_in: boolean;
         };
+        /** Consent */
+        Consent: {
+            /** Language Preference */
+            language_preference: string | null;
+            /** Marketing Opt In */
+            marketing_opt_in: boolean | null;
+            notification_prefs: components["schemas"]["NotificationPrefs"];
+        };
         /**
          * ConsentEvent
          * @description One change of consent. Stored insert-only; never updated or deleted.
@@ -1736,6 +1877,36 @@ export interface components {
             source: "admin" | "import" | "keyword" | "user_message";
             /** Tenant Id */
             tenant_id: string;
+        };
+        /** Conversation */
+        Conversation: {
+            /** Bookings */
+            bookings: components["schemas"]["BookingBrief"][];
+            consent: components["schemas"]["Consent"];
+            /** Cursor */
+            cursor: string | null;
+            customer: components["schemas"]["CustomerBrief"];
+            /** Entries */
+            entries: components["schemas"]["ThreadEntry"][];
+            /** Notes */
+            notes: components["schemas"]["StaffNote"][];
+            /** Orders */
+            orders: components["schemas"]["OrderBrief"][];
+            ticket: components["schemas"]["TicketView"] | null;
+        };
+        /** ConversationSummary */
+        ConversationSummary: {
+            customer: components["schemas"]["CustomerBrief"];
+            /** Last At */
+            last_at: string | null;
+            /** Last Role */
+            last_role: string | null;
+            /** Last Text */
+            last_text: string;
+            /** Ticket Id */
+            ticket_id: string | null;
+            /** Waiting */
+            waiting: boolean;
         };
         /** Customer */
         Customer: {
@@ -2327,6 +2498,11 @@ export interface components {
              */
             transaction_type: "CustomerBuyGoodsOnline" | "CustomerPayBillOnline";
         };
+        /** NoteBody */
+        NoteBody: {
+            /** Text */
+            text: string;
+        };
         /** NotificationPrefs */
         NotificationPrefs: {
             /**
@@ -2614,6 +2790,19 @@ export interface components {
              */
             updated_at: string;
         };
+        /** OrderBrief */
+        OrderBrief: {
+            /** Created At */
+            created_at: string;
+            /** Order Id */
+            order_id: string;
+            /** Payment Status */
+            payment_status: string;
+            /** Status */
+            status: string;
+            /** Total */
+            total: number;
+        };
         /** OrderDetail */
         OrderDetail: {
             customer: components["schemas"]["CustomerBrief"] | null;
@@ -2811,6 +3000,13 @@ export interface components {
             /** Items */
             items: components["schemas"]["CatalogItem"][];
         };
+        /** Page[ConversationSummary] */
+        Page_ConversationSummary_: {
+            /** Cursor */
+            cursor: string | null;
+            /** Items */
+            items: components["schemas"]["ConversationSummary"][];
+        };
         /** Page[Customer] */
         Page_Customer_: {
             /** Cursor */
@@ -2859,6 +3055,13 @@ export interface components {
             cursor: string | null;
             /** Items */
             items: components["schemas"]["OwedBack"][];
+        };
+        /** Page[ThreadEntry] */
+        Page_ThreadEntry_: {
+            /** Cursor */
+            cursor: string | null;
+            /** Items */
+            items: components["schemas"]["ThreadEntry"][];
         };
         /** Page[TicketView] */
         Page_TicketView_: {
@@ -3013,6 +3216,21 @@ export interface components {
              *     }
              */
             eta: components["schemas"]["LocalText"];
+        };
+        /** QuickReplies */
+        QuickReplies: {
+            /** Replies */
+            replies: components["schemas"]["QuickReply"][];
+        };
+        /**
+         * QuickReply
+         * @description A reply the shop writes once and sends with a tap.
+         */
+        QuickReply: {
+            /** Text */
+            text: string;
+            /** Title */
+            title: string;
         };
         /** Recipient */
         Recipient: {
@@ -3201,6 +3419,25 @@ export interface components {
             /** Name */
             name: string;
         };
+        /**
+         * StaffNote
+         * @description A private note about a customer: the shop's people read it, the customer never does.
+         */
+        StaffNote: {
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /** By */
+            by: string;
+            /** Customer Id */
+            customer_id: string;
+            /** Note Id */
+            note_id: string;
+            /** Text */
+            text: string;
+        };
         /** StaffUser */
         StaffUser: {
             /** Email */
@@ -3328,6 +3565,36 @@ export interface components {
             pickup?: components["schemas"]["PickupConfig"] | null;
             vocabulary?: components["schemas"]["Vocabulary"] | null;
             whatsapp?: components["schemas"]["WhatsAppConfig"] | null;
+        };
+        /** ThreadEntry */
+        ThreadEntry: {
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /** By */
+            by: string | null;
+            /** Event */
+            event: string | null;
+            /** Facts */
+            facts: {
+                [key: string]: string | number;
+            };
+            /** Ref */
+            ref: string;
+            /**
+             * Role
+             * @enum {string}
+             */
+            role: "bot" | "customer" | "event" | "staff";
+            /** Template */
+            template: string | null;
+            /**
+             * Text
+             * @default
+             */
+            text: string;
         };
         /**
          * TicketView
@@ -4535,6 +4802,204 @@ export interface operations {
             };
         };
     };
+    list_conversations_admin_conversations_get: {
+        parameters: {
+            query?: {
+                /** @description A name or a phone number (or part of one) */
+                q?: string;
+                filter?: "all" | "booked" | "unpaid" | "waiting";
+                limit?: number;
+                cursor?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_ConversationSummary_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_conversation_admin_conversations__customer_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    older_entries_admin_conversations__customer_id__entries_get: {
+        parameters: {
+            query: {
+                cursor: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                customer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_ThreadEntry_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    add_note_admin_conversations__customer_id__notes_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NoteBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffNote"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_note_admin_conversations__customer_id__notes__note_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customer_id: string;
+                note_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    take_over_admin_conversations__customer_id__take_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffTicket"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     list_customers_admin_customers_get: {
         parameters: {
             query?: {
@@ -5557,6 +6022,68 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Page_Order_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_quick_replies_admin_quick_replies_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickReplies"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    put_quick_replies_admin_quick_replies_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuickReplies"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickReplies"];
                 };
             };
             /** @description Validation Error */

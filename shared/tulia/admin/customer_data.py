@@ -1,9 +1,9 @@
 """Everything stored about one customer, exported as JSON or erased (Kenya Data Protection Act
 requests).
 
-Erasure removes the profile and its phone / WhatsApp-user aliases and the conversation (the LangGraph
-thread), blanks what the customer wrote in handoff tickets, and keeps orders and payments for the
-shop's accounts with the phone and delivery address removed. Consent events and offer redemption
+Erasure removes the profile and its phone / WhatsApp-user aliases, the conversation (the LangGraph
+thread), the conversation as the console shows it with the shop's notes about the customer, blanks what
+the customer wrote in handoff tickets, and keeps orders and payments for the shop's accounts with the phone and delivery address removed. Consent events and offer redemption
 counts stay: they name only the opaque customer id, and they prove what the customer agreed to.
 """
 
@@ -82,6 +82,8 @@ def export_customer(s: Services, customer: Customer, conversations: Conversation
             "conversation_id": thread,
             "recent_messages": conversations.messages(thread) if conversations else None,
         },
+        # the conversation as the console shows it, and the shop's notes about the customer
+        "console_conversation": s.threads.everything(tid, cid),
     }
 
 
@@ -107,8 +109,10 @@ def erase_customer(s: Services, customer: Customer, conversations: ConversationS
     thread = conversation_id_for(tid, customer_key(customer.phone_e164, customer.wa_user_id))
     if conversations is not None:
         conversations.forget(thread)
+    logged = s.threads.forget(tid, cid)
     s.customers.delete_with_aliases(customer)
     return {
+        "conversation_log_items_deleted": logged,
         "orders_kept_anonymised": len(orders),
         "payments": sum(len(p) for _, p in orders),
         "handoff_tickets_redacted": len(tickets),

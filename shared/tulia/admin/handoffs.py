@@ -29,9 +29,11 @@ from tulia.channel.window import TemplateCall
 from tulia.domain.customer import Customer
 from tulia.domain.handoff import TRANSCRIPT_LIMIT, HandoffTicket, TicketStatus, TranscriptEntry
 from tulia.domain.tenant import Tenant
+from tulia.domain.thread import ThreadEntry
 from tulia.errors import BusinessRuleViolation, ProviderUnavailable, StateConflict
 from tulia.nlg.messages import text
 from tulia.nlg.templates import render
+from tulia.services import threads
 from tulia.store.templates import TemplateRepo
 
 
@@ -120,6 +122,8 @@ def claim(ticket_id: str, who: Staff, deps: Deps) -> HandoffTicket:
         update={"status": "claimed", "assigned_to": who.actor, "updated_at": deps.services.clock()}
     )
     deps.services.handoffs.replace(ticket, after)
+    log_event(deps, deps.services.customers.get(who.tenant_id, ticket.customer_id), "taken_over",
+              {"ticket_id": ticket_id}, by=who.actor)  # fmt: skip
     audit(deps, who, "handoff.claim", ticket_id)
     return after
 
@@ -196,6 +200,11 @@ def reply(
     shown = delivery.preview if delivery.mode == "template" else None
     sent = _with_entry(sending, entry, wamids[0], deps.services.clock(), shown=shown)
     deps.services.handoffs.replace(sending, sent)
+    template = tenant.messaging.templates.staff_reply if delivery.mode == "template" else None
+    said = ThreadEntry(
+        at=now, role="staff", text=shown or body.text, ref=idempotency_key or wamids[0], by=who.actor, template=template
+    )
+    threads.write(deps.services, customer, [said])
     audit(deps, who, "handoff.reply", ticket_id, chars=len(body.text), mode=delivery.mode)
     return sent
 
@@ -226,6 +235,8 @@ def resolve(
     )
     deps.services.handoffs.resolve(ticket, after)
     audit(deps, who, "handoff.resolve", ticket_id)
+    customer = deps.services.customers.get(who.tenant_id, ticket.customer_id)
+    log_event(deps, customer, "handed_back", {"ticket_id": ticket_id}, by=who.actor)
     return tell_the_bot_is_back(deps, after)
 
 
@@ -255,6 +266,9 @@ def tell_the_bot_is_back(deps: AdminDeps, ticket: HandoffTicket) -> HandoffTicke
     if delivery is not None and delivery.mode == "refused":
         return ticket  # the window is closed: nothing to say now
     entry = TranscriptEntry(role="bot", text=body, at=deps.services.clock(), message_id=wamids[0])
+    threads.write(
+        deps.services, customer, [ThreadEntry(at=entry.at, role="bot", text=body, ref=f"back-{ticket.ticket_id}")]
+    )
     noted = ticket.model_copy(
         update={"transcript": [*ticket.transcript, entry][-TRANSCRIPT_LIMIT:], "updated_at": deps.services.clock()}
     )
@@ -263,6 +277,12 @@ def tell_the_bot_is_back(deps: AdminDeps, ticket: HandoffTicket) -> HandoffTicke
     except StateConflict:
         return ticket
     return noted
+
+
+def log_event(deps: AdminDeps, customer: Customer, event: str, facts: dict[str, str | int], *, by: str) -> None:
+    """A person's action in the customer's conversation as the console shows it (best effort)."""
+    now = deps.services.clock()
+    threads.write(deps.services, customer, [threads.event_entry(f"{event}-{now.timestamp()}", event, facts, now, by)])
 
 
 def _iso(at: Any) -> str | None:

@@ -86,8 +86,19 @@ def ingest(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[st
         "escalation_required": False,
         "escalation_reason": None,
         "requested_language": None,
-        "messages": [{"role": "customer", "text": body[:500] or f"[{state.inbound.get('type', 'message')}]"}],
+        "messages": [heard_message(state.inbound, body)],
     }
+
+
+def heard_message(inbound: dict[str, Any], body: str) -> dict[str, str]:
+    """The turn's line in the conversation's history: the customer's words, or an event that is not theirs
+    (a payment's outcome from the payments function), said as an event."""
+    kind = str(inbound.get("type", "message"))
+    if kind == "payment_event":
+        payment = inbound.get("payment") or {}
+        status, order = payment.get("status", "update"), payment.get("order_id", "-")
+        return {"role": "event", "text": f"payment {status} for order {order}"}
+    return {"role": "customer", "text": body[:500] or f"[{kind}]"}
 
 
 def load_context(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
@@ -522,6 +533,8 @@ def handoff(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
         "actions": [e for e in state.trace if e.get("kind") == "tool"][-10:],
         "order_id": state.order_id,
         "language": state.response_language,
+        # what the console words in its own language (English or Swahili) as the hand-over's summary
+        "facts": handoff_facts(state, reason),
     }
     result = turn.tool(
         "handoff_create_ticket",
@@ -552,6 +565,20 @@ def handoff(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
         message = t(turn, "handoff_after_hours", ticket=ticket["ticket_id"], back=_team_back(turn, ticket))
     turn.say(text(worded(turn, "handoff_message", message, [ticket], ticket_json=ticket)))
     return turn.done()
+
+
+def handoff_facts(state: ConversationState, reason: str) -> dict[str, Any]:
+    """The hand-over's facts: why, what the customer was doing, the order and basket, their last words."""
+    said = next((m["text"] for m in reversed(state.messages) if m.get("role") == "customer"), "")
+    basket = [f"{line.quantity or 1} x {line.name}" for line in (state.frame.lines if state.frame else [])]
+    return {
+        "reason": reason,
+        "intent": state.intent,
+        "order_id": state.order_id,
+        "basket": basket[:10],
+        "said": said[:300],
+        "language": state.response_language,
+    }
 
 
 def _team_back(turn: Turn, availability: dict[str, Any]) -> str:

@@ -41,7 +41,7 @@ from tulia.observability import request_scope
 from tulia.observability.metrics import MetricsSink, turn_counts
 from tulia.pipeline.news import News, counted
 from tulia.pipeline.outbox import Outbox
-from tulia.services import Services
+from tulia.services import Services, threads
 from tulia.services.appointments import reminder_work
 from tulia.store.broadcasts import BroadcastRepo
 from tulia.store.limits import LimitCounters
@@ -354,6 +354,7 @@ class AgentService:
                 self.sender.mark_read(last.phone_number_id, token, message.message_id)
             except SendFailed:
                 log.info("could not mark a message read", extra={"tenant_id": tenant_id})
+        threads.write_turn(self.services, tenant_id, turn.key, turn.messages, outbox)
 
     def _after_turn(self, tenant: Tenant, trace: list[dict[str, Any]], state: dict[str, Any]) -> None:
         """A new order schedules its one unpaid reminder; an opt-out is counted on the broadcast the

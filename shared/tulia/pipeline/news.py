@@ -21,7 +21,7 @@ from tulia.nlg.templates import ORDER_UPDATE_WORDS, money, render, slot_when, wo
 from tulia.observability import logger as log
 from tulia.observability.metrics import MetricsSink, payment_counts, turn_counts
 from tulia.pipeline.outbox import Outbox
-from tulia.services import Services
+from tulia.services import Services, threads
 from tulia.store.stats import StatsRepo
 
 
@@ -130,6 +130,10 @@ class News:
                 payloads = self._news(tenant, customer, [message], call, lang, note)
             outbox = self.outbox.store(tenant_id, key, tenant.whatsapp.phone_number_id, payloads, [key], [note])
         self.outbox.send(tenant_id, key, outbox, token, outside_window)
+        logged: dict[str, str | int] = {"order_id": order.order_id}
+        if what == "refunded":
+            logged["amount"] = int(event.get("amount") or 0)
+        self._log(customer, key, outbox, f"order_{what}", logged)
 
     def booking_update(self, tenant_id: str, key: str, event: dict[str, Any]) -> None:
         """An appointment staff cancelled or moved: always told (it changes the customer's day), in
@@ -178,6 +182,8 @@ class News:
             payloads = self._news(tenant, customer, [message], call, lang, note)
             outbox = self.outbox.store(tenant_id, key, tenant.whatsapp.phone_number_id, payloads, [key], [note])
         self.outbox.send(tenant_id, key, outbox, token, outside_window)
+        moved = {"start": booking.start.isoformat()} if not cancelled else {}
+        self._log(customer, key, outbox, f"booking_{event['event']}", {"booking_ref": booking.booking_id, **moved})
 
     def payment(self, tenant_id: str, key: str, event: dict[str, Any]) -> None:
         """A payment's outcome is a turn of the customer's conversation: the graph tells them in
@@ -238,3 +244,18 @@ class News:
                     ),
                 )
         self.outbox.send(tenant_id, key, outbox, token, outside_window)
+        paid = next((p for p in payments if p.payment_id == event.get("payment_id")), None)
+        facts: dict[str, str | int] = {"order_id": order.order_id, "status": str(event.get("status"))}
+        if paid is not None:
+            facts |= {"amount": paid.amount, "method": paid.method}
+            if paid.receipt:
+                facts["receipt"] = paid.receipt
+        self._log(customer, key, outbox, "payment", facts)
+
+    def _log(
+        self, customer: Customer, key: str, outbox: dict[str, Any], event: str, facts: dict[str, str | int]
+    ) -> None:
+        """News in the customer's conversation as the console shows it: the event, then what was sent."""
+        at = threads.stored_at(outbox, self.clock())
+        entries = [threads.event_entry(f"{key}.e", event, facts, at), *threads.said(key, outbox, at)]
+        threads.write(self.services, customer, entries)

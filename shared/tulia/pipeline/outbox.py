@@ -33,6 +33,7 @@ class Outbox:
     ) -> dict[str, Any]:
         """Put a turn's replies in the outbox before sending; if another delivery stored them
         first, send what that one stored."""
+        now = self.clock()
         stored = self.messages.save_outbox(
             tenant_id,
             key,
@@ -40,10 +41,16 @@ class Outbox:
             replies=payloads,
             covers=covers,
             trace=trace,
-            now=self.clock(),
+            now=now,
         )
         earlier = None if stored else self.messages.get_outbox(tenant_id, key)
-        return earlier or {"phone_number_id": phone_number_id, "replies": payloads, "sent": [None] * len(payloads)}
+        return earlier or {
+            "phone_number_id": phone_number_id,
+            "replies": payloads,
+            "sent": [None] * len(payloads),
+            "trace": trace,
+            "created_at": now.isoformat(),
+        }
 
     def send(
         self,

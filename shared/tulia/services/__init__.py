@@ -33,6 +33,7 @@ from tulia.store.kb import KbRepo
 from tulia.store.offers import OfferRepo
 from tulia.store.orders import OrderRepo, PaymentRepo
 from tulia.store.tenants import TenantRepo
+from tulia.store.threads import ThreadRepo
 
 if TYPE_CHECKING:
     pass
@@ -72,6 +73,8 @@ class Services:
     # the shop's staff told what happened (a person asked for, money in, appointments): recorded here, and
     # delivered where the app wires ``alerts.deliver`` (the outreach queue)
     alerts: StaffAlerts
+    # each customer's conversation as the console shows it (written by the agent, the news and the inbox)
+    threads: ThreadRepo
 
 
 def build_services(
@@ -149,4 +152,5 @@ def build_services(
         ),
         clock=clock or utc_now,
         alerts=StaffAlerts(AlertRepo(db)),
+        threads=ThreadRepo(db),
     )

@@ -269,6 +269,32 @@ def alert_at_sk(at_iso: str, alert_id: str) -> str:
     return f"{ALERT_AT_PREFIX}{_part(at_iso, 'at')}#{_part(alert_id, 'alert_id')}"
 
 
+# a customer's conversation as the console shows it (in the messages table: entries expire), its head
+# (the newest, listed through the by_activity index) and the staff's private notes about the customer
+def thread_pk(tenant_id: str, customer_id: str) -> str:
+    return f"{_tid(tenant_id)}#THREAD#{_part(customer_id, 'customer_id')}"
+
+
+def threads_gsi_pk(tenant_id: str) -> str:
+    return f"{_tid(tenant_id)}#THREADS"
+
+
+THREAD_HEAD = "HEAD"
+THREAD_ENTRY_PREFIX = "AT#"
+THREAD_NOTE_PREFIX = "NOTE#"
+
+
+def thread_entry_sk(at_iso: str, ref: str) -> str:
+    return f"{THREAD_ENTRY_PREFIX}{_part(at_iso, 'at')}#{_part(ref, 'ref')}"
+
+
+def thread_note_sk(note_id: str) -> str:
+    return f"{THREAD_NOTE_PREFIX}{_part(note_id, 'note_id')}"
+
+
+QUICK_REPLIES = "QUICKREPLIES"  # in the shop's partition of the tenants table
+
+
 # broadcasts (in the messages table: the webhook records their delivery statuses)
 def broadcasts_pk(tenant_id: str) -> str:
     return f"{_tid(tenant_id)}#BROADCASTS"

@@ -87,9 +87,12 @@ BOOKINGS = TableDef(
     ttl_attribute="expires_at",
 )
 
+MESSAGES_BY_ACTIVITY = Gsi("by_activity", "gsi1pk", "gsi1sk")
 MESSAGES = TableDef(
     "messages",
-    "WhatsApp message records: inbound de-duplication markers, delivery statuses, the agent's reply outbox.",
+    "WhatsApp message records: inbound de-duplication markers, delivery statuses, the agent's reply outbox, "
+    "staff alerts, and each customer's conversation as the console shows it (listed newest first by_activity).",
+    gsis=(MESSAGES_BY_ACTIVITY,),
     ttl_attribute="expires_at",
 )
 
@@ -122,6 +125,7 @@ def create_tables(client: Any, prefix: str, tables: tuple[TableDef, ...] = ALL_T
     for table in tables:
         name = prefix + table.logical_name
         if name in existing:
+            add_missing_indexes(client, name, table)
             continue
         client.create_table(**table.create_kwargs(name))
         if table.ttl_attribute:
@@ -130,3 +134,34 @@ def create_tables(client: Any, prefix: str, tables: tuple[TableDef, ...] = ALL_T
             )
         created.append(name)
     return created
+
+
+def add_missing_indexes(client: Any, name: str, table: TableDef) -> list[str]:
+    """Add the indexes a later release defined to a table made by an earlier one (one per call, as
+    DynamoDB allows; a table still building an index is left for the next run). Returns those added."""
+    described = client.describe_table(TableName=name)["Table"]
+    have = {g["IndexName"] for g in described.get("GlobalSecondaryIndexes", [])}
+    if any(g.get("IndexStatus") not in (None, "ACTIVE") for g in described.get("GlobalSecondaryIndexes", [])):
+        return []
+    wanted = [g for g in table.gsis if g.name not in have]
+    if not wanted:
+        return []
+    gsi = wanted[0]
+    attrs = {gsi.pk, gsi.sk}
+    client.update_table(
+        TableName=name,
+        AttributeDefinitions=[{"AttributeName": a, "AttributeType": "S"} for a in sorted(attrs)],
+        GlobalSecondaryIndexUpdates=[
+            {
+                "Create": {
+                    "IndexName": gsi.name,
+                    "KeySchema": [
+                        {"AttributeName": gsi.pk, "KeyType": "HASH"},
+                        {"AttributeName": gsi.sk, "KeyType": "RANGE"},
+                    ],
+                    "Projection": {"ProjectionType": "ALL"},
+                }
+            }
+        ],
+    )
+    return [gsi.name]
