@@ -11,6 +11,9 @@ import { SignInScreen } from "./screens/SignIn";
 // are fetched when first opened.
 const AlertsScreen = lazy(() => import("./screens/Alerts").then((m) => ({ default: m.AlertsScreen })));
 const AnalyticsScreen = lazy(() => import("./screens/Analytics").then((m) => ({ default: m.AnalyticsScreen })));
+const ConversationsScreen = lazy(() =>
+  import("./screens/Conversations").then((m) => ({ default: m.ConversationsScreen })),
+);
 const BookingsScreen = lazy(() => import("./screens/Bookings").then((m) => ({ default: m.BookingsScreen })));
 const CatalogScreen = lazy(() => import("./screens/Catalog").then((m) => ({ default: m.CatalogScreen })));
 const KnowledgeScreen = lazy(() => import("./screens/Knowledge").then((m) => ({ default: m.KnowledgeScreen })));
@@ -31,6 +34,8 @@ export function AppRoutes() {
           <Route index element={<Navigate to="/inbox" replace />} />
           <Route path="inbox" element={<InboxScreen />} />
           <Route path="inbox/:ticketId" element={<InboxScreen />} />
+          <Route path="conversations" element={<Later><ConversationsScreen /></Later>} />
+          <Route path="conversations/:customerId" element={<Later><ConversationsScreen /></Later>} />
           <Route path="orders" element={<OrdersScreen />} />
           <Route path="orders/:orderId" element={<OrderScreen />} />
           <Route path="bookings" element={<Later><BookingsScreen /></Later>} />

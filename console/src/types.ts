@@ -34,6 +34,12 @@ export type BlockedTime = Schemas["BlockView"];
 export type Calendar = Schemas["Calendar"];
 export type CustomerChange = Schemas["CustomerChange"];
 export type TryAnswer = Schemas["TryAnswer"];
+export type ConversationSummary = Schemas["ConversationSummary"];
+export type Conversation = Schemas["Conversation"];
+export type ThreadEntry = Schemas["ThreadEntry"];
+export type StaffNote = Schemas["StaffNote"];
+export type QuickReply = Schemas["QuickReply"];
+export type QuickReplies = Schemas["QuickReplies"];
 
 export type Priority = Ticket["priority"];
 export type TicketStatus = Ticket["status"];
@@ -49,6 +55,7 @@ export interface TicketContext {
   order_id?: string | null;
   language?: string;
   last_messages?: unknown[];
+  facts?: import("./logic/conversations").HandoffFacts; // worded in the console's language
 }
 
 // free-form JSON: GET /admin/tenant (the settings with secrets left out), POST /admin/catalog/import

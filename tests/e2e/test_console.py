@@ -26,7 +26,7 @@ from tulia.domain.common import NAIROBI
 from tulia.local.console import DEFAULT_DIST
 
 LAPTOP = {"width": 1366, "height": 850}
-PHONE = {"width": 360, "height": 740}
+PHONE = {"width": 390, "height": 844}
 OWNER = ("owner@demo-shop.local", "Tulia-owner-2026!")
 AGENT = ("agent@demo-shop.local", "Tulia-agent-2026!")
 SALON_OWNER = ("owner@demo-salon.local", "Tulia-owner-2026!")
@@ -122,7 +122,7 @@ def test_the_owner_answers_a_customer_who_asked_for_a_person(stack: Stack, brows
     view = page.get_by_test_id("ticket-view")
     expect(view.get_by_test_id("customer-name")).to_have_text("Wanjiru Kamau")
     expect(view.get_by_test_id("customer-phone")).to_have_text(phone)
-    expect(view.get_by_test_id("summary")).to_contain_text("human requested")
+    expect(view.get_by_test_id("summary")).to_have_text("Asked for a person. Last said: “I want to talk to a person”.")
     view.get_by_role("button", name="Take it").click()
     expect(view).to_contain_text("Taken by owner@demo-shop.local")
     stack.send(phone, type="text", text="Is the Samsung A15 in blue available?")
@@ -311,7 +311,7 @@ def test_an_invited_agent_chooses_a_password_at_first_sign_in(stack: Stack, brow
     expect(owner.get_by_test_id("staff-member").filter(has_text="akinyi@example.co.ke")).to_have_count(0)
 
 
-SCREENS = ("inbox", "orders", "bookings", "money", "catalog", "offers", "knowledge", "analytics", "settings")
+SCREENS = ("inbox", "conversations", "orders", "bookings", "money", "catalog", "offers", "knowledge", "analytics", "settings")
 
 
 def test_every_screen_fits_a_phone_and_speaks_swahili(stack: Stack, browser: Any) -> None:
@@ -641,3 +641,87 @@ def test_a_customer_waiting_reaches_the_owners_phone_by_push_and_whatsapp_and_ba
         expect(page.get_by_test_id("ticket-view").get_by_test_id("customer-name")).to_have_text("Akinyi Alerts")
         expect(page.get_by_test_id("badge-inbox")).to_have_count(0)  # seen
         assert page.errors == []
+
+
+def test_every_conversation_is_read_taken_over_answered_and_handed_back_at_both_sizes_in_both_languages(
+    stack: Stack, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    phone = "+254711700042"
+    stack.say(phone, type="text", text="Hello, do you have power banks?", name="Achieng Otieno")
+    stack.say(phone, type="text", text="how much is the oraimo 20000mAh?")
+
+    laptop = signed_in(browser, stack, OWNER)
+    laptop.goto(stack.console + "conversations")
+    laptop.get_by_label("Search by name or number").fill("0711 700 042")  # as she would type it
+    card = laptop.get_by_test_id("conversation").filter(has_text="Achieng Otieno")
+    expect(card).to_have_count(1, timeout=15_000)
+    expect(laptop.get_by_test_id("conversation")).to_have_count(1)
+    card.click()
+    view = laptop.get_by_test_id("conversation-view")
+    expect(view.get_by_test_id("customer-phone")).to_have_text(phone)
+    expect(view.get_by_test_id("message-customer").first).to_have_text(re.compile("do you have power banks"))
+    newest = view.get_by_test_id("message-bot").last
+    expect(newest).to_contain_text("KES")
+    expect(newest).to_be_in_viewport()  # it opens at the newest message
+    expect(view.get_by_test_id("who-has-it")).to_contain_text("The bot is answering")
+
+    view.get_by_role("button", name="Take over from the bot").click()
+    expect(view.get_by_test_id("who-has-it")).to_contain_text("You have this conversation")
+    expect(view.get_by_test_id("event").last).to_contain_text("owner@demo-shop.local took the conversation over")
+
+    # a quick reply the owner writes once
+    view.get_by_test_id("quick-replies").click()
+    laptop.get_by_role("menuitem", name="Edit quick replies").click()
+    row = laptop.get_by_test_id("quick-reply-row").first
+    row.get_by_label("Name").fill("Warranty")
+    row.get_by_label("Message").fill("Every power bank has a one-year warranty.")
+    laptop.get_by_role("button", name="Save", exact=True).click()
+    expect(laptop.get_by_role("dialog")).to_have_count(0)
+    stack.send(phone, type="text", text="Does it have a warranty?")
+    expect(view.get_by_test_id("message-customer").last).to_contain_text("warranty", timeout=15_000)
+    view.get_by_test_id("quick-replies").click()
+    laptop.get_by_role("menuitem", name="Warranty").click()
+    expect(view.get_by_label("Reply")).to_have_value("Every power bank has a one-year warranty.")
+    view.get_by_role("button", name="Send").click()
+    expect(view.get_by_test_id("message-staff").last).to_contain_text("one-year warranty")
+    wait_for(lambda: any("one-year warranty" in t for t in stack.shop_texts(phone)))
+    said = view.get_by_test_id("thread").locator("[data-testid^='message-'], [data-testid='event']").all_inner_texts()
+    order = [next(i for i, t in enumerate(said) if words in t) for words in ("took the conversation", "a warranty?")]
+    assert order == sorted(order), said  # what happened, in the order it happened
+
+    side = laptop.get_by_test_id("customer-side")
+    expect(side.get_by_test_id("consent-offers")).to_have_text("Never asked about offers")
+    side.get_by_label("Private notes").fill("Wants the black one; call after 5pm")
+    side.get_by_role("button", name="Add note").click()
+    expect(side.get_by_test_id("note")).to_contain_text("call after 5pm")
+    assert not any("call after 5pm" in t for t in stack.shop_texts(phone))  # private: never sent
+    shot(laptop, "conversation-laptop")
+
+    # the same conversation on her phone, in Swahili: what to do is on the first screen
+    mobile = signed_in(browser, stack, OWNER, viewport=PHONE)
+    mobile.goto(stack.console + "conversations")
+    mobile.get_by_role("button", name="Menu").click()
+    mobile.locator("nav").get_by_label("Language").select_option("sw")
+    mobile.get_by_role("button", name="Menyu").click()
+    mobile.get_by_text("Wanasubiri mtu", exact=True).click()
+    waiting = mobile.get_by_test_id("conversation").filter(has_text="Achieng Otieno")
+    expect(waiting).to_contain_text("Yuko na mtu")
+    waiting.click()
+    on_phone = mobile.get_by_test_id("conversation-view")
+    hand_back = on_phone.get_by_role("button", name="Rudisha kwa bot")
+    expect(hand_back).to_be_in_viewport()
+    expect(on_phone.get_by_test_id("event").filter(has_text="amechukua mazungumzo")).to_have_count(1)
+    expect(mobile.get_by_test_id("message-staff").last).to_be_in_viewport()
+    width = mobile.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the conversation is {width} px wide on a {PHONE['width']} px phone"
+    shot(mobile, "conversation-phone-sw")
+    hand_back.click()
+    expect(on_phone.get_by_test_id("event").last).to_contain_text("amerudisha mazungumzo kwa bot")
+    expect(on_phone.get_by_test_id("who-has-it")).to_contain_text("Bot inajibu")
+    wait_for(lambda: len(stack.shop_texts(phone)) > 0 and "one-year warranty" not in stack.shop_texts(phone)[-1])
+    mobile.get_by_role("button", name="Menyu").click()
+    mobile.locator("nav").get_by_label("Lugha").select_option("en")
+    assert laptop.errors == []
+    assert mobile.errors == []

@@ -12,6 +12,7 @@ export function rolesOf(raw: unknown): Role[] {
 
 export type Screen =
   | "inbox"
+  | "conversations"
   | "orders"
   | "bookings"
   | "money"

@@ -15,12 +15,13 @@ import {
 } from "@mantine/core";
 import { useLocalStorage, useMediaQuery } from "@mantine/hooks";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
 
 import { all, api, describe } from "../api";
 import { refresh } from "../logic/refresh";
+import { handoffSummary } from "../logic/conversations";
 import { customerLabel, newKey, replyWindow, sortInbox, unreadCount } from "../logic/inbox";
 import type { Ticket, TicketContext, TranscriptEntry } from "../types";
 import { Ago, Failure, Loading, StatusBadge, when } from "./common";
@@ -156,6 +157,14 @@ function TicketView({ ticketId }: { ticketId: string }) {
     },
   });
 
+  // a conversation opens at its newest message, and follows new ones
+  const viewport = useRef<HTMLDivElement>(null);
+  const shown = ticket.data ? ticket.data.transcript.length + ((ticket.data.context_snapshot as TicketContext).last_messages?.length ?? 0) : 0;
+  useLayoutEffect(() => {
+    const v = viewport.current;
+    if (v) v.scrollTop = v.scrollHeight;
+  }, [shown]);
+
   if (ticket.isPending) return <Loading />;
   if (ticket.error) return <Failure error={ticket.error} />;
   const tk = ticket.data;
@@ -182,12 +191,26 @@ function TicketView({ ticketId }: { ticketId: string }) {
           <StatusBadge value={tk.status} group="ticketStatus" />
         </Group>
       </Group>
+      {/* what to do comes first: on a phone it is above the fold, not under the conversation */}
+      <Group gap="xs" data-testid="ticket-actions">
+        {tk.status === "open" && (
+          <Button onClick={() => claim.mutate()} loading={claim.isPending}>
+            {t("inbox.claim")}
+          </Button>
+        )}
+        <Button variant="outline" color="gray" onClick={() => resolve.mutate()} loading={resolve.isPending}>
+          {t("inbox.resolve")}
+        </Button>
+        <Anchor size="sm" onClick={() => navigate(`/conversations/${tk.customer_id}`)}>
+          {t("inbox.whole")}
+        </Anchor>
+      </Group>
       <Paper withBorder p="sm" bg="var(--mantine-color-gray-0)">
         <Text size="xs" c="dimmed">
           {t("inbox.summary")}
         </Text>
         <Text size="sm" data-testid="summary">
-          {context.summary ?? tk.reason}
+          {handoffSummary(t, context.facts, context.summary ?? tk.reason)}
         </Text>
         {context.order_id && (
           <Anchor size="sm" onClick={() => navigate(`/orders/${context.order_id}`)}>
@@ -198,16 +221,22 @@ function TicketView({ ticketId }: { ticketId: string }) {
           {tk.assigned_to ? t("inbox.assigned", { who: tk.assigned_to }) : t("inbox.unassigned")}
         </Text>
       </Paper>
-      <ScrollArea.Autosize mah={420}>
+      <ScrollArea.Autosize mah={420} viewportRef={viewport} data-testid="thread">
         <Stack gap={6}>
           {before.length > 0 && (
             <Text size="xs" c="dimmed">
               {t("inbox.before")}
             </Text>
           )}
-          {before.map((m, i) => (
-            <Bubble key={`b${i}`} role={m.role === "user" || m.role === "customer" ? "customer" : "bot"} text={m.text ?? m.content ?? ""} />
-          ))}
+          {before.map((m, i) =>
+            m.role === "event" ? (
+              <Text key={`b${i}`} size="xs" c="dimmed" ta="center" data-testid="event">
+                {m.text}
+              </Text>
+            ) : (
+              <Bubble key={`b${i}`} role={m.role === "user" || m.role === "customer" ? "customer" : "bot"} text={m.text ?? m.content ?? ""} />
+            ),
+          )}
           {tk.transcript.map((e, i) => (
             <Bubble key={i} role={e.role} text={e.text} at={e.at} by={e.by} failed={e.message_id?.startsWith("failed")} />
           ))}
@@ -237,16 +266,8 @@ function TicketView({ ticketId }: { ticketId: string }) {
         </Alert>
       )}
       <Group gap="xs">
-        {tk.status === "open" && (
-          <Button variant="light" onClick={() => claim.mutate()} loading={claim.isPending}>
-            {t("inbox.claim")}
-          </Button>
-        )}
         <Button onClick={() => draft.trim() && reply.mutate(draft.trim())} loading={reply.isPending} disabled={!draft.trim()}>
           {t("inbox.send")}
-        </Button>
-        <Button variant="outline" color="gray" onClick={() => resolve.mutate()} loading={resolve.isPending}>
-          {t("inbox.resolve")}
         </Button>
       </Group>
     </Stack>

@@ -15,6 +15,7 @@ import type { Me } from "../types";
 
 const SCREENS: Screen[] = [
   "inbox",
+  "conversations",
   "orders",
   "bookings",
   "money",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from tulia.channel.whatsapp import InboundMessage
@@ -63,10 +63,12 @@ def stored_at(outbox: dict[str, Any], fallback: datetime) -> datetime:
 
 
 def heard(messages: Sequence[InboundMessage], before: datetime) -> list[ThreadEntry]:
-    """The customer's messages of a turn (each at its WhatsApp time, never after the reply)."""
+    """The customer's messages of a turn, in order just before its reply: at the time the shop's side read them
+    (WhatsApp's own times are whole seconds, and would put a message before a person's action of the same
+    second that it followed)."""
     entries = []
     for n, m in enumerate(messages):
-        at = min(datetime.fromtimestamp(m.timestamp, UTC), before - STEP * (100 + len(messages) - n))
+        at = before - STEP * (100 + len(messages) - n)
         said = m.text or f"[{m.kind}]"
         entries.append(ThreadEntry(at=at, role="customer", text=said[:4096], ref=m.message_id))
     return entries

@@ -67,7 +67,7 @@ class ThreadRepo:
         ]
         self.db.batch_write(MESSAGES, puts=items)
         newest = max(entries, key=lambda e: (e.at, e.role != "event"))
-        said = newest.text if newest.role != "event" else f"[{newest.event}]"
+        said = newest.text if newest.role != "event" else str(newest.event)  # the console words an event
         who = {":name": name, ":phone": phone, ":search": search_text(name, phone)} if name or phone else {}
         with contextlib.suppress(StateConflict):  # a newer entry is the head already
             self.db.update(
