@@ -311,7 +311,9 @@ def test_an_invited_agent_chooses_a_password_at_first_sign_in(stack: Stack, brow
     expect(owner.get_by_test_id("staff-member").filter(has_text="akinyi@example.co.ke")).to_have_count(0)
 
 
-SCREENS = ("inbox", "conversations", "orders", "bookings", "money", "catalog", "offers", "knowledge", "analytics", "settings")
+SCREENS = (
+    "inbox", "conversations", "orders", "bookings", "money", "catalog", "offers", "knowledge", "analytics", "settings",
+)  # fmt: skip
 
 
 def test_every_screen_fits_a_phone_and_speaks_swahili(stack: Stack, browser: Any) -> None:

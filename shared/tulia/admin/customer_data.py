@@ -3,8 +3,9 @@ requests).
 
 Erasure removes the profile and its phone / WhatsApp-user aliases, the conversation (the LangGraph
 thread), the conversation as the console shows it with the shop's notes about the customer, blanks what
-the customer wrote in handoff tickets, and keeps orders and payments for the shop's accounts with the phone and delivery address removed. Consent events and offer redemption
-counts stay: they name only the opaque customer id, and they prove what the customer agreed to.
+the customer wrote in handoff tickets, and keeps orders and payments for the shop's accounts with the
+phone and delivery address removed. Consent events and offer redemption counts stay: they name only the
+opaque customer id, and they prove what the customer agreed to.
 """
 
 from __future__ import annotations
