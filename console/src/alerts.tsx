@@ -35,13 +35,15 @@ export function useUnread(enabled: boolean): AlertFeed["unread"] {
   const unread = feed.data?.unread ?? {};
   const open = alertScreenOf(location.pathname);
   const waitingHere = open ? (unread[open] ?? 0) : 0;
+  // seen up to the newest alert this screen shows: one raised while the mark is on its way stays unread
+  const newestHere = open ? feed.data?.newest[open] : undefined;
 
   useEffect(() => {
     if (!open || waitingHere === 0) return;
-    void api<AlertFeed>("/admin/alerts/seen", { body: { screen: open } }).then((fresh) =>
+    void api<AlertFeed>("/admin/alerts/seen", { body: { screen: open, until: newestHere } }).then((fresh) =>
       queries.setQueryData(["alerts"], fresh),
     );
-  }, [open, waitingHere, queries]);
+  }, [open, waitingHere, newestHere, queries]);
 
   useEffect(() => {
     document.title = titleWithCount(TITLE, unread);

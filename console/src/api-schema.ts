@@ -1152,6 +1152,10 @@ export interface components {
         AlertFeed: {
             /** Alerts */
             alerts: components["schemas"]["AlertView"][];
+            /** Newest */
+            newest: {
+                [key: string]: string;
+            };
             /** Unread */
             unread: {
                 [key: string]: number;
@@ -3305,6 +3309,11 @@ export interface components {
              * @enum {string}
              */
             screen: "bookings" | "inbox" | "money" | "orders";
+            /**
+             * Until
+             * @description The newest alert you saw (the feed's `newest`); absent: everything until now
+             */
+            until?: string | null;
         };
         /**
          * Segment

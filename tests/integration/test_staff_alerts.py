@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
@@ -93,7 +93,8 @@ def office(world: dict[str, Any], seeded: Services, clock: Clock) -> Iterator[Of
 
 
 def ask_for_a_person(office: Office, phone: str = "254712345678", name: str = "Wanjiku") -> None:
-    office.pipe.customer_sends(value(text_message("I want to talk to a person", mid=f"wamid.p{phone}"), name=name))
+    asked = text_message("I want to talk to a person", mid=f"wamid.p{phone}", sender=phone)
+    office.pipe.customer_sends(value(asked, wa_id=phone, name=name))
     office.pipe.run_agent()
 
 
@@ -135,6 +136,22 @@ def test_a_customer_asking_for_a_person_reaches_every_device_and_the_owners_what
     status, after = office.admin("POST", "/admin/alerts/seen", {"screen": "inbox"})
     assert (status, after["unread"]["inbox"]) == (200, 0)
     assert office.admin("GET", "/admin/alerts", role="agent")[1]["unread"]["inbox"] == 1  # her own badge
+
+
+def test_a_screen_is_seen_up_to_what_it_showed_so_an_alert_raised_meanwhile_stays_unread(
+    office: Office, clock: Clock
+) -> None:
+    ask_for_a_person(office, phone="254712000001", name="Akinyi")
+    shown = office.admin("GET", "/admin/alerts")[1]
+    assert shown["unread"]["inbox"] == 1
+    clock.advance(seconds=30)
+    ask_for_a_person(office, phone="254712000002", name="Baraka")  # while the console's mark is on its way
+    clock.advance(seconds=30)
+    status, after = office.admin("POST", "/admin/alerts/seen", {"screen": "inbox", "until": shown["newest"]["inbox"]})
+    assert (status, after["unread"]["inbox"]) == (200, 1)  # Baraka is still waiting to be noticed
+    late = {"screen": "inbox", "until": (clock.now - timedelta(hours=1)).isoformat()}
+    assert office.admin("POST", "/admin/alerts/seen", late)[1]["unread"]["inbox"] == 1  # a late, older mark: no change
+    assert office.admin("POST", "/admin/alerts/seen", {"screen": "inbox"})[1]["unread"]["inbox"] == 0
 
 
 def test_quiet_hours_hold_whatsapp_but_not_the_devices_and_a_forgotten_device_is_dropped(

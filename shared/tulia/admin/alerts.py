@@ -9,7 +9,7 @@ from datetime import timedelta
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler.openapi.params import Query
-from pydantic import Field
+from pydantic import AwareDatetime, Field
 
 from tulia.admin.auth import Principal
 from tulia.admin.common import Deleted, Deps, Staff, View, admin_router
@@ -57,6 +57,9 @@ class AlertView(View):
 class AlertFeed(View):
     alerts: list[AlertView]
     unread: dict[Screen, int]
+    # the time of each screen's newest unread alert: what a console sends back as seen (``until``), so an alert
+    # that arrives while it says so is never marked seen unread
+    newest: dict[Screen, str]
 
 
 def view(alert: StaffAlert) -> AlertView:
@@ -82,10 +85,12 @@ def feed(deps: Deps, who: Principal, limit: int) -> AlertFeed:
     allowed = kinds_for(who)
     recent = [a for a in repo.since(who.tenant_id, oldest, limit=200) if a.kind in allowed]
     unread = dict.fromkeys(SCREENS, 0)
-    for alert in recent:
+    newest: dict[Screen, str] = {}
+    for alert in recent:  # newest first
         if alert.at > seen.get(alert.screen, now - UNREAD_WINDOW):
             unread[alert.screen] += 1
-    return AlertFeed(alerts=[view(a) for a in recent[:limit]], unread=unread)
+            newest.setdefault(alert.screen, alert.at.isoformat())
+    return AlertFeed(alerts=[view(a) for a in recent[:limit]], unread=unread, newest=newest)
 
 
 @router.get("/admin/alerts", tags=["alerts"], summary="Lately's alerts, and your unread count per screen")
@@ -95,11 +100,18 @@ def list_alerts(who: Staff, deps: Deps, limit: Annotated[int, Query(ge=1, le=100
 
 class SeenBody(View):
     screen: Screen
+    until: AwareDatetime | None = Field(
+        default=None, description="The newest alert you saw (the feed's `newest`); absent: everything until now"
+    )
 
 
 @router.post("/admin/alerts/seen", tags=["alerts"], summary="You looked at a screen: its badge starts again")
 def mark_seen(body: SeenBody, who: Staff, deps: Deps) -> AlertFeed:
-    AlertRepo(deps.services.db).mark_seen(who.tenant_id, person(who), body.screen, deps.services.clock())
+    """Marked seen up to what was shown (never later than now): an alert raised while this request was on its way
+    stays unread."""
+    now = deps.services.clock()
+    at = min(body.until, now) if body.until is not None else now
+    AlertRepo(deps.services.db).mark_seen(who.tenant_id, person(who), body.screen, at)
     return feed(deps, who, 30)
 
 

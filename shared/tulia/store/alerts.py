@@ -7,6 +7,7 @@ they last looked at each screen live in the shop's partition of the tenants tabl
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -125,14 +126,18 @@ class AlertRepo:
         return {s: datetime.fromisoformat(item[s]) for s in SCREENS if item.get(s)}
 
     def mark_seen(self, tenant_id: str, email: str, screen: Screen, at: datetime) -> None:
-        self.db.update(
-            TENANTS,
-            keys.tenant_pk(tenant_id),
-            keys.staff_seen_sk(email),
-            update="SET #s = :at",
-            names={"#s": screen},
-            values={":at": at.isoformat()},
-        )
+        """The person saw the screen's alerts up to ``at`` (a later mark stands: an earlier one arriving late
+        changes nothing)."""
+        with contextlib.suppress(StateConflict):
+            self.db.update(
+                TENANTS,
+                keys.tenant_pk(tenant_id),
+                keys.staff_seen_sk(email),
+                update="SET #s = :at",
+                condition="attribute_not_exists(#s) OR #s < :at",
+                names={"#s": screen},
+                values={":at": at.astimezone(UTC).isoformat()},  # one zone: the marks compare as strings
+            )
 
     def forget_person(self, tenant_id: str, email: str) -> None:
         """A person removed from the staff gets no more alerts on any device."""
