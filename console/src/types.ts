@@ -74,8 +74,32 @@ export interface Tenant {
   delivery_zones: { name: string; fee: number; eta: LocalText; areas: string[] }[];
   pickup: { enabled: boolean; address: LocalText | null; eta: LocalText };
   handoff: { enabled: boolean; response_time: LocalText; hours: string | null; contact: LocalText | null };
+  bookings?: BookingSettings | null;
   /** the Paybill/Till whose C2B URLs are registered; another value than the one listed: still registering */
   c2b_urls_for?: string | null;
+}
+
+// the tenant.yaml ``bookings`` section (validated by the API as the pack is)
+export interface BookingStaffMember {
+  id: string;
+  name: string;
+  hours?: string | null;
+  breaks?: string | null;
+  days_off?: string[];
+}
+
+export interface BookingSettings {
+  hours: string;
+  holidays?: string[];
+  staff?: BookingStaffMember[];
+  slot_minutes?: 15 | 30 | 60;
+  buffer_minutes?: number;
+  hold_minutes?: number;
+  min_notice_minutes?: number;
+  horizon_days?: number;
+  deposit?: { percent?: number | null; amount?: number | null } | null;
+  policy?: { notice_hours?: number; late_cancel?: string; early_cancel?: string; max_moves?: number; [key: string]: unknown };
+  [key: string]: unknown;
 }
 
 export interface ImportReport {

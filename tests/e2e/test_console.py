@@ -727,3 +727,51 @@ def test_every_conversation_is_read_taken_over_answered_and_handed_back_at_both_
     mobile.locator("nav").get_by_label("Lugha").select_option("en")
     assert laptop.errors == []
     assert mobile.errors == []
+
+
+def test_a_zone_area_and_a_service_added_in_the_console_are_what_the_bot_uses(stack: Stack, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    # the electronics shop delivers to Kitengela from now on, at the Eastlands fee
+    phone = "+254711700051"
+    stack.say(phone, type="text", text="I want an oraimo 20000mAh power bank", name="Kioko")
+    stack.say(phone, type="text", text="black")
+    stack.say(phone, type="text", text="1")
+    page = signed_in(browser, stack, OWNER)
+    page.goto(stack.console + "settings")
+    eastlands = page.get_by_test_id("zone").nth(2)
+    expect(eastlands.get_by_label("Zone", exact=True)).to_have_value("Eastlands")
+    areas = eastlands.get_by_label("Estates and areas in this zone")
+    expect(areas).to_have_value(re.compile("Buruburu, Donholm"))
+    areas.fill(areas.input_value() + ", Kitengela")
+    page.get_by_role("button", name="Save settings").click()
+    expect(page.get_by_text("Saved")).to_be_visible()
+    summary = stack.say(phone, type="text", text="deliver to Kitengela")
+    assert "Delivery (Eastlands, next day): KES 350" in summary, summary  # the estate the owner added is found
+
+    # the salon adds eyebrow threading to the catalog: customers book it, they do not buy it
+    salon, day = "demo-salon", next_open_day()
+    owner = signed_in(browser, stack, SALON_OWNER, viewport=PHONE)
+    owner.goto(stack.console + "catalog")
+    owner.get_by_role("button", name="Add an item").click()
+    drawer = owner.get_by_test_id("item-form")
+    drawer.get_by_text("A service (booked)").click()
+    drawer.get_by_role("textbox", name="Name", exact=True).fill("Eyebrow Threading")
+    drawer.get_by_label("Category").fill("Barber")
+    drawer.get_by_label("Price").fill("500")
+    drawer.get_by_label("How long it takes").fill("30")
+    drawer.get_by_label("Deposit to book").fill("none")
+    drawer.get_by_test_id("service-fields").get_by_label("Wanjiru").check()  # only Wanjiru does it
+    drawer.get_by_role("button", name="Save").click()
+    expect(owner.get_by_test_id("catalog-item").filter(has_text="Eyebrow Threading")).to_contain_text("KES 500")
+    wanted = f"An eyebrow threading on {day.day}/{day.month} at 10am please"
+    asked = stack.say("+254711700052", salon, type="text", text=wanted)
+    assert "10:00" in asked, asked
+    assert "Wanjiru" in asked, asked
+    assert "How many" not in asked, asked
+    assert "Booked!" in stack.say("+254711700052", salon, type="text", text="yes")
+    owner.goto(stack.console + "bookings")
+    owner.get_by_label("Day").fill(day.isoformat())
+    expect(owner.get_by_test_id("booking").filter(has_text="Eyebrow Threading")).to_contain_text("10:00–10:30")
+    assert page.errors == []
+    assert owner.errors == []

@@ -57,3 +57,48 @@ export function textToVariants(text: string): VariantDimension[] {
   }
   return dims;
 }
+
+export interface DepositValue {
+  percent?: number | null;
+  amount?: number | null;
+}
+
+/** A service's deposit as the owner writes it (as the pack's CSV does): "30%", "1000" (KES), "none"; empty:
+ * the shop's usual deposit (null). Anything else is an error naming what to write. */
+export function depositFromText(raw: string): DepositValue | null {
+  const text = raw.trim().toLowerCase().replace(/kes|ksh|,/g, "").trim();
+  if (!text) return null;
+  if (["none", "no", "0", "0%", "hakuna"].includes(text)) return { amount: 0 };
+  const percent = text.match(/^(\d{1,3})\s*%$/);
+  if (percent && Number(percent[1]) >= 1 && Number(percent[1]) <= 100) return { percent: Number(percent[1]) };
+  if (/^\d+$/.test(text)) return { amount: Number(text) };
+  throw new VariantSyntaxError(`"${raw}": write a percent (30%), an amount in KES (1000) or none`);
+}
+
+export function depositToText(deposit: DepositValue | null | undefined): string {
+  if (!deposit) return "";
+  if (deposit.percent) return `${deposit.percent}%`;
+  return deposit.amount ? String(deposit.amount) : "none";
+}
+
+/** A variant row being edited: an option and its price difference. */
+export interface OptionRow {
+  value: string;
+  price_delta: number;
+}
+
+/** The variant rows as the API stores them: empty options and dimensions dropped, names trimmed; a dimension
+ * with a name and no option, or two dimensions of one name, is an error. */
+export function rowsToVariants(dims: readonly { name: string; options: readonly OptionRow[] }[]): VariantDimension[] {
+  const out: VariantDimension[] = [];
+  for (const d of dims) {
+    const options = d.options.map((o) => ({ value: o.value.trim(), price_delta: Math.round(Number(o.price_delta) || 0) })).filter((o) => o.value);
+    const name = d.name.trim();
+    if (!name && !options.length) continue;
+    if (!name) throw new VariantSyntaxError(`options ${options.map((o) => o.value).join(", ")} need a name (e.g. colour)`);
+    if (!options.length) throw new VariantSyntaxError(`"${name}" has no options`);
+    if (out.some((x) => x.name.toLowerCase() === name.toLowerCase())) throw new VariantSyntaxError(`"${name}" is there twice`);
+    out.push({ name, options });
+  }
+  return out;
+}

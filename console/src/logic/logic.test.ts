@@ -326,3 +326,29 @@ describe("a changed Paybill or Till", () => {
     expect(registering(undefined)).toBeNull();
   });
 });
+
+describe("a service's deposit and variants as the owner edits them", () => {
+  it("reads a deposit written as the CSV writes it", async () => {
+    const { depositFromText, depositToText } = await import("./catalog");
+    expect(depositFromText("30%")).toEqual({ percent: 30 });
+    expect(depositFromText("KES 1,000")).toEqual({ amount: 1000 });
+    expect(depositFromText("none")).toEqual({ amount: 0 });
+    expect(depositFromText("  ")).toBeNull();
+    expect(() => depositFromText("half")).toThrow(/percent/);
+    expect(() => depositFromText("150%")).toThrow();
+    expect(["30%", "1000", "none", ""].map((x) => depositToText(depositFromText(x)))).toEqual(["30%", "1000", "none", ""]);
+  });
+
+  it("writes variant rows as the API keeps them, refusing what cannot be sold", async () => {
+    const { rowsToVariants } = await import("./catalog");
+    expect(
+      rowsToVariants([
+        { name: " colour ", options: [{ value: "Black", price_delta: 0 }, { value: " Blue ", price_delta: 500 }, { value: "", price_delta: 9 }] },
+        { name: "", options: [] },
+      ]),
+    ).toEqual([{ name: "colour", options: [{ value: "Black", price_delta: 0 }, { value: "Blue", price_delta: 500 }] }]);
+    expect(() => rowsToVariants([{ name: "size", options: [] }])).toThrow(/no options/);
+    expect(() => rowsToVariants([{ name: "", options: [{ value: "XL", price_delta: 0 }] }])).toThrow(/need a name/);
+    expect(() => rowsToVariants([{ name: "Size", options: [{ value: "S", price_delta: 0 }] }, { name: "size", options: [{ value: "M", price_delta: 0 }] }])).toThrow(/twice/);
+  });
+});

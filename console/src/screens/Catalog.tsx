@@ -1,4 +1,5 @@
 import {
+  ActionIcon,
   Alert,
   Button,
   Card,
@@ -6,7 +7,9 @@ import {
   Drawer,
   FileButton,
   Group,
+  NativeSelect,
   NumberInput,
+  SegmentedControl,
   SimpleGrid,
   Stack,
   Switch,
@@ -21,9 +24,10 @@ import { useTranslation } from "react-i18next";
 
 import { ApiError, all, api, describe } from "../api";
 import { refresh } from "../logic/refresh";
-import { searchItems, textToVariants, variantsToText } from "../logic/catalog";
+import { depositFromText, depositToText, rowsToVariants, searchItems, type OptionRow } from "../logic/catalog";
+import { newId } from "../logic/ids";
 import { kes } from "../logic/orders";
-import type { CatalogItem, ImportReport } from "../types";
+import type { CatalogItem, ImportReport, Tenant } from "../types";
 import { Guarded } from "./Layout";
 import { Failure, Loading } from "./common";
 
@@ -88,7 +92,9 @@ function Catalog() {
 function ItemForm({ item, onDone }: { item: CatalogItem | null; onDone: () => void }) {
   const { t } = useTranslation();
   const client = useQueryClient();
+  const shop = useQuery({ queryKey: ["tenant"], queryFn: () => api<Tenant>("/admin/tenant") });
   const [sku, setSku] = useState(item?.item_id ?? "");
+  const [kind, setKind] = useState<"product" | "service">(item?.type ?? "product");
   const [name, setName] = useState(item?.name ?? "");
   const [category, setCategory] = useState(item?.category ?? "");
   const [price, setPrice] = useState<number | string>(item?.price ?? 0);
@@ -96,26 +102,41 @@ function ItemForm({ item, onDone }: { item: CatalogItem | null; onDone: () => vo
   const [stock, setStock] = useState<number | string>(item?.stock ?? 0);
   const [brand, setBrand] = useState(item?.brand ?? "");
   const [description, setDescription] = useState(item?.description ?? "");
-  const [variants, setVariants] = useState(variantsToText(item?.variants ?? []));
+  const [variants, setVariants] = useState<DimensionRows[]>(
+    (item?.variants ?? []).map((d) => ({ name: d.name, options: d.options.map((o) => ({ value: o.value, price_delta: o.price_delta })) })),
+  );
   const [tags, setTags] = useState((item?.tags ?? []).join(", "));
   const [active, setActive] = useState(item?.active ?? true);
+  // a service booked as an appointment: how long, its deposit, who does it and where
+  const [duration, setDuration] = useState<number | string>(item?.duration_minutes ?? 60);
+  const [deposit, setDeposit] = useState(depositToText(item?.deposit));
+  const [staff, setStaff] = useState<string[]>(item?.staff ?? []);
+  const [place, setPlace] = useState<"shop" | "home">(item?.place ?? "shop");
+  const [zones, setZones] = useState<string[]>(item?.zones ?? []);
   const [problem, setProblem] = useState<string | null>(null);
+  const people = shop.data?.bookings?.staff ?? [];
 
   const save = useMutation({
     mutationFn: async () => {
+      const service = kind === "service";
       const body = {
-        type: item?.type ?? "product",
+        type: kind,
         name: name.trim(),
         category: category.trim(),
         price: Number(price),
-        stock: tracked ? Number(stock) : null,
+        stock: tracked && !service ? Number(stock) : null,
         brand: brand.trim() || null,
         description,
-        variants: textToVariants(variants),
+        variants: rowsToVariants(variants),
         tags: tags.split(",").map((x) => x.trim()).filter(Boolean),
         active,
+        duration_minutes: service ? Number(duration) : null,
+        deposit: service ? depositFromText(deposit) : null,
+        staff: service ? staff : [],
+        place: service ? place : "shop",
+        zones: service && place === "home" ? zones : [],
       };
-      const id = encodeURIComponent(sku.trim());
+      const id = encodeURIComponent(sku.trim() || newSku(name));
       return item ? api<CatalogItem>(`/admin/catalog/items/${id}`, { method: "PATCH", body }) : api<CatalogItem>(`/admin/catalog/items/${id}`, { method: "PUT", body });
     },
     onSuccess: () => {
@@ -134,16 +155,67 @@ function ItemForm({ item, onDone }: { item: CatalogItem | null; onDone: () => vo
   });
 
   return (
-    <Stack gap="xs">
-      <TextInput label={t("catalog.sku")} value={sku} disabled={!!item} required onChange={(e) => setSku(e.currentTarget.value)} />
+    <Stack gap="xs" data-testid="item-form">
+      <SegmentedControl
+        value={kind}
+        onChange={(v) => setKind(v as "product" | "service")}
+        data={[
+          { value: "product", label: t("catalog.product") },
+          { value: "service", label: t("catalog.service") },
+        ]}
+        aria-label={t("catalog.kind")}
+      />
       <TextInput label={t("catalog.name")} value={name} required onChange={(e) => setName(e.currentTarget.value)} />
+      <TextInput
+        label={t("catalog.sku")}
+        description={item ? undefined : t("catalog.skuHelp")}
+        value={sku}
+        disabled={!!item}
+        onChange={(e) => setSku(e.currentTarget.value)}
+      />
       <TextInput label={t("catalog.category")} value={category} required onChange={(e) => setCategory(e.currentTarget.value)} />
       <NumberInput label={t("catalog.price")} value={price} min={0} thousandSeparator="," prefix="KES " onChange={setPrice} />
-      <Switch label={t("catalog.trackStock")} checked={tracked} onChange={(e) => setTracked(e.currentTarget.checked)} />
-      {tracked && <NumberInput label={t("catalog.stock")} value={stock} min={0} onChange={setStock} />}
-      <TextInput label={t("catalog.brand")} value={brand} onChange={(e) => setBrand(e.currentTarget.value)} />
+      {kind === "service" ? (
+        <Stack gap="xs" data-testid="service-fields">
+          <NumberInput label={t("catalog.duration")} value={duration} min={5} max={24 * 60} step={15} suffix={` ${t("catalog.minutes")}`} onChange={setDuration} />
+          <TextInput label={t("catalog.deposit")} description={t("catalog.depositHelp")} value={deposit} onChange={(e) => setDeposit(e.currentTarget.value)} />
+          {people.length > 0 && (
+            <Checkbox.Group label={t("catalog.staff")} description={t("catalog.staffHelp")} value={staff} onChange={setStaff}>
+              <Group gap="xs" mt={4}>
+                {people.map((p) => (
+                  <Checkbox key={p.id} value={p.id} label={p.name} />
+                ))}
+              </Group>
+            </Checkbox.Group>
+          )}
+          <NativeSelect
+            label={t("catalog.place")}
+            value={place}
+            onChange={(e) => setPlace(e.currentTarget.value as "shop" | "home")}
+            data={[
+              { value: "shop", label: t("catalog.atShop") },
+              { value: "home", label: t("catalog.atHome") },
+            ]}
+          />
+          {place === "home" && (
+            <Checkbox.Group label={t("catalog.zones")} description={t("catalog.zonesHelp")} value={zones} onChange={setZones}>
+              <Group gap="xs" mt={4}>
+                {(shop.data?.delivery_zones ?? []).map((z) => (
+                  <Checkbox key={z.name} value={z.name} label={z.name} />
+                ))}
+              </Group>
+            </Checkbox.Group>
+          )}
+        </Stack>
+      ) : (
+        <>
+          <Switch label={t("catalog.trackStock")} checked={tracked} onChange={(e) => setTracked(e.currentTarget.checked)} />
+          {tracked && <NumberInput label={t("catalog.stock")} value={stock} min={0} onChange={setStock} />}
+          <TextInput label={t("catalog.brand")} value={brand} onChange={(e) => setBrand(e.currentTarget.value)} />
+        </>
+      )}
       <Textarea label={t("catalog.description")} value={description} autosize minRows={2} onChange={(e) => setDescription(e.currentTarget.value)} />
-      <TextInput label={t("catalog.variants")} description={t("catalog.variantsHelp")} value={variants} onChange={(e) => setVariants(e.currentTarget.value)} />
+      <VariantRows value={variants} onChange={setVariants} />
       <TextInput label={t("catalog.tags")} value={tags} onChange={(e) => setTags(e.currentTarget.value)} />
       <Checkbox label={t("catalog.active")} checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
       {problem && (
@@ -163,6 +235,54 @@ function ItemForm({ item, onDone }: { item: CatalogItem | null; onDone: () => vo
       </Group>
     </Stack>
   );
+}
+
+interface DimensionRows {
+  name: string;
+  options: OptionRow[];
+}
+
+/** Variants as rows: each kind of choice (colour, size) with its options and what each adds to the price. */
+function VariantRows({ value, onChange }: { value: DimensionRows[]; onChange: (v: DimensionRows[]) => void }) {
+  const { t } = useTranslation();
+  const setDim = (i: number, d: DimensionRows) => onChange(value.map((x, n) => (n === i ? d : x)));
+  return (
+    <Stack gap={6} data-testid="variants">
+      <Text size="sm" fw={500}>
+        {t("catalog.variants")}
+      </Text>
+      {value.map((d, i) => (
+        <Card key={i} withBorder padding="xs" data-testid="variant-dimension">
+          <Group gap="xs" wrap="nowrap" align="flex-end">
+            <TextInput style={{ flex: 1 }} label={t("catalog.variantName")} placeholder={t("catalog.variantNameHint")} value={d.name} onChange={(e) => setDim(i, { ...d, name: e.currentTarget.value })} />
+            <ActionIcon variant="subtle" color="red" mb={4} aria-label={t("catalog.removeVariant")} onClick={() => onChange(value.filter((_, n) => n !== i))}>
+              ×
+            </ActionIcon>
+          </Group>
+          {d.options.map((o, j) => (
+            <Group key={j} gap="xs" wrap="nowrap" mt={4} align="flex-end" data-testid="variant-option">
+              <TextInput style={{ flex: 1 }} label={j === 0 ? t("catalog.option") : undefined} aria-label={t("catalog.option")} value={o.value} onChange={(e) => setDim(i, { ...d, options: d.options.map((x, m) => (m === j ? { ...x, value: e.currentTarget.value } : x)) })} />
+              <NumberInput w={120} label={j === 0 ? t("catalog.priceDelta") : undefined} aria-label={t("catalog.priceDelta")} value={o.price_delta} allowNegative thousandSeparator="," onChange={(v) => setDim(i, { ...d, options: d.options.map((x, m) => (m === j ? { ...x, price_delta: Number(v) || 0 } : x)) })} />
+              <ActionIcon variant="subtle" color="red" mb={4} aria-label={t("catalog.removeOption")} onClick={() => setDim(i, { ...d, options: d.options.filter((_, m) => m !== j) })}>
+                ×
+              </ActionIcon>
+            </Group>
+          ))}
+          <Button variant="subtle" size="xs" mt={4} onClick={() => setDim(i, { ...d, options: [...d.options, { value: "", price_delta: 0 }] })}>
+            {t("catalog.addOption")}
+          </Button>
+        </Card>
+      ))}
+      <Button variant="light" size="xs" onClick={() => onChange([...value, { name: "", options: [{ value: "", price_delta: 0 }] }])}>
+        {t("catalog.addVariant")}
+      </Button>
+    </Stack>
+  );
+}
+
+/** An item's id from its name when the owner gives none (she may keep her own SKUs). */
+function newSku(name: string): string {
+  return newId(name).toUpperCase();
 }
 
 function CsvImport() {

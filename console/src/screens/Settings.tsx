@@ -21,11 +21,13 @@ import { useEffect, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
 import { api, describe } from "../api";
+import { depositFromText, depositToText } from "../logic/catalog";
+import { slugOf } from "../logic/ids";
 import { registering } from "../logic/payments";
 import { refresh } from "../logic/refresh";
 import { useAuth } from "../auth";
 import { fromFields, toFields, type LocalTextFields } from "../logic/localText";
-import type { LocalText, StaffMember, Tenant } from "../types";
+import type { LocalText, Me, StaffMember, Tenant } from "../types";
 import { Guarded } from "./Layout";
 import { Failure, Loading, StatusBadge } from "./common";
 
@@ -61,9 +63,20 @@ interface Zone {
   name: string;
   fee: number;
   eta: LocalTextFields;
-  areas: string[];
+  areas: string; // as typed: estates and areas separated by commas
   original: LocalText | null;
 }
+
+/** A person customers book, as the owner edits them (dates and lists as typed). */
+interface Stylist {
+  id: string;
+  name: string;
+  hours: string;
+  breaks: string;
+  daysOff: string;
+}
+
+const commaList = (text: string) => text.split(",").map((x) => x.trim()).filter(Boolean);
 
 function Settings() {
   const { t } = useTranslation();
@@ -74,11 +87,25 @@ function Settings() {
   const [pickupAddress, setPickupAddress] = useState<LocalTextFields>({ en: "", sw: "" });
   const [pickupEta, setPickupEta] = useState<LocalTextFields>({ en: "", sw: "" });
   const [responseTime, setResponseTime] = useState<LocalTextFields>({ en: "", sw: "" });
+  const [book, setBook] = useState<{ hours: string; holidays: string; deposit: string; notice: number | string; staff: Stylist[] } | null>(null);
+  const me = useQuery({ queryKey: ["me"], queryFn: () => api<Me>("/admin/me") });
   useEffect(() => {
     const d = tenant.data;
     if (!d) return;
     setForm(d);
-    setZones(d.delivery_zones.map((z) => ({ ...z, eta: toFields(z.eta), original: z.eta })));
+    setZones(d.delivery_zones.map((z) => ({ ...z, areas: z.areas.join(", "), eta: toFields(z.eta), original: z.eta })));
+    const b = d.bookings;
+    setBook(
+      b
+        ? {
+            hours: b.hours,
+            holidays: (b.holidays ?? []).join(", "),
+            deposit: depositToText(b.deposit),
+            notice: b.policy?.notice_hours ?? 24,
+            staff: (b.staff ?? []).map((m) => ({ id: m.id, name: m.name, hours: m.hours ?? "", breaks: m.breaks ?? "", daysOff: (m.days_off ?? []).join(", ") })),
+          }
+        : null,
+    );
     setPickupAddress(toFields(d.pickup.address));
     setPickupEta(toFields(d.pickup.eta));
     setResponseTime(toFields(d.handoff.response_time));
@@ -92,7 +119,25 @@ function Settings() {
           persona: f.persona,
           languages: f.languages,
           payments: f.payments,
-          delivery_zones: zones.map(({ original, ...z }) => ({ ...z, eta: fromFields(z.eta, original) ?? "" })),
+          delivery_zones: zones.map(({ original, ...z }) => ({ ...z, areas: commaList(z.areas), eta: fromFields(z.eta, original) ?? "" })),
+          ...(book
+            ? {
+                bookings: {
+                  ...(f.bookings ?? {}),
+                  hours: book.hours.trim(),
+                  holidays: commaList(book.holidays),
+                  deposit: depositFromText(book.deposit),
+                  policy: { ...(f.bookings?.policy ?? {}), notice_hours: Number(book.notice) },
+                  staff: book.staff.map((m) => ({
+                    id: m.id || staffId(m.name, book.staff),
+                    name: m.name.trim(),
+                    hours: m.hours.trim() || null,
+                    breaks: m.breaks.trim() || null,
+                    days_off: commaList(m.daysOff),
+                  })),
+                },
+              }
+            : {}),
           pickup: {
             ...f.pickup,
             address: fromFields(pickupAddress, f.pickup.address),
@@ -184,10 +229,18 @@ function Settings() {
                 ✕
               </ActionIcon>
             </Group>
+            <Textarea
+              label={t("settings.areas")}
+              description={t("settings.areasHelp")}
+              autosize
+              minRows={1}
+              value={z.areas}
+              onChange={(e) => setZones(zones.map((x, j) => (j === i ? { ...x, areas: e.currentTarget.value } : x)))}
+            />
             <TwoLanguages label={t("settings.eta")} value={z.eta} onChange={(eta) => setZones(zones.map((x, j) => (j === i ? { ...x, eta } : x)))} />
           </Card>
         ))}
-        <Button variant="light" onClick={() => setZones([...zones, { name: "", fee: 0, eta: { en: "", sw: "" }, areas: [], original: null }])}>
+        <Button variant="light" onClick={() => setZones([...zones, { name: "", fee: 0, eta: { en: "", sw: "" }, areas: "", original: null }])}>
           {t("settings.addZone")}
         </Button>
         <Switch label={t("settings.pickup")} checked={form.pickup.enabled} onChange={(e) => set({ pickup: { ...form.pickup, enabled: e.currentTarget.checked } })} />
@@ -199,6 +252,46 @@ function Settings() {
         <TextInput label={t("settings.hours")} description={t("settings.hoursHelp")} value={form.handoff.hours ?? ""} onChange={(e) => set({ handoff: { ...form.handoff, hours: e.currentTarget.value } })} />
         <TwoLanguages label={t("settings.responseTime")} value={responseTime} onChange={setResponseTime} />
       </Section>
+      {(book || me.data?.takes_bookings) && (
+        <Section title={t("settings.appointments")}>
+          {!book ? (
+            <Button variant="light" onClick={() => setBook({ hours: form.handoff.hours || "Mon-Sat 08:00-18:00", holidays: "", deposit: "", notice: 24, staff: [] })}>
+              {t("settings.setAppointments")}
+            </Button>
+          ) : (
+            <Stack gap="xs" data-testid="appointments">
+              <TextInput label={t("settings.bookingHours")} description={t("settings.bookingHoursHelp")} value={book.hours} onChange={(e) => setBook({ ...book, hours: e.currentTarget.value })} />
+              <TextInput label={t("settings.holidays")} description={t("settings.datesHelp")} value={book.holidays} onChange={(e) => setBook({ ...book, holidays: e.currentTarget.value })} />
+              <Group grow align="flex-start">
+                <TextInput label={t("settings.deposit")} description={t("catalog.depositHelp")} value={book.deposit} onChange={(e) => setBook({ ...book, deposit: e.currentTarget.value })} />
+                <NumberInput label={t("settings.notice")} description={t("settings.noticeHelp")} value={book.notice} min={0} max={168} onChange={(v) => setBook({ ...book, notice: v })} />
+              </Group>
+              <Text size="sm" fw={500}>
+                {t("settings.stylists")}
+              </Text>
+              {book.staff.map((m, i) => {
+                const put = (change: Partial<Stylist>) => setBook({ ...book, staff: book.staff.map((x, j) => (j === i ? { ...x, ...change } : x)) });
+                return (
+                  <Card key={i} withBorder padding="xs" data-testid="stylist">
+                    <Group align="flex-end" wrap="nowrap" gap="xs">
+                      <TextInput style={{ flex: 1 }} label={t("settings.stylistName")} value={m.name} onChange={(e) => put({ name: e.currentTarget.value })} />
+                      <ActionIcon variant="subtle" color="red" aria-label={t("common.delete")} onClick={() => setBook({ ...book, staff: book.staff.filter((_, j) => j !== i) })}>
+                        ✕
+                      </ActionIcon>
+                    </Group>
+                    <TextInput label={t("settings.stylistHours")} description={t("settings.stylistHoursHelp")} value={m.hours} onChange={(e) => put({ hours: e.currentTarget.value })} />
+                    <TextInput label={t("settings.breaks")} description={t("settings.breaksHelp")} value={m.breaks} onChange={(e) => put({ breaks: e.currentTarget.value })} />
+                    <TextInput label={t("settings.daysOff")} description={t("settings.datesHelp")} value={m.daysOff} onChange={(e) => put({ daysOff: e.currentTarget.value })} />
+                  </Card>
+                );
+              })}
+              <Button variant="light" onClick={() => setBook({ ...book, staff: [...book.staff, { id: "", name: "", hours: "", breaks: "", daysOff: "" }] })}>
+                {t("settings.addStylist")}
+              </Button>
+            </Stack>
+          )}
+        </Section>
+      )}
       {save.error && (
         <Alert color="red" role="alert">
           {describe(save.error)}
@@ -287,3 +380,10 @@ function StaffSection() {
   );
 }
 
+/** A new stylist's id, from the name, unique in the shop (customers never see it). */
+function staffId(name: string, staff: readonly Stylist[]): string {
+  const base = slugOf(name).slice(0, 24) || "staff";
+  let id = base;
+  for (let n = 2; staff.some((m) => m.id === id); n++) id = `${base}-${n}`;
+  return id;
+}
