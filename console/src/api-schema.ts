@@ -134,7 +134,8 @@ export interface paths {
         /** The appointment book: days by staff member */
         get: operations["calendar_admin_bookings_get"];
         put?: never;
-        post?: never;
+        /** Book a customer who walked in or phoned (confirmed, no deposit); told on WhatsApp */
+        post: operations["new_booking_admin_bookings_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1350,6 +1351,19 @@ export interface components {
              */
             start: string;
         };
+        /** BookableService */
+        BookableService: {
+            /** Duration Minutes */
+            duration_minutes: number;
+            /** Item Id */
+            item_id: string;
+            /** Name */
+            name: string;
+            /** Price */
+            price: number;
+            /** Staff Ids */
+            staff_ids: string[];
+        };
         /** BookingBrief */
         BookingBrief: {
             /** Booking Id */
@@ -1603,7 +1617,7 @@ export interface components {
         /**
          * Calendar
          * @description The days asked: the staff, their bookings (held, confirmed, done; cancelled ones too, greyed) and
-         *     the time blocked off, each by start time in the shop's time (EAT).
+         *     the time blocked off, each by start time in the shop's time (EAT); and the services staff can book.
          */
         Calendar: {
             /** Blocks */
@@ -1617,6 +1631,8 @@ export interface components {
              * Format: date
              */
             first_day: string;
+            /** Services */
+            services: components["schemas"]["BookableService"][];
             /** Staff */
             staff: components["schemas"]["BookingStaff"][];
         };
@@ -2501,6 +2517,45 @@ export interface components {
              * @enum {string}
              */
             transaction_type: "CustomerBuyGoodsOnline" | "CustomerPayBillOnline";
+        };
+        /**
+         * NewBookingBody
+         * @description A booking staff make for a customer who walked in or phoned: confirmed at once, no deposit asked.
+         */
+        NewBookingBody: {
+            /**
+             * Item Id
+             * @description The service (a catalog item with a duration)
+             */
+            item_id: string;
+            /** Name */
+            name?: string | null;
+            /**
+             * Phone
+             * @description The customer's number (0712 345 678 or +254...)
+             */
+            phone: string;
+            /**
+             * Staff Id
+             * @description None: the first able person free then
+             */
+            staff_id?: string | null;
+            /**
+             * Start
+             * Format: date-time
+             * @description ISO 8601 with offset (e.g. 2026-12-05T10:00:00+03:00)
+             */
+            start: string;
+            /**
+             * Tell Customer
+             * @description Send the customer the booking on WhatsApp
+             * @default true
+             */
+            tell_customer: boolean;
+            /** Variant Selection */
+            variant_selection?: {
+                [key: string]: string;
+            };
         };
         /** NoteBody */
         NoteBody: {
@@ -4149,6 +4204,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Calendar"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    new_booking_admin_bookings_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewBookingBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingView"];
                 };
             };
             /** @description Validation Error */

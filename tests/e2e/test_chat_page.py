@@ -41,6 +41,9 @@ class Page:
         for m in self.chat(phone, tenant_id)["messages"]:
             if m["direction"] == "out":
                 p = m["payload"]
+                if p["type"] == "template":  # what the customer reads: the template filled in
+                    out.append(str(m.get("template_text") or ""))
+                    continue
                 body = p["text"]["body"] if p["type"] == "text" else p["interactive"]["body"]["text"]
                 if p["type"] == "interactive" and p["interactive"]["type"] == "list":
                     rows = [r for s in p["interactive"]["action"]["sections"] for r in s["rows"]]

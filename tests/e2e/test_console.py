@@ -538,7 +538,7 @@ def test_the_salon_sees_a_whatsapp_booking_blocks_time_and_cancels_it(stack: Sta
     expect(booking).to_contain_text("Confirmed")
     expect(page.get_by_test_id("staff-column").filter(has_text="Wanjiru").get_by_test_id("booking")).to_have_count(1)
     # Akinyi is away from 16:00 to 17:00: blocked, listed, and not offered to customers
-    page.get_by_label("Who").select_option(label="Akinyi")
+    page.get_by_label("Who", exact=True).select_option(label="Akinyi")
     page.get_by_label("From").fill("16:00")
     page.get_by_label("To").fill("17:00")
     page.get_by_label("Reason").fill("training")
@@ -775,3 +775,64 @@ def test_a_zone_area_and_a_service_added_in_the_console_are_what_the_bot_uses(st
     expect(owner.get_by_test_id("booking").filter(has_text="Eyebrow Threading")).to_contain_text("10:00–10:30")
     assert page.errors == []
     assert owner.errors == []
+
+
+def test_a_walk_in_booked_in_the_console_blocks_the_slot_and_a_drag_moves_it_with_the_customer_told(
+    stack: Stack, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    salon, day = "demo-salon", next_open_day() + timedelta(days=7)  # a week on: nothing of the other tests
+    walk_in = "+254711700061"
+    page = signed_in(browser, stack, SALON_OWNER)
+    page.goto(stack.console + "bookings")
+    page.get_by_label("Day").fill(day.isoformat())
+    page.get_by_role("button", name="Add a booking").click()
+    form = page.get_by_test_id("new-booking")
+    form.get_by_label("Service").select_option(label="Kids' Haircut (30 min)")
+    form.get_by_label("Who").select_option(label="Wanjiru")
+    form.get_by_label("Day").fill(day.isoformat())
+    form.get_by_label("Time").fill("11:00")
+    form.get_by_label("Customer's phone").fill("0711 700 061")
+    form.get_by_label("Customer's name").fill("Wambui Walk-in")
+    form.get_by_role("button", name="Book it (the customer is told)").click()
+    expect(form).to_have_count(0)
+    wanjiru = page.get_by_test_id("timeline-column").and_(page.locator("[data-title='Wanjiru']"))
+    card = wanjiru.get_by_test_id("timeline-booking").filter(has_text="Wambui Walk-in")
+    expect(card).to_contain_text("11:00 Kids' Haircut")
+    # she never wrote to the salon: the news goes as its template, in the salon's Swahili
+    wait_for(lambda: any("imewekwa" in m and "(11:00)" in m for m in stack.shop_texts(walk_in, salon)))
+    wanted = f"A kids haircut on {day.day}/{day.month} at 11am with Wanjiru"
+    offered = stack.say("+254711700062", salon, type="text", text=wanted)
+    assert offered.startswith("Free times for Kids' Haircut"), offered  # the nearest free times instead
+    assert "11:00" not in offered, offered  # Wanjiru's 11:00 is the walk-in's
+    shot(page, "bookings-timeline-laptop")
+
+    # dragged to 12:00 with Akinyi: asked first, then moved, and the customer is told
+    box = card.bounding_box()
+    akinyi = page.get_by_test_id("timeline-column").and_(page.locator("[data-title='Akinyi']"))
+    target = akinyi.bounding_box()
+    assert box is not None
+    assert target is not None
+    page.mouse.move(box["x"] + 10, box["y"] + 5)
+    page.mouse.down()
+    page.mouse.move(target["x"] + 20, box["y"] + 5 + 60, steps=8)  # an hour down, one column right
+    page.mouse.up()
+    expect(page.get_by_test_id("move-proposal")).to_contain_text("12:00 with Akinyi")
+    page.get_by_role("button", name="Move the booking (the customer is told)").click()
+    moved = akinyi.get_by_test_id("timeline-booking").filter(has_text="Wambui Walk-in")
+    expect(moved).to_contain_text("12:00 Kids' Haircut")
+    wait_for(lambda: any("imehamishwa" in m and "(12:00)" in m for m in stack.shop_texts(walk_in, salon)))
+    assert page.errors == []
+
+    # on her phone: one person's column at a time
+    phone = signed_in(browser, stack, SALON_OWNER, viewport=PHONE)
+    phone.goto(stack.console + "bookings")
+    phone.get_by_label("Day").fill(day.isoformat())
+    expect(phone.get_by_test_id("timeline-column")).to_have_count(1)
+    phone.get_by_label("Whose book").select_option(label="Akinyi")
+    expect(phone.get_by_test_id("timeline-booking").filter(has_text="Wambui Walk-in")).to_be_visible()
+    width = phone.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the book is {width} px wide on a {PHONE['width']} px phone"
+    shot(phone, "bookings-timeline-phone")
+    assert phone.errors == []

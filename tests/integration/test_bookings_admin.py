@@ -215,3 +215,56 @@ def test_a_deposit_due_back_applied_to_another_order_from_the_money_list_is_no_l
     assert admin("POST", close, {"outcome": "refunded"})[0] == 409  # applied once: never refunded too
     assert admin("POST", f"/admin/bookings/{nails['booking_ref']}/refunded", {})[0] == 200  # already settled
     assert seeded.bookings.get(SALON, nails["booking_ref"]).deposit_outcome == "applied"
+
+
+def test_a_walk_in_booked_by_staff_takes_the_slot_from_whatsapp_and_the_customer_is_told(
+    admin: Admin, customer: Caller, seeded: Services, setup: dict[str, Any], clock: Clock
+) -> None:
+    clock.now = datetime(2026, 11, 28, 10, 10, tzinfo=NAIROBI)  # Saturday, ten past ten
+    walk_in = {"item_id": KIDS, "start": "2026-11-28T10:00:00+03:00", "staff_id": "wanjiru",
+               "phone": "0722 000 888", "name": "Baraka"}  # fmt: skip
+    status, made = admin("POST", "/admin/bookings", walk_in, role="agent")
+    assert status == 200, made  # in the slot under way: no notice asked of staff
+    assert (made["status"], made["deposit"], made["staff_id"]) == ("confirmed", 0, "wanjiru")
+    assert made["start"][11:16] == "10:00"
+    assert made["customer"] == {"customer_id": made["customer_id"], "name": "Baraka", "phone": "+254722000888"}
+    assert made["marks"][0]["by"] == "agent@shop.example"
+    phoned = {**walk_in, "start": "2026-11-28T15:00:00+03:00", "name": None}
+    assert admin("POST", "/admin/bookings", phoned)[0] == 200  # the same customer, found by number
+    assert len({b["customer_id"] for b in admin("GET", "/admin/bookings?day=2026-11-28")[1]["bookings"]}) == 1
+    taken = customer.err(
+        "booking_hold", customer_id=customer.customer_id, item_id=KIDS, start="2026-11-28T15:00:00+03:00",
+        staff_id="wanjiru",
+    )  # fmt: skip
+    assert taken["reason"] == "slot_taken"  # WhatsApp's customers cannot have Wanjiru at 15:00 now
+    pipe: Pipeline = setup["pipe"]
+    pipe.run_agent()
+    told = pipe.replies_to("254722000888")
+    assert any("imekuwekea Kids' Haircut" in m and made["booking_id"] in m for m in told), told  # in Swahili
+
+
+def test_staff_move_a_booking_inside_the_notice_the_customer_cannot(
+    admin: Admin, customer: Caller, clock: Clock
+) -> None:
+    clock.now = datetime(2026, 11, 28, 8, 0, tzinfo=NAIROBI)
+    ref = booked(customer, KIDS, "2026-11-28T11:00:00+03:00")["booking_ref"]
+    clock.now = datetime(2026, 11, 28, 10, 5, tzinfo=NAIROBI)  # under an hour before the nearest new time
+    mine = customer.err("booking_reschedule", customer_id=customer.customer_id, booking_id=ref,
+                        start="2026-11-28T10:30:00+03:00")  # fmt: skip
+    assert mine["reason"] in ("inside_notice", "not_open")
+    status, moved = admin("POST", f"/admin/bookings/{ref}/move", {"start": "2026-11-28T10:30:00+03:00"})
+    assert (status, moved["start"][11:16]) == (200, "10:30")
+
+
+def test_a_staff_booking_of_a_product_a_bad_number_or_a_closed_day_is_refused_and_changes_nothing(
+    admin: Admin, seeded: Services, clock: Clock
+) -> None:
+    clock.now = datetime(2026, 11, 27, 9, 0, tzinfo=NAIROBI)
+    good = {"item_id": KIDS, "start": "2026-11-28T10:00:00+03:00", "phone": "0722000999"}
+    assert admin("POST", "/admin/bookings", {**good, "phone": "12"})[0] == 422
+    assert admin("POST", "/admin/bookings", {**good, "phone": "not a number"})[0] == 422
+    assert admin("POST", "/admin/bookings", {**good, "start": "2026-11-30T10:00:00+03:00"})[0] == 422  # Monday
+    assert admin("POST", "/admin/bookings", {**good, "item_id": "NO-SUCH"})[0] in (404, 422)
+    assert admin("POST", "/admin/bookings", {**good, "start": "2026-11-28T10:00:00"})[0] == 422  # no zone
+    assert admin("GET", "/admin/bookings?day=2026-11-28")[1]["bookings"] == []
+    assert seeded.customers.find_id_by_phone(SALON, "+254722000999") is None  # nobody was made for nothing

@@ -74,3 +74,47 @@ export function bookingActions(booking: Booking, now: Date = new Date()): Bookin
   }
   return booking.status_now === "confirmed" ? ["move", "cancel"] : ["cancel"]; // staff move one at any time
 }
+
+/** Minutes since midnight in Nairobi. */
+export function eatMinutes(iso: string): number {
+  const [h, m] = eatClock(iso).split(":").map(Number);
+  return h * 60 + m;
+}
+
+/** "HH:MM" of minutes since midnight. */
+export function clockOf(minutes: number): string {
+  const m = ((minutes % 1440) + 1440) % 1440;
+  return `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
+}
+
+export interface Span {
+  from: number; // minutes since midnight, on the hour
+  to: number;
+}
+
+/** The hours a timeline shows: the working day (08:00-19:00) widened to hold everything listed. */
+export function timelineSpan(starts: readonly string[], ends: readonly string[], base: Span = { from: 8 * 60, to: 19 * 60 }): Span {
+  const from = Math.min(base.from, ...starts.map(eatMinutes));
+  const to = Math.max(base.to, ...ends.map((e) => eatMinutes(e) || 1440));
+  return { from: Math.floor(from / 60) * 60, to: Math.min(1440, Math.ceil(to / 60) * 60) };
+}
+
+/** Where a dragged booking lands: its top edge (pixels from the column's top) as a start in minutes, on the
+ * slot grid, kept inside the timeline. */
+export function droppedAt(topPx: number, span: Span, pxPerMinute: number, durationMinutes: number, grid = 15): number {
+  const raw = span.from + topPx / pxPerMinute;
+  const snapped = Math.round(raw / grid) * grid;
+  return Math.max(span.from, Math.min(span.to - durationMinutes, snapped));
+}
+
+/** The seven days of the week (Monday first) holding ``day``. */
+export function weekOf(day: string): string[] {
+  const at = new Date(`${day}T12:00:00Z`);
+  const monday = shiftDay(day, -((at.getUTCDay() + 6) % 7));
+  return Array.from({ length: 7 }, (_, n) => shiftDay(monday, n));
+}
+
+/** Whether staff may drag a booking to another time (a confirmed one that has not started). */
+export function movable(booking: Booking, now: Date = new Date()): boolean {
+  return booking.status_now === "confirmed" && Date.parse(booking.start) > now.getTime();
+}

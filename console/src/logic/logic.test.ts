@@ -280,6 +280,7 @@ describe("the appointment book", () => {
     const calendar: Calendar = {
       first_day: "2026-11-28",
       days: 1,
+      services: [],
       staff: [
         { staff_id: "wanjiru", name: "Wanjiru" },
         { staff_id: "akinyi", name: "Akinyi" },
@@ -350,5 +351,30 @@ describe("a service's deposit and variants as the owner edits them", () => {
     expect(() => rowsToVariants([{ name: "size", options: [] }])).toThrow(/no options/);
     expect(() => rowsToVariants([{ name: "", options: [{ value: "XL", price_delta: 0 }] }])).toThrow(/need a name/);
     expect(() => rowsToVariants([{ name: "Size", options: [{ value: "S", price_delta: 0 }] }, { name: "size", options: [{ value: "M", price_delta: 0 }] }])).toThrow(/twice/);
+  });
+});
+
+describe("the appointment book's timeline", () => {
+  it("spans the working day, widened to what is booked", async () => {
+    const { timelineSpan } = await import("./bookings");
+    expect(timelineSpan([], [])).toEqual({ from: 480, to: 1140 });
+    expect(timelineSpan(["2026-11-28T04:30:00Z"], ["2026-11-28T17:10:00Z"])).toEqual({ from: 420, to: 1260 }); // 07:30-20:10 EAT
+  });
+
+  it("lands a dragged booking on the slot grid, inside the day", async () => {
+    const { droppedAt, clockOf } = await import("./bookings");
+    const span = { from: 480, to: 1140 };
+    expect(clockOf(droppedAt(240, span, 1, 30))).toBe("12:00"); // 4 hours below 08:00
+    expect(clockOf(droppedAt(254, span, 1, 30))).toBe("12:15"); // 12:14 to the nearest quarter hour
+    expect(clockOf(droppedAt(247, span, 1, 30))).toBe("12:00"); // 12:07
+    expect(clockOf(droppedAt(-80, span, 1, 30))).toBe("08:00");
+    expect(clockOf(droppedAt(5000, span, 1, 30))).toBe("18:30"); // it still ends by 19:00
+    expect(clockOf(droppedAt(300, span, 2, 60))).toBe("10:30");
+  });
+
+  it("knows the week of a day, Monday first", async () => {
+    const { weekOf } = await import("./bookings");
+    expect(weekOf("2026-11-28")).toEqual(["2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26", "2026-11-27", "2026-11-28", "2026-11-29"]);
+    expect(weekOf("2026-11-23")[0]).toBe("2026-11-23");
   });
 });

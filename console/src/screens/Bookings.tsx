@@ -1,15 +1,28 @@
-import { Alert, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Card, Group, Modal, NativeSelect, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { api, describe } from "../api";
 import { refresh } from "../logic/refresh";
-import { bookingActions, columns, eatClock, eatDay, eatIso, shiftDay, todayInNairobi } from "../logic/bookings";
+import {
+  bookingActions,
+  clockOf,
+  columns,
+  eatClock,
+  eatDay,
+  eatIso,
+  eatMinutes,
+  shiftDay,
+  todayInNairobi,
+  weekOf,
+} from "../logic/bookings";
 import { kes } from "../logic/orders";
 import type { BlockedTime, Booking, Calendar, CustomerChange, Me } from "../types";
 import { Guarded } from "./Layout";
 import { Ago, Failure, Loading, StatusBadge } from "./common";
+import { Timeline, type Moving, type TimelineColumn } from "./Timeline";
 
 export function BookingsScreen() {
   return (
@@ -36,11 +49,23 @@ function Bookings() {
 
 function Book() {
   const { t } = useTranslation();
+  const client = useQueryClient();
+  const phone = useMediaQuery("(max-width: 48em)");
   const [day, setDay] = useState(todayInNairobi());
+  const [view, setView] = useState<"day" | "week">("day");
+  const [person, setPerson] = useState<string | null>(null); // a phone shows one column at a time
+  const [adding, setAdding] = useState(false);
+  const week = weekOf(day);
   const calendar = useQuery({
     queryKey: ["bookings", day],
     queryFn: () => api<Calendar>("/admin/bookings", { query: { day } }),
     refetchInterval: 15_000,
+  });
+  const weekBook = useQuery({
+    queryKey: ["bookings", "week", week[0]],
+    queryFn: () => api<Calendar>("/admin/bookings", { query: { day: week[0], days: 7 } }),
+    refetchInterval: 15_000,
+    enabled: view === "week",
   });
   const refunds = useQuery({ queryKey: ["refunds"], queryFn: () => api<Booking[]>("/admin/bookings/refunds") });
   const changes = useQuery({
@@ -48,12 +73,43 @@ function Book() {
     queryFn: () => api<CustomerChange[]>("/admin/bookings/changes"),
     refetchInterval: 15_000,
   });
+  const moveTo = useMutation({
+    mutationFn: (m: Moving) =>
+      api<Booking>(`/admin/bookings/${m.booking.booking_id}/move`, { method: "POST", body: { start: m.start, staff_id: m.staffId } }),
+    onSettled: () => void refresh(client, ["bookings"]),
+  });
   const cols = calendar.data ? columns(calendar.data) : [];
+  const staff = calendar.data?.staff ?? [];
+  const shown = person ?? (phone || view === "week" ? staff[0]?.staff_id : null) ?? null;
+  const dayColumns: TimelineColumn[] = cols
+    .filter((c) => !phone || c.staffId === shown)
+    .map((c) => ({
+      key: c.staffId,
+      title: c.name,
+      day,
+      staffId: c.staffId,
+      bookings: c.entries.flatMap((e) => (e.kind === "booking" ? [e.booking] : [])),
+      blocks: c.entries.flatMap((e) => (e.kind === "block" ? [e.block] : [])),
+    }));
+  const member = staff.find((m) => m.staff_id === shown);
+  const weekColumns: TimelineColumn[] = (weekBook.data && member ? week : [])
+    .filter((d) => !phone || d === day)
+    .map((d) => ({
+      key: d,
+      title: dayName(d),
+      day: d,
+      staffId: member?.staff_id ?? "",
+      bookings: (weekBook.data?.bookings ?? []).filter((b) => b.staff_id === member?.staff_id && eatDay(b.start) === d),
+      blocks: (weekBook.data?.blocks ?? []).filter((b) => b.staff_id === member?.staff_id && eatDay(b.start) === d),
+    }));
   return (
     <Stack>
-      <Title order={3}>{t("bookings.title")}</Title>
+      <Group justify="space-between">
+        <Title order={3}>{t("bookings.title")}</Title>
+        <Button onClick={() => setAdding(true)}>{t("bookings.add")}</Button>
+      </Group>
       <Group gap="xs" align="flex-end" wrap="wrap">
-        <Button variant="default" onClick={() => setDay(shiftDay(day, -1))}>
+        <Button variant="default" onClick={() => setDay(shiftDay(day, view === "week" && !phone ? -7 : -1))}>
           {t("bookings.previous")}
         </Button>
         <TextInput
@@ -62,15 +118,42 @@ function Book() {
           value={day}
           onChange={(e) => e.currentTarget.value && setDay(e.currentTarget.value)}
         />
-        <Button variant="default" onClick={() => setDay(shiftDay(day, 1))}>
+        <Button variant="default" onClick={() => setDay(shiftDay(day, view === "week" && !phone ? 7 : 1))}>
           {t("bookings.next")}
         </Button>
         <Button variant="subtle" onClick={() => setDay(todayInNairobi())}>
           {t("bookings.today")}
         </Button>
+        <SegmentedControl
+          value={view}
+          onChange={(v) => setView(v as "day" | "week")}
+          data={[
+            { value: "day", label: t("bookings.dayView") },
+            { value: "week", label: t("bookings.weekView") },
+          ]}
+        />
+        {(phone || view === "week") && staff.length > 1 && (
+          <NativeSelect
+            label={t("bookings.whose")}
+            value={shown ?? ""}
+            onChange={(e) => setPerson(e.currentTarget.value)}
+            data={staff.map((m) => ({ value: m.staff_id, label: m.name }))}
+          />
+        )}
       </Group>
       {calendar.isPending && <Loading />}
       {calendar.error && <Failure error={calendar.error} />}
+      {moveTo.error && (
+        <Alert color="red" role="alert">
+          {describe(moveTo.error)}
+        </Alert>
+      )}
+      {view === "day" ? (
+        calendar.data && <Timeline columns={dayColumns} onMove={(m) => moveTo.mutate(m)} />
+      ) : (
+        weekBook.data && <Timeline columns={weekColumns} onMove={(m) => moveTo.mutate(m)} />
+      )}
+      {adding && calendar.data && <NewBooking calendar={calendar.data} day={day} onDone={() => setAdding(false)} />}
       <SimpleGrid cols={{ base: 1, sm: Math.max(1, Math.min(cols.length, 3)) }}>
         {cols.map((col) => (
           <Stack key={col.staffId} gap="xs" data-testid="staff-column">
@@ -350,5 +433,69 @@ function RefundCard({ booking }: { booking: Booking }) {
       </Group>
       {done.error && <Failure error={done.error} />}
     </Card>
+  );
+}
+
+function dayName(day: string): string {
+  return new Date(`${day}T12:00:00Z`).toLocaleDateString(undefined, { weekday: "short", day: "numeric", timeZone: "UTC" });
+}
+
+/** A customer who walked in or phoned: booked at once (no deposit) and told on WhatsApp; without a number,
+ * the time is blocked for them instead. */
+function NewBooking({ calendar, day, onDone }: { calendar: Calendar; day: string; onDone: () => void }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [service, setService] = useState(calendar.services[0]?.item_id ?? "");
+  const [staffId, setStaffId] = useState("");
+  const [date, setDate] = useState(day);
+  const [at, setAt] = useState("10:00");
+  const [phone, setPhone] = useState("");
+  const [name, setName] = useState("");
+  const chosen = calendar.services.find((x) => x.item_id === service);
+  const able = calendar.staff.filter((m) => !chosen || chosen.staff_ids.length === 0 || chosen.staff_ids.includes(m.staff_id));
+  const save = useMutation({
+    mutationFn: () => {
+      const start = eatIso(date, at);
+      if (!phone.trim()) {
+        // nobody to tell: the time is kept for them as blocked time
+        const end = eatIso(date, clockOf(eatMinutes(start) + (chosen?.duration_minutes ?? 30)));
+        return api("/admin/bookings/blocks", {
+          method: "POST",
+          body: { staff_id: staffId || able[0]?.staff_id, start, end, reason: `${t("bookings.walkIn")}: ${name.trim() || chosen?.name || ""}`.slice(0, 100) },
+        });
+      }
+      return api("/admin/bookings", {
+        method: "POST",
+        body: { item_id: service, start, staff_id: staffId || null, phone: phone.trim(), name: name.trim() || null },
+      });
+    },
+    onSuccess: () => {
+      void refresh(client, ["bookings"]);
+      onDone();
+    },
+  });
+  return (
+    <Modal opened onClose={onDone} title={t("bookings.add")}>
+      <Stack gap="xs" data-testid="new-booking">
+        <NativeSelect label={t("bookings.service")} value={service} onChange={(e) => setService(e.currentTarget.value)}
+          data={calendar.services.map((x) => ({ value: x.item_id, label: `${x.name} (${x.duration_minutes} min)` }))} />
+        <NativeSelect label={t("bookings.who")} value={staffId} onChange={(e) => setStaffId(e.currentTarget.value)}
+          data={[{ value: "", label: t("bookings.anyone") }, ...able.map((m) => ({ value: m.staff_id, label: m.name }))]} />
+        <Group grow>
+          <TextInput type="date" label={t("bookings.day")} value={date} onChange={(e) => setDate(e.currentTarget.value)} />
+          <TextInput type="time" step={900} label={t("bookings.time")} value={at} onChange={(e) => setAt(e.currentTarget.value)} />
+        </Group>
+        <TextInput label={t("bookings.customerPhone")} description={t("bookings.customerPhoneHelp")} value={phone} onChange={(e) => setPhone(e.currentTarget.value)} />
+        <TextInput label={t("bookings.customerName")} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+        {save.error && (
+          <Alert color="red" role="alert">
+            {describe(save.error)}
+          </Alert>
+        )}
+        <Button onClick={() => save.mutate()} loading={save.isPending} disabled={!service || !at || !date}>
+          {phone.trim() ? t("bookings.bookIt") : t("bookings.holdIt")}
+        </Button>
+      </Stack>
+    </Modal>
   );
 }

@@ -28,7 +28,8 @@ from tulia.admin.orders import tell_refunded
 from tulia.channel.whatsapp import customer_key
 from tulia.domain.booking import Booking, local
 from tulia.domain.common import NAIROBI
-from tulia.errors import InvalidInput, NotFound
+from tulia.domain.phone import normalize_phone
+from tulia.errors import InvalidInput, NotFound, TuliaError
 from tulia.observability import logger as log
 from tulia.services import appointments
 
@@ -57,15 +58,24 @@ class BlockView(View):
     by: str | None
 
 
+class BookableService(View):
+    item_id: str
+    name: str
+    duration_minutes: int
+    price: int
+    staff_ids: list[str]  # who may do it (empty: anyone)
+
+
 class Calendar(View):
     """The days asked: the staff, their bookings (held, confirmed, done; cancelled ones too, greyed) and
-    the time blocked off, each by start time in the shop's time (EAT)."""
+    the time blocked off, each by start time in the shop's time (EAT); and the services staff can book."""
 
     first_day: date
     days: int
     staff: list[BookingStaff]
     bookings: list[BookingView]
     blocks: list[BlockView]
+    services: list[BookableService]
 
 
 CHANGES = ("moved", "cancelled")
@@ -97,6 +107,18 @@ class RefundBody(View):
 class MoveBody(View):
     start: BusinessMoment = Field(description="The new start, ISO 8601 with offset (e.g. 2026-12-05T10:00:00+03:00)")
     staff_id: str | None = Field(default=None, max_length=32, description="None: the same person, else anyone able")
+
+
+class NewBookingBody(View):
+    """A booking staff make for a customer who walked in or phoned: confirmed at once, no deposit asked."""
+
+    item_id: str = Field(min_length=1, max_length=64, description="The service (a catalog item with a duration)")
+    variant_selection: dict[str, str] = Field(default_factory=dict)
+    start: BusinessMoment = Field(description="ISO 8601 with offset (e.g. 2026-12-05T10:00:00+03:00)")
+    staff_id: str | None = Field(default=None, max_length=32, description="None: the first able person free then")
+    phone: str = Field(min_length=7, max_length=20, description="The customer's number (0712 345 678 or +254...)")
+    name: str | None = Field(default=None, max_length=120)
+    tell_customer: bool = Field(default=True, description="Send the customer the booking on WhatsApp")
 
 
 class BlockBody(View):
@@ -149,6 +171,17 @@ def calendar(
         blocks=[
             BlockView(block_id=b.block_id, staff_id=b.staff_id, start=b.start, end=b.end, reason=b.reason, by=b.by)
             for b in blocks
+        ],
+        services=[
+            BookableService(
+                item_id=i.item_id,
+                name=i.name,
+                duration_minutes=i.duration_minutes or 0,
+                price=i.price,
+                staff_ids=list(i.staff),
+            )
+            for i in sorted(deps.services.catalog.iter_all(who.tenant_id), key=lambda i: (i.category, i.name))
+            if i.bookable and i.active
         ],
     )
 
@@ -298,6 +331,34 @@ def move(
         for work, delay in appointments.reminder_work(tenant, moved.booking_id, moved.start, deps.services.clock()):
             deps.outreach.send(work, delay_seconds=delay)
     return views(deps, who.tenant_id, [moved])[0]
+
+
+@router.post(
+    "/admin/bookings",
+    tags=["bookings"],
+    summary="Book a customer who walked in or phoned (confirmed, no deposit); told on WhatsApp",
+)
+def new_booking(body: NewBookingBody, who: Staff, deps: Deps) -> BookingView:
+    s, now = deps.services, deps.services.clock()
+    tenant = s.tenants.get(who.tenant_id)
+    phone = normalize_phone(body.phone, field="phone")
+    customer, new = s.customers.find_or_create(who.tenant_id, phone, body.name, now)
+    try:
+        made = appointments.staff_booking(
+            s, tenant, customer_id=customer.customer_id, item_id=body.item_id,
+            variant_selection=body.variant_selection, start=body.start, staff_id=body.staff_id, now=now, by=who.actor,
+        )  # fmt: skip
+    except TuliaError:
+        if new:  # a refused booking leaves nobody behind
+            s.customers.delete_with_aliases(customer)
+        raise
+    audit(deps, who, "booking.create", made.booking_id, start=made.start.isoformat(), staff_id=made.staff_id)
+    if body.tell_customer:
+        tell_customer(deps, made, "booked")
+    if deps.outreach is not None:
+        for work, delay in appointments.reminder_work(tenant, made.booking_id, made.start, now):
+            deps.outreach.send(work, delay_seconds=delay)
+    return views(deps, who.tenant_id, [made])[0]
 
 
 @router.post("/admin/bookings/blocks", tags=["bookings"], summary="Keep a staff member's time free (same day)")

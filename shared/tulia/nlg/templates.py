@@ -818,6 +818,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
               "haukufai.",
     },
     "booking_moved_words": {"en": "has moved to {when}", "sw": "imehamishwa hadi {when}"},
+    "booking_made_by_shop": {
+        "en": "{shop} has booked your {service} for {when} with {staff} (booking {ref}). Reply here if you need "
+              "to change it.",
+        "sw": "{shop} imekuwekea {service} {when} na {staff} (booking {ref}). Jibu hapa ukihitaji kuibadilisha.",
+    },
+    "booking_made_words": {"en": "is booked for {when}", "sw": "imewekwa {when}"},
     "resume_booking": {"en": "Back to your booking:", "sw": "Turudi kwenye booking yako:"},
     # offers
     "offers_list": {"en": "Current offers for you:\n{offers}", "sw": "Ofa zilizopo kwako:\n{offers}"},

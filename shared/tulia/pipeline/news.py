@@ -150,7 +150,14 @@ class News:
         sheng = tenant.languages.sheng_reply_language
         when = slot_when(booking.start, lang, sheng)
         cancelled = str(event["event"]) == "cancelled"
-        if cancelled:
+        booked = str(event["event"]) == "booked"
+        if booked:  # made by the shop for her (a walk-in, a phone call)
+            said = render(
+                "booking_made_by_shop", lang, sheng, service=booking.service_name, when=when,
+                staff=booking.staff_name, shop=tenant.name, ref=booking.booking_id,
+            )  # fmt: skip
+            what = render("booking_made_words", lang, sheng, when=when)
+        elif cancelled:
             deposit = ""
             if booking.deposit and booking.deposit_outcome in ("kept", "refund_due"):
                 key = (
@@ -183,7 +190,8 @@ class News:
             outbox = self.outbox.store(tenant_id, key, tenant.whatsapp.phone_number_id, payloads, [key], [note])
         self.outbox.send(tenant_id, key, outbox, token, outside_window)
         moved = {"start": booking.start.isoformat()} if not cancelled else {}
-        self._log(customer, key, outbox, f"booking_{event['event']}", {"booking_ref": booking.booking_id, **moved})
+        happened = "booked" if booked else "cancelled" if cancelled else "moved"  # "moved-<when>": moved
+        self._log(customer, key, outbox, f"booking_{happened}", {"booking_ref": booking.booking_id, **moved})
 
     def payment(self, tenant_id: str, key: str, event: dict[str, Any]) -> None:
         """A payment's outcome is a turn of the customer's conversation: the graph tells them in

@@ -123,10 +123,17 @@ def search_slots(
     return SlotSearch(terms, slots, closed, later, too_far)
 
 
-def _valid_start(tenant: Tenant, terms: ServiceTerms, member: StaffMember, start: datetime, now: datetime) -> bool:
+def _valid_start(
+    tenant: Tenant, terms: ServiceTerms, member: StaffMember, start: datetime, now: datetime, *, by_staff: bool = False
+) -> bool:
+    """A start the shop's hours, the person's hours and the slot grid allow; customers also need the shop's
+    notice, staff do not (a walk-in starts in the slot under way)."""
     settings = tenant.booking_settings()
     at = local(start)
-    if at < local(now) + timedelta(minutes=settings.min_notice_minutes):
+    earliest = local(now) + timedelta(minutes=settings.min_notice_minutes)
+    if by_staff:
+        earliest = local(now) - timedelta(minutes=settings.slot_minutes)
+    if at < earliest:
         return False
     if at.date() > local(now).date() + timedelta(days=settings.horizon_days):
         return False
@@ -149,9 +156,11 @@ def hold(
     address: str | None = None,
     language: str | None = None,
     now: datetime,
+    by_staff: str | None = None,
 ) -> Booking:
     """Hold a slot for the customer (until the shop's hold time passes): the person asked for, or the
-    first able person free then. StateConflict(slot_taken) if nobody is."""
+    first able person free then. StateConflict(slot_taken) if nobody is. ``by_staff``: the staff member
+    booking it for the customer (no notice needed, no deposit asked)."""
     if start.tzinfo is None:
         raise InvalidInput("start must carry its time zone (the shop's is +03:00).", field="start")
     item, terms, chosen = terms_for(services, tenant, item_id, variant_selection)
@@ -171,7 +180,9 @@ def hold(
             )
         found = tenant.zone_named(where)
         travel_fee = found.fee if found else 0
-    people = [m for m in _able(tenant, terms, staff_id) if _valid_start(tenant, terms, m, start, now)]
+    people = [
+        m for m in _able(tenant, terms, staff_id) if _valid_start(tenant, terms, m, start, now, by_staff=bool(by_staff))
+    ]
     if not people:
         raise BusinessRuleViolation(
             f"{local(start):%a %d %b %H:%M} is not a time {terms.name} can be booked.",
@@ -197,11 +208,11 @@ def hold(
             address=(address or "").strip()[:300] or None,
             price=terms.price,
             travel_fee=travel_fee,
-            deposit=terms.deposit,
+            deposit=0 if by_staff else terms.deposit,
             status="held",
             hold_until=now + timedelta(minutes=settings.hold_minutes),
             language=language,
-            marks=[BookingMark(event="held", at=now, by="customer")],
+            marks=[BookingMark(event="held", at=now, by=by_staff or "customer")],
             created_at=now,
             updated_at=now,
         )
@@ -210,6 +221,27 @@ def hold(
         except StateConflict:
             continue
     raise StateConflict(f"{local(start):%a %d %b %H:%M} was just taken.", field="start", reason=SLOT_TAKEN)
+
+
+def staff_booking(
+    services: Services,
+    tenant: Tenant,
+    *,
+    customer_id: str,
+    item_id: str,
+    variant_selection: dict[str, str] | None,
+    start: datetime,
+    staff_id: str | None,
+    now: datetime,
+    by: str,
+) -> Booking:
+    """A booking staff make for a customer (a walk-in, a phone call): confirmed at once, without a deposit,
+    in the same book as WhatsApp's (the slot is taken for everyone)."""
+    held = hold(
+        services, tenant, customer_id=customer_id, item_id=item_id, variant_selection=variant_selection,
+        start=start, staff_id=staff_id, now=now, by_staff=by,
+    )  # fmt: skip
+    return services.bookings.confirm(held, now)
 
 
 def customer_booking(services: Services, tenant_id: str, customer_id: str, booking_id: str) -> Booking:
@@ -295,7 +327,7 @@ def move(
     terms = terms.model_copy(update={"duration_minutes": int((booking.end - booking.start).total_seconds() // 60)})
     people = _able(tenant, terms, staff_id)
     people.sort(key=lambda m: m.id != booking.staff_id)  # the same person first
-    people = [m for m in people if _valid_start(tenant, terms, m, start, now)]
+    people = [m for m in people if _valid_start(tenant, terms, m, start, now, by_staff=not by_customer)]
     if not people:
         raise BusinessRuleViolation(
             f"{local(start):%a %d %b %H:%M} is not a time {terms.name} can be booked.", field="start", reason="not_open"

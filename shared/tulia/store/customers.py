@@ -8,7 +8,7 @@ from typing import Any
 from tulia.domain.common import iso, new_id
 from tulia.domain.customer import ConsentEvent, ConsentSource, Customer
 from tulia.domain.times import sortable
-from tulia.errors import NotFound
+from tulia.errors import NotFound, StateConflict
 from tulia.store import keys
 from tulia.store.codec import from_item, to_item
 from tulia.store.dynamo import Dynamo, Key, Page
@@ -87,6 +87,29 @@ class CustomerRepo:
     def find_id_by_wa_user(self, tenant_id: str, wa_user_id: str) -> str | None:
         item = self.db.get(CUSTOMERS, keys.customer_wa_user_alias_pk(tenant_id, wa_user_id), keys.ALIAS)
         return item["customer_id"] if item else None
+
+    def find_or_create(self, tenant_id: str, phone_e164: str, name: str | None, now: datetime) -> tuple[Customer, bool]:
+        """The shop's customer with this (normalised) number, made now if there is none; True when made. Two
+        makers at once find the one made first."""
+        existing_id = self.find_id_by_phone(tenant_id, phone_e164)
+        if existing_id is not None:
+            return self.get(tenant_id, existing_id), False
+        customer = Customer(
+            tenant_id=tenant_id,
+            customer_id=new_id("cus"),
+            phone_e164=phone_e164,
+            display_name=(name or "").strip()[:120] or None,
+            created_at=now,
+            updated_at=now,
+        )
+        try:
+            self.create(customer)
+        except StateConflict:
+            existing_id = self.find_id_by_phone(tenant_id, phone_e164)
+            if existing_id is None:
+                raise
+            return self.get(tenant_id, existing_id), False
+        return customer, True
 
     def create(self, customer: Customer) -> None:
         """Create the profile and its aliases atomically; a concurrent create loses cleanly."""

@@ -67,30 +67,11 @@ def customer_fields(c: Customer) -> dict[str, object]:
 
 
 def customer_get_or_create(ctx: ToolContext, args: CustomerGetOrCreateArgs) -> CustomerGetOrCreateOut:
-    repo = ctx.services.customers
     phone = normalize_phone(args.phone_e164)
-    existing_id = repo.find_id_by_phone(ctx.tenant_id, phone)
-    if existing_id is not None:
-        return CustomerGetOrCreateOut(**customer_fields(repo.get(ctx.tenant_id, existing_id)), created=False)
-    now = ctx.services.clock()
-    name = (args.display_name or "").strip()[:120] or None
-    customer = Customer(
-        tenant_id=ctx.tenant_id,
-        customer_id=new_id("cus"),
-        phone_e164=phone,
-        display_name=name,
-        created_at=now,
-        updated_at=now,
+    customer, created = ctx.services.customers.find_or_create(
+        ctx.tenant_id, phone, args.display_name, ctx.services.clock()
     )
-    try:
-        repo.create(customer)
-    except StateConflict:
-        # another message of the same customer created it a moment ago: use that one
-        existing_id = repo.find_id_by_phone(ctx.tenant_id, phone)
-        if existing_id is None:
-            raise
-        return CustomerGetOrCreateOut(**customer_fields(repo.get(ctx.tenant_id, existing_id)), created=False)
-    return CustomerGetOrCreateOut(**customer_fields(customer), created=True)
+    return CustomerGetOrCreateOut(**customer_fields(customer), created=created)
 
 
 def customer_update_preferences(ctx: ToolContext, args: CustomerUpdatePreferencesArgs) -> CustomerUpdateOut:
