@@ -1,4 +1,4 @@
-import { confirmSignIn, fetchAuthSession, signIn, signOut } from "aws-amplify/auth";
+import { fetchAuthSession, signOut } from "aws-amplify/auth";
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 
 import { config } from "./config";
@@ -56,6 +56,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signInWith = useCallback(async (email: string, password: string): Promise<SignInStep> => {
     const flow = config().authFlow ?? "USER_SRP_AUTH";
+    const { signIn } = await import("./signInCalls");
     const result = await signIn({ username: email.trim().toLowerCase(), password, options: { authFlowType: flow } });
     if (result.nextStep.signInStep === "CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED") return "new_password";
     if (result.nextStep.signInStep !== "DONE") throw new Error(result.nextStep.signInStep);
@@ -64,6 +65,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const chooseNewPassword = useCallback(async (password: string) => {
+    const { confirmSignIn } = await import("./signInCalls");
     const result = await confirmSignIn({ challengeResponse: password });
     if (result.nextStep.signInStep !== "DONE") throw new Error(result.nextStep.signInStep);
     setSession(await currentSession());

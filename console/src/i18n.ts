@@ -1,7 +1,7 @@
 import i18next from "i18next";
 import { initReactI18next } from "react-i18next";
 
-import { en, sw } from "./strings";
+import { en } from "./strings";
 
 export const LANGUAGES = [
   { value: "en", label: "English" },
@@ -16,17 +16,32 @@ export function savedLanguage(): "en" | "sw" {
   return typeof navigator !== "undefined" && navigator.language.startsWith("sw") ? "sw" : "en";
 }
 
+/** The Swahili words, fetched the first time they are needed (most first loads are in one language). */
+async function withSwahili(): Promise<void> {
+  if (i18next.hasResourceBundle("sw", "translation")) return;
+  const { sw } = await import("./strings-sw");
+  i18next.addResourceBundle("sw", "translation", sw);
+}
+
 export function setLanguage(lang: "en" | "sw"): void {
   localStorage.setItem(STORED, lang);
   document.documentElement.lang = lang;
-  void i18next.changeLanguage(lang);
+  void (lang === "sw" ? withSwahili() : Promise.resolve()).then(() => i18next.changeLanguage(lang));
 }
 
 void i18next.use(initReactI18next).init({
-  resources: { en: { translation: en }, sw: { translation: sw } },
-  lng: savedLanguage(),
+  resources: { en: { translation: en } },
+  lng: "en",
   fallbackLng: "en",
   interpolation: { escapeValue: false },
 });
+
+/** The language this browser chose, ready before the first screen is drawn. */
+export async function startLanguage(): Promise<void> {
+  const lang = savedLanguage();
+  if (lang === "sw") await withSwahili();
+  document.documentElement.lang = lang;
+  await i18next.changeLanguage(lang);
+}
 
 export default i18next;

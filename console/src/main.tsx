@@ -8,7 +8,7 @@ import { createRoot } from "react-dom/client";
 import { registerServiceWorker } from "./alerts";
 import { AuthProvider } from "./auth";
 import { loadConfig } from "./config";
-import "./i18n";
+import { startLanguage } from "./i18n";
 import { AppRoutes } from "./router";
 
 const theme = createTheme({ primaryColor: "teal", defaultRadius: "md" });
@@ -20,7 +20,7 @@ const root = createRoot(document.getElementById("root")!);
 
 registerServiceWorker();
 
-loadConfig()
+Promise.all([loadConfig(), startLanguage()])
   .then(() =>
     root.render(
       <StrictMode>

@@ -1,4 +1,5 @@
-// Mantine's styles for the components the console uses only (the whole sheet is three times larger).
+// Mantine's styles for the components of the first screen (sign-in, the menu, the inbox); the other screens' components
+// come with them (styles-more.ts). The whole sheet is three times larger.
 import "@mantine/core/styles/baseline.css";
 import "@mantine/core/styles/default-css-variables.css";
 import "@mantine/core/styles/global.css";
@@ -6,14 +7,9 @@ import "@mantine/core/styles/UnstyledButton.css";
 import "@mantine/core/styles/VisuallyHidden.css";
 import "@mantine/core/styles/Paper.css";
 import "@mantine/core/styles/Input.css";
-import "@mantine/core/styles/InlineInput.css";
 import "@mantine/core/styles/Button.css";
 import "@mantine/core/styles/ActionIcon.css";
 import "@mantine/core/styles/CloseButton.css";
-import "@mantine/core/styles/Overlay.css";
-import "@mantine/core/styles/Popover.css";
-import "@mantine/core/styles/ModalBase.css";
-import "@mantine/core/styles/Drawer.css";
 import "@mantine/core/styles/Loader.css";
 import "@mantine/core/styles/Alert.css";
 import "@mantine/core/styles/Anchor.css";
@@ -22,25 +18,10 @@ import "@mantine/core/styles/Badge.css";
 import "@mantine/core/styles/Burger.css";
 import "@mantine/core/styles/Card.css";
 import "@mantine/core/styles/Center.css";
-import "@mantine/core/styles/Checkbox.css";
-import "@mantine/core/styles/Chip.css";
-import "@mantine/core/styles/CheckboxIndicator.css";
-import "@mantine/core/styles/Code.css";
-import "@mantine/core/styles/FloatingIndicator.css";
-import "@mantine/core/styles/Divider.css";
 import "@mantine/core/styles/Grid.css";
 import "@mantine/core/styles/Group.css";
-import "@mantine/core/styles/Menu.css";
-import "@mantine/core/styles/Modal.css";
 import "@mantine/core/styles/NavLink.css";
-import "@mantine/core/styles/NumberInput.css";
 import "@mantine/core/styles/PasswordInput.css";
-import "@mantine/core/styles/ScrollArea.css";
-import "@mantine/core/styles/SegmentedControl.css";
-import "@mantine/core/styles/SimpleGrid.css";
 import "@mantine/core/styles/Stack.css";
-import "@mantine/core/styles/Switch.css";
-import "@mantine/core/styles/Table.css";
 import "@mantine/core/styles/Text.css";
-import "@mantine/core/styles/Timeline.css";
 import "@mantine/core/styles/Title.css";

@@ -1,3 +1,4 @@
+import "../styles-more";
 import { Alert, Button, Card, Group, Modal, NativeSelect, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";

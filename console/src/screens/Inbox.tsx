@@ -7,7 +7,6 @@ import {
   Grid,
   Group,
   Paper,
-  ScrollArea,
   Stack,
   Text,
   Textarea,
@@ -221,7 +220,8 @@ function TicketView({ ticketId }: { ticketId: string }) {
           {tk.assigned_to ? t("inbox.assigned", { who: tk.assigned_to }) : t("inbox.unassigned")}
         </Text>
       </Paper>
-      <ScrollArea.Autosize mah={420} viewportRef={viewport} data-testid="thread">
+      {/* the page's own scrolling (no scroll-area component: the inbox is in the first load) */}
+      <div ref={viewport} data-testid="thread" style={{ maxHeight: 420, overflowY: "auto" }}>
         <Stack gap={6}>
           {before.length > 0 && (
             <Text size="xs" c="dimmed">
@@ -241,7 +241,7 @@ function TicketView({ ticketId }: { ticketId: string }) {
             <Bubble key={i} role={e.role} text={e.text} at={e.at} by={e.by} failed={e.message_id?.startsWith("failed")} />
           ))}
         </Stack>
-      </ScrollArea.Autosize>
+      </div>
       {replyWin.open ? (
         <Text size="xs" c="dimmed" data-testid="window">
           {t("inbox.windowOpen", { until: when(replyWin.closesAt?.toISOString()) })}

@@ -1,3 +1,4 @@
+import "../styles-more";
 import { Alert, Anchor, Badge, Button, Card, FileButton, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";

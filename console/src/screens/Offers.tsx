@@ -1,3 +1,4 @@
+import "../styles-more";
 import { Alert, Badge, Button, Card, Checkbox, Drawer, Group, NumberInput, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import dayjs from "dayjs";

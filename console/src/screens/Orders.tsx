@@ -1,3 +1,4 @@
+import "../styles-more";
 import {
   Alert,
   Anchor,
