@@ -10,6 +10,7 @@ with a temporary password. Screenshots at laptop and phone sizes go to test-outp
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from datetime import date, datetime, timedelta
@@ -836,3 +837,37 @@ def test_a_walk_in_booked_in_the_console_blocks_the_slot_and_a_drag_moves_it_wit
     assert width <= PHONE["width"], f"the book is {width} px wide on a {PHONE['width']} px phone"
     shot(phone, "bookings-timeline-phone")
     assert phone.errors == []
+
+
+def test_a_customer_is_found_by_number_their_consent_shown_and_erased_by_the_owner_only_when_confirmed(
+    stack: Stack, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    phone = "+254711700071"
+    stack.say(phone, type="text", text="Hello, I am looking for a charger", name="Chebet Erase")
+    stack.say(phone, type="text", text="STOP")
+    page = signed_in(browser, stack, OWNER, viewport=PHONE)
+    page.goto(stack.console + "customers")
+    page.get_by_label("Search by name or number").fill("0711 700 071")
+    card = page.get_by_test_id("customer")
+    expect(card).to_have_count(1)
+    expect(card).to_contain_text("Chebet Erase")
+    expect(card.get_by_test_id("offers-consent")).to_have_text("Said no to offers")  # STOP is recorded
+    card.click()
+    view = page.get_by_test_id("customer-view")
+    expect(view.get_by_test_id("consent-history")).to_contain_text("Offers and news")
+    with page.expect_download() as saved:
+        view.get_by_role("button", name="Export everything kept (JSON)").click()
+    kept = json.loads(Path(saved.value.path()).read_text())
+    assert kept["customer"]["phone_e164"] == phone
+    assert any(e["text"] == "Hello, I am looking for a charger" for e in kept["console_conversation"]["entries"])
+    view.get_by_role("button", name="Erase this customer").click()
+    erase = page.get_by_role("button", name="Erase for good")
+    expect(erase).to_be_disabled()  # not without typing the last digits of the number
+    page.get_by_label("Type 0071 to confirm").fill("0071")
+    erase.click()
+    expect(page.get_by_test_id("customer")).to_have_count(0)
+    page.get_by_label("Search by name or number").fill("")
+    expect(page.get_by_test_id("customer").filter(has_text="Chebet Erase")).to_have_count(0)
+    assert page.errors == []

@@ -13,6 +13,7 @@ export function rolesOf(raw: unknown): Role[] {
 export type Screen =
   | "inbox"
   | "conversations"
+  | "customers"
   | "orders"
   | "bookings"
   | "money"

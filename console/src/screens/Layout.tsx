@@ -17,6 +17,7 @@ const SCREENS: Screen[] = [
   "inbox",
   "conversations",
   "orders",
+  "customers",
   "bookings",
   "money",
   "catalog",

@@ -101,7 +101,9 @@ class LocalApi:
                 return
 
         self._httpd = ThreadingHTTPServer((host, port), Handler)
-        self._httpd.daemon_threads = True
+        # stopping waits for the requests being answered: none reaches a store that stopped after it
+        self._httpd.daemon_threads = False
+        self._httpd.block_on_close = True
 
     def route(self, path: str) -> LambdaHandler | None:
         if path in self.routes:
