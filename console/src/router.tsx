@@ -15,6 +15,7 @@ const ConversationsScreen = lazy(() =>
 const SignInScreen = lazy(() => import("./screens/SignIn").then((m) => ({ default: m.SignInScreen })));
 const OrdersScreen = lazy(() => import("./screens/Orders").then((m) => ({ default: m.OrdersScreen })));
 const OrderScreen = lazy(() => import("./screens/Orders").then((m) => ({ default: m.OrderScreen })));
+const MessagesScreen = lazy(() => import("./screens/Messages").then((m) => ({ default: m.MessagesScreen })));
 const CustomersScreen = lazy(() => import("./screens/Customers").then((m) => ({ default: m.CustomersScreen })));
 const BookingsScreen = lazy(() => import("./screens/Bookings").then((m) => ({ default: m.BookingsScreen })));
 const CatalogScreen = lazy(() => import("./screens/Catalog").then((m) => ({ default: m.CatalogScreen })));
@@ -40,6 +41,7 @@ export function AppRoutes() {
           <Route path="conversations/:customerId" element={<Later><ConversationsScreen /></Later>} />
           <Route path="orders" element={<Later><OrdersScreen /></Later>} />
           <Route path="orders/:orderId" element={<Later><OrderScreen /></Later>} />
+          <Route path="messages" element={<Later><MessagesScreen /></Later>} />
           <Route path="customers" element={<Later><CustomersScreen /></Later>} />
           <Route path="bookings" element={<Later><BookingsScreen /></Later>} />
           <Route path="money" element={<Later><MoneyScreen /></Later>} />

@@ -35,6 +35,10 @@ export type Calendar = Schemas["Calendar"];
 export type CustomerChange = Schemas["CustomerChange"];
 export type TryAnswer = Schemas["TryAnswer"];
 export type Customer = Schemas["Customer"];
+export type MessageTemplate = Schemas["MessageTemplate"];
+export type Broadcast = Schemas["Broadcast"];
+export type BroadcastDetail = Schemas["BroadcastDetail"];
+export type DryRun = Schemas["DryRun"];
 export type CustomerDetail = Schemas["CustomerDetail"];
 export type ConsentEvent = Schemas["ConsentEvent"];
 export type ConversationSummary = Schemas["ConversationSummary"];
@@ -78,6 +82,7 @@ export interface Tenant {
   pickup: { enabled: boolean; address: LocalText | null; eta: LocalText };
   handoff: { enabled: boolean; response_time: LocalText; hours: string | null; contact: LocalText | null };
   bookings?: BookingSettings | null;
+  messaging?: { marketing_hours: string; [key: string]: unknown };
   /** the Paybill/Till whose C2B URLs are registered; another value than the one listed: still registering */
   c2b_urls_for?: string | null;
 }

@@ -871,3 +871,41 @@ def test_a_customer_is_found_by_number_their_consent_shown_and_erased_by_the_own
     page.get_by_label("Search by name or number").fill("")
     expect(page.get_by_test_id("customer").filter(has_text="Chebet Erase")).to_have_count(0)
     assert page.errors == []
+
+
+def test_the_owner_sends_a_broadcast_from_the_console_to_customers_who_agreed_to_offers_only(
+    stack: Stack, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    keen, quiet = "+254711700081", "+254711700082"
+    assert "offers" in stack.say(keen, type="text", text="send me offers", name="Keen Kamau").lower()
+    stack.say(quiet, type="text", text="hello", name="Quiet Kip")
+    page = signed_in(browser, stack, OWNER)
+    page.goto(stack.console + "settings")
+    page.get_by_label("When broadcasts may be sent").fill("daily 00:00-23:59")  # any time, for the test
+    page.get_by_role("button", name="Save settings").click()
+    expect(page.get_by_text("Saved")).to_be_visible()
+
+    page.goto(stack.console + "messages")
+    page.get_by_role("button", name="Check approvals with WhatsApp").click()
+    expect(page.get_by_test_id("synced")).to_be_visible()
+    weekly = page.get_by_test_id("template").filter(has_text="weekly_offer · en")
+    expect(weekly.get_by_test_id("template-status")).to_have_text("Approved")
+    form = page.get_by_test_id("new-broadcast")
+    form.get_by_label("Template").select_option("weekly_offer")
+    form.get_by_label("Words for parameter 1").fill("{name}")
+    form.get_by_label("Words for parameter 2").fill("Duka Bora")
+    form.get_by_label("Words for parameter 3").fill("console week: 15% off cables")
+    form.get_by_role("button", name="How many will get it?").click()
+    dry = form.get_by_test_id("dry-run")
+    expect(dry).to_contain_text("This week at Duka Bora: console week: 15% off cables")
+    reached = int(re.search(r"(\d+) customers would get it", dry.inner_text()).group(1))  # type: ignore[union-attr]
+    assert reached >= 1
+    form.get_by_role("button", name=f"Send to {reached}").click()
+    sent = page.get_by_test_id("broadcast").filter(has_text="weekly_offer").first
+    expect(sent.get_by_test_id("broadcast-status")).to_have_text("Sent", timeout=30_000)
+    wait_for(lambda: any("console week: 15% off cables" in m for m in stack.shop_texts(keen)))
+    assert not any("console week" in m for m in stack.shop_texts(quiet))  # never agreed to offers
+    expect(sent.get_by_test_id("broadcast-counts")).to_contain_text(f"{reached} customers")
+    assert page.errors == []

@@ -14,6 +14,7 @@ export type Screen =
   | "inbox"
   | "conversations"
   | "customers"
+  | "messages"
   | "orders"
   | "bookings"
   | "money"
@@ -25,7 +26,7 @@ export type Screen =
   | "alerts";
 
 /** What each role may open, as the admin API enforces it (agents: the inbox, orders and bookings). */
-const OWNER_ONLY: ReadonlySet<Screen> = new Set(["money", "catalog", "offers", "knowledge", "analytics", "settings"]);
+const OWNER_ONLY: ReadonlySet<Screen> = new Set(["money", "catalog", "offers", "messages", "knowledge", "analytics", "settings"]);
 
 export function mayOpen(roles: readonly Role[], screen: Screen): boolean {
   if (roles.includes("owner")) return true;

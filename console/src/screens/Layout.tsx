@@ -22,6 +22,7 @@ const SCREENS: Screen[] = [
   "money",
   "catalog",
   "offers",
+  "messages",
   "knowledge",
   "analytics",
   "settings",

@@ -144,6 +144,7 @@ function Settings() {
             address: fromFields(pickupAddress, f.pickup.address),
             eta: fromFields(pickupEta, f.pickup.eta) ?? f.pickup.eta,
           },
+          ...(f.messaging ? { messaging: { ...f.messaging, marketing_hours: f.messaging.marketing_hours.trim() } } : {}),
           handoff: {
             ...f.handoff,
             hours: f.handoff.hours || null,
@@ -248,6 +249,16 @@ function Settings() {
         <TwoLanguages label={t("settings.pickupAddress")} value={pickupAddress} onChange={setPickupAddress} />
         <TwoLanguages label={t("settings.pickupEta")} value={pickupEta} onChange={setPickupEta} />
       </Section>
+      {form.messaging && (
+        <Section title={t("settings.offersNews")}>
+          <TextInput
+            label={t("settings.marketingHours")}
+            description={t("settings.marketingHoursHelp")}
+            value={form.messaging.marketing_hours}
+            onChange={(e) => set({ messaging: { ...form.messaging!, marketing_hours: e.currentTarget.value } })}
+          />
+        </Section>
+      )}
       <Section title={t("settings.handoff")}>
         <Switch label={t("settings.handoffEnabled")} checked={form.handoff.enabled} onChange={(e) => set({ handoff: { ...form.handoff, enabled: e.currentTarget.checked } })} />
         <TextInput label={t("settings.hours")} description={t("settings.hoursHelp")} value={form.handoff.hours ?? ""} onChange={(e) => set({ handoff: { ...form.handoff, hours: e.currentTarget.value } })} />
