@@ -39,6 +39,12 @@ def accept_findings(stack: TuliaStack) -> None:
             ),
             _s(
                 "AwsSolutions-IAM5",
+                "Queries use the table's global secondary indexes; the grant covers that table's indexes only "
+                "(stack-wide too: a function's grants that overflow into a managed policy land there).",
+                RegexAppliesTo(regex="/^Resource::<Tables[A-Za-z]+[0-9A-F]{8}\\.Arn>\\/index\\/\\*$/g"),
+            ),
+            _s(
+                "AwsSolutions-IAM5",
                 "Offloaded checkpoints are objects named by thread and checkpoint id at run time: the agent writes "
                 "them, the admin function deletes a customer's on erasure.",
                 RegexAppliesTo(regex="/^Resource::<BucketsCheckpointOffload[0-9A-F]{8}\\.Arn>\\/\\*$/g"),

@@ -242,7 +242,9 @@ class TuliaStack(Stack):
             "checkpoints",  # a customer's export and erasure
         ):
             t[name].grant_read_write_data(self.admin)
-        t["messages"].grant_read_data(self.admin)  # when each customer last wrote (WhatsApp's 24-hour window)
+        # when each customer last wrote (WhatsApp's 24-hour window); the conversations staff read, and what they add
+        # to them (replies, notes, taking over), the alerts they mark seen
+        t["messages"].grant_read_write_data(self.admin)
         inbound.grant_send_messages(self.admin)
         outreach.grant_send_messages(self.admin)  # a broadcast's first batch
         checks.grant_send_messages(self.admin)  # a changed Paybill/Till: the payments function registers it

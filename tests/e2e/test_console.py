@@ -511,9 +511,10 @@ def test_the_bots_name_set_in_settings_is_the_name_customers_meet(stack: Stack, 
     expect(page.get_by_text("Saved: the bot uses the new settings")).to_be_visible()
 
 
-def next_open_day() -> date:
-    """A day the salon is open (Tuesday to Saturday, no holiday), two days or more from today in Nairobi."""
-    day = datetime.now(NAIROBI).date() + timedelta(days=2)
+def next_open_day(at_least: int = 2) -> date:
+    """A day the salon is open (Tuesday to Saturday, no holiday), ``at_least`` days or more from today in Nairobi
+    (tests that must not meet each other's bookings in the shared stack take days apart)."""
+    day = datetime.now(NAIROBI).date() + timedelta(days=at_least)
     while day.weekday() not in (1, 2, 3, 4, 5) or (day.month, day.day) in ((12, 25), (12, 26), (1, 1)):
         day += timedelta(days=1)
     return day
@@ -751,7 +752,7 @@ def test_a_zone_area_and_a_service_added_in_the_console_are_what_the_bot_uses(st
     assert "Delivery (Eastlands, next day): KES 350" in summary, summary  # the estate the owner added is found
 
     # the salon adds eyebrow threading to the catalog: customers book it, they do not buy it
-    salon, day = "demo-salon", next_open_day()
+    salon, day = "demo-salon", next_open_day(16)  # a day no other test of the stack books
     owner = signed_in(browser, stack, SALON_OWNER, viewport=PHONE)
     owner.goto(stack.console + "catalog")
     owner.get_by_role("button", name="Add an item").click()
@@ -783,7 +784,7 @@ def test_a_walk_in_booked_in_the_console_blocks_the_slot_and_a_drag_moves_it_wit
 ) -> None:
     from playwright.sync_api import expect
 
-    salon, day = "demo-salon", next_open_day() + timedelta(days=7)  # a week on: nothing of the other tests
+    salon, day = "demo-salon", next_open_day(9)  # a day no other test of the stack books
     walk_in = "+254711700061"
     page = signed_in(browser, stack, SALON_OWNER)
     page.goto(stack.console + "bookings")

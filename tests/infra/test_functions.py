@@ -251,11 +251,10 @@ def test_the_admin_function_reaches_the_shop_data_uploads_inbox_replies_and_send
         assert tables[f"tulia-dev-{name}"] in admin, name
     statements = _role_statements(dev, "tulia-dev-admin")
     on_messages = [s for s in statements if tables["tulia-dev-messages"] in str(s["Resource"])]
-    assert on_messages  # when customers last wrote (the 24-hour window): read, never written
+    # when customers last wrote (the 24-hour window) is read; the conversations staff read are written too (a
+    # person's replies and notes, taking a conversation over, an erasure deleting a customer's conversation)
     writes = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"}
-    assert not writes & {
-        a for s in on_messages for a in (s["Action"] if isinstance(s["Action"], list) else [s["Action"]])
-    }
+    assert writes <= {a for s in on_messages for a in (s["Action"] if isinstance(s["Action"], list) else [s["Action"]])}
     queues = {q["Properties"]["QueueName"]: lid for lid, q in dev.find_resources("AWS::SQS::Queue").items()}
     on_queues = [s for s in statements if "sqs:" in str(s["Action"])]
     # order updates to the agent's queue, a broadcast's first batch to the outreach queue, a changed
