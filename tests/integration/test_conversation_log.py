@@ -225,3 +225,16 @@ def test_an_entry_written_twice_is_kept_once_and_the_head_never_goes_back(seeded
     head = seeded.threads.head(SHOP, customer_id)
     assert head is not None
     assert (head.last_text, head.name) == ("second", "Wanjiku")
+
+
+def test_the_ticket_of_an_erased_customer_can_still_be_claimed_and_logs_nothing(
+    scene: dict[str, Any], seeded: Services
+) -> None:
+    admin = scene["shop"]
+    says(scene, "I want to talk to a person", "wamid.x1")
+    customer_id = customer_id_of(seeded)
+    [ticket] = seeded.handoffs.list_by_status(SHOP, "open").items
+    assert admin("POST", f"/admin/customers/{customer_id}/erase", {"confirm": True})[0] == 200
+    status, claimed = admin("POST", f"/admin/handoffs/{ticket.ticket_id}/claim", role="agent")
+    assert (status, claimed["status"]) == (200, "claimed")
+    assert seeded.threads.everything(SHOP, customer_id) == {"entries": [], "notes": []}

@@ -4,6 +4,7 @@ inside WhatsApp's 24-hour customer-service window, the shop's ``staff_reply`` te
 a refusal naming the missing template), and resolve it to give the conversation back to the bot.
 Owners and agents."""
 
+import contextlib
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -30,7 +31,7 @@ from tulia.domain.customer import Customer
 from tulia.domain.handoff import TRANSCRIPT_LIMIT, HandoffTicket, TicketStatus, TranscriptEntry
 from tulia.domain.tenant import Tenant
 from tulia.domain.thread import ThreadEntry
-from tulia.errors import BusinessRuleViolation, ProviderUnavailable, StateConflict
+from tulia.errors import BusinessRuleViolation, NotFound, ProviderUnavailable, StateConflict
 from tulia.nlg.messages import text
 from tulia.nlg.templates import render
 from tulia.services import threads
@@ -122,8 +123,9 @@ def claim(ticket_id: str, who: Staff, deps: Deps) -> HandoffTicket:
         update={"status": "claimed", "assigned_to": who.actor, "updated_at": deps.services.clock()}
     )
     deps.services.handoffs.replace(ticket, after)
-    log_event(deps, deps.services.customers.get(who.tenant_id, ticket.customer_id), "taken_over",
-              {"ticket_id": ticket_id}, by=who.actor)  # fmt: skip
+    with contextlib.suppress(NotFound):  # an erased customer's ticket is still claimed; it has no conversation
+        customer = deps.services.customers.get(who.tenant_id, ticket.customer_id)
+        log_event(deps, customer, "taken_over", {"ticket_id": ticket_id}, by=who.actor)
     audit(deps, who, "handoff.claim", ticket_id)
     return after
 
