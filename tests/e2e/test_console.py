@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterator
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,16 @@ class Stack(Page):
         super().__init__(url)
         self.log = log
         self.console = f"{url}/console/"
+
+
+@pytest.fixture(autouse=True)
+def pages_closed_after_each_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every page a test opened is closed after it: a page left open keeps polling as that person, and would mark
+    screens seen for them (alerts are seen per person, on any device) or reach the stack as it stops."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            context.close()
 
 
 @pytest.fixture(scope="module")
