@@ -155,7 +155,10 @@ def test_a_payment_shows_as_an_event_with_its_facts_not_as_the_customers_words(
 
     said = conversation(scene, customer_id)["entries"]
     created = next(e for e in said if e["event"] == "order_created")
-    assert created["facts"]["order_id"] == order.order_id
+    assert created["facts"] == {
+        "order_id": order.order_id,
+        "total": order.totals.total,
+    }  # whole, however long the order
     paid = next(e for e in said if e["event"] == "payment")
     assert paid["facts"] == {
         "order_id": order.order_id, "status": "paid", "amount": order.amount_due, "method": "mpesa_c2b",
@@ -238,3 +241,18 @@ def test_the_ticket_of_an_erased_customer_can_still_be_claimed_and_logs_nothing(
     status, claimed = admin("POST", f"/admin/handoffs/{ticket.ticket_id}/claim", role="agent")
     assert (status, claimed["status"]) == (200, "claimed")
     assert seeded.threads.everything(SHOP, customer_id) == {"entries": [], "notes": []}
+
+
+def test_an_mpesa_prompt_asked_for_shows_as_an_event_with_the_order_and_amount(
+    scene: dict[str, Any], seeded: Services
+) -> None:
+    buy_a_power_bank(scene)
+    says(scene, "pay with mpesa", "wamid.b5")
+    says(scene, "yes, send it", "wamid.b6")
+    customer_id = customer_id_of(seeded)
+    [order] = seeded.orders.list_for_customer(SHOP, customer_id).items
+    said = conversation(scene, customer_id)["entries"]
+    asked = [e for e in said if e["event"] == "payment_requested"]
+    assert [e["facts"] for e in asked] == [
+        {"order_id": order.order_id, "amount": order.totals.total, "method": "mpesa_stk"}
+    ]

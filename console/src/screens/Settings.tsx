@@ -25,6 +25,7 @@ import { api, describe } from "../api";
 import { depositFromText, depositToText } from "../logic/catalog";
 import { slugOf } from "../logic/ids";
 import { registering } from "../logic/payments";
+import { changedSections } from "../logic/settings";
 import { refresh } from "../logic/refresh";
 import { useAuth } from "../auth";
 import { fromFields, toFields, type LocalTextFields } from "../logic/localText";
@@ -77,6 +78,57 @@ interface Stylist {
   daysOff: string;
 }
 
+interface SettingsState {
+  f: Tenant;
+  zones: Zone[];
+  book: Book | null;
+  pickupAddress: LocalTextFields;
+  pickupEta: LocalTextFields;
+  responseTime: LocalTextFields;
+}
+
+/** The PATCH body of the whole form, built the same way from what was loaded and from what she typed. */
+function settingsBody({ f, zones, book, pickupAddress, pickupEta, responseTime }: SettingsState): Record<string, unknown> {
+  return {
+    name: f.name,
+    persona: f.persona,
+    languages: f.languages,
+    payments: f.payments,
+    delivery_zones: zones.map(({ original, ...z }) => ({ ...z, areas: commaList(z.areas), eta: fromFields(z.eta, original) ?? "" })),
+    ...(book
+      ? {
+          bookings: {
+            ...(f.bookings ?? {}),
+            hours: book.hours.trim(),
+            holidays: commaList(book.holidays),
+            deposit: depositFromText(book.deposit),
+            policy: { ...(f.bookings?.policy ?? {}), notice_hours: Number(book.notice) },
+            staff: book.staff.map((m) => ({
+              id: m.id || staffId(m.name, book.staff),
+              name: m.name.trim(),
+              hours: m.hours.trim() || null,
+              breaks: m.breaks.trim() || null,
+              days_off: commaList(m.daysOff),
+            })),
+          },
+        }
+      : {}),
+    pickup: {
+      ...f.pickup,
+      address: fromFields(pickupAddress, f.pickup.address),
+      eta: fromFields(pickupEta, f.pickup.eta) ?? f.pickup.eta,
+    },
+    ...(f.messaging ? { messaging: { ...f.messaging, marketing_hours: f.messaging.marketing_hours.trim() } } : {}),
+    handoff: {
+      ...f.handoff,
+      hours: f.handoff.hours || null,
+      response_time: fromFields(responseTime, f.handoff.response_time) ?? f.handoff.response_time,
+    },
+  };
+}
+
+type Book = { hours: string; holidays: string; deposit: string; notice: number | string; staff: Stylist[] };
+
 const commaList = (text: string) => text.split(",").map((x) => x.trim()).filter(Boolean);
 
 function Settings() {
@@ -88,16 +140,17 @@ function Settings() {
   const [pickupAddress, setPickupAddress] = useState<LocalTextFields>({ en: "", sw: "" });
   const [pickupEta, setPickupEta] = useState<LocalTextFields>({ en: "", sw: "" });
   const [responseTime, setResponseTime] = useState<LocalTextFields>({ en: "", sw: "" });
-  const [book, setBook] = useState<{ hours: string; holidays: string; deposit: string; notice: number | string; staff: Stylist[] } | null>(null);
+  const [book, setBook] = useState<Book | null>(null);
+  const [loaded, setLoaded] = useState<Record<string, unknown> | null>(null); // the body as loaded, to send only changes
   const me = useQuery({ queryKey: ["me"], queryFn: () => api<Me>("/admin/me") });
   useEffect(() => {
     const d = tenant.data;
     if (!d) return;
-    setForm(d);
-    setZones(d.delivery_zones.map((z) => ({ ...z, areas: z.areas.join(", "), eta: toFields(z.eta), original: z.eta })));
     const b = d.bookings;
-    setBook(
-      b
+    const state: SettingsState = {
+      f: d,
+      zones: d.delivery_zones.map((z) => ({ ...z, areas: z.areas.join(", "), eta: toFields(z.eta), original: z.eta })),
+      book: b
         ? {
             hours: b.hours,
             holidays: (b.holidays ?? []).join(", "),
@@ -106,52 +159,22 @@ function Settings() {
             staff: (b.staff ?? []).map((m) => ({ id: m.id, name: m.name, hours: m.hours ?? "", breaks: m.breaks ?? "", daysOff: (m.days_off ?? []).join(", ") })),
           }
         : null,
-    );
-    setPickupAddress(toFields(d.pickup.address));
-    setPickupEta(toFields(d.pickup.eta));
-    setResponseTime(toFields(d.handoff.response_time));
+      pickupAddress: toFields(d.pickup.address),
+      pickupEta: toFields(d.pickup.eta),
+      responseTime: toFields(d.handoff.response_time),
+    };
+    setForm(state.f);
+    setZones(state.zones);
+    setBook(state.book);
+    setPickupAddress(state.pickupAddress);
+    setPickupEta(state.pickupEta);
+    setResponseTime(state.responseTime);
+    setLoaded(settingsBody(state));
   }, [tenant.data]);
   const save = useMutation({
-    mutationFn: (f: Tenant) =>
-      api<Tenant>("/admin/tenant", {
-        method: "PATCH",
-        body: {
-          name: f.name,
-          persona: f.persona,
-          languages: f.languages,
-          payments: f.payments,
-          delivery_zones: zones.map(({ original, ...z }) => ({ ...z, areas: commaList(z.areas), eta: fromFields(z.eta, original) ?? "" })),
-          ...(book
-            ? {
-                bookings: {
-                  ...(f.bookings ?? {}),
-                  hours: book.hours.trim(),
-                  holidays: commaList(book.holidays),
-                  deposit: depositFromText(book.deposit),
-                  policy: { ...(f.bookings?.policy ?? {}), notice_hours: Number(book.notice) },
-                  staff: book.staff.map((m) => ({
-                    id: m.id || staffId(m.name, book.staff),
-                    name: m.name.trim(),
-                    hours: m.hours.trim() || null,
-                    breaks: m.breaks.trim() || null,
-                    days_off: commaList(m.daysOff),
-                  })),
-                },
-              }
-            : {}),
-          pickup: {
-            ...f.pickup,
-            address: fromFields(pickupAddress, f.pickup.address),
-            eta: fromFields(pickupEta, f.pickup.eta) ?? f.pickup.eta,
-          },
-          ...(f.messaging ? { messaging: { ...f.messaging, marketing_hours: f.messaging.marketing_hours.trim() } } : {}),
-          handoff: {
-            ...f.handoff,
-            hours: f.handoff.hours || null,
-            response_time: fromFields(responseTime, f.handoff.response_time) ?? f.handoff.response_time,
-          },
-        },
-      }),
+    // only the sections she changed: two people saving different sections at once do not undo each other
+    mutationFn: (state: SettingsState) =>
+      api<Tenant>("/admin/tenant", { method: "PATCH", body: changedSections(loaded ?? {}, settingsBody(state)) }),
     onSuccess: (data) => {
       client.setQueryData(["tenant"], data);
       void refresh(client, ["me"]);
@@ -311,7 +334,7 @@ function Settings() {
       )}
       {save.isSuccess && !save.isPending && <Alert color="teal">{t("settings.saved")}</Alert>}
       <Group>
-        <Button onClick={() => save.mutate(form)} loading={save.isPending}>
+        <Button onClick={() => save.mutate({ f: form, zones, book, pickupAddress, pickupEta, responseTime })} loading={save.isPending}>
           {t("settings.save")}
         </Button>
       </Group>

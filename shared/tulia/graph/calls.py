@@ -93,6 +93,9 @@ class Turn:
                 entry["matches"] = int(result["data"].get("total_matches_estimate") or 0)
             elif name == "handoff_create_ticket":
                 entry["reason"] = str(args.get("reason") or "")[:60]
+            facts = event_facts(name, result["data"])
+            if facts:
+                entry["facts"] = facts
             if self.node != "load_context":  # loading tenant and customer says nothing of the journey's tools
                 self.tool_errors = 0
         self.trace.append(entry)
@@ -127,6 +130,21 @@ class Turn:
 
 
 TRACE_RESULT_CHARS = 240
+PAYMENT_METHODS = {"payment_initiate_stk_push": "mpesa_stk", "payment_initiate_card": "pesapal"}
+
+
+def event_facts(tool: str, data: Any) -> dict[str, str | int]:
+    """The few facts the conversation log shows for a tool that makes an event (a hand-over, an order, a payment
+    asked for), kept whole beside the trace's cut-short result line."""
+    if not isinstance(data, dict):
+        return {}
+    if tool == "handoff_create_ticket":
+        return {"ticket_id": str(data["ticket_id"]), "reason": str(data["reason"])}
+    if tool == "order_create":
+        return {"order_id": str(data["order_id"]), "total": int(data["totals"]["total"])}
+    if tool in PAYMENT_METHODS:
+        return {"order_id": str(data["order_ref"]), "amount": int(data["amount"]), "method": PAYMENT_METHODS[tool]}
+    return {}
 
 
 def brief(data: Any) -> str:

@@ -5,7 +5,6 @@ appointment booked). Best effort: the log never fails or delays a customer's rep
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -27,7 +26,6 @@ TOOL_EVENTS = {
     "payment_initiate_stk_push": "payment_requested",
     "payment_initiate_card": "payment_requested",
 }
-FACT_FIELDS = ("ticket_id", "order_id", "total", "amount", "booking_ref", "start", "method", "reason")
 
 
 def payload_text(payload: dict[str, Any]) -> tuple[str, str | None]:
@@ -93,7 +91,7 @@ def events_of(key: str, trace: Sequence[dict[str, Any]], at: datetime) -> list[T
         facts: dict[str, str | int] = {}
         if entry.get("kind") == "tool" and entry.get("ok") and entry.get("tool") in TOOL_EVENTS:
             event = TOOL_EVENTS[str(entry["tool"])]
-            facts = _facts(entry.get("result"))
+            facts = dict(entry.get("facts") or {})  # graph/calls.event_facts
         elif entry.get("kind") == "booking" and entry.get("node") in ("booking_confirmed", "booking_moved"):
             event = "booking_made" if entry["node"] == "booking_confirmed" else "booking_moved"
             facts = {"booking_ref": str(entry.get("booking_ref", "")), "start": str(entry.get("start", ""))}
@@ -106,20 +104,6 @@ def event_entry(ref: str, event: str, facts: dict[str, str | int], at: datetime,
     wording = ", ".join(f"{k} {v}" for k, v in facts.items())
     said = event + (f": {wording}" if wording else "")
     return ThreadEntry(at=at, role="event", event=event, facts=facts, ref=ref, by=by, text=said)
-
-
-def _facts(result: Any) -> dict[str, str | int]:
-    """The facts an event shows, from a tool's result line (JSON, cut short when long: the fields are read
-    where they are whole, the first of each name)."""
-    facts: dict[str, str | int] = {}
-    for match in FACT_PATTERN.finditer(str(result or "")):
-        name, raw = match.group(1), match.group(2)
-        if name not in facts:
-            facts[name] = int(raw) if raw.lstrip("-").isdigit() else raw.strip('"')
-    return facts
-
-
-FACT_PATTERN = re.compile(r'"(' + "|".join(FACT_FIELDS) + r')":("[^"\\]{0,200}"|-?\d+)(?=[,}])')
 
 
 def write(services: Services, customer: Customer, entries: Sequence[ThreadEntry]) -> None:
