@@ -954,6 +954,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/payments/overpayments/{method}/{provider_ref}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Apply money owed back to another unpaid order of the same customer: as much as it needs (paid, or part paid), the rest stays owed back; the customer is told */
+        post: operations["apply_overpayment_admin_payments_overpayments__method___provider_ref__apply_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/payments/overpayments/{method}/{provider_ref}/close": {
         parameters: {
             query?: never;
@@ -1294,6 +1311,14 @@ export interface components {
             /**
              * Order Id
              * @description The order this money pays
+             */
+            order_id: string;
+        };
+        /** ApplyOwedBody */
+        ApplyOwedBody: {
+            /**
+             * Order Id
+             * @description Another unpaid order of the same customer
              */
             order_id: string;
         };
@@ -1833,9 +1858,10 @@ export interface components {
             note?: string | null;
             /**
              * Outcome
-             * @enum {string}
+             * @description What remains was given back outside Tulia (to apply it to an order: .../apply)
+             * @constant
              */
-            outcome: "applied" | "refunded";
+            outcome: "refunded";
         };
         /** CompliancePolicy */
         CompliancePolicy: {
@@ -1927,6 +1953,25 @@ export interface components {
             ticket_id: string | null;
             /** Waiting */
             waiting: boolean;
+        };
+        /**
+         * CreditUse
+         * @description Part or all of money owed back, applied by the shop to another order of the same customer.
+         */
+        CreditUse: {
+            /** Amount */
+            amount: number;
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /** By */
+            by: string;
+            /** Order Id */
+            order_id: string;
+            /** Payment Id */
+            payment_id: string;
         };
         /** Customer */
         Customer: {
@@ -2995,12 +3040,20 @@ export interface components {
          * OwedBack
          * @description Money the shop owes back to a customer, one record per provider transaction: confirmed money an
          *     order could not take (an overpayment), or a paid deposit due back after a cancellation. The shop
-         *     refunds it or applies it to another order, once; closing it anywhere (the money list, the booking)
-         *     closes it everywhere.
+         *     applies it to other orders of the same customer (in parts: each a real payment on that order) or records
+         *     what remains refunded; it is closed when nothing remains, and closing it anywhere (the money list, the
+         *     booking) closes it everywhere.
          */
         OwedBack: {
             /** Amount */
             amount: number;
+            /** Applied */
+            applied: components["schemas"]["CreditUse"][];
+            /**
+             * Applied Amount
+             * @default 0
+             */
+            applied_amount: number;
             /** Booking Id */
             booking_id: string | null;
             /** Closed At */
@@ -3140,6 +3193,8 @@ export interface components {
         Payment: {
             /** Amount */
             amount: number;
+            /** Applied From */
+            applied_from: string | null;
             /** Callback Token */
             callback_token: string | null;
             /** Checkout Request Id */
@@ -5985,6 +6040,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Page_OwedBack_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    apply_overpayment_admin_payments_overpayments__method___provider_ref__apply_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                method: string;
+                provider_ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplyOwedBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwedBack"];
                 };
             };
             /** @description Validation Error */

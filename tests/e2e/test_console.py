@@ -423,7 +423,9 @@ def test_a_paybill_payment_with_a_wrong_account_is_matched_to_its_order_by_the_o
     assert page.errors == []
 
 
-def test_money_paid_twice_is_recorded_refunded_once_from_the_money_screen(stack: Stack, browser: Any) -> None:
+def test_money_paid_twice_pays_the_customers_next_order_and_the_rest_is_recorded_refunded(
+    stack: Stack, browser: Any
+) -> None:
     from playwright.sync_api import expect
 
     phone = "+254711700014"
@@ -431,28 +433,42 @@ def test_money_paid_twice_is_recorded_refunded_once_from_the_money_screen(stack:
     [paid] = [t for t in stack.shop_texts(phone) if "We received" in t]
     amount = re.search(r"KES ([\d,]+)", paid)
     assert amount, paid
+    twice = int(amount.group(1).replace(",", ""))
+    # the customer orders a cable, not paid yet; then pays the charger a second time by Paybill
+    stack.say(phone, type="order", items=[{"sku": "CB-001", "quantity": 1}])
+    summary = stack.say(phone, type="text", text="pickup")
+    cable = re.findall(r"ORD-[0-9A-Z]{5}", summary)
+    due = re.search(r"pay KES ([\d,]+)", summary)
+    assert cable, summary
+    assert due, summary
+    assert cable[0] != order_id
     again = httpx.post(
         f"{stack.url}/dev/c2b",
-        json={
-            "tenant_id": "demo-shop",
-            "phone": phone,
-            "amount": int(amount.group(1).replace(",", "")),
-            "account": order_id,
-            "name": "Otieno",
-        },
+        json={"tenant_id": "demo-shop", "phone": phone, "amount": twice, "account": order_id, "name": "Otieno"},
         timeout=20,
     )
     assert again.status_code == 200, again.text
     trans_id = again.json()["trans_id"]
-    page = signed_in(browser, stack, OWNER)
+    cost = int(due.group(1).replace(",", ""))
+    page = signed_in(browser, stack, OWNER, viewport=PHONE)
     page.goto(stack.console + "money")
     card = page.get_by_test_id("owed-back").filter(has_text=trans_id)
     expect(card).to_be_visible(timeout=15_000)
     expect(card).to_contain_text("Order was already paid")
-    card.get_by_label("Note (M-Pesa reversal code, order)").fill("Reversed QKX99")
-    card.get_by_role("button", name="Refunded").click()
-    expect(card.get_by_test_id("owed-back-status")).to_contain_text("Refunded · Reversed QKX99")
-    expect(card.get_by_role("button", name="Refunded")).to_have_count(0)  # closed once
+    expect(page.get_by_test_id("still-owed")).to_contain_text("Still owed back")
+    target = card.get_by_test_id("owed-back-target").filter(has_text=cable[0])
+    target.get_by_role("button", name=f"Apply KES {cost:,}").click()
+    left = twice - cost
+    expect(card.get_by_test_id("owed-back-amount")).to_have_text(f"KES {left:,} of KES {twice:,} still owed")
+    expect(card.get_by_test_id("owed-back-applied")).to_contain_text(f"KES {cost:,} applied to {cable[0]}")
+    receipt = wait_for(lambda: [t for t in stack.shop_texts(phone) if "We received" in t and cable[0] in t])
+    assert f"KES {cost:,}" in receipt[0], receipt
+    card.get_by_label("M-Pesa code of the refund").fill("QKX99")
+    card.get_by_role("button", name=f"Refunded KES {left:,}").click()
+    expect(card.get_by_test_id("owed-back-status")).to_contain_text("Refunded · QKX99")
+    expect(card.get_by_role("button", name=re.compile("Refunded"))).to_have_count(0)  # closed once
+    told = wait_for(lambda: [t for t in stack.shop_texts(phone) if "We have sent back" in t])
+    assert f"KES {left:,}" in told[0], told
     assert page.errors == []
 
 

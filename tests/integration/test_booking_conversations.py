@@ -492,4 +492,5 @@ def test_money_owed_back_refunded_anywhere_is_closed_everywhere(
     refunds = admin("GET", "/admin/bookings/refunds")[1]
     assert booking.booking_id not in {b["booking_id"] for b in refunds}
     again = f"/admin/payments/overpayments/{owed.method}/{owed.provider_ref}/close"
-    assert admin("POST", again, {"outcome": "applied"})[0] == 409  # closed once: never refunded and applied
+    apply = again.replace("/close", "/apply")
+    assert admin("POST", apply, {"order_id": order_ref})[0] == 409  # closed once: never refunded and applied

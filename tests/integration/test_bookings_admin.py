@@ -208,8 +208,15 @@ def test_a_deposit_due_back_applied_to_another_order_from_the_money_list_is_no_l
     assert admin("POST", f"/admin/bookings/{nails['booking_ref']}/cancel", {"deposit": "refund_due"})[0] == 200
     [owed] = admin("GET", "/admin/payments/overpayments")[1]["items"]
     close = f"/admin/payments/overpayments/{owed['method']}/{owed['provider_ref']}/close"
-    status, applied = admin("POST", close, {"outcome": "applied", "note": "to ORD-NEXT"})
-    assert (status, applied["status"]) == (200, "applied")
+    # she moves to next week instead: the new appointment's deposit is paid with the one she had paid
+    again = booked(customer, PEDICURE, "2026-12-05T10:00:00+03:00")
+    assert seeded.bookings.get(SALON, again["booking_ref"]).status == "held"  # until its deposit is paid
+    apply = close.replace("/close", "/apply")
+    status, applied = admin("POST", apply, {"order_id": again["order_ref"]})
+    assert status == 200, applied
+    assert (applied["status"], applied["applied"][0]["amount"]) == ("applied", 450)
+    assert seeded.bookings.get(SALON, again["booking_ref"]).status == "confirmed"  # its deposit is paid
+    assert seeded.orders.get(SALON, again["order_ref"]).status == "paid"
     assert seeded.bookings.get(SALON, nails["booking_ref"]).deposit_outcome == "applied"
     assert admin("GET", "/admin/bookings/refunds")[1] == []  # not due back any more
     assert admin("POST", close, {"outcome": "refunded"})[0] == 409  # applied once: never refunded too

@@ -21,13 +21,16 @@ from tulia.services import Services
 
 
 def accounted(services: Services, tenant_id: str) -> dict[str, Decimal]:
-    """Where the tenant's confirmed money is: applied to paid orders, kept as overpayments, unmatched."""
+    """Where the tenant's confirmed money is: paid to orders, kept as overpayments (still owed back or given back),
+    unmatched. Money owed back that the shop applied to another order is in that order's paid amount (a deposit
+    due back was in its own order's too: counted once)."""
     orders = services.orders.list_for_tenant(tenant_id, limit=200).items
+    owed = services.payments.list_owed_back(tenant_id, limit=200).items
     return {
-        "paid_orders": Decimal(sum(o.paid_amount for o in orders)),
-        "overpayments": Decimal(
-            sum(o.amount for o in services.payments.list_owed_back(tenant_id).items if o.kept_apart)
+        "paid_orders": Decimal(
+            sum(o.paid_amount for o in orders) - sum(o.applied_amount for o in owed if not o.kept_apart)
         ),
+        "overpayments": Decimal(sum(o.remaining for o in owed if o.kept_apart)),
         "unmatched": sum((Decimal(u.amount) for u in services.payments.list_unmatched(tenant_id).items), Decimal(0)),
     }
 

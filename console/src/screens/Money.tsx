@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 
 import { api, describe, type Page } from "../api";
 import { refresh } from "../logic/refresh";
+import { ordersItCanPay, remainingOf, stillOwed } from "../logic/money";
 import { kes } from "../logic/orders";
 import type { Order, OrderDetail, OwedBack, UnmatchedPayment } from "../types";
 import { Guarded } from "./Layout";
@@ -30,6 +31,7 @@ function Money() {
     queryFn: () => api<Page<OwedBack>>("/admin/payments/overpayments", { query: { limit: 100 } }),
   });
   const open = unmatched.data?.items.filter((u) => u.status === "open") ?? [];
+  const owing = over.data ? stillOwed(over.data.items, new Date()) : null;
   const [applied, setApplied] = useState<string | null>(null);
   return (
     <Stack>
@@ -49,6 +51,12 @@ function Money() {
         <UnmatchedCard key={u.trans_id} payment={u} onApplied={setApplied} />
       ))}
       <Title order={3}>{t("money.overpayments")}</Title>
+      {owing && owing.count > 0 && (
+        <Alert color="yellow" data-testid="still-owed">
+          {t("money.stillOwed", { amount: kes(owing.total), count: owing.count })}{" "}
+          {t("money.oldest", { count: owing.oldestDays ?? 0 })}
+        </Alert>
+      )}
       {over.error && <Failure error={over.error} />}
       {over.data?.items.length === 0 && <Text c="dimmed">{t("money.noneOver")}</Text>}
       <Text size="sm" c="dimmed">
@@ -139,28 +147,42 @@ function UnmatchedCard({ payment, onApplied }: { payment: UnmatchedPayment; onAp
   );
 }
 
-/** One record of money owed back: open until it is recorded refunded or applied, once. */
+/** One record of money owed back: open while any of it remains; applied to the customer's other orders (in
+ * parts) or what remains recorded refunded with its M-Pesa code. */
 function OwedBackCard({ owed }: { owed: OwedBack }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [note, setNote] = useState("");
-  const close = useMutation({
-    mutationFn: (outcome: "refunded" | "applied") =>
-      api<OwedBack>(
-        `/admin/payments/overpayments/${encodeURIComponent(owed.method)}/${encodeURIComponent(owed.provider_ref)}/close`,
-        { method: "POST", body: { outcome, note: note.trim() || null } },
-      ),
-    onSuccess: () => {
-      void refresh(client, ["overpayments"]);
-      void refresh(client, ["bookings"]); // a deposit due back closes on its booking too
-      void refresh(client, ["refunds"]);
-    },
-  });
   const open = owed.status === "open";
+  const left = remainingOf(owed);
+  const theirs = useQuery({
+    queryKey: ["orders", "of", owed.customer_id],
+    queryFn: () => api<Page<Order>>("/admin/orders", { query: { customer_id: owed.customer_id, limit: 50 } }),
+    enabled: open,
+  });
+  const done = () => {
+    void refresh(client, ["overpayments"]);
+    void refresh(client, ["bookings"]); // a deposit due back closes on its booking too
+    void refresh(client, ["refunds"]);
+    void refresh(client, ["orders"]);
+  };
+  const path = `/admin/payments/overpayments/${encodeURIComponent(owed.method)}/${encodeURIComponent(owed.provider_ref)}`;
+  const refunded = useMutation({
+    mutationFn: () => api<OwedBack>(`${path}/close`, { method: "POST", body: { outcome: "refunded", note: note.trim() || null } }),
+    onSuccess: done,
+  });
+  const apply = useMutation({
+    mutationFn: (orderId: string) => api<OwedBack>(`${path}/apply`, { method: "POST", body: { order_id: orderId } }),
+    onSuccess: done,
+  });
+  const targets = ordersItCanPay(owed, theirs.data?.items ?? []);
+  const error = refunded.error ?? apply.error;
   return (
     <Card withBorder padding="sm" data-testid="owed-back" opacity={open ? 1 : 0.6}>
       <Group justify="space-between">
-        <Text fw={600}>{kes(owed.amount)}</Text>
+        <Text fw={600} data-testid="owed-back-amount">
+          {left < owed.amount && open ? t("money.leftOf", { left: kes(left), amount: kes(owed.amount) }) : kes(owed.amount)}
+        </Text>
         <Text size="sm">
           {owed.order_id}
           {owed.booking_id ? ` · ${t("money.booking", { id: owed.booking_id })}` : ""}
@@ -170,20 +192,44 @@ function OwedBackCard({ owed }: { owed: OwedBack }) {
         {t(`methods.${owed.method}`, { defaultValue: owed.method })} {owed.receipt ?? ""} ·{" "}
         {t(`money.reason.${owed.reason}`, { defaultValue: owed.reason })} · <Ago at={owed.received_at} />
       </Text>
+      {(owed.applied ?? []).map((use) => (
+        <Text size="sm" key={use.payment_id} data-testid="owed-back-applied">
+          {t("money.appliedTo", { amount: kes(use.amount), order: use.order_id, who: use.by })} · <Ago at={use.at} />
+        </Text>
+      ))}
       {open ? (
         <Stack gap="xs" mt="xs">
-          <TextInput size="xs" label={t("money.closeNote")} value={note} onChange={(e) => setNote(e.currentTarget.value)} />
-          <Group gap="xs">
-            <Button size="xs" onClick={() => close.mutate("refunded")} loading={close.isPending}>
-              {t("money.refunded")}
-            </Button>
-            <Button size="xs" variant="light" onClick={() => close.mutate("applied")} loading={close.isPending}>
-              {t("money.appliedElsewhere")}
+          {targets.length > 0 && (
+            <>
+              <Text size="sm" fw={500}>
+                {t("money.applyTo")}
+              </Text>
+              {targets.map(({ order, applies }) => (
+                <Group key={order.order_id} justify="space-between" data-testid="owed-back-target">
+                  <Text size="sm">
+                    {order.order_id} · {t("money.due", { amount: kes(order.totals.total - order.paid_amount) })} · <Ago at={order.created_at} />
+                  </Text>
+                  <Button size="xs" variant="light" onClick={() => apply.mutate(order.order_id)} loading={apply.isPending && apply.variables === order.order_id}>
+                    {t("money.applyAmount", { amount: kes(applies) })}
+                  </Button>
+                </Group>
+              ))}
+            </>
+          )}
+          {theirs.data && targets.length === 0 && (
+            <Text size="sm" c="dimmed">
+              {t("money.noOtherOrder")}
+            </Text>
+          )}
+          <Group gap="xs" align="flex-end">
+            <TextInput size="xs" label={t("money.closeNote")} value={note} onChange={(e) => setNote(e.currentTarget.value)} />
+            <Button size="xs" onClick={() => refunded.mutate()} loading={refunded.isPending}>
+              {t("money.refundedAmount", { amount: kes(left) })}
             </Button>
           </Group>
-          {close.error && (
+          {error && (
             <Alert color="red" role="alert">
-              {describe(close.error)}
+              {describe(error)}
             </Alert>
           )}
         </Stack>

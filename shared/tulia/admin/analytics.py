@@ -128,6 +128,11 @@ def counts_of(item: dict[str, Any]) -> dict[str, int]:
     return {k: int(v) for k, v in item.items() if k not in ("pk", "sk", "expires_at") and isinstance(v, int | float)}
 
 
+def revenue_of(counts: dict[str, int]) -> int:
+    """Money paid for orders, less paid deposits given back or moved to another order (which counts them)."""
+    return counts.get("RevenueKes", 0) - counts.get("RevenueRefundedKes", 0) - counts.get("RevenueMovedKes", 0)
+
+
 def funnel_of(counts: dict[str, int]) -> Funnel:
     return Funnel(
         searches=counts.get("Searches", 0),
@@ -173,7 +178,7 @@ def analytics(
                 conversations=c.get("Conversations", 0),
                 messages=c.get("Messages", 0),
                 funnel=funnel_of(c),
-                revenue_kes=c.get("RevenueKes", 0) - c.get("RevenueRefundedKes", 0),
+                revenue_kes=revenue_of(c),
                 refunds_kes=c.get("RefundsKes", 0),
                 revenue_by_method=revenue_by_method(c),
                 escalations=c.get("Escalations", 0),
@@ -205,7 +210,7 @@ def analytics(
         orders_created=totals.get("OrdersCreated", 0),
         orders_paid=totals.get("OrdersPaid", 0),
         conversion_rate=_rate(totals.get("OrdersPaid", 0), conversations),
-        revenue_kes=totals.get("RevenueKes", 0) - totals.get("RevenueRefundedKes", 0),
+        revenue_kes=revenue_of(totals),
         refunds_kes=totals.get("RefundsKes", 0),
         payments=payments,
         escalations=totals.get("Escalations", 0),

@@ -266,8 +266,8 @@ def refunded(
             record, "refunded", now=deps.services.clock(), by=who.actor, note=body.note
         )
         # a paid deposit due back had counted as revenue; a deposit too late for its slot never had
-        count_refund(deps, who.tenant_id, record.amount, of_revenue=record.reason == "deposit_due_back")
-        tell_refunded(deps, who.tenant_id, record.order_id, record.amount, record.provider_ref)
+        count_refund(deps, who.tenant_id, record.remaining, of_revenue=record.reason == "deposit_due_back")
+        tell_refunded(deps, who.tenant_id, record.order_id, record.remaining, record.provider_ref)
     if not owed:  # cancelled before money owed back had records: a paid deposit, counted as revenue
         deps.services.bookings.record_refund(booking, deps.services.clock(), by=who.actor, note=body.note)
         count_refund(deps, who.tenant_id, booking.deposit, of_revenue=True)

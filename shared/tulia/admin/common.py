@@ -161,6 +161,17 @@ def business_day(day: date | None, field: str) -> date | None:
     return day
 
 
+def count_revenue_moved(deps: AdminDeps, tenant_id: str, amount: int) -> None:
+    """A paid deposit due back, applied to another order: it is that order's revenue when it is paid, no longer
+    the deposit's (best effort, as refunds are)."""
+    if deps.stats is None:
+        return
+    try:
+        deps.stats.record_revenue_moved(tenant_id, at=deps.services.clock(), amount=amount)
+    except Exception:  # noqa: BLE001 - a counter never fails the owner's action
+        log.exception("applied deposit not counted in analytics", extra={"tenant_id": tenant_id})
+
+
 def count_refund(deps: AdminDeps, tenant_id: str, amount: int, *, of_revenue: bool) -> None:
     """The shop's analytics count money given back (best effort: the refund is recorded regardless)."""
     if deps.stats is None:

@@ -23,6 +23,7 @@ from tulia.admin.common import (
     audit,
     business_day,
     count_refund,
+    count_revenue_moved,
     customer_briefs,
 )
 from tulia.channel.whatsapp import customer_key
@@ -33,12 +34,18 @@ from tulia.domain.phone import normalize_phone
 from tulia.domain.times import sortable
 from tulia.errors import BusinessRuleViolation, InvalidInput, NotFound, StateConflict
 from tulia.observability import logger as log
-from tulia.payments.reconcile import apply_transaction, suggested_orders, unmatched_or_404
+from tulia.payments.reconcile import apply_owed_back, apply_transaction, suggested_orders, unmatched_or_404
 
 
 class CloseBody(View):
-    outcome: Literal["refunded", "applied"]
+    outcome: Literal["refunded"] = Field(
+        description="What remains was given back outside Tulia (to apply it to an order: .../apply)"
+    )
     note: str | None = Field(default=None, max_length=200, description="e.g. the M-Pesa reversal or B2C code")
+
+
+class ApplyOwedBody(View):
+    order_id: str = Field(min_length=1, max_length=40, description="Another unpaid order of the same customer")
 
 
 class ApplyBody(View):
@@ -185,6 +192,11 @@ def mark(deps: AdminDeps, who: Principal, order_id: str, event: OrderEvent) -> O
     said = event.replace("_", " ")
     if event == "cancelled":
         there = order.status == "cancelled"
+        if not there and order.paid_amount > 0:
+            raise StateConflict(
+                f"KES {order.paid_amount:,} was paid towards order {order_id}: it cannot be cancelled.",
+                details={"status": order.status, "paid_amount": order.paid_amount},
+            )
     else:
         to, allowed_from = FULFILMENT_STEPS[event]
         there = order.fulfilment_status == to
@@ -281,14 +293,47 @@ def close_overpayment(
     owed = deps.services.payments.get_owed_back(who.tenant_id, method, unquote(provider_ref))
     if owed.status == body.outcome:
         return owed  # recorded before: not an error
+    given_back = owed.remaining  # what was applied to other orders stays applied
     closed = deps.services.payments.close_owed_back(
         owed, body.outcome, now=deps.services.clock(), by=who.actor, note=body.note
     )
-    if body.outcome == "refunded":
-        count_refund(deps, who.tenant_id, owed.amount, of_revenue=owed.reason == "deposit_due_back")
-        tell_refunded(deps, who.tenant_id, owed.order_id, owed.amount, owed.provider_ref)
-    audit(deps, who, f"overpayment.{body.outcome}", owed.provider_ref, amount=owed.amount, note=body.note)
+    count_refund(deps, who.tenant_id, given_back, of_revenue=owed.reason == "deposit_due_back")
+    tell_refunded(deps, who.tenant_id, owed.order_id, given_back, owed.provider_ref)
+    audit(deps, who, f"overpayment.{body.outcome}", owed.provider_ref, amount=given_back, note=body.note)
     return closed
+
+
+@router.post(
+    "/admin/payments/overpayments/<method>/<provider_ref>/apply",
+    tags=["orders"],
+    summary=(
+        "Apply money owed back to another unpaid order of the same customer: as much as it needs (paid, or part "
+        "paid), the rest stays owed back; the customer is told"
+    ),
+)
+def apply_overpayment(
+    method: str,
+    provider_ref: str,
+    body: ApplyOwedBody,
+    who: Owner,
+    deps: Deps,
+) -> OwedBack:
+    owed = deps.services.payments.get_owed_back(who.tenant_id, method, unquote(provider_ref))
+    now = deps.services.clock()
+    order, payment = apply_owed_back(deps.services, owed, body.order_id.strip().upper(), now=now, by=who.actor)
+    if owed.reason == "deposit_due_back":  # counted as revenue when it came; the order it pays counts it again
+        count_revenue_moved(deps, who.tenant_id, payment.amount)
+    audit(
+        deps, who, "overpayment.applied", owed.provider_ref, order_id=order.order_id, amount=payment.amount,
+        from_order=owed.order_id,
+    )  # fmt: skip
+    if order.status == "paid":
+        tell_paid(deps, order, payment.payment_id)  # the receipt, as every payment's
+    else:
+        notice = {"kind": "order_update", "event": "credit_applied", "amount": payment.amount,
+                  "from_order": owed.order_id}  # fmt: skip
+        to_agent(deps, order, f"credit-{order.order_id}-{payment.payment_id}", notice)
+    return deps.services.payments.get_owed_back(who.tenant_id, method, unquote(provider_ref))
 
 
 @router.get(

@@ -44,6 +44,7 @@ class Payment(Model):
     result_desc: str | None = None
     needs_review: bool = False
     overpayment: bool = False  # confirmed money its order could not take: kept in the overpayments list
+    applied_from: str | None = None  # money owed back (its provider ref) that the shop applied to this order
     created_at: datetime
     updated_at: datetime
 
@@ -88,11 +89,22 @@ OWED_BACK_TRANSITIONS: dict[OwedBackStatus, frozenset[OwedBackStatus]] = {
 }
 
 
+class CreditUse(Model):
+    """Part or all of money owed back, applied by the shop to another order of the same customer."""
+
+    order_id: str
+    payment_id: str  # the payment it made on that order
+    amount: int = Field(gt=0)
+    at: datetime
+    by: str
+
+
 class OwedBack(Model):
     """Money the shop owes back to a customer, one record per provider transaction: confirmed money an
     order could not take (an overpayment), or a paid deposit due back after a cancellation. The shop
-    refunds it or applies it to another order, once; closing it anywhere (the money list, the booking)
-    closes it everywhere."""
+    applies it to other orders of the same customer (in parts: each a real payment on that order) or records
+    what remains refunded; it is closed when nothing remains, and closing it anywhere (the money list, the
+    booking) closes it everywhere."""
 
     tenant_id: str
     payment_id: str
@@ -110,6 +122,13 @@ class OwedBack(Model):
     closed_at: datetime | None = None  # when the shop refunded or applied it
     closed_by: str | None = None
     note: str | None = Field(default=None, max_length=200)
+    applied: list[CreditUse] = Field(default_factory=list)  # to other orders, oldest first
+    applied_amount: int = 0  # the sum of ``applied``
+
+    @property
+    def remaining(self) -> int:
+        """What is still owed back: the amount less what was applied to other orders."""
+        return max(0, self.amount - self.applied_amount)
 
     @property
     def kept_apart(self) -> bool:

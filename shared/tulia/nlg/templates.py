@@ -183,6 +183,11 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "Tumekurudishia {amount} za oda yako {ref}. Jibu hapa kama una swali.",
         "sheng": "Tumekurudishia {amount} za order yako {ref}. Jibu hapa kama uko na swali.",
     },
+    "order_update_credit_applied": {
+        "en": "We have put {amount} you paid before (order {source}) towards your order {ref}. Still to pay: {due}.",
+        "sw": "Tumeweka {amount} ulizolipa awali (oda {source}) kwenye oda yako {ref}. Kiasi kilichobaki: {due}.",
+        "sheng": "Tumeweka {amount} ulizolipa before (order {source}) kwa order yako {ref}. Bado kulipa: {due}.",
+    },
     "order_update_eta": {"en": "Expected: {eta}.", "sw": "Inatarajiwa: {eta}."},
     "order_update_at": {"en": "at {address}", "sw": "({address})"},
     "order_update_cancelled": {
@@ -884,6 +889,8 @@ ORDER_UPDATE_WORDS: dict[str, dict[str, str]] = {
     "delivered": {"en": "has been delivered", "sw": "imefikishwa"},
     "cancelled": {"en": "has been cancelled", "sw": "imeghairiwa"},
     "refunded": {"en": "has had {amount} sent back to you", "sw": "imekurudishia {amount}"},
+    "credit_applied": {"en": "has had {amount} you paid before put towards it",
+                       "sw": "imewekewa {amount} ulizolipa awali"},
 }
 
 STATUS_WORDS: dict[str, dict[str, str]] = {

@@ -14,8 +14,8 @@ from typing import Literal, Protocol
 
 from tulia.domain.common import new_id
 from tulia.domain.order import PAYABLE_STATES, Order
-from tulia.domain.payment import Payment, UnmatchedPayment
-from tulia.errors import NotFound, StateConflict
+from tulia.domain.payment import OwedBack, Payment, UnmatchedPayment
+from tulia.errors import BusinessRuleViolation, NotFound, StateConflict
 from tulia.store.orders import OrderRepo, PaymentRepo
 
 
@@ -155,3 +155,58 @@ def unmatched_or_404(services: Ledger, tenant_id: str, trans_id: str) -> Unmatch
     if unmatched is None:
         raise NotFound(f"No unmatched payment '{trans_id}'.", field="trans_id")
     return unmatched
+
+
+def apply_owed_back(
+    services: Ledger, owed: OwedBack, order_id: str, *, now: datetime, by: str
+) -> tuple[Order, Payment]:
+    """Apply money owed back to another order of the same customer: as much of it as the order still needs (a
+    real payment on that order, made from the same money: its method and receipt); the rest stays owed back.
+    A booking's deposit is paid whole or not at all. Refused, with why, for another customer's order, an order
+    that cannot take money, one with a payment in flight, or money already closed."""
+    if owed.status != "open" or owed.remaining <= 0:
+        raise StateConflict("This money was refunded or applied already.", reason=owed.status)
+    order = services.orders.get(owed.tenant_id, order_id)  # another shop's order: NotFound
+    if order.customer_id != owed.customer_id:
+        raise BusinessRuleViolation(
+            f"Order {order.order_id} is another customer's: money owed back only pays the same customer's orders.",
+            code="another_customer",
+        )
+    if order.status not in PAYABLE_STATES or order.amount_due <= 0:
+        raise StateConflict(
+            f"Order {order.order_id} is {order.status.replace('_', ' ')}: it cannot take this money.",
+            reason=order.status,
+        )
+    if order.missing_fields:
+        raise BusinessRuleViolation(
+            f"Order {order.order_id} is not complete yet (missing: {', '.join(order.missing_fields)}).",
+            code="order_incomplete",
+        )
+    if order.pending_payment_id:
+        raise StateConflict(
+            f"A payment of order {order.order_id} is in progress: apply this money when it has ended.",
+            reason="payment_in_flight",
+        )
+    amount = min(owed.remaining, order.amount_due)
+    if order.booking_id and amount < order.amount_due:
+        raise BusinessRuleViolation(
+            f"Order {order.order_id} is an appointment's deposit of KES {order.amount_due:,}: it is paid whole, "
+            f"and KES {owed.remaining:,} is owed back.",
+            code="deposit_paid_whole",
+        )
+    payment = Payment(
+        tenant_id=order.tenant_id,
+        payment_id=new_id("pay"),
+        order_id=order.order_id,
+        customer_id=order.customer_id,
+        method=owed.method,
+        amount=amount,
+        status="paid",
+        receipt=owed.receipt,
+        result_desc=f"money owed back from order {owed.order_id}, applied by the shop",
+        applied_from=owed.provider_ref,
+        created_at=now,
+        updated_at=now,
+    )
+    services.payments.apply_owed_back(owed, order, payment, now, by)
+    return services.orders.get(owed.tenant_id, order_id), payment

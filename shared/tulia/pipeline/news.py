@@ -24,6 +24,8 @@ from tulia.pipeline.outbox import Outbox
 from tulia.services import Services, threads
 from tulia.store.stats import StatsRepo
 
+MONEY_UPDATES = ("refunded", "credit_applied")  # money news is always told, whatever the customer's preference
+
 
 def counted(stats: StatsRepo | None, write: Callable[[StatsRepo], None]) -> None:
     """Analytics counters are best effort: a failure to count never fails a customer's turn."""
@@ -104,8 +106,10 @@ class News:
             facts["address"] = " " + render(
                 "order_update_at", lang, sheng, address=tenant.text(tenant.pickup.address, lang)
             )
-        if what == "refunded":
+        if what in MONEY_UPDATES:
             facts["amount"] = money(int(event.get("amount") or 0))
+        if what == "credit_applied":
+            facts |= {"source": str(event.get("from_order") or ""), "due": money(order.amount_due)}
         message = text(render(f"order_update_{what}", lang, sheng, **facts))
         happened = word(ORDER_UPDATE_WORDS, what, lang, sheng).replace("{amount}", str(facts.get("amount", "")))
         call = TemplateCall(
@@ -124,14 +128,14 @@ class News:
                 "order_ref": order.order_id,
             }
             payloads: list[dict[str, Any]] = []
-            if what not in ("cancelled", "refunded") and not customer.notification_prefs.order_updates_whatsapp:
+            if what not in ("cancelled", *MONEY_UPDATES) and not customer.notification_prefs.order_updates_whatsapp:
                 note["skipped"] = "order_updates_off"
             else:
                 payloads = self._news(tenant, customer, [message], call, lang, note)
             outbox = self.outbox.store(tenant_id, key, tenant.whatsapp.phone_number_id, payloads, [key], [note])
         self.outbox.send(tenant_id, key, outbox, token, outside_window)
         logged: dict[str, str | int] = {"order_id": order.order_id}
-        if what == "refunded":
+        if what in MONEY_UPDATES:
             logged["amount"] = int(event.get("amount") or 0)
         self._log(customer, key, outbox, f"order_{what}", logged)
 

@@ -18,6 +18,7 @@ from tulia.domain.order import FULFILMENT_STEPS, ORDER_TRANSITIONS, PAYABLE_STAT
 from tulia.domain.payment import (
     OWED_BACK_TRANSITIONS,
     PAYMENT_TRANSITIONS,
+    CreditUse,
     OwedBack,
     OwedBackReason,
     Payment,
@@ -185,6 +186,10 @@ class OrderRepo:
         sets = ["#s = :to", "updated_at = :now"]
         values: dict[str, Any] = {":to": to, ":now": iso(now), **vals}
         names = {"#s": "status"}
+        condition = f"attribute_exists(pk) AND #s IN {in_list}"
+        if to == "cancelled":  # money paid towards an order (applied by the shop) is never dropped by cancelling it
+            condition += " AND paid_amount = :nothing_paid"
+            values[":nothing_paid"] = 0
         for n, (field, value) in enumerate((extra or {}).items()):
             names[f"#e{n}"] = field
             values[f":e{n}"] = value
@@ -194,7 +199,7 @@ class OrderRepo:
             keys.order_pk(tenant_id, order_id),
             keys.ORDER,
             update="SET " + ", ".join(sets),
-            condition=f"attribute_exists(pk) AND #s IN {in_list}",
+            condition=condition,
             names=names,
             values=values,
             conflict_message=f"Order {order_id} cannot move to {to} from its current state.",
@@ -277,6 +282,14 @@ def _counted_paid(tenant_id: str, customer_id: str) -> dict[str, Any]:
             "values": {":zero": 0, ":one": 1},
         }
     }
+
+
+def _applied_as_read(owed: OwedBack) -> str:
+    """A condition: the part of money owed back already applied is still what was read (``:applied``; records
+    written before parts were kept have no such attribute)."""
+    if owed.applied_amount == 0:
+        return "(attribute_not_exists(applied_amount) OR applied_amount = :applied)"
+    return "applied_amount = :applied"
 
 
 def _never() -> dict[str, Any]:
@@ -389,9 +402,17 @@ class PaymentRepo:
                     "pk": keys.overpayments_pk(owed.tenant_id),
                     "sk": keys.overpayment_sk(owed.method, owed.provider_ref),
                     "update": "SET #s = :to, closed_at = :now, closed_by = :by, note = :note",
-                    "condition": "#s = :open",
+                    # what remains is what was read: a part applied meanwhile is not also recorded refunded
+                    "condition": "#s = :open AND " + _applied_as_read(owed),
                     "names": {"#s": "status"},
-                    "values": {":to": to, ":now": iso(now), ":by": by, ":note": note, ":open": "open"},
+                    "values": {
+                        ":to": to,
+                        ":now": iso(now),
+                        ":by": by,
+                        ":note": note,
+                        ":open": "open",
+                        ":applied": owed.applied_amount,
+                    },
                 }
             }
         ]
@@ -402,6 +423,84 @@ class PaymentRepo:
                     ops.append(self.bookings.deposit_returned_operation(booking, now, to=to, by=by, note=note))
         self.db.transact(ops, conflict_message="This money was refunded or applied already.")
         return self.get_owed_back(owed.tenant_id, owed.method, owed.provider_ref)
+
+    def apply_owed_back(self, owed: OwedBack, order: Order, payment: Payment, now: datetime, by: str) -> None:
+        """Part or all of money owed back pays another order of the same customer, all or nothing: the record
+        counts the part applied (closed as applied when nothing remains; a deposit due back follows on its
+        booking), the payment is recorded paid on the order, and the order takes it (paid when nothing is due;
+        a deposit's order paid whole confirms its held appointment). Refused (StateConflict) when the record or
+        the order changed since they were read, or a payment is in flight on the order."""
+        payable, values = _in(PAYABLE_STATES, "p")
+        use = CreditUse(order_id=order.order_id, payment_id=payment.payment_id, amount=payment.amount, at=now, by=by)
+        closes = payment.amount == owed.remaining
+        paid = payment.amount == order.amount_due
+        owed_sets = "applied_amount = :total, applied = list_append(if_not_exists(applied, :empty), :use)"
+        owed_values: dict[str, Any] = {
+            ":total": owed.applied_amount + payment.amount,
+            ":use": [to_item(use)],
+            ":empty": [],
+            ":open": "open",
+            ":applied": owed.applied_amount,
+        }
+        if closes:
+            owed_sets += ", #s = :closed, closed_at = :now, closed_by = :by"
+            owed_values |= {":closed": "applied", ":now": iso(now), ":by": by}
+        order_sets = "paid_amount = paid_amount + :amt, updated_at = :now"
+        if paid:
+            order_sets += ", #s = :paid, payment_status = :paid, paid_at = :now"
+        ops: list[dict[str, Any]] = [
+            {
+                "Update": {
+                    "table": ORDERS,
+                    "pk": keys.overpayments_pk(owed.tenant_id),
+                    "sk": keys.overpayment_sk(owed.method, owed.provider_ref),
+                    "update": "SET " + owed_sets,
+                    "condition": "#s = :open AND " + _applied_as_read(owed),
+                    "names": {"#s": "status"},
+                    "values": owed_values,
+                }
+            },
+            {
+                "Put": {
+                    "table": ORDERS,
+                    "item": to_item(
+                        payment,
+                        pk=keys.order_pk(payment.tenant_id, payment.order_id),
+                        sk=keys.payment_sk(payment.payment_id),
+                    ),
+                    "condition": "attribute_not_exists(pk)",
+                }
+            },
+            {
+                "Update": {
+                    "table": ORDERS,
+                    "pk": keys.order_pk(order.tenant_id, order.order_id),
+                    "sk": keys.ORDER,
+                    "update": "SET " + order_sets,
+                    # no M-Pesa prompt or card payment in flight: it could pay the old amount on top
+                    "condition": f"updated_at = :before AND #s IN {payable}"
+                    " AND attribute_not_exists(pending_payment_id) AND attribute_not_exists(stk_claim)",
+                    "names": {"#s": "status"},
+                    "values": {
+                        ":amt": payment.amount,
+                        ":now": iso(now),
+                        ":before": iso(order.updated_at),
+                        **({":paid": "paid"} if paid else {}),
+                        **values,
+                    },
+                }
+            },
+        ]
+        if paid:
+            ops += [_counted_paid(order.tenant_id, order.customer_id), *self._booking_confirmation(payment, now)]
+        if closes and owed.booking_id:
+            with contextlib.suppress(NotFound):
+                booking = self.bookings.get(owed.tenant_id, owed.booking_id)
+                if booking.deposit_outcome == "refund_due":
+                    ops.append(self.bookings.deposit_returned_operation(booking, now, to="applied", by=by, note=None))
+        self.db.transact(
+            ops, conflict_message="The money or the order changed meanwhile, or a payment is in flight on the order."
+        )
 
     def get_owed_back(self, tenant_id: str, method: str, provider_ref: str) -> OwedBack:
         item = self.db.get(ORDERS, keys.overpayments_pk(tenant_id), keys.overpayment_sk(method, provider_ref))
@@ -807,6 +906,16 @@ class PaymentRepo:
         booking_ops = self._booking_confirmation(payment, now) if to == "paid" else []
         ord_in, ord_vals = _in(order_from, "o")
         order_condition = f"#s IN {ord_in}"
+        if to == "paid":
+            # money the shop applied to the order since this payment began (money owed back) leaves less due: a
+            # payment for the old amount would pay it twice, so it is kept as money owed back instead
+            before = OrderRepo(self.db).get(payment.tenant_id, payment.order_id)
+            if before.status in PAYABLE_STATES and before.paid_amount + payment.amount > before.totals.total:
+                self._overpay(payment, before, now=now, receipt=receipt, result_code=result_code)
+                after, payments = OrderRepo(self.db).get_with_payments(payment.tenant_id, payment.order_id)
+                return next(p for p in payments if p.payment_id == payment.payment_id), after
+            order_condition += " AND paid_amount = :paid_before"
+            ord_vals[":paid_before"] = before.paid_amount
         if to != "paid":
             # a failure only touches the order when it concerns the order's *current* attempt
             order_condition += " AND pending_payment_id = :pid"

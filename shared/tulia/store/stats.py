@@ -94,6 +94,11 @@ class StatsRepo:
             counts["RevenueRefundedKes"] = amount
         self._add(tenant_id, keys.stats_day_sk(day_of(at)), counts, at)
 
+    def record_revenue_moved(self, tenant_id: str, *, at: datetime, amount: int) -> None:
+        """A paid deposit due back that the shop applied to another order: revenue when it came, and again when
+        the order it pays is paid; the day it moved takes it off once."""
+        self._add(tenant_id, keys.stats_day_sk(day_of(at)), {"RevenueMovedKes": amount}, at)
+
     def model_cost_usd(self, tenant_id: str, at: datetime) -> float:
         """What the shop's model calls cost on the day of ``at`` (Nairobi's day), in US dollars."""
         item = self.db.get(STATS, keys.stats_pk(tenant_id), keys.stats_day_sk(day_of(at)), consistent=False)
