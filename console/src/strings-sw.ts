@@ -410,6 +410,7 @@ export const sw: Shape<typeof en> = {
     due: "{{amount}} zinadaiwa",
     applyAmount: "Weka {{amount}}",
     noOtherOrder: "Mteja hana oda nyingine isiyolipwa ya kuweka pesa hii.",
+    waiting: "Mteja anasubiri: fungua mazungumzo",
     refundedAmount: "Imerudishwa {{amount}}",
     stillOwed: "Bado kurudishwa: {{amount}} (malipo {{count}}).",
     oldest_one: "La zamani zaidi limesubiri siku {{count}}.",

@@ -408,6 +408,7 @@ export const en = {
     due: "{{amount}} due",
     applyAmount: "Apply {{amount}}",
     noOtherOrder: "The customer has no other unpaid order to apply it to.",
+    waiting: "The customer is waiting: open the conversation",
     refundedAmount: "Refunded {{amount}}",
     stillOwed: "Still owed back: {{amount}} ({{count}} payments).",
     oldest_one: "The oldest has waited {{count}} day.",

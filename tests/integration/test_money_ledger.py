@@ -51,6 +51,9 @@ def test_a_prompt_approved_after_the_order_was_paid_by_paybill_is_kept_as_an_ove
     assert accounted(seeded, SHOP) == {"paid_orders": due, "overpayments": due, "unmatched": 0}
     ticket = seeded.handoffs.get(SHOP, seeded.customers.get(SHOP, chat.state["customer_id"]).handoff_ticket_id)
     assert ticket.priority == "high"
+    assert (
+        seeded.payments.list_owed_back(SHOP).items[0].handoff_ticket_id == ticket.ticket_id
+    )  # the money's record names it
     pipe: Pipeline = setup["pipe"]
     pipe.run_agent()
     told = pipe.replies_to(PHONE)

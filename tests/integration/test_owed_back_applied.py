@@ -41,6 +41,8 @@ def overpaid(chat: Chat, seeded: Services, setup: dict[str, Any]) -> tuple[str, 
     assert c2b(setup, seeded, "confirmation", c2b_body(ref, f"{due}.00", trans_id="TAPL000002"))["ResultCode"] == 0
     [owed] = seeded.payments.open_owed_back_of(SHOP, ref)
     assert (owed.amount, owed.remaining, owed.receipt) == (2610, 2610, "TAPL000002")
+    customer = seeded.customers.get(SHOP, owed.customer_id)
+    assert owed.handoff_ticket_id == customer.handoff_ticket_id is not None  # a person is asked to close it
     return ref, owed
 
 

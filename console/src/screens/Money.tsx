@@ -1,8 +1,9 @@
 import "../styles-more";
-import { Alert, Button, Card, Group, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Card, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
 
 import { api, describe, type Page } from "../api";
 import { refresh } from "../logic/refresh";
@@ -152,6 +153,7 @@ function UnmatchedCard({ payment, onApplied }: { payment: UnmatchedPayment; onAp
 function OwedBackCard({ owed }: { owed: OwedBack }) {
   const { t } = useTranslation();
   const client = useQueryClient();
+  const navigate = useNavigate();
   const [note, setNote] = useState("");
   const open = owed.status === "open";
   const left = remainingOf(owed);
@@ -190,7 +192,10 @@ function OwedBackCard({ owed }: { owed: OwedBack }) {
       </Group>
       <Text size="sm" c="dimmed">
         {t(`methods.${owed.method}`, { defaultValue: owed.method })} {owed.receipt ?? ""} ·{" "}
-        {t(`money.reason.${owed.reason}`, { defaultValue: owed.reason })} · <Ago at={owed.received_at} />
+        {t(`money.reason.${owed.reason}`, { defaultValue: owed.reason })} · <Ago at={owed.received_at} /> ·{" "}
+        <Anchor size="sm" onClick={() => navigate(`/conversations/${owed.customer_id}`)}>
+          {owed.handoff_ticket_id && open ? t("money.waiting") : t("inbox.whole")}
+        </Anchor>
       </Text>
       {(owed.applied ?? []).map((use) => (
         <Text size="sm" key={use.payment_id} data-testid="owed-back-applied">

@@ -308,7 +308,7 @@ class PaymentCallbacks:
     def _outcome(self, payment: Payment, order: Order, status: str) -> None:
         """Tell the customer; confirmed money its order could not take also goes to a person at once."""
         if payment.overpayment:
-            self._hand_over(
+            ticket_id = self._hand_over(
                 order,
                 reason=f"M-Pesa/card payment of KES {payment.amount:,} for order {order.order_id}, which could "
                 "not take it: refund it or apply it",
@@ -322,6 +322,8 @@ class PaymentCallbacks:
                 },
                 request_id=f"overpaid-{payment.payment_id}",
             )
+            if ticket_id:  # the money's record names the person's ticket about it
+                self.services.payments.note_owed_back_ticket(payment, ticket_id)
             status = "overpaid"
         if status in ("paid", "overpaid"):
             self._alert_paid(payment, order)
@@ -348,7 +350,8 @@ class PaymentCallbacks:
             if booking.status == "confirmed":
                 self.services.alerts.add(booking_alert("booking_made", booking, customer, self.clock()))
 
-    def _hand_over(self, order: Order, *, reason: str, snapshot: dict[str, Any], request_id: str) -> None:
+    def _hand_over(self, order: Order, *, reason: str, snapshot: dict[str, Any], request_id: str) -> str | None:
+        """A person is asked to look at the money (high priority); the ticket's id, or None if none was made."""
         ctx = ToolContext(
             tenant_id=order.tenant_id,
             request_id=request_id,
@@ -371,6 +374,8 @@ class PaymentCallbacks:
         )
         if not ticket["ok"]:
             log.error("no handoff ticket for money to refund or apply", extra={"tenant_id": order.tenant_id})
+            return None
+        return str(ticket["data"]["ticket_id"])
 
     def resolve(
         self, tenant_id: str, order_id: str, payment_id: str, *, callback: dict[str, Any] | None = None

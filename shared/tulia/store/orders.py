@@ -502,6 +502,19 @@ class PaymentRepo:
             ops, conflict_message="The money or the order changed meanwhile, or a payment is in flight on the order."
         )
 
+    def note_owed_back_ticket(self, payment: Payment, ticket_id: str) -> None:
+        """The hand-over ticket a person works on for this payment's money owed back (kept when it has one)."""
+        with contextlib.suppress(StateConflict):  # no record (nothing owed) or a ticket named already
+            self.db.update(
+                ORDERS,
+                keys.overpayments_pk(payment.tenant_id),
+                keys.overpayment_sk(payment.method, _provider_ref(payment)),
+                update="SET handoff_ticket_id = :ticket",
+                condition="attribute_exists(pk) AND "
+                "(attribute_not_exists(handoff_ticket_id) OR attribute_type(handoff_ticket_id, :null))",
+                values={":ticket": ticket_id, ":null": "NULL"},
+            )
+
     def get_owed_back(self, tenant_id: str, method: str, provider_ref: str) -> OwedBack:
         item = self.db.get(ORDERS, keys.overpayments_pk(tenant_id), keys.overpayment_sk(method, provider_ref))
         if item is None:
