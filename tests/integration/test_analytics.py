@@ -98,3 +98,16 @@ def test_the_days_download_as_a_spreadsheet_with_the_figures_of_the_screen(seede
     agent_claims = {**claims, "cognito:groups": "[agent]"}
     event["requestContext"]["authorizer"] = {"jwt": {"claims": agent_claims, "scopes": None}}
     assert admin_app.handle(event, api)["statusCode"] == 403  # the owner's figures
+
+
+def test_a_paid_deposit_applied_to_another_order_is_revenue_once(services: Services, clock: Clock) -> None:
+    """Issue 33, part 5: a cancelled appointment's deposit (KES 450, revenue when paid) applied to the customer's
+    next order (KES 1,200): the order counts it again when it is paid, so the day it moved takes it off once."""
+    stats = StatsRepo(services.db)
+    day = clock().date()
+    stats.record_payment("demo-salon", at=clock(), method="mpesa_c2b", status="paid", amount=450)  # the deposit
+    stats.record_revenue_moved("demo-salon", at=clock(), amount=450)  # applied to the next order
+    stats.record_payment("demo-salon", at=clock(), method="mpesa_stk", status="paid", amount=1200)  # paid: 450 + 750
+    a = analytics(stats, "demo-salon", day, day)
+    assert (a.revenue_kes, a.refunds_kes) == (1200, 0)  # what the customer paid in all; nothing given back
+    assert a.days[0].revenue_kes == 1200

@@ -6,6 +6,7 @@ shop sees none of it; bad input is refused and changes nothing."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from datetime import datetime
 from typing import Any
 
@@ -20,6 +21,7 @@ from tulia.domain.common import NAIROBI
 from tulia.services import Services
 from tulia.store.audit import AuditRepo
 from tulia.store.queues import InboundQueue
+from tulia.store.stats import StatsRepo
 
 KIDS, PEDICURE = "SV-HC-02", "SV-NL-02"
 PHONE = "0722000777"
@@ -28,7 +30,12 @@ PHONE = "0722000777"
 @pytest.fixture
 def admin(seeded: Services, setup: dict[str, Any]) -> Admin:
     pipe: Pipeline = setup["pipe"]
-    deps = AdminDeps(services=seeded, audit=AuditRepo(seeded.db), notify=InboundQueue(BOTO.client("sqs"), pipe.url))
+    deps = AdminDeps(
+        services=seeded,
+        audit=AuditRepo(seeded.db),
+        notify=InboundQueue(BOTO.client("sqs"), pipe.url),
+        stats=StatsRepo(seeded.db),
+    )
     return Admin(build_admin_api(deps), SALON)
 
 
@@ -275,3 +282,45 @@ def test_a_staff_booking_of_a_product_a_bad_number_or_a_closed_day_is_refused_an
     assert admin("POST", "/admin/bookings", {**good, "start": "2026-11-28T10:00:00"})[0] == 422  # no zone
     assert admin("GET", "/admin/bookings?day=2026-11-28")[1]["bookings"] == []
     assert seeded.customers.find_id_by_phone(SALON, "+254722000999") is None  # nobody was made for nothing
+
+
+def test_the_appointment_figures_of_analytics_are_the_count_of_the_days_bookings(
+    admin: Admin, customer: Caller, seeded: Services, setup: dict[str, Any], clock: Clock
+) -> None:
+    """Issue 33, part 6: each appointment figure the owner reads is tied to the bookings it counts."""
+    from tests.integration.test_till_payments import till_confirmation
+    from tulia.payments.reconcile import apply_transaction
+
+    def paid(item: str, start: str, code: str) -> dict[str, Any]:
+        made = booked(customer, item, start)
+        till_confirmation(setup, seeded, code, "450.00")
+        assert apply_transaction(seeded, SALON, code, str(made["order_ref"]), now=seeded.clock()).outcome == "paid"
+        return made
+
+    done = paid(PEDICURE, "2026-11-28T10:00:00+03:00", "SKLFIG0001")
+    missed = paid(PEDICURE, "2026-11-28T12:00:00+03:00", "SKLFIG0002")
+    called_off = paid(PEDICURE, "2026-11-28T15:00:00+03:00", "SKLFIG0003")
+    held = booked(customer, PEDICURE, "2026-11-28T17:00:00+03:00")  # held: its deposit never came
+    assert admin("POST", f"/admin/bookings/{called_off['booking_ref']}/cancel", {"deposit": "refund_due"})[0] == 200
+    clock.now = datetime(2026, 11, 28, 16, 0, tzinfo=NAIROBI)  # the day has gone on
+    assert admin("POST", f"/admin/bookings/{done['booking_ref']}/mark", {"outcome": "completed"})[0] == 200
+    assert admin("POST", f"/admin/bookings/{missed['booking_ref']}/mark", {"outcome": "no_show"})[0] == 200
+
+    status, figures = admin("GET", "/admin/analytics?from=2026-11-28&to=2026-11-28")
+    assert status == 200, figures
+    bookings = [seeded.bookings.get(SALON, b["booking_ref"]) for b in (done, missed, called_off, held)]
+    counted = Counter(b.status for b in bookings)
+    with_deposit_paid = [b for b in bookings if b.status in ("confirmed", "completed", "no_show")] + [
+        b for b in bookings if b.status == "cancelled" and b.deposit_outcome in ("kept", "refund_due", "refunded")
+    ]
+    assert figures["bookings"] == {
+        "booked": counted["confirmed"] + counted["completed"] + counted["no_show"],
+        "completed": counted["completed"],
+        "no_shows": counted["no_show"],
+        "cancelled": counted["cancelled"],
+        "deposits_paid_kes": sum(b.deposit for b in with_deposit_paid),
+    }
+    assert figures["bookings"] == {
+        "booked": 2, "completed": 1, "no_shows": 1, "cancelled": 1, "deposits_paid_kes": 1350,
+    }  # fmt: skip
+    assert figures["days"][0]["bookings"] == figures["bookings"]

@@ -472,3 +472,15 @@ def test_a_catalog_cart_asking_more_than_the_stock_says_how_many_are_left(chat: 
     chat.cart(("LP-003", 3))  # 1 in stock
     assert "we only have 1 of HP ProBook 450 G10 Core i7 16GB/512GB" in chat.send("pickup")
     assert chat.state["order_id"] is None
+
+
+def test_the_answer_to_what_are_you_looking_for_is_searched_even_in_words_the_catalog_does_not_know(
+    chat: Chat,
+) -> None:
+    """Found writing the analytics tie-out (issue 33): "a lawn mower", the answer to "What are you looking for?",
+    got "Sorry, I didn't quite get that" and was never searched (nor counted as a search that found nothing)."""
+    assert chat.send("I want to buy something").startswith("Sure! What are you looking for?")
+    reply = chat.send("a lawn mower")
+    assert 'couldn\'t find "lawn mower"' in reply, reply
+    assert chat.tools()[-1] == "catalog_search"
+    assert "Oraimo 33W Fast Charger (USB-C) - KES 1,900" in chat.send("a fast charger")  # and the next words too

@@ -395,6 +395,12 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     for note in notes:
         turn.say(text(note))
     if not understood and not frame.lines and not frame.order:
+        if answering and pending == "category" and (item_words or body).strip() and not _other_business(turn, body):
+            # the answer to "what are you looking for?" is what to look for, in words the catalog may not know:
+            # searched, so a thing the shop does not sell is said so (and counted among the searches that found
+            # nothing), never "I didn't get that"
+            turn.set(frame=frame, scratch=Scratch(query=(item_words or body).strip()[:120], slots={}))
+            return turn.goto("search")
         if answering:
             turn.set(route="reclassify")
             return turn.goto(END)
