@@ -765,6 +765,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/me/name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** The name the shop's staff see beside your work */
+        put: operations["name_me_admin_me_name_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/offers": {
         parameters: {
             query?: never;
@@ -1069,6 +1086,23 @@ export interface paths {
         put?: never;
         /** Invite an agent or an owner (a temporary password) */
         post: operations["invite_admin_staff_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/staff/names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The names of the shop's staff, by email (for everyone) */
+        get: operations["staff_names_admin_staff_names_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2323,6 +2357,11 @@ export interface components {
              */
             email: string;
             /**
+             * Name
+             * @description What the shop calls them, shown beside their work
+             */
+            name?: string | null;
+            /**
              * Role
              * @description agent: inbox, orders, catalog reading; owner: everything
              * @enum {string}
@@ -2441,6 +2480,8 @@ export interface components {
             email: string | null;
             /** Languages */
             languages: string[];
+            /** Name */
+            name: string | null;
             /** Roles */
             roles: string[];
             /** Shop Name */
@@ -2562,6 +2603,11 @@ export interface components {
              * @enum {string}
              */
             transaction_type: "CustomerBuyGoodsOnline" | "CustomerPayBillOnline";
+        };
+        /** NameBody */
+        NameBody: {
+            /** Name */
+            name: string;
         };
         /**
          * NewBookingBody
@@ -3538,6 +3584,13 @@ export interface components {
             /** Name */
             name: string;
         };
+        /** StaffName */
+        StaffName: {
+            /** Email */
+            email: string;
+            /** Name */
+            name: string;
+        };
         /**
          * StaffNote
          * @description A private note about a customer: the shop's people read it, the customer never does.
@@ -3565,6 +3618,8 @@ export interface components {
             invited_at: string;
             /** Invited By */
             invited_by: string | null;
+            /** Name */
+            name: string | null;
             /**
              * Role
              * @enum {string}
@@ -5636,6 +5691,39 @@ export interface operations {
             };
         };
     };
+    name_me_admin_me_name_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NameBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     list_offers_admin_offers_get: {
         parameters: {
             query?: never;
@@ -6334,6 +6422,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    staff_names_admin_staff_names_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffName"][];
                 };
             };
             /** @description Validation Error */

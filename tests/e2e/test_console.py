@@ -295,9 +295,13 @@ def test_an_invited_agent_chooses_a_password_at_first_sign_in(stack: Stack, brow
     owner = signed_in(browser, stack, OWNER)
     owner.goto(stack.console + "settings")
     owner.get_by_label("Email of the person to invite").fill("Akinyi@Example.co.ke")
+    expect(owner.get_by_role("button", name="Invite")).to_be_disabled()  # who she is, by name, first
+    owner.get_by_label("Their name").fill("Akinyi Otieno")
     owner.get_by_role("button", name="Invite").click()
     temporary = owner.get_by_test_id("temporary-password").inner_text()
-    expect(owner.get_by_test_id("staff-member").filter(has_text="akinyi@example.co.ke")).to_contain_text("Invited")
+    member = owner.get_by_test_id("staff-member").filter(has_text="akinyi@example.co.ke")
+    expect(member).to_contain_text("Invited")
+    expect(member.get_by_test_id("staff-name")).to_have_text("Akinyi Otieno")
 
     page = browser.new_context(viewport=PHONE).new_page()
     page.goto(stack.console)
@@ -315,7 +319,15 @@ def test_an_invited_agent_chooses_a_password_at_first_sign_in(stack: Stack, brow
     page.get_by_role("textbox", name="Repeat the new password").fill("Akinyi-2026-secret!")
     page.get_by_role("button", name="Save password and continue").click()
     expect(page.get_by_role("heading", name="Customers waiting")).to_be_visible(timeout=15_000)
-    owner.reload()
+    # she takes a customer who asked for a person: the owner sees her name, not her email
+    stack.send("+254711700090", type="text", text="I want to talk to a person", name="Halima")
+    page.get_by_test_id("ticket").filter(has_text="Halima").click()
+    page.get_by_test_id("ticket-view").get_by_role("button", name="Take it").click()
+    expect(page.get_by_test_id("ticket-view")).to_contain_text("Taken by Akinyi Otieno")
+    owner.goto(stack.console + "inbox")
+    owner.get_by_test_id("ticket").filter(has_text="Halima").click()
+    expect(owner.get_by_test_id("ticket-view")).to_contain_text("Taken by Akinyi Otieno")
+    owner.goto(stack.console + "settings")
     expect(owner.get_by_test_id("staff-member").filter(has_text="akinyi@example.co.ke")).to_contain_text("Active")
     owner.get_by_test_id("staff-member").filter(has_text="akinyi@example.co.ke").get_by_role(
         "button", name="Remove"

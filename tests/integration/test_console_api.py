@@ -69,6 +69,7 @@ def test_an_owner_invites_an_agent_who_must_choose_a_password(
     assert status == 200, invited
     assert invited["member"] == {
         "email": "akinyi@example.co.ke",
+        "name": None,
         "role": "agent",
         "status": "invited",
         "invited_at": invited["member"]["invited_at"],
@@ -96,7 +97,13 @@ def test_an_owner_invites_an_agent_who_must_choose_a_password(
 
 @pytest.mark.parametrize(
     "body",
-    [{"email": "not-an-email", "role": "agent"}, {"email": "a@b.co.ke", "role": "admin"}, {"role": "agent"}],
+    [
+        {"email": "not-an-email", "role": "agent"},
+        {"email": "a@b.co.ke", "role": "admin"},
+        {"role": "agent"},
+        {"email": "a@b.co.ke", "role": "agent", "name": "   "},
+        {"email": "a@b.co.ke", "role": "agent", "name": "x" * 81},
+    ],
 )
 def test_a_bad_invitation_is_refused_and_creates_nobody(
     admins: dict[str, Admin], pool: tuple[Any, str], body: dict[str, str]
@@ -106,6 +113,34 @@ def test_a_bad_invitation_is_refused_and_creates_nobody(
     assert status == 422
     assert error["code"] == "invalid_input"
     assert idp.list_users(UserPoolId=pool_id)["Users"] == []
+
+
+def test_staff_are_shown_by_the_name_the_shop_knows_them_by(
+    admins: dict[str, Admin], pool: tuple[Any, str], seeded: Services
+) -> None:
+    """Issue 33, part 7: an invited agent showed as an email (or a UUID); a name is given at the invitation, and
+    everyone of the shop can read the names to show beside the work (owners alone see the staff list)."""
+    idp, pool_id = pool
+    body = {"name": "  Akinyi Otieno ", "email": "akinyi@example.co.ke", "role": "agent"}
+    status, invited = admins["shop"]("POST", "/admin/staff", body)
+    assert (status, invited["member"]["name"]) == (200, "Akinyi Otieno")
+    user = idp.admin_get_user(UserPoolId=pool_id, Username="akinyi@example.co.ke")
+    assert {"Name": "name", "Value": "Akinyi Otieno"} in user["UserAttributes"]
+    assert [(m["email"], m["name"]) for m in admins["shop"]("GET", "/admin/staff")[1]] == [
+        ("akinyi@example.co.ke", "Akinyi Otieno")
+    ]
+    status, names = admins["shop"]("GET", "/admin/staff/names", role="agent")
+    assert (status, names) == (200, [{"email": "akinyi@example.co.ke", "name": "Akinyi Otieno"}])
+    assert admins["salon"]("GET", "/admin/staff/names", role="agent")[1] == []  # another shop's people are its own
+    # she names herself differently; someone not on the list cannot
+    status, me = admins["shop"](
+        "PUT", "/admin/me/name", {"name": "Akinyi O."}, role="agent", email="akinyi@example.co.ke"
+    )
+    assert (status, me["name"], me["email"]) == (200, "Akinyi O.", "akinyi@example.co.ke")
+    assert admins["shop"]("GET", "/admin/me", role="agent", email="akinyi@example.co.ke")[1]["name"] == "Akinyi O."
+    assert admins["shop"]("PUT", "/admin/me/name", {"name": ""}, role="agent", email="akinyi@example.co.ke")[0] == 422
+    assert admins["shop"]("PUT", "/admin/me/name", {"name": "Ghost"}, role="agent", email="nobody@x.co.ke")[0] == 404
+    assert admins["shop"]("GET", "/admin/staff/names")[1] == [{"email": "akinyi@example.co.ke", "name": "Akinyi O."}]
 
 
 def test_only_owners_manage_staff_and_an_email_has_one_account(admins: dict[str, Admin]) -> None:

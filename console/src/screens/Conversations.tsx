@@ -40,7 +40,7 @@ import type {
   Ticket,
   TicketContext,
 } from "../types";
-import { Ago, Failure, Loading, StatusBadge, when } from "./common";
+import { Ago, Failure, Loading, StatusBadge, useWho, when } from "./common";
 
 const LIST_POLL_MS = 5000;
 const THREAD_POLL_MS = 3000;
@@ -146,6 +146,7 @@ function ConversationList({ selected }: { selected?: string }) {
 }
 
 function ConversationView({ customerId }: { customerId: string }) {
+  const who = useWho();
   const { t } = useTranslation();
   const navigate = useNavigate();
   const client = useQueryClient();
@@ -229,7 +230,7 @@ function ConversationView({ customerId }: { customerId: string }) {
           {mine
             ? t("conv.yours")
             : someoneElse
-              ? t("conv.theirs", { who: ticket?.assigned_to })
+              ? t("conv.theirs", { who: who(ticket?.assigned_to) })
               : ticket
                 ? t("conv.askedFor")
                 : t("conv.botHas")}
@@ -269,6 +270,7 @@ function ConversationView({ customerId }: { customerId: string }) {
 /** The messages, oldest at the top, opened at the newest (and kept there as new ones arrive, unless the
  * reader scrolled up to read). */
 function Thread({ entries, more, loadingMore }: { entries: ThreadEntry[]; more?: () => void; loadingMore: boolean }) {
+  const who = useWho();
   const { t } = useTranslation();
   const viewport = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
@@ -298,7 +300,7 @@ function Thread({ entries, more, loadingMore }: { entries: ThreadEntry[]; more?:
         {entries.map((e) =>
           e.role === "event" ? (
             <Text key={`${e.at}${e.ref}`} size="xs" c="dimmed" ta="center" data-testid="event">
-              {eventText(t, e)} · {when(e.at)}
+              {eventText(t, { ...e, by: e.by ? who(e.by) : e.by })} · {when(e.at)}
             </Text>
           ) : (
             <Paper
@@ -315,7 +317,7 @@ function Thread({ entries, more, loadingMore }: { entries: ThreadEntry[]; more?:
               </Text>
               <Text size="xs" c="dimmed" ta="right">
                 {t(`conv.role.${e.role}`)}
-                {e.by ? ` · ${e.by}` : ""}
+                {e.by ? ` · ${who(e.by)}` : ""}
                 {e.template ? ` · ${t("conv.template", { name: e.template })}` : ""}
                 {` · ${when(e.at)}`}
               </Text>
@@ -462,6 +464,7 @@ function QuickReplyEditor({ initial, onDone }: { initial: QuickReply[]; onDone: 
 
 /** Who the customer is to the shop: consent, orders, bookings, and the staff's private notes. */
 function CustomerSide({ conversation, customerId }: { conversation: Conversation; customerId: string }) {
+  const who = useWho();
   const { t } = useTranslation();
   const navigate = useNavigate();
   const client = useQueryClient();
@@ -534,7 +537,7 @@ function CustomerSide({ conversation, customerId }: { conversation: Conversation
             </Text>
             <Group justify="space-between">
               <Text size="xs" c="dimmed">
-                {n.by} · {when(n.at)}
+                {who(n.by)} · {when(n.at)}
               </Text>
               {(n.by === session?.email || session?.roles.includes("owner")) && (
                 <Anchor size="xs" c="red" onClick={() => remove.mutate(n.note_id)}>

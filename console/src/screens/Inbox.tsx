@@ -23,7 +23,7 @@ import { refresh } from "../logic/refresh";
 import { handoffSummary } from "../logic/conversations";
 import { customerLabel, newKey, replyWindow, sortInbox, unreadCount } from "../logic/inbox";
 import type { Ticket, TicketContext, TranscriptEntry } from "../types";
-import { Ago, Failure, Loading, StatusBadge, when } from "./common";
+import { Ago, Failure, Loading, StatusBadge, useWho, when } from "./common";
 
 const POLL_MS = 3000; // new customer messages appear without a reload
 
@@ -111,6 +111,7 @@ function TicketCard({ ticket, selected }: { ticket: Ticket; selected: boolean })
 }
 
 function TicketView({ ticketId }: { ticketId: string }) {
+  const who = useWho();
   const { t } = useTranslation();
   const navigate = useNavigate();
   const client = useQueryClient();
@@ -217,7 +218,7 @@ function TicketView({ ticketId }: { ticketId: string }) {
           </Anchor>
         )}
         <Text size="xs" c="dimmed">
-          {tk.assigned_to ? t("inbox.assigned", { who: tk.assigned_to }) : t("inbox.unassigned")}
+          {tk.assigned_to ? t("inbox.assigned", { who: who(tk.assigned_to) }) : t("inbox.unassigned")}
         </Text>
       </Paper>
       {/* the page's own scrolling (no scroll-area component: the inbox is in the first load) */}
@@ -275,6 +276,7 @@ function TicketView({ ticketId }: { ticketId: string }) {
 }
 
 function Bubble({ role, text, at, by, failed }: { role: TranscriptEntry["role"]; text: string; at?: string; by?: string | null; failed?: boolean }) {
+  const who = useWho();
   const { t } = useTranslation();
   const mine = role !== "customer";
   return (
@@ -297,7 +299,7 @@ function Bubble({ role, text, at, by, failed }: { role: TranscriptEntry["role"];
         )}
         <Text size="xs" c="dimmed">
           {t(`inbox.role.${role}`)}
-          {by ? ` · ${by}` : ""}
+          {by ? ` · ${who(by)}` : ""}
           {at ? ` · ${when(at)}` : ""}
         </Text>
       </Group>

@@ -11,7 +11,7 @@ import { ordersItCanPay, remainingOf, stillOwed } from "../logic/money";
 import { kes } from "../logic/orders";
 import type { Order, OrderDetail, OwedBack, UnmatchedPayment } from "../types";
 import { Guarded } from "./Layout";
-import { Ago, Failure, Loading } from "./common";
+import { Ago, Failure, Loading, useWho } from "./common";
 
 export function MoneyScreen() {
   return (
@@ -154,6 +154,7 @@ function OwedBackCard({ owed }: { owed: OwedBack }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const navigate = useNavigate();
+  const who = useWho();
   const [note, setNote] = useState("");
   const open = owed.status === "open";
   const left = remainingOf(owed);
@@ -199,7 +200,7 @@ function OwedBackCard({ owed }: { owed: OwedBack }) {
       </Text>
       {(owed.applied ?? []).map((use) => (
         <Text size="sm" key={use.payment_id} data-testid="owed-back-applied">
-          {t("money.appliedTo", { amount: kes(use.amount), order: use.order_id, who: use.by })} · <Ago at={use.at} />
+          {t("money.appliedTo", { amount: kes(use.amount), order: use.order_id, who: who(use.by) })} · <Ago at={use.at} />
         </Text>
       ))}
       {open ? (
@@ -242,7 +243,7 @@ function OwedBackCard({ owed }: { owed: OwedBack }) {
         <Text size="sm" data-testid="owed-back-status">
           {t(`money.status.${owed.status}`)}
           {owed.note ? ` · ${owed.note}` : ""}
-          {owed.closed_by ? ` · ${owed.closed_by}` : ""}
+          {owed.closed_by ? ` · ${who(owed.closed_by)}` : ""}
         </Text>
       )}
     </Card>

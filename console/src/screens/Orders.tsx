@@ -26,7 +26,7 @@ import { refresh } from "../logic/refresh";
 import { useAuth } from "../auth";
 import { actionsFor, kes, type OrderAction } from "../logic/orders";
 import type { OrderDetail, OrderRow } from "../types";
-import { Ago, Failure, Loading, StatusBadge, when } from "./common";
+import { Ago, Failure, Loading, StatusBadge, useWho, when } from "./common";
 
 const STATUSES = ["draft", "pending_payment", "paid", "fulfilled", "cancelled", "payment_failed"];
 const PAYMENTS = ["none", "pending", "paid", "failed", "cancelled", "timeout"];
@@ -171,6 +171,7 @@ const ACTION_PATH: Record<OrderAction, string> = {
 };
 
 export function OrderScreen() {
+  const who = useWho();
   const { orderId = "" } = useParams();
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -293,7 +294,7 @@ export function OrderScreen() {
             <Text size="xs" c="dimmed">
               {when(h.at)}
               {h.method ? ` · ${t(`methods.${h.method}`, { defaultValue: h.method })}` : ""}
-              {h.by ? ` · ${h.by}` : ""}
+              {h.by ? ` · ${who(h.by)}` : ""}
               {h.detail ? ` · ${h.detail}` : ""}
             </Text>
           </Timeline.Item>

@@ -349,12 +349,25 @@ function StaffSection() {
   const client = useQueryClient();
   const staff = useQuery({ queryKey: ["staff"], queryFn: () => api<StaffMember[]>("/admin/staff") });
   const [email, setEmail] = useState("");
+  const [name, setName] = useState("");
   const [role, setRole] = useState<"agent" | "owner">("agent");
+  const mine = staff.data?.find((m) => m.email === session?.email?.toLowerCase());
+  const [myName, setMyName] = useState<string | null>(null);
   const invite = useMutation({
-    mutationFn: () => api<{ member: StaffMember; temporary_password: string }>("/admin/staff", { method: "POST", body: { email: email.trim(), role } }),
+    mutationFn: () =>
+      api<{ member: StaffMember; temporary_password: string }>("/admin/staff", { method: "POST", body: { name: name.trim(), email: email.trim(), role } }),
     onSuccess: () => {
       setEmail("");
+      setName("");
       void refresh(client, ["staff"]);
+      void refresh(client, ["staff-names"]);
+    },
+  });
+  const rename = useMutation({
+    mutationFn: (value: string) => api("/admin/me/name", { method: "PUT", body: { name: value.trim() } }),
+    onSuccess: () => {
+      void refresh(client, ["staff"]);
+      void refresh(client, ["staff-names"]);
     },
   });
   const remove = useMutation({
@@ -367,10 +380,11 @@ function StaffSection() {
       {staff.data?.map((m) => (
         <Group key={m.email} justify="space-between" wrap="nowrap" data-testid="staff-member">
           <div style={{ minWidth: 0 }}>
-            <Text size="sm" truncate>
-              {m.email}
+            <Text size="sm" fw={500} truncate data-testid="staff-name">
+              {m.name ?? m.email}
             </Text>
-            <Text size="xs" c="dimmed">
+            <Text size="xs" c="dimmed" truncate>
+              {m.name ? `${m.email} · ` : ""}
               {t(`roles.${m.role}`)}
             </Text>
           </div>
@@ -384,7 +398,16 @@ function StaffSection() {
           </Group>
         </Group>
       ))}
+      {mine && (
+        <Group align="flex-end" wrap="wrap">
+          <TextInput label={t("settings.yourName")} value={myName ?? mine.name ?? ""} onChange={(e) => setMyName(e.currentTarget.value)} style={{ flex: 1, minWidth: 180 }} />
+          <Button variant="light" onClick={() => rename.mutate(myName ?? "")} disabled={!(myName ?? "").trim()} loading={rename.isPending}>
+            {t("settings.saveName")}
+          </Button>
+        </Group>
+      )}
       <Group align="flex-end" wrap="wrap">
+        <TextInput label={t("settings.inviteName")} value={name} onChange={(e) => setName(e.currentTarget.value)} style={{ flex: 1, minWidth: 140 }} />
         <TextInput label={t("settings.inviteEmail")} type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} style={{ flex: 1, minWidth: 180 }} />
         <NativeSelect
           label={t("settings.role")}
@@ -397,7 +420,7 @@ function StaffSection() {
           w={130}
           
         />
-        <Button onClick={() => invite.mutate()} disabled={!email.trim()} loading={invite.isPending}>
+        <Button onClick={() => invite.mutate()} disabled={!email.trim() || !name.trim()} loading={invite.isPending}>
           {t("settings.invite")}
         </Button>
       </Group>
@@ -406,9 +429,9 @@ function StaffSection() {
           {t("settings.invited", { email: invite.data.member.email })} <Code data-testid="temporary-password">{invite.data.temporary_password}</Code>
         </Alert>
       )}
-      {(invite.error || remove.error) && (
+      {(invite.error || remove.error || rename.error) && (
         <Alert color="red" role="alert">
-          {describe(invite.error ?? remove.error)}
+          {describe(invite.error ?? remove.error ?? rename.error)}
         </Alert>
       )}
     </Section>

@@ -2,9 +2,10 @@ import { Alert, Badge, Center, Loader, NativeSelect } from "@mantine/core";
 import dayjs from "dayjs";
 import relativeTime from "dayjs/plugin/relativeTime";
 import "dayjs/locale/sw";
+import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 
-import { describe } from "../api";
+import { api, describe } from "../api";
 import { LANGUAGES, setLanguage } from "../i18n";
 
 dayjs.extend(relativeTime);
@@ -82,4 +83,15 @@ export function LanguagePicker({ w }: { w?: number }) {
       w={w}
     />
   );
+}
+
+/** How the console names a person of the shop: the name on the staff list, else the email their actions carry. */
+export function useWho(): (actor: string | null | undefined) => string {
+  const names = useQuery({
+    queryKey: ["staff-names"],
+    queryFn: () => api<{ email: string; name: string }[]>("/admin/staff/names"),
+    staleTime: 5 * 60_000,
+  });
+  const byEmail = new Map((names.data ?? []).map((n) => [n.email.toLowerCase(), n.name]));
+  return (actor) => (actor ? (byEmail.get(actor.toLowerCase()) ?? actor) : "");
 }

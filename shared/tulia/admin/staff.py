@@ -12,10 +12,10 @@ import string
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Literal, cast
+from typing import Annotated, Any, Literal, cast
 from urllib.parse import unquote
 
-from pydantic import Field
+from pydantic import Field, StringConstraints
 
 from tulia.admin.auth import TENANT_CLAIM
 from tulia.admin.common import AdminDeps, Deleted, Deps, Owner, Staff, View, admin_router, audit
@@ -31,23 +31,38 @@ class Me(View):
     tenant_id: str
     shop_name: str
     email: str | None
+    name: str | None  # as the shop's staff list has it
     roles: list[str]
     languages: list[str]
     default_language: str
     takes_bookings: bool  # the shop sells services with a time (or has an appointment book): the Bookings screen
 
 
+PersonName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+
+
 class InviteBody(View):
+    name: PersonName | None = Field(default=None, description="What the shop calls them, shown beside their work")
     email: str = Field(pattern=EMAIL_PATTERN, max_length=254, description="Their sign-in name")
     role: StaffRole = Field(description="agent: inbox, orders, catalog reading; owner: everything")
 
 
 class StaffUser(View):
     email: str
+    name: str | None
     role: StaffRole
     status: StaffStatus  # invited: has not chosen a password yet
     invited_at: str
     invited_by: str | None
+
+
+class NameBody(View):
+    name: PersonName
+
+
+class StaffName(View):
+    email: str
+    name: str
 
 
 class Invitation(View):
@@ -74,7 +89,7 @@ class StaffDirectory:
     def idp(self) -> Any:
         return self.connect()
 
-    def create(self, tenant_id: str, email: str, role: str, password: str) -> None:
+    def create(self, tenant_id: str, email: str, role: str, password: str, name: str | None = None) -> None:
         extra: dict[str, Any] = (
             {"DesiredDeliveryMediums": ["EMAIL"]} if self.send_email else {"MessageAction": "SUPPRESS"}
         )
@@ -87,6 +102,7 @@ class StaffDirectory:
                     {"Name": "email", "Value": email},
                     {"Name": "email_verified", "Value": "true"},
                     {"Name": TENANT_CLAIM, "Value": tenant_id},
+                    *([{"Name": "name", "Value": name}] if name else []),
                 ],
                 **extra,
             )
@@ -125,6 +141,7 @@ def status_of(user: dict[str, Any] | None) -> StaffStatus:
 def view(member: StaffMember, status: StaffStatus) -> StaffUser:
     return StaffUser(
         email=member.email,
+        name=member.name,
         role=member.role,
         status=status,
         invited_at=member.invited_at.isoformat(),
@@ -146,16 +163,34 @@ def directory(
 @router.get("/admin/me", tags=["shop"], summary="Who you are: your shop, roles and its languages")
 def me(who: Staff, deps: Deps) -> Me:
     tenant = deps.services.tenants.get(who.tenant_id)
+    member = StaffRepo(deps.services.db).get(who.tenant_id, who.email.lower()) if who.email else None
     return Me(
         tenant_id=tenant.tenant_id,
         shop_name=tenant.name,
         email=who.email,
+        name=member.name if member else None,
         roles=sorted(who.roles),
         languages=list(tenant.languages.allowed),
         default_language=tenant.languages.default,
         takes_bookings=tenant.bookings is not None
         or bool(deps.services.catalog_indexes.get(tenant.tenant_id, tenant.catalog_version).service_terms),
     )
+
+
+@router.put("/admin/me/name", tags=["shop"], summary="The name the shop's staff see beside your work")
+def name_me(body: NameBody, who: Staff, deps: Deps) -> Me:
+    repo = StaffRepo(deps.services.db)
+    member = repo.get(who.tenant_id, who.email.lower()) if who.email else None
+    if member is None:
+        raise NotFound("You are not on this shop's staff list.", field="email")
+    repo.save(who.tenant_id, member.model_copy(update={"name": body.name}))
+    audit(deps, who, "staff.name", member.email, name=body.name)
+    return me(who, deps)
+
+
+@router.get("/admin/staff/names", tags=["staff"], summary="The names of the shop's staff, by email (for everyone)")
+def staff_names(who: Staff, deps: Deps) -> list[StaffName]:
+    return [StaffName(email=e, name=n) for e, n in StaffRepo(deps.services.db).names(who.tenant_id).items()]
 
 
 @router.get("/admin/staff", tags=["staff"], summary="The shop's staff and whether they have signed in yet")
@@ -173,8 +208,10 @@ def invite(body: InviteBody, who: Owner, deps: Deps) -> Invitation:
         deps,
     )
     password = temporary_password()
-    pool.create(who.tenant_id, email, body.role, password)
-    member = StaffMember(email=email, role=body.role, invited_at=deps.services.clock(), invited_by=who.actor)
+    pool.create(who.tenant_id, email, body.role, password, body.name)
+    member = StaffMember(
+        email=email, name=body.name, role=body.role, invited_at=deps.services.clock(), invited_by=who.actor
+    )
     StaffRepo(deps.services.db).save(who.tenant_id, member)
     StaffRepo(deps.services.db).clear_removed(who.tenant_id, email)  # invited again after a removal
     if deps.standing is not None:

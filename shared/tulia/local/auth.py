@@ -74,7 +74,11 @@ def create_pool(endpoint: str, region: str, api_url: str, table_prefix: str) -> 
         ClientName=CLIENT_NAME,
         GenerateSecret=False,
         ExplicitAuthFlows=["ALLOW_USER_PASSWORD_AUTH", "ALLOW_USER_SRP_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"],
-        WriteAttributes=["email"],
+        WriteAttributes=["email", "name"],
+        # as the deployed client (infra/auth.py): the ID token carries the person's email attribute. (Without it the
+        # local Cognito puts whatever USERNAME the sign-in sent into the email claim: after the first-sign-in
+        # password challenge that is the user's id, and an invited person's actions showed as a UUID.)
+        ReadAttributes=["email", "email_verified", "name", "custom:tenant_id"],
     )["UserPoolClient"]
     return LocalPool(endpoint, region, pool["Id"], client["ClientId"], api_url, table_prefix)
 

@@ -20,6 +20,7 @@ REMOVAL_KEPT = timedelta(days=2)
 
 class StaffMember(Model):
     email: str = Field(max_length=254)
+    name: str | None = Field(default=None, max_length=80)  # as the shop knows them ("Wanjiku"); older records: none
     role: StaffRole
     invited_at: datetime
     invited_by: str | None = None
@@ -36,6 +37,10 @@ class StaffRepo:
     def get(self, tenant_id: str, email: str) -> StaffMember | None:
         item = self.db.get(TENANTS, keys.tenant_pk(tenant_id), keys.staff_sk(email))
         return from_item(StaffMember, item) if item else None
+
+    def names(self, tenant_id: str) -> dict[str, str]:
+        """Each named person's name by their email (how actions are recorded), for showing who did what."""
+        return {m.email: m.name for m in self.list(tenant_id) if m.name}
 
     def save(self, tenant_id: str, member: StaffMember) -> None:
         self.db.put(TENANTS, to_item(member, pk=keys.tenant_pk(tenant_id), sk=keys.staff_sk(member.email)))
