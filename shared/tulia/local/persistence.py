@@ -372,34 +372,22 @@ def migrate(snapshot: dict[str, Any]) -> dict[str, Any]:
 
 
 class JournaledStore:
-    """moto's server (as ``moto.server.ThreadedMotoServer`` runs it) behind the journal."""
+    """moto's server behind the journal (its DynamoDB requests one at a time: ``tulia.local.store_server``)."""
 
     def __init__(self, port: int, directory: Path) -> None:
+        from tulia.local.store_server import StoreServer
+
         self.port, self.directory = port, directory
         self.journal: StoreJournal | None = None
-        self._server: Any = None
-        self._ready = threading.Event()
+        self._server = StoreServer(port, wrap=lambda app: StoreJournal(app, directory))
 
     def start(self) -> StoreJournal:
-        from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
-        from werkzeug.serving import make_server
-
-        journal = self.journal = StoreJournal(DomainDispatcherApplication(create_backend_app), self.directory)
-
-        def serve() -> None:
-            self._server = make_server("127.0.0.1", self.port, journal, True, request_handler=MotoRequestHandler)
-            self._ready.set()
-            self._server.serve_forever()
-
-        self._thread = threading.Thread(target=serve, name="store", daemon=True)
-        self._thread.start()
-        self._ready.wait()
+        journal: StoreJournal = self._server.start()
+        self.journal = journal
         return journal
 
     def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-        self._thread.join()
+        self._server.stop()
 
 
 # the staff user pool ------------------------------------------------------------------------------------

@@ -95,7 +95,6 @@ class LocalStack:
         import boto3
         import httpx
         from botocore.config import Config
-        from moto.server import ThreadedMotoServer
 
         from tulia.admin import api as admin_api
         from tulia.admin.api import build_admin_api
@@ -118,6 +117,7 @@ class LocalStack:
         from tulia.local.simulators.daraja import DarajaSimulator
         from tulia.local.simulators.graph import GraphSimulator
         from tulia.local.simulators.pesapal import PesapalSimulator
+        from tulia.local.store_server import StoreServer
         from tulia.nlu.engine import build_engine
         from tulia.packs.seed import seed_pack
         from tulia.payments.setup import register_provider_urls
@@ -159,7 +159,7 @@ class LocalStack:
             journal = journaled.start()
             self._stops.append(journaled.stop)
         else:
-            store = ThreadedMotoServer(ip_address="127.0.0.1", port=store_port, verbose=False)
+            store = StoreServer(store_port)  # one DynamoDB request at a time (tulia.local.store_server)
             store.start()
             self._stops.append(store.stop)
 
