@@ -155,6 +155,7 @@ class Console(Construct):
             destination_bucket=self.bucket,
             destination_key_prefix=f"{PREFIX}/",
             distribution=self.distribution,
-            distribution_paths=[f"/{PREFIX}/index.html", f"/{PREFIX}/config.json"],
+            # the files whose names do not change with their content (the built assets' names carry a hash)
+            distribution_paths=[f"/{PREFIX}/{name}" for name in ("index.html", "config.json", "boot.js", "sw.js")],
             memory_limit=256,
         )

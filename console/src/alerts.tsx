@@ -12,12 +12,17 @@ import type { AlertFeed } from "./types";
 const POLL_MS = 5000;
 const TITLE = "Tulia console";
 
-/** The console's service worker (app shell offline, alerts shown when pushed): registered once the app runs. */
+/** The console's service worker (app shell offline, alerts shown when pushed): registered once the page has loaded
+ * and the browser is idle, so that on a slow network its own downloads never compete with the first screen's. */
 export function registerServiceWorker(): void {
   if (!("serviceWorker" in navigator)) return;
-  navigator.serviceWorker.register(`${import.meta.env.BASE_URL}sw.js`, { scope: import.meta.env.BASE_URL }).catch(() => {
-    // no worker (a private window, an old browser): the console works, without alerts on this device
-  });
+  const register = () =>
+    navigator.serviceWorker.register(`${import.meta.env.BASE_URL}sw.js`, { scope: import.meta.env.BASE_URL }).catch(() => {
+      // no worker (a private window, an old browser): the console works, without alerts on this device
+    });
+  const later = () => ("requestIdleCallback" in window ? window.requestIdleCallback(() => void register(), { timeout: 5000 }) : setTimeout(register, 2000));
+  if (document.readyState === "complete") later();
+  else window.addEventListener("load", later, { once: true });
 }
 
 /** Unread counts per screen for the person signed in; opening a screen with unread alerts marks it seen. */

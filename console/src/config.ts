@@ -21,10 +21,16 @@ export function config(): ConsoleConfig {
   return loaded;
 }
 
-export async function loadConfig(): Promise<ConsoleConfig> {
+async function fetchConfig(): Promise<ConsoleConfig> {
   const response = await fetch(`${import.meta.env.BASE_URL}config.json`, { cache: "no-store" });
   if (!response.ok) throw new Error(`config.json: HTTP ${response.status}`);
-  const cfg = (await response.json()) as ConsoleConfig;
+  return (await response.json()) as ConsoleConfig;
+}
+
+export async function loadConfig(): Promise<ConsoleConfig> {
+  // started by public/boot.js while the scripts downloaded, when it ran first; else read now
+  const early = (window as { tuliaConfig?: Promise<ConsoleConfig> }).tuliaConfig;
+  const cfg = await (early ?? fetchConfig());
   const endpoint = cfg.userPoolEndpoint ? new URL(cfg.userPoolEndpoint, window.location.href).href : undefined;
   Amplify.configure({
     Auth: {
