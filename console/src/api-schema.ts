@@ -134,7 +134,7 @@ export interface paths {
         /** The appointment book: days by staff member */
         get: operations["calendar_admin_bookings_get"];
         put?: never;
-        /** Book a customer who walked in or phoned (confirmed, no deposit); told on WhatsApp */
+        /** Book a customer who walked in or phoned (confirmed; or held until a deposit asked for is paid); told on WhatsApp */
         post: operations["new_booking_admin_bookings_post"];
         delete?: never;
         options?: never;
@@ -1676,7 +1676,8 @@ export interface components {
         /**
          * Calendar
          * @description The days asked: the staff, their bookings (held, confirmed, done; cancelled ones too, greyed) and
-         *     the time blocked off, each by start time in the shop's time (EAT); and the services staff can book.
+         *     the time blocked off, each by start time in the shop's time (EAT); when each person works; and the services
+         *     staff can book.
          */
         Calendar: {
             /** Blocks */
@@ -1694,6 +1695,8 @@ export interface components {
             services: components["schemas"]["BookableService"][];
             /** Staff */
             staff: components["schemas"]["BookingStaff"][];
+            /** Working */
+            working: components["schemas"]["WorkingTime"][];
         };
         /** CancelBody */
         CancelBody: {
@@ -2614,6 +2617,12 @@ export interface components {
          * @description A booking staff make for a customer who walked in or phoned: confirmed at once, no deposit asked.
          */
         NewBookingBody: {
+            /**
+             * Ask Deposit
+             * @description Ask for the service's deposit: the time is held, an M-Pesa prompt goes to the customer's phone (and WhatsApp says how else to pay); paid, the booking is confirmed, unpaid the hold lapses
+             * @default false
+             */
+            ask_deposit: boolean;
             /**
              * Item Id
              * @description The service (a catalog item with a duration)
@@ -4025,6 +4034,25 @@ export interface components {
             display_phone_number: string;
             /** Phone Number Id */
             phone_number_id: string;
+        };
+        /**
+         * WorkingTime
+         * @description When a person takes appointments on a day (the shop's hours and theirs, less breaks); a day off, a holiday or
+         *     a closed day has none.
+         */
+        WorkingTime: {
+            /**
+             * End
+             * Format: date-time
+             */
+            end: string;
+            /** Staff Id */
+            staff_id: string;
+            /**
+             * Start
+             * Format: date-time
+             */
+            start: string;
         };
     };
     responses: never;

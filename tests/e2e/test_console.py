@@ -818,6 +818,40 @@ def test_a_zone_area_and_a_service_added_in_the_console_are_what_the_bot_uses(st
     assert owner.errors == []
 
 
+def test_a_phone_booking_asks_for_its_deposit_by_mpesa_prompt_and_is_confirmed_when_she_pays(
+    stack: Stack, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    salon, day = "demo-salon", next_open_day(11)  # a day no other test of the stack books
+    caller = "+254711700063"
+    page = signed_in(browser, stack, SALON_OWNER)
+    page.goto(stack.console + "bookings")
+    page.get_by_label("Day").fill(day.isoformat())
+    page.get_by_role("button", name="Add a booking").click()
+    form = page.get_by_test_id("new-booking")
+    form.get_by_label("Service").select_option(label="Pedicure (60 min)")
+    form.get_by_label("Day").fill(day.isoformat())
+    form.get_by_label("Time").fill("10:00")
+    form.get_by_label("Customer's phone").fill("0711 700 063")
+    form.get_by_label("Customer's name").fill("Njeri Phoned")
+    form.get_by_label("Ask for the deposit").check()
+    form.get_by_role("button", name="Book it (the customer is told)").click()
+    expect(form).to_have_count(0)
+    card = page.get_by_test_id("timeline-booking").filter(has_text="Njeri Phoned")
+    expect(card).to_have_attribute("data-status", "held")  # until the deposit is paid
+    # she never wrote to the salon: the news is its template, saying what is asked; the prompt is on her phone
+    wait_for(lambda: any("hadi deposit ya KES 450 ilipwe" in m for m in stack.shop_texts(caller, salon)))
+    prompts = wait_for(lambda: stack.chat(caller, salon)["stk"])
+    assert prompts[0]["amount"] == 450, prompts
+    paid = httpx.post(
+        f"{stack.url}/dev/stk", json={"checkout_request_id": prompts[0]["checkout_request_id"], "action": "approve"}
+    )
+    assert paid.status_code == 200, paid.text
+    expect(card).to_have_attribute("data-status", "confirmed", timeout=30_000)  # the book follows, no reload
+    assert page.errors == []
+
+
 def test_a_walk_in_booked_in_the_console_blocks_the_slot_and_a_drag_moves_it_with_the_customer_told(
     stack: Stack, browser: Any
 ) -> None:
@@ -852,6 +886,8 @@ def test_a_walk_in_booked_in_the_console_blocks_the_slot_and_a_drag_moves_it_wit
     # dragged to 12:00 with Akinyi: asked first, then moved, and the customer is told
     box = card.bounding_box()
     akinyi = page.get_by_test_id("timeline-column").and_(page.locator("[data-title='Akinyi']"))
+    # the time she does not work is drawn: before she starts at 09:00, and her lunch break (a weekday: to 19:00)
+    expect(akinyi.get_by_test_id("timeline-off")).to_have_count(2)
     target = akinyi.bounding_box()
     assert box is not None
     assert target is not None

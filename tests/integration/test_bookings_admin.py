@@ -18,6 +18,7 @@ from tests.integration.test_reaching_customers import Admin
 from tulia.admin.api import build_admin_api
 from tulia.admin.common import AdminDeps
 from tulia.domain.common import NAIROBI
+from tulia.local.simulators.daraja import DarajaSimulator
 from tulia.services import Services
 from tulia.store.audit import AuditRepo
 from tulia.store.queues import InboundQueue
@@ -68,6 +69,13 @@ def test_the_day_by_staff_member_for_owners_and_agents_and_no_other_shop(
     assert admin("GET", "/admin/bookings?day=2026-11-28&staff_id=wanjiru")[1]["staff"] == [
         {"staff_id": "wanjiru", "name": "Wanjiru"}
     ]
+    # when each works, as the timeline draws it: Akinyi's lunch break is not working time; Monday the salon is shut
+    working = [(w["staff_id"], w["start"][11:16], w["end"][11:16]) for w in day["working"]]
+    assert working == [("wanjiru", "08:00", "19:00"), ("akinyi", "09:00", "13:00"), ("akinyi", "14:00", "19:00")]
+    weekend = admin("GET", "/admin/bookings?day=2026-11-29&days=2&staff_id=akinyi")[1]["working"]
+    assert [(w["start"][:16], w["end"][11:16]) for w in weekend] == [
+        ("2026-11-29T10:00", "13:00"), ("2026-11-29T14:00", "17:00"),
+    ]  # fmt: skip
     other = Admin(admin.api, SHOP)
     assert other("GET", f"/admin/bookings/{haircut['booking_ref']}")[0] == 404
     assert other("GET", "/admin/bookings?day=2026-11-28")[1]["bookings"] == []
@@ -324,3 +332,45 @@ def test_the_appointment_figures_of_analytics_are_the_count_of_the_days_bookings
         "booked": 2, "completed": 1, "no_shows": 1, "cancelled": 1, "deposits_paid_kes": 1350,
     }  # fmt: skip
     assert figures["days"][0]["bookings"] == figures["bookings"]
+
+
+def test_a_phoned_in_booking_can_ask_for_its_deposit_by_mpesa_prompt_and_is_confirmed_when_paid(
+    admin: Admin, customer: Caller, seeded: Services, setup: dict[str, Any], daraja: DarajaSimulator
+) -> None:
+    """Issue 33, part 3: a walk-in or phone booking "with or without a deposit". With one, the time is held, the
+    M-Pesa prompt goes to the customer's phone, WhatsApp says so (and how else to pay), and the payment confirms it."""
+    from tests.integration.test_payments_callbacks import callback, post
+
+    phoned = {"item_id": PEDICURE, "start": "2026-11-28T12:00:00+03:00", "staff_id": "akinyi",
+              "phone": "0722 000 999", "name": "Njeri", "ask_deposit": True}  # fmt: skip
+    status, made = admin("POST", "/admin/bookings", phoned, role="agent")
+    assert status == 200, made
+    assert (made["status"], made["deposit"]) == ("held", 450)  # held until the deposit is paid
+    order = seeded.orders.get(SALON, made["order_id"])
+    assert (order.totals.total, order.pending_payment_id is not None) == (450, True)
+    [prompt] = [p for p in daraja.stk.values() if p.body["PhoneNumber"] == "254722000999"]
+    assert (prompt.body["Amount"], prompt.body["AccountReference"]) == (450, order.order_id.replace("-", ""))
+    taken = customer.err("booking_hold", customer_id=customer.customer_id, item_id=PEDICURE,
+                         start="2026-11-28T12:00:00+03:00", staff_id="akinyi")  # fmt: skip
+    assert taken["reason"] == "slot_taken"  # held for her meanwhile
+    pipe: Pipeline = setup["pipe"]
+    pipe.run_agent()
+    [told] = [m for m in pipe.replies_to("254722000999") if made["booking_id"] in m]
+    assert "Ombi la M-Pesa liko kwenye simu yako" in told, told  # the salon speaks Swahili
+    assert f"deposit ya KES 450 (oda {order.order_id})" in told, told
+    post(setup, *callback(daraja, prompt.checkout_request_id, 0))  # she pays
+    assert seeded.bookings.get(SALON, made["booking_id"]).status == "confirmed"
+    assert seeded.orders.get(SALON, order.order_id).status == "paid"
+    # a shop whose prompt cannot start (none set up here): held all the same, and she is told to reply for help
+    tenant = seeded.tenants.get(SALON)
+    seeded.tenants.save(tenant.model_copy(update={"payments": tenant.payments.model_copy(update={"mpesa_stk": None})}))
+    later = {**phoned, "start": "2026-11-28T17:00:00+03:00", "phone": "0722 000 998"}
+    status, unprompted = admin("POST", "/admin/bookings", later)
+    assert (status, unprompted["status"]) == (200, "held"), unprompted
+    pipe.run_agent()
+    [said] = [m for m in pipe.replies_to("254722000998") if unprompted["booking_id"] in m]
+    assert "Hatukuweza kutuma ombi la M-Pesa" in said, said
+    # a service without a deposit is simply booked, whatever was asked
+    plain = {**phoned, "item_id": KIDS, "start": "2026-11-28T16:00:00+03:00", "staff_id": "wanjiru"}
+    status, kids = admin("POST", "/admin/bookings", plain)
+    assert (status, kids["status"], kids["deposit"], kids["order_id"]) == (200, "confirmed", 0, None)

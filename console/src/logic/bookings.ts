@@ -118,3 +118,20 @@ export function weekOf(day: string): string[] {
 export function movable(booking: Booking, now: Date = new Date()): boolean {
   return booking.status_now === "confirmed" && Date.parse(booking.start) > now.getTime();
 }
+
+/** The time of a column nobody works (before, between and after a person's working times), in minutes of the
+ * day inside the timeline's span; the whole span when they do not work that day. */
+export function offTimes(working: readonly { start: string; end: string }[], span: Span): { from: number; to: number }[] {
+  const spans = working
+    .map((w) => ({ from: Math.max(span.from, eatMinutes(w.start)), to: Math.min(span.to, eatMinutes(w.end) || 1440) }))
+    .filter((w) => w.to > w.from)
+    .sort((a, b) => a.from - b.from);
+  const off: { from: number; to: number }[] = [];
+  let at = span.from;
+  for (const w of spans) {
+    if (w.from > at) off.push({ from: at, to: w.from });
+    at = Math.max(at, w.to);
+  }
+  if (at < span.to) off.push({ from: at, to: span.to });
+  return off;
+}

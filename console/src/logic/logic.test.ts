@@ -281,6 +281,7 @@ describe("the appointment book", () => {
       first_day: "2026-11-28",
       days: 1,
       services: [],
+      working: [],
       staff: [
         { staff_id: "wanjiru", name: "Wanjiru" },
         { staff_id: "akinyi", name: "Akinyi" },

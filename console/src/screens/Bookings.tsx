@@ -1,5 +1,5 @@
 import "../styles-more";
-import { Alert, Button, Card, Group, Modal, NativeSelect, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Card, Checkbox, Group, Modal, NativeSelect, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -91,6 +91,7 @@ function Book() {
       staffId: c.staffId,
       bookings: c.entries.flatMap((e) => (e.kind === "booking" ? [e.booking] : [])),
       blocks: c.entries.flatMap((e) => (e.kind === "block" ? [e.block] : [])),
+      working: (calendar.data?.working ?? []).filter((w) => w.staff_id === c.staffId),
     }));
   const member = staff.find((m) => m.staff_id === shown);
   const weekColumns: TimelineColumn[] = (weekBook.data && member ? week : [])
@@ -102,6 +103,7 @@ function Book() {
       staffId: member?.staff_id ?? "",
       bookings: (weekBook.data?.bookings ?? []).filter((b) => b.staff_id === member?.staff_id && eatDay(b.start) === d),
       blocks: (weekBook.data?.blocks ?? []).filter((b) => b.staff_id === member?.staff_id && eatDay(b.start) === d),
+      working: (weekBook.data?.working ?? []).filter((w) => w.staff_id === member?.staff_id && eatDay(w.start) === d),
     }));
   return (
     <Stack>
@@ -452,6 +454,7 @@ function NewBooking({ calendar, day, onDone }: { calendar: Calendar; day: string
   const [at, setAt] = useState("10:00");
   const [phone, setPhone] = useState("");
   const [name, setName] = useState("");
+  const [askDeposit, setAskDeposit] = useState(false);
   const chosen = calendar.services.find((x) => x.item_id === service);
   const able = calendar.staff.filter((m) => !chosen || chosen.staff_ids.length === 0 || chosen.staff_ids.includes(m.staff_id));
   const save = useMutation({
@@ -467,7 +470,7 @@ function NewBooking({ calendar, day, onDone }: { calendar: Calendar; day: string
       }
       return api("/admin/bookings", {
         method: "POST",
-        body: { item_id: service, start, staff_id: staffId || null, phone: phone.trim(), name: name.trim() || null },
+        body: { item_id: service, start, staff_id: staffId || null, phone: phone.trim(), name: name.trim() || null, ask_deposit: askDeposit },
       });
     },
     onSuccess: () => {
@@ -488,6 +491,9 @@ function NewBooking({ calendar, day, onDone }: { calendar: Calendar; day: string
         </Group>
         <TextInput label={t("bookings.customerPhone")} description={t("bookings.customerPhoneHelp")} value={phone} onChange={(e) => setPhone(e.currentTarget.value)} />
         <TextInput label={t("bookings.customerName")} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+        {phone.trim() && (
+          <Checkbox label={t("bookings.askDeposit")} description={t("bookings.askDepositHelp")} checked={askDeposit} onChange={(e) => setAskDeposit(e.currentTarget.checked)} />
+        )}
         {save.error && (
           <Alert color="red" role="alert">
             {describe(save.error)}

@@ -2,7 +2,7 @@ import { Button, Group, Modal, Paper, ScrollArea, Text } from "@mantine/core";
 import { useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
 import { useTranslation } from "react-i18next";
 
-import { clockOf, droppedAt, eatClock, eatIso, eatMinutes, movable, timelineSpan, type Span } from "../logic/bookings";
+import { clockOf, droppedAt, eatClock, eatIso, eatMinutes, movable, offTimes, timelineSpan, type Span } from "../logic/bookings";
 import type { BlockedTime, Booking } from "../types";
 
 const PX_PER_MINUTE = 1; // an hour is 60 pixels tall
@@ -22,6 +22,7 @@ export interface TimelineColumn {
   staffId: string;
   bookings: Booking[];
   blocks: BlockedTime[];
+  working: { start: string; end: string }[]; // when the person takes appointments that day (none: a day off)
 }
 
 export interface Moving {
@@ -38,8 +39,8 @@ export function Timeline({ columns, onMove }: { columns: TimelineColumn[]; onMov
   const { t } = useTranslation();
   const live = columns.flatMap((c) => c.bookings.filter((b) => !["cancelled", "expired"].includes(b.status_now)));
   const span = timelineSpan(
-    [...live.map((b) => b.start), ...columns.flatMap((c) => c.blocks.map((b) => b.start))],
-    [...live.map((b) => b.end), ...columns.flatMap((c) => c.blocks.map((b) => b.end))],
+    [...live.map((b) => b.start), ...columns.flatMap((c) => [...c.blocks, ...c.working].map((b) => b.start))],
+    [...live.map((b) => b.end), ...columns.flatMap((c) => [...c.blocks, ...c.working].map((b) => b.end))],
   );
   const height = (span.to - span.from) * PX_PER_MINUTE;
   const hours = Array.from({ length: (span.to - span.from) / 60 + 1 }, (_, n) => span.from + n * 60);
@@ -99,6 +100,19 @@ export function Timeline({ columns, onMove }: { columns: TimelineColumn[]; onMov
                   backgroundImage: `repeating-linear-gradient(to bottom, var(--mantine-color-gray-2) 0 1px, transparent 1px ${60 * PX_PER_MINUTE}px)`,
                 }}
               >
+                {offTimes(col.working, span).map((off) => (
+                  <div
+                    key={`off-${off.from}`}
+                    data-testid="timeline-off"
+                    style={{
+                      position: "absolute", left: 0, right: 0, top: (off.from - span.from) * PX_PER_MINUTE,
+                      height: (off.to - off.from) * PX_PER_MINUTE, background: "var(--mantine-color-gray-1)",
+                      fontSize: 10, color: "var(--mantine-color-dimmed)", padding: 2, pointerEvents: "none",
+                    }}
+                  >
+                    {col.working.length === 0 && off.from === span.from ? t("bookings.dayOff") : ""}
+                  </div>
+                ))}
                 {col.blocks.map((b) => (
                   <div
                     key={b.block_id}
@@ -122,6 +136,8 @@ export function Timeline({ columns, onMove }: { columns: TimelineColumn[]; onMov
                       withBorder
                       data-testid="timeline-booking"
                       data-booking={b.booking_id}
+                      data-status={b.status_now}
+                      title={t(`bookingStatus.${b.status_now}`, { defaultValue: b.status_now })}
                       onPointerDown={(e) => down(e, b)}
                       onPointerMove={move}
                       onPointerUp={up}

@@ -26,12 +26,15 @@ from tulia.admin.common import (
 )
 from tulia.admin.orders import tell_refunded
 from tulia.channel.whatsapp import customer_key
-from tulia.domain.booking import Booking, local
+from tulia.domain.booking import Booking, local, working_intervals
 from tulia.domain.common import NAIROBI
+from tulia.domain.order import Order
 from tulia.domain.phone import normalize_phone
 from tulia.errors import InvalidInput, NotFound, TuliaError
 from tulia.observability import logger as log
 from tulia.services import appointments
+from tulia.tools.context import ToolContext
+from tulia.tools.registry import call_tool
 
 MAX_DAYS = 14
 
@@ -66,15 +69,26 @@ class BookableService(View):
     staff_ids: list[str]  # who may do it (empty: anyone)
 
 
+class WorkingTime(View):
+    """When a person takes appointments on a day (the shop's hours and theirs, less breaks); a day off, a holiday or
+    a closed day has none."""
+
+    staff_id: str
+    start: datetime
+    end: datetime
+
+
 class Calendar(View):
     """The days asked: the staff, their bookings (held, confirmed, done; cancelled ones too, greyed) and
-    the time blocked off, each by start time in the shop's time (EAT); and the services staff can book."""
+    the time blocked off, each by start time in the shop's time (EAT); when each person works; and the services
+    staff can book."""
 
     first_day: date
     days: int
     staff: list[BookingStaff]
     bookings: list[BookingView]
     blocks: list[BlockView]
+    working: list[WorkingTime]
     services: list[BookableService]
 
 
@@ -119,6 +133,11 @@ class NewBookingBody(View):
     phone: str = Field(min_length=7, max_length=20, description="The customer's number (0712 345 678 or +254...)")
     name: str | None = Field(default=None, max_length=120)
     tell_customer: bool = Field(default=True, description="Send the customer the booking on WhatsApp")
+    ask_deposit: bool = Field(
+        default=False,
+        description="Ask for the service's deposit: the time is held, an M-Pesa prompt goes to the customer's phone "
+        "(and WhatsApp says how else to pay); paid, the booking is confirmed, unpaid the hold lapses",
+    )
 
 
 class BlockBody(View):
@@ -163,11 +182,18 @@ def calendar(
     blocks = [
         b for b in deps.services.bookings.blocks_between(who.tenant_id, start, end) if staff_id in (None, b.staff_id)
     ]
+    people = [m for m in settings.people() if staff_id in (None, m.id)]
     return Calendar(
         first_day=first,
         days=days,
-        staff=[BookingStaff(staff_id=m.id, name=m.name) for m in settings.people() if staff_id in (None, m.id)],
+        staff=[BookingStaff(staff_id=m.id, name=m.name) for m in people],
         bookings=views(deps, who.tenant_id, found),
+        working=[
+            WorkingTime(staff_id=m.id, start=span.start, end=span.end)
+            for n in range(days)
+            for m in people
+            for span in working_intervals(settings, m, first + timedelta(days=n))
+        ],
         blocks=[
             BlockView(block_id=b.block_id, staff_id=b.staff_id, start=b.start, end=b.end, reason=b.reason, by=b.by)
             for b in blocks
@@ -336,7 +362,8 @@ def move(
 @router.post(
     "/admin/bookings",
     tags=["bookings"],
-    summary="Book a customer who walked in or phoned (confirmed, no deposit); told on WhatsApp",
+    summary="Book a customer who walked in or phoned (confirmed; or held until a deposit asked for is paid); told on "
+    "WhatsApp",
 )
 def new_booking(body: NewBookingBody, who: Staff, deps: Deps) -> BookingView:
     s, now = deps.services, deps.services.clock()
@@ -344,15 +371,19 @@ def new_booking(body: NewBookingBody, who: Staff, deps: Deps) -> BookingView:
     phone = normalize_phone(body.phone, field="phone")
     customer, new = s.customers.find_or_create(who.tenant_id, phone, body.name, now)
     try:
-        made = appointments.staff_booking(
+        made, deposit_order = appointments.staff_booking(
             s, tenant, customer_id=customer.customer_id, item_id=body.item_id,
             variant_selection=body.variant_selection, start=body.start, staff_id=body.staff_id, now=now, by=who.actor,
+            ask_deposit=body.ask_deposit,
         )  # fmt: skip
     except TuliaError:
         if new:  # a refused booking leaves nobody behind
             s.customers.delete_with_aliases(customer)
         raise
     audit(deps, who, "booking.create", made.booking_id, start=made.start.isoformat(), staff_id=made.staff_id)
+    if deposit_order is not None:
+        prompt_deposit(deps, made, deposit_order, phone)  # before the news: it says whether a prompt is on the way
+        made = s.bookings.get(who.tenant_id, made.booking_id)
     if body.tell_customer:
         tell_customer(deps, made, "booked")
     if deps.outreach is not None:
@@ -388,6 +419,30 @@ def unblock(
     deps.services.bookings.unblock(who.tenant_id, block_id, start)
     audit(deps, who, "booking.unblock", block_id)
     return Deleted(deleted=True, id=block_id)
+
+
+def prompt_deposit(deps: AdminDeps, booking: Booking, order: Order, phone: str) -> None:
+    """The M-Pesa prompt for a booking's deposit, to the customer's phone, as the bot would start it (the payments
+    function confirms the booking when it is paid). A prompt that cannot start is logged: the customer is told how
+    else to pay."""
+    ctx = ToolContext(
+        tenant_id=booking.tenant_id,
+        request_id=f"staff-deposit-{booking.booking_id}",
+        conversation_id="admin",
+        services=deps.services,
+        customer_id=booking.customer_id,
+    )
+    args = {"order_id": order.order_id, "phone_e164": phone, "amount": order.amount_due}
+    started = call_tool(
+        "payment_initiate_stk_push",
+        {"tenant_id": booking.tenant_id, "request_id": ctx.request_id, "conversation_id": "admin", **args},
+        ctx,
+    )
+    if not started["ok"]:
+        log.warning(
+            "deposit prompt not started",
+            extra={"tenant_id": booking.tenant_id, "code": started["error"]["code"]},
+        )
 
 
 def tell_customer(deps: AdminDeps, booking: Booking, event: str) -> None:

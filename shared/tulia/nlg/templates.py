@@ -828,7 +828,23 @@ TEMPLATES: dict[str, dict[str, str]] = {
               "to change it.",
         "sw": "{shop} imekuwekea {service} {when} na {staff} (booking {ref}). Jibu hapa ukihitaji kuibadilisha.",
     },
+    "booking_deposit_asked": {
+        "en": "It is confirmed when the deposit of {amount} (order {order}) is paid.{how}",
+        "sw": "Itathibitishwa deposit ya {amount} (oda {order}) ikilipwa.{how}",
+    },
+    "booking_deposit_no_prompt": {
+        "en": "We could not send an M-Pesa prompt to your phone just now: reply here and we will help you pay it.",
+        "sw": "Hatukuweza kutuma ombi la M-Pesa kwenye simu yako sasa hivi: jibu hapa tukusaidie kulipa.",
+    },
+    "booking_deposit_prompt": {
+        "en": "An M-Pesa prompt is on your phone: enter your PIN to pay.",
+        "sw": "Ombi la M-Pesa liko kwenye simu yako: weka PIN kulipa.",
+    },
     "booking_made_words": {"en": "is booked for {when}", "sw": "imewekwa {when}"},
+    "booking_held_words": {
+        "en": "is held for {when} until the deposit of {amount} is paid",
+        "sw": "imeshikiliwa {when} hadi deposit ya {amount} ilipwe",
+    },
     "resume_booking": {"en": "Back to your booking:", "sw": "Turudi kwenye booking yako:"},
     # offers
     "offers_list": {"en": "Current offers for you:\n{offers}", "sw": "Ofa zilizopo kwako:\n{offers}"},

@@ -161,6 +161,9 @@ class News:
                 staff=booking.staff_name, shop=tenant.name, ref=booking.booking_id,
             )  # fmt: skip
             what = render("booking_made_words", lang, sheng, when=when)
+            if booking.status == "held" and booking.order_id:  # the shop asked for the deposit
+                said += " " + self._deposit_asked(tenant_id, booking, lang, sheng)
+                what = render("booking_held_words", lang, sheng, when=when, amount=money(booking.deposit))
         elif cancelled:
             deposit = ""
             if booking.deposit and booking.deposit_outcome in ("kept", "refund_due"):
@@ -196,6 +199,16 @@ class News:
         moved = {"start": booking.start.isoformat()} if not cancelled else {}
         happened = "booked" if booked else "cancelled" if cancelled else "moved"  # "moved-<when>": moved
         self._log(customer, key, outbox, f"booking_{happened}", {"booking_ref": booking.booking_id, **moved})
+
+    def _deposit_asked(self, tenant_id: str, booking: Any, lang: str, sheng: str) -> str:
+        """The deposit that confirms a booking the shop held, and how it is paid: the M-Pesa prompt on the phone, or
+        (none could be started) a reply, for the shop to help."""
+        order = self.services.orders.get(tenant_id, str(booking.order_id))
+        prompted = "booking_deposit_prompt" if order.pending_payment_id else "booking_deposit_no_prompt"
+        how = " " + render(prompted, lang, sheng)
+        return render(
+            "booking_deposit_asked", lang, sheng, amount=money(order.amount_due), how=how, order=order.order_id
+        )
 
     def payment(self, tenant_id: str, key: str, event: dict[str, Any]) -> None:
         """A payment's outcome is a turn of the customer's conversation: the graph tells them in

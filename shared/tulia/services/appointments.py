@@ -157,10 +157,11 @@ def hold(
     language: str | None = None,
     now: datetime,
     by_staff: str | None = None,
+    staff_ask_deposit: bool = False,
 ) -> Booking:
     """Hold a slot for the customer (until the shop's hold time passes): the person asked for, or the
     first able person free then. StateConflict(slot_taken) if nobody is. ``by_staff``: the staff member
-    booking it for the customer (no notice needed, no deposit asked)."""
+    booking it for the customer (no notice needed, no deposit asked unless ``staff_ask_deposit``)."""
     if start.tzinfo is None:
         raise InvalidInput("start must carry its time zone (the shop's is +03:00).", field="start")
     item, terms, chosen = terms_for(services, tenant, item_id, variant_selection)
@@ -208,7 +209,7 @@ def hold(
             address=(address or "").strip()[:300] or None,
             price=terms.price,
             travel_fee=travel_fee,
-            deposit=0 if by_staff else terms.deposit,
+            deposit=0 if by_staff and not staff_ask_deposit else terms.deposit,
             status="held",
             hold_until=now + timedelta(minutes=settings.hold_minutes),
             language=language,
@@ -234,14 +235,18 @@ def staff_booking(
     staff_id: str | None,
     now: datetime,
     by: str,
-) -> Booking:
-    """A booking staff make for a customer (a walk-in, a phone call): confirmed at once, without a deposit,
-    in the same book as WhatsApp's (the slot is taken for everyone)."""
+    ask_deposit: bool = False,
+) -> tuple[Booking, Order | None]:
+    """A booking staff make for a customer (a walk-in, a phone call), in the same book as WhatsApp's (the slot is
+    taken for everyone): confirmed at once without a deposit; with ``ask_deposit`` and a service that has one, held
+    with its deposit order (the caller asks the customer to pay; paid, it is confirmed; unpaid, the hold lapses)."""
     held = hold(
         services, tenant, customer_id=customer_id, item_id=item_id, variant_selection=variant_selection,
-        start=start, staff_id=staff_id, now=now, by_staff=by,
+        start=start, staff_id=staff_id, now=now, by_staff=by, staff_ask_deposit=ask_deposit,
     )  # fmt: skip
-    return services.bookings.confirm(held, now)
+    if held.deposit > 0:
+        return book(services, tenant, held, now)
+    return services.bookings.confirm(held, now), None
 
 
 def customer_booking(services: Services, tenant_id: str, customer_id: str, booking_id: str) -> Booking:
