@@ -13,7 +13,6 @@ import "@mantine/core/styles/FloatingIndicator.css";
 import "@mantine/core/styles/Divider.css";
 import "@mantine/core/styles/Menu.css";
 import "@mantine/core/styles/Modal.css";
-import "@mantine/core/styles/NumberInput.css";
 import "@mantine/core/styles/ScrollArea.css";
 import "@mantine/core/styles/SegmentedControl.css";
 import "@mantine/core/styles/SimpleGrid.css";

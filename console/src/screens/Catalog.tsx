@@ -9,7 +9,6 @@ import {
   FileButton,
   Group,
   NativeSelect,
-  NumberInput,
   SegmentedControl,
   SimpleGrid,
   Stack,
@@ -30,7 +29,7 @@ import { newId } from "../logic/ids";
 import { kes } from "../logic/orders";
 import type { CatalogItem, ImportReport, Tenant } from "../types";
 import { Guarded } from "./Layout";
-import { Failure, Loading } from "./common";
+import { Failure, Loading, NumberField } from "./common";
 
 export function CatalogScreen() {
   return (
@@ -175,10 +174,10 @@ function ItemForm({ item, onDone }: { item: CatalogItem | null; onDone: () => vo
         onChange={(e) => setSku(e.currentTarget.value)}
       />
       <TextInput label={t("catalog.category")} value={category} required onChange={(e) => setCategory(e.currentTarget.value)} />
-      <NumberInput label={t("catalog.price")} value={price} min={0} thousandSeparator="," prefix="KES " onChange={setPrice} />
+      <NumberField label={t("catalog.price")} value={price} min={0} unit="KES" onChange={setPrice} />
       {kind === "service" ? (
         <Stack gap="xs" data-testid="service-fields">
-          <NumberInput label={t("catalog.duration")} value={duration} min={5} max={24 * 60} step={15} suffix={` ${t("catalog.minutes")}`} onChange={setDuration} />
+          <NumberField label={t("catalog.duration")} value={duration} min={5} max={24 * 60} step={15} unit={t("catalog.minutes")} onChange={setDuration} />
           <TextInput label={t("catalog.deposit")} description={t("catalog.depositHelp")} value={deposit} onChange={(e) => setDeposit(e.currentTarget.value)} />
           {people.length > 0 && (
             <Checkbox.Group label={t("catalog.staff")} description={t("catalog.staffHelp")} value={staff} onChange={setStaff}>
@@ -211,7 +210,7 @@ function ItemForm({ item, onDone }: { item: CatalogItem | null; onDone: () => vo
       ) : (
         <>
           <Switch label={t("catalog.trackStock")} checked={tracked} onChange={(e) => setTracked(e.currentTarget.checked)} />
-          {tracked && <NumberInput label={t("catalog.stock")} value={stock} min={0} onChange={setStock} />}
+          {tracked && <NumberField label={t("catalog.stock")} value={stock} min={0} onChange={setStock} />}
           <TextInput label={t("catalog.brand")} value={brand} onChange={(e) => setBrand(e.currentTarget.value)} />
         </>
       )}
@@ -263,7 +262,7 @@ function VariantRows({ value, onChange }: { value: DimensionRows[]; onChange: (v
           {d.options.map((o, j) => (
             <Group key={j} gap="xs" wrap="nowrap" mt={4} align="flex-end" data-testid="variant-option">
               <TextInput style={{ flex: 1 }} label={j === 0 ? t("catalog.option") : undefined} aria-label={t("catalog.option")} value={o.value} onChange={(e) => setDim(i, { ...d, options: d.options.map((x, m) => (m === j ? { ...x, value: e.currentTarget.value } : x)) })} />
-              <NumberInput w={120} label={j === 0 ? t("catalog.priceDelta") : undefined} aria-label={t("catalog.priceDelta")} value={o.price_delta} allowNegative thousandSeparator="," onChange={(v) => setDim(i, { ...d, options: d.options.map((x, m) => (m === j ? { ...x, price_delta: Number(v) || 0 } : x)) })} />
+              <NumberField w={120} label={j === 0 ? t("catalog.priceDelta") : undefined} aria-label={t("catalog.priceDelta")} value={o.price_delta} onChange={(v) => setDim(i, { ...d, options: d.options.map((x, m) => (m === j ? { ...x, price_delta: Number(v) || 0 } : x)) })} />
               <ActionIcon variant="subtle" color="red" mb={4} aria-label={t("catalog.removeOption")} onClick={() => setDim(i, { ...d, options: d.options.filter((_, m) => m !== j) })}>
                 ×
               </ActionIcon>

@@ -1,6 +1,6 @@
 import "../styles-more";
 
-import { Alert, Badge, Button, Card, Group, NativeSelect, NumberInput, Stack, Text, TextInput, Textarea, Title } from "@mantine/core";
+import { Alert, Badge, Button, Card, Group, NativeSelect, Stack, Text, TextInput, Textarea, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -10,7 +10,7 @@ import { slugOf } from "../logic/ids";
 import { refresh } from "../logic/refresh";
 import type { Broadcast, BroadcastDetail, DryRun, MessageTemplate } from "../types";
 import { Guarded } from "./Layout";
-import { Ago, Failure, Loading, when } from "./common";
+import { Ago, Failure, Loading, NumberField, when } from "./common";
 
 /** The parameters ({{1}}, {{2}} ...) a template's body asks for. */
 export function parameterCount(body: string): number {
@@ -192,11 +192,11 @@ function Broadcasts({ templates }: { templates: MessageTemplate[] }) {
           </Text>
           <Group grow align="flex-start">
             <NativeSelect label={t("messages.language")} value={language} onChange={(e) => { setLanguage(e.currentTarget.value); dry.reset(); }} data={[{ value: "", label: t("messages.anyLanguage") }, { value: "en", label: "English" }, { value: "sw", label: "Kiswahili" }]} />
-            <NumberInput label={t("messages.orderedWithin")} value={days} min={1} max={3650} onChange={(v) => { setDays(v); dry.reset(); }} />
+            <NumberField label={t("messages.orderedWithin")} value={days} min={1} max={3650} onChange={(v) => { setDays(v); dry.reset(); }} />
           </Group>
           <Group grow align="flex-start">
             <TextInput label={t("messages.boughtCategory")} value={category} onChange={(e) => { setCategory(e.currentTarget.value); dry.reset(); }} />
-            <NumberInput label={t("messages.minSpent")} value={minSpent} min={0} thousandSeparator="," onChange={(v) => { setMinSpent(v); dry.reset(); }} />
+            <NumberField label={t("messages.minSpent")} value={minSpent} min={0} onChange={(v) => { setMinSpent(v); dry.reset(); }} />
           </Group>
           {dry.data && (
             <Alert color={dry.data.recipients ? "teal" : "yellow"} mt="xs" data-testid="dry-run">

@@ -1,5 +1,5 @@
 import "../styles-more";
-import { Alert, Badge, Button, Card, Checkbox, Drawer, Group, NumberInput, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Badge, Button, Card, Checkbox, Drawer, Group, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import dayjs from "dayjs";
 import { useState } from "react";
@@ -11,7 +11,7 @@ import { kes } from "../logic/orders";
 import { newId } from "../logic/ids";
 import type { Offer, OfferRow } from "../types";
 import { Guarded } from "./Layout";
-import { Failure, Loading } from "./common";
+import { Failure, Loading, NumberField } from "./common";
 
 const STATE_COLOURS: Record<OfferRow["state"], string> = {
   live: "teal",
@@ -136,12 +136,12 @@ function OfferForm({ offer, onDone }: { offer: Offer | null; onDone: () => void 
           { value: "fixed", label: t("offers.fixed") },
         ]}
       />
-      <NumberInput label={t("offers.value")} value={value} min={1} onChange={setValue} />
+      <NumberField label={t("offers.value")} value={value} min={1} onChange={setValue} />
       <Group grow>
         <TextInput type="date" label={t("offers.from")} value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
         <TextInput type="date" label={t("offers.to")} value={to} onChange={(e) => setTo(e.currentTarget.value)} />
       </Group>
-      <NumberInput label={t("offers.minOrder")} value={minOrder} min={0} onChange={setMinOrder} />
+      <NumberField label={t("offers.minOrder")} value={minOrder} min={0} onChange={setMinOrder} />
       <Checkbox label={t("offers.optIn")} checked={optIn} onChange={(e) => setOptIn(e.currentTarget.checked)} />
       <Checkbox label={t("offers.active")} checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
       {(save.error || remove.error) && (

@@ -7,7 +7,6 @@ import {
   Checkbox,
   Code,
   Group,
-  NumberInput,
   SimpleGrid,
   NativeSelect,
   Stack,
@@ -31,7 +30,7 @@ import { useAuth } from "../auth";
 import { fromFields, toFields, type LocalTextFields } from "../logic/localText";
 import type { LocalText, Me, StaffMember, Tenant } from "../types";
 import { Guarded } from "./Layout";
-import { Failure, Loading, StatusBadge } from "./common";
+import { Failure, Loading, NumberField, StatusBadge } from "./common";
 
 export function SettingsScreen() {
   return (
@@ -249,7 +248,7 @@ function Settings() {
           <Card key={i} withBorder padding="xs" data-testid="zone">
             <Group align="flex-end" wrap="nowrap" gap="xs">
               <TextInput style={{ flex: 1 }} label={t("settings.zone")} value={z.name} onChange={(e) => setZones(zones.map((x, j) => (j === i ? { ...x, name: e.currentTarget.value } : x)))} />
-              <NumberInput w={100} label={t("settings.fee")} value={z.fee} min={0} onChange={(v) => setZones(zones.map((x, j) => (j === i ? { ...x, fee: Number(v) } : x)))} />
+              <NumberField w={100} label={t("settings.fee")} value={z.fee} min={0} onChange={(v) => setZones(zones.map((x, j) => (j === i ? { ...x, fee: Number(v) } : x)))} />
               <ActionIcon variant="subtle" color="red" aria-label={t("common.delete")} onClick={() => setZones(zones.filter((_, j) => j !== i))}>
                 ✕
               </ActionIcon>
@@ -299,7 +298,7 @@ function Settings() {
               <TextInput label={t("settings.holidays")} description={t("settings.datesHelp")} value={book.holidays} onChange={(e) => setBook({ ...book, holidays: e.currentTarget.value })} />
               <Group grow align="flex-start">
                 <TextInput label={t("settings.deposit")} description={t("catalog.depositHelp")} value={book.deposit} onChange={(e) => setBook({ ...book, deposit: e.currentTarget.value })} />
-                <NumberInput label={t("settings.notice")} description={t("settings.noticeHelp")} value={book.notice} min={0} max={168} onChange={(v) => setBook({ ...book, notice: v })} />
+                <NumberField label={t("settings.notice")} description={t("settings.noticeHelp")} value={book.notice} min={0} max={168} onChange={(v) => setBook({ ...book, notice: v })} />
               </Group>
               <Text size="sm" fw={500}>
                 {t("settings.stylists")}

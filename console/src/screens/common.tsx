@@ -1,4 +1,4 @@
-import { Alert, Badge, Center, Loader, NativeSelect } from "@mantine/core";
+import { Alert, Badge, Center, Loader, NativeSelect, TextInput } from "@mantine/core";
 import dayjs from "dayjs";
 import relativeTime from "dayjs/plugin/relativeTime";
 import "dayjs/locale/sw";
@@ -94,4 +94,51 @@ export function useWho(): (actor: string | null | undefined) => string {
   });
   const byEmail = new Map((names.data ?? []).map((n) => [n.email.toLowerCase(), n.name]));
   return (actor) => (actor ? (byEmail.get(actor.toLowerCase()) ?? actor) : "");
+}
+
+/** A number typed in a plain input (the phone's number pad): what the screens need of Mantine's NumberInput,
+ * without its 9 KB formatting library. ``onChange`` gets the number, or "" while the field is empty. */
+export function NumberField({
+  label,
+  description,
+  value,
+  min,
+  max,
+  step,
+  unit,
+  w,
+  "aria-label": ariaLabel,
+  onChange,
+}: {
+  label?: string;
+  description?: string;
+  value: number | string;
+  min?: number;
+  max?: number;
+  step?: number;
+  unit?: string; // shown beside the number ("KES", "min")
+  w?: number;
+  "aria-label"?: string;
+  onChange: (value: number | string) => void;
+}) {
+  return (
+    <TextInput
+      type="number"
+      inputMode="decimal"
+      label={label}
+      description={description}
+      aria-label={ariaLabel}
+      value={value}
+      min={min}
+      max={max}
+      step={step}
+      w={w}
+      rightSection={unit ? <span style={{ fontSize: 12, color: "var(--mantine-color-dimmed)" }}>{unit}</span> : undefined}
+      rightSectionWidth={unit ? 44 : undefined}
+      onChange={(e) => {
+        const raw = e.currentTarget.value;
+        onChange(raw === "" ? "" : Number(raw));
+      }}
+    />
+  );
 }
