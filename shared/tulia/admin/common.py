@@ -3,7 +3,7 @@ models, pages, and the audit trail."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Annotated, Any, Generic, TypeVar
@@ -161,22 +161,26 @@ def business_day(day: date | None, field: str) -> date | None:
     return day
 
 
-def count_revenue_moved(deps: AdminDeps, tenant_id: str, amount: int) -> None:
-    """A paid deposit due back, applied to another order: it is that order's revenue when it is paid, no longer
-    the deposit's (best effort, as refunds are)."""
+def _counted(deps: AdminDeps, tenant_id: str, what: str, write: Callable[[Any], None]) -> None:
+    """The shop's analytics counters are best effort: the owner's action stands whether or not it is counted."""
     if deps.stats is None:
         return
     try:
-        deps.stats.record_revenue_moved(tenant_id, at=deps.services.clock(), amount=amount)
+        write(deps.stats)
     except Exception:  # noqa: BLE001 - a counter never fails the owner's action
-        log.exception("applied deposit not counted in analytics", extra={"tenant_id": tenant_id})
+        log.exception(f"{what} not counted in analytics", extra={"tenant_id": tenant_id})
+
+
+def count_revenue_moved(deps: AdminDeps, tenant_id: str, amount: int) -> None:
+    """A paid deposit due back, applied to another order: it is that order's revenue when it is paid, no longer
+    the deposit's."""
+    at = deps.services.clock()
+    _counted(deps, tenant_id, "applied deposit", lambda s: s.record_revenue_moved(tenant_id, at=at, amount=amount))
 
 
 def count_refund(deps: AdminDeps, tenant_id: str, amount: int, *, of_revenue: bool) -> None:
-    """The shop's analytics count money given back (best effort: the refund is recorded regardless)."""
-    if deps.stats is None:
-        return
-    try:
-        deps.stats.record_refund(tenant_id, at=deps.services.clock(), amount=amount, of_revenue=of_revenue)
-    except Exception:  # noqa: BLE001 - a counter never fails the owner's action
-        log.exception("refund not counted in analytics", extra={"tenant_id": tenant_id})
+    """Money given back (recorded regardless of the count)."""
+    at = deps.services.clock()
+    _counted(
+        deps, tenant_id, "refund", lambda s: s.record_refund(tenant_id, at=at, amount=amount, of_revenue=of_revenue)
+    )
