@@ -210,7 +210,8 @@ export const sw: Shape<typeof en> = {
     preview: { event: "Kuna jambo limetokea" },
     event: {
       handoff: "Ameomba kuongea na mtu",
-      taken_over: "{{who}} amechukua mazungumzo",
+      booking_change: "Anataka kubadilisha miadi",
+    taken_over: "{{who}} amechukua mazungumzo",
       handed_back: "{{who}} amerudisha mazungumzo kwa bot",
       order_created: "Oda {{order}} imetengenezwa{{total}}",
       payment_requested: "Malipo yameombwa, oda {{order}}",

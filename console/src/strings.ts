@@ -208,7 +208,8 @@ export const en = {
     preview: { event: "Something happened" },
     event: {
       handoff: "Asked for a person",
-      taken_over: "{{who}} took the conversation over",
+      booking_change: "Wants to change a booking",
+    taken_over: "{{who}} took the conversation over",
       handed_back: "{{who}} handed the conversation back to the bot",
       order_created: "Order {{order}} made{{total}}",
       payment_requested: "Payment asked for, order {{order}}",

@@ -231,6 +231,10 @@ def test_moving_inside_the_policy_and_refused_inside_the_notice(chat: Chat, seed
     assert "chini ya saa 24" in refused
     assert "haiwezi kubadilishwa hapa" in refused
     assert seeded.bookings.get(SALON, ref).start.astimezone(NAIROBI).hour == 11
+    # staff may move it inside the notice: she is handed to them, a ticket waiting in the inbox
+    customer = seeded.customers.get(SALON, only_booking(seeded, c).customer_id)
+    assert customer.handoff_ticket_id is not None
+    assert seeded.handoffs.get(SALON, customer.handoff_ticket_id).reason.startswith("booking_change")
 
 
 def _paid_pedicure(chat: Chat, seeded: Services, daraja: DarajaSimulator, setup: dict[str, Any], phone: str) -> Chat:

@@ -44,6 +44,7 @@ EscalationReason = Literal[
     "clarification_loop",
     "sensitive_topic",
     "frustration_unresolved",
+    "booking_change",  # a change only the shop's people may make (inside the notice period)
 ]
 
 PaymentMethod = Literal["mpesa_stk", "mpesa_c2b", "pesapal"]

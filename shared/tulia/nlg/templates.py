@@ -752,8 +752,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "booking_btn_keep": {"en": "Keep it", "sw": "Iache ilivyo"},
     "booking_btn_yes_cancel": {"en": "Yes, cancel it", "sw": "Ndiyo, ghairi"},
     "booking_move_inside_notice": {
-        "en": "Your appointment is less than {hours} hours away, so it can't be moved here. {contact}",
-        "sw": "Miadi yako iko chini ya saa {hours} kutoka sasa, kwa hivyo haiwezi kubadilishwa hapa. {contact}",
+        "en": "Your appointment is less than {hours} hours away, so it can't be moved here: I'm asking our team.",
+        "sw": "Miadi yako iko chini ya saa {hours} kutoka sasa, kwa hivyo haiwezi kubadilishwa hapa: ninawaomba "
+              "wenzetu wakusaidie.",
     },
     "booking_move_max": {
         "en": "This booking has already been moved as many times as we allow, so it can't be moved again here. "

@@ -396,9 +396,11 @@ def _move(turn: Turn, frame: BookingFrame, chosen: OfferedSlot) -> Command[Any]:
 def _say_not_movable(turn: Turn, reason: str | None, hours: int | None) -> None:
     contact = shop_contact(turn)
     if reason == "inside_notice":
+        # the shop's people may move it at any time: the customer is handed to them (a ticket in the inbox)
         tenant = shop_of(turn)
         notice = hours or tenant.booking_settings().policy.notice_hours
-        turn.say(text(t(turn, "booking_move_inside_notice", hours=notice, contact=contact).strip()))
+        turn.say(text(t(turn, "booking_move_inside_notice", hours=notice)))
+        turn.set(route="handoff", escalation_reason="booking_change")
     else:
         turn.say(text(t(turn, "booking_move_max", contact=contact).strip()))
 
