@@ -6,10 +6,14 @@
 2. Time to the inbox being usable in headless Chromium (Debian's, driven by Playwright), against the
    local stack started in this process with the demo packs and one customer waiting for a person, unthrottled
    and on DevTools' "Fast 3G" profile (emulated through the DevTools protocol):
-   - sign-in: a new browser profile (cold cache) opens /console/, the owner signs in, until the
-     waiting customer's card is on the screen;
+   - sign-in page: a new browser profile (cold cache) opens /console/ until the sign-in form is on the
+     screen;
+   - sign-in to inbox (the issue's figure): once the page has settled (no request for 500 ms, as when a
+     person has typed her email and password), from the click on "Sign in" until the waiting customer's
+     card is on the screen;
    - return visit: a signed-in owner (tokens kept, cold HTTP cache) opens /console/inbox until the
      card is on the screen.
+   The local stack gzips the console's text files as CloudFront does in AWS (its distribution compresses).
    Each is run ``runs`` times; median and worst are reported.
 
     .venv/bin/python bench/console.py [runs]
@@ -119,16 +123,21 @@ def main(runs: int) -> None:
 
             results: dict[str, list[float]] = {}
             for profile, network in PROFILES:
-                sign_in, returning = (
-                    results.setdefault(f"{profile}: sign-in", []),
-                    results.setdefault(f"{profile}: return visit", []),
+                form, sign_in, returning = (
+                    results.setdefault(f"{profile}: page opened to the sign-in form", []),
+                    results.setdefault(f"{profile}: sign-in to inbox usable", []),
+                    results.setdefault(f"{profile}: return visit to inbox usable", []),
                 )
                 for _ in range(runs):
                     page = throttled(browser.new_context().new_page(), network)
                     started = time.perf_counter()
                     page.goto(url)
+                    page.get_by_label("Email").wait_for(state="visible", timeout=60_000)
+                    form.append(time.perf_counter() - started)
+                    page.wait_for_load_state("networkidle")
                     page.get_by_label("Email").fill(OWNER[0])
                     page.get_by_role("textbox", name="Password").fill(OWNER[1])
+                    started = time.perf_counter()
                     page.get_by_role("button", name="Sign in").click()
                     page.locator(card).wait_for(state="visible", timeout=60_000)
                     sign_in.append(time.perf_counter() - started)
@@ -145,7 +154,7 @@ def main(runs: int) -> None:
         stack.stop()
     for label, times in results.items():
         median, worst = statistics.median(times) * 1000, max(times) * 1000
-        print(f"{label} to inbox usable: median {median:.0f} ms, worst {worst:.0f} ms ({runs} runs)")
+        print(f"{label}: median {median:.0f} ms, worst {worst:.0f} ms ({runs} runs)")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,12 @@ interface AuthState {
 
 const AuthContext = createContext<AuthState | null>(null);
 
+/** Fetch the sign-in calls (Amplify's sign-in flow, kept out of the first load) while the owner types,
+ * so the click on "Sign in" does not wait for them on a slow network. */
+export function prepareSignIn(): void {
+  void import("./signInCalls");
+}
+
 /** The current ID token (refreshed by Amplify when it expires), for the admin API. */
 export async function idToken(): Promise<string | null> {
   const { tokens } = await fetchAuthSession();

@@ -1,9 +1,9 @@
 import { Alert, Button, Center, Group, List, Paper, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate } from "react-router";
 
-import { useAuth } from "../auth";
+import { prepareSignIn, useAuth } from "../auth";
 import { PASSWORD_RULES, passwordOk, passwordRules, signInProblem } from "../logic/password";
 import { LanguagePicker } from "./common";
 
@@ -18,6 +18,8 @@ export function SignInScreen() {
   const [repeat, setRepeat] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+
+  useEffect(prepareSignIn, []);
 
   const rules = passwordRules(newPassword);
   if (session && step === "password") return <Navigate to="/inbox" replace />;

@@ -7,6 +7,7 @@ CloudFront serves the same files and the console talks to Cognito directly."""
 from __future__ import annotations
 
 import base64
+import gzip
 import json
 import mimetypes
 from pathlib import Path
@@ -28,6 +29,8 @@ NOT_BUILT = (
 NO_STORE = {"cache-control": "no-store"}
 NO_CACHE = {"cache-control": "no-cache"}
 FORWARDED = ("content-type", "x-amz-target", "x-amz-user-agent", "cache-control")
+# what CloudFront compresses for the console (its distribution has compress on): text, not images
+COMPRESSIBLE = (".js", ".css", ".html", ".json", ".svg", ".webmanifest", ".txt", ".map")
 
 
 def response(status: int, body: bytes, content_type: str, **headers: str) -> dict[str, Any]:
@@ -44,6 +47,7 @@ class ConsoleSite:
         self.pool = pool
         self.http = http
         self.dist = (dist or DEFAULT_DIST).resolve()
+        self._gzipped: dict[tuple[Path, float], bytes] = {}
 
     @property
     def built(self) -> bool:
@@ -81,12 +85,24 @@ class ConsoleSite:
         if target.is_file():
             kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
             cache = "public, max-age=31536000, immutable" if "/assets/" in path else "no-cache"
-            return response(200, target.read_bytes(), kind, **{"cache-control": cache})
+            return self._file(request, target, kind, cache)
         if "." in Path(relative).name:
             return response(404, b"", "text/plain")  # a missing file, not a screen of the app
-        return response(
-            200, (self.dist / "index.html").read_bytes(), "text/html; charset=utf-8", **{"cache-control": "no-cache"}
-        )
+        return self._file(request, self.dist / "index.html", "text/html; charset=utf-8", "no-cache")
+
+    def _file(self, request: HttpRequest, target: Path, kind: str, cache: str) -> dict[str, Any]:
+        """The file, gzipped when the browser takes it and it is text, as CloudFront sends it in AWS."""
+        headers = {"cache-control": cache}
+        body = target.read_bytes()
+        if target.suffix in COMPRESSIBLE:
+            headers["vary"] = "accept-encoding"
+            if "gzip" in request.headers.get("accept-encoding", ""):
+                key = (target, target.stat().st_mtime)
+                if key not in self._gzipped:
+                    self._gzipped[key] = gzip.compress(body, compresslevel=6)
+                body = self._gzipped[key]
+                headers["content-encoding"] = "gzip"
+        return response(200, body, kind, **headers)
 
     def _cognito(self, request: HttpRequest) -> dict[str, Any]:
         target = request.headers.get("x-amz-target", "")
