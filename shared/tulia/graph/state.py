@@ -40,6 +40,7 @@ class Scratch(TypedDict, total=False):
     change: str  # a booking: the change asked for (move, cancel, keep...)
     ref: str  # a booking: the booking it is about
     lead: str  # a booking: a line to say before the times offered
+    sale_asked: bool  # a side journey asked the open sale's next question itself: no reminder after it
 
 
 MESSAGE_WINDOW = 12

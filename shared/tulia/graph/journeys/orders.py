@@ -10,6 +10,8 @@ from langgraph.types import Command
 from tulia.graph.buttons import tap_id
 from tulia.graph.calls import END, Turn
 from tulia.graph.context import EngineContext
+from tulia.graph.journeys.sale_common import frame_of
+from tulia.graph.journeys.sale_payments import PAYABLE, offer_ways_to_pay, payable_now
 from tulia.graph.nodes import t
 from tulia.graph.state import ConversationState, Scratch
 from tulia.graph.subgraph import as_node, command_journey
@@ -63,6 +65,7 @@ def order_status_response(state: ConversationState, runtime: Runtime[EngineConte
             )
         )
         turn.set(order_id=found[0]["order_ref"])
+        _offer_to_pay(turn, found[0])
     else:
         options = [
             {
@@ -91,6 +94,24 @@ orders = as_node(
         entry="order_lookup",
     ),
 )
+
+
+def _offer_to_pay(turn: Turn, order: dict[str, Any]) -> None:
+    """An order she can pay now, shown on its own while no other sale is under way: the ways to pay it follow
+    ("I want to pay ORD-…", "where is my order?" for one not paid), and her answer goes on in the sale."""
+    if order["status"] not in PAYABLE:
+        return
+    frame = frame_of(turn)
+    if frame.lines or frame.payment_started or (frame.order and frame.order.order_id != order["order_ref"]):
+        return
+    if order["payments"] is None:  # listed as her latest order: its payments are read with it by reference
+        result = turn.tool("order_get_status", customer_id=turn.state.customer_id, order_ref=order["order_ref"])
+        if not result["ok"]:
+            return
+        order = result["data"]["orders"][0]
+    if payable_now(order):
+        offer_ways_to_pay(turn, frame, order)
+        turn.set(scratch=Scratch(orders=turn.get("scratch").get("orders", []), sale_asked=True))
 
 
 def _chosen(turn: Turn) -> dict[str, Any] | None:

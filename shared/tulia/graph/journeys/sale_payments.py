@@ -4,7 +4,7 @@ payment's outcome told from the order record. Amounts come only from the order t
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 from langgraph.types import Command
@@ -366,14 +366,8 @@ def payment_help(turn: Turn) -> None:
     if last is None:
         # nothing was ever sent or started: no "still pending"; offer the ways to pay
         turn.say(text(t(turn, "not_paid_yet", ref=order["order_ref"], amount=money(order["amount_due"]))))
-        if order["status"] in ("draft", "pending_payment", "payment_failed"):
-            if frame.order is None:
-                frame.order = BuiltOrder(
-                    order_id=order["order_ref"], amount_due=order["amount_due"], fingerprint="", adopted=True
-                )
-            frame.payment_started, frame.payment_method = None, None
-            turn.set(order_totals={"total": order["total"], "amount_due": order["amount_due"]})
-            say_payment_methods(turn, frame)
+        if order["status"] in PAYABLE:
+            offer_ways_to_pay(turn, frame, order)
         return
     status = last["status"]
     turn.say(
@@ -386,9 +380,28 @@ def payment_help(turn: Turn) -> None:
     if status != "pending":
         turn.set(payment_status=status)
     if status in ("failed", "cancelled", "timeout"):
-        if frame.order is None:
-            frame.order = BuiltOrder(
-                order_id=order["order_ref"], amount_due=order["amount_due"], fingerprint="", adopted=True
-            )
-        frame.payment_started, frame.payment_method = None, None
-        say_payment_methods(turn, frame)
+        offer_ways_to_pay(turn, frame, order)
+
+
+PAYABLE = ("draft", "pending_payment", "payment_failed")  # an order's states that take a payment
+
+
+def payable_now(order: dict[str, Any]) -> bool:
+    """An order (as order_get_status gives it, with its payments) the customer can pay now: open, money due,
+    and no M-Pesa prompt waiting on her phone (a second prompt would only confuse)."""
+    prompts_waiting = any(p["status"] == "pending" and p["method"] == "mpesa_stk" for p in order.get("payments") or [])
+    return (
+        order["status"] in PAYABLE and order["amount_due"] > 0 and order["payments"] is not None and not prompts_waiting
+    )
+
+
+def offer_ways_to_pay(turn: Turn, frame: OrderFrame, order: dict[str, Any]) -> None:
+    """The sale takes up an order the customer already has (looked up, or its payment failed) and asks how she
+    pays it, with the shop's methods as buttons; her answer goes on in the sale's payment steps."""
+    if frame.order is None:
+        frame.order = BuiltOrder(
+            order_id=order["order_ref"], amount_due=order["amount_due"], fingerprint="", adopted=True
+        )
+    frame.payment_started, frame.payment_method = None, None
+    turn.set(order_totals={"total": order["total"], "amount_due": order["amount_due"]})
+    say_payment_methods(turn, frame)

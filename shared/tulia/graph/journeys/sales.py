@@ -406,6 +406,9 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             return turn.goto(END)
         turn.set(frame=frame, scratch=Scratch(query="", slots=dict(state.understanding.get("slots", {}))))
         return turn.goto("search")  # "I want to buy something": narrow or ask what
+    if not understood and answering and fast == "yes" and (frame.lines or frame.order):
+        turn.set(frame=frame, scratch=Scratch())  # "yes" to a question it does not answer: the question again
+        return turn.goto("advance")
     if not understood and answering:
         turn.set(route="reclassify")  # a side question: answered elsewhere, then the sale is offered again
         return turn.goto(END)
@@ -1536,6 +1539,8 @@ def resume_sale(state: ConversationState, runtime: Runtime[EngineContext]) -> di
     turn = Turn(state, runtime, "resume_sale")
     frame, booking = state.frame, state.booking
     if state.question is not None or state.in_handoff:  # the side journey asked something of its own
+        return turn.done()
+    if state.scratch.get("sale_asked"):  # or asked the sale's next question already (the ways to pay an order)
         return turn.done()
     if isinstance(booking, BookingFrame) and booking.open and booking.asking:
         remind_booking(turn, booking.model_copy(deep=True))

@@ -18,6 +18,7 @@ from tulia.graph.subgraph import as_node, command_journey
 from tulia.graph.wording import worded
 from tulia.nlg.messages import buttons, text
 from tulia.nlg.payment_guard import FOREIGN_PAYMENT_FLAG, guard_payment_details, own_numbers
+from tulia.nlu.lexicon import NO, YES, normalize
 from tulia.rag.answer import best_sentences, source_of
 from tulia.search.text import terms
 
@@ -104,7 +105,9 @@ def unknown(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
     today?", "my phone is not charging"); only when they don't, "I didn't get that" and the menu."""
     turn = Turn(state, runtime, "unknown")
     question = inbound_text(state)
-    if terms(question) and state.understanding.get("governor") != "spam":
+    plain = normalize(question)
+    if terms(question) and plain not in YES and plain not in NO and state.understanding.get("governor") != "spam":
+        # a bare "yes", "ok" or "no" asks nothing of the documents (searched, "yes" finds a passage that starts with it)
         result = turn.tool("kb_retrieve", query=question, top_k=3)
         snippets = result["data"]["snippets"] if result["ok"] else []
         if snippets:
