@@ -231,6 +231,7 @@ SHARED_STACKS = {
     "tests/e2e/test_local_stack.py": "recorded_stack",
     "tests/e2e/test_chat_page.py": "dev_stack",
     "tests/e2e/test_console.py": "dev_stack",
+    "tests/e2e/test_console_signup.py": "dev_stack",
 }
 
 

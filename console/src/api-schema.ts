@@ -1074,6 +1074,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/signup/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** You, and the shop you made (if any) */
+        get: operations["my_shop_admin_signup_me_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/signup/shop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make your shop (once): it starts in setup */
+        post: operations["make_shop_admin_signup_shop_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/signup/shop-ids/{tenant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a shop id is free */
+        get: operations["check_shop_id_admin_signup_shop_ids__tenant_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/signup/trades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The trades a new shop can start from */
+        get: operations["trades_admin_signup_trades_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/staff": {
         parameters: {
             query?: never;
@@ -2607,6 +2675,17 @@ export interface components {
              */
             transaction_type: "CustomerBuyGoodsOnline" | "CustomerPayBillOnline";
         };
+        /** MyShop */
+        MyShop: {
+            /** Email */
+            email: string;
+            /** Name */
+            name: string | null;
+            /** Tenant Id */
+            tenant_id: string | null;
+            /** Token Names Shop */
+            token_names_shop: boolean;
+        };
         /** NameBody */
         NameBody: {
             /** Name */
@@ -2656,6 +2735,43 @@ export interface components {
             variant_selection?: {
                 [key: string]: string;
             };
+        };
+        /** NewShop */
+        NewShop: {
+            /**
+             * Bot Name
+             * @default Tulia
+             */
+            bot_name: string;
+            /**
+             * Default Language
+             * @default en
+             * @enum {string}
+             */
+            default_language: "en" | "sheng" | "sw";
+            /** Languages */
+            languages?: ("en" | "sheng" | "sw")[];
+            /**
+             * Name
+             * @description The shop's name as customers know it
+             */
+            name: string;
+            /**
+             * Tenant Id
+             * @description The shop's id: lower-case letters, digits and dashes (it cannot change)
+             */
+            tenant_id: string;
+            /**
+             * Tone
+             * @default friendly_concise
+             * @enum {string}
+             */
+            tone: "formal_polite" | "friendly_concise" | "warm_chatty";
+            /**
+             * Trade
+             * @description What the shop sells: picks the starter words and example FAQ
+             */
+            trade: string;
         };
         /** NoteBody */
         NoteBody: {
@@ -3561,6 +3677,28 @@ export interface components {
              */
             whatsapp_number?: string | null;
         };
+        /** ShopIdCheck */
+        ShopIdCheck: {
+            /** Available */
+            available: boolean;
+            /** Problem */
+            problem: string | null;
+            /** Tenant Id */
+            tenant_id: string;
+        };
+        /** ShopMade */
+        ShopMade: {
+            /** Documents */
+            documents: string[];
+            /** Name */
+            name: string;
+            /** Status */
+            status: string;
+            /** Tenant Id */
+            tenant_id: string;
+            /** Trade */
+            trade: string;
+        };
         /** Source */
         Source: {
             /** Coverage */
@@ -3830,6 +3968,17 @@ export interface components {
              * Format: date-time
              */
             updated_at: string;
+        };
+        /** Trade */
+        Trade: {
+            /** Books */
+            books: boolean;
+            /** Name */
+            name: {
+                [key: string]: string;
+            };
+            /** Trade */
+            trade: string;
         };
         /**
          * TranscriptEntry
@@ -6388,6 +6537,128 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QuickReplies"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    my_shop_admin_signup_me_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyShop"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    make_shop_admin_signup_shop_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewShop"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShopMade"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    check_shop_id_admin_signup_shop_ids__tenant_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShopIdCheck"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    trades_admin_signup_trades_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trade"][];
                 };
             };
             /** @description Validation Error */

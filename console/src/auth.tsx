@@ -10,13 +10,15 @@ export interface Session {
   roles: Role[];
 }
 
-type SignInStep = "done" | "new_password";
+type SignInStep = "done" | "new_password" | "confirm_email";
 
 interface AuthState {
   session: Session | null;
   loading: boolean;
   signInWith(email: string, password: string): Promise<SignInStep>;
   chooseNewPassword(password: string): Promise<void>;
+  /** A new token from Cognito (after making a shop: the token trigger puts it in). */
+  refresh(): Promise<Session | null>;
   leave(): Promise<void>;
 }
 
@@ -34,9 +36,9 @@ export async function idToken(): Promise<string | null> {
   return tokens?.idToken?.toString() ?? null;
 }
 
-async function currentSession(): Promise<Session | null> {
+async function currentSession(forceRefresh = false): Promise<Session | null> {
   try {
-    const { tokens } = await fetchAuthSession();
+    const { tokens } = await fetchAuthSession({ forceRefresh });
     const claims = tokens?.idToken?.payload;
     if (!claims) return null;
     return {
@@ -65,6 +67,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const { signIn } = await import("./signInCalls");
     const result = await signIn({ username: email.trim().toLowerCase(), password, options: { authFlowType: flow } });
     if (result.nextStep.signInStep === "CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED") return "new_password";
+    if (result.nextStep.signInStep === "CONFIRM_SIGN_UP") return "confirm_email";
     if (result.nextStep.signInStep !== "DONE") throw new Error(result.nextStep.signInStep);
     setSession(await currentSession());
     return "done";
@@ -77,14 +80,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setSession(await currentSession());
   }, []);
 
+  const refresh = useCallback(async () => {
+    const fresh = await currentSession(true);
+    setSession(fresh);
+    return fresh;
+  }, []);
+
   const leave = useCallback(async () => {
     await signOut();
     setSession(null);
   }, []);
 
   const value = useMemo(
-    () => ({ session, loading, signInWith, chooseNewPassword, leave }),
-    [session, loading, signInWith, chooseNewPassword, leave],
+    () => ({ session, loading, signInWith, chooseNewPassword, refresh, leave }),
+    [session, loading, signInWith, chooseNewPassword, refresh, leave],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -12,6 +12,8 @@ const AnalyticsScreen = lazy(() => import("./screens/Analytics").then((m) => ({ 
 const ConversationsScreen = lazy(() =>
   import("./screens/Conversations").then((m) => ({ default: m.ConversationsScreen })),
 );
+const JoinScreen = lazy(() => import("./screens/Join").then((m) => ({ default: m.JoinScreen })));
+const NewShopScreen = lazy(() => import("./screens/Join").then((m) => ({ default: m.NewShopScreen })));
 const SignInScreen = lazy(() => import("./screens/SignIn").then((m) => ({ default: m.SignInScreen })));
 const OrdersScreen = lazy(() => import("./screens/Orders").then((m) => ({ default: m.OrdersScreen })));
 const OrderScreen = lazy(() => import("./screens/Orders").then((m) => ({ default: m.OrderScreen })));
@@ -33,6 +35,8 @@ export function AppRoutes() {
     <BrowserRouter basename="/console">
       <Routes>
         <Route path="/sign-in" element={<Later><SignInScreen /></Later>} />
+        <Route path="/join" element={<Later><JoinScreen /></Later>} />
+        <Route path="/new-shop" element={<Later><NewShopScreen /></Later>} />
         <Route path="/" element={<Layout />}>
           <Route index element={<Navigate to="/inbox" replace />} />
           <Route path="inbox" element={<InboxScreen />} />

@@ -53,6 +53,11 @@ def pages_closed_after_each_test(request: pytest.FixtureRequest) -> Iterator[Non
 
 @pytest.fixture(scope="module")
 def stack(dev_stack: DevStack) -> Stack:
+    return console_of(dev_stack)
+
+
+def console_of(dev_stack: DevStack) -> Stack:
+    """The shared `tulia dev` as the console's tests meet it (the console must be built)."""
     if not (DEFAULT_DIST / "index.html").is_file():
         message = f"the console is not built ({DEFAULT_DIST}): `make console` builds it"
         if "TULIA_CHROMIUM" in os.environ:  # `make test` builds it first: missing there is a failure

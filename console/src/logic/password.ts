@@ -1,11 +1,11 @@
-// The staff user pool's password policy (Cognito's default, which the CDK app keeps), checked as she types, and
+// The staff user pool's password policy (infra/auth.py: 12 characters or more, every kind; the local pool the same), checked as she types, and
 // the sign-in errors Cognito names, said in the console's language instead of Cognito's raw English.
 
 export type PasswordRule = "length" | "lower" | "upper" | "digit" | "symbol";
 export const PASSWORD_RULES: readonly PasswordRule[] = ["length", "lower", "upper", "digit", "symbol"];
 
 const CHECKS: Record<PasswordRule, (p: string) => boolean> = {
-  length: (p) => p.length >= 8,
+  length: (p) => p.length >= 12, // the CDK app's pool (infra/auth.py): 12 or more
   lower: (p) => /[a-z]/.test(p),
   upper: (p) => /[A-Z]/.test(p),
   digit: (p) => /[0-9]/.test(p),

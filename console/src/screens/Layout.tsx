@@ -46,6 +46,7 @@ export function Layout() {
     );
   }
   if (!session) return <Navigate to="/sign-in" replace state={{ from: location.pathname }} />;
+  if (!session.tenantId) return <Navigate to="/new-shop" replace />; // signed up, no shop made yet
 
   return (
     <AppShell

@@ -1,7 +1,7 @@
-import { Alert, Button, Center, Group, List, Paper, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Center, Group, List, Paper, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { Navigate, useNavigate } from "react-router";
+import { Link, Navigate, useNavigate } from "react-router";
 
 import { prepareSignIn, useAuth } from "../auth";
 import { PASSWORD_RULES, passwordOk, passwordRules, signInProblem } from "../logic/password";
@@ -32,6 +32,7 @@ export function SignInScreen() {
       if (step === "password") {
         const next = await signInWith(email, password);
         if (next === "new_password") setStep("new_password");
+        else if (next === "confirm_email") navigate(`/join?email=${encodeURIComponent(email.trim().toLowerCase())}`);
         else navigate("/inbox");
       } else {
         if (newPassword !== repeat) {
@@ -111,6 +112,11 @@ export function SignInScreen() {
             <Button type="submit" loading={busy} disabled={step === "new_password" && !passwordOk(newPassword)}>
               {step === "password" ? t("signIn.submit") : t("signIn.saveAndEnter")}
             </Button>
+            {step === "password" && (
+              <Text size="sm">
+                {t("signIn.newShop")} <Anchor component={Link} to="/join">{t("join.title")}</Anchor>
+              </Text>
+            )}
           </Stack>
         </form>
       </Paper>

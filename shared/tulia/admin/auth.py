@@ -21,6 +21,7 @@ from tulia.errors import TuliaError
 Role = Literal["owner", "agent"]
 ROLES: tuple[Role, ...] = ("owner", "agent")
 TENANT_CLAIM = "custom:tenant_id"
+SIGNUP_PREFIX = "/admin/signup"  # the routes a token that names no shop yet may call (tulia.admin.signup)
 GROUPS_CLAIM = "cognito:groups"
 
 
@@ -81,6 +82,32 @@ def principal_of(event: Mapping[str, Any]) -> Principal:
         raise Unauthorized("The token names no user (sub).")
     roles = groups_of(claims.get(GROUPS_CLAIM)) & set(ROLES)
     return Principal(tenant_id=tenant_id, subject=subject, email=claims.get("email"), roles=roles)
+
+
+@dataclass(frozen=True)
+class Newcomer:
+    """A person who signed up (email verified) and may make a shop; ``tenant_id`` is set once her token names
+    the shop she made."""
+
+    subject: str
+    email: str
+    name: str | None
+    tenant_id: str | None
+
+
+def newcomer_of(event: Mapping[str, Any]) -> Newcomer:
+    """The caller of a sign-up route: a verified ID token of the staff pool with a verified email."""
+    context = event.get("requestContext") or {}
+    claims = ((context.get("authorizer") or {}).get("jwt") or {}).get("claims") or {}
+    if claims.get("token_use") not in (None, "id"):
+        raise Unauthorized("Send the ID token, not the access token.")
+    subject, email = str(claims.get("sub") or ""), str(claims.get("email") or "").strip().lower()
+    if not subject or not email:
+        raise Unauthorized("The token names no person (sub, email).")
+    if str(claims.get("email_verified", "")).lower() != "true":
+        raise Forbidden("Verify your email first (the code we sent you).", code="email_not_verified")
+    tenant_id = str(claims.get(TENANT_CLAIM) or "") or None
+    return Newcomer(subject=subject, email=email, name=claims.get("name") or None, tenant_id=tenant_id)
 
 
 STANDING_SECONDS = 5.0  # a membership read is reused this long by one function instance, never minutes

@@ -62,7 +62,7 @@ class WhatsAppAccess:
     default_token: str
 
     def token(self, tenant: Tenant) -> str:
-        return tenant.whatsapp.access_token or self.default_token
+        return tenant.wa.access_token or self.default_token
 
     @property
     def sender(self) -> WhatsAppSender:

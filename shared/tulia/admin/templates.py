@@ -31,7 +31,7 @@ router = admin_router()
 def account(deps: AdminDeps, tenant: Tenant) -> str:
     if deps.whatsapp is None:
         raise ProviderUnavailable("WhatsApp is not configured for the admin API.")
-    if not tenant.whatsapp.business_account_id:
+    if tenant.whatsapp is None or not tenant.whatsapp.business_account_id:
         raise BusinessRuleViolation(
             "Set the shop's WhatsApp Business Account id (whatsapp.business_account_id) first.",
             code="business_account_missing",

@@ -9,7 +9,8 @@ from tulia.domain.tenant import Tenant
 from tulia.errors import StateConflict
 from tulia.payments.setup import register_c2b_urls
 
-SERVER_OWNED = ("tenant_id", "currency", "catalog_version", "kb_version", "c2b_urls_for")
+# the shop's status moves only by its own routes (go live, pause) and the operator's (suspend)
+SERVER_OWNED = ("tenant_id", "currency", "catalog_version", "kb_version", "c2b_urls_for", "status", "trade")
 SECRET_FIELDS = (
     ("whatsapp", "access_token"),
     ("payments", "mpesa_stk", "passkey"),
@@ -75,7 +76,9 @@ def patch_tenant(
         updated = updated.model_copy(update={"c2b_urls_for": current.c2b_urls_for or before or ""})
     if updated != current:
         deps.services.tenants.save(
-            updated, previous_phone_number_id=current.whatsapp.phone_number_id, previous_c2b_shortcode=before
+            updated,
+            previous_phone_number_id=current.whatsapp.phone_number_id if current.whatsapp else None,
+            previous_c2b_shortcode=before,
         )
         if updated.vocabulary != current.vocabulary:
             deps.services.tenants.bump_version(who.tenant_id, "catalog_version")  # search folds words anew

@@ -97,14 +97,14 @@ def send_planned(
     if delivery.mode == "refused":
         return delivery, []
     try:
-        return delivery, [sender.send(tenant.whatsapp.phone_number_id, token, p) for p in delivery.payloads]
+        return delivery, [sender.send(tenant.wa.phone_number_id, token, p) for p in delivery.payloads]
     except SendFailed as exc:
         if exc.code != OUTSIDE_WINDOW_CODE or delivery.mode != "free_form":
             raise
     delivery = outbound.plan(tenant, customer, free_form=free_form, template=template, lang=lang, window_closed=True)
     if delivery.mode == "refused":
         return delivery, []
-    return delivery, [sender.send(tenant.whatsapp.phone_number_id, token, p) for p in delivery.payloads]
+    return delivery, [sender.send(tenant.wa.phone_number_id, token, p) for p in delivery.payloads]
 
 
 def refusal_of(delivery: Delivery) -> dict[str, Any]:

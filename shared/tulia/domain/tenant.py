@@ -12,11 +12,15 @@ from tulia.domain.common import Lang, LocalText, Model, Slug
 from tulia.domain.hours import OpeningHours
 from tulia.domain.shop_words import GENERIC_WORDS, STOPWORDS, fold
 from tulia.domain.templates import NAME_PATTERN as TEMPLATE_NAME_PATTERN
+from tulia.errors import StateConflict
 
 ALL_LANGUAGES: tuple[Lang, ...] = ("en", "sw", "sheng")
 DEFAULT_BOOKING_HOURS = "Mon-Sat 08:00-18:00"
 
 PaymentMethod = Literal["mpesa_stk", "mpesa_c2b", "pesapal"]
+# setup: made in the console, not yet answering customers; live: answering; paused by its owner; suspended by
+# the platform's operator
+ShopStatus = Literal["setup", "live", "paused", "suspended"]
 
 
 class WhatsAppConfig(Model):
@@ -253,7 +257,10 @@ class Vocabulary(RootModel[dict[str, list[str]]]):
 class Tenant(Model):
     tenant_id: Slug
     name: str = Field(min_length=1, max_length=80)
-    whatsapp: WhatsAppConfig
+    # None: a shop made in the console that has not connected its WhatsApp number yet
+    whatsapp: WhatsAppConfig | None = None
+    status: ShopStatus = "live"  # a pack's shop is live when seeded; one made in the console starts in setup
+    trade: str | None = Field(default=None, max_length=40)  # the starter it was made from (console sign-up)
     persona: Persona = Field(default_factory=Persona)
     languages: LanguagePolicy = Field(default_factory=LanguagePolicy)
     max_chattiness_level: int = Field(default=2, ge=0, le=3)
@@ -283,6 +290,13 @@ class Tenant(Model):
         if len(set(names)) != len(names):
             raise ValueError("delivery zone names must be unique")
         return zones
+
+    @property
+    def wa(self) -> WhatsAppConfig:
+        """The shop's WhatsApp number, for sending: a shop that has not connected one sends nothing."""
+        if self.whatsapp is None:
+            raise StateConflict(f"Shop '{self.tenant_id}' has not connected a WhatsApp number yet.", field="whatsapp")
+        return self.whatsapp
 
     @overload
     def text(self, value: LocalText, lang: str | None) -> str: ...

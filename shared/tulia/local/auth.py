@@ -65,7 +65,17 @@ def create_pool(endpoint: str, region: str, api_url: str, table_prefix: str) -> 
             {"Name": "email", "AttributeDataType": "String", "Required": True, "Mutable": True},
             {"Name": "tenant_id", "AttributeDataType": "String", "Mutable": False},
         ],
-        AdminCreateUserConfig={"AllowAdminCreateUserOnly": True},
+        AdminCreateUserConfig={"AllowAdminCreateUserOnly": False},  # owners sign up from the console
+        # the CDK app's policy (infra/auth.py): a password it would refuse is refused here too
+        Policies={
+            "PasswordPolicy": {
+                "MinimumLength": 12,
+                "RequireUppercase": True,
+                "RequireLowercase": True,
+                "RequireNumbers": True,
+                "RequireSymbols": True,
+            }
+        },
     )["UserPool"]
     for role in ROLES:
         idp.create_group(GroupName=role, UserPoolId=pool["Id"])

@@ -118,8 +118,8 @@ class ChatPage:
                 {
                     "tenant_id": tenant.tenant_id,
                     "name": tenant.name,
-                    "phone_number_id": tenant.whatsapp.phone_number_id,
-                    "display_phone_number": tenant.whatsapp.display_phone_number,
+                    "phone_number_id": tenant.whatsapp.phone_number_id if tenant.whatsapp else None,
+                    "display_phone_number": tenant.whatsapp.display_phone_number if tenant.whatsapp else None,
                     "languages": tenant.languages.allowed,
                     "payments": [
                         name

@@ -113,6 +113,7 @@ class LocalStack:
         from tulia.local.chatpage import ChatPage
         from tulia.local.console import ConsoleSite
         from tulia.local.http import LocalApi
+        from tulia.local.mailbox import DevMailbox
         from tulia.local.poller import QueuePoller
         from tulia.local.simulators.daraja import DarajaSimulator
         from tulia.local.simulators.graph import GraphSimulator
@@ -125,6 +126,7 @@ class LocalStack:
         from tulia.pipeline.admin_app import build_deps, staff_directory
         from tulia.pipeline.agent import AgentService
         from tulia.pipeline.payments import PaymentCallbacks
+        from tulia.pipeline.token_trigger import add_shop
         from tulia.pipeline.webhook import WebhookService
         from tulia.services import build_services
         from tulia.store.broadcast_statuses import BroadcastStatuses
@@ -309,7 +311,14 @@ class LocalStack:
         for pack in self.packs:  # each shop's console users (printed by `tulia dev`)
             for role, password in DEMO_PASSWORDS.items():
                 ensure_user(self.pool, pack.tenant.tenant_id, role, demo_email(pack.tenant.tenant_id, role), password)
-        self.console = ConsoleSite(self.pool, self.http, Path(s.console_dist) if s.console_dist else None)
+        self.mailbox = DevMailbox()  # the emails Cognito would send (sign-up codes): /dev/mailbox
+        self.console = ConsoleSite(
+            self.pool,
+            self.http,
+            Path(s.console_dist) if s.console_dist else None,
+            mailbox=self.mailbox,
+            token_trigger=lambda event: add_shop(event, services.tenants),  # as the pool's trigger in AWS
+        )
         if data is not None and restored is not None:
             self._resume(data, restored, checks)
 
@@ -333,6 +342,7 @@ class LocalStack:
                 admin_api.PREFIX: self._admin,
                 admin_api.PREFIX + "/": self._admin,
                 console.PREFIX: self.console.handle,
+                console.MAILBOX_PATH: self.console.mailbox_page,
                 console.PREFIX + "/": self.console.handle,
             },
         ).start()
@@ -399,15 +409,16 @@ class LocalStack:
         manager = TemplateManager(self.http, self.whatsapp_api_base)
         for pack in self.packs:
             tenant = pack.tenant
-            if not tenant.whatsapp.business_account_id:
+            whatsapp = tenant.whatsapp
+            if whatsapp is None or not whatsapp.business_account_id:
                 continue
-            token = tenant.whatsapp.access_token or self.settings.whatsapp_access_token.get_secret_value()
+            token = whatsapp.access_token or self.settings.whatsapp_access_token.get_secret_value()
             try:
                 sync_templates(
                     TemplateRepo(self.services.db),
                     manager,
                     tenant.tenant_id,
-                    tenant.whatsapp.business_account_id,
+                    whatsapp.business_account_id,
                     token,
                     self.services.clock(),
                 )

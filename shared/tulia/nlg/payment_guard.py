@@ -24,7 +24,7 @@ _ORDER_REF = re.compile(r"(?i)^ord-?[2-9a-hjkmnp-tv-z]{5}$")
 def own_numbers(tenant: Tenant) -> set[str]:
     """The shop's own payment and contact numbers, as digits."""
     p = tenant.payments
-    numbers = {tenant.whatsapp.display_phone_number}
+    numbers = {tenant.whatsapp.display_phone_number if tenant.whatsapp else ""}
     if p.mpesa_c2b is not None:
         numbers |= {p.mpesa_c2b.paybill or "", p.mpesa_c2b.till or ""}
     if p.mpesa_stk is not None:

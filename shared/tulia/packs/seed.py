@@ -15,7 +15,7 @@ from tulia.services import Services
 class SeedSummary:
     tenant_id: str
     name: str
-    phone_number_id: str
+    phone_number_id: str | None  # None: a pack of a shop that has not connected WhatsApp
     items: int
     categories: int
     offers: int
@@ -31,7 +31,8 @@ class SeedSummary:
         )
         return (
             f"{self.tenant_id} ({self.name}): {self.items} items in {self.categories} categories, "
-            f"{self.offers} offers, {docs}; WhatsApp phone_number_id {self.phone_number_id}"
+            f"{self.offers} offers, {docs}; "
+            + (f"WhatsApp phone_number_id {self.phone_number_id}" if self.phone_number_id else "WhatsApp not connected")
         )
 
 
@@ -55,7 +56,9 @@ def seed_pack(services: Services, pack: Pack, *, upload: Callable[[str, bytes], 
                 "payments": tenant.payments.model_copy(update={"pesapal": pesapal}),
             }
         )
-    s.tenants.save(tenant, previous_phone_number_id=existing.whatsapp.phone_number_id if existing else None)
+    s.tenants.save(
+        tenant, previous_phone_number_id=existing.whatsapp.phone_number_id if existing and existing.whatsapp else None
+    )
 
     # catalog: upsert everything in the pack, remove what is no longer in it
     old_ids = {i.item_id for i in s.catalog.iter_all(tid)}
@@ -89,7 +92,7 @@ def seed_pack(services: Services, pack: Pack, *, upload: Callable[[str, bytes], 
     return SeedSummary(
         tid,
         tenant.name,
-        tenant.whatsapp.phone_number_id,
+        tenant.whatsapp.phone_number_id if tenant.whatsapp else None,
         len(pack.catalog),
         len({i.category for i in pack.catalog}),
         len(pack.offers),

@@ -228,7 +228,7 @@ class AgentService:
             payloads = [reply.to_whatsapp(**addressed_to(last.phone_e164, last.wa_user_id))]
             covers = [m.message_id for m in turn.messages]
             outbox = self.outbox.store(turn.tenant_id, turn.key, last.phone_number_id, payloads, covers, [])
-            self.outbox.send(turn.tenant_id, turn.key, outbox, tenant.whatsapp.access_token or self.default_token)
+            self.outbox.send(turn.tenant_id, turn.key, outbox, tenant.wa.access_token or self.default_token)
         except Exception:  # noqa: BLE001 - the customer could not be told: the record is set aside all the same
             log.exception("could not tell the customer that their message was set aside")
 
@@ -317,7 +317,7 @@ class AgentService:
             return
         tenant_id, last = turn.tenant_id, turn.messages[-1]
         tenant = self.services.tenants.get(tenant_id)
-        token = tenant.whatsapp.access_token or self.default_token
+        token = tenant.wa.access_token or self.default_token
         outbox = self.messages.get_outbox(tenant_id, turn.key)
         if outbox is None:
             # messages answered in an earlier delivery are not answered again, but what was stored for

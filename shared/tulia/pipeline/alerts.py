@@ -127,10 +127,10 @@ class AlertDelivery:
                 extra={"tenant_id": tenant.tenant_id, "code": (delivery.refusal or {}).get("code")},
             )
             return
-        token = tenant.whatsapp.access_token or self.default_token
+        token = tenant.wa.access_token or self.default_token
         try:
             for payload in delivery.payloads:
-                self.sender.send(tenant.whatsapp.phone_number_id, token, payload)
+                self.sender.send(tenant.wa.phone_number_id, token, payload)
             done.whatsapp += 1
         except SendFailed as exc:
             log.warning("WhatsApp alert refused", extra={"tenant_id": tenant.tenant_id, "code": exc.code})

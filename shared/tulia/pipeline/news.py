@@ -89,7 +89,7 @@ class News:
         (a cancellation always), free-form inside WhatsApp's window, the shop's order_update template
         outside it; a missing template is logged and kept on the outbox's trace."""
         tenant = self.services.tenants.get(tenant_id)
-        token = tenant.whatsapp.access_token or self.default_token
+        token = tenant.wa.access_token or self.default_token
         try:
             order = self.services.orders.get(tenant_id, str(event["order_id"]))
             customer = self.services.customers.get(tenant_id, order.customer_id)
@@ -132,7 +132,7 @@ class News:
                 note["skipped"] = "order_updates_off"
             else:
                 payloads = self._news(tenant, customer, [message], call, lang, note)
-            outbox = self.outbox.store(tenant_id, key, tenant.whatsapp.phone_number_id, payloads, [key], [note])
+            outbox = self.outbox.store(tenant_id, key, tenant.wa.phone_number_id, payloads, [key], [note])
         self.outbox.send(tenant_id, key, outbox, token, outside_window)
         logged: dict[str, str | int] = {"order_id": order.order_id}
         if what in MONEY_UPDATES:
@@ -143,7 +143,7 @@ class News:
         """An appointment staff cancelled or moved: always told (it changes the customer's day), in
         their language, free-form inside WhatsApp's window, the shop's order_update template outside it."""
         tenant = self.services.tenants.get(tenant_id)
-        token = tenant.whatsapp.access_token or self.default_token
+        token = tenant.wa.access_token or self.default_token
         try:
             booking = self.services.bookings.get(tenant_id, str(event["booking_id"]))
             customer = self.services.customers.get(tenant_id, booking.customer_id)
@@ -194,7 +194,7 @@ class News:
         if outbox is None:
             note: dict[str, Any] = {"kind": "notice", "notice": "booking_update", "event": str(event["event"])}
             payloads = self._news(tenant, customer, [message], call, lang, note)
-            outbox = self.outbox.store(tenant_id, key, tenant.whatsapp.phone_number_id, payloads, [key], [note])
+            outbox = self.outbox.store(tenant_id, key, tenant.wa.phone_number_id, payloads, [key], [note])
         self.outbox.send(tenant_id, key, outbox, token, outside_window)
         moved = {"start": booking.start.isoformat()} if not cancelled else {}
         happened = "booked" if booked else "cancelled" if cancelled else "moved"  # "moved-<when>": moved
@@ -215,7 +215,7 @@ class News:
         their language from the order record (the receipt; or nothing paid, the Paybill steps and a
         retry offer that "yes" answers, since the conversation now waits for that answer)."""
         tenant = self.services.tenants.get(tenant_id)
-        token = tenant.whatsapp.access_token or self.default_token
+        token = tenant.wa.access_token or self.default_token
         outbox = self.outbox.messages.get_outbox(tenant_id, key)
         order, payments = self.services.orders.get_with_payments(tenant_id, event["order_id"])
         customer = self.services.customers.get(tenant_id, order.customer_id)
@@ -252,7 +252,7 @@ class News:
             if receipt is not None:  # outside the window, the receipt goes as the shop's template
                 trace.append({"kind": "notice", "notice": "payment_receipt"})
                 payloads = self._news(tenant, customer, result.replies, receipt, lang, trace[-1])
-            outbox = self.outbox.store(tenant_id, key, tenant.whatsapp.phone_number_id, payloads, [key], trace)
+            outbox = self.outbox.store(tenant_id, key, tenant.wa.phone_number_id, payloads, [key], trace)
             if self.record is not None:
                 counts = {k: v for k, v in turn_counts(result.trace).items() if k != "Turns"}
                 self.record(counts | payment_counts(str(event.get("status"))), tenant_id=tenant_id)

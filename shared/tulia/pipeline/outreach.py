@@ -127,8 +127,8 @@ class OutreachService:
         if delivery.mode == "refused":
             return settle("skipped", why=str((delivery.refusal or {}).get("code")))
         try:
-            token = tenant.whatsapp.access_token or self.default_token
-            message_id = self.sender.send(tenant.whatsapp.phone_number_id, token, delivery.payloads[0])
+            token = tenant.wa.access_token or self.default_token
+            message_id = self.sender.send(tenant.wa.phone_number_id, token, delivery.payloads[0])
         except SendFailed as exc:
             if exc.retryable:  # throttled or unreachable: back in the queue for the batch's retry
                 self.broadcasts.release(tid, bid, customer_id)
@@ -176,10 +176,10 @@ class OutreachService:
                 "unpaid reminder not sent", extra={"tenant_id": tenant_id, "code": (delivery.refusal or {}).get("code")}
             )
             return "no template"
-        token = tenant.whatsapp.access_token or self.default_token
+        token = tenant.wa.access_token or self.default_token
         for payload in delivery.payloads:
             try:
-                self.sender.send(tenant.whatsapp.phone_number_id, token, payload)
+                self.sender.send(tenant.wa.phone_number_id, token, payload)
             except SendFailed as exc:
                 log.warning("unpaid reminder not delivered", extra={"tenant_id": tenant_id, "code": exc.code})
                 return "failed"
@@ -236,10 +236,10 @@ class OutreachService:
             code = (delivery.refusal or {}).get("code")
             log.warning("booking reminder not sent", extra={"tenant_id": tenant_id, "code": code})
             return "no template"
-        token = tenant.whatsapp.access_token or self.default_token
+        token = tenant.wa.access_token or self.default_token
         for payload in delivery.payloads:
             try:
-                self.sender.send(tenant.whatsapp.phone_number_id, token, payload)
+                self.sender.send(tenant.wa.phone_number_id, token, payload)
             except SendFailed as exc:
                 log.warning("booking reminder not delivered", extra={"tenant_id": tenant_id, "code": exc.code})
                 return "failed"

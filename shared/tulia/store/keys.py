@@ -90,6 +90,15 @@ def c2b_shortcode_pk(shortcode: str) -> str:
     return f"C2BCODE#{_part(shortcode, 'shortcode')}"
 
 
+def person_pk(subject: str) -> str:
+    """Routing item, not tenant data: the shop a person who signed up made (their Cognito ``sub``), read by
+    the token trigger to put the shop into their token."""
+    return f"PERSON#{_part(subject, 'sub')}"
+
+
+SHOP = "SHOP"
+
+
 def phone_number_route_pk(phone_number_id: str) -> str:
     """Routing item, not tenant data: which tenant owns a WhatsApp phone_number_id."""
     return f"WAPHONE#{_part(phone_number_id, 'phone_number_id')}"

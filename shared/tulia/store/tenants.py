@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -12,6 +13,7 @@ from tulia.errors import InvalidInput, NotFound, StateConflict
 from tulia.store import keys
 from tulia.store.codec import from_item, to_item
 from tulia.store.dynamo import Dynamo, Key
+from tulia.store.staff import StaffMember
 from tulia.store.tables import TENANTS
 
 if TYPE_CHECKING:
@@ -84,22 +86,27 @@ class TenantRepo:
     ) -> None:
         """Write the profile and claim its phone_number_id (refused when another tenant owns it)."""
         self._cache.pop(tenant.tenant_id, None)
-        route_pk = keys.phone_number_route_pk(tenant.whatsapp.phone_number_id)
+        number = tenant.whatsapp.phone_number_id if tenant.whatsapp else None
         item = to_item(tenant, pk=keys.tenant_pk(tenant.tenant_id), sk=keys.PROFILE)
         if self.secrets is not None:  # the secret first: a stored profile never lacks its credentials
             item, credentials = self.secrets.split(item)
             self.secrets.save(tenant.tenant_id, credentials)
-        ops: list[dict[str, Any]] = [
-            {"Put": {"table": TENANTS, "item": item}},
-            {
-                "Put": {
-                    "table": TENANTS,
-                    "item": {"pk": route_pk, "sk": keys.ROUTE, "tenant_id": tenant.tenant_id},
-                    "condition": "attribute_not_exists(pk) OR tenant_id = :t",
-                    "values": {":t": tenant.tenant_id},
+        ops: list[dict[str, Any]] = [{"Put": {"table": TENANTS, "item": item}}]
+        if number is not None:  # the number's messages come to this shop
+            ops.append(
+                {
+                    "Put": {
+                        "table": TENANTS,
+                        "item": {
+                            "pk": keys.phone_number_route_pk(number),
+                            "sk": keys.ROUTE,
+                            "tenant_id": tenant.tenant_id,
+                        },
+                        "condition": "attribute_not_exists(pk) OR tenant_id = :t",
+                        "values": {":t": tenant.tenant_id},
+                    }
                 }
-            },
-        ]
+            )
         code = tenant.c2b_shortcode
         if code is not None:  # who names which Paybill/Till: an owner may not take another shop's
             ops.append(
@@ -124,7 +131,7 @@ class TenantRepo:
                     }
                 }
             )
-        if previous_phone_number_id and previous_phone_number_id != tenant.whatsapp.phone_number_id:
+        if previous_phone_number_id and previous_phone_number_id != number:
             ops.append(
                 {
                     "Delete": {
@@ -140,9 +147,45 @@ class TenantRepo:
             self.db.transact(ops, conflict_message="phone number already used")
         except StateConflict as exc:
             raise InvalidInput(
-                f"WhatsApp phone_number_id {tenant.whatsapp.phone_number_id} already belongs to another tenant.",
+                f"WhatsApp phone_number_id {number} already belongs to another tenant.",
                 field="whatsapp.phone_number_id",
             ) from exc
+
+    def create(self, tenant: Tenant, *, owner: StaffMember, subject: str, at: datetime) -> None:
+        """A shop made by the person who signed up (Cognito ``sub``): its profile, her place on its staff as
+        owner, and the record that puts the shop into her token, in one transaction. Refused, changing nothing,
+        when the shop id is taken or she already made a shop."""
+        if self.exists(tenant.tenant_id):
+            raise StateConflict(f"The shop id '{tenant.tenant_id}' is taken: choose another.", field="tenant_id")
+        if self.shop_of_person(subject) is not None:
+            raise StateConflict("You have already made a shop: sign in again to open it.", field="sub")
+        item = to_item(tenant, pk=keys.tenant_pk(tenant.tenant_id), sk=keys.PROFILE)
+        if self.secrets is not None:
+            item, credentials = self.secrets.split(item)
+            self.secrets.save(tenant.tenant_id, credentials)
+        person = {
+            "pk": keys.person_pk(subject),
+            "sk": keys.SHOP,
+            "tenant_id": tenant.tenant_id,
+            "role": owner.role,
+            "email": owner.email,
+            "created_at": at.isoformat(),
+        }
+        staff = to_item(owner, pk=keys.tenant_pk(tenant.tenant_id), sk=keys.staff_sk(owner.email))
+        self.db.transact(
+            [
+                {"Put": {"table": TENANTS, "item": item, "condition": "attribute_not_exists(pk)"}},
+                {"Put": {"table": TENANTS, "item": person, "condition": "attribute_not_exists(pk)"}},
+                {"Put": {"table": TENANTS, "item": staff}},
+            ],
+            conflict_message="The shop id was taken, or you made a shop, at the same moment: try again.",
+        )
+        self._cache.pop(tenant.tenant_id, None)
+
+    def shop_of_person(self, subject: str) -> tuple[str, str] | None:
+        """The shop a person made at sign-up and her role in it, by her Cognito ``sub`` (None: none)."""
+        item = self.db.get(TENANTS, keys.person_pk(subject), keys.SHOP)
+        return (str(item["tenant_id"]), str(item["role"])) if item else None
 
     def bump_version(self, tenant_id: str, which: str) -> int:
         """Increase ``catalog_version`` or ``kb_version`` so cached search indexes are rebuilt."""

@@ -62,7 +62,8 @@ def contact_of(tenant: Tenant, language: str | None) -> str:
     if tenant.handoff.contact is not None:
         return tenant.text(tenant.handoff.contact, language)
     address = tenant.text(tenant.pickup.address, language)
-    return " / ".join([tenant.whatsapp.display_phone_number, *([address] if address else [])])
+    number = tenant.whatsapp.display_phone_number if tenant.whatsapp else None
+    return " / ".join([*([number] if number else []), *([address] if address else [])])
 
 
 def kb_retrieve(ctx: ToolContext, args: KbRetrieveArgs) -> KbRetrieveOut:

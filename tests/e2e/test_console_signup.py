@@ -1,0 +1,111 @@
+"""Issue 34, part 1, in the browser against `tulia dev`: a new owner creates an account on the console's sign-in
+page, reads the code in the stack's dev mailbox, verifies her email, makes her shop and lands in it; her shop
+is empty of the demo shops' data, and a wrong code is refused in words. At phone size and in Swahili too."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.e2e.conftest import DevStack
+from tests.e2e.stack import wait_for
+from tests.e2e.test_console import LAPTOP, PHONE, Stack, console_of
+
+PASSWORD = "Njeri-Beauty-2026!"
+
+
+@pytest.fixture(scope="module")
+def stack(dev_stack: DevStack) -> Stack:
+    return console_of(dev_stack)
+
+
+def mailed_code(stack: Stack, email: str) -> str:
+    def newest() -> str | None:
+        mails = httpx.get(f"{stack.url}/dev/mailbox", params={"to": email}, timeout=10).json()["mails"]
+        return mails[0]["body"].rsplit(" ", 1)[-1] if mails else None
+
+    code = wait_for(newest, timeout=15)
+    assert code is not None
+    assert re.fullmatch(r"\d{6}", code)
+    return code
+
+
+def sign_up(page: Any, stack: Stack, name: str, email: str) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(stack.console)
+    page.get_by_role("link", name="Create an account").click()
+    page.get_by_label("Your name").fill(name)
+    page.get_by_label("Email").fill(email)
+    page.get_by_role("textbox", name="Password").fill("too-easy")
+    expect(page.get_by_role("button", name="Create account")).to_be_disabled()  # the pool's rules, as she types
+    page.get_by_role("textbox", name="Password").fill(PASSWORD)
+    page.get_by_role("button", name="Create account").click()
+    expect(page.get_by_text(f"We emailed a 6-digit code to {email}")).to_be_visible(timeout=15_000)
+
+
+def test_a_new_owner_signs_up_verifies_and_makes_her_shop(stack: Stack, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    email = "njeri@beauty.example"
+    page = browser.new_context(viewport=LAPTOP).new_page()
+    sign_up(page, stack, "Njeri Wambui", email)
+    code = mailed_code(stack, email)
+    page.get_by_label("Code from the email").fill("000000" if code != "000000" else "111111")
+    page.get_by_role("button", name="Verify and continue").click()
+    expect(page.get_by_role("alert")).to_contain_text("That code is not right")
+    page.get_by_label("Code from the email").fill(code)
+    page.get_by_role("button", name="Verify and continue").click()
+
+    expect(page.get_by_role("heading", name="Your shop")).to_be_visible(timeout=15_000)
+    page.get_by_label("Shop name (as customers know it)").fill("Njeri Beauty Kasarani")
+    expect(page.get_by_label("Shop id")).to_have_value("njeri-beauty-kasarani")  # suggested from the name
+    page.get_by_label("Shop id").fill("demo-shop")
+    expect(page.get_by_text("This id is kept for Tulia")).to_be_visible(timeout=10_000)
+    page.get_by_label("Shop id").fill("njeri-beauty-kasarani")
+    page.get_by_label("What do you sell?").select_option("beauty")
+    page.get_by_label("Sheng").uncheck()
+    page.get_by_label("Answer new customers in").select_option("sw")
+    page.get_by_label("Your assistant's name").fill("Wambui")
+    page.get_by_role("button", name="Create my shop").click()
+
+    # in her shop, with a token that names it: the settings of what she made, none of the demo shops' data
+    expect(page.get_by_test_id("shop-name")).to_have_text("Njeri Beauty Kasarani", timeout=15_000)
+    token = page.evaluate("() => Object.entries(localStorage).find(([k]) => k.endsWith('.idToken'))[1]")
+    me = httpx.get(f"{stack.url}/admin/me", headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
+    assert (me["tenant_id"], me["roles"], me["languages"], me["default_language"]) == (
+        "njeri-beauty-kasarani",
+        ["owner"],
+        ["en", "sw"],
+        "sw",
+    )
+    for path in ("/admin/orders", "/admin/customers", "/admin/catalog/items", "/admin/handoffs?status=open"):
+        listed = httpx.get(f"{stack.url}{path}", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        assert listed.status_code == 200, path
+        assert listed.json()["items"] == [], path
+    docs = httpx.get(f"{stack.url}/admin/kb/documents", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    assert [d["doc_id"] for d in docs.json()["items"]] == ["faq-questions-customers-ask"]
+    # signed out and in again: straight into her shop
+    page.context.clear_cookies()
+    page.evaluate("() => localStorage.clear()")
+    page.goto(stack.console)
+    page.get_by_label("Email").fill(email)
+    page.get_by_role("textbox", name="Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_test_id("shop-name")).to_have_text("Njeri Beauty Kasarani", timeout=15_000)
+
+
+def test_on_a_phone_in_swahili_an_email_already_used_is_said_so(stack: Stack, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    page = browser.new_context(viewport=PHONE, locale="sw-KE").new_page()
+    page.goto(stack.console + "join")
+    expect(page.get_by_role("heading", name="Fungua akaunti")).to_be_visible(timeout=15_000)
+    page.get_by_label("Jina lako").fill("Mmiliki")
+    page.get_by_label("Barua pepe").fill("owner@demo-shop.local")
+    page.get_by_role("textbox", name="Nenosiri").fill(PASSWORD)
+    page.get_by_role("button", name="Fungua akaunti").click()
+    expect(page.get_by_role("alert")).to_contain_text("Akaunti ya barua pepe hii ipo tayari")
