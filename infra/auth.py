@@ -1,5 +1,8 @@
 """Cognito: the shop staff who use the admin API, and the JWT authorizer in front of ``/admin``.
 
+Owners may sign up themselves (email verified); their token names no shop until they make one through the admin
+API, whose record the pool's pre token generation trigger (functions/token_trigger) puts into their next token.
+
 Staff sign in with their email. Each user carries ``custom:tenant_id``, set by an administrator
 when the user is created: it is immutable and not writable by the app client, so nobody can move
 themselves to another shop. Groups ``owner`` and ``agent`` carry the roles. ID tokens carry both
@@ -28,7 +31,10 @@ class StaffAuth(Construct):
             self,
             "Users",
             user_pool_name=config.name("staff"),
-            self_sign_up_enabled=False,  # staff are invited by the shop owner or the deployer
+            # owners sign up in the console (email verified by a code) and make their shop; staff are invited. A
+            # person's shop reaches her token only through the pre token generation trigger (add_token_trigger)
+            self_sign_up_enabled=True,
+            user_verification=cognito.UserVerificationConfig(email_style=cognito.VerificationEmailStyle.CODE),
             sign_in_aliases=cognito.SignInAliases(email=True),
             auto_verify=cognito.AutoVerifiedAttrs(email=True),
             standard_attributes=cognito.StandardAttributes(email=cognito.StandardAttribute(required=True)),

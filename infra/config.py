@@ -35,6 +35,8 @@ class StageConfig:
     payments: FunctionSize
     admin: FunctionSize
     kb_ingest: FunctionSize
+    # the staff pool's pre token generation trigger: one read per sign-in, on every sign-in's path
+    token_trigger: FunctionSize = FunctionSize(256, 5)
     agent_batch_size: int = 10
     dlq_max_receive_count: int = 5
     api_rate_limit: int = 50  # requests per second, steady

@@ -57,7 +57,7 @@ def accept_findings(stack: TuliaStack) -> None:
             ),
         ],
     )
-    functions = [stack.webhook, stack.agent, stack.payments, stack.admin, stack.kb_ingest]
+    functions = [stack.webhook, stack.agent, stack.payments, stack.admin, stack.kb_ingest, stack.token_trigger]
     for fn in functions:
         NagSuppressions.add_resource_suppressions(
             fn,

@@ -9,6 +9,7 @@ from aws_cdk import Annotations, CfnOutput, Duration, RemovalPolicy, Stack, Tags
 from aws_cdk import aws_apigatewayv2 as apigw
 from aws_cdk import aws_apigatewayv2_integrations as integrations
 from aws_cdk import aws_certificatemanager as acm
+from aws_cdk import aws_cognito as cognito
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda_event_sources as sources
 from aws_cdk import aws_logs as logs
@@ -183,6 +184,21 @@ class TuliaStack(Stack):
             {**embeddings, "TULIA_KB_BUCKET": self.buckets.kb.bucket_name},
         )
         self.buckets.kb.add_event_notification(s3.EventType.OBJECT_CREATED, s3n.LambdaDestination(self.kb_ingest))
+        self.token_trigger = make(
+            FunctionSpec(
+                "token_trigger", config.token_trigger, ("base",), "Staff pool: the shop a person made, into her token"
+            ),
+            {},
+        )
+        self.auth.pool.add_trigger(cognito.UserPoolOperation.PRE_TOKEN_GENERATION, self.token_trigger)
+        # it reads one kind of item only: the shop a person made (PERSON#<sub>), never a shop's own data
+        self.token_trigger.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["dynamodb:GetItem"],
+                resources=[self.tables["tenants"].table_arn],
+                conditions={"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["PERSON#*"]}},
+            )
+        )
         self.agent.add_event_source(
             sources.SqsEventSource(
                 inbound,

@@ -119,15 +119,40 @@ def test_staff_sign_in_with_email_and_cannot_change_their_tenant(dev: Any) -> No
     (pool,) = dev.find_resources("AWS::Cognito::UserPool").values()
     props = pool["Properties"]
     assert props["UsernameAttributes"] == ["email"]
-    assert props["AdminCreateUserConfig"]["AllowAdminCreateUserOnly"] is True
+    assert props["AdminCreateUserConfig"]["AllowAdminCreateUserOnly"] is False  # owners sign up (issue 34)
+    assert props["AutoVerifiedAttributes"] == ["email"]
+    assert props["VerificationMessageTemplate"]["DefaultEmailOption"] == "CONFIRM_WITH_CODE"
+    assert props["Policies"]["PasswordPolicy"]["MinimumLength"] == 12  # the console checks the same rules
     (tenant,) = [a for a in props["Schema"] if a["Name"] == "tenant_id"]
     assert tenant["Mutable"] is False
     (client,) = dev.find_resources("AWS::Cognito::UserPoolClient").values()
     assert "custom:tenant_id" in client["Properties"]["ReadAttributes"]
     assert "custom:tenant_id" not in client["Properties"]["WriteAttributes"]
+    assert "email" not in client["Properties"]["WriteAttributes"]  # the staff list's key: nobody renames herself
     assert client["Properties"]["GenerateSecret"] is False
     groups = {g["Properties"]["GroupName"] for g in dev.find_resources("AWS::Cognito::UserPoolGroup").values()}
     assert groups == {"owner", "agent"}
+
+
+def test_a_persons_shop_reaches_her_token_only_through_the_trigger_which_reads_only_that_record(dev: Any) -> None:
+    (pool,) = dev.find_resources("AWS::Cognito::UserPool").values()
+    trigger = pool["Properties"]["LambdaConfig"]["PreTokenGeneration"]
+    functions = dev.find_resources("AWS::Lambda::Function")
+    (name,) = [n for n, f in functions.items() if f["Properties"].get("FunctionName") == "tulia-dev-token_trigger"]
+    assert trigger == {"Fn::GetAtt": [name, "Arn"]}
+    assert functions[name]["Properties"]["Handler"] == "handler.handler"
+    statements = _role_statements(dev, "tulia-dev-token_trigger")
+    reads = [s for s in statements if "dynamodb" in str(s["Action"])]
+    assert len(reads) == 1
+    assert reads[0]["Action"] == "dynamodb:GetItem"
+    assert reads[0]["Condition"] == {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["PERSON#*"]}}
+    assert "secretsmanager" not in str(statements)
+    permissions = dev.find_resources("AWS::Lambda::Permission")
+    assert any(
+        p["Properties"]["Principal"] == "cognito-idp.amazonaws.com"
+        and p["Properties"]["FunctionName"] == {"Fn::GetAtt": [name, "Arn"]}
+        for p in permissions.values()
+    )
 
 
 def test_the_kb_collection_is_encrypted_and_readable_only_by_the_three_roles(dev: Any) -> None:

@@ -40,7 +40,8 @@ export function JoinScreen() {
     try {
       const calls = await import("../signInCalls");
       if (step === "details") {
-        await calls.signUp({ username, password, options: { userAttributes: { email: username, name: name.trim() } } });
+        // the email is the username: Cognito sets the attribute from it (the app client may not write it)
+        await calls.signUp({ username, password, options: { userAttributes: { name: name.trim() } } });
         setStep("code");
         setNote(t("join.codeSent", { email: username }));
       } else {
