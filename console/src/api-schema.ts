@@ -1264,6 +1264,57 @@ export interface paths {
         patch: operations["patch_tenant_admin_tenant_patch"];
         trace?: never;
     };
+    "/admin/whatsapp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shop's WhatsApp number, if connected */
+        get: operations["number_admin_whatsapp_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/whatsapp/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Connect the number chosen in Meta's signup popup */
+        post: operations["connect_admin_whatsapp_connect_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/whatsapp/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the console opens to connect a WhatsApp number */
+        get: operations["signup_config_admin_whatsapp_signup_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1987,6 +2038,24 @@ export interface components {
              */
             marketing_requires_opt_in: boolean;
         };
+        /** ConnectBody */
+        ConnectBody: {
+            /**
+             * Code
+             * @description The code the signup popup gave the browser
+             */
+            code: string;
+            /**
+             * Phone Number Id
+             * @description The number chosen in the popup
+             */
+            phone_number_id: string;
+            /**
+             * Waba Id
+             * @description The WhatsApp Business Account chosen in the popup
+             */
+            waba_id: string;
+        };
         /** Consent */
         Consent: {
             /** Language Preference */
@@ -2557,6 +2626,8 @@ export interface components {
             roles: string[];
             /** Shop Name */
             shop_name: string;
+            /** Status */
+            status: string;
             /** Takes Bookings */
             takes_bookings: boolean;
             /** Tenant Id */
@@ -3699,6 +3770,25 @@ export interface components {
             /** Trade */
             trade: string;
         };
+        /** SignupConfig */
+        SignupConfig: {
+            /** App Id */
+            app_id: string;
+            /** Config Id */
+            config_id: string;
+            /** Dialog Url */
+            dialog_url: string | null;
+            /**
+             * Graph Version
+             * @default v21.0
+             */
+            graph_version: string;
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "facebook" | "simulator";
+        };
         /** Source */
         Source: {
             /** Coverage */
@@ -4183,6 +4273,28 @@ export interface components {
             display_phone_number: string;
             /** Phone Number Id */
             phone_number_id: string;
+            /** Registration Pin */
+            registration_pin?: string | null;
+        };
+        /** WhatsAppNumber */
+        WhatsAppNumber: {
+            /** Business Account Id */
+            business_account_id: string | null;
+            /** Connected */
+            connected: boolean;
+            /** Display Phone Number */
+            display_phone_number: string | null;
+            /** Phone Number Id */
+            phone_number_id: string | null;
+            /**
+             * Templates Approved
+             * @default 0
+             */
+            templates_approved: number;
+            /** Templates Submitted */
+            templates_submitted: string[];
+            /** Verified Name */
+            verified_name: string | null;
         };
         /**
          * WorkingTime
@@ -6969,6 +7081,97 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    number_admin_whatsapp_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WhatsAppNumber"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    connect_admin_whatsapp_connect_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WhatsAppNumber"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    signup_config_admin_whatsapp_signup_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignupConfig"];
                 };
             };
             /** @description Validation Error */

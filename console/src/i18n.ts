@@ -33,6 +33,7 @@ void i18next.use(initReactI18next).init({
   resources: { en: { translation: en } },
   lng: "en",
   fallbackLng: "en",
+  fallbackNS: "translation", // a screen with words of its own (the "start" namespace) finds the console's too
   interpolation: { escapeValue: false },
 });
 

@@ -12,8 +12,8 @@ const AnalyticsScreen = lazy(() => import("./screens/Analytics").then((m) => ({ 
 const ConversationsScreen = lazy(() =>
   import("./screens/Conversations").then((m) => ({ default: m.ConversationsScreen })),
 );
-const JoinScreen = lazy(() => import("./screens/Join").then((m) => ({ default: m.JoinScreen })));
-const NewShopScreen = lazy(() => import("./screens/Join").then((m) => ({ default: m.NewShopScreen })));
+const JoinScreen = lazy(() => import("./screens/Start").then((m) => ({ default: m.JoinScreen })));
+const NewShopScreen = lazy(() => import("./screens/Start").then((m) => ({ default: m.NewShopScreen })));
 const SignInScreen = lazy(() => import("./screens/SignIn").then((m) => ({ default: m.SignInScreen })));
 const OrdersScreen = lazy(() => import("./screens/Orders").then((m) => ({ default: m.OrdersScreen })));
 const OrderScreen = lazy(() => import("./screens/Orders").then((m) => ({ default: m.OrderScreen })));
@@ -24,6 +24,7 @@ const CatalogScreen = lazy(() => import("./screens/Catalog").then((m) => ({ defa
 const KnowledgeScreen = lazy(() => import("./screens/Knowledge").then((m) => ({ default: m.KnowledgeScreen })));
 const MoneyScreen = lazy(() => import("./screens/Money").then((m) => ({ default: m.MoneyScreen })));
 const OffersScreen = lazy(() => import("./screens/Offers").then((m) => ({ default: m.OffersScreen })));
+const SetupScreen = lazy(() => import("./screens/Start").then((m) => ({ default: m.SetupScreen })));
 const SettingsScreen = lazy(() => import("./screens/Settings").then((m) => ({ default: m.SettingsScreen })));
 
 function Later({ children }: { children: ReactNode }) {
@@ -54,6 +55,7 @@ export function AppRoutes() {
           <Route path="knowledge" element={<Later><KnowledgeScreen /></Later>} />
           <Route path="analytics" element={<Later><AnalyticsScreen /></Later>} />
           <Route path="settings" element={<Later><SettingsScreen /></Later>} />
+          <Route path="setup" element={<Later><SetupScreen /></Later>} />
           <Route path="alerts" element={<Later><AlertsScreen /></Later>} />
           <Route path="*" element={<Navigate to="/inbox" replace />} />
         </Route>

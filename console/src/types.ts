@@ -128,3 +128,6 @@ export type ShopIdCheck = Schemas["ShopIdCheck"];
 export type NewShop = Schemas["NewShop"];
 export type MyShop = Schemas["MyShop"];
 export type ShopMade = Schemas["ShopMade"];
+export type SignupConfig = Schemas["SignupConfig"];
+export type WhatsAppNumber = Schemas["WhatsAppNumber"];
+export type WhatsAppConnect = Schemas["ConnectBody"];

@@ -62,6 +62,10 @@ class Settings(BaseSettings):
     whatsapp_access_token: SecretStr = SecretStr("local-access-token")
     meta_app_secret: SecretStr = SecretStr("local-app-secret")
     meta_verify_token: SecretStr = SecretStr("local-verify-token")
+    # Meta's Embedded Signup (shops connect their number in the console): the app's id and the signup
+    # configuration's id (Meta's app dashboard). Unset with the Graph simulator: its stand-in popup is used
+    meta_app_id: str | None = Field(default=None, pattern=r"^[0-9A-Za-z_-]{1,64}$")
+    meta_embedded_signup_config_id: str | None = Field(default=None, pattern=r"^[0-9A-Za-z_-]{1,64}$")
 
     # Staff alerts: the console's address (CDK sets its CloudFront URL; unset: <public_base_url>/console/), the
     # Web Push VAPID key (32 bytes, base64url; in AWS from the secret <prefix>webpush; unset: no push, the local

@@ -49,6 +49,7 @@ LOCAL_DEFAULTS = {"meta_app_secret": "local-app-secret", "meta_verify_token": "l
 # key in the tenant's secret -> where it lives in the tenant profile
 TENANT_SECRET_FIELDS: dict[str, tuple[str, ...]] = {
     "whatsapp_access_token": ("whatsapp", "access_token"),
+    "whatsapp_registration_pin": ("whatsapp", "registration_pin"),
     "mpesa_passkey": ("payments", "mpesa_stk", "passkey"),
     "mpesa_consumer_key": ("payments", "mpesa_stk", "consumer_key"),
     "mpesa_consumer_secret": ("payments", "mpesa_stk", "consumer_secret"),

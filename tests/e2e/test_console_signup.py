@@ -72,8 +72,17 @@ def test_a_new_owner_signs_up_verifies_and_makes_her_shop(stack: Stack, browser:
     page.get_by_label("Your assistant's name").fill("Wambui")
     page.get_by_role("button", name="Create my shop").click()
 
-    # in her shop, with a token that names it: the settings of what she made, none of the demo shops' data
+    # in her shop, with a token that names it, on the steps that get it ready
     expect(page.get_by_test_id("shop-name")).to_have_text("Njeri Beauty Kasarani", timeout=15_000)
+    expect(page.get_by_role("heading", name="Get your shop ready")).to_be_visible()
+    # part 2: WhatsApp connected in the browser, through the stand-in of Meta's signup popup
+    with page.expect_popup() as opened:
+        page.get_by_role("button", name="Connect WhatsApp").click()
+    popup = opened.value
+    popup.get_by_label("Business name").fill("Njeri Beauty")
+    popup.get_by_label("WhatsApp number").fill("+254 712 345 999")
+    popup.get_by_role("button", name="Connect").click()
+    expect(page.get_by_test_id("whatsapp-number")).to_have_text("Connected: +254 712 345 999", timeout=15_000)
     token = page.evaluate("() => Object.entries(localStorage).find(([k]) => k.endsWith('.idToken'))[1]")
     me = httpx.get(f"{stack.url}/admin/me", headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
     assert (me["tenant_id"], me["roles"], me["languages"], me["default_language"]) == (
@@ -88,6 +97,12 @@ def test_a_new_owner_signs_up_verifies_and_makes_her_shop(stack: Stack, browser:
         assert listed.json()["items"] == [], path
     docs = httpx.get(f"{stack.url}/admin/kb/documents", headers={"Authorization": f"Bearer {token}"}, timeout=10)
     assert [d["doc_id"] for d in docs.json()["items"]] == ["faq-questions-customers-ask"]
+    number = httpx.get(f"{stack.url}/admin/whatsapp", headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
+    assert number["connected"] is True
+    assert number["display_phone_number"] == "+254 712 345 999"
+    templates = httpx.get(f"{stack.url}/admin/templates", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    names = {(t["name"], t["language"]) for t in templates.json()["items"]}
+    assert {("order_update", "sw"), ("order_update", "en"), ("staff_alert", "sw")} <= names  # submitted for her
     # signed out and in again: straight into her shop
     page.context.clear_cookies()
     page.evaluate("() => localStorage.clear()")

@@ -23,10 +23,11 @@ export type Screen =
   | "knowledge"
   | "analytics"
   | "settings"
+  | "setup"
   | "alerts";
 
 /** What each role may open, as the admin API enforces it (agents: the inbox, orders and bookings). */
-const OWNER_ONLY: ReadonlySet<Screen> = new Set(["money", "catalog", "offers", "messages", "knowledge", "analytics", "settings"]);
+const OWNER_ONLY: ReadonlySet<Screen> = new Set(["money", "catalog", "offers", "messages", "knowledge", "analytics", "settings", "setup"]);
 
 export function mayOpen(roles: readonly Role[], screen: Screen): boolean {
   if (roles.includes("owner")) return true;

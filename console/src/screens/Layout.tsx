@@ -14,6 +14,7 @@ import { mayOpen, type Screen } from "../logic/roles";
 import type { Me } from "../types";
 
 const SCREENS: Screen[] = [
+  "setup",
   "inbox",
   "conversations",
   "orders",
@@ -68,7 +69,12 @@ export function Layout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs">
-        {SCREENS.filter((s) => mayOpen(session.roles, s) && (s !== "bookings" || me.data?.takes_bookings !== false)).map((s) => (
+        {SCREENS.filter(
+          (s) =>
+            mayOpen(session.roles, s) &&
+            (s !== "bookings" || me.data?.takes_bookings !== false) &&
+            (s !== "setup" || me.data?.status === "setup"),
+        ).map((s) => (
           <NavLink
             key={s}
             label={t(`nav.${s}`)}

@@ -114,7 +114,7 @@ export function SignInScreen() {
             </Button>
             {step === "password" && (
               <Text size="sm">
-                {t("signIn.newShop")} <Anchor component={Link} to="/join">{t("join.title")}</Anchor>
+                {t("signIn.newShop")} <Anchor component={Link} to="/join">{t("signIn.create")}</Anchor>
               </Text>
             )}
           </Stack>

@@ -157,6 +157,7 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
         signup,
         templates,
         tenant,
+        whatsapp_connect,
     )
     from tulia.admin import (
         staff as staff_routes,
@@ -181,6 +182,7 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
         broadcasts,
         alerts,
         signup,
+        whatsapp_connect,
     ):
         app.include_router(module.router)
 

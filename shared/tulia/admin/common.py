@@ -41,6 +41,8 @@ class AdminDeps:
     kes_per_usd: float = 129.0  # model cost shown in shillings (TULIA_KES_PER_USD)
     push_key: str | None = None  # the Web Push application server key (public); None: no alerts on devices
     push_hosts: tuple[str, ...] = ()  # the push services a device's subscription may name (TULIA_WEBPUSH_HOSTS)
+    onboarding: Any = None  # tulia.channel.onboarding.MetaOnboarding: Embedded Signup's code exchange and setup
+    signup_dialog: Any = None  # tulia.admin.whatsapp_connect.SignupDialog: what the console opens for it
 
 
 # the route functions' dependencies: the API's parts and the caller, from the request being resolved (the resolver puts

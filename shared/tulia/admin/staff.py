@@ -36,6 +36,7 @@ class Me(View):
     languages: list[str]
     default_language: str
     takes_bookings: bool  # the shop sells services with a time (or has an appointment book): the Bookings screen
+    status: str  # setup (made in the console, not answering yet), live, paused, suspended
 
 
 PersonName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
@@ -172,6 +173,7 @@ def me(who: Staff, deps: Deps) -> Me:
         roles=sorted(who.roles),
         languages=list(tenant.languages.allowed),
         default_language=tenant.languages.default,
+        status=tenant.status,
         takes_bookings=tenant.bookings is not None
         or bool(deps.services.catalog_indexes.get(tenant.tenant_id, tenant.catalog_version).service_terms),
     )

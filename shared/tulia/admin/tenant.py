@@ -13,6 +13,7 @@ from tulia.payments.setup import register_c2b_urls
 SERVER_OWNED = ("tenant_id", "currency", "catalog_version", "kb_version", "c2b_urls_for", "status", "trade")
 SECRET_FIELDS = (
     ("whatsapp", "access_token"),
+    ("whatsapp", "registration_pin"),
     ("payments", "mpesa_stk", "passkey"),
     ("payments", "mpesa_stk", "consumer_key"),
     ("payments", "mpesa_stk", "consumer_secret"),

@@ -27,6 +27,8 @@ class WhatsAppConfig(Model):
     phone_number_id: str = Field(min_length=1, max_length=64, pattern=r"^[0-9A-Za-z_-]+$")
     display_phone_number: str = Field(min_length=5, max_length=20)
     access_token: str | None = Field(default=None, repr=False)  # else TULIA_WHATSAPP_ACCESS_TOKEN
+    # the number's two-step verification PIN, chosen when it was registered in the console (a secret)
+    registration_pin: str | None = Field(default=None, repr=False, pattern=r"^\d{6}$")
     # the WhatsApp Business Account id: where the shop's message templates live (synchronised from it)
     business_account_id: str | None = Field(default=None, max_length=64, pattern=r"^[0-9A-Za-z_-]+$")
 

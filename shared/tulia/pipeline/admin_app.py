@@ -20,6 +20,31 @@ from tulia.pipeline.apigw import MAX_NESTING, too_deep
 _LOCK = threading.Lock()  # a resolver serves one request at a time (the local stack has threads)
 
 
+def embedded_signup(settings: Any, http: Any, api_base: str | None) -> tuple[Any, Any]:
+    """Meta's Embedded Signup when the app is configured (TULIA_META_APP_ID and the configuration id), else, with
+    the Graph simulator (no TULIA_WHATSAPP_API_BASE), its stand-in popup; neither: shops cannot connect a number
+    in the console (the deployer puts it in their pack)."""
+    import httpx
+
+    from tulia.admin.whatsapp_connect import SignupDialog
+    from tulia.channel.onboarding import MetaOnboarding
+
+    secret = settings.meta_app_secret.get_secret_value()
+    client = http or httpx.Client(timeout=settings.http_timeout_seconds)
+    if settings.meta_app_id and settings.meta_embedded_signup_config_id and api_base:
+        dialog = SignupDialog(
+            mode="facebook", app_id=settings.meta_app_id, config_id=settings.meta_embedded_signup_config_id
+        )
+        return MetaOnboarding(client, api_base, settings.meta_app_id, secret), dialog
+    if api_base and not settings.whatsapp_api_base:  # the local stack's Graph simulator
+        root = api_base.rstrip("/")
+        dialog = SignupDialog(
+            mode="simulator", app_id="local-app", config_id="local", dialog_url=f"{root}/dialog/embedded-signup"
+        )
+        return MetaOnboarding(client, api_base, "local-app", secret), dialog
+    return None, None
+
+
 def build_deps(settings: Any, services: Any, *, http: Any = None, whatsapp_api_base: str | None = None) -> AdminDeps:
     """Everything the routes use, from settings: uploads need ``kb_bucket``; replies from the inbox
     need the Graph API root."""
@@ -81,8 +106,11 @@ def build_deps(settings: Any, services: Any, *, http: Any = None, whatsapp_api_b
         push_key: str | None = VapidKey(vapid.get_secret_value(), settings.webpush_subject).public_key
     else:
         push_key = None
+    onboarding, dialog = embedded_signup(settings, http, api_base)
     return AdminDeps(
         services=services,
+        onboarding=onboarding,
+        signup_dialog=dialog,
         audit=AuditRepo(services.db),
         uploads=uploads,
         whatsapp=whatsapp,

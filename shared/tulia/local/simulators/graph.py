@@ -21,86 +21,31 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from tulia.channel.needed_templates import NEEDED_TEMPLATES, template
 from tulia.local.simulators.base import Recorded, Reply, Route, SimulatorServer
 
 _PATH = re.compile(r"^/(?:v\d+\.\d+/)?([0-9A-Za-z_-]+)/messages$")
 _TEMPLATES_PATH = re.compile(r"^/(?:v\d+\.\d+/)?([0-9A-Za-z_-]+)/message_templates$")
+_OAUTH_PATH = re.compile(r"^/(?:v\d+\.\d+/)?oauth/access_token$")
+_SUBSCRIBE_PATH = re.compile(r"^/(?:v\d+\.\d+/)?([0-9A-Za-z_-]+)/subscribed_apps$")
+_REGISTER_PATH = re.compile(r"^/(?:v\d+\.\d+/)?([0-9A-Za-z_-]+)/register$")
+_NODE_PATH = re.compile(r"^/(?:v\d+\.\d+/)?([0-9]+)$")
+SIGNUP_DIALOG = "/dialog/embedded-signup"  # the stand-in of Meta's Embedded Signup popup (not a Graph path)
 _PLACEHOLDER = re.compile(r"\{\{\s*(\d{1,2})\s*\}\}")
 WINDOW_SECONDS = 24 * 3600
 
 
-def _example(
-    name: str, language: str, category: str, body: str, *, quick_replies: tuple[str, ...] = ()
-) -> dict[str, Any]:
-    components: list[dict[str, Any]] = [{"type": "BODY", "text": body}]
-    if quick_replies:  # tapped, Meta sends a "button" message whose text and payload are the button's text
-        components.append({"type": "BUTTONS", "buttons": [{"type": "QUICK_REPLY", "text": q} for q in quick_replies]})
-    return {
-        "name": name,
-        "language": language,
-        "category": category,
-        "status": "APPROVED",
-        "components": components,
-    }
-
-
-# Approved examples every simulated WhatsApp Business Account has (the names Tulia uses by default).
+# Approved examples every simulated WhatsApp Business Account has: the templates Tulia needs, and an offer to
+# broadcast. (An account made through the Embedded Signup stand-in starts with none: Tulia submits what it needs.)
 EXAMPLE_TEMPLATES: tuple[dict[str, Any], ...] = (
-    _example(
-        "order_update", "en", "UTILITY", "Hello {{1}}, your order {{2}} {{3}}. Reply here if you have a question."
-    ),
-    _example("order_update", "sw", "UTILITY", "Habari {{1}}, oda yako {{2}} {{3}}. Jibu hapa kama una swali."),
-    _example(
-        "payment_receipt",
-        "en",
-        "UTILITY",
-        "Hello {{1}}, we received KES {{2}} for order {{3}}. Thank you! Receipt: {{4}}.",
-    ),
-    _example(
-        "payment_receipt",
-        "sw",
-        "UTILITY",
-        "Habari {{1}}, tumepokea KES {{2}} kwa oda {{3}}. Asante! Risiti: {{4}}.",
-    ),
-    _example("staff_reply", "en", "UTILITY", "Hello {{1}}, {{2}} has replied to your request: {{3}}"),
-    _example("staff_reply", "sw", "UTILITY", "Habari {{1}}, {{2}} amejibu ombi lako: {{3}}"),
-    _example("staff_alert", "en", "UTILITY", "Tulia: {{1}} Open: {{2}}"),
-    _example("staff_alert", "sw", "UTILITY", "Tulia: {{1}} Fungua: {{2}}"),
-    _example(
-        "unpaid_reminder",
-        "en",
-        "MARKETING",
-        "Hello {{1}}, your order {{2}} of KES {{3}} is waiting for payment. Reply PAY to pay now, or STOP to "
-        "stop these messages.",
-    ),
-    _example(
-        "unpaid_reminder",
-        "sw",
-        "MARKETING",
-        "Habari {{1}}, oda yako {{2}} ya KES {{3}} inasubiri malipo. Jibu LIPA kulipa sasa, au STOP kusimamisha "
-        "ujumbe huu.",
-    ),
-    _example(
-        "booking_reminder",
-        "en",
-        "UTILITY",
-        "Hello {{1}}, a reminder of your appointment: {{2}}, {{3}} with {{4}}. Tap a button if you need to change it.",
-        quick_replies=("I'll be there", "Change time", "Cancel booking"),
-    ),
-    _example(
-        "booking_reminder",
-        "sw",
-        "UTILITY",
-        "Habari {{1}}, kumbukumbu ya miadi yako: {{2}}, {{3}} na {{4}}. Bonyeza kitufe kama unahitaji kuibadilisha.",
-        quick_replies=("Nitafika", "Badilisha saa", "Ghairi booking"),
-    ),
-    _example(
+    *NEEDED_TEMPLATES,
+    template(
         "weekly_offer",
         "en",
         "MARKETING",
         "Hello {{1}}! This week at {{2}}: {{3}}. Reply to order, or STOP to stop offers.",
     ),
-    _example(
+    template(
         "weekly_offer",
         "sw",
         "MARKETING",
@@ -162,11 +107,31 @@ class GraphSimulator(SimulatorServer):
         self.undeliverable: set[str] = set()
         self.last_inbound: dict[tuple[str, str], float] = {}  # (phone_number_id, wa_id or BSUID) -> when
         self.templates: dict[str, list[dict[str, Any]]] = {}  # per WhatsApp Business Account
+        # Embedded Signup: codes not yet exchanged (-> account), business tokens (-> account), numbers made there
+        self.codes: dict[str, str] = {}
+        self.business_tokens: dict[str, str] = {}
+        self.numbers: dict[str, dict[str, Any]] = {}
+        self.subscribed: set[str] = set()
         self._ids = itertools.count(1)
         self._sent_lock = threading.Lock()
         self.clock = time.time
 
     def route_for(self, rec: Recorded) -> Route | None:
+        if rec.path == SIGNUP_DIALOG and rec.method == "GET":
+            return lambda r: Reply(200, SIGNUP_PAGE, content_type="text/html; charset=utf-8")
+        if rec.path == SIGNUP_DIALOG + "/finish" and rec.method == "POST":
+            return self._signup_finished
+        if _OAUTH_PATH.match(rec.path) and rec.method == "GET":
+            return self._exchange_code
+        subscribe = _SUBSCRIBE_PATH.match(rec.path)
+        if subscribe is not None and rec.method == "POST":
+            return lambda r: self._subscribe(r, subscribe.group(1))
+        register = _REGISTER_PATH.match(rec.path)
+        if register is not None and rec.method == "POST":
+            return lambda r: self._register(r, register.group(1))
+        node = _NODE_PATH.match(rec.path)
+        if node is not None and rec.method == "GET" and node.group(1) in self.numbers:
+            return lambda r: self._number(r, node.group(1))
         account = _TEMPLATES_PATH.match(rec.path)
         if account is not None and rec.method in ("GET", "POST", "DELETE"):
             waba_id = account.group(1)
@@ -175,6 +140,75 @@ class GraphSimulator(SimulatorServer):
         if rec.method != "POST" or match is None:
             return None
         return lambda r: self._messages(r, match.group(1))
+
+    # Embedded Signup (the popup, then the calls the server makes with the code) ---------------------------------
+    def _signup_finished(self, rec: Recorded) -> Reply:
+        """The stand-in popup's "Connect": a new WhatsApp Business Account and number, and a code for them."""
+        body = rec.body if isinstance(rec.body, dict) else {}
+        display = re.sub(r"[^0-9+ ]", "", str(body.get("display_phone_number") or ""))[:20].strip()
+        name = str(body.get("business_name") or "").strip()[:80]
+        if len(re.sub(r"\D", "", display)) < 9 or not name:
+            return _graph_error(100, "A business name and a phone number are needed")
+        with self._sent_lock:
+            n = next(self._ids)
+            waba_id, phone_number_id, code = f"90{n:013d}", f"10{n:013d}", f"sim-code-{n}-{time.time_ns() % 10**9}"
+            self.templates[waba_id] = []  # a new account: none of Tulia's templates yet
+            self.numbers[phone_number_id] = {
+                "display_phone_number": display,
+                "verified_name": name,
+                "waba_id": waba_id,
+                "registered": False,
+            }
+            self.codes[code] = waba_id
+        return Reply(200, {"code": code, "waba_id": waba_id, "phone_number_id": phone_number_id})
+
+    def _exchange_code(self, rec: Recorded) -> Reply:
+        code = rec.query.get("code", "")
+        if not (rec.query.get("client_id") and rec.query.get("client_secret")):
+            return _graph_error(101, "Missing client_id or client_secret")
+        with self._sent_lock:
+            waba_id = self.codes.pop(code, None)  # a code is used once
+            if waba_id is None:
+                return _graph_error(100, "Invalid verification code format.", 400)
+            token = f"EAAsim{next(self._ids)}{waba_id[-6:]}"
+            self.business_tokens[token] = waba_id
+        return Reply(200, {"access_token": token, "token_type": "bearer"})
+
+    def _business_of(self, rec: Recorded) -> str | None:
+        token = rec.headers.get("authorization", "").removeprefix("Bearer ").strip()
+        return self.business_tokens.get(token)
+
+    def _subscribe(self, rec: Recorded, waba_id: str) -> Reply:
+        if self._business_of(rec) != waba_id:
+            return _graph_error(200, "Permissions error", 403)
+        self.subscribed.add(waba_id)
+        return Reply(200, {"success": True})
+
+    def _register(self, rec: Recorded, phone_number_id: str) -> Reply:
+        number = self.numbers.get(phone_number_id)
+        if number is None or self._business_of(rec) != number["waba_id"]:
+            return _graph_error(200, "Permissions error", 403)
+        body = rec.body if isinstance(rec.body, dict) else {}
+        if body.get("messaging_product") != "whatsapp" or not re.fullmatch(r"\d{6}", str(body.get("pin") or "")):
+            return _graph_error(100, "Invalid parameter: messaging_product and a 6-digit pin")
+        number["registered"], number["pin"] = True, str(body["pin"])
+        return Reply(200, {"success": True})
+
+    def _number(self, rec: Recorded, phone_number_id: str) -> Reply:
+        number = self.numbers[phone_number_id]
+        if self._business_of(rec) != number["waba_id"]:
+            return _graph_error(200, "Permissions error", 403)
+        return Reply(
+            200,
+            {
+                "id": phone_number_id,
+                "display_phone_number": number["display_phone_number"],
+                "verified_name": number["verified_name"],
+                "code_verification_status": "VERIFIED",
+                "quality_rating": "GREEN",
+                "platform_type": "CLOUD_API" if number["registered"] else "NOT_APPLICABLE",
+            },
+        )
 
     def note_inbound(self, phone_number_id: str, sender: str, at: float | None = None) -> None:
         """A customer wrote to this business number (the local stack calls this for every webhook)."""
@@ -212,16 +246,20 @@ class GraphSimulator(SimulatorServer):
                 return _graph_error(100, "Invalid parameter: name, language, category and a BODY component")
             if any(t["name"] == name and t["language"] == language for t in account):
                 return _graph_error(2388024, "Content in this language already exists")
-            template = {
+            submitted = {
                 "id": f"{waba_id}-{next(self._ids)}",
                 "name": name,
                 "language": language,
                 "category": category,
                 "status": "PENDING",
-                "components": [{"type": "BODY", "text": texts[0]}],
+                "components": [
+                    {k: v for k, v in c.items() if k != "example"}
+                    for c in body.get("components") or []
+                    if isinstance(c, dict) and str(c.get("type")).upper() in ("BODY", "BUTTONS")
+                ],
             }
-            account.append(template)
-        return Reply(200, {"id": template["id"], "status": "PENDING", "category": category})
+            account.append(submitted)
+        return Reply(200, {"id": submitted["id"], "status": "PENDING", "category": category})
 
     def _template_of(self, payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The template part of a message, and the template it names (any account's, or an example)."""
@@ -313,3 +351,40 @@ class GraphSimulator(SimulatorServer):
                 "messages": [{"id": message_id}],
             },
         )
+
+
+# The stand-in of Meta's Embedded Signup popup: the owner names her business and number (Meta would have her log in
+# to Facebook, pick or make the business and verify the number by SMS), then the page tells the console what the
+# Facebook SDK tells it in AWS: the session's ids by a WA_EMBEDDED_SIGNUP message, the code as FB.login's answer.
+SIGNUP_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>WhatsApp Business (simulated)</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font-family:sans-serif;max-width:26rem;margin:1.5rem auto;padding:0 1rem}label{display:block;margin:.8rem 0}
+input{width:100%;padding:.4rem;box-sizing:border-box}button{margin:.6rem .4rem 0 0;padding:.5rem 1rem}
+.note{color:#555;font-size:.85rem}</style></head><body>
+<h1>Connect WhatsApp</h1>
+<p class="note">Local stand-in of Meta's Embedded Signup: no Facebook account, no SMS. The number is made in the
+Graph API simulator.</p>
+<label>Business name <input id="business" autocomplete="organization"></label>
+<label>WhatsApp number <input id="number" placeholder="+254 7XX XXX XXX" inputmode="tel"></label>
+<button id="connect">Connect</button><button id="cancel">Cancel</button>
+<p id="problem" role="alert"></p>
+<script>
+const say = (message) => window.opener && window.opener.postMessage(JSON.stringify(message), "*");
+document.getElementById("cancel").onclick = () => {
+  say({type: "WA_EMBEDDED_SIGNUP", event: "CANCEL", version: 3, data: {current_step: "PHONE_NUMBER_SETUP"}});
+  window.close();
+};
+document.getElementById("connect").onclick = async () => {
+  const form = {business_name: document.getElementById("business").value,
+                display_phone_number: document.getElementById("number").value};
+  const answer = await fetch(location.pathname + "/finish", {method: "POST",
+    headers: {"content-type": "application/json"}, body: JSON.stringify(form)});
+  const body = await answer.json();
+  if (!answer.ok) { document.getElementById("problem").textContent = body.error.message; return; }
+  say({type: "WA_EMBEDDED_SIGNUP", event: "FINISH", version: 3,
+       data: {phone_number_id: body.phone_number_id, waba_id: body.waba_id}});
+  say({type: "TULIA_SIMULATED_LOGIN", authResponse: {code: body.code}});
+  window.close();
+};
+</script></body></html>
+"""

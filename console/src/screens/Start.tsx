@@ -1,24 +1,29 @@
-import { Alert, Anchor, Button, Center, Checkbox, Group, List, NativeSelect, Paper, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Card, Center, Checkbox, Group, List, NativeSelect, Paper, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
 
 import { api, ApiError } from "../api";
 import { useAuth } from "../auth";
+import { config } from "../config";
+import { readSignupMessage, trustedOrigins } from "../logic/embeddedSignup";
 import { PASSWORD_RULES, passwordOk, passwordRules } from "../logic/password";
 import { shopIdFrom, signUpProblem } from "../logic/signup";
-import type { MyShop, NewShop, ShopIdCheck, ShopMade, Trade } from "../types";
-import { LanguagePicker } from "./common";
+import "../strings-start";
+import type { MyShop, NewShop, ShopIdCheck, ShopMade, SignupConfig, Trade, WhatsAppConnect, WhatsAppNumber } from "../types";
+import { Guarded } from "./Layout";
+import { Failure, LanguagePicker, Loading } from "./common";
 
-// A shop starts on its own: the owner's account (JoinScreen), then her shop (NewShopScreen). One module: both are
-// seen once, one after the other.
+// A shop starts on its own: the owner's account (JoinScreen), her shop (NewShopScreen), then getting it ready
+// (SetupScreen: its WhatsApp number). One module with its own words (strings-start.ts): seen in that order, by
+// new owners only.
 
 /** A new owner's account: name, email and password, then the code Cognito emails her; then she is signed in
  * and makes her shop. */
 export function JoinScreen() {
-  const { t } = useTranslation();
+  const { t } = useTranslation("start");
   const { signInWith } = useAuth();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -38,14 +43,14 @@ export function JoinScreen() {
     setError(null);
     setBusy(true);
     try {
-      const calls = await import("../signInCalls");
+      const calls = await import("../signUpCalls");
       if (step === "details") {
         // the email is the username: Cognito sets the attribute from it (the app client may not write it)
-        await calls.signUp({ username, password, options: { userAttributes: { name: name.trim() } } });
+        await calls.signUp(config(), username, password, name.trim());
         setStep("code");
         setNote(t("join.codeSent", { email: username }));
       } else {
-        await calls.confirmSignUp({ username, confirmationCode: code.trim() });
+        await calls.confirmSignUp(config(), username, code.trim());
         if (!password) {
           navigate("/sign-in", { replace: true }); // came back for the code: sign in as usual
           return;
@@ -63,8 +68,8 @@ export function JoinScreen() {
 
   async function resend() {
     setError(null);
-    const calls = await import("../signInCalls");
-    await calls.resendSignUpCode({ username });
+    const calls = await import("../signUpCalls");
+    await calls.resendCode(config(), username);
     setNote(t("join.codeSent", { email: username }));
   }
 
@@ -131,7 +136,7 @@ const TONES = ["friendly_concise", "warm_chatty", "formal_polite"] as const;
  * languages and the bot's name and tone. The shop reaches her token through the server; the console then asks
  * Cognito for a new token. */
 export function NewShopScreen() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation("start");
   const { session, loading, refresh } = useAuth();
   const navigate = useNavigate();
   const [name, setName] = useState("");
@@ -154,7 +159,7 @@ export function NewShopScreen() {
     mutationFn: (body: NewShop) => api<ShopMade>("/admin/signup/shop", { method: "POST", body }),
     onSuccess: async () => {
       await refresh(); // the new token names the shop
-      navigate("/settings", { replace: true });
+      navigate("/setup", { replace: true });
     },
   });
 
@@ -164,7 +169,7 @@ export function NewShopScreen() {
 
   if (loading) return null;
   if (!session) return <Navigate to="/sign-in" replace />;
-  if (session.tenantId) return <Navigate to="/inbox" replace />;
+  if (session.tenantId) return <Navigate to={make.isSuccess ? "/setup" : "/inbox"} replace />; // made: get it ready
 
   const lang = i18n.language.startsWith("sw") ? "sw" : "en";
   const idProblem = free.data && free.data.tenant_id === shopId && !free.data.available ? free.data.problem : null;
@@ -260,5 +265,164 @@ export function NewShopScreen() {
         </form>
       </Paper>
     </Center>
+  );
+}
+
+/** Getting a new shop ready: its WhatsApp number connected in the browser (Meta's Embedded Signup). */
+export function SetupScreen() {
+  return (
+    <Guarded screen="setup">
+      <Setup />
+    </Guarded>
+  );
+}
+
+class SignupStopped extends Error {}
+
+declare global {
+  interface Window {
+    FB?: { init(options: object): void; login(callback: (answer: { authResponse?: { code?: string } }) => void, options: object): void };
+    fbAsyncInit?: () => void;
+  }
+}
+
+function facebookSdk(config: SignupConfig): Promise<NonNullable<Window["FB"]>> {
+  return new Promise((resolve, reject) => {
+    if (window.FB) return resolve(window.FB);
+    window.fbAsyncInit = () => {
+      window.FB!.init({ appId: config.app_id, autoLogAppEvents: true, xfbml: false, version: config.graph_version });
+      resolve(window.FB!);
+    };
+    const script = document.createElement("script");
+    script.src = "https://connect.facebook.net/en_US/sdk.js";
+    script.async = true;
+    script.crossOrigin = "anonymous";
+    script.onerror = () => reject(new Error("The Facebook SDK did not load."));
+    document.body.appendChild(script);
+  });
+}
+
+/** Opens Meta's signup popup (or the local stand-in) and resolves with what the server needs to connect. */
+function chooseNumber(config: SignupConfig): Promise<WhatsAppConnect> {
+  return new Promise((resolve, reject) => {
+    const origins = trustedOrigins(config.mode, config.dialog_url);
+    let chosen: { wabaId: string; phoneNumberId: string } | null = null;
+    let code: string | null = null;
+    const stop = () => window.removeEventListener("message", onMessage);
+    const settle = () => {
+      if (chosen && code) {
+        stop();
+        resolve({ code, waba_id: chosen.wabaId, phone_number_id: chosen.phoneNumberId });
+      }
+    };
+    function onMessage(event: MessageEvent) {
+      if (!origins.includes(event.origin)) return;
+      const said = readSignupMessage(event.data);
+      if (said?.kind === "finish") chosen = { wabaId: said.wabaId, phoneNumberId: said.phoneNumberId };
+      else if (said?.kind === "code") code = said.code;
+      else if (said?.kind === "cancel") {
+        stop();
+        return reject(new SignupStopped("cancelled"));
+      } else if (said?.kind === "error") {
+        stop();
+        return reject(new Error(said.message));
+      }
+      settle();
+    }
+    window.addEventListener("message", onMessage);
+    if (config.mode === "simulator") {
+      const popup = window.open(config.dialog_url ?? "", "wa-signup", "width=480,height=640");
+      if (!popup) {
+        stop();
+        reject(new SignupStopped("blocked"));
+      }
+      return;
+    }
+    facebookSdk(config)
+      .then((FB) =>
+        FB.login(
+          (answer) => {
+            if (answer.authResponse?.code) {
+              code = answer.authResponse.code;
+              settle();
+            } else {
+              stop();
+              reject(new SignupStopped("cancelled"));
+            }
+          },
+          {
+            config_id: config.config_id,
+            response_type: "code",
+            override_default_response_type: true,
+            extras: { setup: {}, featureType: "", sessionInfoVersion: "3" },
+          },
+        ),
+      )
+      .catch((e) => {
+        stop();
+        reject(e);
+      });
+  });
+}
+
+function Setup() {
+  const { t } = useTranslation("start");
+  const client = useQueryClient();
+  const number = useQuery({ queryKey: ["whatsapp"], queryFn: () => api<WhatsAppNumber>("/admin/whatsapp") });
+  const signup = useQuery({ queryKey: ["whatsapp-signup"], queryFn: () => api<SignupConfig>("/admin/whatsapp/signup"), retry: false });
+  const [problem, setProblem] = useState<string | null>(null);
+  const connect = useMutation({
+    mutationFn: async () => {
+      setProblem(null);
+      const chosen = await chooseNumber(signup.data!);
+      return api<WhatsAppNumber>("/admin/whatsapp/connect", { method: "POST", body: chosen });
+    },
+    onSuccess: (connected) => {
+      client.setQueryData(["whatsapp"], connected);
+      void client.invalidateQueries({ queryKey: ["me"] });
+    },
+    onError: (e) => setProblem(e instanceof SignupStopped ? t(`setup.${e.message}`) : e instanceof Error ? e.message : String(e)),
+  });
+
+  if (number.isLoading) return <Loading />;
+  if (number.error) return <Failure error={number.error} />;
+  const n = number.data!;
+  const off = signup.error instanceof ApiError && signup.error.status === 503;
+  return (
+    <Stack maw={640}>
+      <Title order={3}>{t("setup.title")}</Title>
+      <Card withBorder data-testid="setup-whatsapp">
+        <Stack gap="xs">
+          <Group justify="space-between">
+            <Text fw={600}>{t("setup.whatsapp")}</Text>
+            {n.connected && <Text c="teal">✓</Text>}
+          </Group>
+          {n.connected ? (
+            <>
+              <Text data-testid="whatsapp-number">{t("setup.connected", { number: n.display_phone_number })}</Text>
+              <Text size="sm" c="dimmed">
+                {t("setup.templates", { approved: n.templates_approved, pending: n.templates_submitted.length })}
+              </Text>
+            </>
+          ) : (
+            <>
+              <Text size="sm">{t("setup.whatsappIntro")}</Text>
+              {off ? (
+                <Alert color="yellow">{t("setup.off")}</Alert>
+              ) : (
+                <Button onClick={() => connect.mutate()} loading={connect.isPending} disabled={!signup.data} w="fit-content">
+                  {connect.isPending ? t("setup.connecting") : t("setup.connect")}
+                </Button>
+              )}
+            </>
+          )}
+          {problem && (
+            <Alert color="red" role="alert">
+              {problem}
+            </Alert>
+          )}
+        </Stack>
+      </Card>
+    </Stack>
   );
 }
