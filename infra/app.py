@@ -29,6 +29,8 @@ CONTEXT_KEYS = (
     "apiCertificateArn",
     "consoleDomain",
     "consoleCertificateArn",
+    "metaAppId",
+    "embeddedSignupConfigId",
 )
 
 

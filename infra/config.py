@@ -55,6 +55,10 @@ class StageConfig:
     # is served from *.cloudfront.net
     console_domain: str | None = None
     console_certificate_arn: str | None = None
+    # Meta's Embedded Signup (shops connect their WhatsApp number in the console): the app's id and the signup
+    # configuration's id, both from Meta's app dashboard; unset, shops cannot connect a number themselves
+    meta_app_id: str | None = None
+    embedded_signup_config_id: str | None = None
 
     def name(self, part: str) -> str:
         """A resource name of this stage: ``tulia-<stage>-<part>``."""
@@ -155,4 +159,14 @@ def stage_config(context: dict[str, Any]) -> StageConfig:
                 "us-east-1 (CloudFront takes certificates from there only)"
             )
         config = replace(config, console_domain=domain, console_certificate_arn=certificate)
+    app_id, signup_config = context.get("metaAppId"), context.get("embeddedSignupConfigId")
+    if (app_id is None) != (signup_config is None):
+        raise ContextError("context values 'metaAppId' and 'embeddedSignupConfigId' go together: give both or neither")
+    if app_id is not None:
+        for key, value in (("metaAppId", app_id), ("embeddedSignupConfigId", signup_config)):
+            if not isinstance(value, str | int) or not re.fullmatch(r"\d{5,20}", str(value)):
+                raise ContextError(
+                    f"context value {key!r} is {value!r}; allowed: the numeric id from Meta's app dashboard"
+                )
+        config = replace(config, meta_app_id=str(app_id), embedded_signup_config_id=str(signup_config))
     return config

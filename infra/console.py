@@ -68,13 +68,20 @@ class Console(Construct):
         csp = "; ".join(
             [
                 "default-src 'self'",
-                "script-src 'self'",
+                # Meta's Embedded Signup: the Facebook SDK and its login window (when the stage has it)
+                "script-src 'self'" + (" https://connect.facebook.net" if config.meta_app_id else ""),
                 "style-src 'self' 'unsafe-inline'",  # the component library sets style attributes
                 "img-src 'self' data:",
                 "font-src 'self' data:",
                 f"connect-src 'self' {api_origin} https://cognito-idp.{region}.amazonaws.com "
-                f"https://s3.{region}.amazonaws.com",  # document uploads: presigned PUTs, path style
+                f"https://s3.{region}.amazonaws.com"  # document uploads: presigned PUTs, path style
+                + (" https://graph.facebook.com https://www.facebook.com" if config.meta_app_id else ""),
                 "frame-ancestors 'none'",
+                *(
+                    ["frame-src https://www.facebook.com https://web.facebook.com https://staticxx.facebook.com"]
+                    if config.meta_app_id
+                    else []
+                ),
                 "base-uri 'self'",
                 "form-action 'self'",
                 "object-src 'none'",

@@ -170,6 +170,15 @@ class TuliaStack(Stack):
                 "TULIA_KB_BUCKET": self.buckets.kb.bucket_name,
                 "TULIA_CHECKPOINT_BUCKET": self.buckets.checkpoints.bucket_name,
                 "TULIA_STAFF_USER_POOL_ID": self.auth.pool.user_pool_id,  # owners invite and remove staff
+                # shops connect their WhatsApp number in the console (Meta's Embedded Signup), when configured
+                **(
+                    {
+                        "TULIA_META_APP_ID": config.meta_app_id,
+                        "TULIA_META_EMBEDDED_SIGNUP_CONFIG_ID": config.embedded_signup_config_id,
+                    }
+                    if config.meta_app_id and config.embedded_signup_config_id
+                    else {}
+                ),
                 **embeddings,  # the console's "try a question" asks the knowledge base as the agent does
             },
         )

@@ -149,3 +149,45 @@ def test_a_console_domain_of_the_deployer_requires_tls_1_2() -> None:
 def test_a_bad_console_domain_stops_synthesis(context: dict[str, str], says: str) -> None:
     with pytest.raises(ContextError, match=says):
         synth(stage="dev", **context)
+
+
+def test_embedded_signup_is_a_deploy_time_setting_that_opens_the_console_to_facebooks_sdk_only_when_set(
+    dev: Any,
+) -> None:
+    """Issue 34, part 2: the app id and the signup configuration id come from context; the admin function gets
+    them, and the console's policy lets the Facebook SDK and its login window in. Unset, neither."""
+    plain = json.dumps(_one(dev, "AWS::CloudFront::ResponseHeadersPolicy"))
+    assert "facebook" not in plain
+    admin = next(
+        f["Properties"]
+        for f in dev.find_resources("AWS::Lambda::Function").values()
+        if f["Properties"].get("FunctionName") == "tulia-dev-admin"
+    )
+    assert "TULIA_META_APP_ID" not in admin["Environment"]["Variables"]
+
+    signup = synth(stage="dev", metaAppId="123456789012345", embeddedSignupConfigId="987654321098765")
+    variables = next(
+        f["Properties"]
+        for f in signup.find_resources("AWS::Lambda::Function").values()
+        if f["Properties"].get("FunctionName") == "tulia-dev-admin"
+    )["Environment"]["Variables"]
+    assert (variables["TULIA_META_APP_ID"], variables["TULIA_META_EMBEDDED_SIGNUP_CONFIG_ID"]) == (
+        "123456789012345",
+        "987654321098765",
+    )
+    csp = json.dumps(_one(signup, "AWS::CloudFront::ResponseHeadersPolicy"))
+    assert "script-src 'self' https://connect.facebook.net;" in csp
+    assert "frame-src https://www.facebook.com" in csp
+    assert "frame-ancestors 'none'" in csp  # the console itself is still never framed
+
+
+@pytest.mark.parametrize(
+    ("context", "says"),
+    [
+        ({"metaAppId": "123456789012345"}, "go together"),
+        ({"metaAppId": "my-app", "embeddedSignupConfigId": "987654321098765"}, "'metaAppId' is 'my-app'"),
+    ],
+)
+def test_a_half_or_bad_embedded_signup_setting_stops_synthesis(context: dict[str, str], says: str) -> None:
+    with pytest.raises(ContextError, match=says):
+        synth(stage="dev", **context)
