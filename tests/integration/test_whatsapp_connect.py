@@ -1,5 +1,5 @@
-"""Issue 34, part 2: a shop connects its WhatsApp number in the browser (Meta's Embedded Signup). Through the real
-admin function against the Graph simulator's stand-in of the popup and of the Graph calls: the code is exchanged
+"""Issue 34, parts 2 and 6: a shop connects its WhatsApp number in the browser (Meta's Embedded Signup), then goes
+live with its checklist complete. Through the real admin function against the Graph simulator's stand-in of the popup and of the Graph calls: the code is exchanged
 once, the app subscribed, the number registered with a PIN we keep, the token and PIN land in the shop's secret
 (never DynamoDB), the number routes to the shop, and the templates Tulia needs are submitted where missing."""
 
@@ -21,6 +21,7 @@ from tulia.admin.handoffs import WhatsAppAccess
 from tulia.admin.whatsapp_connect import SignupDialog
 from tulia.channel.onboarding import MetaOnboarding
 from tulia.config import Settings
+from tulia.local.simulators.daraja import DarajaSimulator
 from tulia.local.simulators.graph import SIGNUP_DIALOG, GraphSimulator
 from tulia.services import Services, build_services
 from tulia.store.audit import AuditRepo
@@ -184,3 +185,44 @@ def test_the_token_and_pin_go_to_the_shops_secret_never_to_dynamodb(
         "whatsapp_access_token": tenant.whatsapp.access_token,
         "whatsapp_registration_pin": tenant.whatsapp.registration_pin,
     }
+
+
+def missing(person: Person) -> dict[str, Any]:
+    status, listed = person("GET", "/admin/shop/checklist")
+    assert status == 200, listed
+    return {c["item"]: c["missing"] for c in listed["checks"] if not c["done"]}
+
+
+def test_the_checklist_says_what_is_missing_until_the_shop_can_go_live(
+    njeri: Person, seeded: Services, graph: GraphSimulator, http: httpx.Client, daraja: DarajaSimulator
+) -> None:
+    assert set(missing(njeri)) == {"whatsapp", "payment", "catalog", "hours", "templates"}
+    status, error = njeri("POST", "/admin/shop/go-live")
+    assert (status, error["code"]) == (422, "checklist_incomplete")
+    assert sorted(error["details"]["missing"]) == ["catalog", "hours", "payment", "templates", "whatsapp"]
+
+    assert njeri("POST", "/admin/whatsapp/connect", popup(graph, http))[0] == 200
+    # connected, and the templates it needs submitted and (the simulator's review is at once) approved
+    assert set(missing(njeri)) == {"payment", "catalog", "hours"}
+
+    item = {
+        "name": "Knotless braids",
+        "category": "Braids",
+        "price": 3500,
+        "stock": 10,
+        "description": "Medium",
+    }
+    assert njeri("PUT", "/admin/catalog/items/BR-1", item)[0] == 200
+    status, patched = njeri("PATCH", "/admin/tenant", {"handoff": {"hours": "Tue-Sat 08:00-19:00"}})
+    assert status == 200, patched
+    assert set(missing(njeri)) == {"payment"}
+
+    status, patched = njeri("PATCH", "/admin/tenant", {"payments": {"mpesa_c2b": {"till": "5987654"}}})
+    assert status == 200, patched
+    assert missing(njeri) == {}  # the Till's URLs registered with Daraja: its payments reach the shop
+    assert any("/mpesa/c2b/" in r.path for r in daraja.requests)
+
+    status, live = njeri("POST", "/admin/shop/go-live")
+    assert (status, live["status"], live["complete"]) == (200, "live", True)
+    assert seeded.tenants.get("mama-njeri-beauty").status == "live"
+    assert njeri("POST", "/admin/shop/go-live")[0] == 422  # live already

@@ -150,6 +150,7 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
         catalog,
         conversations,
         customers,
+        golive,
         handoffs,
         kb,
         offers,
@@ -183,6 +184,7 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
         alerts,
         signup,
         whatsapp_connect,
+        golive,
     ):
         app.include_router(module.router)
 

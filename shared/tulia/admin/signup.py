@@ -136,6 +136,8 @@ def make_shop(body: NewShop, who: Caller, deps: Deps) -> ShopMade:
         tenant_id=body.tenant_id,
         name=body.name,
         status="setup",
+        status_since=now,
+        payments_tested={},  # its methods are offered once proven (Get started)
         trade=start.trade,
         persona=Persona(bot_name=body.bot_name, tone_style=body.tone),
         languages=LanguagePolicy(default=body.default_language, allowed=list(dict.fromkeys(body.languages))),

@@ -10,7 +10,18 @@ from tulia.errors import StateConflict
 from tulia.payments.setup import register_c2b_urls
 
 # the shop's status moves only by its own routes (go live, pause) and the operator's (suspend)
-SERVER_OWNED = ("tenant_id", "currency", "catalog_version", "kb_version", "c2b_urls_for", "status", "trade")
+SERVER_OWNED = (
+    "tenant_id",
+    "currency",
+    "catalog_version",
+    "kb_version",
+    "c2b_urls_for",
+    "status",
+    "trade",
+    "status_since",
+    "status_reason",
+    "payments_tested",
+)
 SECRET_FIELDS = (
     ("whatsapp", "access_token"),
     ("whatsapp", "registration_pin"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Literal, overload
 
 from pydantic import Field, RootModel, field_validator, model_validator
@@ -262,6 +263,11 @@ class Tenant(Model):
     # None: a shop made in the console that has not connected its WhatsApp number yet
     whatsapp: WhatsAppConfig | None = None
     status: ShopStatus = "live"  # a pack's shop is live when seeded; one made in the console starts in setup
+    status_since: datetime | None = None  # when it last changed (a customer is told a shop is closed once per change)
+    status_reason: str | None = Field(default=None, max_length=300)  # why it was paused or suspended
+    # the payment methods proven end to end from the console (a test prompt approved, ...), and when; None: a shop
+    # from a pack, whose methods were set up by the deployer and are all offered
+    payments_tested: dict[PaymentMethod, datetime] | None = None
     trade: str | None = Field(default=None, max_length=40)  # the starter it was made from (console sign-up)
     persona: Persona = Field(default_factory=Persona)
     languages: LanguagePolicy = Field(default_factory=LanguagePolicy)

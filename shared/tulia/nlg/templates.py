@@ -201,6 +201,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "Oda yako {ref} ya {amount} bado inasubiri malipo. Jibu LIPA kulipa sasa, au STOP kusimamisha "
               "ujumbe huu.",
     },
+    # a shop that is not answering on WhatsApp (getting ready, paused by its owner, suspended): told once
+    "shop_closed": {
+        "en": "Thank you for your message. {shop} is not answering on WhatsApp right now. To reach us: {contact}",
+        "sw": "Asante kwa ujumbe wako. {shop} haijibu kwenye WhatsApp kwa sasa. Kutufikia: {contact}",
+        "sheng": "Asante kwa message yako. {shop} haijibu kwa WhatsApp saa hii. Kutupata: {contact}",
+    },
     # fair use (spec 8.4)
     "rate_slow_down": {
         "en": "You're sending messages faster than I can answer. Please wait a minute, then send your "

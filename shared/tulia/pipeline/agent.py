@@ -49,6 +49,7 @@ from tulia.store.messages import MessageRepo
 from tulia.store.queues import INBOUND, OutreachQueue, PaymentCheckQueue
 from tulia.store.stats import StatsRepo
 from tulia.store.templates import TemplateRepo
+from tulia.tools.support_tools import contact_of
 
 
 def _consent_keyword(text: str) -> bool:
@@ -330,7 +331,7 @@ class AgentService:
                 elif "answered_in" not in earlier:
                     self.outbox.send(tenant_id, message.message_id, earlier, token)
             turn.messages = [*unanswered, last]
-            tenant_limited = self._fair_use(tenant, turn)
+            tenant_limited = self._closed(tenant, turn) or self._fair_use(tenant, turn)
             replies, trace = tenant_limited if tenant_limited is not None else self._answer(turn, tenant)
             to = addressed_to(last.phone_e164, last.wa_user_id)
             payloads = [m.to_whatsapp(**to) for m in replies]
@@ -423,9 +424,40 @@ class AgentService:
         key = "rate_slow_down" if which == "customer" else "rate_busy"
         return [text(render(key, lang, tenant.languages.sheng_reply_language))], trace
 
+    def _closed(self, tenant: Tenant, turn: QueuedTurn) -> tuple[list[Any], list[dict[str, Any]]] | None:
+        """A shop that is not live (getting ready, paused by its owner, suspended by the operator) runs no engine:
+        the customer is told once, with the shop's contact, and no model is called. STOP and START still go
+        through (consent never waits). None: a live shop, or a consent keyword."""
+        if tenant.status == "live" or any(_consent_keyword(m.text) for m in turn.messages):
+            return None
+        last = turn.messages[-1]
+        now = self.clock()
+        first = self.limits is None or self.limits.first_closed_notice(
+            tenant.tenant_id, last.customer_key, tenant.status_since, now
+        )
+        trace: list[dict[str, Any]] = [{"kind": "closed", "status": tenant.status, "told": first}]
+        log.info("a message to a shop that is not live", extra={"tenant_id": tenant.tenant_id, "status": tenant.status})
+        if not first:
+            return [], trace
+        lang = self.conversations.language_of(tenant.tenant_id, last.phone_e164, last.wa_user_id)
+        lang = lang or tenant.languages.default
+        said = render(
+            "shop_closed",
+            lang,
+            tenant.languages.sheng_reply_language,
+            shop=tenant.name,
+            contact=contact_of(tenant, lang),
+        )
+        return [text(said)], trace
+
     def _engine_for(self, tenant: Tenant) -> Any:
         """The model engine, or the rules engine once the shop's model spend today is past its budget
-        (counted as ModelBudgetExceeded, which raises an alarm)."""
+        (counted as ModelBudgetExceeded, which raises an alarm), or while the shop is not live (only STOP and
+        START reach the engine then)."""
+        if tenant.status != "live" and self.conversations.engine.name != "rules":
+            from tulia.nlu.rules import RulesEngine
+
+            return RulesEngine()
         budget = tenant.limits.model_budget_kes_per_day
         if budget is None or self.stats is None or self.conversations.engine.name == "rules":
             return None

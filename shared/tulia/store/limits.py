@@ -12,6 +12,7 @@ from tulia.store.dynamo import Dynamo
 from tulia.store.tables import STATS
 
 COUNTER_TTL_SECONDS = 180  # a minute's counter is gone soon after the minute
+CLOSED_NOTICE_KEPT_SECONDS = 60 * 24 * 3600  # a customer told the shop is closed is not told again for 60 days
 
 
 class LimitCounters:
@@ -37,6 +38,19 @@ class LimitCounters:
     def first_notice(self, tenant_id: str, customer_key: str, at: datetime) -> bool:
         """Whether the customer is told about a limit now: once a minute."""
         return self.count(tenant_id, f"TOLD#{_digest(customer_key)}", at) == 1
+
+    def first_closed_notice(self, tenant_id: str, customer_key: str, since: datetime | None, at: datetime) -> bool:
+        """Whether the customer is told now that the shop is not answering: once for each time it closed."""
+        moment = (since or datetime(2000, 1, 1, tzinfo=UTC)).astimezone(UTC).strftime("%Y%m%d%H%M%S")
+        attrs = self.db.update(
+            STATS,
+            keys.stats_pk(tenant_id),
+            f"CLOSED#{moment}#{_digest(customer_key)}",
+            update="ADD #n :n SET expires_at = if_not_exists(expires_at, :exp)",
+            names={"#n": "count"},
+            values={":n": 1, ":exp": int(at.timestamp()) + CLOSED_NOTICE_KEPT_SECONDS},
+        )
+        return int(attrs.get("count", 1)) == 1
 
     def shop(self, tenant_id: str, at: datetime, n: int = 1) -> int:
         return self.count(tenant_id, "SHOP", at, n)

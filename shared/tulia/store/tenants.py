@@ -182,6 +182,31 @@ class TenantRepo:
         )
         self._cache.pop(tenant.tenant_id, None)
 
+    def set_status(
+        self, tenant_id: str, status: str, *, was: tuple[str, ...], at: datetime, reason: str | None = None
+    ) -> None:
+        """Move the shop to ``status`` if it is in one of ``was`` (a profile stored before shops had a status is
+        live), in one conditional update: two people pausing and resuming at once cannot both win."""
+        names = {"#s": "status"}
+        values: dict[str, Any] = {":s": status, ":t": at.isoformat(), ":r": reason}
+        allowed = []
+        for n, old in enumerate(was):
+            values[f":w{n}"] = old
+            allowed.append(f"#s = :w{n}")
+        if "live" in was:
+            allowed.append("attribute_not_exists(#s)")
+        self.db.update(
+            TENANTS,
+            keys.tenant_pk(tenant_id),
+            keys.PROFILE,
+            update="SET #s = :s, status_since = :t, status_reason = :r",
+            condition=f"attribute_exists(pk) AND ({' OR '.join(allowed)})",
+            names=names,
+            values=values,
+            conflict_message=f"The shop is not {' or '.join(was)} any more.",
+        )
+        self._cache.pop(tenant_id, None)
+
     def shop_of_person(self, subject: str) -> tuple[str, str] | None:
         """The shop a person made at sign-up and her role in it, by her Cognito ``sub`` (None: none)."""
         item = self.db.get(TENANTS, keys.person_pk(subject), keys.SHOP)
