@@ -1,7 +1,8 @@
 """Issue 34, parts 2 and 6: a shop connects its WhatsApp number in the browser (Meta's Embedded Signup), then goes
-live with its checklist complete. Through the real admin function against the Graph simulator's stand-in of the popup and of the Graph calls: the code is exchanged
-once, the app subscribed, the number registered with a PIN we keep, the token and PIN land in the shop's secret
-(never DynamoDB), the number routes to the shop, and the templates Tulia needs are submitted where missing."""
+live with its checklist complete. Through the real admin function against the Graph simulator's stand-in of the
+popup and of the Graph calls: the code is exchanged once, the app subscribed, the number registered with a PIN we
+keep, the token and PIN land in the shop's secret (never DynamoDB), the number routes to the shop, and the
+templates Tulia needs are submitted where missing."""
 
 from __future__ import annotations
 
