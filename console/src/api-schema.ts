@@ -1074,6 +1074,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/shop/checklist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the shop still needs before it goes live */
+        get: operations["get_checklist_admin_shop_checklist_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/shop/go-live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start answering customers (the checklist complete) */
+        post: operations["go_live_admin_shop_go_live_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/shop/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop answering customers for now (they are told once) */
+        post: operations["pause_admin_shop_pause_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/shop/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Answer customers again after a pause */
+        post: operations["resume_admin_shop_resume_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/signup/me": {
         parameters: {
             query?: never;
@@ -2004,6 +2072,27 @@ export interface components {
              * @default 24
              */
             notice_hours: number;
+        };
+        /** Check */
+        Check: {
+            /** Done */
+            done: boolean;
+            /**
+             * Item
+             * @enum {string}
+             */
+            item: "catalog" | "hours" | "payment" | "templates" | "whatsapp";
+            /** Missing */
+            missing: string | null;
+        };
+        /** Checklist */
+        Checklist: {
+            /** Checks */
+            checks: components["schemas"]["Check"][];
+            /** Complete */
+            complete: boolean;
+            /** Status */
+            status: string;
         };
         /** CloseBody */
         CloseBody: {
@@ -3430,6 +3519,14 @@ export interface components {
             cursor: string | null;
             /** Items */
             items: components["schemas"]["UnmatchedPayment"][];
+        };
+        /** PauseBody */
+        PauseBody: {
+            /**
+             * Reason
+             * @description Why (kept in the audit trail and shown to the shop's staff)
+             */
+            reason?: string | null;
         };
         /** Payment */
         Payment: {
@@ -6649,6 +6746,126 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QuickReplies"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_checklist_admin_shop_checklist_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checklist"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    go_live_admin_shop_go_live_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checklist"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    pause_admin_shop_pause_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PauseBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checklist"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    resume_admin_shop_resume_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checklist"];
                 };
             };
             /** @description Validation Error */

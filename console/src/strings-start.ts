@@ -49,6 +49,21 @@ const en = {
     cancelled: "The WhatsApp window was closed before the number was chosen.",
     blocked: "Your browser blocked the WhatsApp window: allow pop-ups for this site and try again.",
     off: "Connecting WhatsApp here is not set up on this server. Ask the person who runs Tulia for you.",
+    checklist: "Before you go live",
+    item: {
+      whatsapp: "WhatsApp number connected",
+      payment: "A way to be paid, tested (a Till or Paybill, or a test payment)",
+      catalog: "At least one product or service",
+      hours: "Your team's hours and how a person takes over",
+      templates: "Message templates approved by Meta",
+    },
+    goLive: "Go live",
+    live: "Your shop is live: customers who write get answers.",
+    paused: "Your shop is paused: customers who write are told once how to reach you.",
+    suspended: "Your shop is suspended by Tulia: {{reason}}",
+    pause: "Pause the assistant",
+    resume: "Answer customers again",
+    status: "Shop status",
   },
 };
 
@@ -98,6 +113,21 @@ const sw = {
     cancelled: "Dirisha la WhatsApp lilifungwa kabla ya kuchagua nambari.",
     blocked: "Kivinjari chako kilizuia dirisha la WhatsApp: ruhusu madirisha ibukizi kwa tovuti hii ujaribu tena.",
     off: "Kuunganisha WhatsApp hapa hakujawekwa kwenye seva hii. Muulize anayekuendeshea Tulia.",
+    checklist: "Kabla ya kuanza kuwahudumia wateja",
+    item: {
+      whatsapp: "Nambari ya WhatsApp imeunganishwa",
+      payment: "Njia ya kulipwa, imejaribiwa (Till au Paybill, au malipo ya majaribio)",
+      catalog: "Angalau bidhaa au huduma moja",
+      hours: "Saa za timu yako na jinsi mtu anavyochukua mazungumzo",
+      templates: "Jumbe za kiolezo zimeidhinishwa na Meta",
+    },
+    goLive: "Anza kuwahudumia wateja",
+    live: "Duka lako linahudumia: wateja wanaoandika wanajibiwa.",
+    paused: "Duka lako limesimamishwa: wateja wanaoandika wanaambiwa mara moja jinsi ya kukufikia.",
+    suspended: "Duka lako limesimamishwa na Tulia: {{reason}}",
+    pause: "Simamisha msaidizi",
+    resume: "Jibu wateja tena",
+    status: "Hali ya duka",
   },
 };
 

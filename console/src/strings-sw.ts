@@ -20,6 +20,7 @@ export const sw: Shape<typeof en> = {
     analytics: "Takwimu",
     settings: "Mipangilio",
     setup: "Anza hapa",
+    status: "Hali ya duka",
     alerts: "Arifa zangu",
   },
   roles: { owner: "Mmiliki", agent: "Mhudumu" },

@@ -18,6 +18,7 @@ export const en = {
     analytics: "Analytics",
     settings: "Settings",
     setup: "Get started",
+    status: "Shop status",
     alerts: "My alerts",
   },
   roles: { owner: "Owner", agent: "Agent" },

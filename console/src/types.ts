@@ -131,3 +131,4 @@ export type ShopMade = Schemas["ShopMade"];
 export type SignupConfig = Schemas["SignupConfig"];
 export type WhatsAppNumber = Schemas["WhatsAppNumber"];
 export type WhatsAppConnect = Schemas["ConnectBody"];
+export type Checklist = Schemas["Checklist"];

@@ -124,3 +124,30 @@ def test_on_a_phone_in_swahili_an_email_already_used_is_said_so(stack: Stack, br
     page.get_by_role("textbox", name="Nenosiri").fill(PASSWORD)
     page.get_by_role("button", name="Fungua akaunti").click()
     expect(page.get_by_role("alert")).to_contain_text("Akaunti ya barua pepe hii ipo tayari")
+
+
+def test_an_owner_pauses_her_shop_and_a_customer_is_told_once_then_resumes(stack: Stack, browser: Any) -> None:
+    """Part 6 in the browser: the shop's status screen pauses and resumes; the chat page's customer meets it."""
+    from playwright.sync_api import expect
+
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(stack.console)
+    page.get_by_label("Email").fill("owner@demo-grocer.local")
+    page.get_by_role("textbox", name="Password").fill("Tulia-owner-2026!")
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="Customers waiting")).to_be_visible(timeout=15_000)
+    page.goto(stack.console + "setup")
+    expect(page.get_by_test_id("shop-status")).to_have_text("Your shop is live: customers who write get answers.")
+    page.get_by_role("button", name="Pause the assistant").click()
+    expect(page.get_by_test_id("shop-status")).to_contain_text("Your shop is paused", timeout=15_000)
+    try:
+        phone = "+254711800061"
+        told = stack.say(phone, tenant_id="demo-grocer", type="text", text="Nataka unga pakiti mbili")
+        assert "is not answering on WhatsApp right now" in told or "haijibu kwenye WhatsApp kwa sasa" in told
+        assert stack.say(phone, tenant_id="demo-grocer", type="text", text="hello?") == ""  # once
+    finally:
+        page.get_by_role("button", name="Answer customers again").click()
+        expect(page.get_by_test_id("shop-status")).to_contain_text("Your shop is live", timeout=15_000)
+    answered = stack.say("+254711800062", tenant_id="demo-grocer", type="text", text="Nataka unga pakiti mbili")
+    assert "not answering" not in answered
+    assert "haijibu" not in answered

@@ -73,11 +73,11 @@ export function Layout() {
           (s) =>
             mayOpen(session.roles, s) &&
             (s !== "bookings" || me.data?.takes_bookings !== false) &&
-            (s !== "setup" || me.data?.status === "setup"),
+            (s !== "setup" || me.data !== undefined),
         ).map((s) => (
           <NavLink
             key={s}
-            label={t(`nav.${s}`)}
+            label={t(s === "setup" && me.data?.status !== "setup" ? "nav.status" : `nav.${s}`)}
             rightSection={
               badgeText(unread[s]) ? (
                 <Badge size="sm" color="red" circle={(unread[s] ?? 0) < 10} data-testid={`badge-${s}`}>

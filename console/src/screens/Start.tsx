@@ -12,7 +12,7 @@ import { readSignupMessage, trustedOrigins } from "../logic/embeddedSignup";
 import { PASSWORD_RULES, passwordOk, passwordRules } from "../logic/password";
 import { shopIdFrom, signUpProblem } from "../logic/signup";
 import "../strings-start";
-import type { MyShop, NewShop, ShopIdCheck, ShopMade, SignupConfig, Trade, WhatsAppConnect, WhatsAppNumber } from "../types";
+import type { Checklist, MyShop, NewShop, ShopIdCheck, ShopMade, SignupConfig, Trade, WhatsAppConnect, WhatsAppNumber } from "../types";
 import { Guarded } from "./Layout";
 import { Failure, LanguagePicker, Loading } from "./common";
 
@@ -384,10 +384,34 @@ function Setup() {
     onError: (e) => setProblem(e instanceof SignupStopped ? t(`setup.${e.message}`) : e instanceof Error ? e.message : String(e)),
   });
 
-  if (number.isLoading) return <Loading />;
-  if (number.error) return <Failure error={number.error} />;
+  const checks = useQuery({ queryKey: ["checklist"], queryFn: () => api<Checklist>("/admin/shop/checklist") });
+  const move = useMutation({
+    mutationFn: (to: "go-live" | "pause" | "resume") => api<Checklist>(`/admin/shop/${to}`, { method: "POST", body: {} }),
+    onSuccess: (listed) => {
+      client.setQueryData(["checklist"], listed);
+      void client.invalidateQueries({ queryKey: ["me"] });
+    },
+  });
+
+  if (number.isLoading || checks.isLoading) return <Loading />;
+  if (number.error || checks.error) return <Failure error={number.error ?? checks.error} />;
   const n = number.data!;
+  const listed = checks.data!;
   const off = signup.error instanceof ApiError && signup.error.status === 503;
+  if (listed.status !== "setup") {
+    return (
+      <Stack maw={640}>
+        <Title order={3}>{t("setup.status")}</Title>
+        <Text data-testid="shop-status">{t(`setup.${listed.status}`, { reason: "" })}</Text>
+        {listed.status !== "suspended" && (
+          <Button w="fit-content" variant="default" loading={move.isPending} onClick={() => move.mutate(listed.status === "live" ? "pause" : "resume")}>
+            {listed.status === "live" ? t("setup.pause") : t("setup.resume")}
+          </Button>
+        )}
+        {move.error && <Failure error={move.error} />}
+      </Stack>
+    );
+  }
   return (
     <Stack maw={640}>
       <Title order={3}>{t("setup.title")}</Title>
@@ -421,6 +445,21 @@ function Setup() {
               {problem}
             </Alert>
           )}
+        </Stack>
+      </Card>
+      <Card withBorder>
+        <Stack gap={4}>
+          <Text fw={600}>{t("setup.checklist")}</Text>
+          {listed.checks.map((c) => (
+            <Text key={c.item} c={c.done ? "teal" : undefined} data-testid={`check-${c.item}`} data-done={c.done}>
+              {c.done ? "✓ " : "○ "}
+              {t(`setup.item.${c.item}`)}
+            </Text>
+          ))}
+          <Button mt="sm" w="fit-content" disabled={!listed.complete} loading={move.isPending} onClick={() => move.mutate("go-live")}>
+            {t("setup.goLive")}
+          </Button>
+          {move.error && <Failure error={move.error} />}
         </Stack>
       </Card>
     </Stack>
