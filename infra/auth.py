@@ -21,6 +21,8 @@ from infra.config import StageConfig
 ROLES = {
     "owner": "Shop owner: catalog, offers, documents, settings, orders, customers, handoffs, analytics",
     "agent": "Shop agent: reads orders and customers, works the handoff inbox",
+    # the deployer's people (created by the deployer, no shop): every shop's status and use, suspend and resume
+    "platform": "Platform operator: every shop's status and use, suspend and resume, usage for billing",
 }
 
 

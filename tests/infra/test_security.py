@@ -131,7 +131,7 @@ def test_staff_sign_in_with_email_and_cannot_change_their_tenant(dev: Any) -> No
     assert "email" not in client["Properties"]["WriteAttributes"]  # the staff list's key: nobody renames herself
     assert client["Properties"]["GenerateSecret"] is False
     groups = {g["Properties"]["GroupName"] for g in dev.find_resources("AWS::Cognito::UserPoolGroup").values()}
-    assert groups == {"owner", "agent"}
+    assert groups == {"owner", "agent", "platform"}
 
 
 def test_a_persons_shop_reaches_her_token_only_through_the_trigger_which_reads_only_that_record(dev: Any) -> None:

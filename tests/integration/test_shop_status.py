@@ -5,75 +5,22 @@ agent and the admin function (moto), with the bedrock engine on a scripted model
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import httpx
 import pytest
 
-from tests.chat import conversations_for
-from tests.conftest import BOTO, SHOP, Clock, scripted_llm_engine
+from tests.conftest import SHOP
+from tests.integration.conftest import CUSTOMER, says
 from tests.integration.test_agent import Pipeline
 from tests.integration.test_reaching_customers import Admin
-from tests.integration.test_webhook import SECRET, TOKEN, text_message, value
 from tulia.admin.api import build_admin_api
 from tulia.admin.common import AdminDeps
-from tulia.channel.graph_api import WhatsAppSender
 from tulia.llm.scripted import ScriptedChatModel
-from tulia.local.simulators.graph import GraphSimulator
-from tulia.pipeline.agent import AgentService
-from tulia.pipeline.webhook import WebhookService
 from tulia.services import Services
 from tulia.store.audit import AuditRepo
-from tulia.store.limits import LimitCounters
-from tulia.store.messages import MessageRepo
-from tulia.store.queues import INBOUND, InboundQueue, create_queues
-
-CUSTOMER = "254712345678"
-
-
-@pytest.fixture
-def model() -> ScriptedChatModel:
-    return ScriptedChatModel()  # no answers: a call to it fails the turn
-
-
-@pytest.fixture
-def shop_pipeline(
-    seeded: Services, clock: Clock, graph: GraphSimulator, model: ScriptedChatModel
-) -> Iterator[Pipeline]:
-    graph.sent.clear()
-    sqs = BOTO.client("sqs")
-    url = create_queues(sqs, "test-")[INBOUND.logical_name]
-    hook = WebhookService(
-        app_secret=SECRET,
-        verify_token=TOKEN,
-        tenant_for_phone_number_id=seeded.tenants.tenant_for_phone_number_id,
-        messages=MessageRepo(seeded.db),
-        queue=InboundQueue(sqs, url),
-        clock=clock,
-    )
-    with httpx.Client(timeout=5) as http:
-        agent = AgentService(
-            services=seeded,
-            conversations=conversations_for(seeded, scripted_llm_engine(model, reader_threshold=0.70)),
-            messages=MessageRepo(seeded.db),
-            sender=WhatsAppSender(http, graph.base_url, backoff_seconds=0.0),
-            default_token="test-graph-token",
-            clock=clock,
-            limits=LimitCounters(seeded.db),
-        )
-        yield Pipeline(hook, agent, sqs, url, graph)
 
 
 @pytest.fixture
 def owner(seeded: Services) -> Admin:
     return Admin(build_admin_api(AdminDeps(services=seeded, audit=AuditRepo(seeded.db))))
-
-
-def says(pipe: Pipeline, text: str, mid: str) -> list[str]:
-    before = len(pipe.replies_to(CUSTOMER))
-    pipe.customer_sends(value(text_message(text, mid=mid, sender=CUSTOMER)))
-    assert pipe.run_agent() == {"batchItemFailures": []}
-    return pipe.replies_to(CUSTOMER)[before:]
 
 
 def test_a_paused_shop_tells_a_customer_once_with_its_contact_and_calls_no_model(

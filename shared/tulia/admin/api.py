@@ -15,7 +15,15 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
 from pydantic import ValidationError
 
-from tulia.admin.auth import SIGNUP_PREFIX, TENANT_CLAIM, Forbidden, StaffStanding, Unauthorized, principal_of
+from tulia.admin.auth import (
+    PLATFORM_PREFIX,
+    SIGNUP_PREFIX,
+    TENANT_CLAIM,
+    Forbidden,
+    StaffStanding,
+    Unauthorized,
+    principal_of,
+)
 from tulia.admin.common import DEPS_KEY, AdminDeps
 from tulia.errors import (
     BusinessRuleViolation,
@@ -70,7 +78,7 @@ class AdminResolver(APIGatewayHttpResolver):
         # the sign-up routes also take a token that names no shop yet, and check it themselves (admin/signup.py); a
         # token that names a shop is checked here on them too (a removed person gets 401 everywhere)
         claims = ((event.get("requestContext") or {}).get("authorizer") or {}).get("jwt", {}).get("claims") or {}
-        newcomer = path.startswith(SIGNUP_PREFIX) and not claims.get(TENANT_CLAIM)
+        newcomer = path.startswith((SIGNUP_PREFIX, PLATFORM_PREFIX)) and not claims.get(TENANT_CLAIM)
         if standing is not None and path not in (OPENAPI_PATH, SWAGGER_PATH) and not newcomer:
             try:
                 standing.check(principal_of(event))
@@ -155,6 +163,7 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
         kb,
         offers,
         orders,
+        platform,
         signup,
         templates,
         tenant,
@@ -185,6 +194,7 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
         signup,
         whatsapp_connect,
         golive,
+        platform,
     ):
         app.include_router(module.router)
 

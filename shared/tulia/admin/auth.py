@@ -22,6 +22,8 @@ Role = Literal["owner", "agent"]
 ROLES: tuple[Role, ...] = ("owner", "agent")
 TENANT_CLAIM = "custom:tenant_id"
 SIGNUP_PREFIX = "/admin/signup"  # the routes a token that names no shop yet may call (tulia.admin.signup)
+PLATFORM_PREFIX = "/admin/platform"  # the platform operator's routes (tulia.admin.platform): no shop in the token
+PLATFORM_GROUP = "platform"  # the Cognito group of the deployer's operators
 GROUPS_CLAIM = "cognito:groups"
 
 

@@ -20,6 +20,7 @@ SERVER_OWNED = (
     "trade",
     "status_since",
     "status_reason",
+    "status_before",
     "payments_tested",
 )
 SECRET_FIELDS = (

@@ -265,6 +265,7 @@ class Tenant(Model):
     status: ShopStatus = "live"  # a pack's shop is live when seeded; one made in the console starts in setup
     status_since: datetime | None = None  # when it last changed (a customer is told a shop is closed once per change)
     status_reason: str | None = Field(default=None, max_length=300)  # why it was paused or suspended
+    status_before: ShopStatus | None = None  # what it was before (a suspended shop is resumed to it)
     # the payment methods proven end to end from the console (a test prompt approved, ...), and when; None: a shop
     # from a pack, whose methods were set up by the deployer and are all offered
     payments_tested: dict[PaymentMethod, datetime] | None = None

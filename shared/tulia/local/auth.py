@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 
-from tulia.admin.auth import ROLES, TENANT_CLAIM
+from tulia.admin.auth import PLATFORM_GROUP, ROLES, TENANT_CLAIM
 
 POOL_NAME = "tulia-local-staff"
 CLIENT_NAME = "tulia-local-admin"
@@ -77,7 +77,7 @@ def create_pool(endpoint: str, region: str, api_url: str, table_prefix: str) -> 
             }
         },
     )["UserPool"]
-    for role in ROLES:
+    for role in (*ROLES, PLATFORM_GROUP):
         idp.create_group(GroupName=role, UserPoolId=pool["Id"])
     client = idp.create_user_pool_client(
         UserPoolId=pool["Id"],
@@ -120,6 +120,26 @@ DEMO_PASSWORDS = {"owner": "Tulia-owner-2026!", "agent": "Tulia-agent-2026!"}
 
 def demo_email(tenant_id: str, role: str) -> str:
     return f"{role}@{tenant_id}.local"
+
+
+# The local platform operator (every shop's status and use): printed by `tulia dev`, no shop of its own.
+OPERATOR = ("operator@tulia.local", "Tulia-operator-2026!")
+
+
+def ensure_operator(pool: LocalPool) -> None:
+    idp = cognito(pool.endpoint, pool.region)
+    email, password = OPERATOR
+    try:
+        idp.admin_get_user(UserPoolId=pool.user_pool_id, Username=email)
+    except idp.exceptions.UserNotFoundException:
+        idp.admin_create_user(
+            UserPoolId=pool.user_pool_id,
+            Username=email,
+            UserAttributes=[{"Name": "email", "Value": email}, {"Name": "email_verified", "Value": "true"}],
+            MessageAction="SUPPRESS",
+        )
+        idp.admin_add_user_to_group(UserPoolId=pool.user_pool_id, Username=email, GroupName=PLATFORM_GROUP)
+    idp.admin_set_user_password(UserPoolId=pool.user_pool_id, Username=email, Password=password, Permanent=True)
 
 
 def ensure_user(pool: LocalPool, tenant_id: str, role: str, email: str, password: str) -> None:

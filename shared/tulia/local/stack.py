@@ -106,6 +106,7 @@ class LocalStack:
             JwtVerifier,
             create_pool,
             demo_email,
+            ensure_operator,
             ensure_user,
             forget_pool,
             save_pool,
@@ -308,6 +309,7 @@ class LocalStack:
         admin_deps.staff = staff_directory(s, self.pool.user_pool_id, send_email=False)
         self.admin_api = build_admin_api(admin_deps, swagger=True)
         self.verifier = JwtVerifier(self.pool, self.http)
+        ensure_operator(self.pool)  # the platform operator (printed by `tulia dev`)
         for pack in self.packs:  # each shop's console users (printed by `tulia dev`)
             for role, password in DEMO_PASSWORDS.items():
                 ensure_user(self.pool, pack.tenant.tenant_id, role, demo_email(pack.tenant.tenant_id, role), password)
@@ -475,7 +477,7 @@ class LocalStack:
 
 
 def run_dev(packs: list[Pack], *, port: int, data_dir: Path | None = None, starts_at: datetime | None = None) -> int:
-    from tulia.local.auth import DEMO_PASSWORDS, demo_email
+    from tulia.local.auth import DEMO_PASSWORDS, OPERATOR, demo_email
 
     if port_in_use(port):  # before anything starts: the running stack's files and store are left alone
         print(
@@ -517,6 +519,7 @@ def run_dev(packs: list[Pack], *, port: int, data_dir: Path | None = None, start
             shop = pack.tenant.tenant_id
             people = ", ".join(f"{role} {demo_email(shop, role)} / {pw}" for role, pw in DEMO_PASSWORDS.items())
             print(f"  {shop}: {people}")
+        print(f"  the platform's operator (every shop): {OPERATOR[0]} / {OPERATOR[1]}")
         print(f"Tulia is running on {stack.base_url}. Press Ctrl-C to stop.", flush=True)
         # Wake up regularly: a Ctrl-C delivered to another thread only runs its handler when the
         # main thread next executes Python code; a bare wait() could sleep through it.

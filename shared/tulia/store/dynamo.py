@@ -289,6 +289,23 @@ class Dynamo:
                 return
             cursor = page.cursor
 
+    def scan_sk(self, table: TableDef, sk: str) -> Iterator[dict[str, Any]]:
+        """Every item of the table whose sort key is ``sk``, across partitions: the platform operator's view of all
+        shops (never a shop's own request: those are queries of its partition)."""
+        kwargs: dict[str, Any] = {
+            "TableName": self.name(table),
+            "FilterExpression": "#sk = :sk",
+            "ExpressionAttributeNames": {"#sk": table.sk},
+            "ExpressionAttributeValues": serialize({":sk": sk}),
+        }
+        while True:
+            answer = self.client.scan(**kwargs)
+            for item in answer.get("Items", []):
+                yield deserialize(item)
+            if not answer.get("LastEvaluatedKey"):
+                return
+            kwargs["ExclusiveStartKey"] = answer["LastEvaluatedKey"]
+
     def batch_get(self, keys: Sequence[Key]) -> dict[Key, dict[str, Any]]:
         """Fetch up to 100 items from any tables in one call (retrying unprocessed keys)."""
         found: dict[Key, dict[str, Any]] = {}

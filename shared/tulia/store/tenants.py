@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,17 @@ from tulia.store.tables import TENANTS
 
 if TYPE_CHECKING:
     from tulia.credentials import TenantSecrets
+
+
+@dataclass(frozen=True)
+class ShopSummary:
+    tenant_id: str
+    name: str
+    status: str
+    status_since: str | None
+    status_reason: str | None
+    trade: str | None
+    display_phone_number: str | None
 
 
 class TenantRepo:
@@ -188,7 +200,7 @@ class TenantRepo:
         """Move the shop to ``status`` if it is in one of ``was`` (a profile stored before shops had a status is
         live), in one conditional update: two people pausing and resuming at once cannot both win."""
         names = {"#s": "status"}
-        values: dict[str, Any] = {":s": status, ":t": at.isoformat(), ":r": reason}
+        values: dict[str, Any] = {":s": status, ":t": at.isoformat(), ":r": reason, ":live": "live"}
         allowed = []
         for n, old in enumerate(was):
             values[f":w{n}"] = old
@@ -199,13 +211,34 @@ class TenantRepo:
             TENANTS,
             keys.tenant_pk(tenant_id),
             keys.PROFILE,
-            update="SET #s = :s, status_since = :t, status_reason = :r",
+            update="SET status_before = if_not_exists(#s, :live), #s = :s, status_since = :t, status_reason = :r",
             condition=f"attribute_exists(pk) AND ({' OR '.join(allowed)})",
             names=names,
             values=values,
             conflict_message=f"The shop is not {' or '.join(was)} any more.",
         )
         self._cache.pop(tenant_id, None)
+
+    def summaries(self) -> list[ShopSummary]:
+        """Every shop, as the platform operator lists them: read from the stored profiles as they are (their
+        credentials, in secrets, are not needed and not read)."""
+        out = []
+        for item in self.db.scan_sk(TENANTS, keys.PROFILE):
+            if "tenant_id" not in item:
+                continue
+            whatsapp = item.get("whatsapp") or {}
+            out.append(
+                ShopSummary(
+                    tenant_id=str(item["tenant_id"]),
+                    name=str(item.get("name") or ""),
+                    status=str(item.get("status") or "live"),
+                    status_since=item.get("status_since"),
+                    status_reason=item.get("status_reason"),
+                    trade=item.get("trade"),
+                    display_phone_number=whatsapp.get("display_phone_number") if isinstance(whatsapp, dict) else None,
+                )
+            )
+        return sorted(out, key=lambda s: s.tenant_id)
 
     def shop_of_person(self, subject: str) -> tuple[str, str] | None:
         """The shop a person made at sign-up and her role in it, by her Cognito ``sub`` (None: none)."""
