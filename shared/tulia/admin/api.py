@@ -163,6 +163,7 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
         kb,
         offers,
         orders,
+        payment_tests,
         platform,
         signup,
         templates,
@@ -195,6 +196,7 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
         whatsapp_connect,
         golive,
         platform,
+        payment_tests,
     ):
         app.include_router(module.router)
 

@@ -315,6 +315,11 @@ class Tenant(Model):
         """One of the shop's texts (an ETA, a note) in ``lang``, falling back to its default language."""
         return value.in_language(lang, self.languages.default) if value is not None else None
 
+    def proven(self, method: PaymentMethod) -> bool:
+        """Whether a configured method may be offered to customers: a shop made in the console offers a method
+        once its test passed (Get started); a shop from a pack offers what the deployer set up."""
+        return self.payments_tested is None or method in self.payments_tested
+
     def c2b_offered(self) -> MpesaC2BConfig | None:
         """The Paybill or Till customers may be told to pay: the configured one, once its C2B URLs are
         registered (after a change, Daraja would confirm its money to nobody)."""

@@ -29,6 +29,7 @@ from tulia.observability import logger as log
 from tulia.observability import set_tenant
 from tulia.pipeline.apigw import HttpResponse, read_body
 from tulia.services import Services
+from tulia.store.payment_tests import PaymentTest, PaymentTestRepo
 from tulia.store.queues import InboundQueue, PaymentCheckQueue
 from tulia.tools.context import ToolContext
 from tulia.tools.order_tools import normalize_order_ref
@@ -122,6 +123,10 @@ class PaymentCallbacks:
             log.warning("STK callback malformed")
             return HttpResponse(400, json.dumps({"ResultCode": 1, "ResultDesc": "Malformed callback"}))
         payment = self.services.payments.find_by_callback_token(token) if token else None
+        if payment is None and token:
+            test = PaymentTestRepo(self.services.db).find_by_token(token)
+            if test is not None and test.checkout_request_id == checkout_id:
+                return self._test_settled(test, callback)
         if payment is None or payment.checkout_request_id != checkout_id:
             log.warning("STK callback for no payment of ours", extra={"known_token": payment is not None})
             return ACK  # acknowledged, nothing changes
@@ -130,6 +135,24 @@ class PaymentCallbacks:
             log.info("duplicate or late STK callback", extra={"tenant_id": payment.tenant_id, "status": payment.status})
             return ACK
         self.resolve(payment.tenant_id, payment.order_id, payment.payment_id, callback=callback)
+        return ACK
+
+    def _test_settled(self, test: PaymentTest, callback: dict[str, Any]) -> HttpResponse:
+        """The owner's KES 1 test prompt answered: a success proves the method (it is offered to customers from
+        now on); a failure says why, in Safaricom's words. A duplicate changes nothing."""
+        set_tenant(test.tenant_id)
+        ok = str(callback.get("ResultCode")) == "0"
+        found = metadata(callback)
+        settled = PaymentTestRepo(self.services.db).settle(
+            test,
+            "succeeded" if ok else "failed",
+            at=self.clock(),
+            desc=str(callback.get("ResultDesc") or "")[:300] or None,
+            receipt=str(found.get("MpesaReceiptNumber")) if ok and found.get("MpesaReceiptNumber") else None,
+        )
+        if settled is not None and ok:
+            self.services.tenants.mark_tested(test.tenant_id, test.method, self.clock())
+        log.info("payment test settled", extra={"tenant_id": test.tenant_id, "ok": ok, "duplicate": settled is None})
         return ACK
 
     def pesapal_ipn(self, tenant_id: str, note: dict[str, Any]) -> HttpResponse:

@@ -240,6 +240,24 @@ class TenantRepo:
             )
         return sorted(out, key=lambda s: s.tenant_id)
 
+    def mark_tested(self, tenant_id: str, method: str, at: datetime) -> bool:
+        """A payment method proven from the console: offered to customers from now on. Only a shop whose methods
+        wait for a test (one made in the console) keeps the list; a shop from a pack offers all it has."""
+        try:
+            self.db.update(
+                TENANTS,
+                keys.tenant_pk(tenant_id),
+                keys.PROFILE,
+                update="SET payments_tested.#m = :t",
+                condition="attribute_type(payments_tested, :map)",
+                names={"#m": method},
+                values={":t": at.isoformat(), ":map": "M"},
+            )
+        except StateConflict:
+            return False
+        self._cache.pop(tenant_id, None)
+        return True
+
     def shop_of_person(self, subject: str) -> tuple[str, str] | None:
         """The shop a person made at sign-up and her role in it, by her Cognito ``sub`` (None: none)."""
         item = self.db.get(TENANTS, keys.person_pk(subject), keys.SHOP)

@@ -129,12 +129,12 @@ def payment_get_methods(ctx: ToolContext, args: PaymentGetMethodsArgs) -> Method
     tenant, order, _, _ = _load_payable(ctx, args.order_id)
     methods = []
     p = tenant.payments
-    if p.mpesa_stk and order.amount_due <= MPESA_MAX_PER_TRANSACTION:
+    if p.mpesa_stk and tenant.proven("mpesa_stk") and order.amount_due <= MPESA_MAX_PER_TRANSACTION:
         methods.append(MethodOut(method="mpesa_stk", details={}))
     if (c2b := tenant.c2b_offered()) and order.amount_due <= MPESA_MAX_PER_TRANSACTION:
         details = {"paybill": c2b.paybill} if c2b.paybill else {"till": c2b.till or ""}
         methods.append(MethodOut(method="mpesa_c2b", details=details))
-    if p.pesapal and p.pesapal.enabled:
+    if p.pesapal and p.pesapal.enabled and tenant.proven("pesapal"):
         methods.append(MethodOut(method="pesapal", details={}))
     return MethodsOut(
         order_ref=order.reference, amount_due=order.amount_due, currency=order.totals.currency, methods=methods
@@ -186,7 +186,7 @@ def payment_initiate_stk_push(ctx: ToolContext, args: PaymentInitiateStkPushArgs
     s = ctx.services
     tenant, order, raw, _ = _load_payable(ctx, args.order_id)
     cfg = tenant.payments.mpesa_stk
-    if cfg is None:
+    if cfg is None or not tenant.proven("mpesa_stk"):
         raise _unavailable("M-Pesa prompts", tenant)
     msisdn = to_mpesa_msisdn(args.phone_e164)
     amount = _check_amount(order, args.amount)
@@ -257,7 +257,7 @@ def payment_create_pesapal_checkout(ctx: ToolContext, args: PaymentCreatePesapal
     s = ctx.services
     tenant, order, _, customer = _load_payable(ctx, args.order_id, with_customer=True)
     cfg = tenant.payments.pesapal
-    if cfg is None or not cfg.enabled:
+    if cfg is None or not cfg.enabled or not tenant.proven("pesapal"):
         raise _unavailable("card payments (PesaPal)", tenant)
     existing = order.pesapal_checkout
     if existing and existing.amount == order.amount_due:

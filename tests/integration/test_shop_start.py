@@ -14,7 +14,7 @@ import boto3
 import httpx
 import pytest
 
-from tests.conftest import SHOP
+from tests.conftest import SANDBOX_PASSKEY, SHOP
 from tests.integration.test_signup import NEW_SHOP, Person
 from tulia.admin.api import build_admin_api
 from tulia.admin.common import AdminDeps
@@ -227,3 +227,53 @@ def test_the_checklist_says_what_is_missing_until_the_shop_can_go_live(
     assert (status, live["status"], live["complete"]) == (200, "live", True)
     assert seeded.tenants.get("mama-njeri-beauty").status == "live"
     assert njeri("POST", "/admin/shop/go-live")[0] == 422  # live already
+
+
+def test_the_m_pesa_prompt_is_offered_once_a_kes_1_test_to_the_owners_phone_succeeds(
+    njeri: Person, seeded: Services, daraja: DarajaSimulator, setup: dict[str, Any]
+) -> None:
+    """Part 3: the shop's Daraja keys and passkey entered in the console are proven by a KES 1 prompt to the
+    owner's own phone; until then customers are not offered the prompt."""
+    stk = {"shortcode": "174379", "passkey": SANDBOX_PASSKEY, "consumer_key": "k" * 12, "consumer_secret": "s" * 12}
+    status, patched = njeri("PATCH", "/admin/tenant", {"payments": {"mpesa_stk": stk}})
+    assert status == 200, patched
+    assert "payment" in missing(njeri)  # set up, not proven
+    callbacks = setup["callbacks"]
+
+    def prompted(phone: str, result_code: int) -> dict[str, Any]:
+        status, test = njeri("POST", "/admin/payments/tests", {"phone": phone})
+        assert status == 200, test
+        assert (test["status"], test["amount"], test["phone_masked"]) == ("pending", 1, "+254 7** *** 321")
+        sent = daraja.stk[
+            next(
+                c
+                for c in daraja.stk
+                if daraja.stk[c].body["PhoneNumber"] == "254700654321" and daraja.stk[c].result_code is None
+            )
+        ]
+        assert (sent.body["Amount"], sent.body["BusinessShortCode"]) == (1, "174379")
+        body = daraja.complete(sent.checkout_request_id, result_code, send_callback=False)
+        token = sent.body["CallBackURL"].rstrip("/").rsplit("/", 1)[-1]
+        raw = json.dumps(body).encode()
+        assert callbacks.stk_callback(token, raw).status == 200
+        assert callbacks.stk_callback(token, raw).status == 200  # a duplicate changes nothing
+        return dict(njeri("GET", f"/admin/payments/tests/{test['test_id']}")[1])
+
+    failed = prompted("0700654321", 1032)  # she cancelled it on the phone
+    assert (failed["status"], failed["tested"]) == ("failed", False)
+    assert failed["result_desc"]
+    assert seeded.tenants.get("mama-njeri-beauty").payments_tested == {}
+    succeeded = prompted("0700654321", 0)
+    assert (succeeded["status"], succeeded["tested"]) == ("succeeded", True)
+    assert succeeded["receipt"]
+    assert "mpesa_stk" in (seeded.tenants.get("mama-njeri-beauty").payments_tested or {})
+    assert "payment" not in missing(njeri)
+
+
+def test_a_test_prompt_needs_the_m_pesa_prompt_set_up_and_a_kenyan_number(njeri: Person) -> None:
+    status, error = njeri("POST", "/admin/payments/tests", {"phone": "0700654321"})
+    assert (status, error["code"]) == (422, "method_unavailable")
+    stk = {"shortcode": "174379", "passkey": "p" * 20}
+    assert njeri("PATCH", "/admin/tenant", {"payments": {"mpesa_stk": stk}})[0] == 200
+    status, error = njeri("POST", "/admin/payments/tests", {"phone": "+44 20 7946 0958"})
+    assert (status, error["field"]) == (422, "phone")
