@@ -1005,6 +1005,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/payments/tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a KES 1 M-Pesa prompt to your own phone */
+        post: operations["start_test_admin_payments_tests_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/payments/tests/{test_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How a test prompt went */
+        get: operations["get_test_admin_payments_tests__test_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/payments/unmatched": {
         parameters: {
             query?: never;
@@ -1048,6 +1082,74 @@ export interface paths {
         };
         /** Orders this money could pay: payable, for exactly its amount, made in the week before it */
         get: operations["suggestions_admin_payments_unmatched__trans_id__suggestions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/platform/shops": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every shop, its status and this month's use */
+        get: operations["list_shops_admin_platform_shops_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/platform/shops/{tenant_id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Lift a suspension */
+        post: operations["resume_admin_platform_shops__tenant_id__resume_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/platform/shops/{tenant_id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Suspend a shop (with why) */
+        post: operations["suspend_admin_platform_shops__tenant_id__suspend_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/platform/usage.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Usage per shop for a month, as CSV (billing) */
+        get: operations["usage_csv_admin_platform_usage_csv_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3867,6 +3969,37 @@ export interface components {
             /** Trade */
             trade: string;
         };
+        /** ShopRow */
+        ShopRow: {
+            /** Conversations */
+            conversations: number;
+            /** Last Error Day */
+            last_error_day: string | null;
+            /** Model Cost Kes */
+            model_cost_kes: number;
+            /** Name */
+            name: string;
+            /** Orders */
+            orders: number;
+            /** Orders Paid */
+            orders_paid: number;
+            /** Payments Kes */
+            payments_kes: number;
+            /** Status */
+            status: string;
+            /** Status Reason */
+            status_reason: string | null;
+            /** Status Since */
+            status_since: string | null;
+            /** Tenant Id */
+            tenant_id: string;
+            /** Tool Errors */
+            tool_errors: number;
+            /** Trade */
+            trade: string | null;
+            /** Whatsapp */
+            whatsapp: string | null;
+        };
         /** SignupConfig */
         SignupConfig: {
             /** App Id */
@@ -3964,6 +4097,14 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "disabled" | "invited" | "unknown";
+        };
+        /** StatusBody */
+        StatusBody: {
+            /**
+             * Reason
+             * @description Why (the shop's owner sees it)
+             */
+            reason: string;
         };
         /** SyncResult */
         SyncResult: {
@@ -4073,6 +4214,39 @@ export interface components {
             pickup?: components["schemas"]["PickupConfig"] | null;
             vocabulary?: components["schemas"]["Vocabulary"] | null;
             whatsapp?: components["schemas"]["WhatsAppConfig"] | null;
+        };
+        /** TestBody */
+        TestBody: {
+            /**
+             * Method
+             * @default mpesa_stk
+             * @constant
+             */
+            method: "mpesa_stk";
+            /**
+             * Phone
+             * @description The owner's own M-Pesa number
+             */
+            phone: string;
+        };
+        /** TestView */
+        TestView: {
+            /** Amount */
+            amount: number;
+            /** Method */
+            method: string;
+            /** Phone Masked */
+            phone_masked: string;
+            /** Receipt */
+            receipt: string | null;
+            /** Result Desc */
+            result_desc: string | null;
+            /** Status */
+            status: string;
+            /** Test Id */
+            test_id: string;
+            /** Tested */
+            tested: boolean;
         };
         /** ThreadEntry */
         ThreadEntry: {
@@ -6599,6 +6773,70 @@ export interface operations {
             };
         };
     };
+    start_test_admin_payments_tests_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestView"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_test_admin_payments_tests__test_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                test_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestView"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     unmatched_admin_payments_unmatched_get: {
         parameters: {
             query?: {
@@ -6684,6 +6922,138 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Page_Order_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_shops_admin_platform_shops_get: {
+        parameters: {
+            query?: {
+                month?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShopRow"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    resume_admin_platform_shops__tenant_id__resume_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatusBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShopRow"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    suspend_admin_platform_shops__tenant_id__suspend_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatusBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShopRow"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    usage_csv_admin_platform_usage_csv_get: {
+        parameters: {
+            query?: {
+                month?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
                 };
             };
             /** @description Validation Error */

@@ -64,6 +64,13 @@ const en = {
     pause: "Pause the assistant",
     resume: "Answer customers again",
     status: "Shop status",
+    mpesa: "M-Pesa prompt",
+    mpesaIntro: "Prove your M-Pesa prompt works: we send a prompt of KES 1 to your own phone. Approve it; customers are offered the prompt once it has worked. (A Till or Paybill saved in Settings is proven when Safaricom accepts it.)",
+    phone: "Your M-Pesa number",
+    sendTest: "Send me a test prompt of KES 1",
+    testPending: "Check your phone and enter your M-Pesa PIN…",
+    testSucceeded: "It worked: M-Pesa receipt {{receipt}}. Customers are offered the M-Pesa prompt.",
+    testFailed: "It did not go through: {{why}}",
   },
 };
 
@@ -128,6 +135,13 @@ const sw = {
     pause: "Simamisha msaidizi",
     resume: "Jibu wateja tena",
     status: "Hali ya duka",
+    mpesa: "Ombi la M-Pesa",
+    mpesaIntro: "Thibitisha kwamba ombi lako la M-Pesa linafanya kazi: tunatuma ombi la KES 1 kwenye simu yako. Likubali; wateja wanapewa ombi hilo likishafanya kazi. (Till au Paybill iliyohifadhiwa kwenye Mipangilio inathibitishwa Safaricom wanapoikubali.)",
+    phone: "Nambari yako ya M-Pesa",
+    sendTest: "Nitumie ombi la majaribio la KES 1",
+    testPending: "Angalia simu yako uweke PIN yako ya M-Pesa…",
+    testSucceeded: "Imefanya kazi: risiti ya M-Pesa {{receipt}}. Wateja wanapewa ombi la M-Pesa.",
+    testFailed: "Haikupita: {{why}}",
   },
 };
 

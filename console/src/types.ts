@@ -132,3 +132,4 @@ export type SignupConfig = Schemas["SignupConfig"];
 export type WhatsAppNumber = Schemas["WhatsAppNumber"];
 export type WhatsAppConnect = Schemas["ConnectBody"];
 export type Checklist = Schemas["Checklist"];
+export type PaymentTest = Schemas["TestView"];

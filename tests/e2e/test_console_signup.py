@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.conftest import SANDBOX_PASSKEY
 from tests.e2e.conftest import DevStack
 from tests.e2e.stack import wait_for
 from tests.e2e.test_console import LAPTOP, PHONE, Stack, console_of
@@ -103,6 +104,52 @@ def test_a_new_owner_signs_up_verifies_and_makes_her_shop(stack: Stack, browser:
     templates = httpx.get(f"{stack.url}/admin/templates", headers={"Authorization": f"Bearer {token}"}, timeout=10)
     names = {(t["name"], t["language"]) for t in templates.json()["items"]}
     assert {("order_update", "sw"), ("order_update", "en"), ("staff_alert", "sw")} <= names  # submitted for her
+    # part 3: the M-Pesa prompt set up (the sandbox shortcode) and proven by a KES 1 prompt to her own phone
+    auth = {"Authorization": f"Bearer {token}"}
+    stk = {"shortcode": "174379", "passkey": SANDBOX_PASSKEY}
+    assert (
+        httpx.patch(
+            f"{stack.url}/admin/tenant", json={"payments": {"mpesa_stk": stk}}, headers=auth, timeout=10
+        ).status_code
+        == 200
+    )
+    page.reload()
+    expect(page.get_by_test_id("check-payment")).to_have_attribute("data-done", "false", timeout=15_000)
+    page.get_by_label("Your M-Pesa number").fill("0700654321")
+    page.get_by_role("button", name="Send me a test prompt of KES 1").click()
+    expect(page.get_by_test_id("mpesa-test")).to_have_text(
+        "Check your phone and enter your M-Pesa PIN…", timeout=15_000
+    )
+    prompts = wait_for(lambda: stack.chat("+254700654321")["stk"])
+    assert [(p["amount"], p["shortcode"]) for p in prompts] == [(1, "174379")]
+    approved = httpx.post(
+        f"{stack.url}/dev/stk",
+        json={"checkout_request_id": prompts[0]["checkout_request_id"], "action": "approve"},
+        timeout=10,
+    )
+    assert approved.status_code == 200, approved.text
+    expect(page.get_by_test_id("mpesa-test")).to_contain_text("It worked: M-Pesa receipt", timeout=15_000)
+    expect(page.get_by_test_id("check-payment")).to_have_attribute("data-done", "true", timeout=15_000)
+
+    # part 6: something to sell and the hours set, the shop goes live, and a customer on the chat page is answered
+    braids = {
+        "name": "Knotless braids",
+        "category": "Braids",
+        "price": 3500,
+        "stock": 10,
+        "description": "Medium, to the waist",
+    }
+    assert httpx.put(f"{stack.url}/admin/catalog/items/BR-1", json=braids, headers=auth, timeout=10).status_code == 200
+    hours = {"handoff": {"hours": "Tue-Sat 08:00-19:00"}}
+    assert httpx.patch(f"{stack.url}/admin/tenant", json=hours, headers=auth, timeout=10).status_code == 200
+    page.reload()
+    page.get_by_role("button", name="Go live").click()
+    expect(page.get_by_test_id("shop-status")).to_have_text(
+        "Your shop is live: customers who write get answers.", timeout=15_000
+    )
+    reply = stack.say("+254711800071", tenant_id="njeri-beauty-kasarani", type="text", text="nataka knotless braids")
+    assert "Knotless braids" in reply, stack.transcript("+254711800071", tenant_id="njeri-beauty-kasarani")
+
     # signed out and in again: straight into her shop
     page.context.clear_cookies()
     page.evaluate("() => localStorage.clear()")

@@ -12,7 +12,7 @@ import { readSignupMessage, trustedOrigins } from "../logic/embeddedSignup";
 import { PASSWORD_RULES, passwordOk, passwordRules } from "../logic/password";
 import { shopIdFrom, signUpProblem } from "../logic/signup";
 import "../strings-start";
-import type { Checklist, MyShop, NewShop, ShopIdCheck, ShopMade, SignupConfig, Trade, WhatsAppConnect, WhatsAppNumber } from "../types";
+import type { Checklist, MyShop, PaymentTest, NewShop, ShopIdCheck, ShopMade, SignupConfig, Trade, WhatsAppConnect, WhatsAppNumber } from "../types";
 import { Guarded } from "./Layout";
 import { Failure, LanguagePicker, Loading } from "./common";
 
@@ -447,6 +447,7 @@ function Setup() {
           )}
         </Stack>
       </Card>
+      <MpesaTest onProven={() => void client.invalidateQueries({ queryKey: ["checklist"] })} />
       <Card withBorder>
         <Stack gap={4}>
           <Text fw={600}>{t("setup.checklist")}</Text>
@@ -463,5 +464,50 @@ function Setup() {
         </Stack>
       </Card>
     </Stack>
+  );
+}
+
+/** The KES 1 test prompt to the owner's own phone; its outcome is read until Daraja has answered. */
+function MpesaTest({ onProven }: { onProven: () => void }) {
+  const { t } = useTranslation("start");
+  const [phone, setPhone] = useState("");
+  const [testId, setTestId] = useState<string | null>(null);
+  const start = useMutation({
+    mutationFn: () => api<PaymentTest>("/admin/payments/tests", { method: "POST", body: { method: "mpesa_stk", phone } }),
+    onSuccess: (test) => setTestId(test.test_id),
+  });
+  const test = useQuery({
+    queryKey: ["payment-test", testId],
+    queryFn: () => api<PaymentTest>(`/admin/payments/tests/${testId}`),
+    enabled: testId !== null,
+    refetchInterval: (q) => (q.state.data?.status === "pending" || !q.state.data ? 2000 : false),
+  });
+  const outcome = test.data;
+  useEffect(() => {
+    if (outcome?.status === "succeeded") onProven();
+  }, [outcome?.status, onProven]);
+  return (
+    <Card withBorder data-testid="setup-mpesa">
+      <Stack gap="xs">
+        <Text fw={600}>{t("setup.mpesa")}</Text>
+        <Text size="sm">{t("setup.mpesaIntro")}</Text>
+        <Group align="end">
+          <TextInput label={t("setup.phone")} inputMode="tel" value={phone} onChange={(e) => setPhone(e.currentTarget.value)} />
+          <Button onClick={() => start.mutate()} loading={start.isPending || outcome?.status === "pending"} disabled={phone.trim().length < 9}>
+            {t("setup.sendTest")}
+          </Button>
+        </Group>
+        {start.error && <Failure error={start.error} />}
+        {outcome && (
+          <Text data-testid="mpesa-test" c={outcome.status === "succeeded" ? "teal" : outcome.status === "failed" ? "red" : undefined}>
+            {outcome.status === "pending"
+              ? t("setup.testPending")
+              : outcome.status === "succeeded"
+                ? t("setup.testSucceeded", { receipt: outcome.receipt ?? "" })
+                : t("setup.testFailed", { why: outcome.result_desc ?? "" })}
+          </Text>
+        )}
+      </Stack>
+    </Card>
   );
 }

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from tulia.channel.whatsapp import sign
+from tulia.domain.common import TENANT_ID_PATTERN
 from tulia.domain.phone import normalize_phone
 from tulia.errors import InvalidInput, NotFound
 from tulia.pipeline.apigw import HttpResponse, request_of, response_of
@@ -111,7 +112,7 @@ class ChatPage:
     # --- what the page reads ---------------------------------------------------------------------
     def tenants(self) -> list[dict[str, Any]]:
         out = []
-        for tenant_id in self.tenant_ids:
+        for tenant_id in self.shops():
             tenant = self.services.tenants.get(tenant_id)
             p = tenant.payments
             out.append(
@@ -326,10 +327,17 @@ class ChatPage:
             raise BadRequest(str(exc)) from exc
         return {"trans_id": sent["TransID"], "amount": sent["TransAmount"], "account": sent["BillRefNumber"]}
 
+    def shops(self) -> list[str]:
+        """The demo shops, then every shop made in the console that has connected its WhatsApp number (a customer
+        can write to it)."""
+        made = [s.tenant_id for s in self.services.tenants.summaries() if s.display_phone_number]
+        return [*self.tenant_ids, *(t for t in made if t not in self.tenant_ids)]
+
     def _tenant(self, tenant_id: str) -> Any:
-        if tenant_id not in self.tenant_ids:
+        tenant = self.services.tenants.find(tenant_id) if TENANT_ID_PATTERN.fullmatch(tenant_id) else None
+        if tenant is None or tenant.whatsapp is None:
             raise NotFound(f"unknown tenant {tenant_id!r}")
-        return self.services.tenants.get(tenant_id)
+        return tenant
 
 
 def _wa_id(phone: str) -> str:
