@@ -19,8 +19,8 @@ from tulia.pipeline import admin_app
 from tulia.pipeline.token_trigger import add_shop
 from tulia.services import Services
 from tulia.store.audit import AuditRepo
-from tulia.store.stats import StatsRepo
 from tulia.store.staff import StaffRepo
+from tulia.store.stats import StatsRepo
 
 NEW_SHOP = {
     "name": "Mama Njeri Beauty",
