@@ -83,7 +83,7 @@ class Owner:
         burger = page.get_by_role("button", name="Menu")
         if burger.is_visible():
             self.click(burger)
-        self.click(page.get_by_role("link", name=name))
+        self.click(page.get_by_role("navigation").get_by_text(name, exact=True))
 
 
 def main() -> None:
@@ -138,10 +138,11 @@ def main() -> None:
 
             me.open_screen(page, "Catalog")
             me.click(page.get_by_role("button", name="Add an item"))
-            me.fill(page.get_by_label("Name", exact=True), "Unga wa ugali 2kg")
-            me.fill(page.get_by_label("Category"), "Flour")
-            me.fill(page.get_by_label("Price"), "230")
-            me.click(page.get_by_role("dialog").get_by_role("button", name="Save", exact=True))
+            form = page.get_by_role("dialog")
+            me.fill(form.get_by_label(re.compile(r"^Name")), "Unga wa ugali 2kg")
+            me.fill(form.get_by_label(re.compile(r"^Category")), "Flour")
+            me.fill(form.get_by_label(re.compile(r"^Price")), "230")
+            me.click(form.get_by_role("button", name="Save", exact=True))
             me.wait_for(page.get_by_test_id("catalog-item"), text="Unga wa ugali 2kg")
 
             me.open_screen(page, "Get started")

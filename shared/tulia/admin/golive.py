@@ -12,7 +12,7 @@ from pydantic import Field, StringConstraints
 
 from tulia.admin.common import AdminDeps, Deps, Owner, View, admin_router, audit
 from tulia.domain.tenant import Tenant
-from tulia.errors import BusinessRuleViolation
+from tulia.errors import BusinessRuleViolation, NotFound
 from tulia.store.templates import TemplateRepo
 
 CheckName = Literal["whatsapp", "payment", "catalog", "hours", "templates"]
@@ -90,12 +90,21 @@ router = admin_router()
 
 @router.get("/admin/shop/checklist", tags=["shop"], summary="What the shop still needs before it goes live")
 def get_checklist(who: Owner, deps: Deps) -> Checklist:
-    return checklist(deps, deps.services.tenants.get(who.tenant_id))
+    return checklist(deps, fresh(deps, who.tenant_id))
+
+
+def fresh(deps: AdminDeps, tenant_id: str) -> Tenant:
+    """The profile as stored now, not as this function last cached it: another function (payments) may just have
+    proven a method (a Till's URLs accepted, a test prompt approved)."""
+    tenant = deps.services.tenants.find(tenant_id)
+    if tenant is None:
+        raise NotFound(f"Unknown tenant '{tenant_id}'.", field="tenant_id")
+    return tenant
 
 
 @router.post("/admin/shop/go-live", tags=["shop"], summary="Start answering customers (the checklist complete)")
 def go_live(who: Owner, deps: Deps) -> Checklist:
-    tenant = deps.services.tenants.get(who.tenant_id)
+    tenant = fresh(deps, who.tenant_id)
     if tenant.status != "setup":
         raise BusinessRuleViolation(f"The shop is {tenant.status}, not getting ready.", code="not_in_setup")
     listed = checklist(deps, tenant)
