@@ -8,6 +8,8 @@ export interface Session {
   email: string;
   tenantId: string;
   roles: Role[];
+  /** One of the platform's operators (Cognito group "platform"): every shop's status and use, no shop of their own. */
+  operator: boolean;
 }
 
 type SignInStep = "done" | "new_password" | "confirm_email";
@@ -45,6 +47,7 @@ async function currentSession(forceRefresh = false): Promise<Session | null> {
       email: String(claims.email ?? ""),
       tenantId: String(claims["custom:tenant_id"] ?? ""),
       roles: rolesOf(claims["cognito:groups"]),
+      operator: JSON.stringify(claims["cognito:groups"] ?? "").includes("platform"),
     };
   } catch {
     return null;

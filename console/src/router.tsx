@@ -24,6 +24,7 @@ const CatalogScreen = lazy(() => import("./screens/Catalog").then((m) => ({ defa
 const KnowledgeScreen = lazy(() => import("./screens/Knowledge").then((m) => ({ default: m.KnowledgeScreen })));
 const MoneyScreen = lazy(() => import("./screens/Money").then((m) => ({ default: m.MoneyScreen })));
 const OffersScreen = lazy(() => import("./screens/Offers").then((m) => ({ default: m.OffersScreen })));
+const PlatformScreen = lazy(() => import("./screens/Platform").then((m) => ({ default: m.PlatformScreen })));
 const SetupScreen = lazy(() => import("./screens/Start").then((m) => ({ default: m.SetupScreen })));
 const SettingsScreen = lazy(() => import("./screens/Settings").then((m) => ({ default: m.SettingsScreen })));
 
@@ -38,6 +39,7 @@ export function AppRoutes() {
         <Route path="/sign-in" element={<Later><SignInScreen /></Later>} />
         <Route path="/join" element={<Later><JoinScreen /></Later>} />
         <Route path="/new-shop" element={<Later><NewShopScreen /></Later>} />
+        <Route path="/platform" element={<Later><PlatformScreen /></Later>} />
         <Route path="/" element={<Layout />}>
           <Route index element={<Navigate to="/inbox" replace />} />
           <Route path="inbox" element={<InboxScreen />} />

@@ -133,3 +133,4 @@ export type WhatsAppNumber = Schemas["WhatsAppNumber"];
 export type WhatsAppConnect = Schemas["ConnectBody"];
 export type Checklist = Schemas["Checklist"];
 export type PaymentTest = Schemas["TestView"];
+export type ShopRow = Schemas["ShopRow"];

@@ -198,3 +198,38 @@ def test_an_owner_pauses_her_shop_and_a_customer_is_told_once_then_resumes(stack
     answered = stack.say("+254711800062", tenant_id="demo-grocer", type="text", text="Nataka unga pakiti mbili")
     assert "not answering" not in answered
     assert "haijibu" not in answered
+
+
+def test_the_platform_operator_sees_every_shop_and_suspends_one_for_a_while(stack: Stack, browser: Any) -> None:
+    """Part 8 in the browser: the operator (no shop of their own) lands on every shop's list, suspends one with a
+    reason (its customer is told once, as when paused) and lifts it; a shop owner never sees the screen."""
+    from playwright.sync_api import expect
+
+    page = browser.new_context(viewport=LAPTOP).new_page()
+    page.goto(stack.console)
+    page.get_by_label("Email").fill("operator@tulia.local")
+    page.get_by_role("textbox", name="Password").fill("Tulia-operator-2026!")
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="Every shop")).to_be_visible(timeout=15_000)
+    grocer = page.locator("[data-testid=platform-shop][data-shop=demo-grocer]")
+    expect(grocer.get_by_test_id("platform-status")).to_have_text("live")
+    expect(page.locator("[data-testid=platform-shop][data-shop=demo-shop]")).to_contain_text("Duka Bora Electronics")
+    page.get_by_label("Reason for a suspension or its end (the shop's owner sees it)").fill("invoice unpaid")
+    grocer.get_by_role("button", name="Suspend").click()
+    expect(grocer.get_by_test_id("platform-status")).to_have_text("suspended (invoice unpaid)", timeout=15_000)
+    try:
+        told = stack.say("+254711800081", tenant_id="demo-grocer", type="text", text="nataka sukari")
+        assert "is not answering on WhatsApp right now" in told or "haijibu kwenye WhatsApp kwa sasa" in told
+    finally:
+        page.get_by_label("Reason for a suspension or its end (the shop's owner sees it)").fill("paid")
+        grocer.get_by_role("button", name="Resume").click()
+        expect(grocer.get_by_test_id("platform-status")).to_contain_text("live", timeout=15_000)
+    owner = browser.new_context(viewport=LAPTOP).new_page()
+    owner.goto(stack.console)
+    owner.get_by_label("Email").fill("owner@demo-grocer.local")
+    owner.get_by_role("textbox", name="Password").fill("Tulia-owner-2026!")
+    owner.get_by_role("button", name="Sign in").click()
+    expect(owner.get_by_role("heading", name="Customers waiting")).to_be_visible(timeout=15_000)
+    owner.goto(stack.console + "platform")
+    expect(owner.get_by_role("heading", name="Customers waiting")).to_be_visible(timeout=15_000)  # sent back
+    expect(owner.get_by_role("heading", name="Every shop")).to_have_count(0)

@@ -36,8 +36,8 @@ export function Layout() {
   const [opened, { toggle, close }] = useDisclosure();
   const location = useLocation();
   const navigate = useNavigate();
-  const me = useQuery({ queryKey: ["me"], queryFn: () => api<Me>("/admin/me"), enabled: !!session });
-  const unread = useUnread(!!session);
+  const me = useQuery({ queryKey: ["me"], queryFn: () => api<Me>("/admin/me"), enabled: !!session?.tenantId });
+  const unread = useUnread(!!session?.tenantId); // a token without a shop (a newcomer, an operator) has none
 
   if (loading) {
     return (
@@ -47,7 +47,7 @@ export function Layout() {
     );
   }
   if (!session) return <Navigate to="/sign-in" replace state={{ from: location.pathname }} />;
-  if (!session.tenantId) return <Navigate to="/new-shop" replace />; // signed up, no shop made yet
+  if (!session.tenantId) return <Navigate to={session.operator ? "/platform" : "/new-shop"} replace />; // no shop (yet)
 
   return (
     <AppShell
