@@ -83,7 +83,7 @@ def test_yes_to_how_she_pays_asks_it_again_and_never_answers_from_the_documents(
     chat.send(f"I want to pay {order['order_ref']}")
     for answer in ("yes", "sawa"):
         reply = chat.send(answer)
-        assert reply.startswith("How would you like to pay KES 1,000?") or "Ungependa kulipa" in reply
+        assert reply.startswith("How would you like to pay KES 1,000?")  # in her English
         assert "kb_retrieve" not in chat.tools()
         assert chat.state["pending"] == "payment_method"
 
