@@ -60,6 +60,7 @@ def checklist(deps: AdminDeps, tenant: Tenant) -> Checklist:
         if templates.get((name, lang)) != "approved"
     ]
     has_items = next(iter(s.catalog.iter_all(tenant.tenant_id)), None) is not None
+    paid = payment_ready(tenant)
     hours_set = tenant.handoff.hours is not None and (tenant.handoff.enabled or tenant.handoff.contact is not None)
     checks = [
         Check(
@@ -67,8 +68,8 @@ def checklist(deps: AdminDeps, tenant: Tenant) -> Checklist:
         ),
         Check(
             item="payment",
-            done=payment_ready(tenant),
-            missing=None if payment_ready(tenant) else "Set up M-Pesa or card payments and test them",
+            done=paid,
+            missing=None if paid else "Set up M-Pesa or card payments and test them",
         ),
         Check(item="catalog", done=has_items, missing=None if has_items else "Add at least one product or service"),
         Check(

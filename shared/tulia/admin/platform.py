@@ -20,6 +20,7 @@ from tulia.admin.common import AdminDeps, Deps, View, admin_router
 from tulia.domain.common import TENANT_ID_PATTERN
 from tulia.errors import NotFound
 from tulia.store.stats import StatsRepo
+from tulia.store.tenants import ShopSummary
 
 MONTH_PATTERN = r"^20\d\d-(0[1-9]|1[0-2])$"
 # the month's figures of a shop, from its daily counters (tulia.store.stats)
@@ -102,28 +103,35 @@ def this_month(deps: AdminDeps) -> str:
 
 
 def rows(deps: AdminDeps, month: str) -> list[ShopRow]:
-    out = []
-    for shop in deps.services.tenants.summaries():
-        totals, error_day = figures(deps, shop.tenant_id, month)
-        out.append(
-            ShopRow(
-                tenant_id=shop.tenant_id,
-                name=shop.name,
-                status=shop.status,
-                status_since=shop.status_since,
-                status_reason=shop.status_reason,
-                trade=shop.trade,
-                whatsapp=shop.display_phone_number,
-                conversations=totals["Conversations"],
-                orders=totals["OrdersCreated"],
-                orders_paid=totals["OrdersPaid"],
-                payments_kes=totals["RevenueKes"],
-                model_cost_kes=round(totals["LlmCostMicroUsd"] / 1_000_000 * deps.kes_per_usd, 2),
-                tool_errors=totals["ToolErrors"],
-                last_error_day=error_day,
-            )
-        )
-    return out
+    return [row(deps, shop, month) for shop in deps.services.tenants.summaries()]
+
+
+def row(deps: AdminDeps, shop: ShopSummary, month: str) -> ShopRow:
+    totals, error_day = figures(deps, shop.tenant_id, month)
+    return ShopRow(
+        tenant_id=shop.tenant_id,
+        name=shop.name,
+        status=shop.status,
+        status_since=shop.status_since,
+        status_reason=shop.status_reason,
+        trade=shop.trade,
+        whatsapp=shop.display_phone_number,
+        conversations=totals["Conversations"],
+        orders=totals["OrdersCreated"],
+        orders_paid=totals["OrdersPaid"],
+        payments_kes=totals["RevenueKes"],
+        model_cost_kes=round(totals["LlmCostMicroUsd"] / 1_000_000 * deps.kes_per_usd, 2),
+        tool_errors=totals["ToolErrors"],
+        last_error_day=error_day,
+    )
+
+
+def row_of(deps: AdminDeps, tenant_id: str) -> ShopRow:
+    """One shop's row this month, read by its key (not by scanning every shop)."""
+    summary = deps.services.tenants.summary(tenant_id)
+    if summary is None:
+        raise NotFound(f"No shop '{tenant_id}'.", field="tenant_id")
+    return row(deps, summary, this_month(deps))
 
 
 def _shop(deps: AdminDeps, tenant_id: str) -> None:
@@ -158,7 +166,7 @@ def suspend(tenant_id: str, body: StatusBody, who: Caller, deps: Deps) -> ShopRo
         tenant_id, "suspended", was=("setup", "live", "paused"), at=deps.services.clock(), reason=body.reason
     )
     _record(deps, who, tenant_id, "shop.suspend", reason=body.reason)
-    return next(r for r in rows(deps, this_month(deps)) if r.tenant_id == tenant_id)
+    return row_of(deps, tenant_id)
 
 
 @router.post("/admin/platform/shops/<tenant_id>/resume", tags=["platform"], summary="Lift a suspension")
@@ -168,7 +176,7 @@ def resume(tenant_id: str, body: StatusBody, who: Caller, deps: Deps) -> ShopRow
     back = before if before != "suspended" else "live"
     deps.services.tenants.set_status(tenant_id, back, was=("suspended",), at=deps.services.clock(), reason=body.reason)
     _record(deps, who, tenant_id, "shop.unsuspend", reason=body.reason, to=back)
-    return next(r for r in rows(deps, this_month(deps)) if r.tenant_id == tenant_id)
+    return row_of(deps, tenant_id)
 
 
 @router.get("/admin/platform/usage.csv", tags=["platform"], summary="Usage per shop for a month, as CSV (billing)")

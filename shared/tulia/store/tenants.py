@@ -32,6 +32,19 @@ class ShopSummary:
     display_phone_number: str | None
 
 
+def _summary(item: dict[str, Any]) -> ShopSummary:
+    whatsapp = item.get("whatsapp") or {}
+    return ShopSummary(
+        tenant_id=str(item["tenant_id"]),
+        name=str(item.get("name") or ""),
+        status=str(item.get("status") or "live"),
+        status_since=item.get("status_since"),
+        status_reason=item.get("status_reason"),
+        trade=item.get("trade"),
+        display_phone_number=whatsapp.get("display_phone_number") if isinstance(whatsapp, dict) else None,
+    )
+
+
 class TenantRepo:
     """Tenant profiles. ``get`` keeps a profile for ``cache_seconds`` (every tool of a turn needs it);
     a save or version bump through this repository drops the cached copy at once, and other
@@ -222,23 +235,12 @@ class TenantRepo:
     def summaries(self) -> list[ShopSummary]:
         """Every shop, as the platform operator lists them: read from the stored profiles as they are (their
         credentials, in secrets, are not needed and not read)."""
-        out = []
-        for item in self.db.scan_sk(TENANTS, keys.PROFILE):
-            if "tenant_id" not in item:
-                continue
-            whatsapp = item.get("whatsapp") or {}
-            out.append(
-                ShopSummary(
-                    tenant_id=str(item["tenant_id"]),
-                    name=str(item.get("name") or ""),
-                    status=str(item.get("status") or "live"),
-                    status_since=item.get("status_since"),
-                    status_reason=item.get("status_reason"),
-                    trade=item.get("trade"),
-                    display_phone_number=whatsapp.get("display_phone_number") if isinstance(whatsapp, dict) else None,
-                )
-            )
-        return sorted(out, key=lambda s: s.tenant_id)
+        found = (_summary(item) for item in self.db.scan_sk(TENANTS, keys.PROFILE) if "tenant_id" in item)
+        return sorted(found, key=lambda s: s.tenant_id)
+
+    def summary(self, tenant_id: str) -> ShopSummary | None:
+        item = self.db.get(TENANTS, keys.tenant_pk(tenant_id), keys.PROFILE)
+        return _summary(item) if item else None
 
     def mark_tested(self, tenant_id: str, method: str, at: datetime) -> bool:
         """A payment method proven from the console: offered to customers from now on. Only a shop whose methods
