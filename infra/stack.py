@@ -53,7 +53,7 @@ class TuliaStack(Stack):
         self.auth = StaffAuth(self, "Staff", config=config)
         self.layers = {
             name: layer(self, f"{name.title()}Layer", name, config)
-            for name in ("base", "agent", "documents", "search", "alerts")
+            for name in ("base", "agent", "documents", "search", "alerts", "sheets")
         }
         self.api = apigw.HttpApi(
             self,
@@ -157,9 +157,13 @@ class TuliaStack(Stack):
             with_secrets,
         )
         self.admin = make(
-            # the agent layer: erasing a customer deletes their conversation checkpoints (LangGraph's saver)
+            # the agent layer: erasing a customer deletes their conversation checkpoints (LangGraph's saver);
+            # sheets: Excel catalog imports
             FunctionSpec(
-                "admin", config.admin, ("base", "agent", "search", "alerts"), "Admin API for shop staff (Cognito JWT)"
+                "admin",
+                config.admin,
+                ("base", "agent", "search", "alerts", "sheets"),
+                "Admin API for shop staff (Cognito JWT)",
             ),
             {
                 "TULIA_PUBLIC_BASE_URL": self.public_base_url,

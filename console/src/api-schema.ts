@@ -374,8 +374,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Bulk import from CSV (text/csv) or JSON (a list of items, or {"items": [...]})
-         * @description CSV header: sku,name,category,price,stock,description (+ type, variants, tags, brand, active, duration_minutes, max_per_order). Items are created or replaced by sku; items not in the file are kept. Any invalid row: nothing is written and 422 lists every bad row, unless partial=true, which writes the valid rows and reports the rest.
+         * Bulk import from CSV (text/csv), Excel (.xlsx) or JSON (a list of items, or {"items": [...]})
+         * @description An Excel workbook's first sheet with these columns in its first row is read like the CSV. CSV header: sku,name,category,price,stock,description (+ type, variants, tags, brand, active, duration_minutes, max_per_order). Items are created or replaced by sku; items not in the file are kept. Any invalid row: nothing is written and 422 lists every bad row, unless partial=true, which writes the valid rows and reports the rest.
          */
         post: operations["import_items_admin_catalog_import_post"];
         delete?: never;
@@ -1204,6 +1204,30 @@ export interface paths {
         put?: never;
         /** Start answering customers (the checklist complete) */
         post: operations["go_live_admin_shop_go_live_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/shop/pack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the shop as a pack (zip): tenant.yaml, catalog.csv, offers.yaml, vocabulary.yaml, kb/
+         * @description Secrets are never in it. Unzipped, it is a folder `tulia seed` reads.
+         */
+        get: operations["download_pack_admin_shop_pack_get"];
+        put?: never;
+        /**
+         * Start the shop from a pack (zip, while the shop is in setup or paused)
+         * @description The pack's settings, catalog, offers, vocabulary and documents replace the shop's; its id, WhatsApp number, status and payment settings stay. A pack with any problem changes nothing (422 lists them all).
+         */
+        post: operations["upload_pack_admin_shop_pack_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3011,6 +3035,12 @@ export interface components {
              * @enum {string}
              */
             default_language: "en" | "sheng" | "sw";
+            /**
+             * Example Items
+             * @description Add the trade's example items, hidden from customers until she shows them
+             * @default true
+             */
+            example_items: boolean;
             /** Languages */
             languages?: ("en" | "sheng" | "sw")[];
             /**
@@ -3960,6 +3990,8 @@ export interface components {
         ShopMade: {
             /** Documents */
             documents: string[];
+            /** Example Items */
+            example_items: number;
             /** Name */
             name: string;
             /** Status */
@@ -7183,6 +7215,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    download_pack_admin_shop_pack_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    upload_pack_admin_shop_pack_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Shop is live */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description The pack's problems (nothing changed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
                 };
             };
         };

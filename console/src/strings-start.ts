@@ -35,6 +35,8 @@ const en = {
     defaultLanguage: "Answer new customers in",
     botName: "Your assistant's name",
     tone: "How it speaks",
+    examples: "Add example items for my trade",
+    examplesHelp: "Customers do not see them until you set your own price and stock and show them.",
     tones: { friendly_concise: "Friendly and short", warm_chatty: "Warm and chatty", formal_polite: "Formal and polite" },
     submit: "Create my shop",
   },
@@ -53,7 +55,7 @@ const en = {
     item: {
       whatsapp: "WhatsApp number connected",
       payment: "A way to be paid, tested (a Till or Paybill, or a test payment)",
-      catalog: "At least one product or service",
+      catalog: "At least one product or service customers can see",
       hours: "Your team's hours and how a person takes over",
       templates: "Message templates approved by Meta",
     },
@@ -71,6 +73,14 @@ const en = {
     testPending: "Check your phone and enter your M-Pesa PIN…",
     testSucceeded: "It worked: M-Pesa receipt {{receipt}}. Customers are offered the M-Pesa prompt.",
     testFailed: "It did not go through: {{why}}",
+  },
+  pack: {
+    title: "Your shop as a pack",
+    intro: "Download your settings, items, offers, words and documents as one file (never your passwords or keys). Before going live, or while paused, you can start from a pack instead: it replaces your items, offers and documents.",
+    download: "Download my shop as a pack",
+    upload: "Start from a pack (.zip)",
+    read: "Read: {{items}} items in {{categories}} categories, {{offers}} offers, {{documents}} documents.",
+    problems: "Nothing was changed: the pack has problems",
   },
 };
 
@@ -106,6 +116,8 @@ const sw = {
     defaultLanguage: "Jibu wateja wapya kwa",
     botName: "Jina la msaidizi wako",
     tone: "Anavyoongea",
+    examples: "Ongeza bidhaa za mfano za biashara yangu",
+    examplesHelp: "Wateja hawazioni hadi uweke bei na idadi yako na uzionyeshe.",
     tones: { friendly_concise: "Kirafiki na kwa ufupi", warm_chatty: "Kwa uchangamfu na maneno mengi", formal_polite: "Rasmi na kwa heshima" },
     submit: "Fungua duka langu",
   },
@@ -124,7 +136,7 @@ const sw = {
     item: {
       whatsapp: "Nambari ya WhatsApp imeunganishwa",
       payment: "Njia ya kulipwa, imejaribiwa (Till au Paybill, au malipo ya majaribio)",
-      catalog: "Angalau bidhaa au huduma moja",
+      catalog: "Angalau bidhaa au huduma moja wateja wanayoiona",
       hours: "Saa za timu yako na jinsi mtu anavyochukua mazungumzo",
       templates: "Jumbe za kiolezo zimeidhinishwa na Meta",
     },
@@ -142,6 +154,14 @@ const sw = {
     testPending: "Angalia simu yako uweke PIN yako ya M-Pesa…",
     testSucceeded: "Imefanya kazi: risiti ya M-Pesa {{receipt}}. Wateja wanapewa ombi la M-Pesa.",
     testFailed: "Haikupita: {{why}}",
+  },
+  pack: {
+    title: "Duka lako kama kifurushi",
+    intro: "Pakua mipangilio, bidhaa, ofa, maneno na hati zako kama faili moja (kamwe si nywila wala funguo zako). Kabla ya kuanza kazi, au duka likiwa limesimamishwa, unaweza kuanza na kifurushi: kinachukua nafasi ya bidhaa, ofa na hati zako.",
+    download: "Pakua duka langu kama kifurushi",
+    upload: "Anza na kifurushi (.zip)",
+    read: "Imesomwa: bidhaa {{items}} katika aina {{categories}}, ofa {{offers}}, hati {{documents}}.",
+    problems: "Hakuna kilichobadilika: kifurushi kina matatizo",
   },
 };
 

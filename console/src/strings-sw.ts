@@ -479,7 +479,7 @@ export const sw: Shape<typeof en> = {
     removeOption: "Ondoa aina hii",
     tags: "Lebo (tenganisha kwa koma)",
     active: "Wateja wanaweza kununua",
-    import: "Leta CSV",
+    import: "Leta CSV au Excel",
     importReport: "Ripoti ya kuleta",
     importSummary: "Safu {{rows}} zimesomwa, {{written}} zimehifadhiwa, {{invalid}} zina matatizo.",
     nothingWritten: "Hakuna kilichohifadhiwa kwa sababu safu kadhaa zina matatizo. Zirekebishe, au weka alama na ulete tena kuhifadhi safu nzuri.",

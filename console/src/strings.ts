@@ -477,7 +477,7 @@ export const en = {
     removeOption: "Remove this option",
     tags: "Tags (comma separated)",
     active: "Customers can buy it",
-    import: "Import CSV",
+    import: "Import CSV or Excel",
     importReport: "Import report",
     importSummary: "{{rows}} rows read, {{written}} saved, {{invalid}} with problems.",
     nothingWritten: "Nothing was saved because some rows have problems. Fix them, or tick the box and import again to save the good rows.",

@@ -111,7 +111,7 @@ export interface BookingSettings {
 }
 
 export interface ImportReport {
-  format: "csv" | "json";
+  format: "csv" | "xlsx" | "json";
   partial: boolean;
   rows: number;
   written: number;
@@ -133,4 +133,16 @@ export type WhatsAppNumber = Schemas["WhatsAppNumber"];
 export type WhatsAppConnect = Schemas["ConnectBody"];
 export type Checklist = Schemas["Checklist"];
 export type PaymentTest = Schemas["TestView"];
+/** POST /admin/shop/pack (its body is a zip, so its answers are typed here, as admin/shop_pack.py defines them) */
+export interface PackRead {
+  items: number;
+  categories: number;
+  offers: number;
+  documents: number;
+}
+export interface PackRefused {
+  code: "pack_invalid";
+  message: string;
+  problems: { file: string; location: string | null; message: string }[];
+}
 export type ShopRow = Schemas["ShopRow"];

@@ -92,10 +92,12 @@ def test_a_new_owner_signs_up_verifies_and_makes_her_shop(stack: Stack, browser:
         ["en", "sw"],
         "sw",
     )
-    for path in ("/admin/orders", "/admin/customers", "/admin/catalog/items", "/admin/handoffs?status=open"):
+    for path in ("/admin/orders", "/admin/customers", "/admin/handoffs?status=open"):
         listed = httpx.get(f"{stack.url}{path}", headers={"Authorization": f"Bearer {token}"}, timeout=10)
         assert listed.status_code == 200, path
         assert listed.json()["items"] == [], path
+    examples = httpx.get(f"{stack.url}/admin/catalog/items", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    assert {(i["tenant_id"], i["active"]) for i in examples.json()["items"]} == {("njeri-beauty-kasarani", False)}
     docs = httpx.get(f"{stack.url}/admin/kb/documents", headers={"Authorization": f"Bearer {token}"}, timeout=10)
     assert [d["doc_id"] for d in docs.json()["items"]] == ["faq-questions-customers-ask"]
     number = httpx.get(f"{stack.url}/admin/whatsapp", headers={"Authorization": f"Bearer {token}"}, timeout=10).json()

@@ -5,6 +5,7 @@ Through the real admin function and moto."""
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 from urllib.parse import parse_qsl
@@ -12,6 +13,7 @@ from urllib.parse import parse_qsl
 import pytest
 
 from tests.conftest import SHOP
+from tests.conftest import Caller as ToolCaller
 from tests.integration.test_webhook import api_event
 from tulia.admin.api import build_admin_api
 from tulia.admin.common import AdminDeps
@@ -40,11 +42,22 @@ class Person:
         self.api, self.sub, self.email, self.verified, self.tenant_id = api, sub, email, verified, tenant_id
         self.groups: list[str] = []
 
-    def __call__(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    def __call__(
+        self, method: str, path: str, body: Any = None, *, file: tuple[bytes, str] | None = None
+    ) -> tuple[int, Any]:
+        """``file``: a raw body and its content type (sent base64-encoded as API Gateway passes binary bodies)."""
         raw = json.dumps(body).encode() if body is not None else None
+        content_type = "application/json"
+        if file is not None:
+            raw, content_type = file
         path, _, query = path.partition("?")
         event = api_event(
-            method, path=path, body=raw, headers={"content-type": "application/json"}, params=dict(parse_qsl(query))
+            method,
+            path=path,
+            body=raw,
+            headers={"content-type": content_type},
+            params=dict(parse_qsl(query)),
+            base64_body=file is not None,
         )
         claims = {"sub": self.sub, "email": self.email, "email_verified": str(self.verified).lower(), "token_use": "id"}
         if self.tenant_id:
@@ -53,6 +66,8 @@ class Person:
             claims["cognito:groups"] = f"[{' '.join(self.groups)}]"
         event["requestContext"]["authorizer"] = {"jwt": {"claims": claims, "scopes": None}}
         response = admin_app.handle(event, self.api)
+        if response.get("isBase64Encoded"):  # a file: its bytes
+            return response["statusCode"], base64.b64decode(response["body"])
         try:
             return response["statusCode"], json.loads(response["body"])
         except ValueError:  # a CSV export
@@ -98,6 +113,7 @@ def test_a_new_owner_makes_her_shop_and_her_next_token_opens_it(njeri: Person, s
         "status": "setup",
         "trade": "beauty",
         "documents": ["faq-questions-customers-ask"],
+        "example_items": 4,
     }
     assert njeri("GET", "/admin/signup/me")[1] == {
         "email": "njeri@example.co.ke",
@@ -126,13 +142,18 @@ def test_a_new_owner_makes_her_shop_and_her_next_token_opens_it(njeri: Person, s
     assert answer["answer_found"] is True, answer
     assert "M-Pesa" in json.dumps(answer)
     assert "Mama Njeri Beauty" in json.dumps(answer)
+    examples = njeri("GET", "/admin/catalog/items")[1]["items"]
+    assert {i["item_id"] for i in examples} == {"EX-BRAIDS-1", "EX-CUT-1", "EX-NAILS-1", "EX-WASH-1"}
+    assert all(i["active"] is False and i["type"] == "service" and "(example)" in i["name"] for i in examples)
 
 
 def test_her_new_shop_sees_nothing_of_another_shop(njeri: Person, seeded: Services) -> None:
     njeri("POST", "/admin/signup/shop", NEW_SHOP)
     njeri.signs_in_again(seeded)
     assert njeri("GET", "/admin/orders")[1]["items"] == []
-    assert njeri("GET", "/admin/catalog/items")[1]["items"] == []
+    assert {i["item_id"] for i in njeri("GET", "/admin/catalog/items")[1]["items"]} == {
+        "EX-BRAIDS-1", "EX-CUT-1", "EX-NAILS-1", "EX-WASH-1"
+    }  # her own hidden examples only  # fmt: skip
     assert njeri("GET", "/admin/customers")[1]["items"] == []
     assert njeri("GET", "/admin/handoffs?status=open")[1]["items"] == []
 
@@ -208,6 +229,15 @@ def test_the_trades_to_start_from(njeri: Person) -> None:
     assert by_trade["grocery"]["name"]["sw"] == "Vyakula na bidhaa za nyumbani"
 
 
+def _zipped_text(data: bytes) -> str:
+    """Every file of a zip (a shop's pack), as text."""
+    import io
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return "\n".join(archive.read(name).decode("utf-8", "replace") for name in archive.namelist())
+
+
 def test_every_admin_route_keeps_a_new_owner_out_of_the_demo_shops_data(
     njeri: Person, api: Any, seeded: Services, shop: Any
 ) -> None:
@@ -247,7 +277,7 @@ def test_every_admin_route_keeps_a_new_owner_out_of_the_demo_shops_data(
         for method in methods:
             status, body = njeri(method.upper(), concrete, {})
             calls += 1
-            text = json.dumps(body)
+            text = _zipped_text(body) if isinstance(body, bytes) else json.dumps(body)
             for secret in secrets_of_the_demo_shop:
                 assert secret not in text, (method, concrete, status, text[:300])
     assert calls > 80
@@ -258,3 +288,27 @@ def test_every_admin_route_keeps_a_new_owner_out_of_the_demo_shops_data(
     assert "Duka Bora Electronics" in json.dumps(demo_owner("GET", "/admin/me")[1])
     assert (seeded.catalog.get_many(SHOP, ["SG-002"]), seeded.orders.get(SHOP, order["order_id"]).status) == before
     assert seeded.tenants.get(SHOP).status == "live"
+
+
+def test_example_items_stay_hidden_from_customers_and_the_checklist_until_she_shows_one(
+    njeri: Person, seeded: Services
+) -> None:
+    njeri("POST", "/admin/signup/shop", {**NEW_SHOP, "trade": "grocery", "tenant_id": "njeri-grocer"})
+    njeri.signs_in_again(seeded)
+    catalog = [c for c in njeri("GET", "/admin/shop/checklist")[1]["checks"] if c["item"] == "catalog"]
+    assert catalog == [{"item": "catalog", "done": False, "missing": "Show customers at least one product or service"}]
+    bot = ToolCaller(seeded, "njeri-grocer")
+    assert bot.ok("catalog_search", query="maize flour", limit=6)["results"] == []  # the bot never offers examples
+    changes = {"name": "Jogoo maize flour 2kg", "stock": 30, "active": True}
+    status, flour = njeri("PATCH", "/admin/catalog/items/EX-FLOUR-1", changes)
+    assert (status, flour["active"], flour["stock"], flour["price"]) == (200, True, 30, 180)
+    [found] = bot.ok("catalog_search", query="maize flour", limit=6)["results"]
+    assert (found["name"], found["price"]) == ("Jogoo maize flour 2kg", 180)
+    catalog = [c for c in njeri("GET", "/admin/shop/checklist")[1]["checks"] if c["item"] == "catalog"]
+    assert catalog == [{"item": "catalog", "done": True, "missing": None}]
+
+
+def test_a_shop_may_start_without_example_items(njeri: Person, seeded: Services) -> None:
+    status, made = njeri("POST", "/admin/signup/shop", {**NEW_SHOP, "example_items": False})
+    assert (status, made["example_items"]) == (200, 0)
+    assert list(seeded.catalog.iter_all("mama-njeri-beauty")) == []

@@ -285,6 +285,8 @@ function newSku(name: string): string {
   return newId(name).toUpperCase();
 }
 
+const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
 function CsvImport() {
   const { t } = useTranslation();
   const client = useQueryClient();
@@ -293,8 +295,14 @@ function CsvImport() {
   const [partial, setPartial] = useState(false);
   const reset = useRef<() => void>(null);
   const upload = useMutation({
+    // a CSV goes as its text; an Excel workbook as its bytes (the server reads either, and says which it read)
     mutationFn: async (file: File) =>
-      api<ImportReport>("/admin/catalog/import", { method: "POST", raw: await file.text(), contentType: "text/csv", query: { partial } }),
+      api<ImportReport>("/admin/catalog/import", {
+        method: "POST",
+        raw: /\.xlsx$/i.test(file.name) ? file : await file.text(),
+        contentType: /\.xlsx$/i.test(file.name) ? XLSX : "text/csv",
+        query: { partial },
+      }),
     onSuccess: (r) => {
       setReport(r);
       void refresh(client, ["catalog"]);
@@ -307,7 +315,7 @@ function CsvImport() {
   });
   return (
     <>
-      <FileButton resetRef={reset} onChange={(f) => { setError(null); setReport(null); if (f) upload.mutate(f); }} accept=".csv,text/csv">
+      <FileButton resetRef={reset} onChange={(f) => { setError(null); setReport(null); if (f) upload.mutate(f); }} accept={`.csv,text/csv,.xlsx,${XLSX}`}>
         {(props) => (
           <Button variant="light" loading={upload.isPending} {...props}>
             {t("catalog.import")}

@@ -1,18 +1,18 @@
-import { Alert, Anchor, Button, Card, Center, Checkbox, Group, List, NativeSelect, Paper, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Card, Center, Checkbox, FileButton, Group, List, NativeSelect, Paper, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
 
-import { api, ApiError } from "../api";
+import { api, ApiError, download } from "../api";
 import { useAuth } from "../auth";
 import { config } from "../config";
 import { readSignupMessage, trustedOrigins } from "../logic/embeddedSignup";
 import { PASSWORD_RULES, passwordOk, passwordRules } from "../logic/password";
 import { shopIdFrom, signUpProblem } from "../logic/signup";
 import "../strings-start";
-import type { Checklist, MyShop, PaymentTest, NewShop, ShopIdCheck, ShopMade, SignupConfig, Trade, WhatsAppConnect, WhatsAppNumber } from "../types";
+import type { Checklist, MyShop, PackRead, PackRefused, PaymentTest, NewShop, ShopIdCheck, ShopMade, SignupConfig, Trade, WhatsAppConnect, WhatsAppNumber } from "../types";
 import { Guarded } from "./Layout";
 import { Failure, LanguagePicker, Loading } from "./common";
 
@@ -147,6 +147,7 @@ export function NewShopScreen() {
   const [defaultLanguage, setDefaultLanguage] = useState("en");
   const [botName, setBotName] = useState("Tulia");
   const [tone, setTone] = useState<string>("friendly_concise");
+  const [examples, setExamples] = useState(true);
   const [checkedId] = useDebouncedValue(shopId, 400);
   const trades = useQuery({ queryKey: ["signup-trades"], queryFn: () => api<Trade[]>("/admin/signup/trades"), enabled: !!session });
   const mine = useQuery({ queryKey: ["signup-me"], queryFn: () => api<MyShop>("/admin/signup/me"), enabled: !!session });
@@ -184,6 +185,7 @@ export function NewShopScreen() {
       default_language: defaultLanguage as NewShop["default_language"],
       bot_name: botName.trim() || "Tulia",
       tone: tone as NewShop["tone"],
+      example_items: examples,
     });
   }
 
@@ -248,6 +250,12 @@ export function NewShopScreen() {
               value={tone}
               onChange={(e) => setTone(e.currentTarget.value)}
               data={TONES.map((x) => ({ value: x, label: t(`newShop.tones.${x}`) }))}
+            />
+            <Checkbox
+              label={t("newShop.examples")}
+              description={t("newShop.examplesHelp")}
+              checked={examples}
+              onChange={(e) => setExamples(e.currentTarget.checked)}
             />
             {failure && (
               <Alert color="red" role="alert">
@@ -413,6 +421,7 @@ function Setup() {
           </Button>
         )}
         {move.error && <Failure error={move.error} />}
+        <ShopPack canRead={listed.status === "paused"} />
       </Stack>
     );
   }
@@ -467,7 +476,59 @@ function Setup() {
           {move.error && <Failure error={move.error} />}
         </Stack>
       </Card>
+      <ShopPack canRead />
     </Stack>
+  );
+}
+
+/** The shop as a pack: downloaded (what `tulia seed` reads), or a pack read into the shop while it is not live. */
+function ShopPack({ canRead }: { canRead: boolean }) {
+  const { t } = useTranslation("start");
+  const shop = useAuth().session?.tenantId ?? "shop";
+  const client = useQueryClient();
+  const reset = useRef<() => void>(null);
+  const [problems, setProblems] = useState<PackRefused["problems"] | null>(null);
+  const read = useMutation({
+    mutationFn: (file: File) => api<PackRead>("/admin/shop/pack", { method: "POST", raw: file, contentType: "application/zip" }),
+    onMutate: () => setProblems(null),
+    onSuccess: () => void client.invalidateQueries(),
+    onError: (e) => {
+      if (e instanceof ApiError && e.status === 422 && e.body && typeof e.body === "object" && "problems" in e.body) setProblems((e.body as PackRefused).problems);
+    },
+    onSettled: () => reset.current?.(),
+  });
+  return (
+    <Card withBorder data-testid="shop-pack">
+      <Stack gap="xs">
+        <Text fw={600}>{t("pack.title")}</Text>
+        <Text size="sm">{t("pack.intro")}</Text>
+        <Group>
+          <Button variant="default" onClick={() => void download("/admin/shop/pack", {}, `${shop}-pack.zip`)}>
+            {t("pack.download")}
+          </Button>
+          {canRead && (
+            <FileButton resetRef={reset} accept=".zip,application/zip" onChange={(f) => f && read.mutate(f)}>
+              {(props) => (
+                <Button variant="light" loading={read.isPending} {...props}>
+                  {t("pack.upload")}
+                </Button>
+              )}
+            </FileButton>
+          )}
+        </Group>
+        {read.data && <Text data-testid="pack-read" c="teal">{t("pack.read", { ...read.data })}</Text>}
+        {problems && (
+          <Alert color="red" role="alert" title={t("pack.problems")}>
+            <List size="sm">
+              {problems.map((p, i) => (
+                <List.Item key={i}>{[p.file, p.location, p.message].filter(Boolean).join(": ")}</List.Item>
+              ))}
+            </List>
+          </Alert>
+        )}
+        {read.error && !problems && <Failure error={read.error} />}
+      </Stack>
+    </Card>
   );
 }
 

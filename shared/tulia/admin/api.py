@@ -165,6 +165,7 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
         orders,
         payment_tests,
         platform,
+        shop_pack,
         signup,
         templates,
         tenant,
@@ -197,6 +198,7 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
         golive,
         platform,
         payment_tests,
+        shop_pack,
     ):
         app.include_router(module.router)
 

@@ -1,5 +1,5 @@
 """Catalog items: list, get, create or replace (PUT, idempotent), change (PATCH), delete, and bulk
-import from CSV or JSON with a report for every row. Owner only. Every write moves the shop's
+import from CSV, Excel (.xlsx) or JSON with a report for every row. Owner only. Every write moves the shop's
 catalog version, so the bot searches the new catalog on its next turn."""
 
 import base64
@@ -23,7 +23,7 @@ from tulia.admin.common import (
     input_model,
 )
 from tulia.domain.catalog import CatalogItem
-from tulia.domain.catalog_rows import CatalogRows, rows_from_csv, rows_from_json
+from tulia.domain.catalog_rows import XLSX_MAGIC, CatalogRows, rows_from_csv, rows_from_json, rows_from_xlsx
 from tulia.errors import InvalidInput
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
@@ -38,8 +38,12 @@ class ImportRowReport(View):
     errors: list[dict[str, str | None]]
 
 
+ImportFormat = Literal["csv", "xlsx", "json"]
+OLD_EXCEL_MAGIC = b"\xd0\xcf\x11\xe0"  # .xls (Excel 97-2003)
+
+
 class ImportReport(View):
-    format: Literal["csv", "json"]
+    format: ImportFormat
     partial: bool
     rows: int
     written: int
@@ -48,7 +52,7 @@ class ImportReport(View):
     invalid_rows: list[ImportRowReport]
 
 
-def _report(rows: CatalogRows, fmt: Literal["csv", "json"], partial: bool, written: int) -> ImportReport:
+def _report(rows: CatalogRows, fmt: ImportFormat, partial: bool, written: int) -> ImportReport:
     return ImportReport(
         format=fmt,
         partial=partial,
@@ -133,8 +137,9 @@ def delete_item(item_id: str, who: Owner, deps: Deps) -> Deleted:
 @router.post(
     "/admin/catalog/import",
     tags=["catalog"],
-    summary='Bulk import from CSV (text/csv) or JSON (a list of items, or {"items": [...]})',
+    summary='Bulk import from CSV (text/csv), Excel (.xlsx) or JSON (a list of items, or {"items": [...]})',
     description=(
+        "An Excel workbook's first sheet with these columns in its first row is read like the CSV. "
         "CSV header: sku,name,category,price,stock,description (+ type, variants, tags, brand, active, "
         "duration_minutes, max_per_order). Items are created or replaced by sku; items not in the file are kept. "
         "Any invalid row: nothing is written and 422 lists every bad row, unless partial=true, which "
@@ -153,30 +158,19 @@ def import_items(
     data_bytes = base64.b64decode(body) if event.is_base64_encoded else body.encode()
     if len(data_bytes) > MAX_IMPORT_BYTES:
         raise InvalidInput("The file is larger than 5 MB.", field="body")
-    try:
-        raw = data_bytes.decode("utf-8")
-    except UnicodeDecodeError as exc:
+    if data_bytes.startswith(OLD_EXCEL_MAGIC):
         raise InvalidInput(
-            f"The file is not UTF-8 (byte {exc.start}): save it as 'CSV UTF-8' and send it again.", field="body"
-        ) from exc
+            "This is an old Excel file (.xls): save it as an Excel Workbook (.xlsx) or as CSV UTF-8.", field="body"
+        )
     content_type = (event.headers.get("content-type") or "").lower()
-    fmt: Literal["csv", "json"] = "json" if "json" in content_type else "csv"
-    if not raw.strip():
-        raise InvalidInput("The body is empty: send the CSV (text/csv) or JSON items.", field="body")
-    if fmt == "json":
-        try:
-            data: Any = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise InvalidInput(f"The body is not valid JSON ({exc.msg}).", field="body") from exc
-        except RecursionError as exc:
-            raise InvalidInput("The JSON is nested too deeply to be a list of items.", field="body") from exc
-        if isinstance(data, dict):
-            data = data.get("items")
-        if not isinstance(data, list):
-            raise InvalidInput('Send a JSON list of items, or {"items": [...]}.', field="body")
-        rows = rows_from_json(data, who.tenant_id)
+    fmt: ImportFormat = (
+        "xlsx" if "spreadsheetml" in content_type or data_bytes.startswith(XLSX_MAGIC) else
+        "json" if "json" in content_type else "csv"
+    )  # fmt: skip
+    if fmt == "xlsx":
+        rows = rows_from_xlsx(data_bytes, who.tenant_id)
     else:
-        rows = rows_from_csv(raw.lstrip("\ufeff"), who.tenant_id)
+        rows = _text_rows(data_bytes, fmt, who.tenant_id)
     # a sheet that cannot be read at all is refused even with partial=true
     if (rows.problems and not rows.rows) or ((rows.invalid or rows.problems) and not partial):
         return Response(422, "application/json", _report(rows, fmt, partial, 0).model_dump_json())
@@ -186,3 +180,28 @@ def import_items(
         changed(deps, who.tenant_id)
     audit(deps, who, "catalog.import", f"{len(valid)} items", format=fmt, partial=partial, invalid=len(rows.invalid))
     return Response(200, "application/json", _report(rows, fmt, partial, len(valid)).model_dump_json())
+
+
+def _text_rows(data_bytes: bytes, fmt: ImportFormat, tenant_id: str) -> CatalogRows:
+    try:
+        raw = data_bytes.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(
+            f"The file is not UTF-8 (byte {exc.start}): save it as 'CSV UTF-8' (or send the .xlsx) and send it again.",
+            field="body",
+        ) from exc
+    if not raw.strip():
+        raise InvalidInput("The body is empty: send the CSV (text/csv), the Excel file or JSON items.", field="body")
+    if fmt != "json":
+        return rows_from_csv(raw.lstrip("\ufeff"), tenant_id)
+    try:
+        data: Any = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"The body is not valid JSON ({exc.msg}).", field="body") from exc
+    except RecursionError as exc:
+        raise InvalidInput("The JSON is nested too deeply to be a list of items.", field="body") from exc
+    if isinstance(data, dict):
+        data = data.get("items")
+    if not isinstance(data, list):
+        raise InvalidInput('Send a JSON list of items, or {"items": [...]}.', field="body")
+    return rows_from_json(data, tenant_id)

@@ -59,7 +59,7 @@ def checklist(deps: AdminDeps, tenant: Tenant) -> Checklist:
         for lang in sorted(languages)
         if templates.get((name, lang)) != "approved"
     ]
-    has_items = next(iter(s.catalog.iter_all(tenant.tenant_id)), None) is not None
+    has_items = any(item.active for item in s.catalog.iter_all(tenant.tenant_id))  # examples stay hidden
     paid = payment_ready(tenant)
     hours_set = tenant.handoff.hours is not None and (tenant.handoff.enabled or tenant.handoff.contact is not None)
     checks = [
@@ -71,7 +71,11 @@ def checklist(deps: AdminDeps, tenant: Tenant) -> Checklist:
             done=paid,
             missing=None if paid else "Set up M-Pesa or card payments and test them",
         ),
-        Check(item="catalog", done=has_items, missing=None if has_items else "Add at least one product or service"),
+        Check(
+            item="catalog",
+            done=has_items,
+            missing=None if has_items else "Show customers at least one product or service",
+        ),
         Check(
             item="hours",
             done=hours_set,

@@ -51,6 +51,10 @@ class KbUploads:
     def delete(self, key: str) -> None:
         self.s3.delete_object(Bucket=self.bucket, Key=key)
 
+    def put(self, key: str, data: bytes) -> None:
+        """A document the server has (a shop's pack): the bucket's event starts its ingestion."""
+        self.s3.put_object(Bucket=self.bucket, Key=key, Body=data)
+
 
 class UploadRequest(View):
     filename: str = Field(

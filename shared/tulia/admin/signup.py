@@ -61,6 +61,9 @@ class NewShop(View):
     languages: list[Lang] = Field(default_factory=lambda: list(ALL_LANGUAGES), min_length=1)
     bot_name: BotName = "Tulia"
     tone: Tone = "friendly_concise"
+    example_items: bool = Field(
+        default=True, description="Add the trade's example items, hidden from customers until she shows them"
+    )
 
     @model_validator(mode="after")
     def _default_among_languages(self) -> NewShop:
@@ -82,6 +85,7 @@ class ShopMade(View):
     status: str
     trade: str
     documents: list[str]  # the example documents added, by id
+    example_items: int  # example items added (hidden until she shows them)
 
 
 def problem_with(tenant_id: str) -> str | None:
@@ -149,6 +153,10 @@ def make_shop(body: NewShop, who: Caller, deps: Deps) -> ShopMade:
     faq = read_document("faq/questions-customers-ask.md", start.faq(body.name).encode("utf-8"))
     store_document(deps.services, tenant.tenant_id, faq, now=now)
     deps.services.tenants.bump_version(tenant.tenant_id, "kb_version")
+    examples = start.catalog(tenant.tenant_id) if body.example_items else []
+    if examples:
+        deps.services.catalog.put_many(examples)
+        deps.services.tenants.bump_version(tenant.tenant_id, "catalog_version")
     deps.audit.record(
         tenant.tenant_id,
         actor=who.email,
@@ -156,8 +164,18 @@ def make_shop(body: NewShop, who: Caller, deps: Deps) -> ShopMade:
         action="shop.created",
         target=tenant.tenant_id,
         at=now,
-        details={"name": body.name, "trade": start.trade, "languages": tenant.languages.allowed},
+        details={
+            "name": body.name,
+            "trade": start.trade,
+            "languages": tenant.languages.allowed,
+            "example_items": len(examples),
+        },
     )
     return ShopMade(
-        tenant_id=tenant.tenant_id, name=tenant.name, status=tenant.status, trade=start.trade, documents=[faq.doc_id]
+        tenant_id=tenant.tenant_id,
+        name=tenant.name,
+        status=tenant.status,
+        trade=start.trade,
+        documents=[faq.doc_id],
+        example_items=len(examples),
     )

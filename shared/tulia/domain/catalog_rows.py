@@ -1,5 +1,5 @@
-"""Catalog rows from a CSV sheet or a JSON list, validated one by one: the pack loader and the admin
-API's bulk import read catalogs the same way and report every bad row with its number and field.
+"""Catalog rows from a CSV sheet, an Excel workbook (.xlsx) or a JSON list, validated one by one: the pack
+loader and the admin API's bulk import read catalogs the same way and report every bad row with its number and field.
 
 CSV: header ``sku,name,category,price,stock,description`` plus optional ``type, variants, tags,
 brand, active, duration_minutes, max_per_order`` (1: one per order, never asked); price in whole
@@ -14,8 +14,9 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from datetime import date, datetime
 from typing import Any
 
 from pydantic import ValidationError
@@ -162,36 +163,54 @@ def _check_duplicates(result: CatalogRows) -> None:
             first_row_of[r.item.item_id] = r.row
 
 
-def rows_from_csv(text: str, tenant_id: str) -> CatalogRows:
+class SheetUnreadable(Exception):
+    """A row of the sheet cannot be read at all (the CSV module's limits): nothing after it is."""
+
+
+Cells = Iterable[object]
+
+
+def _cell_text(value: object) -> str:
+    """A cell as the CSV would hold it: Excel keeps 2500 as 2500.0 and a date as a datetime."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    return str(value).strip()
+
+
+def rows_from_table(header: Cells | None, rows: Iterator[tuple[int, Cells]], tenant_id: str) -> CatalogRows:
+    """Rows of any sheet: the header's cells, then (row number, cells) pairs. Empty rows are skipped."""
     result = CatalogRows()
-    reader = csv.DictReader(io.StringIO(text))
-    try:
-        header = [h.strip().lower() for h in (reader.fieldnames or [])]
-    except csv.Error as exc:  # a field over the csv module's limit, a NUL byte...
-        result.problems.append(f"header: {exc}")
-        return result
-    missing = [c for c in REQUIRED_COLUMNS if c not in header]
+    columns = [_cell_text(h).lower() for h in (header or ())]
+    missing = [c for c in REQUIRED_COLUMNS if c not in columns]
     if missing:
         result.problems.append(
             f"header: missing column(s): {', '.join(missing)} (required: {','.join(REQUIRED_COLUMNS)})"
         )
         return result
-    unknown = [h for h in header if h and h not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS]
+    unknown = [h for h in columns if h and h not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS]
     if unknown:
         result.problems.append(f"header: unknown column(s): {', '.join(unknown)}")
-    rows = enumerate(reader, start=2)
+    counted = 0
     while True:
         try:
-            line_no, raw_row = next(rows)
+            line_no, cells = next(rows)
         except StopIteration:
             break
-        except csv.Error as exc:  # e.g. a 1 MB cell: the sheet cannot be read past here
-            result.problems.append(f"row {reader.line_num}: {exc}")
+        except SheetUnreadable as exc:  # e.g. a 1 MB cell: the sheet cannot be read past here
+            result.problems.append(str(exc))
             break
-        row = {(k or "").strip().lower(): (v or "").strip() for k, v in raw_row.items() if k is not None}
-        if not any(row.values()):
+        values = [_cell_text(c) for c in cells]
+        row = {name: value for name, value in zip(columns, values, strict=False) if name}
+        if not any(values):
             continue
-        if line_no - 1 > MAX_CATALOG_ROWS:
+        counted += 1
+        if counted > MAX_CATALOG_ROWS:
             result.problems.append(f"row {line_no}: more than {MAX_CATALOG_ROWS} rows")
             break
         outcome = RowResult(line_no, row.get("sku", ""))
@@ -204,6 +223,58 @@ def rows_from_csv(text: str, tenant_id: str) -> CatalogRows:
         result.rows.append(outcome)
     _check_duplicates(result)
     return result
+
+
+def rows_from_csv(text: str, tenant_id: str) -> CatalogRows:
+    """A CSV sheet; row numbers count records as a spreadsheet shows them (the header is row 1)."""
+    reader = csv.reader(io.StringIO(text))
+    try:
+        header = next(reader, None)
+    except csv.Error as exc:  # a field over the csv module's limit, a NUL byte...
+        return CatalogRows(problems=[f"header: {exc}"])
+
+    def numbered() -> Iterator[tuple[int, Cells]]:
+        row = 1
+        while True:
+            try:
+                cells = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                raise SheetUnreadable(f"row {reader.line_num}: {exc}") from exc
+            row += 1
+            yield row, cells
+
+    return rows_from_table(header, numbered(), tenant_id)
+
+
+XLSX_MAGIC = b"PK\x03\x04"  # an .xlsx file is a zip archive
+
+
+def rows_from_xlsx(data: bytes, tenant_id: str) -> CatalogRows:
+    """An Excel workbook (.xlsx): the first sheet whose first row names the columns (else the first sheet).
+    Row numbers are Excel's (the header is row 1). Formulas are read as their last saved values."""
+    from openpyxl import load_workbook  # only imports read Excel: the admin function's sheets layer
+
+    try:
+        book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except Exception as exc:  # noqa: BLE001 - any unreadable archive: openpyxl raises zip, XML and key errors
+        return CatalogRows(problems=[f"file: not an Excel workbook that can be read ({exc.__class__.__name__})"])
+    try:
+        sheets = list(book.worksheets)
+        if not sheets:
+            return CatalogRows(problems=["file: the workbook has no sheet"])
+        chosen = sheets[0]
+        for sheet in sheets:
+            first = next(sheet.iter_rows(min_row=1, max_row=1, values_only=True), ())
+            if "sku" in (_cell_text(c).lower() for c in first):
+                chosen = sheet
+                break
+        rows = chosen.iter_rows(values_only=True)
+        header = next(rows, None)
+        return rows_from_table(header, enumerate(rows, start=2), tenant_id)
+    finally:
+        book.close()
 
 
 def rows_from_json(items: Iterable[Any], tenant_id: str) -> CatalogRows:
@@ -228,3 +299,48 @@ def rows_from_json(items: Iterable[Any], tenant_id: str) -> CatalogRows:
         result.rows.append(outcome)
     _check_duplicates(result)
     return result
+
+
+def _variants_text(dims: list[VariantDimension]) -> str:
+    def option(o: VariantOption) -> str:
+        return f"{o.value}({o.price_delta:+d})" if o.price_delta else o.value
+
+    return ";".join(f"{d.name}=" + "|".join(option(o) for o in d.options) for d in dims)
+
+
+def _deposit_text(item: CatalogItem) -> str:
+    if item.deposit is None:
+        return ""
+    if item.deposit.percent is not None:
+        return f"{item.deposit.percent}%"
+    return str(item.deposit.amount) if item.deposit.amount else "none"
+
+
+def rows_to_csv(items: Iterable[CatalogItem]) -> str:
+    """The catalog as the CSV :func:`rows_from_csv` reads back to the same items (a pack's ``catalog.csv``)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(REQUIRED_COLUMNS + OPTIONAL_COLUMNS)
+    for item in items:
+        writer.writerow(
+            [
+                item.item_id,
+                item.name,
+                item.category,
+                item.price,
+                "" if item.stock is None else item.stock,
+                item.description,
+                item.type,
+                _variants_text(item.variants),
+                "|".join(item.tags),
+                item.brand or "",
+                "yes" if item.active else "no",
+                item.duration_minutes or "",
+                item.max_per_order or "",
+                _deposit_text(item),
+                "|".join(item.staff),
+                item.place,
+                "|".join(item.zones),
+            ]
+        )
+    return out.getvalue()

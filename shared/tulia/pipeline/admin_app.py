@@ -168,11 +168,14 @@ def handle(event: dict[str, Any], api: APIGatewayHttpResolver | None = None) -> 
         return resolver.resolve(event, None)  # type: ignore[arg-type]
 
 
+RAW_BODY_PATHS = frozenset({"/admin/catalog/import", "/admin/shop/pack"})
+
+
 def _not_utf8_json(event: dict[str, Any]) -> dict[str, Any] | None:
     """A JSON body in bytes that are not UTF-8 (Latin-1, UTF-16), or nested past any sane depth: a clear
-    422, never a decoding or recursion 500. (A spreadsheet import reads its own bytes and says so.)"""
-    headers = {str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()}
-    if "csv" in headers.get("content-type", "") or not event.get("body"):
+    422, never a decoding or recursion 500. (The catalog import, CSV or Excel, and a shop's pack read their own
+    bytes and say so.)"""
+    if event.get("rawPath") in RAW_BODY_PATHS or not event.get("body"):
         return None
     if not event.get("isBase64Encoded"):
         text = str(event["body"])

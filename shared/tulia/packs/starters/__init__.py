@@ -1,7 +1,9 @@
 """What a shop made in the console starts from: its trade's words (the vocabulary the search folds customers'
-words with) and an example FAQ document she can edit or delete. Nothing in a starter states a fact about her
-shop (prices, stock, hours, fees, numbers come only from her settings and catalog through the tools): the FAQ
-says how ordering, paying and delivery work with Tulia, which holds for every shop."""
+words with), an example FAQ document and example items she can edit or delete. Nothing in a starter states a
+fact about her shop to a customer (prices, stock, hours, fees, numbers come only from her settings and catalog
+through the tools): the FAQ says how ordering, paying and delivery work with Tulia, which holds for every shop,
+and the example items are hidden (``active`` no, named "(example)", stock 0) until she sets her own price and
+stock and shows them."""
 
 from __future__ import annotations
 
@@ -10,6 +12,9 @@ from functools import cache
 from pathlib import Path
 
 import yaml
+
+from tulia.domain.catalog import CatalogItem
+from tulia.domain.catalog_rows import rows_from_csv
 
 HERE = Path(__file__).resolve().parent
 
@@ -24,6 +29,16 @@ class Starter:
     def vocabulary(self) -> dict[str, list[str]]:
         path = HERE / f"{self.trade}.vocabulary.yaml"
         return dict(yaml.safe_load(path.read_text(encoding="utf-8")) or {}) if path.is_file() else {}
+
+    def catalog(self, tenant_id: str) -> list[CatalogItem]:
+        """The example items, read as any catalog sheet is (none for a trade without examples)."""
+        path = HERE / f"{self.trade}.catalog.csv"
+        if not path.is_file():
+            return []
+        rows = rows_from_csv(path.read_text(encoding="utf-8"), tenant_id)
+        if rows.problems or rows.invalid:  # a broken starter is a bug of ours: the tests read every one
+            raise ValueError(f"{path.name}: {rows.problems or [str(e) for r in rows.invalid for e in r.errors]}")
+        return rows.valid
 
     def faq(self, shop: str) -> str:
         """The example FAQ in Markdown, naming the shop."""
