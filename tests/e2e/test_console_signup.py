@@ -5,6 +5,7 @@ is empty of the demo shops' data, and a wrong code is refused in words. At phone
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -14,6 +15,7 @@ from tests.conftest import SANDBOX_PASSKEY
 from tests.e2e.conftest import DevStack
 from tests.e2e.stack import wait_for
 from tests.e2e.test_console import LAPTOP, PHONE, Stack, console_of
+from tests.workbooks import workbook
 
 PASSWORD = "Njeri-Beauty-2026!"
 
@@ -48,7 +50,7 @@ def sign_up(page: Any, stack: Stack, name: str, email: str) -> None:
     expect(page.get_by_text(f"We emailed a 6-digit code to {email}")).to_be_visible(timeout=15_000)
 
 
-def test_a_new_owner_signs_up_verifies_and_makes_her_shop(stack: Stack, browser: Any) -> None:
+def test_a_new_owner_signs_up_verifies_and_makes_her_shop(stack: Stack, browser: Any, tmp_path: Path) -> None:
     from playwright.sync_api import expect
 
     email = "njeri@beauty.example"
@@ -133,24 +135,73 @@ def test_a_new_owner_signs_up_verifies_and_makes_her_shop(stack: Stack, browser:
     expect(page.get_by_test_id("mpesa-test")).to_contain_text("It worked: M-Pesa receipt", timeout=15_000)
     expect(page.get_by_test_id("check-payment")).to_have_attribute("data-done", "true", timeout=15_000)
 
-    # part 6: something to sell and the hours set, the shop goes live, and a customer on the chat page is answered
-    braids = {
-        "name": "Knotless braids",
-        "category": "Braids",
-        "price": 3500,
-        "stock": 10,
-        "description": "Medium, to the waist",
-    }
-    assert httpx.put(f"{stack.url}/admin/catalog/items/BR-1", json=braids, headers=auth, timeout=10).status_code == 200
+    # part 3: a Till entered in Settings, proven when Daraja accepts its URLs
+    page.goto(stack.console + "settings")
+    page.get_by_label("M-Pesa Paybill/Till").check()
+    page.get_by_label("Till number").fill("5987654")
+    page.get_by_role("button", name="Save settings").click()
+
+    def till_proven() -> bool | None:
+        shop = httpx.get(f"{stack.url}/admin/tenant", headers=auth, timeout=10).json()
+        return shop.get("c2b_urls_for") == "5987654" or None
+
+    assert wait_for(till_proven, timeout=20)
+
+    # part 4: her catalog from an Excel workbook, with the per-row report; her example items stay hidden
+    sheet = tmp_path / "bei.xlsx"
+    sheet.write_bytes(
+        workbook(
+            (
+                "Bei",
+                [
+                    ("sku", "name", "category", "price", "stock", "description"),
+                    ("HO-250", "Hair oil 250ml", "Hair care", 650, 20, "Coconut and castor oil for braids"),
+                    ("EDGE-1", "Edge control gel", "Hair care", 450.0, 12, "Strong hold, no flakes"),
+                ],
+            )
+        )
+    )
+    page.goto(stack.console + "catalog")
+    with page.expect_file_chooser() as chooser:
+        page.get_by_role("button", name="Import CSV or Excel").click()
+    chooser.value.set_files(str(sheet))
+    expect(page.get_by_test_id("import-report")).to_contain_text("2 rows read, 2 saved, 0 with problems")
+    page.keyboard.press("Escape")
+
+    # part 6: the hours set, the checklist complete, the shop goes live
     hours = {"handoff": {"hours": "Tue-Sat 08:00-19:00"}}
     assert httpx.patch(f"{stack.url}/admin/tenant", json=hours, headers=auth, timeout=10).status_code == 200
-    page.reload()
+    page.goto(stack.console + "setup")
     page.get_by_role("button", name="Go live").click()
     expect(page.get_by_test_id("shop-status")).to_have_text(
         "Your shop is live: customers who write get answers.", timeout=15_000
     )
-    reply = stack.say("+254711800071", tenant_id="njeri-beauty-kasarani", type="text", text="nataka knotless braids")
-    assert "Knotless braids" in reply, stack.transcript("+254711800071", tenant_id="njeri-beauty-kasarani")
+    # a customer on the chat page finds the imported oil, orders it, collects it, and pays by the Till
+    customer = "+254711800071"
+    shop = "njeri-beauty-kasarani"
+    reply = stack.say(customer, tenant_id=shop, type="text", text="nataka hair oil")
+    assert "Hair oil 250ml" in reply, stack.transcript(customer, tenant_id=shop)
+    assert "example" not in reply.lower()  # the hidden examples are never offered
+    stack.say(customer, tenant_id=shop, type="order", items=[{"sku": "HO-250", "quantity": 2}], name="Akinyi")
+    stack.say(customer, tenant_id=shop, type="text", text="nitachukua dukani")  # collect at the shop
+    steps = stack.say(customer, tenant_id=shop, type="text", text="till")
+    ref = re.search(r"ORD-[0-9A-Z]{5}", steps)
+    assert ref, stack.transcript(customer, tenant_id=shop)
+    assert "5987654" in steps
+    assert "1,300" in steps  # two at KES 650, from her sheet
+    paid = httpx.post(
+        f"{stack.url}/dev/c2b",
+        json={"tenant_id": shop, "phone": customer, "amount": 1300, "account": ref.group(0), "name": "Akinyi"},
+        timeout=20,
+    )
+    assert paid.status_code == 200, paid.text
+    # a Till (Buy Goods) payment carries no account: the customer sends the code from M-Pesa's message
+    confirmed = stack.say(customer, tenant_id=shop, type="text", text=paid.json()["trans_id"])
+    assert f"Tumepokea KES 1,300 kwa oda {ref.group(0)}" in confirmed, stack.transcript(customer, tenant_id=shop)
+    orders = httpx.get(f"{stack.url}/admin/orders", headers=auth, timeout=10).json()["items"]
+    assert [(o["order_id"], o["payment_status"], o["totals"]["total"]) for o in orders] == [
+        (ref.group(0), "paid", 1300)
+    ]
 
     # signed out and in again: straight into her shop
     page.context.clear_cookies()
