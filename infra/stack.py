@@ -148,7 +148,6 @@ class TuliaStack(Stack):
             {
                 **with_secrets,
                 **embeddings,
-                "TULIA_LLM": "bedrock",
                 "TULIA_CHECKPOINT_BUCKET": self.buckets.checkpoints.bucket_name,
             },
         )
@@ -333,20 +332,21 @@ class TuliaStack(Stack):
         )
 
         # the model ids the agent may invoke, nothing else (cross-region inference profiles and the
-        # foundation models behind them, which Bedrock may serve from any region of the profile)
-        self.agent.add_to_role_policy(
-            iam.PolicyStatement(
-                actions=["bedrock:InvokeModel", "bedrock:InvokeModelWithResponseStream"],
-                resources=[
-                    arn
-                    for model in config.bedrock_models
-                    for arn in (
-                        f"arn:{self.partition}:bedrock:{self.region}:{self.account}:inference-profile/{model}",
-                        f"arn:{self.partition}:bedrock:*::foundation-model/{model.split('.', 1)[1]}",
-                    )
-                ],
-            )
+        # foundation models behind them, which Bedrock may serve from any region of the profile); the admin
+        # function too: the console's trial chat runs the shop's engine there
+        conversation_models = iam.PolicyStatement(
+            actions=["bedrock:InvokeModel", "bedrock:InvokeModelWithResponseStream"],
+            resources=[
+                arn
+                for model in config.bedrock_models
+                for arn in (
+                    f"arn:{self.partition}:bedrock:{self.region}:{self.account}:inference-profile/{model}",
+                    f"arn:{self.partition}:bedrock:*::foundation-model/{model.split('.', 1)[1]}",
+                )
+            ],
         )
+        self.agent.add_to_role_policy(conversation_models)
+        self.admin.add_to_role_policy(conversation_models)
         embed = iam.PolicyStatement(
             actions=["bedrock:InvokeModel"],
             resources=[f"arn:{self.partition}:bedrock:{self.region}::foundation-model/{config.embedding_model}"],
@@ -409,8 +409,10 @@ class TuliaStack(Stack):
         CfnOutput(self, "ConsoleUrl", value=f"{self.console.origin}/console/", description="The shop's console")
         # staff alerts link to the console (the outreach worker in the agent function sends them)
         self.agent.add_environment("TULIA_CONSOLE_URL", f"{self.console.origin}/console/")
-        self.agent.add_environment("TULIA_BEDROCK_CLASSIFIER_MODEL", config.bedrock_models[0])
-        self.agent.add_environment("TULIA_BEDROCK_WRITER_MODEL", config.bedrock_models[1])
+        for runs_the_engine in (self.agent, self.admin):  # the admin function: the console's trial chat
+            runs_the_engine.add_environment("TULIA_LLM", "bedrock")
+            runs_the_engine.add_environment("TULIA_BEDROCK_CLASSIFIER_MODEL", config.bedrock_models[0])
+            runs_the_engine.add_environment("TULIA_BEDROCK_WRITER_MODEL", config.bedrock_models[1])
 
         functions = {
             "webhook": self.webhook,

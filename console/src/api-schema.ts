@@ -1458,6 +1458,24 @@ export interface paths {
         patch: operations["patch_tenant_admin_tenant_patch"];
         trace?: never;
     };
+    "/admin/try": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Say something to your shop's bot as a test customer */
+        post: operations["say_admin_try_post"];
+        /** Start the trial over: the test customer's chat is forgotten */
+        delete: operations["start_over_admin_try_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/whatsapp": {
         parameters: {
             query?: never;
@@ -4397,6 +4415,75 @@ export interface components {
             role: "agent" | "bot" | "customer";
             /** Text */
             text: string;
+        };
+        /** TrialAnswer */
+        TrialAnswer: {
+            /**
+             * Customer
+             * @description The test customer's number (+999: no WhatsApp user has it)
+             */
+            customer: string;
+            /** Replies */
+            replies: components["schemas"]["TrialReply"][];
+            /**
+             * Simulated
+             * @description What would have happened for real (a prompt sent, a checkout opened)
+             */
+            simulated: string[];
+            /** Trace */
+            trace: {
+                [key: string]: unknown;
+            }[];
+        };
+        /** TrialChoice */
+        TrialChoice: {
+            /** Description */
+            description: string | null;
+            /** Id */
+            id: string;
+            /** Title */
+            title: string;
+        };
+        /** TrialForgotten */
+        TrialForgotten: {
+            /** Forgotten */
+            forgotten: boolean;
+        };
+        /** TrialReply */
+        TrialReply: {
+            /** Body */
+            body: string;
+            /** Choices */
+            choices: components["schemas"]["TrialChoice"][];
+            /** Footer */
+            footer: string | null;
+            /** Header */
+            header: string | null;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "buttons" | "list" | "text";
+            /** List Button */
+            list_button: string | null;
+        };
+        /** TrialSay */
+        TrialSay: {
+            /**
+             * Reply Id
+             * @description A button or list row the test customer taps: its id...
+             */
+            reply_id?: string | null;
+            /**
+             * Reply Title
+             * @description ...and its title
+             */
+            reply_title?: string | null;
+            /**
+             * Text
+             * @description What the test customer types
+             */
+            text?: string | null;
         };
         /**
          * TryAnswer
@@ -7757,6 +7844,68 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    say_admin_try_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrialSay"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrialAnswer"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    start_over_admin_try_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrialForgotten"];
                 };
             };
             /** @description Validation Error */

@@ -74,6 +74,16 @@ const en = {
     testSucceeded: "It worked: M-Pesa receipt {{receipt}}. Customers are offered the M-Pesa prompt.",
     testFailed: "It did not go through: {{why}}",
   },
+  try: {
+    title: "Try your bot",
+    intro: "Chat with your shop's bot as a customer would. Nothing is sent on WhatsApp and no money moves: payment steps are simulated and say so.",
+    message: "Your message",
+    send: "Send",
+    startOver: "Start over",
+    simulated: "Simulated:",
+    trace_one: "What the bot did ({{count}} step)",
+    trace_other: "What the bot did ({{count}} steps)",
+  },
   pack: {
     title: "Your shop as a pack",
     intro: "Download your settings, items, offers, words and documents as one file (never your passwords or keys). Before going live, or while paused, you can start from a pack instead: it replaces your items, offers and documents.",
@@ -154,6 +164,16 @@ const sw = {
     testPending: "Angalia simu yako uweke PIN yako ya M-Pesa…",
     testSucceeded: "Imefanya kazi: risiti ya M-Pesa {{receipt}}. Wateja wanapewa ombi la M-Pesa.",
     testFailed: "Haikupita: {{why}}",
+  },
+  try: {
+    title: "Jaribu msaidizi wako",
+    intro: "Ongea na msaidizi wa duka lako kama mteja. Hakuna kinachotumwa WhatsApp wala pesa kusonga: hatua za malipo ni za majaribio na zinasema hivyo.",
+    message: "Ujumbe wako",
+    send: "Tuma",
+    startOver: "Anza upya",
+    simulated: "Majaribio:",
+    trace_one: "Alichofanya msaidizi (hatua {{count}})",
+    trace_other: "Alichofanya msaidizi (hatua {{count}})",
   },
   pack: {
     title: "Duka lako kama kifurushi",

@@ -133,6 +133,8 @@ export type WhatsAppNumber = Schemas["WhatsAppNumber"];
 export type WhatsAppConnect = Schemas["ConnectBody"];
 export type Checklist = Schemas["Checklist"];
 export type PaymentTest = Schemas["TestView"];
+export type TrialSay = Schemas["TrialSay"];
+export type TrialAnswer = Schemas["TrialAnswer"];
 /** POST /admin/shop/pack (its body is a zip, so its answers are typed here, as admin/shop_pack.py defines them) */
 export interface PackRead {
   items: number;

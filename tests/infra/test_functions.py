@@ -178,7 +178,7 @@ def test_the_webhook_may_not_touch_orders_or_customers(dev: Any) -> None:
     assert tables["tulia-dev-customers"] not in text
 
 
-def test_the_agent_may_invoke_only_the_configured_bedrock_models(dev: Any) -> None:
+def test_the_agent_and_the_trial_chat_may_invoke_only_the_configured_bedrock_models(dev: Any) -> None:
     statements = [
         s
         for s in _statements(dev)
@@ -186,7 +186,8 @@ def test_the_agent_may_invoke_only_the_configured_bedrock_models(dev: Any) -> No
     ]
     chat = [s for s in statements if "InvokeModelWithResponseStream" in str(s["Action"])]
     embed = [s for s in statements if s not in chat]
-    assert len(chat) == 1
+    assert len(chat) == 2  # the agent, and the admin function (the console's trial chat runs the engine)
+    assert chat[0] == chat[1]
     # the agent and the admin function (questions) and kb_ingest (chunks) embed with Titan v2 in the
     # stack's region, nothing else
     assert len(embed) == 3
@@ -202,8 +203,10 @@ def test_the_agent_may_invoke_only_the_configured_bedrock_models(dev: Any) -> No
     assert "inference-profile/eu.amazon.nova-micro-v1:0" in resources
     assert "foundation-model/amazon.nova-lite-v1:0" in resources
     assert "'*'" not in resources
-    env = _functions(dev)["tulia-dev-agent"]["Environment"]["Variables"]
-    assert env["TULIA_BEDROCK_CLASSIFIER_MODEL"] == "eu.amazon.nova-micro-v1:0"
+    for name in ("agent", "admin"):
+        env = _functions(dev)[f"tulia-dev-{name}"]["Environment"]["Variables"]
+        assert (env["TULIA_LLM"], env["TULIA_BEDROCK_CLASSIFIER_MODEL"]) == ("bedrock", "eu.amazon.nova-micro-v1:0")
+    assert "TULIA_LLM" not in _functions(dev)["tulia-dev-webhook"]["Environment"]["Variables"]
 
 
 def test_alarms_watch_dead_letters_errors_throttles_slow_turns_and_5xx(dev: Any) -> None:

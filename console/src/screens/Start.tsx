@@ -14,6 +14,7 @@ import { shopIdFrom, signUpProblem } from "../logic/signup";
 import "../strings-start";
 import type { Checklist, MyShop, PackRead, PackRefused, PaymentTest, NewShop, ShopIdCheck, ShopMade, SignupConfig, Trade, WhatsAppConnect, WhatsAppNumber } from "../types";
 import { Guarded } from "./Layout";
+import { TryBot } from "./TryBot";
 import { Failure, LanguagePicker, Loading } from "./common";
 
 // A shop starts on its own: the owner's account (JoinScreen), her shop (NewShopScreen), then getting it ready
@@ -421,6 +422,7 @@ function Setup() {
           </Button>
         )}
         {move.error && <Failure error={move.error} />}
+        {listed.status !== "suspended" && <TryBot />}
         <ShopPack canRead={listed.status === "paused"} />
       </Stack>
     );
@@ -476,6 +478,7 @@ function Setup() {
           {move.error && <Failure error={move.error} />}
         </Stack>
       </Card>
+      <TryBot />
       <ShopPack canRead />
     </Stack>
   );

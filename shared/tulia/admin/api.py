@@ -169,6 +169,7 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
         signup,
         templates,
         tenant,
+        try_bot,
         whatsapp_connect,
     )
     from tulia.admin import (
@@ -199,6 +200,7 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
         platform,
         payment_tests,
         shop_pack,
+        try_bot,
     ):
         app.include_router(module.router)
 

@@ -43,6 +43,7 @@ class AdminDeps:
     push_hosts: tuple[str, ...] = ()  # the push services a device's subscription may name (TULIA_WEBPUSH_HOSTS)
     onboarding: Any = None  # tulia.channel.onboarding.MetaOnboarding: Embedded Signup's code exchange and setup
     signup_dialog: Any = None  # tulia.admin.whatsapp_connect.SignupDialog: what the console opens for it
+    trial: Any = None  # tulia.pipeline.trial.TrialChats: the console's trial chat with the shop's own engine
 
 
 # the route functions' dependencies: the API's parts and the caller, from the request being resolved (the resolver puts

@@ -52,16 +52,18 @@ class Conversations:
         display_name: str | None = None,
         wa_user_id: str | None = None,
         engine: UnderstandingEngine | None = None,
+        services: Services | None = None,
     ) -> TurnResult:
         """``inbound``: ``{"type": "text"|"interactive"|..., "text": str, "reply_id": str?, "message_id": str}``.
 
-        The customer is the phone when Meta shares it, else the business-scoped user id."""
+        The customer is the phone when Meta shares it, else the business-scoped user id. ``services``: the
+        tools' collaborators for this turn only (the console's trial chat moves no money)."""
         thread = conversation_id_for(tenant_id, customer_key(phone_e164, wa_user_id))
         config: dict[str, Any] = {"configurable": {"thread_id": thread}, "recursion_limit": TURN_STEP_LIMIT}
         context = EngineContext(
             tenant_id=tenant_id,
             phone_e164=phone_e164,
-            services=self.services,
+            services=services or self.services,
             engine=engine or self.engine,  # the rules engine when the shop's model budget is spent
             display_name=display_name,
             message_id=inbound.get("message_id"),

@@ -55,6 +55,7 @@ def build_deps(settings: Any, services: Any, *, http: Any = None, whatsapp_api_b
     from tulia.admin.customer_data import CheckpointConversations
     from tulia.admin.handoffs import WhatsAppAccess
     from tulia.admin.kb import KbUploads
+    from tulia.pipeline.trial import TrialChats
     from tulia.store.audit import AuditRepo
     from tulia.store.stats import StatsRepo
 
@@ -107,6 +108,12 @@ def build_deps(settings: Any, services: Any, *, http: Any = None, whatsapp_api_b
     else:
         push_key = None
     onboarding, dialog = embedded_signup(settings, http, api_base)
+
+    def engine() -> Any:
+        from tulia.nlu.engine import build_engine
+
+        return build_engine(settings.llm, settings)
+
     return AdminDeps(
         services=services,
         onboarding=onboarding,
@@ -117,6 +124,7 @@ def build_deps(settings: Any, services: Any, *, http: Any = None, whatsapp_api_b
         notify=notify,
         outreach=outreach,
         conversations=CheckpointConversations(saver),
+        trial=TrialChats(services, engine, saver),  # the console's trial chat: the agent's engine, here
         stats=StatsRepo(services.db),
         staff=staff_directory(settings),
         kes_per_usd=settings.kes_per_usd,
