@@ -4,6 +4,8 @@ is empty of the demo shops' data, and a wrong code is refused in words. At phone
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ from tests.e2e.conftest import DevStack
 from tests.e2e.stack import wait_for
 from tests.e2e.test_console import LAPTOP, PHONE, Stack, console_of
 from tests.workbooks import workbook
+from tulia.pipeline.trial import trial_phone
 
 PASSWORD = "Njeri-Beauty-2026!"
 
@@ -168,10 +171,23 @@ def test_a_new_owner_signs_up_verifies_and_makes_her_shop(stack: Stack, browser:
     expect(page.get_by_test_id("import-report")).to_contain_text("2 rows read, 2 saved, 0 with problems")
     page.keyboard.press("Escape")
 
+    # part 5: she tries her bot before going live: her own items, the turn's trace, nothing sent on WhatsApp
+    page.goto(stack.console + "setup")
+    trial = page.get_by_test_id("try-panel")
+    trial.get_by_label("Your message").fill("nataka hair oil")
+    trial.get_by_role("button", name="Send").click()
+    expect(trial.get_by_test_id("try-reply").first).to_contain_text("Hair oil 250ml", timeout=15_000)
+    trial.get_by_text("What the bot did").first.click()
+    expect(trial.get_by_test_id("try-trace")).to_contain_text("tool: catalog_search ok")
+    payload = token.split(".")[1]
+    sub = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))["sub"]
+    tried = stack.chat(trial_phone(sub), tenant_id="njeri-beauty-kasarani")
+    assert tried["messages"] == []  # the Graph API (simulator) was sent nothing for the test customer
+
     # part 6: the hours set, the checklist complete, the shop goes live
     hours = {"handoff": {"hours": "Tue-Sat 08:00-19:00"}}
     assert httpx.patch(f"{stack.url}/admin/tenant", json=hours, headers=auth, timeout=10).status_code == 200
-    page.goto(stack.console + "setup")
+    page.reload()
     page.get_by_role("button", name="Go live").click()
     expect(page.get_by_test_id("shop-status")).to_have_text(
         "Your shop is live: customers who write get answers.", timeout=15_000

@@ -22,13 +22,15 @@ from tulia.packs.transfer import export_pack, load_pack_files, read_into
 from tulia.pipeline.trial import TrialChats, trial_phone
 from tulia.services import Services
 from tulia.store.audit import AuditRepo
+from tulia.store.stats import StatsRepo
 
 
 @pytest.fixture
 def api(seeded: Services) -> Any:
     saver = InMemorySaver(serde=checkpoint_serde())
     trial = TrialChats(seeded, RulesEngine, lambda: saver)
-    return build_admin_api(AdminDeps(services=seeded, audit=AuditRepo(seeded.db), trial=trial))
+    stats = StatsRepo(seeded.db)
+    return build_admin_api(AdminDeps(services=seeded, audit=AuditRepo(seeded.db), trial=trial, stats=stats))
 
 
 def said(answer: dict[str, Any]) -> str:
@@ -75,6 +77,10 @@ def test_the_owner_tries_a_sale_to_the_m_pesa_prompt_which_is_simulated(
     assert (order.payment_status, order.totals.total) == ("pending", 2_610)
     customer = seeded.customers.get(SHOP, order.customer_id)
     assert (customer.phone_e164, customer.display_name) == (trial_phone("sub-owner"), "Test customer")
+    # seven trial turns counted as such; the shop's customer figures (conversations, messages, orders) untouched
+    [today] = StatsRepo(seeded.db).days(SHOP, seeded.clock().date(), seeded.clock().date())
+    assert today.get("TrialTurns") == 7
+    assert (today.get("Conversations", 0), today.get("Messages", 0)) == (0, 0)
 
 
 def test_a_shop_in_setup_answers_its_owners_trial(seeded: Services, api: Any) -> None:
@@ -117,3 +123,19 @@ def test_bad_input_the_agent_and_a_server_without_trials_are_refused(seeded: Ser
     bare.tenant_id, bare.groups = SHOP, ["owner"]
     status, error = bare("POST", "/admin/try", {"text": "hi"})
     assert (status, error["code"]) == (503, "trial_off")
+
+
+def test_a_trial_turns_model_calls_count_in_the_days_model_cost_and_nothing_else(seeded: Services) -> None:
+    stats = StatsRepo(seeded.db)
+    now = seeded.clock()
+    trace = [
+        {"kind": "llm", "node": "intent_classify", "model": "nova-micro", "input_tokens": 900, "output_tokens": 40,
+         "cost_usd": 0.0012, "ok": True},
+        {"kind": "tool", "tool": "catalog_search", "ok": True, "latency_ms": 12},
+        {"kind": "tool", "tool": "order_create", "ok": False, "error": "x", "latency_ms": 3},
+    ]  # fmt: skip
+    stats.record_trial(SHOP, at=now, trace=trace)
+    assert stats.model_cost_usd(SHOP, now) == pytest.approx(0.0012)
+    [today] = stats.days(SHOP, now.date(), now.date())
+    assert (today.get("TrialTurns"), today.get("LlmInputTokens"), today.get("Searches", 0)) == (1, 900, 0)
+    assert today.get("ToolErrors", 0) == 0  # a trial's tool errors are not the shop's (the operator's "last error")

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from tulia.admin.common import Deps, Owner, View, admin_router
+from tulia.admin.common import AdminDeps, Deps, Owner, View, admin_router
 from tulia.errors import ProviderUnavailable
 
 router = admin_router()
@@ -62,7 +62,7 @@ class TrialForgotten(View):
     forgotten: bool
 
 
-def _trial(deps: Any) -> Any:
+def _trial(deps: AdminDeps) -> Any:
     if deps.trial is None:
         raise ProviderUnavailable("Trying the bot is not set up on this server.", code="trial_off")
     return deps.trial
@@ -76,6 +76,8 @@ def say(body: TrialSay, who: Owner, deps: Deps) -> TrialAnswer:
     else:
         inbound = {"type": "interactive", "text": body.reply_title, "reply_id": body.reply_id, "message_id": message_id}
     turn = _trial(deps).turn(who.tenant_id, who.subject, inbound)
+    if deps.stats is not None:  # the model's cost counts; the test customer is nobody's conversation
+        deps.stats.record_trial(who.tenant_id, at=deps.services.clock(), trace=turn.result.trace)
     simulated = [
         f"M-Pesa prompt of KES {p['amount']:,} for {p['account']}: simulated, nothing was sent to a phone."
         for p in turn.prompts

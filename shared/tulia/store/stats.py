@@ -80,6 +80,12 @@ class StatsRepo:
             if plain:
                 self._add(tenant_id, keys.stats_nomatch_sk(day, plain), {"count": 1}, at, query=plain)
 
+    def record_trial(self, tenant_id: str, *, at: datetime, trace: Iterable[Mapping[str, Any]]) -> None:
+        """A turn of the console's trial chat: its model calls and their cost count (the day's budget, the
+        operator's bill), nothing else (it is no customer's conversation, search or order)."""
+        counts = {name: int(value) for name, value in turn_counts(trace).items() if name.startswith("Llm")}
+        self._add(tenant_id, keys.stats_day_sk(day_of(at)), counts | {"TrialTurns": 1}, at)
+
     def record_payment(self, tenant_id: str, *, at: datetime, method: str, status: str, amount: int) -> None:
         counts = {f"payments_{status}_{method}": 1}
         if status == "paid":
