@@ -1014,7 +1014,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a KES 1 M-Pesa prompt to your own phone */
+        /** Prove a payment method with KES 1: a prompt to your own phone, or a card checkout you pay */
         post: operations["start_test_admin_payments_tests_post"];
         delete?: never;
         options?: never;
@@ -4270,23 +4270,25 @@ export interface components {
             /**
              * Method
              * @default mpesa_stk
-             * @constant
+             * @enum {string}
              */
-            method: "mpesa_stk";
+            method: "mpesa_stk" | "pesapal";
             /**
              * Phone
-             * @description The owner's own M-Pesa number
+             * @description The owner's own M-Pesa number (the M-Pesa prompt)
              */
-            phone: string;
+            phone?: string | null;
         };
         /** TestView */
         TestView: {
             /** Amount */
             amount: number;
+            /** Checkout Url */
+            checkout_url: string | null;
             /** Method */
             method: string;
             /** Phone Masked */
-            phone_masked: string;
+            phone_masked: string | null;
             /** Receipt */
             receipt: string | null;
             /** Result Desc */

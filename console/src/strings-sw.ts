@@ -556,6 +556,8 @@ export const sw: Shape<typeof en> = {
     payments: "Njia za malipo",
     shortcode: "Shortcode",
     passkey: "Passkey",
+    consumerKey: "Consumer key",
+    consumerSecret: "Consumer secret",
     paybill: "Namba ya Paybill",
     registering: "Tunasajili {{number}} kwa M-Pesa: wateja wataonyeshwa baada ya Safaricom kuthibitisha (malipo kwa namba ya zamani bado yanarekodiwa).",
     till: "Namba ya Till",

@@ -554,6 +554,8 @@ export const en = {
     payments: "Payment methods",
     shortcode: "Shortcode",
     passkey: "Passkey",
+    consumerKey: "Consumer key",
+    consumerSecret: "Consumer secret",
     paybill: "Paybill number",
     registering: "Registering {{number}} with M-Pesa: customers are offered it once Safaricom confirms (payments to the old number are still recorded).",
     till: "Till number",

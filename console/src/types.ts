@@ -74,9 +74,16 @@ export interface Tenant {
   persona: { bot_name: string; bot_intro: string; tone_style: string; llm_wording: boolean };
   languages: { default: "en" | "sw" | "sheng"; allowed: ("en" | "sw" | "sheng")[]; sheng_replies?: string | null };
   payments: {
-    mpesa_stk: { shortcode: string; passkey: string; transaction_type: string; party_b?: string | null } | null;
+    mpesa_stk: {
+      shortcode: string;
+      passkey: string;
+      transaction_type: string;
+      party_b?: string | null;
+      consumer_key?: string | null; // the Daraja app's, kept in the shop's secret (shown masked)
+      consumer_secret?: string | null;
+    } | null;
     mpesa_c2b: { paybill?: string | null; till?: string | null } | null;
-    pesapal: { enabled: boolean } | null;
+    pesapal: { enabled: boolean; consumer_key?: string | null; consumer_secret?: string | null } | null;
   };
   delivery_zones: { name: string; fee: number; eta: LocalText; areas: string[] }[];
   pickup: { enabled: boolean; address: LocalText | null; eta: LocalText };

@@ -24,6 +24,7 @@ from tulia.channel.onboarding import MetaOnboarding
 from tulia.config import Settings
 from tulia.local.simulators.daraja import DarajaSimulator
 from tulia.local.simulators.graph import SIGNUP_DIALOG, GraphSimulator
+from tulia.local.simulators.pesapal import PesapalSimulator
 from tulia.services import Services, build_services
 from tulia.store.audit import AuditRepo
 from tulia.store.tables import ALL_TABLES, create_tables
@@ -279,3 +280,48 @@ def test_a_test_prompt_needs_the_m_pesa_prompt_set_up_and_a_kenyan_number(njeri:
     assert njeri("PATCH", "/admin/tenant", {"payments": {"mpesa_stk": stk}})[0] == 200
     status, error = njeri("POST", "/admin/payments/tests", {"phone": "+44 20 7946 0958"})
     assert (status, error["field"]) == (422, "phone")
+
+
+def test_card_payments_are_offered_once_a_kes_1_checkout_the_owner_pays_succeeds(
+    njeri: Person, seeded: Services, pesapal: PesapalSimulator, setup: dict[str, Any]
+) -> None:
+    """Part 3, PesaPal: the shop's PesaPal keys are proven by a KES 1 checkout she pays on PesaPal's page; its
+    notification (under her shop's own URL) settles the test from PesaPal's status, once."""
+    status, error = njeri("POST", "/admin/payments/tests", {"method": "pesapal"})
+    assert (status, error["code"]) == (422, "method_unavailable")  # not set up yet
+    keys = {"enabled": True, "consumer_key": "ck-" + "k" * 20, "consumer_secret": "cs-" + "s" * 20}
+    assert njeri("PATCH", "/admin/tenant", {"payments": {"pesapal": keys}})[0] == 200
+    callbacks = setup["callbacks"]
+
+    def paid_on_the_page(outcome: int) -> dict[str, Any]:
+        status, test = njeri("POST", "/admin/payments/tests", {"method": "pesapal"})
+        assert status == 200, test
+        assert (test["status"], test["amount"], test["tested"]) == ("pending", 1, False)
+        tracking = test["checkout_url"].rsplit("OrderTrackingId=", 1)[-1]
+        order = pesapal.orders[tracking]
+        assert (order.body["amount"], order.body["id"]) == (1, f"TULIATEST-{test['test_id']}")
+        assert order.body["billing_address"]["email_address"] == "njeri@example.co.ke"
+        pesapal.complete(tracking, outcome)
+        note = {"OrderTrackingId": tracking, "OrderMerchantReference": order.body["id"]}
+        for _ in range(2):  # a duplicate changes nothing
+            answered = callbacks.pesapal_ipn("mama-njeri-beauty", note)
+            assert (answered.status, json.loads(answered.body)["status"]) == (200, 200)
+        return dict(njeri("GET", f"/admin/payments/tests/{test['test_id']}")[1])
+
+    declined = paid_on_the_page(2)
+    assert (declined["status"], declined["tested"]) == ("failed", False)
+    assert "pesapal" not in (seeded.tenants.get("mama-njeri-beauty").payments_tested or {})
+    paid = paid_on_the_page(1)
+    assert (paid["status"], paid["tested"]) == ("succeeded", True)
+    assert paid["receipt"]
+    assert "pesapal" in (seeded.tenants.get("mama-njeri-beauty").payments_tested or {})
+    # another shop's notification URL cannot settle her test
+    assert (
+        callbacks.pesapal_ipn(SHOP, {"OrderTrackingId": "x" * 12, "OrderMerchantReference": "TULIATEST-x"}).status
+        == 200
+    )
+
+
+def test_the_m_pesa_test_needs_a_phone(njeri: Person) -> None:
+    status, error = njeri("POST", "/admin/payments/tests", {"method": "mpesa_stk"})
+    assert (status, error["code"]) == (422, "invalid_input")

@@ -229,6 +229,12 @@ function Settings() {
             <TextInput label={t("settings.passkey")} type="password" value={p.mpesa_stk.passkey} onChange={(e) => set({ payments: { ...p, mpesa_stk: { ...p.mpesa_stk!, passkey: e.currentTarget.value } } })} />
           </Group>
         )}
+        {p.mpesa_stk && (
+          <Group grow>
+            <TextInput label={`Daraja ${t("settings.consumerKey")}`} type="password" value={p.mpesa_stk.consumer_key ?? ""} onChange={(e) => set({ payments: { ...p, mpesa_stk: { ...p.mpesa_stk!, consumer_key: e.currentTarget.value || null } } })} />
+            <TextInput label={`Daraja ${t("settings.consumerSecret")}`} type="password" value={p.mpesa_stk.consumer_secret ?? ""} onChange={(e) => set({ payments: { ...p, mpesa_stk: { ...p.mpesa_stk!, consumer_secret: e.currentTarget.value || null } } })} />
+          </Group>
+        )}
         <Switch label={t("methods.mpesa_c2b")} checked={!!p.mpesa_c2b} onChange={(e) => set({ payments: { ...p, mpesa_c2b: e.currentTarget.checked ? { paybill: "" } : null } })} />
         {p.mpesa_c2b && (
           <Group grow>
@@ -242,6 +248,12 @@ function Settings() {
           </Alert>
         )}
         <Switch label={t("methods.pesapal")} checked={!!p.pesapal?.enabled} onChange={(e) => set({ payments: { ...p, pesapal: e.currentTarget.checked ? { ...(p.pesapal ?? {}), enabled: true } : null } })} />
+        {p.pesapal?.enabled && (
+          <Group grow>
+            <TextInput label={`PesaPal ${t("settings.consumerKey")}`} type="password" value={p.pesapal.consumer_key ?? ""} onChange={(e) => set({ payments: { ...p, pesapal: { ...p.pesapal!, consumer_key: e.currentTarget.value || null } } })} />
+            <TextInput label={`PesaPal ${t("settings.consumerSecret")}`} type="password" value={p.pesapal.consumer_secret ?? ""} onChange={(e) => set({ payments: { ...p, pesapal: { ...p.pesapal!, consumer_secret: e.currentTarget.value || null } } })} />
+          </Group>
+        )}
       </Section>
       <Section title={t("settings.delivery")}>
         {zones.map((z, i) => (

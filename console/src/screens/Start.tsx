@@ -463,6 +463,7 @@ function Setup() {
         </Stack>
       </Card>
       <MpesaTest onProven={() => void client.invalidateQueries({ queryKey: ["checklist"] })} />
+      <CardTest onProven={() => void client.invalidateQueries({ queryKey: ["checklist"] })} />
       <Card withBorder>
         <Stack gap={4}>
           <Text fw={600}>{t("setup.checklist")}</Text>
@@ -530,6 +531,56 @@ function ShopPack({ canRead }: { canRead: boolean }) {
           </Alert>
         )}
         {read.error && !problems && <Failure error={read.error} />}
+      </Stack>
+    </Card>
+  );
+}
+
+/** A KES 1 PesaPal checkout the owner pays with her own card (in a new tab); its outcome is read until PesaPal's
+ * notification has settled it. */
+function CardTest({ onProven }: { onProven: () => void }) {
+  const { t } = useTranslation("start");
+  const [testId, setTestId] = useState<string | null>(null);
+  const start = useMutation({
+    mutationFn: () => api<PaymentTest>("/admin/payments/tests", { method: "POST", body: { method: "pesapal" } }),
+    onSuccess: (test) => {
+      setTestId(test.test_id);
+      if (test.checkout_url) window.open(test.checkout_url, "_blank", "noopener");
+    },
+  });
+  const test = useQuery({
+    queryKey: ["payment-test", testId],
+    queryFn: () => api<PaymentTest>(`/admin/payments/tests/${testId}`),
+    enabled: testId !== null,
+    refetchInterval: (q) => (q.state.data?.status === "pending" || !q.state.data ? 2000 : false),
+  });
+  const outcome = test.data;
+  useEffect(() => {
+    if (outcome?.status === "succeeded") onProven();
+  }, [outcome?.status, onProven]);
+  return (
+    <Card withBorder data-testid="setup-card">
+      <Stack gap="xs">
+        <Text fw={600}>{t("setup.card")}</Text>
+        <Text size="sm">{t("setup.cardIntro")}</Text>
+        <Button w="fit-content" variant="default" onClick={() => start.mutate()} loading={start.isPending || outcome?.status === "pending"}>
+          {t("setup.cardTest")}
+        </Button>
+        {start.error && <Failure error={start.error} />}
+        {outcome?.checkout_url && outcome.status === "pending" && (
+          <Anchor href={outcome.checkout_url} target="_blank" rel="noopener" size="sm">
+            {t("setup.cardOpen")}
+          </Anchor>
+        )}
+        {outcome && (
+          <Text data-testid="card-test" c={outcome.status === "succeeded" ? "teal" : outcome.status === "failed" ? "red" : undefined}>
+            {outcome.status === "pending"
+              ? t("setup.cardPending")
+              : outcome.status === "succeeded"
+                ? t("setup.cardSucceeded", { receipt: outcome.receipt ?? "" })
+                : t("setup.testFailed", { why: outcome.result_desc ?? "" })}
+          </Text>
+        )}
       </Stack>
     </Card>
   );

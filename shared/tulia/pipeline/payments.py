@@ -29,7 +29,7 @@ from tulia.observability import logger as log
 from tulia.observability import set_tenant
 from tulia.pipeline.apigw import HttpResponse, read_body
 from tulia.services import Services
-from tulia.store.payment_tests import PaymentTest, PaymentTestRepo
+from tulia.store.payment_tests import PaymentTest, PaymentTestRepo, test_id_of, test_reference
 from tulia.store.queues import InboundQueue, PaymentCheckQueue
 from tulia.tools.context import ToolContext
 from tulia.tools.order_tools import normalize_order_ref
@@ -174,6 +174,9 @@ class PaymentCallbacks:
         if not PROVIDER_REF.fullmatch(tracking) or not tenant_id or "#" in tenant_id:
             return HttpResponse(400, json.dumps({"status": 400, "error": "OrderTrackingId missing or malformed"}))
         payment = self.services.payments.find_by_ref(tenant_id, "pesapal", tracking)
+        test_id = test_id_of(reference)
+        if payment is None and test_id is not None:
+            return answer(self._pesapal_test(tenant_id, test_id, tracking))
         if payment is None or (reference and reference != payment.merchant_reference):
             log.warning("PesaPal notification for no payment of ours", extra={"tenant_id": tenant_id})
             return answer(200)  # nothing of ours: acknowledged, nothing changes
@@ -212,6 +215,48 @@ class PaymentCallbacks:
             return answer(200)
         self._outcome(payment, order, to)
         return answer(200)
+
+    def _pesapal_test(self, tenant_id: str, test_id: str, tracking: str) -> int:
+        """The owner's KES 1 card checkout, notified under her shop's own URL: PesaPal's status decides (never the
+        notification itself); a completed payment of exactly the test's amount in KES proves card payments. The
+        status PesaPal is answered with (500: ask it to notify again)."""
+        tests = PaymentTestRepo(self.services.db)
+        try:
+            test = tests.get(tenant_id, test_id)
+        except NotFound:
+            test = None
+        if test is None or test.method != "pesapal" or test.order_tracking_id != tracking:
+            log.warning("PesaPal notification for no test of ours", extra={"tenant_id": tenant_id})
+            return 200
+        if test.status != "pending":
+            return 200  # a duplicate notification
+        set_tenant(tenant_id)
+        s = self.services
+        try:
+            status = s.pesapal.transaction_status(
+                s.payment_config.pesapal_credentials_for(s.tenants.get(tenant_id)), tracking
+            )
+        except (ProviderError, ProviderUnavailable):
+            return 500
+        if status.merchant_reference != test_reference(test_id):
+            log.error("PesaPal status names another checkout", extra={"tenant_id": tenant_id})
+            return 200
+        paid = status.status_code == 1 and status.currency == "KES" and status.amount == test.amount
+        if status.status_code == 1 and not paid:
+            log.error("PesaPal test paid another amount or currency", extra={"tenant_id": tenant_id})
+        if status.status_code not in (1, 2):
+            return 200  # not decided yet, or reversed
+        settled = tests.settle(
+            test,
+            "succeeded" if paid else "failed",
+            at=self.clock(),
+            desc=(status.description or None) if paid or status.status_code == 2 else "Paid another amount",
+            receipt=(status.confirmation_code or None) if paid else None,
+        )
+        if settled is not None and paid:
+            s.tenants.mark_tested(tenant_id, "pesapal", self.clock())
+        log.info("payment test settled", extra={"tenant_id": tenant_id, "ok": paid, "duplicate": settled is None})
+        return 200
 
     def c2b(self, token: str, phase: str, raw_body: bytes) -> HttpResponse:
         """C2B validation (accept or refuse a Paybill/Till payment before it happens) and confirmation

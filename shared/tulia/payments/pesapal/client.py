@@ -130,6 +130,7 @@ class PesapalClient:
         notification_id: str,
         phone_number: str | None,
         first_name: str | None,
+        email: str | None = None,  # PesaPal needs an email or a phone (an owner's test: her email)
     ) -> CheckoutResult:
         body = self._call(
             "POST",
@@ -144,7 +145,7 @@ class PesapalClient:
                 "callback_url": callback_url,
                 "notification_id": notification_id,
                 "billing_address": {
-                    "email_address": "",
+                    "email_address": email or "",
                     "phone_number": phone_number or "",
                     "country_code": "KE",
                     "first_name": first_name or "",
