@@ -3,8 +3,9 @@ live shop whose customer gets an answer, all in the browser, against the local s
 
 Headless Chromium (Debian's, Playwright) does what the owner does: creates her account, reads the code from the
 dev mailbox and types it, makes her shop, connects WhatsApp in the signup popup, saves a Till number and her
-team's hours in Settings (Daraja accepts the Till's URLs: its payments reach the shop), adds an item in the
-Catalog, and goes live; then a customer writes on the chat page and is answered.
+team's hours in Settings (Daraja accepts the Till's URLs: its payments reach the shop), imports her price list
+from an Excel workbook in the Catalog, tries her bot in the console, and goes live; then a customer writes on the
+chat page and is answered.
 
 Reported: her actions (each click, each field filled, each option chosen: what a person does), the time the
 system made her wait (from each action to the screen answering it, as measured), and an estimate of her own
@@ -19,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import httpx
 
 from bench.common import PACKS
+from tests.workbooks import workbook
 from tulia.local.console import DEFAULT_DIST
 from tulia.local.stack import LocalStack, free_port
 from tulia.observability import logger
@@ -96,6 +99,20 @@ def main() -> None:
     console = f"{stack.base_url}/console/"
     email, password = "wanjiru@kibanda.example", "Kibanda-Wanjiru-2026!"
     me = Owner()
+    sheet = Path(tempfile.mkdtemp()) / "bei.xlsx"
+    sheet.write_bytes(
+        workbook(
+            (
+                "Bei",
+                [
+                    ("sku", "name", "category", "price", "stock", "description"),
+                    ("UNGA-2", "Unga wa ugali 2kg", "Flour", 230, 40, "Sifted maize meal"),
+                    ("SUKARI-1", "Sukari 1kg", "Sugar", 175, 30, "White sugar"),
+                    ("MAZIWA-500", "Maziwa 500ml", "Dairy", 65, 24, "Fresh milk"),
+                ],
+            )
+        )
+    )
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(
@@ -136,17 +153,21 @@ def main() -> None:
             me.click(page.get_by_role("button", name="Save settings"))
             me.wait_for(page.get_by_text("Saved: the bot uses the new settings"))
 
-            me.open_screen(page, "Catalog")
-            me.click(page.get_by_role("button", name="Add an item"))
-            form = page.get_by_role("dialog")
-            me.fill(form.get_by_label(re.compile(r"^Name")), "Unga wa ugali 2kg")
-            me.fill(form.get_by_label(re.compile(r"^Category")), "Flour")
-            me.fill(form.get_by_label(re.compile(r"^Price")), "230")
-            me.click(form.get_by_role("button", name="Save", exact=True))
-            me.wait_for(page.get_by_test_id("catalog-item"), text="Unga wa ugali 2kg")
+            me.open_screen(page, "Catalog")  # her price list, kept in Excel, imported as it is
+            with page.expect_file_chooser() as chooser:
+                me.click(page.get_by_role("button", name="Import CSV or Excel"))
+            chooser.value.set_files(str(sheet))
+            me.actions += 1  # choosing the file
+            me.wait_for(page.get_by_test_id("import-report"), text="3 rows read, 3 saved")
+            page.keyboard.press("Escape")  # the report read, closed
+            me.actions += 1
 
             me.open_screen(page, "Get started")
             me.wait_for(page.get_by_test_id("check-payment"), done="true")  # the Till's URLs accepted by Daraja
+            trial = page.get_by_test_id("try-panel")  # she tries her bot before customers do
+            me.fill(trial.get_by_label("Your message"), "nataka unga")
+            me.click(trial.get_by_role("button", name="Send"))
+            me.wait_for(trial.get_by_test_id("try-reply").first, text="Unga wa ugali 2kg")
             me.click(page.get_by_role("button", name="Go live"))
             me.wait_for(page.get_by_test_id("shop-status"), text="Your shop is live")
             live_after = time.perf_counter() - started

@@ -5,8 +5,10 @@ is empty of the demo shops' data, and a wrong code is refused in words. At phone
 from __future__ import annotations
 
 import base64
+import io
 import json
 import re
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,11 @@ PASSWORD = "Njeri-Beauty-2026!"
 @pytest.fixture(scope="module")
 def stack(dev_stack: DevStack) -> Stack:
     return console_of(dev_stack)
+
+
+def zipped_text(data: bytes) -> str:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return "\n".join(archive.read(name).decode("utf-8", "replace") for name in archive.namelist())
 
 
 def mailed_code(stack: Stack, email: str) -> str:
@@ -103,6 +110,20 @@ def test_a_new_owner_signs_up_verifies_and_makes_her_shop(stack: Stack, browser:
         assert listed.json()["items"] == [], path
     examples = httpx.get(f"{stack.url}/admin/catalog/items", headers={"Authorization": f"Bearer {token}"}, timeout=10)
     assert {(i["tenant_id"], i["active"]) for i in examples.json()["items"]} == {("njeri-beauty-kasarani", False)}
+    # every route that reads, with the demo shop's ids in its path: nothing of the demo shops comes back
+    spec = httpx.get(f"{stack.url}/admin/openapi.json", timeout=10).json()
+    demo_ids = {"item_id": "PH-SAM-001", "sku": "PH-SAM-001", "tenant_id": "demo-shop", "customer_id": "cus_demo"}
+    read = 0
+    for path, methods in spec["paths"].items():
+        if "get" not in methods or path.startswith("/admin/platform"):
+            continue
+        concrete = re.sub(r"\{(\w+)\}", lambda m: demo_ids.get(m.group(1), "ORD-7F3K2"), path)
+        got = httpx.get(f"{stack.url}{concrete}", headers={"Authorization": f"Bearer {token}"}, timeout=20)
+        text = zipped_text(got.content) if got.headers.get("content-type") == "application/zip" else got.text
+        for demo in ("Duka Bora", "Samsung Galaxy", "Glow Studio", "demo-grocer", "Bamburi"):
+            assert demo not in text, (concrete, got.status_code, text[:300])
+        read += 1
+    assert read > 40
     docs = httpx.get(f"{stack.url}/admin/kb/documents", headers={"Authorization": f"Bearer {token}"}, timeout=10)
     assert [d["doc_id"] for d in docs.json()["items"]] == ["faq-questions-customers-ask"]
     number = httpx.get(f"{stack.url}/admin/whatsapp", headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
