@@ -175,3 +175,32 @@ def test_a_live_shop_is_not_replaced_and_an_agent_may_not_export(seeded: Service
     agent = Person(api, "sub-agent", "agent@duka.example", tenant_id=SHOP)
     agent.groups = ["agent"]
     assert agent("GET", "/admin/shop/pack")[0] == 403
+
+
+def test_a_packs_payments_and_registrations_never_become_the_new_shops(seeded: Services, njeri: Person) -> None:
+    """A Till told to customers must be one whose payments reach this shop: a pack naming another shop's Till, even
+    one marked registered, changes neither her payment settings nor what she tells customers to pay."""
+    files = export_pack(seeded, SALON)  # the salon takes a Till
+    assert b"c2b_urls_for" not in files["tenant.yaml"]
+    assert b"till:" in files["tenant.yaml"]
+    files["tenant.yaml"] += (
+        b"c2b_urls_for: '5123456'\nstatus: live\npayments_tested: {mpesa_stk: 2026-01-01T00:00:00Z}\n"
+    )
+    before = seeded.tenants.get("mama-njeri-beauty")
+    status, read = njeri("POST", "/admin/shop/pack", file=(zip_pack(files, "salon"), ZIP))
+    assert status == 200, read
+    after = seeded.tenants.get("mama-njeri-beauty")
+    assert (after.payments, after.c2b_urls_for, after.c2b_offered(), after.status, after.payments_tested) == (
+        before.payments, before.c2b_urls_for, None, "setup", before.payments_tested
+    )  # fmt: skip
+    assert after.name == "Glow Studio Kilimani"
+
+
+def test_a_zip_with_a_member_that_cannot_be_unpacked_is_a_clear_error(njeri: Person) -> None:
+    good = zip_pack({"tenant.yaml": b"tenant_id: x\nname: X\n", "catalog.csv": b"sku\n"}, "x")
+    broken = bytearray(good)
+    at = broken.index(b"catalog.csv") + len(b"catalog.csv")  # the first member's compressed bytes follow its name
+    broken[at : at + 6] = b"\xff" * 6
+    status, error = njeri("POST", "/admin/shop/pack", file=(bytes(broken), ZIP))
+    assert status == 422
+    assert error["message"] == "A file in the zip cannot be read."

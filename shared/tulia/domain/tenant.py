@@ -257,6 +257,14 @@ class Vocabulary(RootModel[dict[str, list[str]]]):
         return self
 
 
+# what belongs to the running shop rather than to its definition (a pack): never in a pack's export, and kept when a
+# pack is read into a shop (tulia.packs.transfer)
+RUNNING_SHOP_FIELDS = (
+    "whatsapp", "status", "status_since", "status_reason", "status_before", "payments_tested",
+    "catalog_version", "kb_version", "c2b_urls_for",
+)  # fmt: skip
+
+
 class Tenant(Model):
     tenant_id: Slug
     name: str = Field(min_length=1, max_length=80)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -26,7 +27,7 @@ import yaml
 
 from tulia.domain.catalog_rows import rows_to_csv
 from tulia.domain.kb import KbChunk
-from tulia.domain.tenant import Tenant
+from tulia.domain.tenant import RUNNING_SHOP_FIELDS, Tenant
 from tulia.errors import InvalidInput
 from tulia.packs.loader import Pack, load_pack
 from tulia.packs.seed import SeedSummary, seed_pack
@@ -36,13 +37,9 @@ MAX_PACK_BYTES = 20 * 1024 * 1024  # the zip as sent
 MAX_UNPACKED_BYTES = 60 * 1024 * 1024  # everything in it, unpacked (a zip bomb stops here)
 MAX_PACK_FILES = 500
 
-# the running shop's, not its definition's (see the module's text)
-NOT_EXPORTED = {
-    "whatsapp", "status", "status_since", "status_reason", "status_before", "payments_tested",
-    "catalog_version", "kb_version", "vocabulary",
-}  # fmt: skip
-KEPT_ON_IMPORT = ("tenant_id", "whatsapp", "status", "status_since", "status_reason", "status_before",
-                  "payments_tested", "payments", "catalog_version", "kb_version")  # fmt: skip
+# the running shop's, not its definition's (see the module's text); the vocabulary has its own file
+NOT_EXPORTED = {*RUNNING_SHOP_FIELDS, "vocabulary"}
+KEPT_ON_IMPORT = ("tenant_id", "payments", *RUNNING_SHOP_FIELDS)
 
 HEADER = """# {name}: a Tulia pack, exported {day} (read it with `tulia seed`, or import it in the console).
 # Secrets are never exported: set the WhatsApp connection, M-Pesa prompt keys and PesaPal keys again.
@@ -140,7 +137,7 @@ def unzip_pack(data: bytes) -> dict[str, bytes]:
             relative = PurePosixPath(*name.parts[1:]) if inside_folder else name
             if relative.parts:
                 files[relative.as_posix()] = archive.read(entry)
-    except (zipfile.BadZipFile, OSError, RuntimeError) as exc:  # a corrupt or encrypted member
+    except (zipfile.BadZipFile, zlib.error, OSError, RuntimeError, NotImplementedError) as exc:  # corrupt, encrypted
         raise InvalidInput("A file in the zip cannot be read.", field="body") from exc
     return files
 
@@ -152,8 +149,13 @@ def load_pack_files(files: Mapping[str, bytes]) -> Pack:
         root = Path(directory)
         for relative, data in files.items():
             path = root / relative
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+            except OSError as exc:  # a name too long, a file where a folder is...
+                raise InvalidInput(
+                    f"The pack's file '{relative}' cannot be read ({exc.strerror}).", field="body"
+                ) from exc
         pack = load_pack(root)
         pack.directory = Path(".")
         return pack
