@@ -68,3 +68,15 @@ def test_a_sheet_without_the_columns_or_a_file_that_is_no_workbook_is_one_proble
     assert broken.problems == ["file: not an Excel workbook that can be read (BadZipFile)"]
     empty = rows_from_xlsx(workbook(("Sheet1", [])), "shop")
     assert empty.problems[0].startswith("header: missing column(s): sku, name, category, price, stock, description")
+
+
+def test_a_workbook_that_unpacks_to_too_much_is_refused_before_it_is_read() -> None:
+    import io
+    import zipfile
+
+    bomb = io.BytesIO()
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("xl/sharedStrings.xml", b"<si><t>a</t></si>" * (4 * 1024 * 1024))  # 68 MB of text
+    assert len(bomb.getvalue()) < 1024 * 1024  # a small file
+    result = rows_from_xlsx(bomb.getvalue(), "shop")
+    assert result.problems == ["file: the workbook unpacks to more than 50 MB: save the catalog alone as CSV"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import zipfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -29,6 +30,8 @@ OPTIONAL_COLUMNS = (
     "deposit", "staff", "place", "zones",
 )  # fmt: skip
 MAX_CATALOG_ROWS = 50_000
+MAX_SHEET_ROWS = 2 * MAX_CATALOG_ROWS  # empty rows included: a sheet is read no further
+MAX_WORKBOOK_UNPACKED_BYTES = 50 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -205,6 +208,9 @@ def rows_from_table(header: Cells | None, rows: Iterator[tuple[int, Cells]], ten
         except SheetUnreadable as exc:  # e.g. a 1 MB cell: the sheet cannot be read past here
             result.problems.append(str(exc))
             break
+        if line_no > MAX_SHEET_ROWS:
+            result.problems.append(f"row {line_no}: the sheet is read no further than row {MAX_SHEET_ROWS}")
+            break
         values = [_cell_text(c) for c in cells]
         row = {name: value for name, value in zip(columns, values, strict=False) if name}
         if not any(values):
@@ -256,6 +262,13 @@ def rows_from_xlsx(data: bytes, tenant_id: str) -> CatalogRows:
     Row numbers are Excel's (the header is row 1). Formulas are read as their last saved values."""
     from openpyxl import load_workbook  # only imports read Excel: the admin function's sheets layer
 
+    try:  # what it unpacks to, before anything is unpacked (a small file of repeated text can unpack to gigabytes)
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            unpacked = sum(member.file_size for member in archive.infolist())
+    except (zipfile.BadZipFile, ValueError):
+        return CatalogRows(problems=["file: not an Excel workbook that can be read (BadZipFile)"])
+    if unpacked > MAX_WORKBOOK_UNPACKED_BYTES:
+        return CatalogRows(problems=["file: the workbook unpacks to more than 50 MB: save the catalog alone as CSV"])
     try:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as exc:  # noqa: BLE001 - any unreadable archive: openpyxl raises zip, XML and key errors
