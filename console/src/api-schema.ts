@@ -2506,11 +2506,16 @@ export interface components {
         DeliveryZone: {
             /** Areas */
             areas?: string[];
+            centre?: components["schemas"]["GeoPoint"] | null;
             eta: components["schemas"]["LocalText"];
             /** Fee */
             fee: number;
             /** Name */
             name: string;
+            /** Polygon */
+            polygon?: components["schemas"]["GeoPoint"][] | null;
+            /** Radius Km */
+            radius_km?: number | null;
         };
         /**
          * Deposit
@@ -2622,6 +2627,13 @@ export interface components {
             payment_prompts: number;
             /** Searches */
             searches: number;
+        };
+        /** GeoPoint */
+        GeoPoint: {
+            /** Lat */
+            lat: number;
+            /** Lon */
+            lon: number;
         };
         /** HTTPValidationError */
         HTTPValidationError: {

@@ -85,7 +85,16 @@ export interface Tenant {
     mpesa_c2b: { paybill?: string | null; till?: string | null } | null;
     pesapal: { enabled: boolean; consumer_key?: string | null; consumer_secret?: string | null } | null;
   };
-  delivery_zones: { name: string; fee: number; eta: LocalText; areas: string[] }[];
+  delivery_zones: {
+    name: string;
+    fee: number;
+    eta: LocalText;
+    areas: string[];
+    // on the map: a customer's location pin falls in the zone within radius_km of the centre, or inside the polygon
+    centre?: { lat: number; lon: number } | null;
+    radius_km?: number | null;
+    polygon?: { lat: number; lon: number }[] | null;
+  }[];
   pickup: { enabled: boolean; address: LocalText | null; eta: LocalText };
   handoff: { enabled: boolean; response_time: LocalText; hours: string | null; contact: LocalText | null };
   bookings?: BookingSettings | null;

@@ -118,6 +118,8 @@ def test_bad_input_to_the_page_api_is_refused_and_sends_nothing(stack: Page) -> 
     assert stack.send(phone, type="text", text="").status_code == 400
     assert stack.send(phone, type="order", items=[{"sku": "CH-002", "quantity": 0}]).status_code == 400
     assert stack.send(phone, type="sticker").status_code == 400
+    assert stack.send(phone, type="location", latitude="north", longitude=36.8).status_code == 400
+    assert stack.send(phone, type="location", latitude=-91, longitude=36.8).status_code == 400
     assert stack.send("not a number", type="text", text="hi").status_code == 400
     unknown = httpx.post(
         f"{stack.url}/dev/send", json={"tenant_id": "nope", "phone": phone, "type": "text", "text": "hi"}, timeout=10
@@ -307,3 +309,35 @@ def book_and_pay(page: Any, day: Any) -> None:
     expect(booked).to_contain_text("10:00 with Wanjiru")
     expect(booked).to_contain_text("You pay the balance of KES 2,800 at the appointment.")
     expect(page.locator("#trace")).to_contain_text("booking_create")
+
+
+def test_a_customer_shares_a_location_pin_from_the_page_and_the_order_goes_to_its_zone(
+    stack: Page, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(stack.url + "/")
+    expect(page.locator("#tenant option")).to_have_count(3)
+    page.fill("#phone", "+254711500077")
+    page.fill("#name", "Otieno")
+    page.click("#open")
+    shop = page.locator(".msg.out")
+    page.fill("#text", "I want an oraimo 20000mAh power bank")
+    page.press("#text", "Enter")
+    expect(shop.last).to_contain_text("Which colour would you like?")
+    page.locator(".msg.out").last.locator(".reply-btn", has_text="Black").first.click()
+    expect(shop.last).to_contain_text("How many would you like?")
+    page.fill("#text", "1")
+    page.press("#text", "Enter")
+    expect(shop.last).to_contain_text("delivery or will you pick it up")
+    page.click("#pin-open")
+    page.fill("#pin-lat", "-1.2925")
+    page.fill("#pin-lon", "36.7880")
+    page.fill("#pin-name", "Yaya Centre")
+    page.click("#pin-send")
+    expect(page.locator(".msg.in").last).to_contain_text("📍 Yaya Centre, -1.29250, 36.78800")
+    expect(page.locator(".msg.out", has_text="Delivery (Nairobi West")).to_have_count(1, timeout=20_000)
+    assert errors == []

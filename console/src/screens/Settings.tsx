@@ -28,6 +28,7 @@ import { changedSections } from "../logic/settings";
 import { refresh } from "../logic/refresh";
 import { useAuth } from "../auth";
 import { fromFields, toFields, type LocalTextFields } from "../logic/localText";
+import { pointFromText, pointToText, radiusFromText, type GeoPoint } from "../logic/zones";
 import type { LocalText, Me, StaffMember, Tenant } from "../types";
 import { Guarded } from "./Layout";
 import { Failure, Loading, NumberField, StatusBadge } from "./common";
@@ -66,6 +67,9 @@ interface Zone {
   eta: LocalTextFields;
   areas: string; // as typed: estates and areas separated by commas
   original: LocalText | null;
+  centre: string; // as typed: "latitude, longitude"
+  radius: string; // as typed, in km
+  polygon: GeoPoint[] | null; // drawn in the pack (kept as it is, or removed)
 }
 
 /** A person customers book, as the owner edits them (dates and lists as typed). */
@@ -93,7 +97,14 @@ function settingsBody({ f, zones, book, pickupAddress, pickupEta, responseTime }
     persona: f.persona,
     languages: f.languages,
     payments: f.payments,
-    delivery_zones: zones.map(({ original, ...z }) => ({ ...z, areas: commaList(z.areas), eta: fromFields(z.eta, original) ?? "" })),
+    delivery_zones: zones.map(({ original, centre, radius, ...z }) => ({
+      ...z,
+      areas: commaList(z.areas),
+      eta: fromFields(z.eta, original) ?? "",
+      // what is not a point or a radius goes as typed: the server says what is wrong with it
+      centre: pointFromText(centre) === undefined ? centre : pointFromText(centre),
+      radius_km: radiusFromText(radius) === undefined ? radius : radiusFromText(radius),
+    })),
     ...(book
       ? {
           bookings: {
@@ -148,7 +159,15 @@ function Settings() {
     const b = d.bookings;
     const state: SettingsState = {
       f: d,
-      zones: d.delivery_zones.map((z) => ({ ...z, areas: z.areas.join(", "), eta: toFields(z.eta), original: z.eta })),
+      zones: d.delivery_zones.map(({ radius_km, ...z }) => ({
+        ...z,
+        areas: z.areas.join(", "),
+        eta: toFields(z.eta),
+        original: z.eta,
+        centre: pointToText(z.centre),
+        radius: radius_km ? String(radius_km) : "",
+        polygon: z.polygon ?? null,
+      })),
       book: b
         ? {
             hours: b.hours,
@@ -274,9 +293,33 @@ function Settings() {
               onChange={(e) => setZones(zones.map((x, j) => (j === i ? { ...x, areas: e.currentTarget.value } : x)))}
             />
             <TwoLanguages label={t("settings.eta")} value={z.eta} onChange={(eta) => setZones(zones.map((x, j) => (j === i ? { ...x, eta } : x)))} />
+            {z.polygon ? (
+              <Group gap="xs">
+                <Text size="sm">{t("settings.zoneDrawn", { count: z.polygon.length })}</Text>
+                <Button size="compact-xs" variant="subtle" onClick={() => setZones(zones.map((x, j) => (j === i ? { ...x, polygon: null } : x)))}>
+                  {t("settings.zoneUndraw")}
+                </Button>
+              </Group>
+            ) : (
+              <Group grow>
+                <TextInput
+                  label={t("settings.zoneCentre")}
+                  description={t("settings.zoneCentreHelp")}
+                  value={z.centre}
+                  error={pointFromText(z.centre) === undefined ? t("settings.zoneCentreBad") : undefined}
+                  onChange={(e) => setZones(zones.map((x, j) => (j === i ? { ...x, centre: e.currentTarget.value } : x)))}
+                />
+                <TextInput
+                  label={t("settings.zoneRadius")}
+                  inputMode="decimal"
+                  value={z.radius}
+                  onChange={(e) => setZones(zones.map((x, j) => (j === i ? { ...x, radius: e.currentTarget.value } : x)))}
+                />
+              </Group>
+            )}
           </Card>
         ))}
-        <Button variant="light" onClick={() => setZones([...zones, { name: "", fee: 0, eta: { en: "", sw: "" }, areas: "", original: null }])}>
+        <Button variant="light" onClick={() => setZones([...zones, { name: "", fee: 0, eta: { en: "", sw: "" }, areas: "", original: null, centre: "", radius: "", polygon: null }])}>
           {t("settings.addZone")}
         </Button>
         <Switch label={t("settings.pickup")} checked={form.pickup.enabled} onChange={(e) => set({ pickup: { ...form.pickup, enabled: e.currentTarget.checked } })} />

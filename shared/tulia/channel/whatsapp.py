@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 # message types the bot reads; the others get a polite "I can only read text" reply
-READABLE = frozenset({"text", "interactive", "button", "order"})
+READABLE = frozenset({"text", "interactive", "button", "order", "location"})
 IGNORED = frozenset({"reaction"})  # a thumbs-up on our message is not a turn
 MAX_TEXT_CHARS = 10_000  # WhatsApp's own limit is 4,096; anything longer is cut here
 
@@ -82,6 +82,7 @@ class InboundMessage:
     reply_id: str | None = None  # the id of a tapped button or list row
     context_id: str | None = None  # the message of ours it answers, if any
     order_items: list[dict[str, Any]] = field(default_factory=list)  # [{product_retailer_id, quantity, item_price}]
+    location: dict[str, Any] | None = None  # a location pin: {lat, lon, name?, address?}
 
     @property
     def readable(self) -> bool:
@@ -147,7 +148,28 @@ def _text_of(kind: str, msg: dict[str, Any]) -> tuple[str, str | None]:
         return str((msg.get(kind) or {}).get("caption") or ""), None
     if kind == "order":
         return str((msg.get("order") or {}).get("text") or ""), None
+    if kind == "location":  # the pin's name and address, as the customer's words for the place
+        pin = msg.get("location") or {}
+        return ", ".join(str(pin[k]).strip() for k in ("name", "address") if pin.get(k)), None
     return "", None
+
+
+def _pin(msg: dict[str, Any]) -> dict[str, Any] | None:
+    """A location message's pin, when its coordinates are numbers on the globe (else it is unreadable)."""
+    pin = msg.get("location")
+    if not isinstance(pin, dict):
+        return None
+    try:
+        lat, lon = float(pin["latitude"]), float(pin["longitude"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    if not (-90 <= lat <= 90 and -180 <= lon <= 180) or lat != lat or lon != lon:  # NaN compares unequal
+        return None
+    out: dict[str, Any] = {"lat": lat, "lon": lon}
+    for key in ("name", "address"):
+        if isinstance(pin.get(key), str) and pin[key].strip():
+            out[key] = pin[key].strip()[:200]
+    return out
 
 
 def parse(payload: Any) -> Webhook:
@@ -204,6 +226,9 @@ def _message(pnid: str, msg: dict[str, Any], contacts: list[dict[str, Any]]) -> 
         return None  # no way to answer
     profile = contact.get("profile") or {}
     text, reply_id = _text_of(kind, msg)
+    pin = _pin(msg) if kind == "location" else None
+    if kind == "location" and pin is None:
+        kind = "unsupported"  # a pin without a place on the globe: the polite "could not read that"
     raw_order = msg.get("order")
     order: dict[str, Any] = raw_order if isinstance(raw_order, dict) else {}
     items = order.get("product_items")
@@ -220,6 +245,7 @@ def _message(pnid: str, msg: dict[str, Any], contacts: list[dict[str, Any]]) -> 
         text=text[:MAX_TEXT_CHARS],
         reply_id=reply_id,
         context_id=(msg.get("context") or {}).get("id"),
+        location=pin,
         order_items=[
             {
                 "product_retailer_id": str(i.get("product_retailer_id") or ""),

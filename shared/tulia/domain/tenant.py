@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Literal, overload
 
@@ -10,6 +12,7 @@ from pydantic import Field, RootModel, field_validator, model_validator
 
 from tulia.domain.booking import BookingSettings
 from tulia.domain.common import Lang, LocalText, Model, Slug
+from tulia.domain.geo import GeoPoint, distance_km, in_polygon, polygon_area_km2
 from tulia.domain.hours import OpeningHours
 from tulia.domain.shop_words import GENERIC_WORDS, STOPWORDS, fold
 from tulia.domain.templates import NAME_PATTERN as TEMPLATE_NAME_PATTERN
@@ -121,6 +124,44 @@ class DeliveryZone(Model):
     fee: int = Field(ge=0, le=100_000)
     eta: LocalText
     areas: list[str] = Field(default_factory=list)  # neighbourhoods that belong to this zone
+    # where a customer's location pin falls in this zone: within radius_km of the centre, or inside the polygon
+    centre: GeoPoint | None = None
+    radius_km: float | None = Field(default=None, gt=0, le=2000)
+    polygon: list[GeoPoint] | None = Field(default=None, min_length=3, max_length=200)
+
+    @model_validator(mode="after")
+    def _one_area(self) -> DeliveryZone:
+        if (self.radius_km is None) != (self.centre is None) and self.polygon is None:
+            raise ValueError("a zone on the map needs its centre and radius_km together (or a polygon)")
+        if self.radius_km is not None and self.polygon is not None:
+            raise ValueError("give a zone a centre and radius_km, or a polygon, not both")
+        return self
+
+    @property
+    def on_the_map(self) -> bool:
+        return self.polygon is not None or (self.centre is not None and self.radius_km is not None)
+
+    @property
+    def area_km2(self) -> float:
+        """How much of the map the zone covers (a zone not drawn on it: none)."""
+        if self.polygon is not None:
+            return polygon_area_km2(self.polygon)
+        return math.pi * self.radius_km**2 if self.radius_km is not None else 0.0
+
+    def covers(self, point: GeoPoint) -> bool:
+        """Whether a location pin falls in this zone (a zone not drawn on the map covers no pin)."""
+        if self.polygon is not None:
+            return in_polygon(point, self.polygon)
+        if self.centre is not None and self.radius_km is not None:
+            return distance_km(self.centre, point) <= self.radius_km
+        return False
+
+
+def zone_at(zones: Sequence[DeliveryZone], point: GeoPoint) -> DeliveryZone | None:
+    """The zone a location pin falls in. Where zones overlap, the smallest wins (the CBD's circle inside the city's,
+    a neighbourhood drawn inside "rest of Kenya")."""
+    covering = [z for z in zones if z.covers(point)]
+    return min(covering, key=lambda z: z.area_km2) if covering else None
 
 
 class PickupConfig(Model):

@@ -39,6 +39,7 @@ FAST_ROUTES = {
     "payment_event": "sales",
     "payment_code": "sales",
     "sale_tap": "sales",
+    "location_pin": "sales",
     "booking_tap": "booking",
     "booking_change": "booking",
 }

@@ -11,7 +11,7 @@ from langgraph.types import Command, interrupt
 
 from tulia.channel.whatsapp import conversation_id_for
 from tulia.domain.handoff import TranscriptEntry
-from tulia.domain.literals import BOOKING_QUESTIONS
+from tulia.domain.literals import BOOKING_QUESTIONS, SALE_QUESTIONS
 from tulia.errors import TuliaError
 from tulia.graph.buttons import SALE_TAPS, parse_tap, tap_id
 from tulia.graph.calls import Turn
@@ -44,7 +44,7 @@ MENU_INTENTS = {
     tap_id("menu", "offers"): "discounts_offers",
 }
 ESCALATION_OFFER = [{"id": tap_id("esc", "yes")}, {"id": tap_id("esc", "no")}]
-SUPPORTED_INBOUND = ("text", "interactive", "button", "order")
+SUPPORTED_INBOUND = ("text", "interactive", "button", "order", "location")
 
 
 def t(turn: Turn, key: str, **facts: Any) -> str:
@@ -175,6 +175,8 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
         language_confidence=confidence,
     )
     kind = state.inbound.get("type", "text")
+    if kind == "location" and not isinstance(state.inbound.get("location"), dict):
+        kind = "unsupported"  # a pin without its coordinates says nowhere
     hit = detect_fast_path(body, awaiting_answer=state.pending is not None) if body else None
     reply_id = state.inbound.get("reply_id")
     if hit is None and body and not reply_id and state.pending is not None:
@@ -192,6 +194,11 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
         route = "holding"
     elif kind not in SUPPORTED_INBOUND:
         route = "media"
+    elif kind == "location":
+        # a location pin: where the sale delivers (its zone found on the map when the sale reads it), an answer
+        # to the sale's question about the place, or the place of a sale not begun yet
+        route = "maybe_answer" if state.pending in SALE_QUESTIONS else "location_pin"
+        turn.set(intent="sales_discovery", intent_confidence=1.0, journey="sales")
     elif hit is not None and hit.kind == "opt_in":
         route = "prefs"
         turn.set(understanding={"keyword": "opt_in"})

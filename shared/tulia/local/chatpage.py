@@ -243,6 +243,19 @@ class ChatPage:
             items = self._cart(tenant.tenant_id, lines)
             message |= {"type": "order", "order": {"catalog_id": "local", "text": "", "product_items": items}}
             shown = "\n".join(f"{i['quantity']} x {i['product_retailer_id']}" for i in items)
+        elif kind == "location":
+            try:
+                lat, lon = float(body["latitude"]), float(body["longitude"])
+            except (KeyError, TypeError, ValueError) as exc:
+                raise BadRequest("a location needs its latitude and longitude as numbers") from exc
+            if not (-90 <= lat <= 90 and -180 <= lon <= 180):
+                raise BadRequest("latitude is -90 to 90 and longitude -180 to 180")
+            pin: dict[str, Any] = {"latitude": lat, "longitude": lon}
+            for key in ("name", "address"):
+                if str(body.get(key) or "").strip():
+                    pin[key] = str(body[key]).strip()[:200]
+            message |= {"type": "location", "location": pin}
+            shown = "📍 " + ", ".join([*(pin[k] for k in ("name", "address") if k in pin), f"{lat:.5f}, {lon:.5f}"])
         else:
             raise BadRequest(f"unknown message type {kind!r}")
         raw = meta_webhook_body(

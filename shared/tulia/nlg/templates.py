@@ -396,6 +396,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "Sorry, we don't deliver; you can pick your order up at {address}.",
         "sw": "Samahani, hatuleti; unaweza kuchukua oda yako {address}.",
     },
+    "pin_place": {"en": "the place you pinned", "sw": "mahali ulipobandika"},
     "zone_not_served": {
         "en": "Sorry, we don't deliver to \"{place}\". These are the areas we deliver to:",
         "sw": "Samahani, hatuleti \"{place}\". Haya ndiyo maeneo tunayoleta:",

@@ -110,6 +110,8 @@ class QueuedTurn:
         }
         if last.order_items:
             inbound["order_items"] = last.order_items
+        if last.location:
+            inbound["location"] = last.location
         return inbound
 
 

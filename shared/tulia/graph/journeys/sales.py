@@ -30,7 +30,9 @@ from langgraph.types import Command
 from rapidfuzz import fuzz, process
 
 from tulia.domain.customer import may_market
+from tulia.domain.geo import GeoPoint
 from tulia.domain.literals import PAYMENT_METHODS, SALE_ENTRIES
+from tulia.domain.tenant import zone_at
 from tulia.errors import StateConflict
 from tulia.graph.booking_frame import BookingFrame
 from tulia.graph.buttons import SALE_TAPS, parse_tap, tap_id
@@ -197,6 +199,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         bare_number_is_quantity=pending == "quantity",
         shop_codes=shop_codes(turn) if may_name_code(body) else (),
     )
+    pin_outside = _read_pin(turn, delta)  # a location pin: its zone on the shop's map, and the place it names
     choice = state.understanding.get("choice") if answering else None
     fast = state.understanding.get("fast") if answering else None
     index = shop_index(turn)
@@ -285,6 +288,11 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             frame.fulfilment = Fulfilment(mode="pickup")
     if delta.zone is not None:
         frame.fulfilment = Fulfilment(mode="delivery", zone=delta.zone, place=_place_words(body, delta))
+    elif pin_outside is not None:
+        # a pin in none of the shop's zones: said, and the zones offered (the frame asks for one next)
+        frame.fulfilment = Fulfilment(mode="delivery")
+        notes.append(t(turn, "zone_not_served", place=echo_words(pin_outside)))
+        understood = True
     elif (
         pending == "zone"
         and fast is None
@@ -791,6 +799,22 @@ def _remove_line(frame: OrderFrame, words: str, terms: Callable[[str], list[str]
         return None
     frame.lines = [ln for ln in frame.lines if ln is not best]
     return best.name
+
+
+def _read_pin(turn: Turn, delta: FrameDelta) -> str | None:
+    """A location pin's zone (found on the shop's map, never guessed) and place (its name and address, and the
+    coordinates for the rider) into the delta. Returns the pin's words when it falls in none of the zones."""
+    pin = turn.state.inbound.get("location") if turn.state.inbound.get("type") == "location" else None
+    if not isinstance(pin, dict):
+        return None
+    point = GeoPoint(lat=float(pin["lat"]), lon=float(pin["lon"]))
+    words = ", ".join(str(pin[k]) for k in ("name", "address") if pin.get(k))
+    shown = f"{words} ({point.lat:.5f}, {point.lon:.5f})" if words else f"({point.lat:.5f}, {point.lon:.5f})"
+    zone = zone_at(turn.ctx.services.tenants.get(turn.ctx.tenant_id).delivery_zones, point)
+    if zone is None:
+        return words or t(turn, "pin_place")
+    delta.zone, delta.mode, delta.place = zone.name, "delivery", shown[:300]
+    return None
 
 
 def _place_words(body: str, delta: FrameDelta) -> str:
