@@ -18,14 +18,19 @@ class Chat:
         self.conversations, self.tenant_id, self.phone = conversations, tenant_id, phone
         self.last: Any = None
 
-    def send(self, body: str = "", *, reply_id: str | None = None, kind: str | None = None) -> str:
+    def send(
+        self, body: str = "", *, reply_id: str | None = None, kind: str | None = None, pin: dict[str, Any] | None = None
+    ) -> str:
+        """``pin``: a location pin as the agent passes it (``{lat, lon, name?, address?}``; its words are the text)."""
         inbound: dict[str, Any] = {
-            "type": kind or ("interactive" if reply_id else "text"),
-            "text": body,
+            "type": "location" if pin else kind or ("interactive" if reply_id else "text"),
+            "text": body or ", ".join(str(pin[k]) for k in ("name", "address") if pin and pin.get(k)),
             "message_id": f"wamid.{next(_ids)}",
         }
         if reply_id:
             inbound["reply_id"] = reply_id
+        if pin:
+            inbound["location"] = pin
         self.last = self.conversations.handle(tenant_id=self.tenant_id, phone_e164=self.phone, inbound=inbound)
         return "\n".join(m.plain_text() for m in self.last.replies)
 

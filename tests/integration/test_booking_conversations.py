@@ -162,6 +162,20 @@ def test_a_service_at_the_customers_place_asks_the_area_and_adds_its_travel_fee(
     assert (booking.place, booking.zone, booking.travel_fee) == ("home", "Kilimani & Kileleshwa", 300)
 
 
+def test_a_location_pin_is_the_address_of_a_visit_at_home_in_the_zone_it_falls_in(chat: Chat, seeded: Services) -> None:
+    c = salon_chat(chat, "+254711000614")
+    c.send("I would like bridal makeup at my place on 5th December, in the morning")
+    assert "Which area are you in?" in c.send("1")
+    karen = c.send(pin={"lat": -1.3194, "lon": 36.7073, "name": "Karen Hub"})
+    assert 'we don\'t come to "Karen Hub"' in karen  # a pin in no zone of this service: asked again
+    assert "Kilimani & Kileleshwa" in karen
+    summary = c.send(pin={"lat": -1.2925, "lon": 36.7880, "name": "Yaya Centre", "address": "Argwings Kodhek Rd"})
+    assert "Price: KES 8,000 + travel KES 300" in summary
+    booking = only_booking(seeded, c)
+    assert (booking.place, booking.zone, booking.travel_fee) == ("home", "Kilimani & Kileleshwa", 300)
+    assert booking.address == "Yaya Centre, Argwings Kodhek Rd (-1.29250, 36.78800)"
+
+
 def test_a_full_day_and_a_closed_day_offer_the_nearest_free_times(chat: Chat, seeded: Services, clock: Clock) -> None:
     tenant = seeded.tenants.get(SALON)
     appointments.block_time(

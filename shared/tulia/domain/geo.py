@@ -6,7 +6,8 @@ is how a shop draws one on a map of a city."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pydantic import Field
 
@@ -61,3 +62,22 @@ def polygon_area_km2(polygon: Sequence[GeoPoint]) -> float:
     ys = [p.lat * km_lat for p in polygon]
     twice = sum(xs[i] * ys[(i + 1) % len(xs)] - xs[(i + 1) % len(xs)] * ys[i] for i in range(len(xs)))
     return abs(twice) / 2
+
+
+def pin_of(inbound: Mapping[str, Any]) -> tuple[GeoPoint, str] | None:
+    """A customer's location pin in a turn's inbound message (``{"type": "location", "location": {lat, lon, name?,
+    address?}}``): the point and the words that name it ("" when the pin has none)."""
+    pin = inbound.get("location") if inbound.get("type") == "location" else None
+    if not isinstance(pin, Mapping):
+        return None
+    try:
+        point = GeoPoint(lat=float(pin["lat"]), lon=float(pin["lon"]))
+    except (KeyError, TypeError, ValueError):
+        return None
+    return point, ", ".join(str(pin[k]) for k in ("name", "address") if pin.get(k))
+
+
+def pin_place(point: GeoPoint, words: str) -> str:
+    """A pin as a delivery or visit address: its words, and the coordinates a rider opens on a map."""
+    at = f"({point.lat:.5f}, {point.lon:.5f})"
+    return (f"{words} {at}" if words else at)[:300]

@@ -197,8 +197,11 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     elif kind == "location":
         # a location pin: where the sale delivers (its zone found on the map when the sale reads it), an answer
         # to the sale's question about the place, or the place of a sale not begun yet
-        route = "maybe_answer" if state.pending in SALE_QUESTIONS else "location_pin"
-        turn.set(intent="sales_discovery", intent_confidence=1.0, journey="sales")
+        if state.pending in BOOKING_QUESTIONS:
+            route = "maybe_answer"  # the address of a visit at home: the booking reads it
+        else:
+            route = "maybe_answer" if state.pending in SALE_QUESTIONS else "location_pin"
+            turn.set(intent="sales_discovery", intent_confidence=1.0, journey="sales")
     elif hit is not None and hit.kind == "opt_in":
         route = "prefs"
         turn.set(understanding={"keyword": "opt_in"})

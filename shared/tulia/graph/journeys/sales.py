@@ -30,7 +30,7 @@ from langgraph.types import Command
 from rapidfuzz import fuzz, process
 
 from tulia.domain.customer import may_market
-from tulia.domain.geo import GeoPoint
+from tulia.domain.geo import pin_of, pin_place
 from tulia.domain.literals import PAYMENT_METHODS, SALE_ENTRIES
 from tulia.domain.tenant import zone_at
 from tulia.errors import StateConflict
@@ -804,16 +804,14 @@ def _remove_line(frame: OrderFrame, words: str, terms: Callable[[str], list[str]
 def _read_pin(turn: Turn, delta: FrameDelta) -> str | None:
     """A location pin's zone (found on the shop's map, never guessed) and place (its name and address, and the
     coordinates for the rider) into the delta. Returns the pin's words when it falls in none of the zones."""
-    pin = turn.state.inbound.get("location") if turn.state.inbound.get("type") == "location" else None
-    if not isinstance(pin, dict):
+    pin = pin_of(turn.state.inbound)
+    if pin is None:
         return None
-    point = GeoPoint(lat=float(pin["lat"]), lon=float(pin["lon"]))
-    words = ", ".join(str(pin[k]) for k in ("name", "address") if pin.get(k))
-    shown = f"{words} ({point.lat:.5f}, {point.lon:.5f})" if words else f"({point.lat:.5f}, {point.lon:.5f})"
+    point, words = pin
     zone = zone_at(turn.ctx.services.tenants.get(turn.ctx.tenant_id).delivery_zones, point)
     if zone is None:
         return words or t(turn, "pin_place")
-    delta.zone, delta.mode, delta.place = zone.name, "delivery", shown[:300]
+    delta.zone, delta.mode, delta.place = zone.name, "delivery", pin_place(point, words)
     return None
 
 

@@ -24,8 +24,10 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from tulia.domain.common import NAIROBI
+from tulia.domain.geo import pin_of, pin_place
 from tulia.domain.literals import BookingQuestion
 from tulia.domain.phone import mask_phone
+from tulia.domain.tenant import zone_at
 from tulia.graph.booking_frame import (
     BookingFrame,
     HeldBooking,
@@ -596,6 +598,17 @@ def booking_fill(
         zone, place, _spans = extract_zone(plain, served)
         if zone is not None:
             frame.zone, frame.address, zone_said = zone, _address(body, place), True
+    if pending == "booking_zone" and (pin := pin_of(state.inbound)) is not None:
+        # a location pin for a visit at home: its zone on the shop's map (only the zones this service goes to)
+        point, words = pin
+        zone_found = zone_at([z for z in tenant.delivery_zones if z.name in frame.zones], point)
+        if zone_found is not None:
+            frame.zone, frame.address = zone_found.name, pin_place(point, words)
+            turn.set(booking=frame)
+            return turn.goto("booking_advance")
+        turn.say(text(t(turn, "booking_zone_not_served", place=echo_words(words or t(turn, "pin_place")))))
+        _say_zone_question(turn, frame)
+        return turn.goto(END)
     if pending == "booking_zone":
         zone, place, _spans = extract_zone(plain, served)
         if zone is None and choice is not None and 1 <= choice <= len(state.pending_options):
