@@ -83,6 +83,7 @@ class InboundMessage:
     context_id: str | None = None  # the message of ours it answers, if any
     order_items: list[dict[str, Any]] = field(default_factory=list)  # [{product_retailer_id, quantity, item_price}]
     location: dict[str, Any] | None = None  # a location pin: {lat, lon, name?, address?}
+    media: dict[str, Any] | None = None  # a file sent: {id, mime_type, sha256?, voice?} (fetched by the agent)
 
     @property
     def readable(self) -> bool:
@@ -152,6 +153,24 @@ def _text_of(kind: str, msg: dict[str, Any]) -> tuple[str, str | None]:
         pin = msg.get("location") or {}
         return ", ".join(str(pin[k]).strip() for k in ("name", "address") if pin.get(k)), None
     return "", None
+
+
+MEDIA_KINDS = ("image", "audio", "video", "document", "sticker")
+
+
+def _media(kind: str, msg: dict[str, Any]) -> dict[str, Any] | None:
+    """A file's media id and what Meta says of it (the file itself is fetched by the agent, never here)."""
+    if kind not in MEDIA_KINDS:
+        return None
+    node = msg.get(kind)
+    if not isinstance(node, dict) or not isinstance(node.get("id"), str | int) or not str(node["id"]).strip():
+        return None
+    out: dict[str, Any] = {"id": str(node["id"]).strip()[:128], "mime_type": str(node.get("mime_type") or "")[:100]}
+    if isinstance(node.get("sha256"), str):
+        out["sha256"] = node["sha256"][:128]
+    if kind == "audio":
+        out["voice"] = node.get("voice") is True
+    return out
 
 
 def _pin(msg: dict[str, Any]) -> dict[str, Any] | None:
@@ -227,6 +246,7 @@ def _message(pnid: str, msg: dict[str, Any], contacts: list[dict[str, Any]]) -> 
     profile = contact.get("profile") or {}
     text, reply_id = _text_of(kind, msg)
     pin = _pin(msg) if kind == "location" else None
+    media = _media(kind, msg)
     if kind == "location" and pin is None:
         kind = "unsupported"  # a pin without a place on the globe: the polite "could not read that"
     raw_order = msg.get("order")
@@ -246,6 +266,7 @@ def _message(pnid: str, msg: dict[str, Any], contacts: list[dict[str, Any]]) -> 
         reply_id=reply_id,
         context_id=(msg.get("context") or {}).get("id"),
         location=pin,
+        media=media,
         order_items=[
             {
                 "product_retailer_id": str(i.get("product_retailer_id") or ""),

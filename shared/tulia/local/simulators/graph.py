@@ -14,6 +14,7 @@ a template submitted with POST is pending until the next listing, as if Meta's r
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import re
 import threading
@@ -30,6 +31,7 @@ _OAUTH_PATH = re.compile(r"^/(?:v\d+\.\d+/)?oauth/access_token$")
 _SUBSCRIBE_PATH = re.compile(r"^/(?:v\d+\.\d+/)?([0-9A-Za-z_-]+)/subscribed_apps$")
 _REGISTER_PATH = re.compile(r"^/(?:v\d+\.\d+/)?([0-9A-Za-z_-]+)/register$")
 _NODE_PATH = re.compile(r"^/(?:v\d+\.\d+/)?([0-9]+)$")
+_MEDIA_DOWNLOAD = re.compile(r"^/media-download/([0-9]+)$")  # where a media node's short-lived url points
 SIGNUP_DIALOG = "/dialog/embedded-signup"  # the stand-in of Meta's Embedded Signup popup (not a Graph path)
 _PLACEHOLDER = re.compile(r"\{\{\s*(\d{1,2})\s*\}\}")
 WINDOW_SECONDS = 24 * 3600
@@ -112,6 +114,11 @@ class GraphSimulator(SimulatorServer):
         self.business_tokens: dict[str, str] = {}
         self.numbers: dict[str, dict[str, Any]] = {}
         self.subscribed: set[str] = set()
+        # media customers sent (what GET /{media-id} describes and its url serves), and what was downloaded
+        self.media: dict[str, tuple[bytes, str]] = {}
+        self.media_sizes: dict[str, int] = {}  # a size Meta reports that differs from the bytes (a test's lie)
+        self.media_digests: dict[str, str] = {}  # a sha256 Meta reports that differs (bytes damaged on the way)
+        self.downloads: list[str] = []
         self._ids = itertools.count(1)
         self._sent_lock = threading.Lock()
         self.clock = time.time
@@ -132,6 +139,11 @@ class GraphSimulator(SimulatorServer):
         node = _NODE_PATH.match(rec.path)
         if node is not None and rec.method == "GET" and node.group(1) in self.numbers:
             return lambda r: self._number(r, node.group(1))
+        if node is not None and rec.method == "GET" and node.group(1) in self.media:
+            return lambda r: self._media_node(r, node.group(1))
+        download = _MEDIA_DOWNLOAD.match(rec.path)
+        if download is not None and rec.method == "GET":
+            return lambda r: self._media_download(r, download.group(1))
         account = _TEMPLATES_PATH.match(rec.path)
         if account is not None and rec.method in ("GET", "POST", "DELETE"):
             waba_id = account.group(1)
@@ -140,6 +152,40 @@ class GraphSimulator(SimulatorServer):
         if rec.method != "POST" or match is None:
             return None
         return lambda r: self._messages(r, match.group(1))
+
+    # media a customer sent: described by its node, downloaded from its url, both with a token ------------------
+    def add_media(self, data: bytes, mime_type: str) -> str:
+        """What a customer's phone uploads to Meta with a message: its media id."""
+        media_id = str(9_000_000_000 + next(self._ids))
+        with self._sent_lock:
+            self.media[media_id] = (data, mime_type)
+        return media_id
+
+    def _media_node(self, rec: Recorded, media_id: str) -> Reply:
+        if not rec.headers.get("authorization", "").startswith("Bearer ") or len(rec.headers["authorization"]) < 10:
+            return _graph_error(190, "Invalid OAuth access token.", 401)
+        data, mime_type = self.media[media_id]
+        return Reply(
+            200,
+            {
+                "messaging_product": "whatsapp",
+                "url": f"{self.base_url}/media-download/{media_id}",
+                "mime_type": mime_type,
+                "sha256": self.media_digests.get(media_id, hashlib.sha256(data).hexdigest()),
+                "file_size": self.media_sizes.get(media_id, len(data)),
+                "id": media_id,
+            },
+        )
+
+    def _media_download(self, rec: Recorded, media_id: str) -> Reply:
+        if not rec.headers.get("authorization", "").startswith("Bearer ") or len(rec.headers["authorization"]) < 10:
+            return _graph_error(190, "Invalid OAuth access token.", 401)
+        if media_id not in self.media:
+            return _graph_error(100, "Media not found", 404)
+        data, mime_type = self.media[media_id]
+        with self._sent_lock:
+            self.downloads.append(media_id)
+        return Reply(200, data, content_type=mime_type)
 
     # Embedded Signup (the popup, then the calls the server makes with the code) ---------------------------------
     def _signup_finished(self, rec: Recorded) -> Reply:
