@@ -137,7 +137,8 @@ def unzip_pack(data: bytes) -> dict[str, bytes]:
             relative = PurePosixPath(*name.parts[1:]) if inside_folder else name
             if relative.parts:
                 files[relative.as_posix()] = archive.read(entry)
-    except (zipfile.BadZipFile, zlib.error, OSError, RuntimeError, NotImplementedError) as exc:  # corrupt, encrypted
+    # a corrupt member (bad CRC or deflate data), an encrypted one, or one packed with a method Python lacks
+    except (zipfile.BadZipFile, zlib.error, OSError, RuntimeError, NotImplementedError) as exc:
         raise InvalidInput("A file in the zip cannot be read.", field="body") from exc
     return files
 
