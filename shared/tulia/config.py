@@ -32,6 +32,12 @@ class Settings(BaseSettings):
     # S3 bucket for checkpoints too large for a DynamoDB item (set by CDK); unset: DynamoDB only
     checkpoint_bucket: str | None = None
 
+    # Customers' files (photos, voice notes): the bucket they are kept in for 30 days (set by CDK; the local stack
+    # makes one; unset: not kept), and what reads a picture's text (M-Pesa screenshots): Amazon Textract in AWS,
+    # Tesseract (Debian's tesseract-ocr) locally, or nothing (customers are asked to type the code)
+    media_bucket: str | None = None
+    picture_reader: Literal["tesseract", "textract", "none"] = "tesseract"
+
     # Knowledge base: the bucket staff upload documents to (set by CDK; the local stack makes one), and
     # the OpenSearch (Serverless) endpoint; unset, the embedded index answers. Embeddings: a
     # deterministic local function, or Amazon Titan Text Embeddings v2 on Bedrock.
@@ -101,6 +107,8 @@ class Settings(BaseSettings):
     # intent/language/governor call and sales narrowing; writer: the text nodes a tenant enables.
     bedrock_classifier_model: str = "eu.amazon.nova-micro-v1:0"
     bedrock_writer_model: str = "eu.amazon.nova-lite-v1:0"
+    # a model that reads pictures: a customer's photo described as the words of a search (Nova Lite takes images)
+    bedrock_vision_model: str = "eu.amazon.nova-lite-v1:0"
     bedrock_region: str | None = None  # defaults to aws_region
     llm_timeout_seconds: float = Field(default=8.0, gt=0, le=60)
     # with the model engine, the message reader answers a classified turn without a model call when it is

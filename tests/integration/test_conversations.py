@@ -285,12 +285,12 @@ def test_offers_list_only_real_offers(chat: Chat) -> None:
     [
         ("", "text", "I can help you with"),
         ("😀😀", "text", "I can help you find products"),  # a reaction, answered like a greeting
-        ("", "image", "I can only read text messages"),
+        ("", "image", "I can't tell from it what you're looking for. What is it called?"),  # a photo, no words
         ("x" * 10_000, "text", "I can help you with"),
         ("I want a samsung phone " + "please " * 2_000, "text", "Samsung Galaxy"),  # 10,000+ chars: read up to 1,000
         ("Nataka simu ya Samsung 📱 شكرا", "text", "Samsung Galaxy A15 - KES 21,500"),  # mixed scripts
-        ("", "audio", "I can only read text messages"),
-        ("", "location", "I can only read text messages"),
+        ("", "video", "I can read text, photos and voice notes, but not this kind of file"),
+        ("", "location", "I can read text, photos and voice notes, but not this kind of file"),  # no coordinates
     ],
 )
 def test_odd_messages_get_a_polite_answer(chat: Chat, body: str, kind: str, expected: str) -> None:

@@ -116,4 +116,6 @@ def test_a_pin_outside_every_zone_is_told_so_and_the_zones_are_offered(pipe: Pip
 
 def test_a_pin_without_coordinates_is_the_polite_could_not_read(pipe: Pipeline) -> None:
     broken = {"id": "wamid.bad", "timestamp": "1", "type": "location", "location": {"latitude": "x"}, "from": CUSTOMER}
-    assert sends(pipe, broken) == ["I can only read text messages for now. Please type what you need."]
+    assert sends(pipe, broken) == [
+        "I can read text, photos and voice notes, but not this kind of file. Please type what you need."
+    ]

@@ -85,6 +85,8 @@ def export_customer(s: Services, customer: Customer, conversations: Conversation
         },
         # the conversation as the console shows it, and the shop's notes about the customer
         "console_conversation": s.threads.everything(tid, cid),
+        # the photos and voice notes they sent (kept 30 days): where each is, its size, when it came
+        "media_files": s.media_files.list_for(tid, thread) if s.media_files is not None else [],
     }
 
 
@@ -111,9 +113,11 @@ def erase_customer(s: Services, customer: Customer, conversations: ConversationS
     if conversations is not None:
         conversations.forget(thread)
     logged = s.threads.forget(tid, cid)
+    files = s.media_files.erase(tid, thread) if s.media_files is not None else 0
     s.customers.delete_with_aliases(customer)
     return {
         "conversation_log_items_deleted": logged,
+        "media_files_deleted": files,
         "orders_kept_anonymised": len(orders),
         "payments": sum(len(p) for _, p in orders),
         "handoff_tickets_redacted": len(tickets),

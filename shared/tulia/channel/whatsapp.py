@@ -11,7 +11,8 @@ import hmac
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-# message types the bot reads; the others get a polite "I can only read text" reply
+# message types the bot reads as words; photos and voice notes are fetched and read by the agent
+# (pipeline/media.py); the others get a polite "text, photos and voice notes" reply
 READABLE = frozenset({"text", "interactive", "button", "order", "location"})
 IGNORED = frozenset({"reaction"})  # a thumbs-up on our message is not a turn
 MAX_TEXT_CHARS = 10_000  # WhatsApp's own limit is 4,096; anything longer is cut here

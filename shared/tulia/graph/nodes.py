@@ -44,7 +44,7 @@ MENU_INTENTS = {
     tap_id("menu", "offers"): "discounts_offers",
 }
 ESCALATION_OFFER = [{"id": tap_id("esc", "yes")}, {"id": tap_id("esc", "no")}]
-SUPPORTED_INBOUND = ("text", "interactive", "button", "order", "location")
+SUPPORTED_INBOUND = ("text", "interactive", "button", "order", "location", "image")
 
 
 def t(turn: Turn, key: str, **facts: Any) -> str:
@@ -192,8 +192,16 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
         turn.set(understanding={"keyword": "opt_out"})
     elif state.in_handoff:
         route = "holding"
-    elif kind not in SUPPORTED_INBOUND:
-        route = "media"
+    elif kind == "image" and isinstance(shot := state.inbound.get("screenshot"), dict) and shot.get("code"):
+        route = "payment_code"  # a screenshot of an M-Pesa confirmation: its code, checked like a typed one
+        turn.set(
+            intent="payment_help",
+            intent_confidence=1.0,
+            journey="sales",
+            understanding={"mpesa_code": str(shot["code"]), "screenshot": shot},
+        )
+    elif kind not in SUPPORTED_INBOUND or (kind == "image" and not body.strip()):
+        route = "media"  # a file Tulia does not read, or a photo with no words to search by: asked
     elif kind == "location":
         # a location pin: where the sale delivers (its zone found on the map when the sale reads it), an answer
         # to the sale's question about the place, or the place of a sale not begun yet
@@ -509,8 +517,16 @@ def injection(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
 
 
 def media(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
+    """A file the conversation cannot read as words: an M-Pesa picture whose code is unreadable asks for the code
+    typed; another photo with nothing to search by asks what it is; anything else asks for text."""
     turn = Turn(state, runtime, "media")
-    turn.say(text(t(turn, "media_unsupported")))
+    kind = state.inbound.get("type")
+    if kind == "image" and state.inbound.get("screenshot_unread"):
+        turn.say(text(t(turn, "screenshot_unread")))
+    elif kind == "image":
+        turn.say(text(t(turn, "photo_what_is_it")))
+    else:
+        turn.say(text(t(turn, "media_unsupported")))
     return turn.done()
 
 

@@ -197,6 +197,21 @@ class LlmClient:
         result.failure = "invalid_json"
         return result
 
+    def picture(self, node: str, ctx: PromptContext, prompt: str, data: bytes, mime_type: str) -> LlmResult[BaseModel]:
+        """The model's words about a picture (sent inline, base64, with the prompt): one call, no retry."""
+        import base64
+
+        image = {
+            "type": "image",
+            "source": {"type": "base64", "media_type": mime_type, "data": base64.b64encode(data).decode("ascii")},
+        }
+        message = HumanMessage(content=[image, {"type": "text", "text": prompt}])
+        raw, record = self._invoke(node, [SystemMessage(ctx.system()), message], 1)
+        result: LlmResult[BaseModel] = LlmResult(text=(raw or "").strip() or None, calls=[record])
+        if raw is None:
+            result.failure = "unavailable"
+        return result
+
     def text(self, node: str, ctx: PromptContext, prompt: str) -> LlmResult[BaseModel]:
         raw, record = self._invoke(node, [SystemMessage(ctx.system()), HumanMessage(prompt)], 1)
         result: LlmResult[BaseModel] = LlmResult(text=(raw or "").strip() or None, calls=[record])

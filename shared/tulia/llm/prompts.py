@@ -186,6 +186,16 @@ Read what the message says about a purchase, in English, Swahili or Sheng. Fill 
 Current order (may be empty): {order_json}
 User message: {user_message}"""
 
+# A customer's photo (issue 35, part 4): the words a shop assistant would search the catalog with. The picture
+# states no price, stock or offer: those come from the catalog's tools.
+DESCRIBE_PHOTO = """\
+A customer of the shop sent this photo, perhaps asking whether the shop has it.
+Answer with the words you would search the shop's catalog with: the kind of product, and the brand, size, colour
+or pack shown, in at most 12 words, in English. No prices, no sentences.
+If the photo does not show a product (a person, a screenshot, a receipt, a place), answer NONE.
+
+The customer's caption: {caption}"""
+
 RETRY_JSON = "Your previous answer was not valid JSON for this task. Return valid JSON only."
 RETRY_STRUCTURED = "Your previous answer did not fit the required structure. Answer again with valid fields only."
 
@@ -204,6 +214,7 @@ NODE_PROMPTS: dict[str, str] = {
     "handoff_message": HANDOFF_MESSAGE,
     "classify_turn": CLASSIFY_TURN,
     "sale_reading": SALE_READING,
+    "describe_photo": DESCRIBE_PHOTO,
 }
 TEXT_NODES = frozenset(
     {

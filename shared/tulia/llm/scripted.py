@@ -62,12 +62,20 @@ class ScriptedChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        prompt = str(messages[1].content) if len(messages) > 1 else str(messages[0].content)
+        asked = messages[1] if len(messages) > 1 else messages[0]
+        prompt, images = _words_of(asked.content)
         node = node_of(prompt) or "unknown_prompt"
         tools = kwargs.get("tools") or []
         system = str(messages[0].content) if len(messages) > 1 else ""
         self.calls.append(
-            {"node": node, "prompt": prompt, "system": system, "messages": len(messages), "tools": len(tools)}
+            {
+                "node": node,
+                "prompt": prompt,
+                "system": system,
+                "messages": len(messages),
+                "tools": len(tools),
+                "images": images,
+            }
         )
         queued = self.script.get(node)
         if queued:
@@ -78,7 +86,7 @@ class ScriptedChatModel(BaseChatModel):
             raise AssertionError(f"the scripted model has no answer for node {node!r}")
         if isinstance(answer, Exception):
             raise answer
-        tokens_in = sum(estimate_tokens(str(m.content)) for m in messages)
+        tokens_in = sum(estimate_tokens(_words_of(m.content)[0]) for m in messages)
         args = answer if isinstance(answer, dict) else _json_object(answer)
         if tools and args is not None:
             text = json.dumps(args)
@@ -95,6 +103,19 @@ class ScriptedChatModel(BaseChatModel):
             "total_tokens": tokens_in + estimate_tokens(text),
         }
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+def _words_of(content: Any) -> tuple[str, list[dict[str, str]]]:
+    """A message's words, and the pictures it carries (their type and size: what a test may check)."""
+    if not isinstance(content, list):
+        return str(content), []
+    words = "\n".join(str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text")
+    images = [
+        {"media_type": str(b["source"].get("media_type")), "base64_chars": str(len(str(b["source"].get("data"))))}
+        for b in content
+        if isinstance(b, dict) and b.get("type") == "image" and isinstance(b.get("source"), dict)
+    ]
+    return words, images
 
 
 def _json_object(text: str) -> dict[str, Any] | None:

@@ -99,6 +99,8 @@ class LocalStack:
         from tulia.admin import api as admin_api
         from tulia.admin.api import build_admin_api
         from tulia.channel.graph_api import WhatsAppSender
+        from tulia.channel.media import MediaClient
+        from tulia.channel.reading import TesseractReader
         from tulia.graph.conversation import Conversations, dynamodb_checkpointer
         from tulia.local import chatpage, console
         from tulia.local.auth import (
@@ -126,6 +128,7 @@ class LocalStack:
         from tulia.pipeline import agent_app, kb_ingest_app, payments_app, webhook_app
         from tulia.pipeline.admin_app import build_deps, staff_directory
         from tulia.pipeline.agent import AgentService
+        from tulia.pipeline.media import MediaIntake, picture_reader_for
         from tulia.pipeline.payments import PaymentCallbacks
         from tulia.pipeline.token_trigger import add_shop
         from tulia.pipeline.webhook import WebhookService
@@ -133,6 +136,7 @@ class LocalStack:
         from tulia.store.broadcast_statuses import BroadcastStatuses
         from tulia.store.broadcasts import BroadcastRepo
         from tulia.store.limits import LimitCounters
+        from tulia.store.media import MediaStore, create_media_bucket
         from tulia.store.messages import MessageRepo
         from tulia.store.queues import (
             INBOUND,
@@ -292,7 +296,15 @@ class LocalStack:
                 "QueueConfigurations": [{"QueueArn": uploads_arn, "Events": ["s3:ObjectCreated:*"]}]
             },
         )
-        self.settings = s = s.model_copy(update={"kb_bucket": self.kb_bucket})
+        # customers' photos and voice notes: encrypted, gone after 30 days (as the CDK app's bucket)
+        self.media_bucket = s.media_bucket or f"{s.table_prefix}media"
+        create_media_bucket(s3, self.media_bucket, s.aws_region)
+        services.media_files = MediaStore(self.media_bucket, lambda: s3)
+        pictures = picture_reader_for(s)
+        if isinstance(pictures, TesseractReader) and not pictures.available():
+            print("tesseract is not installed: M-Pesa screenshots are asked for as text (apt install tesseract-ocr)")
+        self.agent.media = MediaIntake(MediaClient(self.http, self.whatsapp_api_base), services.media_files, pictures)
+        self.settings = s = s.model_copy(update={"kb_bucket": self.kb_bucket, "media_bucket": self.media_bucket})
 
         def read_upload(bucket: str, key: str) -> tuple[int, Any]:
             size = int(s3.head_object(Bucket=bucket, Key=key)["ContentLength"])

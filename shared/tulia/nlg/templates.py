@@ -880,8 +880,34 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "Samahani, kuna hitilafu upande wetu. Tafadhali jaribu tena baada ya muda mfupi.",
     },
     "media_unsupported": {
-        "en": "I can only read text messages for now. Please type what you need.",
-        "sw": "Kwa sasa naweza kusoma ujumbe wa maandishi tu. Tafadhali andika unachohitaji.",
+        "en": "I can read text, photos and voice notes, but not this kind of file. Please type what you need.",
+        "sw": "Naweza kusoma maandishi, picha na sauti, lakini si faili ya aina hii. Tafadhali andika unachohitaji.",
+    },
+    "media_too_large": {
+        "en": "That file is too large for me to open (photos up to 5 MB, voice notes up to 16 MB). "
+        "Please send a smaller one or type what you need.",
+        "sw": "Faili hiyo ni kubwa mno kwangu kufungua (picha hadi MB 5, sauti hadi MB 16). "
+        "Tafadhali tuma ndogo zaidi au uandike unachohitaji.",
+    },
+    "media_unavailable": {
+        "en": "I couldn't open that file. Please send it again, or type what you need.",
+        "sw": "Sikuweza kufungua faili hiyo. Tafadhali itume tena, au uandike unachohitaji.",
+    },
+    "photo_what_is_it": {
+        "en": "Thanks for the photo! I can't tell from it what you're looking for. What is it called? "
+        "(The name or brand on it helps.) If it's an M-Pesa message, please type its code.",
+        "sw": "Asante kwa picha! Siwezi kujua kutoka kwayo unachotafuta. Inaitwaje? "
+        "(Jina au brand iliyo juu yake inasaidia.) Kama ni ujumbe wa M-Pesa, tafadhali andika code yake.",
+    },
+    "screenshot_unread": {
+        "en": "I couldn't read the M-Pesa code in that picture. Please type the code (like SKL4ABC123).",
+        "sw": "Sikuweza kusoma code ya M-Pesa kwenye picha hiyo. Tafadhali andika code (kama SKL4ABC123).",
+    },
+    "screenshot_other_number": {
+        "en": "That M-Pesa message shows a payment to {number}, not to our number {ours}, so it can't pay "
+        "your order.",
+        "sw": "Ujumbe huo wa M-Pesa unaonyesha malipo kwa {number}, si kwa namba yetu {ours}, kwa hivyo hauwezi "
+        "kulipia oda yako.",
     },
 }
 

@@ -33,10 +33,16 @@ class LlmEngine:
     name = "bedrock"
 
     def __init__(
-        self, classifier: LlmClient, writer: LlmClient | None = None, *, reader_threshold: float = 0.70
+        self,
+        classifier: LlmClient,
+        writer: LlmClient | None = None,
+        *,
+        reader_threshold: float = 0.70,
+        vision: LlmClient | None = None,
     ) -> None:
         self.classifier = classifier
         self.writer = writer or classifier
+        self.vision = vision or self.writer
         self.rules = RulesEngine()
         self.reader_threshold = reader_threshold  # the message reader answers alone when this sure
 
@@ -95,6 +101,17 @@ class LlmEngine:
     def write(self, node: str, *, context: PromptContext, values: dict[str, Any]) -> LlmResult[Any] | None:
         return self.writer.text(node, context, render(node, **values))
 
+    def describe_photo(
+        self, data: bytes, mime_type: str, *, caption: str, context: PromptContext
+    ) -> LlmResult[Any] | None:
+        """A customer's photo as the words of a search for it ("Jogoo maize flour 2kg packet"); the model's
+        answer ``NONE`` (not a product) comes back as no text."""
+        prompt = render("describe_photo", caption=caption[:300] or "(none)")
+        result = self.vision.picture("describe_photo", context, prompt, data, mime_type)
+        words = (result.text or "").strip().strip('"').strip()
+        result.text = None if not words or words.upper().startswith("NONE") else words[:200]
+        return result
+
 
 def bedrock_engine(settings: Settings, *, models: dict[str, BaseChatModel] | None = None) -> LlmEngine:
     """Chat models for the two node classes from settings; ``models`` replaces them (tests)."""
@@ -115,10 +132,14 @@ def bedrock_engine(settings: Settings, *, models: dict[str, BaseChatModel] | Non
             for role, model_id in (
                 ("classifier", settings.bedrock_classifier_model),
                 ("writer", settings.bedrock_writer_model),
+                ("vision", settings.bedrock_vision_model),
             )
         }
     return LlmEngine(
         LlmClient(models["classifier"], settings.bedrock_classifier_model, role="classifier"),
         LlmClient(models["writer"], settings.bedrock_writer_model, role="writer"),
         reader_threshold=settings.llm_reader_threshold,
+        vision=LlmClient(models["vision"], settings.bedrock_vision_model, role="vision")
+        if "vision" in models
+        else None,
     )

@@ -33,6 +33,12 @@ class UnderstandingEngine(Protocol):
         """A text node's wording; ``None`` without a model. The caller applies the fact guard."""
         ...
 
+    def describe_photo(
+        self, data: bytes, mime_type: str, *, caption: str, context: PromptContext
+    ) -> LlmResult[Any] | None:
+        """A customer's photo as the words of a search (``text`` None: not a product); ``None`` without a model."""
+        ...
+
 
 def build_engine(kind: str, settings: Settings | None = None) -> UnderstandingEngine:
     if kind == "rules":

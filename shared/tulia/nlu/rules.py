@@ -365,6 +365,11 @@ class RulesEngine:
     def write(self, node: str, *, context: PromptContext, values: dict[str, Any]) -> LlmResult[Any] | None:
         return None  # templates only
 
+    def describe_photo(
+        self, data: bytes, mime_type: str, *, caption: str, context: PromptContext
+    ) -> LlmResult[Any] | None:
+        return None  # no model sees pictures: the caption is the search
+
     @staticmethod
     def _intent(text: str, plain: str, slots: Slots, catalog: CatalogWords | None) -> tuple[Intent, float, str]:
         """The reader's intent; the shop's own words are evidence of buying. A change of a booking

@@ -39,6 +39,7 @@ from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.observability import logger as log
 from tulia.observability import request_scope
 from tulia.observability.metrics import MetricsSink, turn_counts
+from tulia.pipeline.media import MediaIntake
 from tulia.pipeline.news import News, counted
 from tulia.pipeline.outbox import Outbox
 from tulia.services import Services, threads
@@ -160,6 +161,7 @@ class AgentService:
     limits: LimitCounters | None = None  # fair use: messages per minute (spec 8.4); the budget reads stats
     outreach: OutreachQueue | None = None  # where a new order schedules its unpaid reminder
     broadcasts: BroadcastRepo | None = None  # a STOP after a broadcast is counted on it
+    media: MediaIntake | None = None  # customers' photos and voice notes (None: the polite "text only")
     kes_per_usd: float = 129.0
     outbox: Outbox = field(init=False)  # replies stored, then sent once each (pipeline/outbox.py)
     news: News = field(init=False)  # what a customer is told unasked (pipeline/news.py)
@@ -475,13 +477,25 @@ class AgentService:
 
     def _answer(self, turn: QueuedTurn, tenant: Tenant) -> tuple[list[Any], list[dict[str, Any]]]:
         last = turn.messages[-1]
+        engine = self._engine_for(tenant)
+        inbound = turn.inbound()
+        read: list[dict[str, Any]] = []
+        if self.media is not None and last.media:  # a photo or voice note: fetched, kept, read (pipeline/media.py)
+            token = tenant.wa.access_token or self.default_token
+            taken = self.media.take(tenant, last, token, engine or self.conversations.engine)
+            if taken.reply_key is not None:  # a file not taken: said politely, no engine
+                lang = self.conversations.language_of(tenant.tenant_id, last.phone_e164, last.wa_user_id)
+                said = render(taken.reply_key, lang or tenant.languages.default, tenant.languages.sheng_reply_language)
+                return [text(said)], taken.trace
+            inbound.update(taken.inbound)
+            read = taken.trace
         result = self.conversations.handle(
             tenant_id=turn.tenant_id,
             phone_e164=last.phone_e164,
             wa_user_id=last.wa_user_id,
-            inbound=turn.inbound(),
+            inbound=inbound,
             display_name=last.display_name,
-            engine=self._engine_for(tenant),
+            engine=engine,
         )
         self._after_turn(tenant, result.trace, result.state)
         stk_started = any(
@@ -495,4 +509,4 @@ class AgentService:
                 payment_id=str(result.state["payment_request_id"]),
                 delay_seconds=self.stk_check_delay_seconds,
             )
-        return result.replies, result.trace
+        return result.replies, read + result.trace

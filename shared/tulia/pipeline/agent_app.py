@@ -63,11 +63,13 @@ def service() -> AgentService:
     import httpx
 
     from tulia.channel.graph_api import WhatsAppSender
+    from tulia.channel.media import MediaClient
     from tulia.domain.common import utc_now
     from tulia.graph.conversation import Conversations, dynamodb_checkpointer
     from tulia.nlu.engine import build_engine
     from tulia.observability.metrics import MetricsRecorder
     from tulia.pipeline.agent import AgentService
+    from tulia.pipeline.media import MediaIntake, picture_reader_for
     from tulia.services import build_services
     from tulia.store.limits import LimitCounters
     from tulia.store.messages import MessageRepo
@@ -127,6 +129,11 @@ def service() -> AgentService:
         set_aside=set_aside_to(sqs, inbound_url),
         outreach=OutreachQueue(sqs, outreach_url),
         broadcasts=BroadcastRepo(services.db),
+        media=MediaIntake(
+            MediaClient(httpx.Client(timeout=settings.http_timeout_seconds), settings.whatsapp_api_base),
+            services.media_files,
+            picture_reader_for(settings),
+        ),
     )
 
 

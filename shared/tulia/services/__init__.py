@@ -30,6 +30,7 @@ from tulia.store.customers import CustomerRepo
 from tulia.store.dynamo import Dynamo
 from tulia.store.handoffs import HandoffRepo
 from tulia.store.kb import KbRepo
+from tulia.store.media import MediaStore
 from tulia.store.offers import OfferRepo
 from tulia.store.orders import OrderRepo, PaymentRepo
 from tulia.store.tenants import TenantRepo
@@ -75,6 +76,8 @@ class Services:
     alerts: StaffAlerts
     # each customer's conversation as the console shows it (written by the agent, the news and the inbox)
     threads: ThreadRepo
+    # customers' photos and voice notes, kept 30 days in the media bucket (None: no bucket, nothing kept)
+    media_files: MediaStore | None = None
 
 
 def build_services(
@@ -153,4 +156,11 @@ def build_services(
         clock=clock or utc_now,
         alerts=StaffAlerts(AlertRepo(db)),
         threads=ThreadRepo(db),
+        media_files=MediaStore(settings.media_bucket, lambda: _s3(settings)) if settings.media_bucket else None,
     )
+
+
+def _s3(settings: Settings) -> Any:
+    import boto3
+
+    return boto3.client("s3", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url)

@@ -4,11 +4,13 @@ payment's outcome told from the order record. Amounts come only from the order t
 
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
 from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
+from tulia.domain.mpesa_receipt import MpesaReceipt, resolve_code
 from tulia.domain.phone import mask_phone
 from tulia.errors import NotFound
 from tulia.graph.buttons import tap_id
@@ -249,6 +251,14 @@ def payment_code(state: ConversationState, runtime: Runtime[EngineContext]) -> C
     if not ref:
         turn.say(text(t(turn, "code_no_order", code=code)))
         return _code_failed(turn)
+    shot = state.understanding.get("screenshot")
+    if isinstance(shot, dict):  # a screenshot: another business's number is told; OCR's slips matched to records
+        ours = turn.ctx.services.tenants.get(turn.ctx.tenant_id).c2b_shortcode
+        if shot.get("shortcode") and ours and str(shot["shortcode"]) != ours:
+            turn.trace.append({"kind": "match", "node": "payment_code", "outcome": "screenshot_other_number"})
+            turn.say(text(t(turn, "screenshot_other_number", number=str(shot["shortcode"]), ours=ours)))
+            return _code_failed(turn)
+        code = _screenshot_code(turn, MpesaReceipt.from_dict(shot))
     said_payer = state.understanding.get("payer_phone")
     payers = [p for p in (state.phone_e164, frame.payer_phone, said_payer) if p]
     try:
@@ -301,6 +311,21 @@ def payment_code(state: ConversationState, runtime: Runtime[EngineContext]) -> C
     else:
         turn.say(text(t(turn, "code_unknown", code=code, ref=order.order_id, due=money(order.amount_due))))
     return _code_failed(turn)
+
+
+def _screenshot_code(turn: Turn, shot: MpesaReceipt) -> str:
+    """The code of the shop's open M-Pesa record a screenshot names (a character OCR misread is matched among the
+    shop's own records, for exactly the amount shown), else the code as read."""
+    page = turn.ctx.services.payments.list_unmatched(turn.ctx.tenant_id, limit=100)
+    records = [(u.trans_id, _decimal(u.amount)) for u in page.items if u.status == "open"]
+    return resolve_code(shot, records)
+
+
+def _decimal(amount: str) -> Decimal | None:
+    try:
+        return Decimal(amount)
+    except InvalidOperation:
+        return None
 
 
 def _awaiting_payment(turn: Turn) -> str | None:

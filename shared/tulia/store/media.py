@@ -1,0 +1,108 @@
+"""Customers' files (issue 35, part 1): kept in the media bucket under the shop's prefix and the conversation's
+opaque id (``<tenant_id>/<conversation_id>/<message_id>.<ext>``: no phone number in a key), encrypted at rest, gone
+after 30 days by the bucket's lifecycle rule (CDK; the local stack sets the same rule), listed for a customer's
+export and deleted with their erasure. The S3 client is made on first use: functions that never touch a file pay
+nothing for it at a cold start.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+RETENTION_DAYS = 30  # the bucket's lifecycle rule (infra/ and the local stack)
+_SAFE = re.compile(r"[^A-Za-z0-9._=-]")
+
+
+def media_key(tenant_id: str, conversation_id: str, message_id: str, extension: str) -> str:
+    """Where a customer's file is kept: the shop's prefix first (IAM and erasure scope by it)."""
+    return f"{tenant_id}/{conversation_id}/{_SAFE.sub('_', message_id)[:200]}.{_SAFE.sub('', extension)[:8]}"
+
+
+@dataclass
+class MediaStore:
+    bucket: str
+    make_client: Callable[[], Any]  # boto3's S3 client, made on first use
+    _client: Any = field(default=None, init=False, repr=False)
+
+    @property
+    def s3(self) -> Any:
+        if self._client is None:
+            self._client = self.make_client()
+        return self._client
+
+    def put(
+        self,
+        tenant_id: str,
+        conversation_id: str,
+        message_id: str,
+        *,
+        data: bytes,
+        content_type: str,
+        extension: str,
+        kind: str,
+    ) -> str:
+        key = media_key(tenant_id, conversation_id, message_id, extension)
+        self.s3.put_object(
+            Bucket=self.bucket,
+            Key=key,
+            Body=data,
+            ContentType=content_type,
+            ServerSideEncryption="AES256",
+            Metadata={"kind": kind},
+        )
+        return key
+
+    def get(self, key: str) -> bytes:
+        return bytes(self.s3.get_object(Bucket=self.bucket, Key=key)["Body"].read())
+
+    def uri(self, key: str) -> str:
+        return f"s3://{self.bucket}/{key}"
+
+    def _keys(self, tenant_id: str, conversation_id: str) -> list[dict[str, Any]]:
+        prefix = f"{tenant_id}/{conversation_id}/"
+        found: list[dict[str, Any]] = []
+        for page in self.s3.get_paginator("list_objects_v2").paginate(Bucket=self.bucket, Prefix=prefix):
+            found += page.get("Contents") or []
+        return found
+
+    def list_for(self, tenant_id: str, conversation_id: str) -> list[dict[str, Any]]:
+        """A customer's files, for their export: where each is, its size and when it came."""
+        return [
+            {"key": o["Key"], "bytes": int(o["Size"]), "stored_at": o["LastModified"].isoformat()}
+            for o in self._keys(tenant_id, conversation_id)
+        ]
+
+    def erase(self, tenant_id: str, conversation_id: str) -> int:
+        """Delete a customer's files; returns how many there were."""
+        keys = [o["Key"] for o in self._keys(tenant_id, conversation_id)]
+        for start in range(0, len(keys), 1000):
+            chunk = keys[start : start + 1000]
+            self.s3.delete_objects(Bucket=self.bucket, Delete={"Objects": [{"Key": k} for k in chunk], "Quiet": True})
+        return len(keys)
+
+
+def create_media_bucket(s3: Any, bucket: str, region: str) -> None:
+    """The media bucket as the CDK app makes it (the local stack and tests): encrypted, files gone after 30 days."""
+    s3.create_bucket(Bucket=bucket, CreateBucketConfiguration={"LocationConstraint": region})
+    s3.put_bucket_encryption(
+        Bucket=bucket,
+        ServerSideEncryptionConfiguration={
+            "Rules": [{"ApplyServerSideEncryptionByDefault": {"SSEAlgorithm": "AES256"}}]
+        },
+    )
+    s3.put_bucket_lifecycle_configuration(
+        Bucket=bucket,
+        LifecycleConfiguration={
+            "Rules": [
+                {
+                    "ID": "customer-media",
+                    "Status": "Enabled",
+                    "Filter": {"Prefix": ""},
+                    "Expiration": {"Days": RETENTION_DAYS},
+                }
+            ]
+        },
+    )
