@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 LOCK   := requirements/dev.lock
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml $(LOCK) | sha1sum | cut -c1-12)
 
-.PHONY: install browser cdk-cli console console-test console-types synth test test-busy dev lint fmt unit integration e2e bench schemas clean readme-sample lock
+.PHONY: install browser ocr cdk-cli console console-test console-types synth test test-busy dev lint fmt unit integration e2e bench schemas clean readme-sample lock
 
 # The development environment is exactly requirements/dev.lock (hashes checked), then tulia itself.
 $(STAMP): pyproject.toml $(LOCK)
@@ -28,6 +28,17 @@ browser:
 	  export DEBIAN_FRONTEND=noninteractive; \
 	  $$APT apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1 || \
 	  { $$APT apt-get update -qq && $$APT apt-get install -y -qq --no-install-recommends chromium; }; }
+
+# M-Pesa screenshots are read by Tesseract on a laptop (Textract in AWS): Debian's tesseract-ocr with its English
+# data, and the DejaVu fonts the tests draw screenshots in. `make dev` runs without it (screenshots are then asked
+# for as text); `make test` needs it.
+ocr:
+	@command -v tesseract >/dev/null && test -d /usr/share/fonts/truetype/dejavu || { \
+	  if [ "$$(id -u)" = 0 ]; then APT=""; elif command -v sudo >/dev/null; then APT=sudo; else \
+	    echo "tesseract is missing: install the Debian packages 'tesseract-ocr' and 'fonts-dejavu-core'"; exit 1; fi; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  $$APT apt-get install -y -qq --no-install-recommends tesseract-ocr tesseract-ocr-eng fonts-dejavu-core >/dev/null 2>&1 || \
+	  { $$APT apt-get update -qq && $$APT apt-get install -y -qq --no-install-recommends tesseract-ocr tesseract-ocr-eng fonts-dejavu-core; }; }
 
 # The CDK CLI and the Node.js 22 it runs on, pinned with hashes in infra/cli/package-lock.json
 # (npm ci; npm itself comes from apt when the machine has none).
@@ -71,13 +82,13 @@ synth: install cdk-cli console ## cdk synth of the dev stage, bundling the funct
 TEST_WORKERS ?= 2
 PYTEST := $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 
-test: install browser cdk-cli lint console console-test ## the whole suite
+test: install browser ocr cdk-cli lint console console-test ## the whole suite
 	TULIA_CHROMIUM=$(CHROMIUM) TULIA_CDK_CLI=$(CDK) $(PYTEST)
 
 # The whole suite while a CPU hog keeps both cores busy (stress-ng, Debian's package): tests that hold only
 # on a quiet machine fail here. `make test-busy STRESS_CPUS=4` for a heavier load.
 STRESS_CPUS ?= 2
-test-busy: install browser cdk-cli lint console console-test ## the whole suite beside a CPU hog
+test-busy: install browser ocr cdk-cli lint console console-test ## the whole suite beside a CPU hog
 	@command -v stress-ng >/dev/null || { \
 	  if [ "$$(id -u)" = 0 ]; then APT=""; elif command -v sudo >/dev/null; then APT=sudo; else \
 	    echo "stress-ng is missing: install the Debian package 'stress-ng'"; exit 1; fi; \
@@ -108,9 +119,10 @@ fmt: install
 	$(BIN)/ruff format shared functions tests bench scripts infra
 
 dev: install console ## the embedded local stack with the demo shop (its data kept in .tulia-data/ across restarts; PORT=8080)
+	@$(MAKE) --no-print-directory ocr || echo "(M-Pesa screenshots will be asked for as text)"
 	$(BIN)/tulia dev --data-dir .tulia-data$(if $(PORT), --port $(PORT))
 
-bench: install console browser
+bench: install console browser ocr
 	$(BIN)/python bench/catalog_search.py
 	$(BIN)/python bench/dynamodb_calls.py
 	$(BIN)/python bench/conversation_turns.py
@@ -128,6 +140,7 @@ bench: install console browser
 	$(BIN)/python bench/knowledge_base.py
 	$(BIN)/python bench/admin_lists.py
 	$(BIN)/python bench/package_sizes.py
+	$(BIN)/python -m bench.screenshots
 
 # Re-pin the lock files after editing pyproject.toml or a layer's requirements.txt (needs the package
 # index); `make lock UPGRADE=--upgrade` moves every pin to the newest allowed version.

@@ -149,6 +149,8 @@ class TuliaStack(Stack):
                 **with_secrets,
                 **embeddings,
                 "TULIA_CHECKPOINT_BUCKET": self.buckets.checkpoints.bucket_name,
+                "TULIA_MEDIA_BUCKET": self.buckets.media.bucket_name,  # customers' photos and voice notes
+                "TULIA_PICTURE_READER": "textract",  # M-Pesa screenshots
             },
         )
         self.payments = make(
@@ -172,6 +174,7 @@ class TuliaStack(Stack):
                 "TULIA_SECRETS_PREFIX": self.secrets.prefix,
                 "TULIA_KB_BUCKET": self.buckets.kb.bucket_name,
                 "TULIA_CHECKPOINT_BUCKET": self.buckets.checkpoints.bucket_name,
+                "TULIA_MEDIA_BUCKET": self.buckets.media.bucket_name,  # a customer's export and erasure
                 "TULIA_STAFF_USER_POOL_ID": self.auth.pool.user_pool_id,  # owners invite and remove staff
                 # shops connect their WhatsApp number in the console (Meta's Embedded Signup), when configured
                 **(
@@ -291,6 +294,23 @@ class TuliaStack(Stack):
             iam.PolicyStatement(
                 actions=["s3:GetLifecycleConfiguration"], resources=[self.buckets.checkpoints.bucket_arn]
             )
+        )
+
+        # customers' files: the agent keeps what a customer sends and reads it back (objects only: one function serves
+        # every shop, so the shop's prefix is chosen in code, tulia.store.media); Textract reads the bytes it is sent
+        # (DetectDocumentText has no resource to scope to)
+        self.agent.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["s3:PutObject", "s3:GetObject"], resources=[self.buckets.media.arn_for_objects("*")]
+            )
+        )
+        self.agent.add_to_role_policy(iam.PolicyStatement(actions=["textract:DetectDocumentText"], resources=["*"]))
+        # a customer's export lists their files, their erasure deletes them
+        self.admin.add_to_role_policy(
+            iam.PolicyStatement(actions=["s3:ListBucket"], resources=[self.buckets.media.bucket_arn])
+        )
+        self.admin.add_to_role_policy(
+            iam.PolicyStatement(actions=["s3:DeleteObject"], resources=[self.buckets.media.arn_for_objects("*")])
         )
 
         # checkpoints too large for DynamoDB: objects only (the lifecycle rule is the stack's)
@@ -413,6 +433,7 @@ class TuliaStack(Stack):
             runs_the_engine.add_environment("TULIA_LLM", "bedrock")
             runs_the_engine.add_environment("TULIA_BEDROCK_CLASSIFIER_MODEL", config.bedrock_models[0])
             runs_the_engine.add_environment("TULIA_BEDROCK_WRITER_MODEL", config.bedrock_models[1])
+            runs_the_engine.add_environment("TULIA_BEDROCK_VISION_MODEL", config.bedrock_models[1])  # reads photos
 
         functions = {
             "webhook": self.webhook,

@@ -1,4 +1,5 @@
-"""S3 buckets: the knowledge-base uploads, the checkpoint offload, and their access logs.
+"""S3 buckets: the knowledge-base uploads, the checkpoint offload, customers' photos and voice notes, and their
+access logs.
 
 Every bucket blocks public access, is encrypted (SSE-S3), refuses plain HTTP and logs access to the
 stage's log bucket."""
@@ -11,6 +12,7 @@ from constructs import Construct
 
 from infra.config import StageConfig
 from tulia.graph.conversation import CHECKPOINT_TTL_DAYS
+from tulia.store.media import RETENTION_DAYS
 
 
 class Buckets(Construct):
@@ -56,5 +58,16 @@ class Buckets(Construct):
             ],
             server_access_logs_bucket=self.access_logs,
             server_access_logs_prefix="checkpoints/",
+            **common,
+        )
+        # customers' photos and voice notes (tulia.store.media: <tenant_id>/<conversation>/...): 30 days, then gone
+        self.media = s3.Bucket(
+            self,
+            "CustomerMedia",
+            lifecycle_rules=[
+                s3.LifecycleRule(id=f"customer-media-{RETENTION_DAYS}d", expiration=Duration.days(RETENTION_DAYS))
+            ],
+            server_access_logs_bucket=self.access_logs,
+            server_access_logs_prefix="media/",
             **common,
         )

@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -340,4 +341,32 @@ def test_a_customer_shares_a_location_pin_from_the_page_and_the_order_goes_to_it
     page.click("#pin-send")
     expect(page.locator(".msg.in").last).to_contain_text("📍 Yaya Centre, -1.29250, 36.78800")
     expect(page.locator(".msg.out", has_text="Delivery (Nairobi West")).to_have_count(1, timeout=20_000)
+    assert errors == []
+
+
+def test_a_customer_sends_a_photo_with_a_caption_from_the_page_and_gets_the_shortlist(
+    stack: Page, browser: Any, tmp_path: Path
+) -> None:
+    """The page's 📷 uploads the file as a phone does (to Meta, its id in the webhook); the agent fetches it, keeps
+    it, and searches by the caption typed with it."""
+    from PIL import Image, ImageDraw
+    from playwright.sync_api import expect
+
+    picture = tmp_path / "packet.jpg"
+    image = Image.new("RGB", (480, 360), (120, 90, 60))
+    ImageDraw.Draw(image).rectangle((140, 60, 340, 300), fill=(240, 200, 40))
+    image.save(picture, "JPEG")
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(stack.url + "/")
+    expect(page.locator("#tenant option")).to_have_count(3)
+    page.fill("#phone", "+254711500078")
+    page.fill("#name", "Akinyi")
+    page.click("#open")
+    page.fill("#text", "mko na oraimo power bank?")
+    page.set_input_files("#photo-file", str(picture))
+    expect(page.locator(".msg.in").last).to_contain_text("📷 Photo: mko na oraimo power bank?")
+    expect(page.locator(".msg.out", has_text="Here's what I found:")).to_have_count(1, timeout=20_000)
+    expect(page.locator("#text")).to_have_value("")  # the caption went with the photo
     assert errors == []

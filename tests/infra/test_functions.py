@@ -281,3 +281,49 @@ def test_the_admin_function_reaches_the_shop_data_uploads_inbox_replies_and_send
     # appointments: the agent holds and books them, a deposit's payment confirms its booking
     for function in ("tulia-dev-agent", "tulia-dev-payments"):
         assert tables["tulia-dev-bookings"] in str(_role_statements(dev, function)), function
+
+
+def _media_bucket(t: Any) -> tuple[str, dict[str, Any]]:
+    [(lid, bucket)] = [(k, v) for k, v in t.find_resources("AWS::S3::Bucket").items() if "CustomerMedia" in k]
+    return lid, bucket["Properties"]
+
+
+def test_customers_files_are_kept_encrypted_for_30_days_in_a_private_bucket(dev: Any) -> None:
+    _lid, bucket = _media_bucket(dev)
+    [rule] = bucket["LifecycleConfiguration"]["Rules"]
+    assert (rule["ExpirationInDays"], rule["Status"]) == (30, "Enabled")
+    assert "Prefix" not in rule
+    assert "TagFilters" not in rule
+    sse = bucket["BucketEncryption"]["ServerSideEncryptionConfiguration"][0]["ServerSideEncryptionByDefault"]
+    assert sse["SSEAlgorithm"] == "AES256"
+    assert bucket["PublicAccessBlockConfiguration"] == {
+        "BlockPublicAcls": True,
+        "BlockPublicPolicy": True,
+        "IgnorePublicAcls": True,
+        "RestrictPublicBuckets": True,
+    }
+    assert bucket["LoggingConfiguration"]["LogFilePrefix"] == "media/"
+    policies = [
+        p["Properties"]["PolicyDocument"]["Statement"]
+        for p in dev.find_resources("AWS::S3::BucketPolicy").values()
+        if p["Properties"]["Bucket"] == {"Ref": _lid}
+    ]
+    assert any(s["Effect"] == "Deny" and "aws:SecureTransport" in str(s["Condition"]) for s in policies[0])
+
+
+def test_the_agent_keeps_and_reads_customers_files_and_the_admin_lists_and_erases_them(dev: Any) -> None:
+    lid, _bucket = _media_bucket(dev)
+    agent = _role_statements(dev, "tulia-dev-agent")
+    on_media = [s for s in agent if lid in str(s["Resource"])]
+    assert [sorted(s["Action"]) for s in on_media] == [["s3:GetObject", "s3:PutObject"]]  # objects only
+    assert "/*" in str(on_media[0]["Resource"])
+    [textract] = [s for s in agent if "textract" in str(s["Action"])]
+    assert textract["Action"] == "textract:DetectDocumentText"  # the bytes it is sent; nothing else of Textract
+    env = env_of(dev, "agent")
+    assert env["TULIA_MEDIA_BUCKET"] == {"Ref": lid}
+    assert (env["TULIA_PICTURE_READER"], env["TULIA_BEDROCK_VISION_MODEL"]) == ("textract", "eu.amazon.nova-lite-v1:0")
+    admin = [s for s in _role_statements(dev, "tulia-dev-admin") if lid in str(s["Resource"])]
+    assert sorted(str(s["Action"]) for s in admin) == ["s3:DeleteObject", "s3:ListBucket"]
+    assert env_of(dev, "admin")["TULIA_MEDIA_BUCKET"] == {"Ref": lid}
+    for name in ("webhook", "payments", "kb_ingest"):  # nobody else touches customers' files
+        assert not [s for s in _role_statements(dev, f"tulia-dev-{name}") if lid in str(s["Resource"])], name

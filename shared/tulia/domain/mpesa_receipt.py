@@ -29,8 +29,8 @@ _CODE_LABELLED = re.compile(
     r"\s*[:#.]?\s*([A-Z][A-Z0-9]{9})(?![A-Z0-9])",
     re.I,
 )
-# an amount: Ksh1,250.00 / KES 1 250 / KSh. 90 / Kshs 2,610.00
-_AMOUNT = re.compile(r"\b(?:k\s?shs?|kes)\s*[.:]?\s*(\d{1,3}(?:[, ]\d{3})+|\d+)(?:\.(\d{1,2}))?", re.I)
+# an amount: Ksh1,250.00 / KES 1 250 / KSh. 90 / Kshs 2,610.00 / Ksh1, 250.00 (OCR's space after a comma)
+_AMOUNT = re.compile(r"\b(?:k\s?shs?|kes)\s*[.:]?\s*(\d{1,3}(?:(?:,\s?|\s)\d{3})+|\d+)(?:\.(\d{1,2}))?", re.I)
 # amounts that are not the payment: the balance after it, its cost, the day's limit, Fuliza
 _NOT_THE_PAYMENT = re.compile(r"(?:balance|cost|charge|fee|transact|limit|fuliza|salio|gharama)\W*\w*\W*$", re.I)
 _SHORTCODE = re.compile(
@@ -128,6 +128,12 @@ def same_code(read: str, recorded: str) -> bool:
     return read.upper() == recorded.upper() or _one_edit(_shape(read), _shape(recorded))
 
 
+def same_number(read: str, ours: str) -> bool:
+    """Whether the Till or Paybill a picture shows may be the shop's (one digit misread, dropped or doubled): only
+    a number clearly another business's is told as such; the money itself is always the shop's records' to say."""
+    return read == ours or _one_edit(read, ours)
+
+
 def resolve_code(read: MpesaReceipt, records: list[tuple[str, Decimal | None]]) -> str:
     """The code of the shop's record a picture names: its own code when recorded, else the one record (code,
     amount) whose code it may be (:func:`same_code`) for exactly the amount shown; else the code as read (which
@@ -142,7 +148,7 @@ def _amount(text: str) -> Decimal | None:
     for m in _AMOUNT.finditer(text):
         if _NOT_THE_PAYMENT.search(text[max(0, m.start() - 40) : m.start()]):
             continue
-        whole = re.sub(r"[, ]", "", m.group(1))
+        whole = re.sub(r"[,\s]", "", m.group(1))
         try:
             value = Decimal(f"{whole}.{m.group(2) or '0'}")
         except InvalidOperation:

@@ -16,6 +16,9 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
 import itertools
 import json
 import threading
@@ -41,6 +44,7 @@ if TYPE_CHECKING:
 PAGE_PATH = "/"
 API_PREFIX = "/dev/"
 MAX_TEXT = 4096  # what WhatsApp lets a customer type
+MAX_UPLOAD_BYTES = 20 * 1024 * 1024  # what the page sends; the agent refuses more than WhatsApp's limits itself
 # what the customer does on the simulated phone's M-Pesa prompt -> the result Safaricom reports
 STK_OUTCOMES = {"approve": 0, "cancel": 1032, "wrong_pin": 2001, "insufficient": 1, "ignore": 1037}
 
@@ -256,6 +260,12 @@ class ChatPage:
                     pin[key] = str(body[key]).strip()[:200]
             message |= {"type": "location", "location": pin}
             shown = "📍 " + ", ".join([*(pin[k] for k in ("name", "address") if k in pin), f"{lat:.5f}, {lon:.5f}"])
+        elif kind in ("image", "audio"):
+            message |= {"type": kind, kind: self._upload(kind, body)}
+            caption = str(body.get("caption") or "").strip()[:1000]
+            if kind == "image" and caption:
+                message["image"]["caption"] = caption
+            shown = ("📷 Photo" if kind == "image" else "🎤 Voice note") + (f": {caption}" if caption else "")
         else:
             raise BadRequest(f"unknown message type {kind!r}")
         raw = meta_webhook_body(
@@ -275,6 +285,26 @@ class ChatPage:
             timeout=15,
         )
         return {"message_id": mid, "webhook_status": answer.status_code}
+
+    def _upload(self, kind: str, body: dict[str, Any]) -> dict[str, Any]:
+        """A file the phone uploads to Meta with its message (the Graph simulator keeps it): what the webhook
+        says of it."""
+        if self.graph is None:
+            raise BadRequest("photos and voice notes need the Graph simulator (TULIA_WHATSAPP_API_BASE is set)")
+        mime_type = str(body.get("mime_type") or "").strip()[:100]
+        if not mime_type.startswith(f"{'image' if kind == 'image' else 'audio'}/"):
+            raise BadRequest(f"a {'photo' if kind == 'image' else 'voice note'} needs its mime_type")
+        try:
+            data = base64.b64decode(str(body.get("data") or ""), validate=True)
+        except (binascii.Error, ValueError) as exc:
+            raise BadRequest("the file must be base64") from exc
+        if not data or len(data) > MAX_UPLOAD_BYTES:
+            raise BadRequest(f"the file must be 1 byte to {MAX_UPLOAD_BYTES // (1024 * 1024)} MB")
+        media_id = self.graph.add_media(data, mime_type)
+        node: dict[str, Any] = {"id": media_id, "mime_type": mime_type, "sha256": hashlib.sha256(data).hexdigest()}
+        if kind == "audio":
+            node["voice"] = True
+        return node
 
     def _cart(self, tenant_id: str, lines: list[Any]) -> list[dict[str, Any]]:
         wanted: list[tuple[str, int]] = []

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
-from tulia.domain.mpesa_receipt import MpesaReceipt, resolve_code
+from tulia.domain.mpesa_receipt import MpesaReceipt, resolve_code, same_number
 from tulia.domain.phone import mask_phone
 from tulia.errors import NotFound
 from tulia.graph.buttons import tap_id
@@ -254,7 +254,7 @@ def payment_code(state: ConversationState, runtime: Runtime[EngineContext]) -> C
     shot = state.understanding.get("screenshot")
     if isinstance(shot, dict):  # a screenshot: another business's number is told; OCR's slips matched to records
         ours = turn.ctx.services.tenants.get(turn.ctx.tenant_id).c2b_shortcode
-        if shot.get("shortcode") and ours and str(shot["shortcode"]) != ours:
+        if shot.get("shortcode") and ours and not same_number(str(shot["shortcode"]), ours):
             turn.trace.append({"kind": "match", "node": "payment_code", "outcome": "screenshot_other_number"})
             turn.say(text(t(turn, "screenshot_other_number", number=str(shot["shortcode"]), ours=ours)))
             return _code_failed(turn)
