@@ -55,6 +55,22 @@ def accept_findings(stack: TuliaStack) -> None:
                 "through the admin API (keys made for the caller's tenant in code), ingestion reads them.",
                 RegexAppliesTo(regex="/^Resource::<BucketsKnowledgeBase[0-9A-F]{8}\\.Arn>\\/\\*$/g"),
             ),
+            _s(
+                "AwsSolutions-IAM5",
+                "Customers' photos and voice notes are objects <tenant_id>/<conversation>/<message> named at run time "
+                "(keys made for the message's tenant in code, tulia.store.media): the agent keeps and reads them, "
+                "Transcribe reads and writes beside them with the agent's rights, the admin function deletes a "
+                "customer's on erasure.",
+                RegexAppliesTo(regex="/^Resource::<BucketsCustomerMedia[0-9A-F]{8}\\.Arn>\\/\\*$/g"),
+            ),
+            _s(
+                "AwsSolutions-IAM5",
+                "A voice note's Transcribe job is named when it arrives (<stage prefix><tenant_id>.<digest>, "
+                "tulia.channel.voice): the agent may start only the stage's jobs.",
+                RegexAppliesTo(
+                    regex="/^Resource::arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job\\/tulia-[a-z]+-\\*$/g"
+                ),
+            ),
         ],
     )
     functions = [stack.webhook, stack.agent, stack.payments, stack.admin, stack.kb_ingest, stack.token_trigger]

@@ -10,6 +10,8 @@ from aws_cdk import aws_apigatewayv2 as apigw
 from aws_cdk import aws_apigatewayv2_integrations as integrations
 from aws_cdk import aws_certificatemanager as acm
 from aws_cdk import aws_cognito as cognito
+from aws_cdk import aws_events as events
+from aws_cdk import aws_events_targets as targets
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda_event_sources as sources
 from aws_cdk import aws_logs as logs
@@ -305,6 +307,41 @@ class TuliaStack(Stack):
             )
         )
         self.agent.add_to_role_policy(iam.PolicyStatement(actions=["textract:DetectDocumentText"], resources=["*"]))
+        # voice notes: Transcribe jobs named <stage prefix><shop>.<digest> (tulia.channel.voice) read the kept file and
+        # write the transcript beside it with the agent's own rights (the S3 grant above); their completion comes
+        # back to the agent through EventBridge
+        self.agent.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["transcribe:StartTranscriptionJob"],
+                resources=[
+                    f"arn:{self.partition}:transcribe:{self.region}:{self.account}:"
+                    f"transcription-job/{config.table_prefix}*"
+                ],
+            )
+        )
+        transcripts = events.Rule(
+            self,
+            "TranscriptsReady",
+            rule_name=f"{config.table_prefix}transcripts-ready",
+            description="A voice note's transcript (or its failure): the customer's next turn",
+            event_pattern=events.EventPattern(
+                source=["aws.transcribe"],
+                detail_type=["Transcribe Job State Change"],
+                detail={
+                    "TranscriptionJobStatus": ["COMPLETED", "FAILED"],
+                    "TranscriptionJobName": [{"prefix": config.table_prefix}],
+                },
+            ),
+        )
+        # an event the agent failed on after EventBridge's retries waits in the outreach dead-letter queue (its alarm)
+        transcripts.add_target(
+            targets.LambdaFunction(
+                self.agent,
+                retry_attempts=4,
+                max_event_age=Duration.hours(1),
+                dead_letter_queue=self.queues.dead_letters[OUTREACH.logical_name],
+            )
+        )
         # a customer's export lists their files, their erasure deletes them
         self.admin.add_to_role_policy(
             iam.PolicyStatement(actions=["s3:ListBucket"], resources=[self.buckets.media.bucket_arn])

@@ -327,3 +327,30 @@ def test_the_agent_keeps_and_reads_customers_files_and_the_admin_lists_and_erase
     assert env_of(dev, "admin")["TULIA_MEDIA_BUCKET"] == {"Ref": lid}
     for name in ("webhook", "payments", "kb_ingest"):  # nobody else touches customers' files
         assert not [s for s in _role_statements(dev, f"tulia-dev-{name}") if lid in str(s["Resource"])], name
+
+
+def test_voice_notes_are_transcribed_by_jobs_of_the_stage_and_their_completion_reaches_the_agent(dev: Any) -> None:
+    agent = _role_statements(dev, "tulia-dev-agent")
+    [start] = [s for s in agent if "transcribe" in str(s["Action"])]
+    assert start["Action"] == "transcribe:StartTranscriptionJob"  # nothing else of Transcribe
+    assert ":transcription-job/tulia-dev-*" in str(start["Resource"])  # the stage's jobs only
+    [rule] = [r["Properties"] for r in dev.find_resources("AWS::Events::Rule").values() if "transcri" in str(r)]
+    assert rule["EventPattern"] == {
+        "source": ["aws.transcribe"],
+        "detail-type": ["Transcribe Job State Change"],
+        "detail": {
+            "TranscriptionJobStatus": ["COMPLETED", "FAILED"],
+            "TranscriptionJobName": [{"prefix": "tulia-dev-"}],
+        },
+    }
+    [target] = rule["Targets"]
+    agent_id = _functions(dev)["tulia-dev-agent"]["id"]
+    assert agent_id in str(target["Arn"])
+    assert target["RetryPolicy"]["MaximumRetryAttempts"] == 4
+    assert "DeadLetterConfig" in target  # an event the agent keeps failing on is kept, with an alarm
+    invoke = [
+        p["Properties"]
+        for p in dev.find_resources("AWS::Lambda::Permission").values()
+        if p["Properties"]["Principal"] == "events.amazonaws.com"
+    ]
+    assert any(agent_id in str(p["FunctionName"]) for p in invoke)

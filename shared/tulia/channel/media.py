@@ -21,13 +21,14 @@ from tulia.observability import logger as log
 
 MediaKind = Literal["audio", "image"]
 ALLOWED_TYPES: dict[MediaKind, frozenset[str]] = {
-    "audio": frozenset({"audio/ogg", "audio/opus", "audio/mpeg", "audio/amr", "audio/mp4", "audio/aac"}),
+    # (webm: what a browser records; WhatsApp itself sends ogg/opus)
+    "audio": frozenset({"audio/ogg", "audio/opus", "audio/mpeg", "audio/amr", "audio/mp4", "audio/aac", "audio/webm"}),
     "image": frozenset({"image/jpeg", "image/png", "image/webp"}),
 }
 MAX_BYTES: dict[MediaKind, int] = {"audio": 16 * 1024 * 1024, "image": 5 * 1024 * 1024}
 EXTENSIONS = {
     "audio/ogg": "ogg", "audio/opus": "opus", "audio/mpeg": "mp3", "audio/amr": "amr", "audio/mp4": "m4a",
-    "audio/aac": "aac", "image/jpeg": "jpg", "image/png": "png", "image/webp": "webp",
+    "audio/aac": "aac", "audio/webm": "webm", "image/jpeg": "jpg", "image/png": "png", "image/webp": "webp",
 }  # fmt: skip
 Refusal = Literal["type", "size", "unavailable", "damaged"]
 

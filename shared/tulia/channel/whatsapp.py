@@ -85,6 +85,7 @@ class InboundMessage:
     order_items: list[dict[str, Any]] = field(default_factory=list)  # [{product_retailer_id, quantity, item_price}]
     location: dict[str, Any] | None = None  # a location pin: {lat, lon, name?, address?}
     media: dict[str, Any] | None = None  # a file sent: {id, mime_type, sha256?, voice?} (fetched by the agent)
+    spoken: str | None = None  # a voice note's transcript: the language heard ("sw", "en", "unknown")
 
     @property
     def readable(self) -> bool:

@@ -163,6 +163,12 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     body = inbound_text(state)
     tapped = state.inbound.get("type") in ("interactive", "button")  # the title of our own button, not their words
     detected, confidence = detect_language(body) if body.strip() and not tapped else ("en", 0.0)
+    heard = state.inbound.get("spoken")  # a voice note's transcript: the language Transcribe heard
+    if not body.strip() and heard in ("en", "sw") and heard in state.allowed_languages:
+        detected, confidence = (
+            ("sw" if heard == "sw" else "en"),
+            0.9,
+        )  # nothing usable was heard: asked, in that language
     turn.set(
         response_language=choose_language(
             detected,
@@ -200,7 +206,7 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
             journey="sales",
             understanding={"mpesa_code": str(shot["code"]), "screenshot": shot},
         )
-    elif kind not in SUPPORTED_INBOUND or (kind == "image" and not body.strip()):
+    elif kind not in SUPPORTED_INBOUND or (kind == "image" and not body.strip()) or (heard and len(body.strip()) < 2):
         route = "media"  # a file Tulia does not read, or a photo with no words to search by: asked
     elif kind == "location":
         # a location pin: where the sale delivers (its zone found on the map when the sale reads it), an answer
@@ -517,11 +523,14 @@ def injection(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
 
 
 def media(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
-    """A file the conversation cannot read as words: an M-Pesa picture whose code is unreadable asks for the code
-    typed; another photo with nothing to search by asks what it is; anything else asks for text."""
+    """A file the conversation cannot read as words: a voice note nothing usable was heard in, and an M-Pesa
+    picture whose code is unreadable, ask for it typed; another photo with nothing to search by asks what it is;
+    anything else asks for text."""
     turn = Turn(state, runtime, "media")
     kind = state.inbound.get("type")
-    if kind == "image" and state.inbound.get("screenshot_unread"):
+    if state.inbound.get("spoken"):
+        turn.say(text(t(turn, "voice_unclear")))  # a voice note nobody could make out
+    elif kind == "image" and state.inbound.get("screenshot_unread"):
         turn.say(text(t(turn, "screenshot_unread")))
     elif kind == "image":
         turn.say(text(t(turn, "photo_what_is_it")))

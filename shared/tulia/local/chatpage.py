@@ -33,6 +33,7 @@ from tulia.channel.whatsapp import sign
 from tulia.domain.common import TENANT_ID_PATTERN
 from tulia.domain.phone import normalize_phone
 from tulia.errors import InvalidInput, NotFound
+from tulia.local.voice import demo_voice_notes
 from tulia.pipeline.apigw import HttpResponse, request_of, response_of
 
 if TYPE_CHECKING:
@@ -94,6 +95,12 @@ class ChatPage:
             route = (request.method, request.path.removeprefix(API_PREFIX).strip("/"))
             if route == ("GET", "tenants"):
                 return _json(200, {"tenants": self.tenants(), "simulators": self.simulators()})
+            if route == ("GET", "voice-notes"):  # the demo voice notes, with what the stand-in hears in each
+                notes = [
+                    {"name": n.name, "language": n.language_code, "transcript": n.transcript}
+                    for n in demo_voice_notes()
+                ]
+                return _json(200, {"voice_notes": notes})
             if route == ("GET", "catalog"):
                 return _json(200, {"items": self.catalog(request.params.get("tenant_id", ""))})
             if route == ("GET", "chat"):
@@ -292,12 +299,19 @@ class ChatPage:
         if self.graph is None:
             raise BadRequest("photos and voice notes need the Graph simulator (TULIA_WHATSAPP_API_BASE is set)")
         mime_type = str(body.get("mime_type") or "").strip()[:100]
-        if not mime_type.startswith(f"{'image' if kind == 'image' else 'audio'}/"):
-            raise BadRequest(f"a {'photo' if kind == 'image' else 'voice note'} needs its mime_type")
-        try:
-            data = base64.b64decode(str(body.get("data") or ""), validate=True)
-        except (binascii.Error, ValueError) as exc:
-            raise BadRequest("the file must be base64") from exc
+        demo = str(body.get("demo") or "")
+        if kind == "audio" and demo:  # one of the demo voice notes (the stand-in transcriber knows its words)
+            note = next((n for n in demo_voice_notes() if n.name == demo), None)
+            if note is None:
+                raise BadRequest(f"no demo voice note {demo!r}")
+            data, mime_type = note.audio, "audio/ogg; codecs=opus"
+        else:
+            if not mime_type.startswith(f"{'image' if kind == 'image' else 'audio'}/"):
+                raise BadRequest(f"a {'photo' if kind == 'image' else 'voice note'} needs its mime_type")
+            try:
+                data = base64.b64decode(str(body.get("data") or ""), validate=True)
+            except (binascii.Error, ValueError) as exc:
+                raise BadRequest("the file must be base64") from exc
         if not data or len(data) > MAX_UPLOAD_BYTES:
             raise BadRequest(f"the file must be 1 byte to {MAX_UPLOAD_BYTES // (1024 * 1024)} MB")
         media_id = self.graph.add_media(data, mime_type)

@@ -122,6 +122,7 @@ class LocalStack:
         from tulia.local.simulators.graph import GraphSimulator
         from tulia.local.simulators.pesapal import PesapalSimulator
         from tulia.local.store_server import StoreServer
+        from tulia.local.voice import LocalTranscriber
         from tulia.nlu.engine import build_engine
         from tulia.packs.seed import seed_pack
         from tulia.payments.setup import register_provider_urls
@@ -131,6 +132,7 @@ class LocalStack:
         from tulia.pipeline.media import MediaIntake, picture_reader_for
         from tulia.pipeline.payments import PaymentCallbacks
         from tulia.pipeline.token_trigger import add_shop
+        from tulia.pipeline.voice import VoiceNotes
         from tulia.pipeline.webhook import WebhookService
         from tulia.services import build_services
         from tulia.store.broadcast_statuses import BroadcastStatuses
@@ -151,6 +153,7 @@ class LocalStack:
         )
         from tulia.store.stats import StatsRepo
         from tulia.store.tables import create_tables
+        from tulia.store.voice import VoiceJobs
 
         for key, value in LOCAL_AWS_ENV.items():
             os.environ.setdefault(key, value)
@@ -304,6 +307,23 @@ class LocalStack:
         if isinstance(pictures, TesseractReader) and not pictures.available():
             print("tesseract is not installed: M-Pesa screenshots are asked for as text (apt install tesseract-ocr)")
         self.agent.media = MediaIntake(MediaClient(self.http, self.whatsapp_api_base), services.media_files, pictures)
+        # voice notes: the stand-in transcriber answers the demo voice notes and completes at once, through the
+        # same handler Transcribe's EventBridge rule targets in AWS
+        self.transcriber = LocalTranscriber(services.media_files)
+        self.agent.media.voice = VoiceNotes(
+            services=services,
+            jobs=VoiceJobs(services.db),
+            transcriber=self.transcriber,
+            media=services.media_files,
+            inbound=InboundQueue(sqs, self.queue_url),
+            clock=services.clock,
+            job_prefix=s.table_prefix,
+            outreach=OutreachQueue(sqs, queues[OUTREACH.logical_name]),
+            sender=self.agent.sender,
+            default_token=self.agent.default_token,
+            language_of=self.agent.conversations.language_of,
+        )
+        self.transcriber.complete = self.agent.media.voice.completed
         self.settings = s = s.model_copy(update={"kb_bucket": self.kb_bucket, "media_bucket": self.media_bucket})
 
         def read_upload(bucket: str, key: str) -> tuple[int, Any]:

@@ -899,6 +899,18 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "Asante kwa picha! Siwezi kujua kutoka kwayo unachotafuta. Inaitwaje? "
         "(Jina au brand iliyo juu yake inasaidia.) Kama ni ujumbe wa M-Pesa, tafadhali andika code yake.",
     },
+    "voice_unavailable": {
+        "en": "I can't listen to voice notes right now. Please type what you need.",
+        "sw": "Siwezi kusikiliza ujumbe wa sauti kwa sasa. Tafadhali andika unachohitaji.",
+    },
+    "voice_listening": {
+        "en": "🎧 Listening to your voice note…",
+        "sw": "🎧 Ninasikiliza ujumbe wako wa sauti…",
+    },
+    "voice_unclear": {
+        "en": "Sorry, I couldn't make out your voice note. Could you type it for me?",
+        "sw": "Samahani, sikuweza kusikia vizuri ujumbe wako wa sauti. Unaweza kuniandikia?",
+    },
     "screenshot_unread": {
         "en": "I couldn't read the M-Pesa code in that picture. Please type the code (like SKL4ABC123).",
         "sw": "Sikuweza kusoma code ya M-Pesa kwenye picha hiyo. Tafadhali andika code (kama SKL4ABC123).",

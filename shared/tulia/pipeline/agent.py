@@ -113,6 +113,8 @@ class QueuedTurn:
             inbound["order_items"] = last.order_items
         if last.location:
             inbound["location"] = last.location
+        if last.spoken:
+            inbound["spoken"] = last.spoken  # a voice note's transcript, and the language heard
         return inbound
 
 
@@ -487,6 +489,8 @@ class AgentService:
                 lang = self.conversations.language_of(tenant.tenant_id, last.phone_e164, last.wa_user_id)
                 said = render(taken.reply_key, lang or tenant.languages.default, tenant.languages.sheng_reply_language)
                 return [text(said)], taken.trace
+            if taken.hold:
+                return [], taken.trace
             inbound.update(taken.inbound)
             read = taken.trace
         result = self.conversations.handle(

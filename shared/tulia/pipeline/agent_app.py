@@ -101,7 +101,7 @@ def service() -> AgentService:
         settings.outreach_queue_url or sqs.get_queue_url(QueueName=OUTREACH.name(settings.table_prefix))["QueueUrl"]
     )
     services.alerts.deliver = OutreachQueue(sqs, outreach_url).send  # staff alerts go out from the outreach worker
-    return AgentService(
+    agent = AgentService(
         services=services,
         conversations=Conversations(
             services,
@@ -135,6 +135,28 @@ def service() -> AgentService:
             picture_reader_for(settings),
         ),
     )
+    if services.media_files is not None:  # voice notes: Amazon Transcribe on the kept file
+        from tulia.channel.voice import AwsTranscriber
+        from tulia.pipeline.voice import VoiceNotes
+        from tulia.store.queues import InboundQueue
+        from tulia.store.voice import VoiceJobs
+
+        agent.media.voice = VoiceNotes(  # type: ignore[union-attr]
+            services=services,
+            jobs=VoiceJobs(services.db),
+            transcriber=AwsTranscriber(
+                boto3.client("transcribe", region_name=settings.aws_region), services.media_files.bucket
+            ),
+            media=services.media_files,
+            inbound=InboundQueue(sqs, inbound_url),
+            clock=utc_now,
+            job_prefix=settings.table_prefix,
+            outreach=OutreachQueue(sqs, outreach_url),
+            sender=agent.sender,
+            default_token=agent.default_token,
+            language_of=agent.conversations.language_of,
+        )
+    return agent
 
 
 @lru_cache(maxsize=1)
@@ -195,6 +217,7 @@ def outreach_of(agent: AgentService, alerts: AlertDelivery | None = None) -> Out
         clock=agent.clock,
         alerts=alerts,
         language_of=agent.news.customer_language,  # the language the customer last wrote in, without a choice
+        voice=agent.media.voice if agent.media is not None else None,
     )
 
 
@@ -227,9 +250,27 @@ def run_outreach(event: dict[str, Any], worker: OutreachService) -> dict[str, An
     return dict(process_partial_response(event=event, record_handler=work, processor=processor))
 
 
+def transcribed(event: dict[str, Any], agent: AgentService) -> dict[str, Any]:
+    """Transcribe's job-state change: the voice note's transcript becomes the customer's turn (an error is
+    EventBridge's to retry: the turn is made once, ``store/voice``)."""
+    from tulia.observability import logger as log
+    from tulia.observability import request_scope
+
+    detail = event.get("detail") or {}
+    with request_scope(str(event.get("id") or detail.get("TranscriptionJobName") or "transcribe")):
+        if agent.media is None or agent.media.voice is None:
+            log.warning("a transcription event, and no voice notes here")
+            return {"outcome": "no voice notes"}
+        outcome = agent.media.voice.completed(event)
+        log.info("transcription event", extra={"outcome": outcome})
+        return {"outcome": outcome}
+
+
 def handle(event: dict[str, Any], svc: AgentService | None = None) -> dict[str, Any]:
-    """The agent function's two event sources: the inbound FIFO queue (conversation turns) and the
-    outreach queue (broadcast batches, reminders)."""
+    """The agent function's event sources: the inbound FIFO queue (conversation turns), the outreach queue
+    (broadcast batches, reminders, "listening…") and Transcribe's completion events (EventBridge)."""
+    if event.get("source") == "aws.transcribe":  # a voice note's transcript is ready (EventBridge)
+        return transcribed(event, svc or service())
     records = event.get("Records") or []
     if records and all(from_outreach(r) for r in records):
         return run_outreach(event, outreach_of(svc) if svc is not None else outreach_service())

@@ -4,6 +4,8 @@
 - a picture of an M-Pesa confirmation (its text read by Textract or Tesseract, ``domain/mpesa_receipt``) becomes
   the code it shows, for the same matching as a typed code (``inbound["screenshot"]``);
 - a picture that looks like one but whose code or amount cannot be read asks for the code as text;
+- a voice note is sent to be transcribed (``pipeline/voice``): nothing is answered now, its transcript is the
+  customer's next turn;
 - any other photo is a search: the model's description of it when the shop's engine has a model, else its
   caption; with neither, the customer is asked what it is.
 
@@ -24,6 +26,7 @@ from tulia.domain.mpesa_receipt import looks_like_mpesa, read_receipt
 from tulia.domain.tenant import Tenant
 from tulia.llm.prompts import PromptContext
 from tulia.observability import logger as log
+from tulia.pipeline.voice import VoiceNotes
 from tulia.store.media import MediaStore
 
 TAKEN_KINDS: dict[str, MediaKind] = {"image": "image", "audio": "audio"}
@@ -41,6 +44,7 @@ class Intake:
 
     inbound: dict[str, Any] = field(default_factory=dict)
     reply_key: str | None = None
+    hold: bool = False  # nothing to answer now (a voice note: its transcript is the turn)
     trace: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -49,6 +53,7 @@ class MediaIntake:
     client: MediaClient
     store: MediaStore | None = None  # unset: files are read, never kept
     pictures: PictureReader | None = None  # unset: no screenshot is read (the customer types the code)
+    voice: VoiceNotes | None = None  # unset: voice notes are not transcribed (the customer is asked to type)
 
     def take(self, tenant: Tenant, message: InboundMessage, token: str, engine: Any) -> Intake:
         kind = TAKEN_KINDS.get(message.kind)
@@ -61,9 +66,10 @@ class MediaIntake:
             out.trace.append({"kind": "media", "media_kind": kind, "outcome": f"refused_{refused.reason}"})
             out.reply_key = REFUSAL_REPLIES[refused.reason]
             return out
+        key = None
         if self.store is not None:
             conversation = conversation_id_for(tenant.tenant_id, message.customer_key)
-            self.store.put(
+            key = self.store.put(
                 tenant.tenant_id,
                 conversation,
                 message.message_id,
@@ -73,7 +79,15 @@ class MediaIntake:
                 kind=kind,
             )
         if kind == "audio":
-            out.trace.append({"kind": "media", "media_kind": kind, "outcome": "kept"})
+            if self.voice is None or key is None:  # nothing to transcribe with: asked to type
+                out.trace.append({"kind": "media", "media_kind": kind, "outcome": "voice_unavailable"})
+                out.reply_key = "voice_unavailable"
+                return out
+            job = self.voice.start(
+                tenant.tenant_id, message, media_key=key, mime_type=media.mime_type, audio=media.data
+            )
+            out.trace.append({"kind": "media", "media_kind": kind, "outcome": "transcribing", "job": job})
+            out.hold = True  # the transcript comes back as the customer's next turn
             return out
         caption = message.text.strip()
         seen = self._read_text(media.data)

@@ -32,6 +32,7 @@ from tulia.nlg.messages import buttons, text
 from tulia.nlg.templates import money, render, slot_when
 from tulia.observability import logger as log
 from tulia.pipeline.alerts import AlertDelivery
+from tulia.pipeline.voice import VoiceNotes
 from tulia.services import Services
 from tulia.store.broadcasts import BroadcastRepo
 from tulia.store.queues import MAX_SQS_DELAY_SECONDS, OutreachQueue
@@ -53,6 +54,7 @@ class OutreachService:
     # the language a customer gets unasked messages in: their choice, else the one they last wrote in (their
     # conversation's), else the shop's (the agent's news says it); unset: their choice, else the shop's
     language_of: Callable[[Tenant, Customer], str] | None = None
+    voice: VoiceNotes | None = None  # "listening…" to a voice note still being transcribed
 
     def language(self, tenant: Tenant, customer: Customer) -> str:
         if self.language_of is not None:
@@ -72,6 +74,8 @@ class OutreachService:
             return self.reminder(body)
         if kind == "booking_reminder":
             return self.booking_reminder(body)
+        if kind == "voice_listening":
+            return self.voice.listening(body) if self.voice is not None else "no voice notes here"
         log.warning("unknown outreach work", extra={"kind": kind})
         return "unknown"
 

@@ -55,6 +55,12 @@ class MediaStore:
         )
         return key
 
+    def put_object(self, key: str, data: bytes, content_type: str) -> None:
+        """A file written beside a customer's own (a voice note's transcript), encrypted like them."""
+        self.s3.put_object(
+            Bucket=self.bucket, Key=key, Body=data, ContentType=content_type, ServerSideEncryption="AES256"
+        )
+
     def get(self, key: str) -> bytes:
         return bytes(self.s3.get_object(Bucket=self.bucket, Key=key)["Body"].read())
 
