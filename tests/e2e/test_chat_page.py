@@ -370,3 +370,26 @@ def test_a_customer_sends_a_photo_with_a_caption_from_the_page_and_gets_the_shor
     expect(page.locator(".msg.out", has_text="Here's what I found:")).to_have_count(1, timeout=20_000)
     expect(page.locator("#text")).to_have_value("")  # the caption went with the photo
     assert errors == []
+
+
+def test_a_customer_sends_a_demo_voice_note_from_the_page_and_is_answered_as_if_typed(
+    stack: Page, browser: Any
+) -> None:
+    """The page's 🎤 sends a real OGG/Opus voice note (uploaded to Meta, its id in the webhook); the stand-in
+    transcriber hears its words and the agent answers them, with nothing said for the voice note itself."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(stack.url + "/")
+    expect(page.locator("#tenant option")).to_have_count(3)
+    page.fill("#phone", "+254711500079")
+    page.fill("#name", "Baraka")
+    page.click("#open")
+    page.click("#voice-open")
+    page.locator(".voice-demo", has_text="I want an oraimo power bank").click()
+    expect(page.locator(".msg.in").last).to_contain_text("🎤 Voice note")
+    expect(page.locator(".msg.out", has_text="Here's what I found:")).to_have_count(1, timeout=20_000)
+    expect(page.locator(".msg.out")).to_have_count(1)  # the answer only: no "listening…", nothing for the file
+    assert errors == []
