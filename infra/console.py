@@ -45,6 +45,7 @@ class Console(Construct):
         *,
         config: StageConfig,
         logs_bucket: s3.IBucket,
+        pictures: s3.IBucket,
         settings: dict[str, str],
         api_origin: str,
         built: bool = True,
@@ -148,6 +149,16 @@ class Console(Construct):
             enable_logging=True,
             log_bucket=logs_bucket,
             log_file_prefix="console-cdn/",
+        )
+        # items' pictures (keys pictures/<tenant_id>/...): public, cached, as WhatsApp and the console fetch them
+        self.distribution.add_behavior(
+            "/pictures/*",
+            origins.S3BucketOrigin.with_origin_access_control(pictures),
+            viewer_protocol_policy=cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+            allowed_methods=cloudfront.AllowedMethods.ALLOW_GET_HEAD,
+            cache_policy=cloudfront.CachePolicy.CACHING_OPTIMIZED,
+            response_headers_policy=headers,
+            compress=False,  # pictures are compressed already
         )
         self.origin = f"https://{config.console_domain or self.distribution.distribution_domain_name}"
         files = (

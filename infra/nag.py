@@ -65,6 +65,12 @@ def accept_findings(stack: TuliaStack) -> None:
             ),
             _s(
                 "AwsSolutions-IAM5",
+                "Items' pictures are objects pictures/<tenant_id>/<item>-<digest> named at upload (keys made for the "
+                "caller's tenant in code, tulia.store.media.PictureStore): the admin function writes and deletes them.",
+                RegexAppliesTo(regex="/^Resource::<BucketsItemPictures[0-9A-F]{8}\\.Arn>\\/pictures\\/\\*$/g"),
+            ),
+            _s(
+                "AwsSolutions-IAM5",
                 "A voice note's Transcribe job is named when it arrives (<stage prefix><tenant_id>.<digest>, "
                 "tulia.channel.voice): the agent may start only the stage's jobs.",
                 RegexAppliesTo(

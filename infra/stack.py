@@ -433,6 +433,7 @@ class TuliaStack(Stack):
             "Console",
             config=config,
             logs_bucket=self.buckets.access_logs,
+            pictures=self.buckets.pictures,
             settings={
                 "region": self.region,
                 "userPoolId": self.auth.pool.user_pool_id,
@@ -464,6 +465,15 @@ class TuliaStack(Stack):
             max_age=3600,
         )
         CfnOutput(self, "ConsoleUrl", value=f"{self.console.origin}/console/", description="The shop's console")
+        # items' pictures: the admin function keeps what owners upload; CloudFront serves it at <console>/pictures/
+        self.admin.add_environment("TULIA_PICTURES_BUCKET", self.buckets.pictures.bucket_name)
+        self.admin.add_environment("TULIA_PICTURES_BASE_URL", self.console.origin)
+        self.admin.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["s3:PutObject", "s3:DeleteObject"],
+                resources=[self.buckets.pictures.arn_for_objects("pictures/*")],
+            )
+        )
         # staff alerts link to the console (the outreach worker in the agent function sends them)
         self.agent.add_environment("TULIA_CONSOLE_URL", f"{self.console.origin}/console/")
         for runs_the_engine in (self.agent, self.admin):  # the admin function: the console's trial chat

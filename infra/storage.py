@@ -71,3 +71,12 @@ class Buckets(Construct):
             server_access_logs_prefix="media/",
             **common,
         )
+        # items' pictures shops upload in the console, served by the console's CloudFront distribution at /pictures/*
+        # (WhatsApp fetches them from there): shop data, kept like the tables
+        self.pictures = s3.Bucket(
+            self,
+            "ItemPictures",
+            server_access_logs_bucket=self.access_logs,
+            server_access_logs_prefix="pictures/",
+            **common,
+        )

@@ -375,7 +375,7 @@ export interface paths {
         put?: never;
         /**
          * Bulk import from CSV (text/csv), Excel (.xlsx) or JSON (a list of items, or {"items": [...]})
-         * @description An Excel workbook's first sheet with these columns in its first row is read like the CSV. CSV header: sku,name,category,price,stock,description (+ type, variants, tags, brand, active, duration_minutes, max_per_order). Items are created or replaced by sku; items not in the file are kept. Any invalid row: nothing is written and 422 lists every bad row, unless partial=true, which writes the valid rows and reports the rest.
+         * @description An Excel workbook's first sheet with these columns in its first row is read like the CSV. CSV header: sku,name,category,price,stock,description (+ type, variants, tags, brand, active, duration_minutes, max_per_order, image_url). Items are created or replaced by sku; items not in the file are kept. Any invalid row: nothing is written and 422 lists every bad row, unless partial=true, which writes the valid rows and reports the rest.
          */
         post: operations["import_items_admin_catalog_import_post"];
         delete?: never;
@@ -419,6 +419,27 @@ export interface paths {
         head?: never;
         /** Change some fields of an item */
         patch: operations["patch_item_admin_catalog_items__item_id__patch"];
+        trace?: never;
+    };
+    "/admin/catalog/items/{item_id}/picture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload the item's picture (JPEG, PNG or WebP, up to 5 MB: the body is the file)
+         * @description Kept where WhatsApp can fetch it; the item's image_url becomes its address. Customers get it with the item's card, once per chat. A picture replaced or removed is deleted.
+         */
+        post: operations["upload_picture_admin_catalog_items__item_id__picture_post"];
+        /** Remove the item's picture */
+        delete: operations["delete_picture_admin_catalog_items__item_id__picture_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/admin/conversations": {
@@ -2064,6 +2085,8 @@ export interface components {
             description: string;
             /** Duration Minutes */
             duration_minutes: number | null;
+            /** Image Url */
+            image_url: string | null;
             /** Item Id */
             item_id: string;
             /** Max Per Order */
@@ -2122,6 +2145,8 @@ export interface components {
             description: string;
             /** Duration Minutes */
             duration_minutes?: number | null;
+            /** Image Url */
+            image_url?: string | null;
             /** Max Per Order */
             max_per_order?: number | null;
             /** Name */
@@ -2166,6 +2191,8 @@ export interface components {
             description?: string | null;
             /** Duration Minutes */
             duration_minutes?: number | null;
+            /** Image Url */
+            image_url?: string | null;
             /** Max Per Order */
             max_per_order?: number | null;
             /** Name */
@@ -5681,6 +5708,59 @@ export interface operations {
                 "application/json": components["schemas"]["CatalogItemPatch"];
             };
         };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogItem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    upload_picture_admin_catalog_items__item_id__picture_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not a JPEG, PNG or WebP picture, empty, or larger than 5 MB */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogItem"];
+                };
+            };
+        };
+    };
+    delete_picture_admin_catalog_items__item_id__picture_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             /** @description Successful Response */
             200: {

@@ -37,6 +37,11 @@ class Settings(BaseSettings):
     # Tesseract (Debian's tesseract-ocr) locally, or nothing (customers are asked to type the code)
     media_bucket: str | None = None
     picture_reader: Literal["tesseract", "textract", "none"] = "tesseract"
+    # Items' pictures shops upload in the console: the bucket (set by CDK; the local stack makes one) and the public
+    # address its files are served at (CDK: the console's CloudFront distribution + /pictures; locally
+    # <public_base_url>/pictures), which WhatsApp fetches them from
+    pictures_bucket: str | None = None
+    pictures_base_url: str | None = None
 
     # Knowledge base: the bucket staff upload documents to (set by CDK; the local stack makes one), and
     # the OpenSearch (Serverless) endpoint; unset, the embedded index answers. Embeddings: a

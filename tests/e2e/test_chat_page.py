@@ -45,6 +45,9 @@ class Page:
                 if p["type"] == "template":  # what the customer reads: the template filled in
                     out.append(str(m.get("template_text") or ""))
                     continue
+                if p["type"] == "image":  # a picture: its address and caption
+                    out.append(f"[picture {p['image']['link']}] {p['image'].get('caption', '')}")
+                    continue
                 body = p["text"]["body"] if p["type"] == "text" else p["interactive"]["body"]["text"]
                 if p["type"] == "interactive" and p["interactive"]["type"] == "list":
                     rows = [r for s in p["interactive"]["action"]["sections"] for r in s["rows"]]

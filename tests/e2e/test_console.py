@@ -225,6 +225,38 @@ def test_a_price_edited_in_the_catalog_is_the_price_the_bot_quotes(stack: Stack,
     assert page.errors == []
 
 
+def test_a_picture_uploaded_for_an_item_goes_to_customers_with_its_card(
+    stack: Stack, browser: Any, tmp_path: Any
+) -> None:
+    """Catalog -> item -> Upload a picture: kept where WhatsApp fetches it (the stack serves /pictures/ as
+    CloudFront does), shown in the form, and sent with the item's card to a customer who picks it."""
+    from PIL import Image
+    from playwright.sync_api import expect
+
+    picture = tmp_path / "powerbank.png"
+    Image.new("RGB", (120, 90), (20, 120, 200)).save(picture, "PNG")
+    page = signed_in(browser, stack, OWNER)
+    page.goto(stack.console + "catalog")
+    page.get_by_label("Search by name, sku, brand or category").fill("PB-010")
+    item = page.get_by_test_id("catalog-item")
+    expect(item).to_have_count(1)
+    item.click()
+    with page.expect_file_chooser() as chooser:
+        page.get_by_role("button", name="Upload a picture").click()
+    chooser.value.set_files(str(picture))
+    shown = page.get_by_test_id("item-picture").locator("img")
+    expect(shown).to_be_visible(timeout=15_000)
+    address = shown.get_attribute("src") or ""
+    port = stack.url.rsplit(":", 1)[1]  # the stack's public address (TULIA_PUBLIC_BASE_URL: localhost)
+    assert re.fullmatch(rf"http://localhost:{port}/pictures/demo-shop/PB-010-[0-9a-f]{{16}}\.png", address), address
+    expect(shown).to_have_js_property("naturalWidth", 120)  # the stack served the very file
+    served = httpx.get(address, timeout=10)
+    assert (served.status_code, served.headers["content-type"]) == (200, "image/png")
+    answer = stack.say("+254711700009", type="text", text="I want a Romoss PAC20 20000mAh")
+    assert f"[picture {address}] Romoss PAC20 20000mAh - KES " in answer, answer
+    assert page.errors == []
+
+
 def test_an_uploaded_document_answers_customers(stack: Stack, browser: Any, tmp_path: Any) -> None:
     from playwright.sync_api import expect
 

@@ -28,12 +28,15 @@ def test_the_console_is_served_from_a_private_bucket_through_cloudfront_over_htt
     assert behavior["ViewerProtocolPolicy"] == "redirect-to-https"
     assert behavior["AllowedMethods"] == ["GET", "HEAD"]
     assert behavior["Compress"] is True
-    [origin] = dist["Origins"]
-    assert "OriginAccessControlId" in origin  # origin access control, not a public website bucket
-    assert origin["S3OriginConfig"]["OriginAccessIdentity"] == ""
-    oac = _one(dev, "AWS::CloudFront::OriginAccessControl")["OriginAccessControlConfig"]
-    assert oac["SigningBehavior"] == "always"
-    assert oac["OriginAccessControlOriginType"] == "s3"
+    origins = dist["Origins"]  # the console's files, and the items' pictures (/pictures/*)
+    assert len(origins) == 2
+    for origin in origins:
+        assert "OriginAccessControlId" in origin  # origin access control, not a public website bucket
+        assert origin["S3OriginConfig"]["OriginAccessIdentity"] == ""
+    for control in dev.find_resources("AWS::CloudFront::OriginAccessControl").values():
+        oac = control["Properties"]["OriginAccessControlConfig"]
+        assert oac["SigningBehavior"] == "always"
+        assert oac["OriginAccessControlOriginType"] == "s3"
     buckets = dev.find_resources("AWS::S3::Bucket")
     files = next(b for lid, b in buckets.items() if lid.startswith("ConsoleFiles"))["Properties"]
     assert files["PublicAccessBlockConfiguration"] == {

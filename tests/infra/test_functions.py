@@ -354,3 +354,27 @@ def test_voice_notes_are_transcribed_by_jobs_of_the_stage_and_their_completion_r
         if p["Properties"]["Principal"] == "events.amazonaws.com"
     ]
     assert any(agent_id in str(p["FunctionName"]) for p in invoke)
+
+
+def test_items_pictures_are_kept_by_the_admin_and_served_by_the_consoles_cloudfront(dev: Any) -> None:
+    [(lid, bucket)] = [
+        (k, v["Properties"]) for k, v in dev.find_resources("AWS::S3::Bucket").items() if "ItemPictures" in k
+    ]
+    assert bucket["PublicAccessBlockConfiguration"]["BlockPublicPolicy"] is True  # public only through CloudFront
+    env = env_of(dev, "admin")
+    assert env["TULIA_PICTURES_BUCKET"] == {"Ref": lid}
+    assert "TULIA_PICTURES_BASE_URL" in env
+    admin = [s for s in _role_statements(dev, "tulia-dev-admin") if lid in str(s["Resource"])]
+    assert [sorted(s["Action"]) for s in admin] == [["s3:DeleteObject", "s3:PutObject"]]
+    assert "/pictures/*" in str(admin[0]["Resource"])
+    for name in ("agent", "webhook", "payments", "kb_ingest"):
+        assert not [s for s in _role_statements(dev, f"tulia-dev-{name}") if lid in str(s["Resource"])], name
+    [distribution] = [
+        d["Properties"]["DistributionConfig"] for d in dev.find_resources("AWS::CloudFront::Distribution").values()
+    ]
+    [pictures] = [b for b in distribution["CacheBehaviors"] if b["PathPattern"] == "/pictures/*"]
+    assert pictures["ViewerProtocolPolicy"] == "redirect-to-https"
+    assert pictures["AllowedMethods"] == ["GET", "HEAD"]
+    origin = next(o for o in distribution["Origins"] if o["Id"] == pictures["TargetOriginId"])
+    assert lid in str(origin["DomainName"])
+    assert "OriginAccessControlId" in origin

@@ -91,7 +91,10 @@ class Pipeline:
         out = []
         for sent in self.graph.messages_to(phone):
             p = sent.payload
-            out.append(p["text"]["body"] if p["type"] == "text" else p["interactive"]["body"]["text"])
+            if p["type"] == "image":
+                out.append(f"[picture] {p['image']['caption']}")
+            else:
+                out.append(p["text"]["body"] if p["type"] == "text" else p["interactive"]["body"]["text"])
         return out
 
 

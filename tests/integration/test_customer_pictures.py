@@ -273,3 +273,40 @@ def test_with_the_model_engine_the_photo_is_described_and_the_description_search
     rows = rows_shown(built)
     assert rows, "no shortlist"
     assert all("Oraimo" in r and "KES" in r for r in rows), rows
+
+
+PICTURE = "https://pictures.shop.example/demo-shop/PB-002.jpg"
+
+
+@pytest.fixture
+def pictured(seeded: Services) -> Iterator[None]:
+    """The Oraimo power bank has a picture (as a pack's image_url column or the console's upload gives it)."""
+    item = seeded.catalog.get(SHOP, "PB-002")
+    seeded.catalog.put_many([item.model_copy(update={"image_url": PICTURE})])
+    yield
+    seeded.catalog.put_many([item])
+
+
+def test_an_items_picture_goes_with_its_card_once_per_chat(
+    pipe: Pipeline, graph: GraphSimulator, pictured: None
+) -> None:
+    card = says(pipe, "I want an oraimo 20000mAh power bank", "wamid.i1")
+    assert card[0] == "[picture] Oraimo Traveler 20000mAh Power Bank - KES 2,900"  # the catalog's name and price
+    assert card[-1].endswith("Which colour would you like?")
+    [sent] = [m.payload for m in graph.messages_to(CUSTOMER) if m.payload["type"] == "image"]
+    assert sent["image"]["link"] == PICTURE
+    says(pipe, "cancel", "wamid.i2")
+    again = says(pipe, "I want an oraimo 20000mAh power bank", "wamid.i3")
+    assert not any(r.startswith("[picture]") for r in again)  # one picture per item in a chat: never a flood
+    assert again[-1].endswith("Which colour would you like?")
+
+
+def test_a_picture_meta_cannot_fetch_goes_as_its_caption(pipe: Pipeline, graph: GraphSimulator, pictured: None) -> None:
+    graph.unreachable_pictures.add(PICTURE)
+    try:
+        card = says(pipe, "I want an oraimo 20000mAh power bank", "wamid.f1")
+    finally:
+        graph.unreachable_pictures.discard(PICTURE)
+    assert card[0] == "Oraimo Traveler 20000mAh Power Bank - KES 2,900"  # as text: nothing of the card is lost
+    assert card[-1].endswith("Which colour would you like?")
+    assert [m.payload["type"] for m in graph.messages_to(CUSTOMER)][:1] == ["text"]

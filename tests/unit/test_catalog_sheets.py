@@ -80,3 +80,22 @@ def test_a_workbook_that_unpacks_to_too_much_is_refused_before_it_is_read() -> N
     assert len(bomb.getvalue()) < 1024 * 1024  # a small file
     result = rows_from_xlsx(bomb.getvalue(), "shop")
     assert result.problems == ["file: the workbook unpacks to more than 50 MB: save the catalog alone as CSV"]
+
+
+def test_an_items_picture_address_is_read_written_back_and_checked() -> None:
+    from tulia.domain.catalog_rows import rows_to_csv
+
+    sheet = (
+        "sku,name,category,price,stock,description,image_url\n"
+        "UNGA-2,Jogoo maize flour 2kg,Flour,210,40,Sifted,https://cdn.shop.example/p/unga-2.jpg\n"
+        "MAZIWA,Fresh milk 500ml,Dairy,65,,Pasteurised,\n"
+        "SUKARI,Kabras sugar 1kg,Sugar,150,12,White,ftp://files.example/sugar.jpg\n"
+        "CHAI,Ketepa tea 100g,Tea,120,5,Loose tea,https://cdn.shop.example/p/chai tea.jpg\n"
+    )
+    read = rows_from_csv(sheet, "shop")
+    unga, milk = read.valid
+    assert (unga.image_url, milk.image_url) == ("https://cdn.shop.example/p/unga-2.jpg", None)
+    bad = {r.sku: [e.field for e in r.errors] for r in read.rows if not r.ok}
+    assert bad == {"SUKARI": ["image_url"], "CHAI": ["image_url"]}  # not http(s); a space in the address
+    again = rows_from_csv(rows_to_csv(read.valid), "shop").valid
+    assert [i.model_dump() for i in again] == [i.model_dump() for i in read.valid]

@@ -160,7 +160,7 @@ function item(id: string, name: string, extra: Partial<CatalogItem> = {}): Catal
   return {
     tenant_id: "shop", item_id: id, type: "product", name, category: "phones", price: 1, currency: "KES", stock: 1,
     variants: [], tags: [], brand: null, description: "", duration_minutes: null, deposit: null, staff: [],
-    place: "shop", zones: [], max_per_order: null, active: true, ...extra,
+    place: "shop", zones: [], max_per_order: null, image_url: null, active: true, ...extra,
   };
 }
 

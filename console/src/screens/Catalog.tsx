@@ -217,6 +217,7 @@ function ItemForm({ item, onDone }: { item: CatalogItem | null; onDone: () => vo
       <Textarea label={t("catalog.description")} value={description} autosize minRows={2} onChange={(e) => setDescription(e.currentTarget.value)} />
       <VariantRows value={variants} onChange={setVariants} />
       <TextInput label={t("catalog.tags")} value={tags} onChange={(e) => setTags(e.currentTarget.value)} />
+      <ItemPicture item={item} />
       <Checkbox label={t("catalog.active")} checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
       {problem && (
         <Alert color="red" role="alert">
@@ -233,6 +234,63 @@ function ItemForm({ item, onDone }: { item: CatalogItem | null; onDone: () => vo
           </Button>
         )}
       </Group>
+    </Stack>
+  );
+}
+
+/** The item's picture: uploaded as its own bytes (the server checks what it is), replaced or removed. */
+function ItemPicture({ item }: { item: CatalogItem | null }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [url, setUrl] = useState<string | null>(item?.image_url ?? null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const reset = useRef<() => void>(null);
+  const path = item ? `/admin/catalog/items/${encodeURIComponent(item.item_id)}/picture` : "";
+  const done = (saved: CatalogItem) => {
+    setUrl(saved.image_url ?? null);
+    void refresh(client, ["catalog"]);
+  };
+  const upload = useMutation({
+    mutationFn: (file: File) => api<CatalogItem>(path, { method: "POST", raw: file, contentType: file.type || "image/jpeg" }),
+    onSuccess: done,
+    onSettled: () => reset.current?.(),
+    onError: (e) => setProblem(describe(e)),
+  });
+  const remove = useMutation({
+    mutationFn: () => api<CatalogItem>(path, { method: "DELETE" }),
+    onSuccess: done,
+    onError: (e) => setProblem(describe(e)),
+  });
+  return (
+    <Stack gap={4} data-testid="item-picture">
+      <Text size="sm" fw={500}>
+        {t("catalog.picture")}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {item ? t("catalog.pictureHelp") : t("catalog.pictureAfterSave")}
+      </Text>
+      {url && <img src={url} alt={item?.name ?? ""} style={{ maxWidth: 160, maxHeight: 120, borderRadius: 6, objectFit: "cover" }} />}
+      {item && (
+        <Group gap="xs">
+          <FileButton resetRef={reset} onChange={(f) => { setProblem(null); if (f) upload.mutate(f); }} accept="image/jpeg,image/png,image/webp">
+            {(props) => (
+              <Button size="xs" variant="light" loading={upload.isPending} {...props}>
+                {url ? t("catalog.pictureReplace") : t("catalog.pictureUpload")}
+              </Button>
+            )}
+          </FileButton>
+          {url && (
+            <Button size="xs" variant="subtle" color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
+              {t("catalog.pictureRemove")}
+            </Button>
+          )}
+        </Group>
+      )}
+      {problem && (
+        <Alert color="red" role="alert">
+          {problem}
+        </Alert>
+      )}
     </Stack>
   );
 }

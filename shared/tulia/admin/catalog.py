@@ -1,8 +1,10 @@
-"""Catalog items: list, get, create or replace (PUT, idempotent), change (PATCH), delete, and bulk
-import from CSV, Excel (.xlsx) or JSON with a report for every row. Owner only. Every write moves the shop's
+"""Catalog items: list, get, create or replace (PUT, idempotent), change (PATCH), delete, their pictures
+(uploaded, kept where WhatsApp fetches them), and bulk import from CSV, Excel (.xlsx) or JSON with a report for
+every row. Owner only. Every write moves the shop's
 catalog version, so the bot searches the new catalog on its next turn."""
 
 import base64
+import hashlib
 import json
 from typing import Annotated, Any, Literal
 
@@ -25,6 +27,7 @@ from tulia.admin.common import (
 from tulia.domain.catalog import CatalogItem
 from tulia.domain.catalog_rows import XLSX_MAGIC, CatalogRows, rows_from_csv, rows_from_json, rows_from_xlsx
 from tulia.errors import InvalidInput
+from tulia.store.media import MAX_PICTURE_BYTES
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
 
@@ -134,6 +137,66 @@ def delete_item(item_id: str, who: Owner, deps: Deps) -> Deleted:
     return Deleted(deleted=True, id=item_id)
 
 
+def picture_type(data: bytes) -> str | None:
+    """What a picture is, by its first bytes (never by what the browser says): JPEG, PNG or WebP."""
+    if data.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    return None
+
+
+@router.post(
+    "/admin/catalog/items/<item_id>/picture",
+    tags=["catalog"],
+    summary="Upload the item's picture (JPEG, PNG or WebP, up to 5 MB: the body is the file)",
+    description="Kept where WhatsApp can fetch it; the item's image_url becomes its address. Customers get it with "
+    "the item's card, once per chat. A picture replaced or removed is deleted.",
+    responses={422: {"description": "Not a JPEG, PNG or WebP picture, empty, or larger than 5 MB"}},
+)
+def upload_picture(item_id: str, request: Request, who: Owner, deps: Deps) -> CatalogItem:
+    pictures = deps.services.pictures
+    if pictures is None:
+        raise InvalidInput("Pictures cannot be uploaded here: give the picture's address (image_url).", field="body")
+    current = deps.services.catalog.get(who.tenant_id, item_id)  # not found: 404, nothing kept
+    event = request.resolved_event
+    body = event.body or ""
+    data = base64.b64decode(body) if event.is_base64_encoded else body.encode("latin-1", "replace")
+    if len(data) > MAX_PICTURE_BYTES:
+        raise InvalidInput("The picture is larger than 5 MB (WhatsApp's limit): send a smaller one.", field="body")
+    kind = picture_type(data)
+    if kind is None:
+        raise InvalidInput("Send the picture itself: a JPEG, PNG or WebP file.", field="body")
+    url = pictures.put(who.tenant_id, item_id, data, kind, hashlib.sha256(data).hexdigest())
+    item = current.model_copy(update={"image_url": url})
+    deps.services.catalog.put_many([item])
+    _forget_picture(deps, who.tenant_id, current.image_url, keep=url)
+    changed(deps, who.tenant_id)
+    audit(deps, who, "catalog.item.picture", item_id, bytes=len(data), type=kind)
+    return item
+
+
+@router.delete("/admin/catalog/items/<item_id>/picture", tags=["catalog"], summary="Remove the item's picture")
+def delete_picture(item_id: str, who: Owner, deps: Deps) -> CatalogItem:
+    current = deps.services.catalog.get(who.tenant_id, item_id)
+    item = current.model_copy(update={"image_url": None})
+    deps.services.catalog.put_many([item])
+    _forget_picture(deps, who.tenant_id, current.image_url)
+    changed(deps, who.tenant_id)
+    audit(deps, who, "catalog.item.picture_removed", item_id)
+    return item
+
+
+def _forget_picture(deps: AdminDeps, tenant_id: str, url: str | None, keep: str | None = None) -> None:
+    """Delete a picture this shop uploaded (an address typed in, or another shop's, is never touched)."""
+    pictures = deps.services.pictures
+    key = pictures.key_of(tenant_id, url) if pictures is not None and url and url != keep else None
+    if pictures is not None and key is not None:
+        pictures.delete(key)
+
+
 @router.post(
     "/admin/catalog/import",
     tags=["catalog"],
@@ -141,7 +204,8 @@ def delete_item(item_id: str, who: Owner, deps: Deps) -> Deleted:
     description=(
         "An Excel workbook's first sheet with these columns in its first row is read like the CSV. "
         "CSV header: sku,name,category,price,stock,description (+ type, variants, tags, brand, active, "
-        "duration_minutes, max_per_order). Items are created or replaced by sku; items not in the file are kept. "
+        "duration_minutes, max_per_order, image_url). Items are created or replaced by sku; items not in the file "
+        "are kept. "
         "Any invalid row: nothing is written and 422 lists every bad row, unless partial=true, which "
         "writes the valid rows and reports the rest."
     ),

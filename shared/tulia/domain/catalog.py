@@ -47,6 +47,8 @@ class CatalogItem(Model):
     place: Place = "shop"
     zones: list[str] = Field(default_factory=list, max_length=50)
     max_per_order: int | None = Field(default=None, ge=1, le=1000)  # 1: one per order (the quantity is never asked)
+    # a picture of the item (a public http(s) address: WhatsApp fetches it): sent with the item card once per chat
+    image_url: str | None = Field(default=None, max_length=1000, pattern=r"^https?://[^\s/$.?#][^\s]*$")
     active: bool = True
 
     @field_validator("variants")

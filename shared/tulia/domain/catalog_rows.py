@@ -7,6 +7,7 @@ KES, stock a whole number (empty: not tracked); variants ``colour=Black|Blue;sto
 tags separated by ``|`` or ``;``. Services booked as appointments add ``deposit`` (``30%``, ``1000``,
 ``none``; empty: the shop's), ``staff`` (staff ids separated by ``|``; empty: anyone), ``place``
 (``shop`` or ``home``) and ``zones`` (for ``home``: delivery zone names separated by ``|``; empty: all).
+``image_url``: a picture of the item at a public ``https://`` (or ``http://``) address (sent with the item card).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from tulia.domain.catalog import CatalogItem, VariantDimension, VariantOption
 REQUIRED_COLUMNS = ("sku", "name", "category", "price", "stock", "description")
 OPTIONAL_COLUMNS = (
     "type", "variants", "tags", "brand", "active", "duration_minutes", "max_per_order",
-    "deposit", "staff", "place", "zones",
+    "deposit", "staff", "place", "zones", "image_url",
 )  # fmt: skip
 MAX_CATALOG_ROWS = 50_000
 MAX_SHEET_ROWS = 2 * MAX_CATALOG_ROWS  # empty rows included: a sheet is read no further
@@ -149,6 +150,8 @@ def _item_from_cells(row: Mapping[str, str], tenant_id: str) -> CatalogItem:
             data[column] = [v.strip() for v in re.split(r"[|;]", row[column]) if v.strip()]
     if row.get("place"):
         data["place"] = row["place"].lower()
+    if row.get("image_url"):
+        data["image_url"] = row["image_url"].strip()
     return CatalogItem.model_validate(data)
 
 
@@ -354,6 +357,7 @@ def rows_to_csv(items: Iterable[CatalogItem]) -> str:
                 "|".join(item.staff),
                 item.place,
                 "|".join(item.zones),
+                item.image_url or "",
             ]
         )
     return out.getvalue()

@@ -104,6 +104,7 @@ class ConversationState:
     last_catalog_results: list[dict[str, Any]] = field(default_factory=list)
     catalog_total_matches_estimate: int | None = None
     selected_item_ids: list[str] = field(default_factory=list)
+    pictures_shown: list[str] = field(default_factory=list)  # items whose picture this chat has sent (once each)
     order_id: str | None = None
     order_totals: dict[str, Any] = field(default_factory=dict)
     payment_request_id: str | None = None

@@ -28,6 +28,8 @@ from pydantic import SecretStr
 
 from tulia.config import Settings, get_settings
 
+PICTURES_PREFIX = "/pictures/"  # items' pictures (CloudFront's path in AWS)
+
 if TYPE_CHECKING:
     from tulia.local.persistence import DataDirectory, Restored
     from tulia.packs.loader import Pack
@@ -138,7 +140,7 @@ class LocalStack:
         from tulia.store.broadcast_statuses import BroadcastStatuses
         from tulia.store.broadcasts import BroadcastRepo
         from tulia.store.limits import LimitCounters
-        from tulia.store.media import MediaStore, create_media_bucket
+        from tulia.store.media import MediaStore, PictureStore, create_media_bucket
         from tulia.store.messages import MessageRepo
         from tulia.store.queues import (
             INBOUND,
@@ -324,7 +326,19 @@ class LocalStack:
             language_of=self.agent.conversations.language_of,
         )
         self.transcriber.complete = self.agent.media.voice.completed
-        self.settings = s = s.model_copy(update={"kb_bucket": self.kb_bucket, "media_bucket": self.media_bucket})
+        # items' pictures shops upload: served at /pictures/ as CloudFront serves them in AWS
+        self.pictures_bucket = s.pictures_bucket or f"{s.table_prefix}pictures"
+        s3.create_bucket(Bucket=self.pictures_bucket, CreateBucketConfiguration={"LocationConstraint": s.aws_region})
+        pictures_base = s.pictures_base_url or f"{s.public_base_url.rstrip('/')}"
+        services.pictures = PictureStore(self.pictures_bucket, pictures_base, lambda: s3)
+        self.settings = s = s.model_copy(
+            update={
+                "kb_bucket": self.kb_bucket,
+                "media_bucket": self.media_bucket,
+                "pictures_bucket": self.pictures_bucket,
+                "pictures_base_url": pictures_base,
+            }
+        )
 
         def read_upload(bucket: str, key: str) -> tuple[int, Any]:
             size = int(s3.head_object(Bucket=bucket, Key=key)["ContentLength"])
@@ -378,6 +392,7 @@ class LocalStack:
                 console.PREFIX: self.console.handle,
                 console.MAILBOX_PATH: self.console.mailbox_page,
                 console.PREFIX + "/": self.console.handle,
+                PICTURES_PREFIX: self._picture,
             },
         ).start()
         self._stops.insert(0, self.api.stop)
@@ -406,6 +421,23 @@ class LocalStack:
         ).start()
         self._stops.insert(0, self.checks_poller.stop)
         return self
+
+    def _picture(self, event: dict[str, Any]) -> dict[str, Any]:
+        """GET /pictures/<tenant>/<file>: an item's picture, public as CloudFront serves it (what WhatsApp fetches)."""
+        import base64
+
+        path = str(event.get("rawPath") or "")
+        pictures = self.services.pictures
+        found = pictures.get(path.lstrip("/")) if pictures is not None and ".." not in path else None
+        if event.get("requestContext", {}).get("http", {}).get("method") != "GET" or found is None:
+            return {"statusCode": 404, "headers": {"content-type": "text/plain"}, "body": "no such picture"}
+        data, content_type = found
+        return {
+            "statusCode": 200,
+            "headers": {"content-type": content_type, "cache-control": "public, max-age=31536000, immutable"},
+            "body": base64.b64encode(data).decode("ascii"),
+            "isBase64Encoded": True,
+        }
 
     def _resume(self, data: DataDirectory, restored: Restored, checks: PaymentCheckQueue) -> None:
         """The rest of a restart from the data directory: the staff users back in the new pool, a status

@@ -34,8 +34,9 @@ class Choice(BaseModel):
 
 
 class OutboundMessage(BaseModel):
-    kind: Literal["text", "buttons", "list"] = "text"
-    body: str
+    kind: Literal["text", "buttons", "list", "image"] = "text"
+    body: str  # an image's caption
+    image_url: str | None = None  # kind "image": the picture's public https address (WhatsApp fetches it)
     choices: list[Choice] = Field(default_factory=list)
     list_button: str = "Choose"
     header: str | None = None
@@ -75,7 +76,9 @@ class OutboundMessage(BaseModel):
             envelope["to"] = to.lstrip("+")
         elif recipient:
             envelope["recipient"] = recipient
-        if self.kind == "text" or not self.fits_interactive():
+        if self.kind == "image" and self.image_url:
+            return {**envelope, "type": "image", "image": {"link": self.image_url, "caption": clip(self.body, 1024)}}
+        if self.kind in ("text", "image") or not self.fits_interactive():
             return {**envelope, "type": "text", "text": {"preview_url": False, "body": self.plain_text()}}
         interactive: dict[str, Any] = {"body": {"text": clip(self.body, INTERACTIVE_BODY_LIMIT)}}
         if self.header:
@@ -112,6 +115,11 @@ class OutboundMessage(BaseModel):
 
 def text(body: str) -> OutboundMessage:
     return OutboundMessage(kind="text", body=body)
+
+
+def picture(url: str, caption: str) -> OutboundMessage:
+    """A picture with its caption (its text form, the caption, is what a phone shows when it cannot be sent)."""
+    return OutboundMessage(kind="image", body=caption, image_url=url)
 
 
 def buttons(body: str, choices: Sequence[tuple[str, str]], *, footer: str | None = None) -> OutboundMessage:

@@ -179,11 +179,16 @@ def handle(event: dict[str, Any], api: APIGatewayHttpResolver | None = None) -> 
 RAW_BODY_PATHS = frozenset({"/admin/catalog/import", "/admin/shop/pack"})
 
 
+def raw_body(path: str) -> bool:
+    """The routes whose body is a file, read as bytes by the route itself (never as JSON)."""
+    return path in RAW_BODY_PATHS or (path.startswith("/admin/catalog/items/") and path.endswith("/picture"))
+
+
 def _not_utf8_json(event: dict[str, Any]) -> dict[str, Any] | None:
     """A JSON body in bytes that are not UTF-8 (Latin-1, UTF-16), or nested past any sane depth: a clear
     422, never a decoding or recursion 500. (The catalog import, CSV or Excel, and a shop's pack read their own
     bytes and say so.)"""
-    if event.get("rawPath") in RAW_BODY_PATHS or not event.get("body"):
+    if raw_body(str(event.get("rawPath") or "")) or not event.get("body"):
         return None
     if not event.get("isBase64Encoded"):
         text = str(event["body"])

@@ -74,6 +74,11 @@ class Outbox:
                 if exc.code == OUTSIDE_WINDOW_CODE and outside_window is not None:
                     self._send_template_instead(tenant_id, key, outbox, token, index, outside_window())
                     return
+                if payload.get("type") == "image":  # a picture Meta will not send: its caption, as text
+                    log.warning("picture not sent: its caption goes as text", extra={"code": exc.code})
+                    wamid = "text:" + self.sender.send(outbox["phone_number_id"], token, caption_of(payload))
+                    self.messages.mark_sent(tenant_id, key, index, wamid)
+                    continue
                 log.error(
                     "reply not deliverable", extra={"tenant_id": tenant_id, "code": exc.code, "status": exc.status}
                 )
@@ -96,3 +101,10 @@ class Outbox:
         for later in range(index + 1, len(outbox["replies"])):
             if not outbox["sent"][later]:
                 self.messages.mark_sent(tenant_id, key, later, "skipped:outside_window")
+
+
+def caption_of(payload: dict[str, Any]) -> dict[str, Any]:
+    """A picture's message as text: its caption, to the same customer."""
+    envelope = {k: v for k, v in payload.items() if k not in ("type", "image")}
+    caption = str((payload.get("image") or {}).get("caption") or "")
+    return {**envelope, "type": "text", "text": {"preview_url": False, "body": caption}}

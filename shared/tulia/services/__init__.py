@@ -30,7 +30,7 @@ from tulia.store.customers import CustomerRepo
 from tulia.store.dynamo import Dynamo
 from tulia.store.handoffs import HandoffRepo
 from tulia.store.kb import KbRepo
-from tulia.store.media import MediaStore
+from tulia.store.media import MediaStore, PictureStore
 from tulia.store.offers import OfferRepo
 from tulia.store.orders import OrderRepo, PaymentRepo
 from tulia.store.tenants import TenantRepo
@@ -78,6 +78,8 @@ class Services:
     threads: ThreadRepo
     # customers' photos and voice notes, kept 30 days in the media bucket (None: no bucket, nothing kept)
     media_files: MediaStore | None = None
+    # items' pictures shops upload, served publicly (None: no bucket; a picture's address is typed instead)
+    pictures: PictureStore | None = None
 
 
 def build_services(
@@ -157,6 +159,11 @@ def build_services(
         alerts=StaffAlerts(AlertRepo(db)),
         threads=ThreadRepo(db),
         media_files=MediaStore(settings.media_bucket, lambda: _s3(settings)) if settings.media_bucket else None,
+        pictures=(
+            PictureStore(settings.pictures_bucket, settings.pictures_base_url, lambda: _s3(settings))
+            if settings.pictures_bucket and settings.pictures_base_url
+            else None
+        ),
     )
 
 

@@ -112,3 +112,53 @@ def create_media_bucket(s3: Any, bucket: str, region: str) -> None:
             ]
         },
     )
+
+
+PICTURE_TYPES = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp"}
+MAX_PICTURE_BYTES = 5 * 1024 * 1024  # WhatsApp's limit for a picture it sends
+
+
+@dataclass
+class PictureStore:
+    """Items' pictures, served publicly (CloudFront in AWS, the local stack's /pictures/ locally): keys
+    ``pictures/<tenant_id>/<item_id>-<digest>.<ext>`` (a new picture is a new address: nothing cached goes stale)."""
+
+    bucket: str
+    base_url: str  # what a key's address starts with, e.g. https://d123.cloudfront.net (no trailing slash)
+    make_client: Callable[[], Any]
+    _client: Any = field(default=None, init=False, repr=False)
+
+    @property
+    def s3(self) -> Any:
+        if self._client is None:
+            self._client = self.make_client()
+        return self._client
+
+    def put(self, tenant_id: str, item_id: str, data: bytes, content_type: str, digest: str) -> str:
+        """Keep a picture; returns its public address."""
+        key = f"pictures/{tenant_id}/{_SAFE.sub('_', item_id)}-{digest[:16]}.{PICTURE_TYPES[content_type]}"
+        self.s3.put_object(
+            Bucket=self.bucket,
+            Key=key,
+            Body=data,
+            ContentType=content_type,
+            CacheControl="public, max-age=31536000, immutable",
+            ServerSideEncryption="AES256",
+        )
+        return f"{self.base_url.rstrip('/')}/{key}"
+
+    def key_of(self, tenant_id: str, url: str) -> str | None:
+        """The key of one of this shop's pictures by its address (another address: None, never deleted here)."""
+        prefix = f"{self.base_url.rstrip('/')}/"
+        key = url[len(prefix) :] if url.startswith(prefix) else ""
+        return key if key.startswith(f"pictures/{tenant_id}/") and ".." not in key else None
+
+    def delete(self, key: str) -> None:
+        self.s3.delete_object(Bucket=self.bucket, Key=key)
+
+    def get(self, key: str) -> tuple[bytes, str] | None:
+        try:
+            got = self.s3.get_object(Bucket=self.bucket, Key=key)
+        except self.s3.exceptions.NoSuchKey:
+            return None
+        return bytes(got["Body"].read()), str(got.get("ContentType") or "application/octet-stream")

@@ -48,6 +48,7 @@ class CatalogItemOut(ItemSummary):
     tags: list[str]
     duration_minutes: int | None
     max_per_order: int | None
+    image_url: str | None = None  # the item's picture (sent with its card), when the shop has one
 
 
 def summary(item: CatalogItem) -> dict[str, object]:
@@ -125,4 +126,5 @@ def catalog_get_item(ctx: ToolContext, args: CatalogGetItemArgs) -> CatalogItemO
         tags=item.tags,
         duration_minutes=item.duration_minutes,
         max_per_order=item.max_per_order,
+        image_url=item.image_url,
     )

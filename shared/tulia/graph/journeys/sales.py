@@ -91,7 +91,7 @@ from tulia.graph.subgraph import as_node, command_journey
 from tulia.graph.wording import prompt_context
 from tulia.llm.schemas import SaleReading
 from tulia.nlg.guard import unsupported_facts
-from tulia.nlg.messages import buttons, listing, text
+from tulia.nlg.messages import buttons, listing, picture, text
 from tulia.nlg.templates import COUPON_REASONS, money, word
 from tulia.nlu.frame_extract import (
     FrameDelta,
@@ -1236,6 +1236,7 @@ def _pick(
         turn.say(text(t(turn, "out_of_stock", name=got["name"])))
         ask_sale(turn, frame, None, [])
         return turn.goto(END)
+    _show_picture(turn, got)
     said_now = delta.quantity is not None and delta.quantity.edit == "set"
     quantity = delta.quantity.value if delta.quantity and said_now else frame.quantity_hint
     # "2 kg of wire nails" of "Wire Nails 1kg": two packs; "gauge 30 box profile": no count
@@ -1270,6 +1271,19 @@ def _pick(
         scratch=Scratch(echo=True) if added and not frame.waiting else Scratch(),
     )
     return turn.goto("advance")
+
+
+def _show_picture(turn: Turn, item: dict[str, Any]) -> None:
+    """The item card's picture, when the shop has one: once per item in a chat (never a flood), its caption the
+    item's name and price from the catalog tool."""
+    shown = turn.state.pictures_shown
+    if not item.get("image_url") or item["item_id"] in shown:
+        return
+    turn.say(picture(str(item["image_url"]), f"{item['name']} - {money(int(item['price']))}"))
+    turn.set(pictures_shown=[*shown, str(item["item_id"])][-MAX_PICTURES_REMEMBERED:])
+
+
+MAX_PICTURES_REMEMBERED = 50
 
 
 # the next question -------------------------------------------------------------------------------------

@@ -75,6 +75,12 @@ def limits_problem(payload: dict[str, Any]) -> str | None:
     if kind == "text":
         body = (payload.get("text") or {}).get("body") or ""
         return None if 0 < len(body) <= 4096 else "text body must be 1-4096 characters"
+    if kind == "image":
+        image = payload.get("image") or {}
+        link, caption = str(image.get("link") or ""), str(image.get("caption") or "")
+        if not (image.get("id") or link.startswith(("https://", "http://"))):
+            return "image needs an id or an http(s) link"
+        return None if len(caption) <= 1024 else "image caption of at most 1024 characters"
     if kind != "interactive":
         return f"unsupported message type {kind!r}"
     inter = payload.get("interactive") or {}
@@ -117,6 +123,7 @@ class GraphSimulator(SimulatorServer):
         # media customers sent (what GET /{media-id} describes and its url serves), and what was downloaded
         self.media: dict[str, tuple[bytes, str]] = {}
         self.media_sizes: dict[str, int] = {}  # a size Meta reports that differs from the bytes (a test's lie)
+        self.unreachable_pictures: set[str] = set()  # picture links Meta cannot fetch (refused with 131053)
         self.media_digests: dict[str, str] = {}  # a sha256 Meta reports that differs (bytes damaged on the way)
         self.downloads: list[str] = []
         self._ids = itertools.count(1)
@@ -386,6 +393,8 @@ class GraphSimulator(SimulatorServer):
             problem = limits_problem(body)
             if problem:
                 return _graph_error(100, f"Invalid parameter: {problem}")
+            if body.get("type") == "image" and (body.get("image") or {}).get("link") in self.unreachable_pictures:
+                return _graph_error(131053, "Media upload error: the picture could not be downloaded")
         message_id = f"wamid.SIM{next(self._ids):08d}"
         with self._sent_lock:
             self.sent.append(SentMessage(phone_number_id, to, body, message_id))
