@@ -94,7 +94,10 @@ def test_a_pin_inside_a_zone_is_the_orders_delivery_place_with_the_zones_fee(pip
 
 
 def test_a_pin_sent_before_anything_is_chosen_is_where_the_order_goes(pipe: Pipeline, seeded: Services) -> None:
-    assert sends(pipe, pin(-1.2860, 36.8230, "wamid.pin", name="Hilton")) == ["Sure! What are you looking for?"]
+    assert sends(pipe, pin(-1.2860, 36.8230, "wamid.pin", name="Hilton")) == [
+        "Got it, we deliver there (Nairobi CBD): your order will come to the place you pinned.",
+        "Sure! What are you looking for?",
+    ]
     says(pipe, "I want an oraimo 20000mAh power bank", "wamid.t1")
     says(pipe, "black", "wamid.t2")
     summary = says(pipe, "1", "wamid.t3")[0]

@@ -397,6 +397,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "Samahani, hatuleti; unaweza kuchukua oda yako {address}.",
     },
     "pin_place": {"en": "the place you pinned", "sw": "mahali ulipobandika"},
+    "pin_zone_noted": {
+        "en": "Got it, we deliver there ({zone}): your order will come to the place you pinned.",
+        "sw": "Sawa, tunaleta huko ({zone}): oda yako italetwa mahali ulipobandika.",
+    },
     "zone_not_served": {
         "en": "Sorry, we don't deliver to \"{place}\". These are the areas we deliver to:",
         "sw": "Samahani, hatuleti \"{place}\". Haya ndiyo maeneo tunayoleta:",

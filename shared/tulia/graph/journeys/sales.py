@@ -288,6 +288,8 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             frame.fulfilment = Fulfilment(mode="pickup")
     if delta.zone is not None:
         frame.fulfilment = Fulfilment(mode="delivery", zone=delta.zone, place=_place_words(body, delta))
+        if not frame.lines and pin_of(turn.state.inbound) is not None:  # a pin before anything is chosen: kept
+            notes.append(t(turn, "pin_zone_noted", zone=delta.zone))
     elif pin_outside is not None:
         # a pin in none of the shop's zones: said, and the zones offered (the frame asks for one next)
         frame.fulfilment = Fulfilment(mode="delivery")
