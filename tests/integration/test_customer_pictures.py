@@ -200,7 +200,9 @@ def test_a_screenshot_of_a_payment_to_another_number_is_told_and_pays_nothing(
     assert any(u.trans_id == "TKR4OTH8QM" for u in seeded.payments.list_unmatched(SHOP).items)
 
 
-def test_a_photo_with_a_caption_searches_the_catalog_by_it(pipe: Pipeline, graph: GraphSimulator) -> None:
+def test_a_photo_with_a_caption_searches_the_catalog_by_it(
+    pipe: Pipeline, graph: GraphSimulator, seeded: Services
+) -> None:
     reply = sends(
         pipe, photo(graph, product_picture(), "wamid.c1", caption="mko na oraimo power bank?", mime="image/jpeg")
     )
@@ -208,6 +210,10 @@ def test_a_photo_with_a_caption_searches_the_catalog_by_it(pipe: Pipeline, graph
     rows = rows_shown(pipe)
     assert rows, "no shortlist"
     assert all("Oraimo" in r and "KES" in r for r in rows), rows  # the catalog's items and prices
+    customer_id = seeded.customers.find_id_by_phone(SHOP, "+" + CUSTOMER)
+    assert customer_id is not None
+    read = [e["text"] for e in seeded.threads.everything(SHOP, customer_id)["entries"] if e["role"] == "customer"]
+    assert read == ["📷 Photo: mko na oraimo power bank?"]  # as the shop's people read it in the console
 
 
 def test_a_photo_with_nothing_to_search_by_is_asked_about(pipe: Pipeline, graph: GraphSimulator) -> None:

@@ -227,6 +227,10 @@ def test_a_swahili_voice_note_builds_the_same_sale_as_the_words_typed(
     ]
     assert frames[0] is not None
     assert frames[0].model_dump(mode="json") == frames[1].model_dump(mode="json")  # the same sale under way
+    customer_id = seeded.customers.find_id_by_phone(GROCER, f"+{VOICE}")
+    assert customer_id is not None
+    read = [e["text"] for e in seeded.threads.everything(GROCER, customer_id)["entries"] if e["role"] == "customer"]
+    assert read == ["🎤 nataka unga pakiti mbili"]  # as the shop's people read the conversation: what was said
 
 
 def test_nothing_is_said_for_the_voice_note_and_listening_only_when_the_transcript_is_slow(

@@ -361,7 +361,9 @@ class AgentService:
                 self.sender.mark_read(last.phone_number_id, token, message.message_id)
             except SendFailed:
                 log.info("could not mark a message read", extra={"tenant_id": tenant_id})
-        threads.write_turn(self.services, tenant_id, turn.key, turn.messages, outbox)
+        if not any(e.get("outcome") == "transcribing" for e in outbox.get("trace") or []):
+            # (a voice note being transcribed is logged as its transcript's turn, marked spoken)
+            threads.write_turn(self.services, tenant_id, turn.key, turn.messages, outbox)
 
     def _after_turn(self, tenant: Tenant, trace: list[dict[str, Any]], state: dict[str, Any]) -> None:
         """A new order schedules its one unpaid reminder; an opt-out is counted on the broadcast the

@@ -43,6 +43,9 @@ def payload_text(payload: dict[str, Any]) -> tuple[str, str | None]:
         if titles:
             lines.append("\n".join(f"{n}. {t}" for n, t in enumerate(titles, start=1)))
         return "\n\n".join(x for x in lines if x), None
+    if kind == "image":  # an item's picture: its caption, marked as a picture
+        image = payload.get("image", {})
+        return f"🖼 {image.get('caption', '')}".strip(), None
     if kind == "template":
         template = payload.get("template", {})
         params = [
@@ -60,6 +63,20 @@ def stored_at(outbox: dict[str, Any], fallback: datetime) -> datetime:
     return datetime.fromisoformat(str(raw)) if raw else fallback
 
 
+MEDIA_SHOWN = {"image": "📷 Photo", "audio": "🎤 Voice note", "location": "📍 Location"}
+
+
+def shown_as(message: InboundMessage) -> str:
+    """A customer's message as the shop's people read it: a photo or voice note named (the file itself stays in
+    the media bucket), a voice note's transcript marked as spoken."""
+    if message.spoken:
+        return f"🎤 {message.text}" if message.text else "🎤 (nothing could be made out)"
+    label = MEDIA_SHOWN.get(message.kind)
+    if label is None:
+        return message.text or f"[{message.kind}]"
+    return f"{label}: {message.text}" if message.text else label
+
+
 def heard(messages: Sequence[InboundMessage], before: datetime) -> list[ThreadEntry]:
     """The customer's messages of a turn, in order just before its reply: at the time the shop's side read them
     (WhatsApp's own times are whole seconds, and would put a message before a person's action of the same
@@ -67,7 +84,7 @@ def heard(messages: Sequence[InboundMessage], before: datetime) -> list[ThreadEn
     entries = []
     for n, m in enumerate(messages):
         at = before - STEP * (100 + len(messages) - n)
-        said = m.text or f"[{m.kind}]"
+        said = shown_as(m)
         entries.append(ThreadEntry(at=at, role="customer", text=said[:4096], ref=m.message_id))
     return entries
 
