@@ -275,7 +275,7 @@ def test_with_the_model_engine_the_photo_is_described_and_the_description_search
     [described] = model.calls_for("describe_photo")
     assert described["images"][0]["media_type"] == "image/jpeg"  # the picture itself went to the model
     assert "The customer's caption: mko na hii?" in described["prompt"]
-    assert reply == ["Here's what I found:"]
+    assert reply == ["Hivi ndivyo nimepata:"]  # in the caption's Swahili, not the description's English
     rows = rows_shown(built)
     assert rows, "no shortlist"
     assert all("Oraimo" in r and "KES" in r for r in rows), rows

@@ -162,7 +162,9 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     turn = Turn(state, runtime, "fast_path")
     body = inbound_text(state)
     tapped = state.inbound.get("type") in ("interactive", "button")  # the title of our own button, not their words
-    detected, confidence = detect_language(body) if body.strip() and not tapped else ("en", 0.0)
+    # a described photo: the model's words are the search, the caption the customer's language
+    said = str(state.inbound.get("caption") or "") if state.inbound.get("photo") == "described" else body
+    detected, confidence = detect_language(said) if said.strip() and not tapped else ("en", 0.0)
     heard = state.inbound.get("spoken")  # a voice note's transcript: the language Transcribe heard
     if not body.strip() and heard in ("en", "sw") and heard in state.allowed_languages:
         detected, confidence = (
@@ -368,7 +370,8 @@ def language_policy(state: ConversationState, runtime: Runtime[EngineContext]) -
     # the rules engine's reading of the language is the fast path's, already applied; a model's
     # reading (it sees the conversation) is taken as it is
     from_model = turn.ctx.engine.name != "rules" and u.get("fallback") is None
-    if "language" in u and from_model:
+    described = state.inbound.get("photo") == "described"  # the model read its own English words, not the customer's
+    if "language" in u and from_model and not described:
         turn.set(
             response_language=choose_language(
                 u["language"],

@@ -109,7 +109,8 @@ class MediaIntake:
         if described is not None:
             out.trace.extend(described.calls)
         if described is not None and described.text:
-            out.inbound["text"] = described.text
+            out.inbound["text"] = described.text  # the search's words (the model's, in English)
+            out.inbound["caption"] = caption  # the customer's own words: the language they are answered in
             out.inbound["photo"] = "described"
         else:
             out.inbound["photo"] = "caption" if caption else "unknown"
