@@ -396,3 +396,36 @@ def test_a_customer_sends_a_demo_voice_note_from_the_page_and_is_answered_as_if_
     expect(page.locator(".msg.out", has_text="Here's what I found:")).to_have_count(1, timeout=20_000)
     expect(page.locator(".msg.out")).to_have_count(1)  # the answer only: no "listening…", nothing for the file
     assert errors == []
+
+
+def test_a_paybill_payment_with_a_mistyped_account_is_matched_by_the_customers_screenshot(stack: Page) -> None:
+    """`make dev` as a customer meets it: she pays the shop's Paybill from her M-Pesa menu with the account
+    mistyped, then sends the screenshot of M-Pesa's message; the stack's Tesseract reads the code and the order is
+    paid, once."""
+    import base64
+
+    from tests.screenshots import Receipt, draw
+
+    phone = "+254711500081"
+    stack.say(phone, type="text", text="I want an oraimo 20000mAh power bank")
+    stack.say(phone, type="text", text="black")
+    stack.say(phone, type="text", text="1")
+    stack.say(phone, type="text", text="pickup")
+    steps = stack.say(phone, type="text", text="paybill")
+    ref = re.search(r"ORD-[0-9A-Z]{5}", steps)
+    due = re.search(r"Amount: KES ([0-9,]+)", steps)
+    assert ref, steps
+    assert due, steps
+    amount = int(due.group(1).replace(",", ""))
+    paid = httpx.post(
+        f"{stack.url}/dev/c2b",
+        json={"tenant_id": SHOP, "phone": phone, "amount": amount, "account": "oda yangu", "name": "Wanjiku"},
+        timeout=20,
+    )
+    assert paid.status_code == 200, paid.text
+    code = paid.json()["trans_id"]
+    shot = draw(Receipt(code, amount, "600984", kind="paybill", business="DEMO SHOP", account="oda yangu"), "sms")
+    answer = stack.say(phone, type="image", mime_type="image/png", data=base64.b64encode(shot).decode())
+    assert f"We received KES {amount:,} for order {ref.group(0)} (M-Pesa receipt {code})" in answer, answer
+    again = stack.say(phone, type="image", mime_type="image/png", data=base64.b64encode(shot).decode())
+    assert f"We received KES {amount:,} for order {ref.group(0)}" in again  # said again (the ledger: paid once)
