@@ -298,19 +298,31 @@ class TuliaStack(Stack):
             )
         )
 
-        # customers' files: the agent keeps what a customer sends and reads it back (objects only: one function serves
-        # every shop, so the shop's prefix is chosen in code, tulia.store.media); Textract reads the bytes it is sent
-        # (DetectDocumentText has no resource to scope to)
-        self.agent.add_to_role_policy(
+        # customers' files and their voice notes' Transcribe jobs: reached only through the media role, one shop's
+        # session at a time (tulia.store.scoped: the session policy names that shop's prefix and jobs), so S3 itself
+        # refuses another shop's key; the agent (keeps, reads, transcribes) and the admin function (a customer's
+        # export and erasure) may assume it and hold no media rights of their own. Transcribe reads the kept file
+        # and writes the transcript beside it with the session's rights. Textract reads the bytes it is sent
+        # (DetectDocumentText has no resource to scope to).
+        self.media_role = iam.Role(
+            self,
+            "MediaAccess",
+            assumed_by=iam.CompositePrincipal(
+                iam.ArnPrincipal(self.agent.role.role_arn), iam.ArnPrincipal(self.admin.role.role_arn)
+            ),
+            description="Customers' files and transcription jobs, through per-shop session policies",
+            max_session_duration=Duration.hours(1),
+        )
+        self.media_role.add_to_policy(
             iam.PolicyStatement(
-                actions=["s3:PutObject", "s3:GetObject"], resources=[self.buckets.media.arn_for_objects("*")]
+                actions=["s3:PutObject", "s3:GetObject", "s3:DeleteObject"],
+                resources=[self.buckets.media.arn_for_objects("*")],
             )
         )
-        self.agent.add_to_role_policy(iam.PolicyStatement(actions=["textract:DetectDocumentText"], resources=["*"]))
-        # voice notes: Transcribe jobs named <stage prefix><shop>.<digest> (tulia.channel.voice) read the kept file and
-        # write the transcript beside it with the agent's own rights (the S3 grant above); their completion comes
-        # back to the agent through EventBridge
-        self.agent.add_to_role_policy(
+        self.media_role.add_to_policy(
+            iam.PolicyStatement(actions=["s3:ListBucket"], resources=[self.buckets.media.bucket_arn])
+        )
+        self.media_role.add_to_policy(
             iam.PolicyStatement(
                 actions=["transcribe:StartTranscriptionJob"],
                 resources=[
@@ -319,6 +331,11 @@ class TuliaStack(Stack):
                 ],
             )
         )
+        for reaches_media in (self.agent, self.admin):
+            self.media_role.grant_assume_role(reaches_media.role)
+            reaches_media.add_environment("TULIA_MEDIA_ROLE_ARN", self.media_role.role_arn)
+        self.agent.add_to_role_policy(iam.PolicyStatement(actions=["textract:DetectDocumentText"], resources=["*"]))
+        # voice notes' completion comes back to the agent through EventBridge
         transcripts = events.Rule(
             self,
             "TranscriptsReady",
@@ -341,13 +358,6 @@ class TuliaStack(Stack):
                 max_event_age=Duration.hours(1),
                 dead_letter_queue=self.queues.dead_letters[OUTREACH.logical_name],
             )
-        )
-        # a customer's export lists their files, their erasure deletes them
-        self.admin.add_to_role_policy(
-            iam.PolicyStatement(actions=["s3:ListBucket"], resources=[self.buckets.media.bucket_arn])
-        )
-        self.admin.add_to_role_policy(
-            iam.PolicyStatement(actions=["s3:DeleteObject"], resources=[self.buckets.media.arn_for_objects("*")])
         )
 
         # checkpoints too large for DynamoDB: objects only (the lifecycle rule is the stack's)

@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     # makes one; unset: not kept), and what reads a picture's text (M-Pesa screenshots): Amazon Textract in AWS,
     # Tesseract (Debian's tesseract-ocr) locally, or nothing (customers are asked to type the code)
     media_bucket: str | None = None
+    # the role customers' files are reached through, one shop's session at a time (store/scoped; set by CDK; unset:
+    # the function's own rights, as in the local stack)
+    media_role_arn: str | None = Field(default=None, pattern=r"^arn:[a-z-]+:iam::\d{12}:role/\S+$")
     picture_reader: Literal["tesseract", "textract", "none"] = "tesseract"
     # Items' pictures shops upload in the console: the bucket (set by CDK; the local stack makes one) and the public
     # address its files are served at (CDK: the console's CloudFront distribution + /pictures; locally

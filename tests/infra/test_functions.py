@@ -311,29 +311,54 @@ def test_customers_files_are_kept_encrypted_for_30_days_in_a_private_bucket(dev:
     assert any(s["Effect"] == "Deny" and "aws:SecureTransport" in str(s["Condition"]) for s in policies[0])
 
 
-def test_the_agent_keeps_and_reads_customers_files_and_the_admin_lists_and_erases_them(dev: Any) -> None:
-    lid, _bucket = _media_bucket(dev)
-    agent = _role_statements(dev, "tulia-dev-agent")
-    on_media = [s for s in agent if lid in str(s["Resource"])]
-    assert [sorted(s["Action"]) for s in on_media] == [["s3:GetObject", "s3:PutObject"]]  # objects only
-    assert "/*" in str(on_media[0]["Resource"])
-    [textract] = [s for s in agent if "textract" in str(s["Action"])]
+def _media_role(t: Any) -> tuple[str, dict[str, Any], list[dict[str, Any]]]:
+    [(lid, role)] = [(k, v["Properties"]) for k, v in t.find_resources("AWS::IAM::Role").items() if "MediaAccess" in k]
+    statements = [
+        s
+        for kind in ("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy")
+        for p in t.find_resources(kind).values()
+        if {"Ref": lid} in p["Properties"].get("Roles", [])
+        for s in p["Properties"]["PolicyDocument"]["Statement"]
+    ]
+    return lid, role, statements
+
+
+def test_customers_files_are_reached_only_through_the_media_role_one_shop_at_a_time(dev: Any) -> None:
+    bucket, _ = _media_bucket(dev)
+    role_id, role, statements = _media_role(dev)
+    # the role holds the media rights; the agent and the admin function may only assume it (store/scoped names the
+    # shop's prefix in each session's policy)
+    on_media = sorted((sorted(s["Action"]) if isinstance(s["Action"], list) else [s["Action"]]) for s in statements)
+    assert on_media == [
+        ["s3:DeleteObject", "s3:GetObject", "s3:PutObject"],
+        ["s3:ListBucket"],
+        ["transcribe:StartTranscriptionJob"],
+    ]
+    trusted = str(role["AssumeRolePolicyDocument"])
+    functions = _functions(dev)
+    for name in ("agent", "admin"):
+        fn_role = functions[f"tulia-dev-{name}"]["Role"]["Fn::GetAtt"][0]
+        assert fn_role in trusted, name
+        mine = _role_statements(dev, f"tulia-dev-{name}")
+        assert not [s for s in mine if bucket in str(s["Resource"])], name  # no media rights of its own
+        assert [s["Action"] for s in mine if role_id in str(s["Resource"])] == ["sts:AssumeRole"], name
+        assert env_of(dev, name)["TULIA_MEDIA_ROLE_ARN"] == {"Fn::GetAtt": [role_id, "Arn"]}
+        assert env_of(dev, name)["TULIA_MEDIA_BUCKET"] == {"Ref": bucket}
+    for name in ("webhook", "payments", "kb_ingest", "token_trigger"):
+        fn_role = functions[f"tulia-dev-{name}"]["Role"]["Fn::GetAtt"][0]
+        assert fn_role not in trusted, name
+    [textract] = [s for s in _role_statements(dev, "tulia-dev-agent") if "textract" in str(s["Action"])]
     assert textract["Action"] == "textract:DetectDocumentText"  # the bytes it is sent; nothing else of Textract
     env = env_of(dev, "agent")
-    assert env["TULIA_MEDIA_BUCKET"] == {"Ref": lid}
     assert (env["TULIA_PICTURE_READER"], env["TULIA_BEDROCK_VISION_MODEL"]) == ("textract", "eu.amazon.nova-lite-v1:0")
-    admin = [s for s in _role_statements(dev, "tulia-dev-admin") if lid in str(s["Resource"])]
-    assert sorted(str(s["Action"]) for s in admin) == ["s3:DeleteObject", "s3:ListBucket"]
-    assert env_of(dev, "admin")["TULIA_MEDIA_BUCKET"] == {"Ref": lid}
-    for name in ("webhook", "payments", "kb_ingest"):  # nobody else touches customers' files
-        assert not [s for s in _role_statements(dev, f"tulia-dev-{name}") if lid in str(s["Resource"])], name
 
 
 def test_voice_notes_are_transcribed_by_jobs_of_the_stage_and_their_completion_reaches_the_agent(dev: Any) -> None:
-    agent = _role_statements(dev, "tulia-dev-agent")
-    [start] = [s for s in agent if "transcribe" in str(s["Action"])]
+    _role_id, _role, statements = _media_role(dev)
+    [start] = [s for s in statements if "transcribe" in str(s["Action"])]
     assert start["Action"] == "transcribe:StartTranscriptionJob"  # nothing else of Transcribe
-    assert ":transcription-job/tulia-dev-*" in str(start["Resource"])  # the stage's jobs only
+    assert ":transcription-job/tulia-dev-*" in str(start["Resource"])  # the stage's jobs (a session: one shop's)
+    assert "transcribe" not in str(_role_statements(dev, "tulia-dev-agent"))
     [rule] = [r["Properties"] for r in dev.find_resources("AWS::Events::Rule").values() if "transcri" in str(r)]
     assert rule["EventPattern"] == {
         "source": ["aws.transcribe"],

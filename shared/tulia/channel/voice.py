@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -73,9 +74,11 @@ class Transcriber(Protocol):
 
 @dataclass
 class AwsTranscriber:
-    """Amazon Transcribe's batch job on the kept voice note; the transcript goes back to the media bucket."""
+    """Amazon Transcribe's batch job on the kept voice note; the transcript goes back to the media bucket. The job
+    is started with the shop's own media session (``client_for(tenant_id)``): Transcribe reads and writes with the
+    caller's rights, so it reaches that shop's prefix only."""
 
-    client: Any  # boto3's transcribe client
+    client_for: Callable[[str], Any]  # tenant_id -> boto3's transcribe client
     bucket: str
     name: str = "transcribe"
 
@@ -83,7 +86,7 @@ class AwsTranscriber:
         from botocore.exceptions import ClientError
 
         try:
-            self.client.start_transcription_job(
+            self.client_for(job.tenant_id).start_transcription_job(
                 TranscriptionJobName=job.name,
                 Media={"MediaFileUri": f"s3://{self.bucket}/{job.media_key}"},
                 MediaFormat=MEDIA_FORMATS.get(job.mime_type, "ogg"),

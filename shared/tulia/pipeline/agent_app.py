@@ -144,9 +144,7 @@ def service() -> AgentService:
         agent.media.voice = VoiceNotes(  # type: ignore[union-attr]
             services=services,
             jobs=VoiceJobs(services.db),
-            transcriber=AwsTranscriber(
-                boto3.client("transcribe", region_name=settings.aws_region), services.media_files.bucket
-            ),
+            transcriber=AwsTranscriber(transcribe_for(settings, services.media_files), services.media_files.bucket),
             media=services.media_files,
             inbound=InboundQueue(sqs, inbound_url),
             clock=utc_now,
@@ -157,6 +155,16 @@ def service() -> AgentService:
             language_of=agent.conversations.language_of,
         )
     return agent
+
+
+def transcribe_for(settings: Settings, media: Any) -> Any:
+    """tenant_id -> the Transcribe client a shop's voice notes are started with (its own media session in AWS)."""
+    import boto3
+
+    if media.scoped is not None:
+        return lambda tenant_id: media.scoped.client("transcribe", tenant_id)
+    shared = boto3.client("transcribe", region_name=settings.aws_region)
+    return lambda tenant_id: shared
 
 
 @lru_cache(maxsize=1)

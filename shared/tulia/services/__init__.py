@@ -33,6 +33,7 @@ from tulia.store.kb import KbRepo
 from tulia.store.media import MediaStore, PictureStore
 from tulia.store.offers import OfferRepo
 from tulia.store.orders import OrderRepo, PaymentRepo
+from tulia.store.scoped import TenantSessions
 from tulia.store.tenants import TenantRepo
 from tulia.store.threads import ThreadRepo
 
@@ -158,12 +159,36 @@ def build_services(
         clock=clock or utc_now,
         alerts=StaffAlerts(AlertRepo(db)),
         threads=ThreadRepo(db),
-        media_files=MediaStore(settings.media_bucket, lambda: _s3(settings)) if settings.media_bucket else None,
+        media_files=(
+            MediaStore(settings.media_bucket, lambda: _s3(settings), scoped=media_sessions(settings))
+            if settings.media_bucket
+            else None
+        ),
         pictures=(
             PictureStore(settings.pictures_bucket, settings.pictures_base_url, lambda: _s3(settings))
             if settings.pictures_bucket and settings.pictures_base_url
             else None
         ),
+    )
+
+
+def media_sessions(settings: Settings) -> TenantSessions | None:
+    """Each shop's session of the media role (AWS), or None: the function's own rights (the local stack)."""
+    if not settings.media_role_arn or not settings.media_bucket:
+        return None
+
+    def sts() -> Any:
+        import boto3
+
+        return boto3.client("sts", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url)
+
+    return TenantSessions(
+        settings.media_role_arn,
+        settings.media_bucket,
+        settings.aws_region,
+        settings.table_prefix,
+        sts,
+        endpoint_url=settings.aws_endpoint_url,
     )
 
 

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tulia.store.scoped import TenantSessions
+
 RETENTION_DAYS = 30  # the bucket's lifecycle rule (infra/ and the local stack)
 _SAFE = re.compile(r"[^A-Za-z0-9._=-]")
 
@@ -24,7 +26,8 @@ def media_key(tenant_id: str, conversation_id: str, message_id: str, extension: 
 @dataclass
 class MediaStore:
     bucket: str
-    make_client: Callable[[], Any]  # boto3's S3 client, made on first use
+    make_client: Callable[[], Any]  # boto3's S3 client, made on first use (unscoped: the local stack, tests)
+    scoped: TenantSessions | None = None  # AWS: every call through the shop's own session (store/scoped)
     _client: Any = field(default=None, init=False, repr=False)
 
     @property
@@ -32,6 +35,10 @@ class MediaStore:
         if self._client is None:
             self._client = self.make_client()
         return self._client
+
+    def for_shop(self, tenant_id: str) -> Any:
+        """The S3 client a shop's files are reached with: scoped to its prefix in AWS."""
+        return self.scoped.client("s3", tenant_id) if self.scoped is not None else self.s3
 
     def put(
         self,
@@ -45,7 +52,7 @@ class MediaStore:
         kind: str,
     ) -> str:
         key = media_key(tenant_id, conversation_id, message_id, extension)
-        self.s3.put_object(
+        self.for_shop(tenant_id).put_object(
             Bucket=self.bucket,
             Key=key,
             Body=data,
@@ -57,12 +64,12 @@ class MediaStore:
 
     def put_object(self, key: str, data: bytes, content_type: str) -> None:
         """A file written beside a customer's own (a voice note's transcript), encrypted like them."""
-        self.s3.put_object(
+        self.for_shop(key.split("/", 1)[0]).put_object(
             Bucket=self.bucket, Key=key, Body=data, ContentType=content_type, ServerSideEncryption="AES256"
         )
 
     def get(self, key: str) -> bytes:
-        return bytes(self.s3.get_object(Bucket=self.bucket, Key=key)["Body"].read())
+        return bytes(self.for_shop(key.split("/", 1)[0]).get_object(Bucket=self.bucket, Key=key)["Body"].read())
 
     def uri(self, key: str) -> str:
         return f"s3://{self.bucket}/{key}"
@@ -70,7 +77,8 @@ class MediaStore:
     def _keys(self, tenant_id: str, conversation_id: str) -> list[dict[str, Any]]:
         prefix = f"{tenant_id}/{conversation_id}/"
         found: list[dict[str, Any]] = []
-        for page in self.s3.get_paginator("list_objects_v2").paginate(Bucket=self.bucket, Prefix=prefix):
+        pages = self.for_shop(tenant_id).get_paginator("list_objects_v2").paginate(Bucket=self.bucket, Prefix=prefix)
+        for page in pages:
             found += page.get("Contents") or []
         return found
 
@@ -86,7 +94,9 @@ class MediaStore:
         keys = [o["Key"] for o in self._keys(tenant_id, conversation_id)]
         for start in range(0, len(keys), 1000):
             chunk = keys[start : start + 1000]
-            self.s3.delete_objects(Bucket=self.bucket, Delete={"Objects": [{"Key": k} for k in chunk], "Quiet": True})
+            self.for_shop(tenant_id).delete_objects(
+                Bucket=self.bucket, Delete={"Objects": [{"Key": k} for k in chunk], "Quiet": True}
+            )
         return len(keys)
 
 
