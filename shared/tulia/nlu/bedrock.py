@@ -104,7 +104,7 @@ class LlmEngine:
     def describe_photo(
         self, data: bytes, mime_type: str, *, caption: str, context: PromptContext
     ) -> LlmResult[Any] | None:
-        """A customer's photo as the words of a search for it ("Jogoo maize flour 2kg packet"); the model's
+        """A customer's photo as the words of a search for it (kind of product, brand, size); the model's
         answer ``NONE`` (not a product) comes back as no text."""
         prompt = render("describe_photo", caption=caption[:300] or "(none)")
         result = self.vision.picture("describe_photo", context, prompt, data, mime_type)
