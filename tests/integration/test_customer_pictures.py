@@ -186,6 +186,19 @@ def test_a_screenshot_of_the_mpesa_message_pays_the_order_once(
     assert f"We received KES {due:,} for order {order.order_id}" in again[0]
     assert seeded.orders.get(SHOP, order.order_id).paid_amount == due
     assert accounted(seeded, SHOP)["paid_orders"] == due
+    # a second order, and the same screenshot sent to pay it: refused, the second order left unpaid
+    says(pipe, "I want an oraimo 20000mAh power bank", "wamid.s3a")
+    says(pipe, "black", "wamid.s3b")
+    says(pipe, "1", "wamid.s3c")
+    says(pipe, "pickup", "wamid.s3d")
+    says(pipe, "paybill", "wamid.s3e")
+    customer_id = seeded.customers.find_id_by_phone(SHOP, "+" + CUSTOMER)
+    assert customer_id is not None
+    second = next(o for o in seeded.orders.list_for_customer(SHOP, customer_id).items if o.order_id != order.order_id)
+    refused = sends(pipe, photo(graph, shot, "wamid.s4"))
+    assert "The M-Pesa payment TKR4PIC7QM has already been used for another payment." in refused[0]
+    assert seeded.orders.get(SHOP, second.order_id).status != "paid"
+    assert accounted(seeded, SHOP)["paid_orders"] == due
 
 
 def test_a_screenshot_of_a_payment_to_another_number_is_told_and_pays_nothing(
