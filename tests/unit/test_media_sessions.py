@@ -69,6 +69,7 @@ def test_sessions_are_assumed_per_shop_and_reused_until_near_their_end() -> None
             )
         first = sessions.client("s3", "mama-mboga")
         assert sessions.client("s3", "mama-mboga") is first  # reused: no second AssumeRole
+        sessions.client("transcribe", "mama-mboga")  # the same session: no second AssumeRole either
         now[0] += SESSION_SECONDS - 119  # two minutes before the end: made again
         assert sessions.client("s3", "mama-mboga") is not first
         assert sessions.client("s3", "jua-kali") is not first  # another shop: its own session
@@ -108,5 +109,5 @@ def test_the_media_path_runs_through_the_shops_sessions(aws: None) -> None:
     )
     assert store.get(key) == b"OggS..."
     assert [f["key"] for f in store.list_for("mama-mboga", "conv_1")] == ["mama-mboga/conv_1/wamid.1.ogg"]
-    assert set(sessions._clients) == {("s3", "mama-mboga")}  # every call went through the shop's session
+    assert set(sessions._sessions) == {"mama-mboga"}  # every call went through the shop's session
     assert store.erase("mama-mboga", "conv_1") == 1

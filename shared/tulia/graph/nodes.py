@@ -167,10 +167,7 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     detected, confidence = detect_language(said) if said.strip() and not tapped else ("en", 0.0)
     heard = state.inbound.get("spoken")  # a voice note's transcript: the language Transcribe heard
     if not body.strip() and heard in ("en", "sw") and heard in state.allowed_languages:
-        detected, confidence = (
-            ("sw" if heard == "sw" else "en"),
-            0.9,
-        )  # nothing usable was heard: asked, in that language
+        detected, confidence = ("sw" if heard == "sw" else "en"), 0.9  # nothing usable heard: asked in that language
     turn.set(
         response_language=choose_language(
             detected,

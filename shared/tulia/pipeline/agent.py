@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
@@ -39,7 +39,6 @@ from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.observability import logger as log
 from tulia.observability import request_scope
 from tulia.observability.metrics import MetricsSink, turn_counts
-from tulia.pipeline.media import MediaIntake
 from tulia.pipeline.news import News, counted
 from tulia.pipeline.outbox import Outbox
 from tulia.services import Services, threads
@@ -51,6 +50,9 @@ from tulia.store.queues import INBOUND, OutreachQueue, PaymentCheckQueue
 from tulia.store.stats import StatsRepo
 from tulia.store.templates import TemplateRepo
 from tulia.tools.support_tools import contact_of
+
+if TYPE_CHECKING:
+    from tulia.pipeline.media import MediaIntake
 
 
 def _consent_keyword(text: str) -> bool:
@@ -427,8 +429,7 @@ class AgentService:
         trace: list[dict[str, Any]] = [{"kind": "limit", "limit": which, "messages_this_minute": mine, "told": first}]
         if not first:
             return [], trace
-        lang = self.conversations.language_of(tenant.tenant_id, last.phone_e164, last.wa_user_id)
-        lang = lang or tenant.languages.default
+        lang = self._language(tenant, last)
         key = "rate_slow_down" if which == "customer" else "rate_busy"
         return [text(render(key, lang, tenant.languages.sheng_reply_language))], trace
 
@@ -447,8 +448,7 @@ class AgentService:
         log.info("a message to a shop that is not live", extra={"tenant_id": tenant.tenant_id, "status": tenant.status})
         if not first:
             return [], trace
-        lang = self.conversations.language_of(tenant.tenant_id, last.phone_e164, last.wa_user_id)
-        lang = lang or tenant.languages.default
+        lang = self._language(tenant, last)
         said = render(
             "shop_closed",
             lang,
@@ -457,6 +457,11 @@ class AgentService:
             contact=contact_of(tenant, lang),
         )
         return [text(said)], trace
+
+    def _language(self, tenant: Tenant, last: InboundMessage) -> str:
+        """What the agent answers in without the engine: the conversation's language, else the shop's."""
+        said_in = self.conversations.language_of(tenant.tenant_id, last.phone_e164, last.wa_user_id)
+        return said_in or tenant.languages.default
 
     def _engine_for(self, tenant: Tenant) -> Any:
         """The model engine, or the rules engine once the shop's model spend today is past its budget
@@ -488,8 +493,7 @@ class AgentService:
             token = tenant.wa.access_token or self.default_token
             taken = self.media.take(tenant, last, token, engine or self.conversations.engine)
             if taken.reply_key is not None:  # a file not taken: said politely, no engine
-                lang = self.conversations.language_of(tenant.tenant_id, last.phone_e164, last.wa_user_id)
-                said = render(taken.reply_key, lang or tenant.languages.default, tenant.languages.sheng_reply_language)
+                said = render(taken.reply_key, self._language(tenant, last), tenant.languages.sheng_reply_language)
                 return [text(said)], taken.trace
             if taken.hold:
                 return [], taken.trace

@@ -101,7 +101,7 @@ class VoiceNotes:
         words, language = "", None
         if detail.get("TranscriptionJobStatus") == "COMPLETED":
             try:
-                words, language = transcript_of(self.media.get(_output_key(job)))
+                words, language = transcript_of(self.media.get(str(job["output_key"])))
             except Exception:  # noqa: BLE001 - a transcript that cannot be read is a voice note not understood
                 log.exception("the transcript could not be read", extra={"tenant_id": tenant_id})
         else:
@@ -127,7 +127,3 @@ class VoiceNotes:
             body={"kind": "message", "tenant_id": tenant_id, "message": heard.to_dict()},
         )
         return "turned" if words else "not understood"
-
-
-def _output_key(job: dict[str, Any]) -> str:
-    return str(job["output_key"])

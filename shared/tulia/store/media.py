@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from tulia.store.scoped import TenantSessions
@@ -28,13 +29,10 @@ class MediaStore:
     bucket: str
     make_client: Callable[[], Any]  # boto3's S3 client, made on first use (unscoped: the local stack, tests)
     scoped: TenantSessions | None = None  # AWS: every call through the shop's own session (store/scoped)
-    _client: Any = field(default=None, init=False, repr=False)
 
-    @property
+    @cached_property
     def s3(self) -> Any:
-        if self._client is None:
-            self._client = self.make_client()
-        return self._client
+        return self.make_client()
 
     def for_shop(self, tenant_id: str) -> Any:
         """The S3 client a shop's files are reached with: scoped to its prefix in AWS."""
@@ -70,9 +68,6 @@ class MediaStore:
 
     def get(self, key: str) -> bytes:
         return bytes(self.for_shop(key.split("/", 1)[0]).get_object(Bucket=self.bucket, Key=key)["Body"].read())
-
-    def uri(self, key: str) -> str:
-        return f"s3://{self.bucket}/{key}"
 
     def _keys(self, tenant_id: str, conversation_id: str) -> list[dict[str, Any]]:
         prefix = f"{tenant_id}/{conversation_id}/"
@@ -135,14 +130,11 @@ class PictureStore:
 
     bucket: str
     base_url: str  # what a key's address starts with, e.g. https://d123.cloudfront.net (no trailing slash)
-    make_client: Callable[[], Any]
-    _client: Any = field(default=None, init=False, repr=False)
+    make_client: Callable[[], Any]  # boto3's S3 client, made on first use
 
-    @property
+    @cached_property
     def s3(self) -> Any:
-        if self._client is None:
-            self._client = self.make_client()
-        return self._client
+        return self.make_client()
 
     def put(self, tenant_id: str, item_id: str, data: bytes, content_type: str, digest: str) -> str:
         """Keep a picture; returns its public address."""

@@ -54,7 +54,8 @@ class TenantSessions:
     make_sts: Callable[[], Any]
     endpoint_url: str | None = None
     clock: Callable[[], float] = time.time
-    _clients: dict[tuple[str, str], tuple[float, Any]] = field(default_factory=dict, init=False, repr=False)
+    # tenant_id -> (when its session ends, its clients by service): one AssumeRole per shop session
+    _sessions: dict[str, tuple[float, dict[str, Any]]] = field(default_factory=dict, init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     def policy(self, tenant_id: str) -> str:
@@ -72,9 +73,17 @@ class TenantSessions:
         """A client of ``service`` (s3, transcribe) that can reach this shop's media and nothing else."""
         now = self.clock()
         with self._lock:
-            cached = self._clients.get((service, tenant_id))
+            cached = self._sessions.get(tenant_id)
             if cached is not None and cached[0] - RENEW_BEFORE_SECONDS > now:
-                return cached[1]
+                session_ends, clients = cached
+            else:
+                session_ends, clients = now + SESSION_SECONDS, {"session": self._assume(tenant_id)}
+                self._sessions[tenant_id] = (session_ends, clients)
+            if service not in clients:
+                clients[service] = clients["session"].client(service, endpoint_url=self.endpoint_url)
+            return clients[service]
+
+    def _assume(self, tenant_id: str) -> Any:
         import boto3
 
         answer = self.make_sts().assume_role(
@@ -84,12 +93,9 @@ class TenantSessions:
             DurationSeconds=SESSION_SECONDS,
         )
         creds = answer["Credentials"]
-        made = boto3.session.Session(
+        return boto3.session.Session(
             aws_access_key_id=creds["AccessKeyId"],
             aws_secret_access_key=creds["SecretAccessKey"],
             aws_session_token=creds["SessionToken"],
             region_name=self.region,
-        ).client(service, endpoint_url=self.endpoint_url)
-        with self._lock:
-            self._clients[(service, tenant_id)] = (now + SESSION_SECONDS, made)
-        return made
+        )
