@@ -85,6 +85,9 @@ def test_a_code_in_a_sentence_pays_the_order_once_and_the_same_code_again_change
     assert accounted(seeded, SALON) == {"paid_orders": 360, "overpayments": 0, "unmatched": 0}
     till_confirmation(setup, seeded, "SKL4ABC123", "360.00")  # Daraja repeats the confirmation
     assert accounted(seeded, SALON) == {"paid_orders": 360, "overpayments": 0, "unmatched": 0}
+    unknown = salon_chat.send("and SKL4NONE77?")  # a code nothing carries, for a paid order: never "waiting for KES 0"
+    assert f"can't find an M-Pesa payment with the code SKL4NONE77, and order {ref} is already paid" in unknown
+    assert "waiting for" not in unknown
 
 
 def test_a_wrong_amount_is_said_honestly_and_changes_nothing(

@@ -646,6 +646,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
               "M-Pesa; malipo yanaweza kuchukua dakika moja au mbili kutufikia, kwa hivyo itume tena baadaye "
               "kidogo. Oda {ref} inasubiri {due}.",
     },
+    "code_unknown_order_paid": {
+        "en": "I can't find an M-Pesa payment with the code {code}, and order {ref} is already paid: nothing more "
+              "is due on it.",
+        "sw": "Sijapata malipo ya M-Pesa yenye code {code}, na oda {ref} tayari imelipwa: hakuna kinachodaiwa "
+              "zaidi.",
+    },
     "code_offer_person": {
         "en": "If you're sure it's right, send the code again or ask for a person and our team will check it.",
         "sw": "Kama una uhakika ni sahihi, tuma code tena au omba kuongea na mtu na timu yetu itaiangalia.",

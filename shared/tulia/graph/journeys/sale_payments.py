@@ -258,7 +258,7 @@ def payment_code(state: ConversationState, runtime: Runtime[EngineContext]) -> C
             turn.trace.append({"kind": "match", "node": "payment_code", "outcome": "screenshot_other_number"})
             turn.say(text(t(turn, "screenshot_other_number", number=str(shot["shortcode"]), ours=ours)))
             return _code_failed(turn)
-        code = _screenshot_code(turn, MpesaReceipt.from_dict(shot))
+        code = _screenshot_code(turn, MpesaReceipt.from_dict(shot), ref)
     said_payer = state.understanding.get("payer_phone")
     payers = [p for p in (state.phone_e164, frame.payer_phone, said_payer) if p]
     try:
@@ -308,16 +308,26 @@ def payment_code(state: ConversationState, runtime: Runtime[EngineContext]) -> C
         turn.say(text(t(turn, key, code=code, ref=order.order_id)))
     elif applied.outcome == "used_elsewhere":
         turn.say(text(t(turn, "code_used", code=code)))
+    elif order.status in ("paid", "fulfilled") or order.amount_due <= 0:  # never "waiting for KES 0"
+        turn.say(text(t(turn, "code_unknown_order_paid", code=code, ref=order.order_id)))
     else:
         turn.say(text(t(turn, "code_unknown", code=code, ref=order.order_id, due=money(order.amount_due))))
     return _code_failed(turn)
 
 
-def _screenshot_code(turn: Turn, shot: MpesaReceipt) -> str:
-    """The code of the shop's open M-Pesa record a screenshot names (a character OCR misread is matched among the
-    shop's own records, for exactly the amount shown), else the code as read."""
-    page = turn.ctx.services.payments.list_unmatched(turn.ctx.tenant_id, limit=100)
+def _screenshot_code(turn: Turn, shot: MpesaReceipt, order_id: str) -> str:
+    """The code of the shop's M-Pesa record a screenshot names, else the code as read. A character OCR misread is
+    matched, for exactly the amount shown, among the shop's open records and the M-Pesa payments already on the
+    order (the same screenshot sent again, or sent for money its account number already matched, is that
+    payment's, not an unknown code)."""
+    tenant_id = turn.ctx.tenant_id
+    page = turn.ctx.services.payments.list_unmatched(tenant_id, limit=100)
     records = [(u.trans_id, _decimal(u.amount)) for u in page.items if u.status == "open"]
+    try:
+        _order, payments = turn.ctx.services.orders.get_with_payments(tenant_id, order_id)
+    except NotFound:
+        payments = []
+    records += [(p.receipt, Decimal(p.amount)) for p in payments if p.method == "mpesa_c2b" and p.receipt]
     return resolve_code(shot, records)
 
 
