@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from tests.conftest import BOTO
 from tulia.graph.conversation import Conversations, dynamodb_checkpointer
 from tulia.services import Services
 
@@ -62,7 +63,9 @@ class Chat:
 
 
 def conversations_for(services: Services, engine: Any) -> Conversations:
-    return Conversations(services, engine, dynamodb_checkpointer("test-checkpoints", region_name="eu-west-1"))
+    return Conversations(
+        services, engine, dynamodb_checkpointer("test-checkpoints", region_name="eu-west-1", session=BOTO)
+    )
 
 
 def kes(amount: int) -> str:

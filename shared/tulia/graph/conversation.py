@@ -7,6 +7,7 @@ customer phone, so each customer of each shop has one conversation.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from langgraph.types import Command
@@ -36,12 +37,19 @@ class TurnResult:
     state: dict[str, Any]
 
 
+@cache
+def _graph() -> Any:
+    """The conversation graph, compiled once per process (its nodes hold no state); each ``Conversations`` takes a
+    copy with its own checkpointer."""
+    return build_graph(None)
+
+
 class Conversations:
     def __init__(self, services: Services, engine: UnderstandingEngine, checkpointer: Any) -> None:
         self.services = services
         self.engine = engine
         self.checkpointer = checkpointer
-        self.graph = build_graph(checkpointer)
+        self.graph = _graph().copy(update={"checkpointer": checkpointer})
 
     def handle(
         self,
@@ -144,12 +152,14 @@ def dynamodb_checkpointer(
     endpoint_url: str | None = None,
     ttl_days: int | None = CHECKPOINT_TTL_DAYS,
     offload_bucket: str | None = None,
+    session: Any = None,
 ) -> Any:
     """``DynamoDBSaver`` that reads a thread's latest checkpoint once per turn (see ``peek``).
 
     Checkpoint history expires after ``ttl_days`` (the table's TTL attribute). With
     ``offload_bucket``, checkpoints over DynamoDB's item size (the saver's 350 KB threshold) are kept in
-    that S3 bucket, tagged ``ttl-days`` so the bucket's lifecycle rule expires them with the rest."""
+    that S3 bucket, tagged ``ttl-days`` so the bucket's lifecycle rule expires them with the rest. ``session``: a
+    boto3 session whose loaded service models the saver's clients share (else it makes its own)."""
     from langgraph.checkpoint.base import get_checkpoint_id
     from langgraph_checkpoint_aws import DynamoDBSaver
 
@@ -157,6 +167,7 @@ def dynamodb_checkpointer(
         def __init__(self) -> None:
             super().__init__(
                 table_name=table_name,
+                session=session,
                 region_name=region_name,
                 endpoint_url=endpoint_url,
                 ttl_seconds=ttl_days * 86_400 if ttl_days else None,
