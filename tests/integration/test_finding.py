@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.chat import Chat
 from tests.conftest import HARDWARE
 from tulia.services import Services
@@ -18,7 +20,22 @@ def rows(reply: str) -> list[tuple[str, int]]:
 
 
 def category_of(services: Services, tenant_id: str, name: str) -> str:
-    return next(i.category for i in services.catalog.iter_all(tenant_id) if i.name == name)
+    return categories(services, tenant_id)[name]
+
+
+def categories(services: Services, tenant_id: str) -> dict[str, str]:
+    """Each item's category by its name, read once per shop per test (a scan of the catalog through moto is slow)."""
+    if tenant_id not in _read:
+        _read[tenant_id] = {i.name: i.category for i in services.catalog.iter_all(tenant_id)}
+    return _read[tenant_id]
+
+
+_read: dict[str, dict[str, str]] = {}
+
+
+@pytest.fixture(autouse=True)
+def _catalog_read_afresh() -> None:
+    _read.clear()
 
 
 def test_samsung_phones_under_20k_are_samsung_phones_within_the_budget(chat: Chat, seeded: Services) -> None:

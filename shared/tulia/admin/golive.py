@@ -59,7 +59,7 @@ def checklist(deps: AdminDeps, tenant: Tenant) -> Checklist:
         for lang in sorted(languages)
         if templates.get((name, lang)) != "approved"
     ]
-    has_items = any(item.active for item in s.catalog.iter_all(tenant.tenant_id))  # examples stay hidden
+    has_items = s.catalog.has_active(tenant.tenant_id)  # example items stay hidden: not counted
     paid = payment_ready(tenant)
     hours_set = tenant.handoff.hours is not None and (tenant.handoff.enabled or tenant.handoff.contact is not None)
     checks = [

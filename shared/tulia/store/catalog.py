@@ -65,6 +65,20 @@ class CatalogRepo:
         items = (self.from_item(v) for v in found.values())
         return {i.item_id: i for i in items}
 
+    def has_active(self, tenant_id: str) -> bool:
+        """Whether customers are shown at least one item, read a few items at a time until the first (not the whole
+        catalog: a shop's few hidden example items come before its real ones or among them)."""
+        cursor: str | None = None
+        while True:
+            page = self.db.page(
+                CATALOG, keys.catalog_pk(tenant_id), sk_prefix=keys.ITEM_PREFIX, limit=10, cursor=cursor
+            )
+            if any(item.get("active", True) for item in page.items):
+                return True
+            if page.cursor is None:
+                return False
+            cursor = page.cursor
+
     def iter_all(self, tenant_id: str) -> Iterator[CatalogItem]:
         for item in self.db.query_all(CATALOG, keys.catalog_pk(tenant_id), sk_prefix=keys.ITEM_PREFIX):
             yield self.from_item(item)
