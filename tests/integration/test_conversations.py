@@ -306,6 +306,20 @@ def test_the_conversation_resumes_from_its_checkpoint(seeded: Services, engine: 
     assert "Samsung Galaxy A15 (Blue) - KES 21,500\nWhich storage" in later.send("blue")
 
 
+def test_conversations_with_their_own_checkpointers_share_the_compiled_graph_but_no_state(
+    seeded: Services, engine: Any
+) -> None:
+    """The graph is compiled once per process; each Conversations keeps its threads in its own checkpointer."""
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    one, other = InMemorySaver(), InMemorySaver()
+    first, second = Conversations(seeded, engine, one), Conversations(seeded, engine, other)
+    assert (first.graph.checkpointer, second.graph.checkpointer) == (one, other)
+    assert "colour" in Chat(first).send("samsung galaxy a15 phone")
+    assert "Which storage" not in Chat(second).send("blue")  # the second never heard of the phone
+    assert "Samsung Galaxy A15 (Blue) - KES 21,500\nWhich storage" in Chat(first).send("blue")
+
+
 def test_journeys_are_subgraphs_of_appendix_c_and_their_steps_are_traced(chat: Chat) -> None:
     from tulia.graph.journeys import offers, orders, prefs, sales, support
     from tulia.graph.journeys.booking import journey as booking
