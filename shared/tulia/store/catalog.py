@@ -73,7 +73,7 @@ class CatalogRepo:
             page = self.db.page(
                 CATALOG, keys.catalog_pk(tenant_id), sk_prefix=keys.ITEM_PREFIX, limit=10, cursor=cursor
             )
-            if any(item.get("active", True) for item in page.items):
+            if any(self.from_item(item).active for item in page.items):
                 return True
             if page.cursor is None:
                 return False
