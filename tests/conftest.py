@@ -28,6 +28,7 @@ for _var in [v for v in os.environ if v.startswith("TULIA_")]:
     del os.environ[_var]
 
 from tulia.config import Settings  # noqa: E402
+from tulia.local.moto_attribute_values import write_attribute_values_directly  # noqa: E402
 from tulia.local.simulators.daraja import DarajaSimulator  # noqa: E402
 from tulia.local.simulators.pesapal import PesapalSimulator  # noqa: E402
 from tulia.packs.loader import Pack, load_pack  # noqa: E402
@@ -36,6 +37,8 @@ from tulia.services import Services, build_services  # noqa: E402
 from tulia.store.tables import create_tables  # noqa: E402
 from tulia.tools.context import ToolContext  # noqa: E402
 from tulia.tools.registry import call_tool  # noqa: E402
+
+write_attribute_values_directly()  # moto's answers carry items as they are (see the module)
 
 # one botocore session: it loads the DynamoDB service model once, not once per test
 BOTO = boto3.session.Session(region_name="eu-west-1")
@@ -111,6 +114,7 @@ def services(
 class SeededSnapshot:
     tables: Any
     catalog_indexes: dict[str, tuple[int, Any]]
+    clock_now: datetime | None = None  # the test clock's time after seeding (a restored test's clock starts there)
 
 
 def _dynamodb_backend() -> Any:
@@ -129,17 +133,45 @@ def seeded_snapshot(demo_packs: dict[str, Pack]) -> SeededSnapshot:
         services = build_services(Settings(table_prefix="test-"), dynamodb=client, clock=Clock())
         for pack in demo_packs.values():
             seed_pack(services, pack)
-        indexes = dict(services.catalog_indexes._entries.items())
-        return SeededSnapshot(copy.deepcopy(_dynamodb_backend().tables), indexes)
+        return _snapshot(services)
+
+
+def _snapshot(services: Services) -> SeededSnapshot:
+    now = services.clock.now if isinstance(services.clock, Clock) else None
+    return SeededSnapshot(
+        copy.deepcopy(_dynamodb_backend().tables), dict(services.catalog_indexes._entries.items()), now
+    )
+
+
+def _restore(services: Services, snapshot: SeededSnapshot) -> Services:
+    _dynamodb_backend().tables = copy.deepcopy(snapshot.tables)
+    for tenant_id, (version, index) in snapshot.catalog_indexes.items():
+        services.catalog_indexes.prime(tenant_id, version, index)
+    if snapshot.clock_now is not None and isinstance(services.clock, Clock):
+        services.clock.now = max(services.clock.now, snapshot.clock_now)
+    return services
 
 
 @pytest.fixture
 def seeded(services: Services, seeded_snapshot: SeededSnapshot) -> Services:
     """The demo shop and the demo salon, freshly seeded for this test (restored from the snapshot)."""
-    _dynamodb_backend().tables = copy.deepcopy(seeded_snapshot.tables)
-    for tenant_id, (version, index) in seeded_snapshot.catalog_indexes.items():
-        services.catalog_indexes.prime(tenant_id, version, index)
-    return services
+    return _restore(services, seeded_snapshot)
+
+
+_with_packs: dict[tuple[Path, ...], SeededSnapshot] = {}
+
+
+def seed_packs_beside_the_demo_packs(seeded: Services, *packs: Path) -> Services:
+    """These packs seeded beside the demo packs, into a test's fresh ``seeded`` services (nothing else written
+    yet): the first test of a process seeds them and keeps a copy of moto's tables, the next ones restore it, as
+    ``seeded`` restores the demo packs."""
+    snapshot = _with_packs.get(packs)
+    if snapshot is not None:
+        return _restore(seeded, snapshot)
+    for pack in packs:
+        seed_pack(seeded, load_pack(pack))
+    _with_packs[packs] = _snapshot(seeded)
+    return seeded
 
 
 _ids = itertools.count(1)

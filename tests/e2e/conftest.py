@@ -32,12 +32,18 @@ class DevStack:
 
 @pytest.fixture(scope="session")
 def dev_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevStack]:
-    """`tulia dev` as `make dev` runs it (its own simulators, no TULIA_* of the caller), a 2 s M-Pesa check, and
-    a local push service allowed for staff alerts."""
+    """`tulia dev` as `make dev` runs it (its own simulators, no TULIA_* of the caller), but for a 2 s M-Pesa
+    check, a 0.3 s batch window (each typed message would otherwise wait 2 s for quick follow-ups: merging them is
+    tested in test_quick_messages.py and by the killed stack of test_dev_data_dir.py), and a local push service
+    allowed for staff alerts."""
     port = free_port()
     log = tmp_path_factory.mktemp("dev") / "dev.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("TULIA_")}
-    env |= {"TULIA_STK_QUERY_DELAY_SECONDS": "2", "TULIA_LOG_LEVEL": "WARNING"}
+    env |= {
+        "TULIA_STK_QUERY_DELAY_SECONDS": "2",
+        "TULIA_AGENT_BATCH_WINDOW_SECONDS": "0.3",
+        "TULIA_LOG_LEVEL": "WARNING",
+    }
     # staff alerts may also go to a push service on this machine (the console test's stand-in for the browser's)
     env["TULIA_WEBPUSH_HOSTS"] = json.dumps(["127.0.0.1", *Settings.model_fields["webpush_hosts"].default])
     with log.open("w") as out:

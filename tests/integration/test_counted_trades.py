@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.chat import Chat, conversations_for
+from tests.conftest import seed_packs_beside_the_demo_packs
 from tulia.nlu.rules import RulesEngine
-from tulia.packs.loader import load_pack
-from tulia.packs.seed import seed_pack
 from tulia.services import Services
 
 PACKS = Path(__file__).resolve().parents[2] / "eval" / "packs"
@@ -20,9 +19,9 @@ PACKS = Path(__file__).resolve().parents[2] / "eval" / "packs"
 
 @pytest.fixture
 def shops(seeded: Services) -> Services:
-    for name in ("eatery", "shoes", "printing", "poultry", "phonefix"):
-        seed_pack(seeded, load_pack(PACKS / name))
-    return seeded
+    return seed_packs_beside_the_demo_packs(
+        seeded, *(PACKS / name for name in ("eatery", "shoes", "printing", "poultry", "phonefix"))
+    )
 
 
 def customer(services: Services, tenant_id: str) -> Chat:

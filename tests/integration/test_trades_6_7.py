@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.chat import Chat, conversations_for
+from tests.conftest import seed_packs_beside_the_demo_packs
 from tulia.nlu.rules import RulesEngine
-from tulia.packs.loader import load_pack
-from tulia.packs.seed import seed_pack
 from tulia.services import Services
 
 PACKS = Path(__file__).resolve().parents[2] / "eval" / "packs"
@@ -22,9 +21,7 @@ PACKS = Path(__file__).resolve().parents[2] / "eval" / "packs"
 @pytest.fixture
 def shops(seeded: Services) -> Services:
     trades = "agrovet cosmetics stationery bodaspares kitchenware electrical dairy detergent charcoal"
-    for name in trades.split():
-        seed_pack(seeded, load_pack(PACKS / name))
-    return seeded
+    return seed_packs_beside_the_demo_packs(seeded, *(PACKS / name for name in trades.split()))
 
 
 def customer(services: Services, tenant_id: str) -> Chat:

@@ -45,6 +45,9 @@ class StoreServer:
         from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
         from werkzeug.serving import make_server
 
+        from tulia.local.moto_attribute_values import write_attribute_values_directly
+
+        write_attribute_values_directly()
         one_at_a_time = OneTableRequestAtATime(DomainDispatcherApplication(create_backend_app))
         served: Any = self.wrap(one_at_a_time) if self.wrap is not None else one_at_a_time
         self.app = served
