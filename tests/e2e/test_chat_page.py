@@ -62,9 +62,10 @@ class Page:
         assert sent.status_code == 200, sent.text
         mid = sent.json()["message_id"]
 
-        def answered() -> bool:
-            turns = {t["message_id"]: t for t in self.chat(phone, tenant_id)["turns"]}
-            return not turns[mid]["pending"]
+        def answered() -> bool:  # the one turn's state, not the whole chat (the stack answers while it is asked)
+            got = httpx.get(f"{self.url}/dev/turn", params={"tenant_id": tenant_id, "message_id": mid}, timeout=10)
+            assert got.status_code == 200, got.text
+            return not got.json()["pending"]
 
         wait_for(answered)
         return "\n".join(self.shop_texts(phone, tenant_id)[before:])

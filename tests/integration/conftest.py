@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from tests.chat import Chat, conversations_for
-from tests.conftest import BOTO, Clock, scripted_llm_engine
+from tests.conftest import BOTO, TLS, Clock, scripted_llm_engine
 from tests.integration.test_agent import Pipeline
 from tests.integration.test_webhook import SECRET, TOKEN, Pipe, text_message, value
 from tulia.channel.graph_api import WhatsAppSender
@@ -37,7 +37,7 @@ def setup(seeded: Services, clock: Clock, graph: GraphSimulator, chat: Chat) -> 
     sqs = BOTO.client("sqs")
     url = create_queues(sqs, "test-")[INBOUND.logical_name]
     callbacks = PaymentCallbacks(services=seeded, queue=InboundQueue(sqs, url), clock=clock)
-    with httpx.Client(timeout=5) as http:
+    with httpx.Client(timeout=5, verify=TLS) as http:
         agent = AgentService(
             services=seeded,
             conversations=chat.conversations,
@@ -89,7 +89,7 @@ def shop_pipeline(
         queue=InboundQueue(sqs, url),
         clock=clock,
     )
-    with httpx.Client(timeout=5) as http:
+    with httpx.Client(timeout=5, verify=TLS) as http:
         agent = AgentService(
             services=seeded,
             conversations=conversations_for(seeded, scripted_llm_engine(model, reader_threshold=0.70)),
