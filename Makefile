@@ -78,8 +78,10 @@ synth: install cdk-cli console ## cdk synth of the dev stage, bundling the funct
 	$(CDK) synth --context stage=dev --quiet
 
 # the suite's workers (pytest-xdist): a test module stays on one worker, so its stack or fixtures start once (and
-# the modules sharing a stack stay together: tests/conftest.py)
-TEST_WORKERS ?= 2
+# the modules sharing a stack stay together: tests/conftest.py). Three on two cores: the worker running the browser
+# and stack modules mostly waits on Chromium and `tulia dev` (two workers left a quarter of the cores idle; quiet:
+# 8 min 36 s with two, 7 min 8 s with three; BENCHMARKS.md)
+TEST_WORKERS ?= 3
 PYTEST := $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 test: install browser ocr cdk-cli lint console console-test ## the whole suite
