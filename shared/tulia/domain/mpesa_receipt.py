@@ -32,7 +32,8 @@ _CODE_LABELLED = re.compile(
 # an amount: Ksh1,250.00 / KES 1 250 / KSh. 90 / Kshs 2,610.00 / Ksh1, 250.00 (OCR's space after a comma)
 _AMOUNT = re.compile(r"\b(?:k\s?shs?|kes)\s*[.:]?\s*(\d{1,3}(?:(?:,\s?|\s)\d{3})+|\d+)(?:\.(\d{1,2}))?", re.I)
 # amounts that are not the payment: the balance after it, its cost, the day's limit, Fuliza
-_NOT_THE_PAYMENT = re.compile(r"(?:balance|cost|charge|fee|transact|limit|fuliza|salio|gharama)\W*\w*\W*$", re.I)
+# (whole words: a code may end in FEE or COST, as A000000FEE, and still be followed by the payment's amount)
+_NOT_THE_PAYMENT = re.compile(r"\b(?:balance|cost|charge|fee|transact|limit|fuliza|salio|gharama)\W*\w*\W*$", re.I)
 _SHORTCODE = re.compile(
     r"\b(till|pay\s*bill|business|buy\s+goods|merchant)\s*(?:number|no\.?|num|#)?\s*[:#.]?\s*(\d{5,7})\b", re.I
 )
