@@ -31,7 +31,6 @@ class QueuePoller:
         self._stop = threading.Event()
         self._free = threading.Semaphore(workers)  # invocations not handling a batch
         self._thread: threading.Thread | None = None
-        self.batches = 0
 
     def receive(self) -> list[dict[str, Any]]:
         """One batch of up to 10 records, as Lambda's event source mapping hands them (empty: none visible)."""
@@ -74,7 +73,6 @@ class QueuePoller:
                     )
             else:
                 self.sqs.delete_message(QueueUrl=self.url, ReceiptHandle=record["receiptHandle"])
-        self.batches += 1
 
     def run(self) -> None:
         """The one thread that asks the queue, while an invocation is free: every ``window_seconds`` while the queue
