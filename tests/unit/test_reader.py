@@ -93,6 +93,26 @@ def test_references_codes_and_numbers_are_read_as_their_kind() -> None:
     assert feature_indexes("where is ORD-7HK2P", 17) == feature_indexes("where is ORD-3MX9Q", 17)
 
 
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("I am ordering 2 shirts", "i am ordering 0 shirts"),
+        ("ordinary sugar", "ordinary sugar"),
+        ("ORD 7HK2P", "zref"),
+        ("ord7hk2p", "zref"),
+        ("ord-hkmnp", "zref"),
+    ],
+)
+def test_words_that_begin_like_a_reference_are_words(text: str, kept: str) -> None:
+    """ "ordinary" is not ORD-INARY: a reference without its dash or a space has a digit."""
+    assert normalize_for_reader(text) == kept
+
+
+@pytest.mark.parametrize("text", ["we are ordering soap for the office", "any ordinary rice?"])
+def test_an_order_being_placed_is_not_a_question_about_an_order(text: str) -> None:
+    assert read(text)[0] != "order_status"
+
+
 def test_the_reader_runs_without_scikit_learn_or_numpy() -> None:
     code = (
         "import sys; from tulia.nlu.reader import message_reader; message_reader().read('hi');"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from tulia.nlu.fastpath import detect_choice, fast_path
 from tulia.nlu.rules import RulesEngine, detect_language, extract_slots
@@ -237,6 +239,34 @@ def test_language_detection(text: str, lang: str) -> None:
     detected, confidence = detect_language(text)
     assert detected == lang
     assert confidence >= 0.75
+
+
+REFERENCE_LETTERS = "23456789ABCDEFGHJKMNPQRSTVWXYZ"  # what tulia.domain.common draws references from
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    message=st.sampled_from(
+        ["nataka kulipa {}", "how do I pay for {}", "{} imefika wapi", "is {} on its way", "niaje, {} iko aje"]
+    ),
+    kind=st.sampled_from(["ORD-{}", "BK-{}", "ord {}"]),
+    code=st.text(REFERENCE_LETTERS, min_size=5, max_size=5),
+)
+@example(message="nataka kulipa {}", kind="ORD-{}", code="DVG7A")  # CI, stop 51: "a" read as English
+@example(message="nataka kulipa {}", kind="ORD-{}", code="TOBEA")  # "to", "be", "a"
+def test_the_letters_of_a_reference_are_no_words_of_any_language(message: str, kind: str, code: str) -> None:
+    """The shop's references are drawn from letters and digits at random: whatever they spell, the message is
+    read in the language of its words, as sure as without the reference."""
+    assert detect_language(message.format(kind.format(code))) == detect_language(message.format(""))
+
+
+@pytest.mark.parametrize("code", ["Q7A2", "SAVE10", "https://shop.example/to-be-a", "TKA1B2C3D4"])
+def test_codes_and_links_are_no_words_of_any_language(code: str) -> None:
+    assert detect_language(f"nataka kulipa {code}") == detect_language("nataka kulipa")
+
+
+def test_a_count_or_a_measure_beside_a_word_leaves_the_word() -> None:
+    assert detect_language("2kg sugar please") == detect_language("2 kg sugar please")
 
 
 def test_short_or_unknown_words_give_low_language_confidence() -> None:

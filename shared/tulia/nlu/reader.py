@@ -48,7 +48,8 @@ MAGIC = b"TULIA-READER-1\n"
 CHAR_NGRAMS = (3, 4, 5)
 MAX_CHARS = 1000  # longer messages are read up to here
 
-_ORDER_REF = re.compile(r"\bord[\s-]?[a-z0-9]{5}\b", re.I)
+# a reference written without its dash has a digit: "ordering" and "ordinary" are words
+_ORDER_REF = re.compile(r"\bord(?:[\s-][a-z0-9]{5}|(?=[a-z]{0,4}\d)[a-z0-9]{5})\b", re.I)
 _BOOKING_REF = re.compile(r"\bbk[\s-]?[a-z0-9]{5}\b", re.I)
 _MPESA = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z])[A-Z0-9]{10}\b")
 _CODE = re.compile(r"\b[A-Z]{3,}\d{1,4}\b")
@@ -58,15 +59,27 @@ _NOT_WORD = re.compile(r"[^\w\s?]")
 _REPEATS = re.compile(r"(\w)\1{2,}")  # "hellooooo" -> "hello", "pleeease" -> "please"
 
 
+_REFERENCES = (
+    (_URL, " zurl "),
+    (_ORDER_REF, " zref "),
+    (_BOOKING_REF, " zbookref "),
+    (_MPESA, " zmpesa "),
+    (_CODE, " zcode "),
+)
+
+
+def without_references(text: str, *, placeholders: bool = False) -> str:
+    """The message with its links, order and booking references, M-Pesa codes and other codes taken out (or
+    each put as a placeholder word): their letters are no words of any language ("ORD-TOBEA" is not "to be a")."""
+    for pattern, placeholder in _REFERENCES:
+        text = pattern.sub(placeholder if placeholders else " ", text)
+    return text
+
+
 def normalize_for_reader(text: str) -> str:
     """Lower case, accents and punctuation gone ("?" kept as a word), references and codes as
     placeholders, every number as 0, letters repeated for emphasis squeezed ("pleeease")."""
-    text = text[:MAX_CHARS]
-    text = _URL.sub(" zurl ", text)
-    text = _ORDER_REF.sub(" zref ", text)
-    text = _BOOKING_REF.sub(" zbookref ", text)
-    text = _MPESA.sub(" zmpesa ", text)
-    text = _CODE.sub(" zcode ", text)
+    text = without_references(text[:MAX_CHARS], placeholders=True)
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     plain = _DIGITS.sub("0", plain.replace("’", "'").replace("'", ""))

@@ -33,7 +33,7 @@ from tulia.nlu.lexicon import (
     any_phrase,
     normalize,
 )
-from tulia.nlu.reader import message_reader
+from tulia.nlu.reader import message_reader, without_references
 from tulia.nlu.types import JOURNEY_OF, CatalogWords, Signals, Slots, Understanding
 from tulia.search.text import CONNECTORS, MEASURES, SHOP_NOUNS, STOPWORDS, stem
 
@@ -257,13 +257,18 @@ def product_query(text: str) -> str:
     return " ".join(kept)[:120]
 
 
+_WORD_IN_TOKEN = re.compile(r"\d*([a-z]+)\d*")
+
+
 def detect_language(text: str) -> tuple[DetectedLang, float]:
-    plain = normalize(text).strip(" ?!.")
+    plain = normalize(without_references(text)).strip(" ?!.")
     if plain in SWAHILI_GREETINGS:  # "Habari" is answered in Swahili
         return "sw", 0.9
     if plain in SHENG_GREETINGS:
         return "sheng", 0.9
-    words = re.findall(r"[a-z]+", plain)
+    # a number before or after letters is a measure or a count ("2kg", "x3"); letters between digits are a code
+    # of some kind ("DVG7A", "Q7A2"), no words
+    words = [word.group(1) for token in re.findall(r"[a-z0-9]+", plain) if (word := _WORD_IN_TOKEN.fullmatch(token))]
     sw = sum(w in SWAHILI for w in words)
     sheng_only = sum(w in SHENG and w not in SWAHILI and w not in ENGLISH for w in words)
     en: float = sum(w in ENGLISH for w in words)
