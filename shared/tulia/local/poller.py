@@ -1,6 +1,11 @@
 """Feeds an SQS queue to a handler the way Lambda's event source mapping does: batches of up to 10,
 received every ``window_seconds``; records a handler reports as failed are left to come back (with
-``retry_seconds`` they come back that soon; ``None``: as Lambda, the handler or the queue decides)."""
+``retry_seconds`` they come back that soon; ``None``: as Lambda, the handler or the queue decides).
+
+Lambda long-polls; moto's long poll spins on a FIFO queue whose visible messages all wait behind a group in
+flight, so the local stack is woken instead: ``wake_on_send`` wakes a poller when the stack's own client sends to
+its queue (or when what it sent with a delay, or handed back for some seconds, becomes visible), and
+``idle_seconds`` bounds the wait for what other clients send."""
 
 from __future__ import annotations
 
@@ -24,11 +29,16 @@ class QueuePoller:
         workers: int = 1,
         retry_seconds: float | None = LOCAL_RETRY_SECONDS,
         queue_arn: str = "arn:aws:sqs:eu-west-1:000000000000:local-inbound.fifo",
+        idle_seconds: float | None = None,
     ) -> None:
+        """``idle_seconds``: how long an empty queue is left alone unless ``wake`` is called (``None``: it is asked
+        again every ``window_seconds``)."""
         self.sqs, self.url, self.handler = sqs, queue_url, handler
         self.window, self.arn, self.workers = window_seconds, queue_arn, workers
         self.retry_seconds = retry_seconds
+        self.idle_seconds = idle_seconds
         self._stop = threading.Event()
+        self._woken = threading.Event()
         self._free = threading.Semaphore(workers)  # invocations not handling a batch
         self._thread: threading.Thread | None = None
 
@@ -83,6 +93,7 @@ class QueuePoller:
             if not self._free.acquire(timeout=self.window):
                 continue  # every invocation busy: ask again when one is done
             got: list[dict[str, Any]] = []
+            self._woken.clear()  # before asking: a send after this wakes the wait below at once
             try:
                 got = self.receive()
             except Exception:  # noqa: BLE001 - keep polling; the store may be restarting
@@ -90,12 +101,19 @@ class QueuePoller:
                     log.exception("poller error")
             if not got:
                 self._free.release()
-                self._stop.wait(self.window)
+                if self.idle_seconds is None:
+                    self._stop.wait(self.window)
+                else:
+                    self._woken.wait(self.idle_seconds)
             elif self.workers == 1:
                 self._invoke(got)
                 self._stop.wait(self.window)
             else:
                 threading.Thread(target=self._invoke, args=(got,), name="queue-invocation", daemon=True).start()
+
+    def wake(self) -> None:
+        """Something was sent to the queue (or became visible): ask it now, not after ``idle_seconds``."""
+        self._woken.set()
 
     def _invoke(self, got: list[dict[str, Any]]) -> None:
         try:
@@ -104,6 +122,7 @@ class QueuePoller:
             log.exception("poller error")
         finally:
             self._free.release()
+            self.wake()  # its customer's next messages (held behind the batch in flight) may be asked for now
 
     def start(self) -> QueuePoller:
         """Up to ``workers`` batches handled at once, as Lambda runs concurrent invocations; FIFO keeps each
@@ -115,8 +134,41 @@ class QueuePoller:
     def stop(self) -> None:
         """Stop after the batches in hand (before the store they read from goes away)."""
         self._stop.set()
+        self._woken.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
         for _ in range(self.workers):  # the invocations still running
             if not self._free.acquire(timeout=5):
                 break
+
+
+VISIBLE_MARGIN_SECONDS = 0.05  # the store counts a delay from when it took the message, a little before the timer
+_WAKING_CALLS = ("SendMessage", "SendMessageBatch", "ChangeMessageVisibility", "ChangeMessageVisibilityBatch")
+
+
+def wake_on_send(sqs: Any, pollers: list[QueuePoller]) -> None:
+    """Wake the poller of a queue when ``sqs`` (a boto3 client) has sent to it, or changed how long a record of it
+    stays hidden: at once, or when the delay or visibility timeout it gave runs out (a timer each)."""
+    by_url = {poller.url: poller for poller in pollers}
+
+    def note(params: dict[str, Any], context: dict[str, Any], **_: Any) -> None:
+        entries = params.get("Entries") or [params]
+        seconds = [int(e.get("DelaySeconds", e.get("VisibilityTimeout", 0)) or 0) for e in entries]
+        context["tulia_visible_in"] = (params.get("QueueUrl"), sorted(set(seconds)))
+
+    def woken(context: dict[str, Any], **_: Any) -> None:
+        url, seconds = context.get("tulia_visible_in", (None, []))
+        poller = by_url.get(url)
+        if poller is None:
+            return
+        for delay in seconds:
+            if delay <= 0:
+                poller.wake()
+            else:
+                timer = threading.Timer(delay + VISIBLE_MARGIN_SECONDS, poller.wake)
+                timer.daemon = True
+                timer.start()
+
+    for call in _WAKING_CALLS:
+        sqs.meta.events.register(f"provide-client-params.sqs.{call}", note)
+        sqs.meta.events.register(f"after-call.sqs.{call}", woken)

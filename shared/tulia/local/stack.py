@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 STOP_DEADLINE_SECONDS = 10.0
 AGENT_WORKERS = 4  # concurrent agent "invocations" in the local stack
 AGENT_POLL_SECONDS = 0.2  # how often an idle agent "invocation" asks the queue (Lambda long-polls)
+IDLE_POLL_SECONDS = 2.0  # how often a queue nothing was sent to from this process is asked
 LOCAL_AWS_ENV = {"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local", "AWS_DEFAULT_REGION": "eu-west-1"}
 
 
@@ -119,7 +120,7 @@ class LocalStack:
         from tulia.local.console import ConsoleSite
         from tulia.local.http import LocalApi
         from tulia.local.mailbox import DevMailbox
-        from tulia.local.poller import QueuePoller
+        from tulia.local.poller import QueuePoller, wake_on_send
         from tulia.local.simulators.daraja import DarajaSimulator
         from tulia.local.simulators.graph import GraphSimulator
         from tulia.local.simulators.pesapal import PesapalSimulator
@@ -351,7 +352,7 @@ class LocalStack:
                     kb_ingest_app.handle(body, (services, read_upload))
             return {"batchItemFailures": []}
 
-        admin_deps = build_deps(s, services, http=self.http, whatsapp_api_base=self.whatsapp_api_base)
+        admin_deps = build_deps(s, services, http=self.http, whatsapp_api_base=self.whatsapp_api_base, sqs=sqs)
         admin_deps.staff = staff_directory(s, self.pool.user_pool_id, send_email=False)
         self.admin_api = build_admin_api(admin_deps, swagger=True)
         self.verifier = JwtVerifier(self.pool, self.http)
@@ -403,6 +404,7 @@ class LocalStack:
             window_seconds=AGENT_POLL_SECONDS,
             workers=AGENT_WORKERS,
             retry_seconds=None,  # as Lambda: the agent sets when a record comes back (merging, retries)
+            idle_seconds=IDLE_POLL_SECONDS,
         ).start()
         self._stops.insert(0, self.poller.stop)
         self.uploads_poller = QueuePoller(sqs, uploads_url, ingest_uploads, window_seconds=0.5).start()
@@ -414,12 +416,19 @@ class LocalStack:
             lambda event: agent_app.run_outreach(event, outreach),
             window_seconds=1.0,
             queue_arn=f"arn:aws:sqs:eu-west-1:000000000000:{s.table_prefix}{OUTREACH.logical_name}",
+            idle_seconds=IDLE_POLL_SECONDS,
         ).start()
         self._stops.insert(0, self.outreach_poller.stop)
         self.checks_poller = QueuePoller(
-            sqs, checks.url, lambda event: payments_app.handle(event, self.payments), window_seconds=1.0
+            sqs,
+            checks.url,
+            lambda event: payments_app.handle(event, self.payments),
+            window_seconds=1.0,
+            idle_seconds=IDLE_POLL_SECONDS,
         ).start()
         self._stops.insert(0, self.checks_poller.stop)
+        # what this process sends wakes its queue's poller (S3's notifications of uploads do not: that one polls)
+        wake_on_send(sqs, [self.poller, self.outreach_poller, self.checks_poller])
         return self
 
     def _picture(self, event: dict[str, Any]) -> dict[str, Any]:

@@ -45,9 +45,11 @@ def embedded_signup(settings: Any, http: Any, api_base: str | None) -> tuple[Any
     return None, None
 
 
-def build_deps(settings: Any, services: Any, *, http: Any = None, whatsapp_api_base: str | None = None) -> AdminDeps:
+def build_deps(
+    settings: Any, services: Any, *, http: Any = None, whatsapp_api_base: str | None = None, sqs: Any = None
+) -> AdminDeps:
     """Everything the routes use, from settings: uploads need ``kb_bucket``; replies from the inbox
-    need the Graph API root."""
+    need the Graph API root. ``sqs``: the client of the queues (the local stack's, which wakes its pollers)."""
     import boto3
     import httpx
     from botocore.config import Config
@@ -81,7 +83,8 @@ def build_deps(settings: Any, services: Any, *, http: Any = None, whatsapp_api_b
 
     from tulia.store.queues import INBOUND, OUTREACH, PAYMENT_CHECKS, InboundQueue, OutreachQueue, PaymentCheckQueue
 
-    sqs = boto3.client("sqs", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url)
+    if sqs is None:
+        sqs = boto3.client("sqs", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url)
 
     def url_of(name: str) -> Callable[[], str]:
         return lambda: str(sqs.get_queue_url(QueueName=name)["QueueUrl"])
