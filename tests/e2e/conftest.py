@@ -112,6 +112,13 @@ def recorded_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Admin]:
         assert "Traceback" not in log.read_text(), log.read_text()[-3000:]
 
 
+def new_context(browser: Any, **options: Any) -> Any:
+    """A browser context (one person's browser) without the console's service worker unless ``service_workers`` is
+    "allow": the worker (pushed alerts, the app shell offline) is tested where it matters, the push test; elsewhere
+    each context would start one that downloads the whole app again, and keep it running while the context closes."""
+    return browser.new_context(**({"service_workers": "block"} | options))
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     chromium = os.environ.get("TULIA_CHROMIUM", "/usr/bin/chromium")

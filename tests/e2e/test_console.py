@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.conftest import DevStack
+from tests.e2e.conftest import DevStack, new_context
 from tests.e2e.stack import wait_for
 from tests.e2e.test_chat_page import OUTPUT, Page
 from tulia.domain.common import NAIROBI
@@ -71,7 +71,7 @@ def signed_in(
 ) -> Any:
     from playwright.sync_api import expect
 
-    page = (context or browser.new_context(viewport=viewport)).new_page()
+    page = (context or new_context(browser, viewport=viewport)).new_page()
     page.errors = []
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))
     page.goto(stack.console)
@@ -104,7 +104,7 @@ def test_tulia_dev_prints_the_console_and_its_demo_users(stack: Stack) -> None:
 def test_a_wrong_password_is_refused_with_a_message(stack: Stack, browser: Any) -> None:
     from playwright.sync_api import expect
 
-    page = browser.new_page(viewport=LAPTOP)
+    page = new_context(browser, viewport=LAPTOP).new_page()
     page.goto(stack.console)
     page.get_by_label("Email").fill(OWNER[0])
     page.get_by_role("textbox", name="Password").fill("not-the-password")
@@ -340,7 +340,7 @@ def test_an_invited_agent_chooses_a_password_at_first_sign_in(stack: Stack, brow
     expect(member).to_contain_text("Invited")
     expect(member.get_by_test_id("staff-name")).to_have_text("Akinyi Otieno")
 
-    page = browser.new_context(viewport=PHONE).new_page()
+    page = new_context(browser, viewport=PHONE).new_page()
     page.goto(stack.console)
     page.get_by_label("Email").fill("akinyi@example.co.ke")
     page.get_by_role("textbox", name="Password").fill(temporary)
@@ -680,7 +680,7 @@ def test_a_customer_waiting_reaches_the_owners_phone_by_push_and_whatsapp_and_ba
 
     with PushService() as push:
         subscription = push.subscribe()
-        context = browser.new_context(viewport=PHONE)
+        context = new_context(browser, viewport=PHONE, service_workers="allow")  # the worker shows the push
         context.add_init_script(PUSH_SUBSCRIPTION_SCRIPT % json.dumps(subscription))
         page = signed_in(browser, stack, OWNER, context=context)
         assert page.evaluate("async () => (await navigator.serviceWorker.ready).scope") == stack.console

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from tests.conftest import SANDBOX_PASSKEY
-from tests.e2e.conftest import DevStack
+from tests.e2e.conftest import DevStack, new_context
 from tests.e2e.stack import wait_for
 from tests.e2e.test_console import LAPTOP, PHONE, Stack, console_of
 from tests.workbooks import workbook
@@ -64,7 +64,7 @@ def test_a_new_owner_signs_up_verifies_and_makes_her_shop(stack: Stack, browser:
     from playwright.sync_api import expect
 
     email = "njeri@beauty.example"
-    page = browser.new_context(viewport=LAPTOP).new_page()
+    page = new_context(browser, viewport=LAPTOP).new_page()
     sign_up(page, stack, "Njeri Wambui", email)
     code = mailed_code(stack, email)
     page.get_by_label("Code from the email").fill("000000" if code != "000000" else "111111")
@@ -253,7 +253,7 @@ def test_a_new_owner_signs_up_verifies_and_makes_her_shop(stack: Stack, browser:
 def test_on_a_phone_in_swahili_an_email_already_used_is_said_so(stack: Stack, browser: Any) -> None:
     from playwright.sync_api import expect
 
-    page = browser.new_context(viewport=PHONE, locale="sw-KE").new_page()
+    page = new_context(browser, viewport=PHONE, locale="sw-KE").new_page()
     page.goto(stack.console + "join")
     expect(page.get_by_role("heading", name="Fungua akaunti")).to_be_visible(timeout=15_000)
     page.get_by_label("Jina lako").fill("Mmiliki")
@@ -267,7 +267,7 @@ def test_an_owner_pauses_her_shop_and_a_customer_is_told_once_then_resumes(stack
     """Part 6 in the browser: the shop's status screen pauses and resumes; the chat page's customer meets it."""
     from playwright.sync_api import expect
 
-    page = browser.new_context(viewport=PHONE).new_page()
+    page = new_context(browser, viewport=PHONE).new_page()
     page.goto(stack.console)
     page.get_by_label("Email").fill("owner@demo-grocer.local")
     page.get_by_role("textbox", name="Password").fill("Tulia-owner-2026!")
@@ -295,7 +295,7 @@ def test_the_platform_operator_sees_every_shop_and_suspends_one_for_a_while(stac
     reason (its customer is told once, as when paused) and lifts it; a shop owner never sees the screen."""
     from playwright.sync_api import expect
 
-    page = browser.new_context(viewport=LAPTOP).new_page()
+    page = new_context(browser, viewport=LAPTOP).new_page()
     page.goto(stack.console)
     page.get_by_label("Email").fill("operator@tulia.local")
     page.get_by_role("textbox", name="Password").fill("Tulia-operator-2026!")
@@ -314,7 +314,7 @@ def test_the_platform_operator_sees_every_shop_and_suspends_one_for_a_while(stac
         page.get_by_label("Reason for a suspension or its end (the shop's owner sees it)").fill("paid")
         grocer.get_by_role("button", name="Resume").click()
         expect(grocer.get_by_test_id("platform-status")).to_contain_text("live", timeout=15_000)
-    owner = browser.new_context(viewport=LAPTOP).new_page()
+    owner = new_context(browser, viewport=LAPTOP).new_page()
     owner.goto(stack.console)
     owner.get_by_label("Email").fill("owner@demo-grocer.local")
     owner.get_by_role("textbox", name="Password").fill("Tulia-owner-2026!")
