@@ -260,6 +260,35 @@ def test_the_letters_of_a_reference_are_no_words_of_any_language(message: str, k
     assert detect_language(message.format(kind.format(code))) == detect_language(message.format(""))
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    message=st.sampled_from(
+        [
+            "nataka kulipa {}",
+            "how do I pay for {}",
+            "add 2 more to {}",
+            "{} imefika wapi",
+            "move {} to friday",
+            "any news on {}?",
+            "niaje, {} iko aje",
+        ]
+    ),
+    prefix=st.sampled_from(["ORD-", "BK-", "HND-", "ORD "]),
+    code=st.text(REFERENCE_LETTERS, min_size=5, max_size=5),
+)
+@example(message="nataka kulipa {}", prefix="ORD-", code="AMAX7")  # "max7" was read as a budget of 7
+def test_a_message_means_the_same_whatever_its_references_letters(message: str, prefix: str, code: str) -> None:
+    """What the reader, the slots and the language make of a message do not hang on the letters the shop's reference
+    happened to be drawn with."""
+
+    def meaning(reference: str) -> tuple[object, ...]:
+        u = ENGINE.understand(message.format(reference))
+        slots = {k: v for k, v in u.slots.__dict__.items() if k != "order_ref"}
+        return u.intent, u.intent_confidence, u.language, u.language_confidence, slots
+
+    assert meaning(prefix + code) == meaning(prefix + "7K2MN")
+
+
 @pytest.mark.parametrize("code", ["Q7A2", "SAVE10", "https://shop.example/to-be-a", "TKA1B2C3D4"])
 def test_codes_and_links_are_no_words_of_any_language(code: str) -> None:
     assert detect_language(f"nataka kulipa {code}") == detect_language("nataka kulipa")

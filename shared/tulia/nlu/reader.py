@@ -51,6 +51,7 @@ MAX_CHARS = 1000  # longer messages are read up to here
 # a reference written without its dash has a digit: "ordering" and "ordinary" are words
 _ORDER_REF = re.compile(r"\bord(?:[\s-][a-z0-9]{5}|(?=[a-z]{0,4}\d)[a-z0-9]{5})\b", re.I)
 _BOOKING_REF = re.compile(r"\bbk[\s-]?[a-z0-9]{5}\b", re.I)
+_TICKET_REF = re.compile(r"\bhnd[\s-]?[a-z0-9]{5}\b", re.I)  # the ticket of a hand-over to a person
 _MPESA = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z])[A-Z0-9]{10}\b")
 _CODE = re.compile(r"\b[A-Z]{3,}\d{1,4}\b")
 _URL = re.compile(r"https?://\S+|www\.\S+", re.I)
@@ -63,6 +64,7 @@ _REFERENCES = (
     (_URL, " zurl "),
     (_ORDER_REF, " zref "),
     (_BOOKING_REF, " zbookref "),
+    (_TICKET_REF, " zticket "),
     (_MPESA, " zmpesa "),
     (_CODE, " zcode "),
 )

@@ -86,6 +86,9 @@ _MULTIPLIERS = {"k": 1000, "thao": 1000, "thousand": 1000, "elfu": 1000, "ngiri"
 
 # an order reference in a message, taken out of what is searched (extract_order_ref reads it)
 _ORDER_REF = re.compile(r"\bord(?:[\s-]?[2-9a-hjkmnp-tv-z]{5}|-[0-9a-z]{5})\b", re.I)
+# the shop's references (orders, bookings, hand-overs): drawn at random, so no amount, count or phone is read in them
+# ("ORD-AMAX7" is no budget of 7)
+_REFERENCE = re.compile(r"\b(?:ord|bk|hnd)(?:[\s-]?[2-9a-hjkmnp-tv-z]{5}|-[0-9a-z]{5})\b", re.I)
 
 
 def _amount(number: str, unit: str | None) -> int | None:
@@ -106,6 +109,8 @@ def _names_a_product(text: str, catalog: CatalogWords) -> bool:
 
 
 def extract_slots(text: str) -> Slots:
+    ref = extract_order_ref(text)
+    text = _REFERENCE.sub(" ", text)
     plain = normalize(text)
     budget_min = budget_max = None
     if m := _BETWEEN.search(text):
@@ -120,12 +125,9 @@ def extract_slots(text: str) -> Slots:
     quantity = None
     if m := _QUANTITY.search(text):
         quantity = int(m.group(1) or m.group(2))
-    ref = extract_order_ref(text)
     code, _spans = extract_coupon(text)  # the order frame's reading of "coupon code: X" (never "CODE")
     if code is None and (m := _CODE_TOKEN.search(text)):
         code = m.group(1)
-    if code and ref and code.replace("-", "").upper().startswith("ORD"):
-        code = None
     phone = None
     if m := _PHONE.search(text):
         phone = "0" + m.group(2) + m.group(3) + m.group(4)
