@@ -101,10 +101,13 @@ def test_references_codes_and_numbers_are_read_as_their_kind() -> None:
         ("ORD 7HK2P", "zref"),
         ("ord7hk2p", "zref"),
         ("ord-hkmnp", "zref"),
+        ("check qkt4m8xq2p please", "check zmpesa please"),  # an M-Pesa code in small letters is a code
+        ("samsunga15 bei", "samsunga0 bei"),  # no letter after its digits: a name run together, not a code
     ],
 )
-def test_words_that_begin_like_a_reference_are_words(text: str, kept: str) -> None:
-    """ "ordinary" is not ORD-INARY: a reference without its dash or a space has a digit."""
+def test_references_and_codes_are_told_from_words(text: str, kept: str) -> None:
+    """ "ordinary" is not ORD-INARY (a reference without its dash or a space has a digit); an M-Pesa code is one in
+    any case."""
     assert normalize_for_reader(text) == kept
 
 

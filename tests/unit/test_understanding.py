@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -287,6 +289,28 @@ def test_a_message_means_the_same_whatever_its_references_letters(message: str, 
         return u.intent, u.intent_confidence, u.language, u.language_confidence, slots
 
     assert meaning(prefix + code) == meaning(prefix + "7K2MN")
+
+
+MPESA_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    message=st.sampled_from(["check {} please", "{} imefika?", "did you get {}", "naomba uangalie {}"]),
+    code=st.text(MPESA_LETTERS, min_size=10, max_size=10).filter(
+        lambda c: c[0].isalpha() and re.search(r"\d[A-Z]", c) is not None and sum(ch.isalpha() for ch in c) >= 3
+    ),
+)
+@example(message="check {} please", code="G4SNCCXWMV")  # its consonants were read as spam
+def test_an_mpesa_code_typed_in_small_letters_means_the_same_whatever_its_letters(message: str, code: str) -> None:
+    """A code the fast path does not take (small letters, no word about paying) is still a code to the reader and to
+    the spam check: what the message means does not hang on its letters."""
+
+    def meaning(said: str) -> tuple[object, ...]:
+        u = ENGINE.understand(message.format(said))
+        return u.intent, u.intent_confidence, u.governor, u.language
+
+    assert meaning(code.lower()) == meaning("qkt4m8xq2p")
 
 
 @pytest.mark.parametrize("code", ["Q7A2", "SAVE10", "https://shop.example/to-be-a", "TKA1B2C3D4"])

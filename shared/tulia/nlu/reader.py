@@ -52,7 +52,12 @@ MAX_CHARS = 1000  # longer messages are read up to here
 _ORDER_REF = re.compile(r"\bord(?:[\s-][a-z0-9]{5}|(?=[a-z]{0,4}\d)[a-z0-9]{5})\b", re.I)
 _BOOKING_REF = re.compile(r"\bbk[\s-]?[a-z0-9]{5}\b", re.I)
 _TICKET_REF = re.compile(r"\bhnd[\s-]?[a-z0-9]{5}\b", re.I)  # the ticket of a hand-over to a person
-_MPESA = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z])[A-Z0-9]{10}\b")
+# an M-Pesa code: ten capitals and digits; typed in small letters, it still has a letter after a digit ("samsunga15"
+# is no code)
+_MPESA = re.compile(
+    r"\b(?:(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z])[A-Z0-9]{10}"
+    r"|(?=[a-zA-Z0-9]*\d[a-zA-Z])(?=(?:\d*[a-zA-Z]){3})[a-zA-Z0-9]{10})\b"
+)
 _CODE = re.compile(r"\b[A-Z]{3,}\d{1,4}\b")
 _URL = re.compile(r"https?://\S+|www\.\S+", re.I)
 _DIGITS = re.compile(r"\d+")

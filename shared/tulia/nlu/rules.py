@@ -324,6 +324,10 @@ def catalog_evidence(plain: str, catalog: CatalogWords | None) -> int | None:
     return len(product_terms)
 
 
+def _plain(text: str) -> str:
+    return re.sub(r"([a-z])\1{2,}", r"\1", normalize(text))  # "hellooooo" -> "hello"
+
+
 class RulesEngine:
     """Deterministic intent, language and governor classification."""
 
@@ -337,7 +341,7 @@ class RulesEngine:
         context: PromptContext | None = None,
     ) -> Understanding:
         text = text[:MAX_TEXT]
-        plain = re.sub(r"([a-z])\1{2,}", r"\1", normalize(text))  # "hellooooo" -> "hello"
+        plain = _plain(text)
         slots = extract_slots(text)
         if catalog is not None and slots.budget_max and _names_a_product(text, catalog):
             slots = replace(slots, budget_max=None)  # "a 55 inch 4k tv": the shop sells "4K" things, not "4,000"
@@ -391,8 +395,11 @@ class RulesEngine:
 
     @staticmethod
     def _governor(text: str, plain: str, intent: Intent) -> tuple[GovernorClass, float]:
-        # consonant runs are looked for inside words: "Full HD Smart TV" joined would look like noise
+        # consonant runs are looked for inside words: "Full HD Smart TV" joined would look like noise; a code or a
+        # link is no noise ("check qkt4m8xq2p please": an M-Pesa code typed in small letters)
+        plain = _plain(without_references(text)) or plain
         # a dash or a plus between words is a separator ("plates - 6"), never noise; a message of nothing else is
+        # read as it is
         words = [w for w in plain.split() if w.strip("-+#")] or plain.split()
         if _SPAMMY.search(text) or any(_GIBBERISH.search(word) for word in words):
             return "spam", 0.9
