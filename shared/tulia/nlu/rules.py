@@ -85,10 +85,11 @@ _MULTIPLIERS = {"k": 1000, "thao": 1000, "thousand": 1000, "elfu": 1000, "ngiri"
 
 
 # an order reference in a message, taken out of what is searched (extract_order_ref reads it)
-_ORDER_REF = re.compile(r"\bord(?:[\s-]?[2-9a-hjkmnp-tv-z]{5}|-[0-9a-z]{5})\b", re.I)
+_REFERENCE_BODY = r"(?:[\s-]?[2-9a-hjkmnp-tv-z]{5}|-[0-9a-z]{5})\b"  # what follows the prefix (one mistyped: dashed)
+_ORDER_REF = re.compile(r"\bord" + _REFERENCE_BODY, re.I)
 # the shop's references (orders, bookings, hand-overs): drawn at random, so no amount, count or phone is read in them
 # ("ORD-AMAX7" is no budget of 7)
-_REFERENCE = re.compile(r"\b(?:ord|bk|hnd)(?:[\s-]?[2-9a-hjkmnp-tv-z]{5}|-[0-9a-z]{5})\b", re.I)
+_REFERENCE = re.compile(r"\b(?:ord|bk|hnd)" + _REFERENCE_BODY, re.I)
 
 
 def _amount(number: str, unit: str | None) -> int | None:
