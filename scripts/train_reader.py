@@ -5,6 +5,11 @@
                                                         # trained on today's corpus
     .venv/bin/python scripts/train_reader.py --set-aside issue18   # train without a tuning phrase set
                                                         # and report the intent read on it (nothing written)
+    .venv/bin/python scripts/train_reader.py --reproduce  # retrain (nothing written) and compare its readings
+                                                        # with the shipped weights' over the corpus: exit 1
+                                                        # past the tolerance (bytes may differ: BLAS, versions)
+
+The weights' header records what made them: the libraries' versions and the hyperparameters.
 
 Method: the corpus (``tulia.nlu.corpus.load_corpus``: templates over many trades, hand-written and bug
 messages, the tuning phrase sets) as hashed binary features (``tulia.nlu.reader.feature_indexes``),
@@ -180,6 +185,20 @@ def train(
         "rows": len(used),
         "examples": len(examples),
         "corpus_sha256": corpus_digest(examples),
+        "trained_with": trained_with(),
+        "hyperparameters": {
+            "bits": bits,
+            "model": "multinomial logistic regression, L2, lbfgs",
+            "C": C,
+            "max_iter": 3000,
+            "tol": 1e-5,
+            "class_weight": "sqrt(most frequent label's count / label's count)",
+            "folds": {"n_splits": 5, "shuffle": True, "random_state": 7},
+            "product_weights": list(PRODUCT_WEIGHTS),
+            "no_product_weights": list(NO_PRODUCT_WEIGHTS),
+            "no_question_weights": list(NO_QUESTION_WEIGHTS),
+            "quantisation": "int8, scale = max |weight| / 127",
+        },
     }
     stats: dict[str, object] = {
         "cv_accuracy": float((probabilities.argmax(axis=1) == y).mean()),
@@ -187,6 +206,49 @@ def train(
         "product_weight": (weight, no_sale, no_question, before, after),
     }
     return header, [int(i) for i in used], quantised[used].tobytes(), stats
+
+
+def trained_with() -> dict[str, str]:
+    import platform
+
+    import scipy
+    import sklearn
+
+    return {"python": platform.python_version(), "numpy": np.__version__, "scipy": scipy.__version__,
+            "scikit-learn": sklearn.__version__}  # fmt: skip
+
+
+# a retrain may write other bytes (BLAS threads sum in another order, a library moved a patch version); it must read
+# the corpus as the shipped weights do, within these
+REPRODUCE_LABELS_AGREE = 0.995  # share of corpus messages given the same label
+REPRODUCE_CONFIDENCE = 0.05  # largest difference of a message's confidence in its label
+
+
+def reproduce(examples: list[Example]) -> int:
+    """Retrain in memory and compare every corpus message's reading with the shipped weights'."""
+    header, indexes, rows, _stats = train(examples)
+    path = ROOT / "eval" / ".reproduced.weights"
+    dump_weights(path, header, indexes, rows)
+    try:
+        again = load_weights(path)
+    finally:
+        path.unlink()
+    shipped = load_weights(WEIGHTS_FILE)
+    same = 0
+    worst = 0.0
+    for ex in examples:
+        a, b = shipped.read(ex.text), again.read(ex.text)
+        same += a.label == b.label
+        worst = max(worst, abs(a.probabilities[a.label] - b.probabilities[a.label]))
+    agree = same / len(examples)
+    ok = agree >= REPRODUCE_LABELS_AGREE and worst <= REPRODUCE_CONFIDENCE
+    print(
+        f"retrained on {len(examples)} corpus messages with {trained_with()}: labels agree {agree:.2%} "
+        f"(tolerance {REPRODUCE_LABELS_AGREE:.1%}), largest confidence difference {worst:.4f} "
+        f"(tolerance {REPRODUCE_CONFIDENCE}); the shipped weights were made with "
+        f"{shipped.trained_with or 'unrecorded versions'}: " + ("within tolerance" if ok else "OUTSIDE tolerance")
+    )
+    return 0 if ok else 1
 
 
 def set_aside(examples: list[Example], name: str) -> int:
@@ -214,6 +276,8 @@ def main(argv: list[str]) -> int:
             return 1
         print("reader.weights matches the corpus")
         return 0
+    if "--reproduce" in argv:
+        return reproduce(examples)
     if "--set-aside" in argv:
         return set_aside(examples, argv[argv.index("--set-aside") + 1])
     header, indexes, rows, stats = train(examples)

@@ -273,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     ev.add_argument("--eval-dir", default="eval", metavar="DIR", help="phrases/ and conversations.yaml (default: eval)")
     ev.add_argument(
         "--set",
-        choices=["blind", "blind2", "slots", "trades", "issue18", "tuning", "all"],
+        choices=["blind", "blind2", "blind3", "slots", "trades", "issue18", "tuning", "all"],
         default="all",
         help="which phrase set",
     )

@@ -4,7 +4,7 @@ classifiers, the router, governance, clarify/unknown, handoff, preferences, resp
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from langgraph.runtime import Runtime
 from langgraph.types import Command, interrupt
@@ -16,7 +16,14 @@ from tulia.errors import TuliaError
 from tulia.graph.buttons import SALE_TAPS, parse_tap, tap_id
 from tulia.graph.calls import Turn
 from tulia.graph.context import EngineContext
-from tulia.graph.routing import EscalationSignals, choose_language, escalation_reason, govern, route_intent
+from tulia.graph.routing import (
+    INTENT_ROUTE_MIN,
+    EscalationSignals,
+    choose_language,
+    escalation_reason,
+    govern,
+    route_intent,
+)
 from tulia.graph.slots import close_questions
 from tulia.graph.state import ConversationState
 from tulia.graph.wording import prompt_context, worded
@@ -26,6 +33,7 @@ from tulia.nlu.booking_words import change_said
 from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.nlu.frame_extract import extract_phone
 from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, normalize
+from tulia.nlu.reader import BUYING
 from tulia.nlu.rules import MAX_TEXT, detect_language
 from tulia.nlu.when import read_when, without_when
 from tulia.tools.customer_tools import link_whatsapp_user, whatsapp_user_customer
@@ -45,6 +53,9 @@ MENU_INTENTS = {
 }
 ESCALATION_OFFER = [{"id": tap_id("esc", "yes")}, {"id": tap_id("esc", "no")}]
 SUPPORTED_INBOUND = ("text", "interactive", "button", "order", "location", "image")
+
+if TYPE_CHECKING:
+    from tulia.search.catalog_index import CatalogIndex
 
 
 def t(turn: Turn, key: str, **facts: Any) -> str:
@@ -182,7 +193,11 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     kind = state.inbound.get("type", "text")
     if kind == "location" and not isinstance(state.inbound.get("location"), dict):
         kind = "unsupported"  # a pin without its coordinates says nowhere
-    hit = detect_fast_path(body, awaiting_answer=state.pending is not None) if body else None
+    hit = (
+        detect_fast_path(body, awaiting_answer=state.pending is not None, catalog=lambda: shop_words(turn))
+        if body
+        else None
+    )
     reply_id = state.inbound.get("reply_id")
     if hit is None and body and not reply_id and state.pending is not None:
         reply_id = _typed_option(body, state.pending_options)
@@ -287,6 +302,12 @@ def _books(turn: Turn) -> bool:
     services = turn.ctx.services
     tenant = services.tenants.get(turn.ctx.tenant_id)
     return services.catalog_indexes.get(turn.ctx.tenant_id, tenant.catalog_version).books
+
+
+def shop_words(turn: Turn) -> CatalogIndex:
+    """The shop's catalog index (its items' words and vocabulary), cached per catalog version."""
+    services = turn.ctx.services
+    return services.catalog_indexes.get(turn.ctx.tenant_id, services.tenants.get(turn.ctx.tenant_id).catalog_version)
 
 
 def _offer_code(turn: Turn, code: str) -> bool:
@@ -397,6 +418,12 @@ _JOURNEY_NODES: dict[str, RouterTarget] = {
 }
 
 
+def _a_sure_purchase(state: ConversationState) -> bool:
+    """Read for sure as buying or asking about an item: words of a sensitive topic in it ("medicine", "dawa ya")
+    are the shop's goods ("do you have medicine for a cough", "nataka dawa ya wadudu"), not a topic for a person."""
+    return state.intent in BUYING and state.intent_confidence >= INTENT_ROUTE_MIN
+
+
 def governor(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[RouterTarget]:
     """The governor's reading (spec 4.4), then the journey router of spec 7.1 with the escalation rules of
     4.5 and the thresholds of 4.1. The reason for a hand-over is decided here, once, and kept in the state
@@ -415,7 +442,7 @@ def governor(state: ConversationState, runtime: Runtime[EngineContext]) -> Comma
             payment_dispute=bool(signals.get("payment_dispute")),
             refund_request=bool(signals.get("refund_request")),
             delivery_complaint=bool(signals.get("delivery_complaint")),
-            sensitive_topic=bool(signals.get("sensitive")),
+            sensitive_topic=bool(signals.get("sensitive")) and not _a_sure_purchase(state),
             consecutive_tool_errors=state.consecutive_tool_errors,
             clarification_loops=state.clarification_loops,
             frustrated_unresolved_turns=state.frustrated_turns + (1 if signals.get("frustrated") else 0),

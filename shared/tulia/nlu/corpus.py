@@ -217,30 +217,92 @@ def load_tuning_sets(paths: Iterable[Path]) -> list[Example]:
     return out
 
 
-def _shingles(text: str) -> set[str]:
+def _shingles(text: str) -> frozenset[str]:
     plain = f" {normalize_for_reader(text)} "
-    return {plain[i : i + 4] for i in range(len(plain) - 3)}
+    return frozenset(plain[i : i + 4] for i in range(len(plain) - 3))
+
+
+class NearCopies:
+    """Protected messages (the blind sets) indexed by their character 4-grams, to ask of any text whether
+    it is a near copy of one of them: Jaccard of the 4-gram sets >= ``threshold``. The index looks only at
+    protected messages that share a 4-gram and have a size that can reach the threshold, so thousands of
+    texts are checked against a thousand messages in well under a second."""
+
+    def __init__(self, protected: Iterable[str], threshold: float = 0.7) -> None:
+        self.threshold = threshold
+        self._sets = [_shingles(t) for t in protected]
+        self._index: dict[str, list[int]] = {}
+        for n, grams in enumerate(self._sets):
+            for gram in grams:
+                self._index.setdefault(gram, []).append(n)
+
+    def match(self, text: str) -> int | None:
+        """The index of a protected message that ``text`` nearly copies, or None."""
+        mine = _shingles(text)
+        if not mine:
+            return None
+        shared: dict[int, int] = {}
+        for gram in mine:
+            for n in self._index.get(gram, ()):
+                shared[n] = shared.get(n, 0) + 1
+        for n, common in shared.items():
+            union = len(mine) + len(self._sets[n]) - common
+            if union and common / union >= self.threshold:
+                return n
+        return None
 
 
 def too_close(examples: list[Example], protected: Iterable[str], threshold: float = 0.7) -> set[int]:
     """Indexes of examples whose character 4-grams overlap a protected message's by ``threshold``
     (Jaccard) or more: near copies of the blind held-out set, dropped from training."""
-    guarded = [_shingles(t) for t in protected]
-    out = set()
-    for n, ex in enumerate(examples):
-        mine = _shingles(ex.text)
-        for other in guarded:
-            union = len(mine | other)
-            if union and len(mine & other) / union >= threshold:
-                out.add(n)
-                break
-    return out
+    guard = NearCopies(protected, threshold)
+    return {n for n, ex in enumerate(examples) if guard.match(ex.text) is not None}
 
 
 def blind_texts(path: Path) -> list[str]:
     """The messages of the blind held-out set, for :func:`too_close` only (never printed)."""
     rows = [r for r in path.read_text(encoding="utf-8").splitlines() if r.strip() and not r.startswith("#")]
     return [r.split("|", 4)[4] for r in rows]
+
+
+def goal_texts(path: Path, *, answers_of_at_least: int = 1) -> list[str]:
+    """What the customers of the blind conversations (``eval/blind/goals*.yaml``) say: openings, steps and answers
+    (those of ``answers_of_at_least`` words or more: a time or a place alone is everybody's words), for
+    :class:`NearCopies` only (never printed)."""
+    out: list[str] = []
+
+    def answers(value: object) -> None:
+        if isinstance(value, str):
+            if len(value.split()) >= answers_of_at_least:
+                out.append(value)
+        elif isinstance(value, dict):
+            for v in value.values():
+                answers(v)
+
+    for goal in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+        out.append(str(goal.get("opening") or ""))
+        out += [str(step.get("say") or "") for step in goal.get("steps") or []]
+        answers(goal.get("answers"))
+    return [text for text in out if text]
+
+
+PROTECTED_MIN_WORDS = 4  # shorter messages ("ok", "asante sana", "habari za asubuhi") are everybody's words
+PROTECTED_ANSWER_MIN_WORDS = 5  # a goal's shorter answers are a time, a place or a yes ("kesho saa nne asubuhi")
+
+
+def blind_messages(eval_dir: Path) -> list[str]:
+    """What no training message and no file the reading is made of may nearly copy: every message of the blind sets
+    and every opening, step and longer answer of the blind conversations, of four words or more. Shorter ones are
+    set phrases anybody writes: a file holding "habari za asubuhi" copies nobody, and dropping every "hello" of the
+    corpus because a blind message says hello would unteach greetings."""
+    blind = eval_dir / "blind"
+    texts = [text for path in sorted(blind.glob("heldout*.txt")) for text in blind_texts(path)]
+    texts += [
+        text
+        for path in sorted(blind.glob("goals*.yaml"))
+        for text in goal_texts(path, answers_of_at_least=PROTECTED_ANSWER_MIN_WORDS)
+    ]
+    return [text for text in texts if len(text.split()) >= PROTECTED_MIN_WORDS]
 
 
 def corpus_digest(examples: list[Example]) -> str:
@@ -267,8 +329,7 @@ def load_corpus(eval_dir: Path, *, without_blind: bool = True) -> list[Example]:
     examples += load_messages(corpus_dir / "messages.txt")
     examples += load_phrase_sets(sorted((eval_dir / "phrases").glob("*.txt")))
     examples += load_tuning_sets(sorted((eval_dir / "tuning").glob("*.txt")))
-    held_out = [text for path in sorted((eval_dir / "blind").glob("heldout*.txt")) for text in blind_texts(path)]
-    dropped = too_close(examples, held_out) if without_blind else set()
+    dropped = too_close(examples, blind_messages(eval_dir)) if without_blind else set()
     seen: set[tuple[str, str]] = set()
     out = []
     for n, ex in enumerate(examples):

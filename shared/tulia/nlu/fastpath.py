@@ -8,8 +8,9 @@ injection, and abuse.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from tulia.nlu.frame_extract import extract_mpesa_code
 from tulia.nlu.lexicon import (
@@ -26,7 +27,10 @@ from tulia.nlu.lexicon import (
     any_phrase,
     normalize,
 )
-from tulia.nlu.reader import SURE, message_reader
+from tulia.nlu.reader import BUYING, SURE, message_reader
+
+if TYPE_CHECKING:
+    from tulia.nlu.types import CatalogWords
 
 FastKind = Literal[
     "opt_out", "opt_in", "human", "language", "choice", "yes", "no", "injection", "abuse", "payment_code"
@@ -51,6 +55,11 @@ _YES_SEND = re.compile(
 )
 
 
+_PERSON_WORDS = re.compile("|".join(rf"(?<!\w){re.escape(p)}(?!\w)" for p in sorted(HUMAN, key=len, reverse=True)))
+NO_OTHER_REQUEST = ("human_request", "unknown", "spam_casual")  # readings that leave the request for a person alone
+PERSON_PLAUSIBLE = 0.20  # beside another request (not a purchase), a person this likely is asked for too
+
+
 def detect_choice(text: str) -> int | None:
     for emoji, digit in _EMOJI_DIGITS.items():
         text = text.replace(emoji, digit)
@@ -59,7 +68,7 @@ def detect_choice(text: str) -> int | None:
 
 
 def language_asked(text: str, plain: str) -> str | None:
-    """A request to be answered in a language, in any words ("tafadhali niandikie kwa kiingereza"): the
+    """A request to be answered in a language, in any words ("from now on write to me in english"): the
     message names exactly one language and the reader is sure it is about preferences."""
     named = {code for code, words in LANGUAGE_NAMES.items() if any_phrase(plain, words)}
     if len(named) != 1 or len(plain.split()) > 14:
@@ -70,10 +79,40 @@ def language_asked(text: str, plain: str) -> str | None:
     return None
 
 
-def fast_path(text: str, *, awaiting_answer: bool) -> FastPathHit | None:
+def person_asked(text: str, catalog: CatalogWords | None = None) -> bool:
+    """Words that ask for a person ("agent", "human", "call me", "the owner") are evidence, not a verdict: they mark
+    where a request for a person would be, and the reader reads the message with and without them. It asks for a
+    person when the reader reads that, or when the rest says nothing else ("the owner", "is the owner around?"), or
+    when beside another request the reader finds a person plausible ("my mpesa was deducted, call me"); not when the
+    words sat inside a purchase (with and without them a purchase: "I need a human hair wig") or inside another
+    request the reader is sure of ("call me when my order arrives" asks about the order). The shop's words count as
+    evidence of buying when the message names its things; a thing it does not sell is still a thing, not a person."""
+    from tulia.nlu.rules import catalog_evidence
+
+    reader = message_reader()
+    whole = reader.read(text, product_terms=catalog_evidence(normalize(text), catalog) or None)
+    if whole.label == "human_request":
+        return True
+    rest = re.sub(_PERSON_WORDS, " ", normalize(text)).strip()
+    if not rest:
+        return True
+    reading = reader.read(rest, product_terms=catalog_evidence(rest, catalog) or None)
+    if reading.label in NO_OTHER_REQUEST:
+        return True
+    if whole.label in BUYING and reading.label in BUYING:
+        return False
+    if whole.probabilities.get("human_request", 0.0) >= PERSON_PLAUSIBLE:
+        return True
+    return not (whole.confidence >= SURE and reading.label == whole.label)
+
+
+def fast_path(
+    text: str, *, awaiting_answer: bool, catalog: Callable[[], CatalogWords | None] | None = None
+) -> FastPathHit | None:
     """Return what the message is, if the fast path can tell; ``None`` sends it to the engines.
 
-    Numbers and yes/no count only when the bot is waiting for an answer.
+    Numbers and yes/no count only when the bot is waiting for an answer. ``catalog`` gives the shop's words, read
+    only when a message holds words that ask for a person.
     """
     plain = normalize(text)
     if not plain:
@@ -86,7 +125,7 @@ def fast_path(text: str, *, awaiting_answer: bool) -> FastPathHit | None:
         return FastPathHit("injection")
     if any_phrase(plain, ABUSE):
         return FastPathHit("abuse")
-    if any_phrase(plain, HUMAN) and len(plain.split()) <= 12:
+    if any_phrase(plain, HUMAN) and len(plain.split()) <= 12 and person_asked(text, catalog() if catalog else None):
         return FastPathHit("human")
     code = extract_mpesa_code(text)
     if code is not None:

@@ -48,7 +48,7 @@ HUMAN = (
     "nataka kuongea na mtu", "niongee na mtu", "nipigie", "mhudumu", "binadamu", "mtu halisi", "nipe mtu",
     "customer support", "talk to a human", "speak to a human", "talk to the owner", "speak to the owner",
     "the owner", "salesperson", "sales person", "a real human", "someone from the team", "mwenye duka",
-    "niongee na mwenyewe", "nataka kuongea na mwenye",
+    "niongee na mwenyewe",
 )
 LANGUAGE_REQUESTS = {
     "sw": ("kiswahili", "swahili", "kwa kiswahili", "ongea kiswahili", "in swahili"),
@@ -116,7 +116,7 @@ SENSITIVE = (
 )
 # Swahili and Sheng greetings: a greeting is answered in its own language
 SWAHILI_GREETINGS = (
-    "habari", "habari yako", "habari yenu", "habari za asubuhi", "habari za mchana", "habari za jioni", "hujambo",
+    "habari", "habari yako", "habari yenu", "habari za asubuhi", "habari za mchana", "hujambo",
     "hamjambo", "jambo", "shikamoo", "salama", "hodi",
 )
 SHENG_GREETINGS = (

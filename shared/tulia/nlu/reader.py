@@ -135,6 +135,7 @@ class MessageReader:
         shifts = dict(header.get("no_product_shift", {}))  # type: ignore[call-overload]
         self._no_product = [float(shifts.get(label, 0.0)) for label in self.labels]
         self.corpus_sha256 = str(header.get("corpus_sha256", ""))
+        self.trained_with = dict(header.get("trained_with", {}))  # type: ignore[call-overload]  # libraries' versions
         self._table = memoryview(table).cast("b")
         self._width = len(self.labels)
         self._buying = [n for n, label in enumerate(self.labels) if label in BUYING]
@@ -157,7 +158,18 @@ class MessageReader:
         return out
 
     def read(self, text: str, *, product_terms: int | None = None) -> Reading:
-        """``product_terms``: how many words name the shop's things (``None`` when no catalog is known)."""
+        """``product_terms``: how many words name the shop's things (``None`` when no catalog is known). A catalog
+        that names nothing of the message is evidence against buying, never for a person: a wish the reader reads as
+        buying without the catalog is not turned into a request for a person by it ("please send me a phone with
+        good call quality" at a beauty shop)."""
+        reading = self._read(text, product_terms)
+        if product_terms == 0 and reading.label == "human_request":
+            plain = self._read(text, None)
+            if plain.label in BUYING:
+                return plain
+        return reading
+
+    def _read(self, text: str, product_terms: int | None) -> Reading:
         logits = [z / self.temperature for z in self.logits(text, product_terms=product_terms)]
         top = max(logits)
         exp = [math.exp(z - top) for z in logits]

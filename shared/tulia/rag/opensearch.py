@@ -80,8 +80,8 @@ def chunk_key(doc_id: str, chunk_set: str) -> str:
 
 
 def bilingual(query: str) -> str:
-    """The question with the English words of the general shop lexicon added ("mnafunga saa ngapi jioni"
-    -> "... hours evening"): OpenSearch's BM25 and the embedding then meet the shop's English documents,
+    """The question with the English words of the general shop lexicon added ("saa ngapi mnafungua kesho"
+    -> "... time hours"): OpenSearch's BM25 and the embedding then meet the shop's English documents,
     as the embedded index does through the same folding."""
     said = set(re.findall(r"\w+", fold(query)))
     extra = [t for t in terms(query) if t not in said]

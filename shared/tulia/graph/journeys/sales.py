@@ -231,7 +231,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         pending = choice = fast = None
         if delta.add and delta.quantity is not None:  # "ongeza jogoo moja": one more of that line
             delta.quantity = QuantitySaid(delta.quantity.value, "add")
-    # a question about something else asked while a step is open ("do you deliver on sunday?",
+    # a question about something else asked while a step is open ("is delivery free above 5k?",
     # "how much is delivery to Kilimani?"): answered after what it fills is kept, then the step again
     aside = answering and not listed and edit_line is None and _asks_aside(body, index)
     new_item = (
