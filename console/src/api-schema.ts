@@ -4291,8 +4291,11 @@ export interface components {
             /** Delivery Zones */
             delivery_zones?: components["schemas"]["DeliveryZone"][] | null;
             handoff?: components["schemas"]["HandoffPolicy"] | null;
+            /** Hours */
+            hours?: string | null;
             languages?: components["schemas"]["LanguagePolicy"] | null;
             limits?: components["schemas"]["LimitsPolicy"] | null;
+            location?: components["schemas"]["LocalText"] | null;
             /** Max Chattiness Level */
             max_chattiness_level?: number | null;
             messaging?: components["schemas"]["MessagingPolicy"] | null;

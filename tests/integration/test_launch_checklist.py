@@ -73,8 +73,10 @@ def test_8_1_support_answers_are_grounded_and_missing_answers_are_refused_and_es
     chat: Chat, seeded: Services
 ) -> None:
     grounded = chat.send("How much is delivery to Eastlands?")
-    assert "KES 350" in grounded  # from faq/delivery.md
+    assert "KES 350" in grounded  # the shop's zones (tenant.yaml), as faq/delivery.md also says
     assert chat.tools()[-1] == "kb_retrieve"
+    documented = chat.send("How are refunds paid?")
+    assert "(From our Returns and Refunds Policy - How refunds are paid)" in documented
     refused = chat.send("Do you repair drones on Sundays?")
     assert "I don't have that information" in refused
     assert "passing you to a person" in chat.send("yes")

@@ -194,13 +194,31 @@ def test_a_swahili_question_about_an_english_document_is_answered_in_swahili(
     to answer in the customer's language, words it in Swahili (the guard checks its facts)."""
     enable_llm_wording(seeded)
     model.queue("classify_turn", reading("support_question", 0.9, language="sw"))
-    worded = "Tunafungua 8am hadi 7pm Jumatatu mpaka Jumamosi, na Jumapili 10am hadi 4pm."
+    worded = "Tunakubali simu za zamani (trade-in) zinazowaka na ambazo hazijafungwa kwa akaunti."
     model.queue("support_rag_answer", worded)
-    assert llm_chat.send("mnafunga saa ngapi jioni?") == worded
+    assert llm_chat.send("mnakubali trade in ya simu ya zamani?") == worded
     [call] = model.calls_for("support_rag_answer")
-    assert "Monday to Saturday 8am to 7pm" in call["prompt"]  # the English document's snippet
+    assert "we accept trade-in of old smartphones" in call["prompt"]  # the English document's snippet
     assert "respond in sw" in call["system"]
     assert guard_verdicts(llm_chat) == [{"kind": "guard", "node": "support_rag_answer", "verdict": "model"}]
+
+
+def test_the_shops_stated_hours_are_worded_by_the_model_from_the_fact_alone_in_her_language(
+    llm_chat: Chat, model: ScriptedChatModel, seeded: Services
+) -> None:
+    """Issue 53: a question the settings answer is worded from the stated fact (already in her language), and an
+    hour the fact does not hold is caught by the guard: the fact is said as it is."""
+    enable_llm_wording(seeded)
+    model.queue("classify_turn", reading("support_question", 0.9, language="sw"))
+    model.queue("support_rag_answer", "Tunafungua kila siku saa 2 asubuhi hadi saa 3 usiku.")  # 9 pm: invented
+    reply = llm_chat.send("mnafunga saa ngapi jioni?")
+    assert (
+        reply
+        == "Tunafungua Jumatatu hadi Jumamosi saa 2 asubuhi hadi saa 1 usiku, Jumapili saa 4 asubuhi hadi saa 10 jioni."
+    )
+    [call] = model.calls_for("support_rag_answer")
+    assert "Jumapili saa 4 asubuhi hadi saa 10 jioni" in call["prompt"]  # the fact, not a document
+    assert guard_verdicts(llm_chat)[0]["verdict"] == "template"
 
 
 def test_an_invented_handoff_time_is_caught(llm_chat: Chat, model: ScriptedChatModel, seeded: Services) -> None:

@@ -16,7 +16,7 @@ STOPWORDS = frozenset(
     hizo hapa sasa tu pia au lakini kama sana mimi wewe yangu naweza nauliza uliza nisaidie saidia tafadhali karibu
     habari sasa niaje mambo vipi poa boss bro sista msee ama ile hiyo kitu vitu nini today tonight tomorrow now leo
     kesho wait ok okay sorry kindly actually just so then umm hmm eh aki bana basi ebu hebu yaani alafu halafu
-    until mpaka
+    until mpaka hadi lenu yenu wenu zenu chenu vyenu kwenu lako yako wako zako chako vyako kwako liko lipo
     """.split()
 )
 

@@ -328,6 +328,10 @@ class Tenant(Model):
     pickup: PickupConfig = Field(default_factory=PickupConfig)
     compliance: CompliancePolicy = Field(default_factory=CompliancePolicy)
     handoff: HandoffPolicy = Field(default_factory=HandoffPolicy)
+    # when the shop is open to customers, as an owner writes it ("Mon-Sat 08:00-19:00; Sun 10:00-16:00"), and where
+    # it is (one text, or one per language): answered from these, in the customer's language, before any document
+    hours: str | None = Field(default=None, max_length=200)
+    location: LocalText | None = None
     # the words of the shop's trade (vocabulary.yaml in a pack); a change rebuilds the search index
     vocabulary: Vocabulary = Field(default_factory=Vocabulary)
     messaging: MessagingPolicy = Field(default_factory=MessagingPolicy)
@@ -340,6 +344,16 @@ class Tenant(Model):
     # the Paybill or Till whose C2B URLs Daraja last accepted for this shop (server-owned; None: set before
     # this was kept, taken as registered): a shortcode is told to customers only once its money reaches us
     c2b_urls_for: str | None = None
+
+    @field_validator("hours")
+    @classmethod
+    def _readable_hours(cls, hours: str | None) -> str | None:
+        if hours is not None:
+            OpeningHours.parse(hours)  # raises ValueError naming what is wrong
+        return hours
+
+    def opening_hours(self) -> OpeningHours | None:
+        return OpeningHours.parse(self.hours) if self.hours else None
 
     @field_validator("delivery_zones")
     @classmethod

@@ -5,7 +5,7 @@ Facts are filled in from tool output only, as named fields."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, time
 from typing import Any
 
 from tulia.domain.common import NAIROBI, format_kes
@@ -256,6 +256,32 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     # support
     "kb_answer": {"en": "{answer}\n\n(From our {source})", "sw": "{answer}\n\n(Chanzo: {source})"},
+    "kb_answer_other_language": {
+        "en": "Our {source} is written in Swahili. It says:\n\n{answer}",
+        "sw": "Hati yetu ({source}) imeandikwa kwa Kiingereza. Inasema:\n\n{answer}",
+    },
+    # the shop's stated facts (its settings), said in the customer's language (tulia.rag.shop_facts)
+    "fact_hours": {"en": "We're open {hours}.", "sw": "Tunafungua {hours}."},
+    "fact_location": {"en": "You'll find us at {place}.", "sw": "Tunapatikana {place}."},
+    "fact_delivery": {"en": "We deliver to:\n{zones}", "sw": "Tunaleta:\n{zones}"},
+    "fact_zone": {"en": "- {zone}{areas}: {fee}, {eta}", "sw": "- {zone}{areas}: {fee}, {eta}"},
+    "fact_free": {"en": "free", "sw": "bure"},
+    "fact_pickup": {"en": "Or pick it up at {place}.", "sw": "Au uchukue {place}."},
+    "fact_payment": {"en": "You can pay by {methods}.", "sw": "Unaweza kulipa kwa {methods}."},
+    "fact_pay_stk": {
+        "en": "M-Pesa (I send a payment prompt to your phone)",
+        "sw": "M-Pesa (nakutumia ombi la malipo kwenye simu yako)",
+    },
+    "fact_pay_till": {"en": "M-Pesa Till {till}", "sw": "Till ya M-Pesa {till}"},
+    "fact_pay_paybill": {
+        "en": "M-Pesa Paybill {paybill} (the account is your order number)",
+        "sw": "Paybill ya M-Pesa {paybill} (akaunti ni namba ya oda yako)",
+    },
+    "fact_pay_card": {"en": "card (a secure payment link)", "sw": "kadi (kiungo salama cha malipo)"},
+    "fact_day_range": {"en": "{first} to {last}", "sw": "{first} hadi {last}"},
+    "fact_span": {"en": "{opens} to {closes}", "sw": "{opens} hadi {closes}"},
+    "fact_and": {"en": " and ", "sw": " na "},
+    "fact_closed": {"en": "; closed on {days}", "sw": "; tumefunga {days}"},
     "offer_person": {
         "en": "Sorry, I'm not getting it. Shall I get someone from the team to help you?",
         "sw": "Samahani, sijaelewa vizuri. Nimwite mtu wa timu yetu akusaidie?",
@@ -1055,6 +1081,19 @@ def when_back(at: datetime, now: datetime, lang: str, sheng_replies: str = "sw")
         return f"{day} at {clock}"
     day = "leo" if days == 0 else "kesho" if days == 1 else _WEEKDAYS["sw"][local.weekday()]
     return f"{day} {_swahili_clock(local)}"
+
+
+def clock_words(at: time, lang: str, sheng_replies: str = "sw") -> str:
+    """'8:00 am' / 'saa 2 asubuhi': a time of day as the customer's language says it."""
+    local = datetime.combine(date(2026, 1, 5), at)
+    if template_language(lang, sheng_replies) == "en":
+        return local.strftime("%I:%M %p").lstrip("0").lower()
+    return _swahili_clock(local)
+
+
+def weekday_name(day: int, lang: str, sheng_replies: str = "sw") -> str:
+    """'Monday' / 'Jumatatu' (0 is Monday)."""
+    return _WEEKDAYS["en" if template_language(lang, sheng_replies) == "en" else "sw"][day]
 
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")

@@ -19,7 +19,8 @@ from tulia.graph.wording import worded
 from tulia.nlg.messages import buttons, text
 from tulia.nlg.payment_guard import FOREIGN_PAYMENT_FLAG, guard_payment_details, own_numbers
 from tulia.nlu.lexicon import NO, YES, normalize
-from tulia.rag.answer import best_sentences, source_of
+from tulia.rag.answer import best_sentences, source_of, written_in
+from tulia.rag.shop_facts import ABOUT, answer_from_facts, covered_by
 from tulia.search.text import terms
 
 
@@ -47,10 +48,13 @@ def kb_retrieve(
 ) -> Command[Literal["support_rag_answer", "__end__"]]:
     turn = Turn(state, runtime, "kb_retrieve")
     result = turn.tool("kb_retrieve", query=inbound_text(state), top_k=3)
+    snippets = result["data"]["snippets"] if result["ok"] else []
+    if _said_a_shop_fact(turn, inbound_text(state), snippets):
+        turn.set(question=None, question_options=[])
+        return turn.goto(END)
     if not result["ok"]:
         turn.say(text(t(turn, "tool_error")))
         return turn.goto(END)
-    snippets = result["data"]["snippets"]
     turn.set(
         kb_snippets=[{k: s[k] for k in ("doc_id", "title", "section", "score")} for s in snippets],
         scratch=Scratch(snippets=snippets),
@@ -80,11 +84,36 @@ def support_rag_answer(state: ConversationState, runtime: Runtime[EngineContext]
     return turn.goto(END)
 
 
+def _said_a_shop_fact(turn: Turn, question: str, snippets: list[dict[str, Any]]) -> bool:
+    """A question the shop's settings answer (its hours, where it is, where it delivers and for how much, how to pay):
+    said from them in the customer's language, before any document that answers no more of it (tulia.rag.shop_facts:
+    "How are refunds paid?" is the returns policy's, not the ways to pay)."""
+    tenant = turn.ctx.services.tenants.get(turn.ctx.tenant_id)
+    fact = answer_from_facts(tenant, question, turn.lang)
+    if fact is None:
+        return False
+    best_document = max(
+        (covered_by(f"{s['title']} {s.get('section') or ''} {s['text']}", question) for s in snippets), default=0.0
+    )
+    if best_document > fact.coverage:
+        return False
+    turn.trace.append({"kind": "route", "node": turn.node, "route": "shop_fact", "fact": fact.kind})
+    # worded by the model where the shop allows it, from the fact alone, and checked by the fact guard
+    shown = [{"title": ABOUT[fact.kind], "section": None, "text": fact.text}]
+    turn.say(text(worded(turn, "support_rag_answer", fact.text, [shown], user_message=question, snippets_json=shown)))
+    return True
+
+
 def _answer(turn: Turn, snippets: list[dict[str, Any]], question: str) -> None:
     """The answer from the best snippet, worded (and fact-guarded) when the tenant allows, without
     payment details that are not the shop's."""
     top = snippets[0]
-    answer = t(turn, "kb_answer", answer=best_sentences(top["text"], question), source=source_of(top))
+    # her language's sentences of a document written in both; a document in the other language only is said so
+    hers = "en" if turn.text_lang == "en" else "sw"
+    said_text = best_sentences(top["text"], question, lang=hers)
+    written = written_in(said_text)
+    key = "kb_answer" if written in (None, hers) else "kb_answer_other_language"
+    answer = t(turn, key, answer=said_text, source=source_of(top))
     shown = [{"title": s["title"], "section": s["section"], "text": s["text"]} for s in snippets]
     said = worded(turn, "support_rag_answer", answer, [shown], user_message=question, snippets_json=shown)
     services = turn.ctx.services
@@ -110,6 +139,9 @@ def unknown(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
         # a bare "yes", "ok" or "no" asks nothing of the documents (searched, "yes" finds a passage that starts with it)
         result = turn.tool("kb_retrieve", query=question, top_k=3)
         snippets = result["data"]["snippets"] if result["ok"] else []
+        if _said_a_shop_fact(turn, question, snippets):
+            turn.set(question=None, question_options=[])
+            return turn.done()
         if snippets:
             turn.trace.append({"kind": "route", "node": "unknown", "route": "kb_answer"})
             turn.set(kb_snippets=[{k: s[k] for k in ("doc_id", "title", "section", "score")} for s in snippets])

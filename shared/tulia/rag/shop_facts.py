@@ -1,0 +1,174 @@
+"""What the shop states in its settings, answered from those fields in the customer's language (issue 53).
+
+A shop's opening hours, where it is, where it delivers and for how much, and how customers pay are facts of its
+settings (``tenant.yaml``, the console's Settings), not of its documents: a question about them is answered from
+them, before any document, in the language the customer writes (a document may hold the same fact in English only,
+or an older, contradicting one). Each fact is a short text said in her language; a question is matched to what
+each is about by the same search as the documents (BM25 over the shop words, Swahili and Sheng folded to English:
+"saa ngapi mnafungua" finds the opening hours, "duka liko wapi" the location). Nothing here is invented: a shop that
+states no hours (and takes no appointments) has no hours fact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import time
+from typing import TYPE_CHECKING, Literal
+
+from tulia.domain.hours import OpeningHours
+from tulia.domain.kb import KbChunk
+from tulia.nlg.templates import clock_words, render, weekday_name
+from tulia.rag.embedded import KbIndex
+from tulia.search.text import terms
+
+if TYPE_CHECKING:
+    from tulia.domain.tenant import Tenant
+
+FACT_COVERAGE = 0.5  # the share of a question's shop words a fact must hold to answer it
+FactKind = Literal["hours", "location", "delivery", "payment"]
+# what each fact is about, in the shop words its questions fold to (the heading of its passage)
+ABOUT: dict[FactKind, str] = {
+    "hours": "Opening hours: open, close, time",
+    "location": "Location: where the shop is, address, directions",
+    "delivery": "Delivery: we deliver to areas, fee",
+    "payment": "Payment: how to pay, methods, card",
+}
+
+
+@dataclass(frozen=True)
+class ShopFact:
+    kind: FactKind
+    text: str  # in the customer's language
+    names: str = ""  # what else a question about it may name: the zones and their areas, the shop's own words
+    coverage: float = 0.0  # the share of the question's shop words it holds (once matched to a question)
+
+
+def shop_facts(tenant: Tenant, lang: str) -> list[ShopFact]:
+    """The shop's stated facts, each in ``lang`` (Sheng as the shop answers Sheng)."""
+    sheng = tenant.languages.sheng_reply_language
+    out: list[ShopFact] = []
+    hours = tenant.opening_hours()
+    if hours is None and tenant.bookings is not None:  # a shop that books: open when it takes appointments
+        hours = OpeningHours.parse(tenant.bookings.hours)
+    if hours is not None:
+        days = "monday tuesday wednesday thursday friday saturday sunday weekend today tomorrow " + " ".join(
+            weekday_name(d, "sw") for d in range(7)
+        )
+        out.append(ShopFact("hours", render("fact_hours", lang, sheng, hours=hours_words(hours, lang, sheng)), days))
+    place = tenant.text(tenant.location, lang) or (
+        tenant.text(tenant.pickup.address, lang) if tenant.pickup.enabled else None
+    )
+    if place:
+        out.append(ShopFact("location", render("fact_location", lang, sheng, place=place)))
+    if tenant.delivery_zones:
+        zones = "\n".join(
+            render(
+                "fact_zone",
+                lang,
+                sheng,
+                zone=z.name,
+                areas=f" ({', '.join(z.areas)})" if z.areas else "",
+                fee=render("fact_free", lang, sheng) if z.fee == 0 else f"KES {z.fee:,}",
+                eta=tenant.text(z.eta, lang),
+            )
+            for z in tenant.delivery_zones
+        )
+        pickup = ""
+        if tenant.pickup.enabled and tenant.pickup.address is not None:
+            pickup = "\n" + render("fact_pickup", lang, sheng, place=tenant.text(tenant.pickup.address, lang))
+        names = " ".join(f"{z.name} {' '.join(z.areas)}" for z in tenant.delivery_zones)
+        out.append(ShopFact("delivery", render("fact_delivery", lang, sheng, zones=zones) + pickup, names))
+    methods = payment_words(tenant, lang, sheng)
+    if methods:
+        out.append(ShopFact("payment", render("fact_payment", lang, sheng, methods=methods)))
+    return out
+
+
+def answer_from_facts(tenant: Tenant, question: str, lang: str) -> ShopFact | None:
+    """The stated fact that answers ``question``, in ``lang``; None when no fact holds enough of its words (then
+    the documents are asked): matched by what each is about, in the shop words both languages fold to."""
+    facts = {f.kind: f for f in shop_facts(tenant, lang)}
+    if not facts:
+        return None
+    # matched on what each fact is about and the names it holds, never on the words of its answer (a zone's "within
+    # 2 hours" does not answer "what time do you open")
+    chunks = [
+        KbChunk(
+            tenant_id=tenant.tenant_id,
+            doc_id=f"fact:{kind}",
+            version=0,
+            position=n,
+            title=ABOUT[kind],
+            section=None,
+            source_type="faq",
+            text=fact.names,
+        )
+        for n, (kind, fact) in enumerate(facts.items())
+    ]
+    found = KbIndex(chunks).search(question, top_k=1, min_coverage=FACT_COVERAGE)
+    if not found:
+        return None
+    # a question that also names what another fact is about asks something neither answers alone: "until what time
+    # do you deliver?" is neither the opening hours nor the zones and fees, and goes to the documents
+    kind_found: FactKind = found[0].chunk.doc_id.split(":", 1)[1]  # type: ignore[assignment]
+    own = set(terms(f"{ABOUT[kind_found]} {facts[kind_found].names}"))
+    others = {t for kind, about in ABOUT.items() if kind != kind_found for t in terms(about)}
+    if any(t in others and t not in own for t in terms(question)):
+        return None
+    return replace(facts[kind_found], coverage=found[0].coverage)
+
+
+def covered_by(passage: str, question: str) -> float:
+    """The share of a question's shop words a document's passage holds (to weigh a fact against it)."""
+    asked = terms(question)
+    held = set(terms(passage))
+    return sum(t in held for t in asked) / len(asked) if asked else 0.0
+
+
+def hours_words(hours: OpeningHours, lang: str, sheng: str = "sw") -> str:
+    """ "Monday to Saturday 8:00 am to 7:00 pm, Sunday 10:00 am to 4:00 pm" / "Jumatatu hadi Jumamosi saa 2
+    asubuhi hadi saa 1 jioni, ...": consecutive days with the same times said once; days not named are closed."""
+    by_day: dict[int, tuple[tuple[time, time], ...]] = {}
+    for w in hours.windows:
+        by_day[w.day] = (*by_day.get(w.day, ()), (w.opens, w.closes))
+    runs: list[tuple[int, int, tuple[tuple[time, time], ...]]] = []
+    for day in range(7):
+        spans = by_day.get(day)
+        if spans is None:
+            continue
+        if runs and runs[-1][1] == day - 1 and runs[-1][2] == spans:
+            runs[-1] = (runs[-1][0], day, spans)
+        else:
+            runs.append((day, day, spans))
+    parts = []
+    for first, last, spans in runs:
+        days = weekday_name(first, lang, sheng)
+        if last != first:
+            days = render("fact_day_range", lang, sheng, first=days, last=weekday_name(last, lang, sheng))
+        said = render("fact_and", lang, sheng).join(
+            render("fact_span", lang, sheng, opens=clock_words(a, lang, sheng), closes=clock_words(b, lang, sheng))
+            for a, b in spans
+        )
+        parts.append(f"{days} {said}")
+    closed = [weekday_name(d, lang, sheng) for d in range(7) if d not in by_day]
+    text = ", ".join(parts)
+    if closed:
+        text += render("fact_closed", lang, sheng, days=", ".join(closed))
+    return text
+
+
+def payment_words(tenant: Tenant, lang: str, sheng: str = "sw") -> str:
+    """The ways customers may pay this shop, with the shop's own numbers: only methods it offers."""
+    p = tenant.payments
+    ways = []
+    if p.mpesa_stk is not None and tenant.proven("mpesa_stk"):
+        ways.append(render("fact_pay_stk", lang, sheng))
+    c2b = tenant.c2b_offered()
+    if c2b is not None and tenant.proven("mpesa_c2b"):
+        if c2b.till:
+            ways.append(render("fact_pay_till", lang, sheng, till=c2b.till))
+        else:
+            ways.append(render("fact_pay_paybill", lang, sheng, paybill=c2b.paybill))
+    if p.pesapal is not None and p.pesapal.enabled and tenant.proven("pesapal"):
+        ways.append(render("fact_pay_card", lang, sheng))
+    return "; ".join(ways)

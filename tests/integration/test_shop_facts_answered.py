@@ -1,0 +1,58 @@
+"""Questions the shop's settings answer, through the conversation (issue 53): in the customer's language, before any
+document, without a "Sina taarifa hiyo" when the settings say it."""
+
+from __future__ import annotations
+
+from tests.chat import Chat
+
+
+def test_duka_lenu_liko_wapi_is_answered_where_the_shop_is_in_swahili(chat: Chat) -> None:
+    reply = chat.send("duka lenu liko wapi?")
+    assert reply == "Tunapatikana Moi Avenue, mkabala na Kenya National Archives, Nairobi CBD."
+    assert [e["fact"] for e in chat.last.trace if e.get("route") == "shop_fact"] == ["location"]
+
+
+def test_asking_in_swahili_when_the_shop_opens_gets_its_opening_hours_in_swahili(chat: Chat) -> None:
+    reply = chat.send("mnafungua saa ngapi jumapili?")
+    assert "Jumapili saa 4 asubuhi hadi saa 10 jioni" in reply
+    assert "delivery" not in reply.lower()
+    assert [e["fact"] for e in chat.last.trace if e.get("route") == "shop_fact"] == ["hours"]
+
+
+def test_the_same_question_in_english_is_answered_in_english(chat: Chat) -> None:
+    assert chat.send("what time do you close on saturday?") == (
+        "We're open Monday to Saturday 8:00 am to 7:00 pm, Sunday 10:00 am to 4:00 pm."
+    )
+
+
+def test_a_side_question_during_a_sale_is_answered_from_the_settings_and_the_sale_goes_on(chat: Chat) -> None:
+    chat.send("habari, nataka spika ya jbl flip 6 tafadhali")
+    reply = chat.send("mnapatikana wapi?")
+    assert "Moi Avenue, mkabala na Kenya National Archives" in reply
+    assert [line.item_id for line in chat.state["frame"].lines] == ["SP-002"]  # the speaker is still being bought
+
+
+def test_a_question_the_settings_do_not_answer_still_goes_to_the_documents(chat: Chat) -> None:
+    reply = chat.send("Do you accept trade in of an old iphone?")
+    assert "(From our Trade-in, lay-by and help with a phone - Trade-in of old smartphones)" in reply
+    assert not [e for e in chat.last.trace if e.get("route") == "shop_fact"]
+
+
+def test_a_document_that_answers_more_of_the_question_than_a_fact_answers_it(chat: Chat) -> None:
+    reply = chat.send("How are refunds paid?")  # "paid" is a word of paying, but the question is about refunds
+    assert "(From our Returns and Refunds Policy - How refunds are paid)" in reply
+    assert "Paybill" not in reply
+
+
+def test_a_swahili_question_answered_by_an_english_document_says_so_in_swahili(chat: Chat) -> None:
+    reply = chat.send("mnakubali trade in ya simu ya zamani?")
+    assert reply.startswith("Hati yetu (Trade-in, lay-by and help with a phone - Trade-in of old smartphones) imeandikwa")
+    assert "we accept trade-in of old smartphones" in reply  # the document's own words, never invented
+
+
+def test_a_document_in_both_languages_answers_a_swahili_question_in_swahili_only(chat: Chat) -> None:
+    salon = Chat(chat.conversations, tenant_id="demo-salon", phone="+254711000530")
+    reply = salon.send("je, nikichelewa dakika ishirini mtahamisha booking yangu?")
+    assert "Ukichelewa zaidi ya dakika 20, booking inaweza kuhamishwa." in reply  # the FAQ's Swahili sentence
+    assert "If you are more than 20 minutes late" not in reply
+    assert "(Chanzo: Glow Studio" in reply
