@@ -347,9 +347,12 @@ class Customer:
             return tap(lambda t: t.last == str(want)) or {"type": "text", "text": str(want)}
         if kind in ("mode", "zone", "bk:zone"):
             delivery = (goal.outcome.get("order") or {}).get("delivery") or goal.wanted_booking().get("zone")
+            if delivery is None and "pickup" in answers:  # a goal that says no place (a cancellation): her words
+                delivery = "pickup"
             if delivery == "pickup":
                 return typed("pickup", tap(lambda t: t.last == "pickup"))
-            return typed("place", tap(lambda t: t.last in ("delivery", delivery)))
+            anywhere = delivery is None and kind != "mode"  # no place wanted: the first zone offered
+            return typed("place", tap(lambda t: t.last in ("delivery", delivery) or anywhere))
         if kind == "pay":
             method = {"mpesa": "mpesa_stk", "till": "mpesa_c2b", "card": "pesapal"}.get(goal.pay() or "", "")
             return typed("pay", tap(lambda t: t.last == method))
