@@ -96,6 +96,8 @@ export interface Tenant {
     polygon?: { lat: number; lon: number }[] | null;
   }[];
   pickup: { enabled: boolean; address: LocalText | null; eta: LocalText };
+  hours?: string | null; // when the shop is open ("Mon-Sat 08:00-19:00"): customers who ask are told, in their language
+  location?: LocalText | null; // where it is (else the pickup address)
   handoff: { enabled: boolean; response_time: LocalText; hours: string | null; contact: LocalText | null };
   bookings?: BookingSettings | null;
   messaging?: { marketing_hours: string; [key: string]: unknown };

@@ -587,6 +587,33 @@ def test_the_bots_name_set_in_settings_is_the_name_customers_meet(stack: Stack, 
     expect(page.get_by_text("Saved: the bot uses the new settings")).to_be_visible()
 
 
+def test_the_shops_hours_and_place_set_in_settings_are_what_customers_are_told(stack: Stack, browser: Any) -> None:
+    """Issue 53: the shop's stated facts come from its settings, in the customer's language."""
+    from playwright.sync_api import expect
+
+    page = signed_in(browser, stack, OWNER)
+    page.goto(stack.console + "settings")
+    hours = page.get_by_label("When the shop is open")
+    place = page.get_by_label("Where the shop is (Kiswahili)")
+    expect(hours).to_have_value("Mon-Sat 08:00-19:00; Sun 10:00-16:00")
+    expect(place).to_have_value("Moi Avenue, mkabala na Kenya National Archives, Nairobi CBD")
+    hours.fill("Mon-Fri 09:00-17:00")
+    place.fill("Kimathi Street, jengo la Bora House, ghorofa ya pili")
+    page.get_by_role("button", name="Save settings").click()
+    expect(page.get_by_text("Saved: the bot uses the new settings")).to_be_visible()
+    try:
+        where = stack.say("+254711700013", type="text", text="duka lenu liko wapi?")
+        assert "Tunapatikana Kimathi Street, jengo la Bora House, ghorofa ya pili." in where, where
+        when = stack.say("+254711700013", type="text", text="mnafungua saa ngapi jumamosi?")
+        assert "Jumatatu hadi Ijumaa saa 3 asubuhi hadi saa 11 jioni; tumefunga Jumamosi, Jumapili" in when, when
+    finally:  # the shared stack's other tests meet the demo shop as its pack wrote it
+        hours.fill("Mon-Sat 08:00-19:00; Sun 10:00-16:00")
+        place.fill("Moi Avenue, mkabala na Kenya National Archives, Nairobi CBD")
+        with page.expect_response(lambda r: r.url.endswith("/admin/tenant") and r.request.method == "PATCH") as saved:
+            page.get_by_role("button", name="Save settings").click()
+        assert saved.value.status == 200
+
+
 def next_open_day(at_least: int = 2) -> date:
     """A day the salon is open (Tuesday to Saturday, no holiday), ``at_least`` days or more from today in Nairobi
     (tests that must not meet each other's bookings in the shared stack take days apart)."""

@@ -119,7 +119,24 @@ def test_a_document_in_one_language_is_answered_whole_and_known_to_be_in_it() ->
 def test_markdown_is_said_as_whatsapp_shows_text() -> None:
     from tulia.rag.answer import whatsapp_text
 
-    markdown = "# Delivery\nWe deliver **every day**, see [our zones](https://example.com/z).\n| Zone | Fee |\n|---|---|\n| Kasarani | KES 100 |"
+    markdown = (
+        "# Delivery\nWe deliver **every day**, see [our zones](https://example.com/z).\n"
+        "| Zone | Fee |\n|---|---|\n| Kasarani | KES 100 |"
+    )
     assert whatsapp_text(markdown) == (
         "*Delivery*\nWe deliver *every day*, see our zones (https://example.com/z).\nZone: Fee\n\nKasarani: KES 100"
     )
+
+
+def test_a_shop_that_books_states_its_deposit_and_its_rule_for_changes_in_her_language() -> None:
+    salon = load_pack(PACKS / "demo-salon").tenant
+    fact = answer_from_facts(salon, "do I need to pay a deposit to book?", "en")
+    assert fact is not None
+    assert fact.text == (
+        "To book, you pay a deposit of 30% of the price; the rest is paid at the appointment. You can change or "
+        "cancel on WhatsApp up to 24 hours before; then the deposit is refunded, later it is kept."
+    )
+    swahili = answer_from_facts(salon, "nikighairi booking nitarudishiwa pesa?", "sw")
+    assert swahili is not None
+    assert "hadi saa 24 kabla; hapo amana inarudishwa, baada ya hapo haitarudishwa" in swahili.text
+    assert "booking" not in {f.kind for f in shop_facts(load_pack(PACKS / "demo-shop").tenant, "en")}

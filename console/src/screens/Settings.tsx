@@ -88,12 +88,15 @@ interface SettingsState {
   pickupAddress: LocalTextFields;
   pickupEta: LocalTextFields;
   responseTime: LocalTextFields;
+  location: LocalTextFields;
 }
 
 /** The PATCH body of the whole form, built the same way from what was loaded and from what she typed. */
-function settingsBody({ f, zones, book, pickupAddress, pickupEta, responseTime }: SettingsState): Record<string, unknown> {
+function settingsBody({ f, zones, book, pickupAddress, pickupEta, responseTime, location }: SettingsState): Record<string, unknown> {
   return {
     name: f.name,
+    hours: f.hours?.trim() || null,
+    location: fromFields(location, f.location),
     persona: f.persona,
     languages: f.languages,
     payments: f.payments,
@@ -150,6 +153,7 @@ function Settings() {
   const [pickupAddress, setPickupAddress] = useState<LocalTextFields>({ en: "", sw: "" });
   const [pickupEta, setPickupEta] = useState<LocalTextFields>({ en: "", sw: "" });
   const [responseTime, setResponseTime] = useState<LocalTextFields>({ en: "", sw: "" });
+  const [location, setLocation] = useState<LocalTextFields>({ en: "", sw: "" });
   const [book, setBook] = useState<Book | null>(null);
   const [loaded, setLoaded] = useState<Record<string, unknown> | null>(null); // the body as loaded, to send only changes
   const me = useQuery({ queryKey: ["me"], queryFn: () => api<Me>("/admin/me") });
@@ -180,6 +184,7 @@ function Settings() {
       pickupAddress: toFields(d.pickup.address),
       pickupEta: toFields(d.pickup.eta),
       responseTime: toFields(d.handoff.response_time),
+      location: toFields(d.location),
     };
     setForm(state.f);
     setZones(state.zones);
@@ -187,6 +192,7 @@ function Settings() {
     setPickupAddress(state.pickupAddress);
     setPickupEta(state.pickupEta);
     setResponseTime(state.responseTime);
+    setLocation(state.location);
     setLoaded(settingsBody(state));
   }, [tenant.data]);
   const save = useMutation({
@@ -211,6 +217,8 @@ function Settings() {
         <TextInput label={t("settings.shopName")} value={form.name} onChange={(e) => set({ name: e.currentTarget.value })} />
         <TextInput label={t("settings.botName")} value={form.persona.bot_name} onChange={(e) => set({ persona: { ...form.persona, bot_name: e.currentTarget.value } })} />
         <Textarea label={t("settings.persona")} value={form.persona.bot_intro} autosize onChange={(e) => set({ persona: { ...form.persona, bot_intro: e.currentTarget.value } })} />
+        <TextInput label={t("settings.shopHours")} description={t("settings.shopHoursHelp")} value={form.hours ?? ""} onChange={(e) => set({ hours: e.currentTarget.value })} />
+        <TwoLanguages label={t("settings.location")} value={location} onChange={setLocation} />
       </Section>
       <Section title={t("settings.languages")}>
         <Group>
@@ -388,7 +396,7 @@ function Settings() {
       )}
       {save.isSuccess && !save.isPending && <Alert color="teal">{t("settings.saved")}</Alert>}
       <Group>
-        <Button onClick={() => save.mutate({ f: form, zones, book, pickupAddress, pickupEta, responseTime })} loading={save.isPending}>
+        <Button onClick={() => save.mutate({ f: form, zones, book, pickupAddress, pickupEta, responseTime, location })} loading={save.isPending}>
           {t("settings.save")}
         </Button>
       </Group>

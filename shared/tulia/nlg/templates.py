@@ -278,6 +278,20 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "Paybill ya M-Pesa {paybill} (akaunti ni namba ya oda yako)",
     },
     "fact_pay_card": {"en": "card (a secure payment link)", "sw": "kadi (kiungo salama cha malipo)"},
+    "fact_deposit": {
+        "en": "To book, you pay a deposit of {deposit}; the rest is paid at the appointment.",
+        "sw": "Kuweka miadi, unalipa amana ya {deposit}; kinachobaki unalipa siku ya miadi.",
+    },
+    "fact_share_of_price": {"en": "{percent}% of the price", "sw": "{percent}% ya bei"},
+    "fact_no_deposit": {"en": "Booking needs no deposit.", "sw": "Kuweka miadi hakuhitaji amana."},
+    "fact_change_rule": {
+        "en": "You can change or cancel on WhatsApp up to {hours} hours before; then the deposit is {early}, later "
+              "it is {late}.",
+        "sw": "Unaweza kubadilisha au kughairi kwenye WhatsApp hadi saa {hours} kabla; hapo amana {early}, baada "
+              "ya hapo {late}.",
+    },
+    "fact_refunded": {"en": "refunded", "sw": "inarudishwa"},
+    "fact_kept": {"en": "kept", "sw": "haitarudishwa"},
     "fact_day_range": {"en": "{first} to {last}", "sw": "{first} hadi {last}"},
     "fact_span": {"en": "{opens} to {closes}", "sw": "{opens} hadi {closes}"},
     "fact_and": {"en": " and ", "sw": " na "},

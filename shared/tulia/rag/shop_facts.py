@@ -22,16 +22,18 @@ from tulia.rag.embedded import KbIndex
 from tulia.search.text import terms
 
 if TYPE_CHECKING:
+    from tulia.domain.booking import BookingSettings
     from tulia.domain.tenant import Tenant
 
 FACT_COVERAGE = 0.5  # the share of a question's shop words a fact must hold to answer it
-FactKind = Literal["hours", "location", "delivery", "payment"]
+FactKind = Literal["hours", "location", "delivery", "payment", "booking"]
 # what each fact is about, in the shop words its questions fold to (the heading of its passage)
 ABOUT: dict[FactKind, str] = {
     "hours": "Opening hours: open, close, time",
     "location": "Location: where the shop is, address, directions",
     "delivery": "Delivery: we deliver to areas, fee",
     "payment": "Payment: how to pay, methods, card",
+    "booking": "Appointments: book, deposit payment, cancel, change, move, notice, refund",
 }
 
 
@@ -81,7 +83,31 @@ def shop_facts(tenant: Tenant, lang: str) -> list[ShopFact]:
     methods = payment_words(tenant, lang, sheng)
     if methods:
         out.append(ShopFact("payment", render("fact_payment", lang, sheng, methods=methods)))
+    if tenant.bookings is not None:
+        out.append(ShopFact("booking", booking_words(tenant.bookings, lang, sheng)))
     return out
+
+
+def booking_words(settings: BookingSettings, lang: str, sheng: str = "sw") -> str:
+    """The shop's deposit and its rule for changing or cancelling an appointment (a service may set its own deposit:
+    the shop's is said as what applies unless the service says otherwise)."""
+    d = settings.deposit
+    deposit = (
+        render("fact_no_deposit", lang, sheng)
+        if d is None
+        else render(
+            "fact_deposit",
+            lang,
+            sheng,
+            deposit=render("fact_share_of_price", lang, sheng, percent=d.percent) if d.percent else f"KES {d.amount:,}",
+        )
+    )
+    p = settings.policy
+    keep = {"refund": render("fact_refunded", lang, sheng), "keep": render("fact_kept", lang, sheng)}
+    rule = render(
+        "fact_change_rule", lang, sheng, hours=p.notice_hours, early=keep[p.early_cancel], late=keep[p.late_cancel]
+    )
+    return f"{deposit} {rule}"
 
 
 def answer_from_facts(tenant: Tenant, question: str, lang: str) -> ShopFact | None:
