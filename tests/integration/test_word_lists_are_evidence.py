@@ -9,6 +9,7 @@ import itertools
 from pathlib import Path
 
 import pytest
+from bench.word_lists import FRAMES, ITEMS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -80,21 +81,7 @@ def test_asking_whether_a_medicine_is_safe_in_pregnancy_still_goes_to_a_person(s
     assert tickets(shops, CHEMIST) == ["sensitive_topic"]
 
 
-# purchases holding the words of the lists: what customers of a beauty shop, a chemist and an agrovet ask for
-ITEMS = {
-    "human": ["a human hair wig", "human hair extensions", "human hair weave ya inchi 18", "wig ya human hair"],
-    "agent": ["a cleaning agent for tiles", "a bottle of rooting agent", "foaming agent ya kuosha gari"],
-    "call": ["a phone with good call quality", "a call button for the gate", "headphones for calls"],
-    "owner": ["the owner's manual for this blender", "a pet owner starter kit", "home owner tool kit"],
-    "medicine": ["medicine for a cough", "cough medicine for my child", "dog medicine for ticks", "malaria medicine"],
-    "dawa": ["dawa ya kikohozi", "dawa ya wadudu", "dawa ya mbu", "dawa ya minyoo ya mbuzi", "dawa ya kupe"],
-}
-FRAMES = [
-    "I need {}", "do you have {}?", "nataka {}", "natafuta {}", "how much is {}", "mnauza {}?", "I want to buy {}",
-    "niko na budget ya 2k ya {}", "{} iko?", "please send me {}", "nipe {} mbili", "looking for {} pls",
-]  # fmt: skip
-
-
+# the purchases bench/word_lists.py counts at four shops: every item holding a word of the lists, in every frame
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(word=st.sampled_from(sorted(ITEMS)), data=st.data())
 def test_no_purchase_holding_a_word_of_the_lists_goes_to_a_person(
