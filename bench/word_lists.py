@@ -47,6 +47,9 @@ SHOPS = {"urembo-cosmetics": "cosmetics", "afya-plus": "chemist", "shamba-bora":
 
 
 def main() -> None:
+    from tulia.observability import logger
+
+    logger.setLevel("WARNING")  # the counts, not a line per tool call
     started = time.monotonic()
     phones = itertools.count(711_400_000)
     with bench_services() as b:

@@ -107,7 +107,7 @@ from tulia.nlu.lexicon import any_phrase, normalize
 from tulia.nlu.reader import SURE, message_reader
 from tulia.nlu.rules import catalog_evidence, product_query
 from tulia.nlu.when import read_when, without_when
-from tulia.search.catalog_index import CatalogIndex
+from tulia.search.catalog_index import CHEAP, CatalogIndex
 
 # "I want to pay", "nataka kulipa", "pay for ORD-...": resume the payment of the open order
 PAY_WISH = (
@@ -1208,7 +1208,7 @@ def shortlist_reference(
         if said_word in _ORDINALS and len(words) <= 5 and _ORDINALS[said_word] <= len(options):
             return options[_ORDINALS[said_word] - 1]
     priced = [o for o in options if o["id"].split(":", 1)[1] in prices]
-    if priced and any_phrase(plain, _CHEAPER):
+    if priced and (any_phrase(plain, _CHEAPER) or CHEAP in terms(plain)):  # the shop words of cheap: "bei poa"
         return min(priced, key=lambda o: prices[o["id"].split(":", 1)[1]])
     if priced and any_phrase(plain, _DEARER):
         return max(priced, key=lambda o: prices[o["id"].split(":", 1)[1]])

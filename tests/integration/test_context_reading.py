@@ -1,0 +1,14 @@
+"""What is on the screen reads the next message (issue 53, part 3): a price wish said after a shortlist picks from the
+shortlist."""
+
+from __future__ import annotations
+
+from tests.chat import Chat
+
+
+def test_iko_ya_bei_poa_after_a_shortlist_is_its_cheapest_row(chat: Chat) -> None:
+    shortlist = chat.send("nataka spika ya jbl")
+    assert "JBL Go 3 Portable Speaker - KES 5,200" in shortlist
+    reply = chat.send("iko ya bei poa?")  # Sheng: "is there a cheap one?"
+    assert reply.startswith("JBL Go 3 Portable Speaker - KES 5,200")
+    assert [line.item_id for line in chat.state["frame"].lines] == ["SP-001"]
