@@ -251,6 +251,19 @@ class Customer:
         self.tenant_ids = tenant_ids  # pack folder -> tenant id
         self.catalogs = catalogs  # tenant id -> sku -> row
 
+    @classmethod
+    def of_packs(cls, stack: Stack, dirs: list[Path]) -> Customer:
+        """A customer of the shops of these pack folders (she knows their items by the packs' catalogs)."""
+        import csv
+
+        tenant_ids, catalogs = {}, {}
+        for d in dirs:
+            tenant_id = yaml.safe_load((d / "tenant.yaml").read_text(encoding="utf-8"))["tenant_id"]
+            tenant_ids[d.name] = tenant_id
+            with (d / "catalog.csv").open(encoding="utf-8") as f:
+                catalogs[tenant_id] = {row["sku"]: row for row in csv.DictReader(f)}
+        return cls(stack, tenant_ids, catalogs)
+
     # --- one goal ---------------------------------------------------------------------------------
     def play(self, goal: Goal, phone: str) -> tuple[bool, Play]:
         tenant = self.tenant_ids[goal.raw["pack"]]
@@ -545,17 +558,9 @@ def main() -> None:
     goals = load_goals(Path(ns.goals))[: ns.limit]
     folders = sorted({g.raw["pack"] for g in goals})
     dirs = [d for f in folders for d in (ROOT / "eval" / "packs" / f, ROOT / "packs" / f) if d.exists()]
-    tenant_ids, catalogs = {}, {}
-    import csv
-
-    for d in dirs:
-        tenant_id = yaml.safe_load((d / "tenant.yaml").read_text(encoding="utf-8"))["tenant_id"]
-        tenant_ids[d.name] = tenant_id
-        with (d / "catalog.csv").open(encoding="utf-8") as f:
-            catalogs[tenant_id] = {row["sku"]: row for row in csv.DictReader(f)}
     started = time.monotonic()
     stack = Stack(dirs)
-    customer = Customer(stack, tenant_ids, catalogs)
+    customer = Customer.of_packs(stack, dirs)
     results: list[tuple[Goal, bool, Play]] = []
     try:
         for n, goal in enumerate(goals):

@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import yaml
 from bench.blind_conversations import Customer, Goal, Stack, in_her_language, load_goals
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,17 +19,9 @@ GOALS = {g.id: g for g in load_goals(ROOT / "eval" / "goals" / "demo.yaml")}
 @pytest.fixture(scope="module")
 def customer() -> Iterator[Customer]:
     dirs = [ROOT / "packs" / name for name in ("demo-shop", "demo-grocer", "demo-salon")]
-    tenant_ids, catalogs = {}, {}
-    import csv
-
-    for d in dirs:
-        tenant_id = yaml.safe_load((d / "tenant.yaml").read_text(encoding="utf-8"))["tenant_id"]
-        tenant_ids[d.name] = tenant_id
-        with (d / "catalog.csv").open(encoding="utf-8") as f:
-            catalogs[tenant_id] = {row["sku"]: row for row in csv.DictReader(f)}
     stack = Stack(dirs)
     try:
-        yield Customer(stack, tenant_ids, catalogs)
+        yield Customer.of_packs(stack, dirs)
     finally:
         stack.close()
 

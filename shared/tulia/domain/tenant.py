@@ -6,9 +6,9 @@ import math
 import re
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Literal, overload
+from typing import Annotated, Literal, overload
 
-from pydantic import Field, RootModel, field_validator, model_validator
+from pydantic import AfterValidator, Field, RootModel, field_validator, model_validator
 
 from tulia.domain.booking import BookingSettings
 from tulia.domain.common import Lang, LocalText, Model, Slug
@@ -25,6 +25,15 @@ PaymentMethod = Literal["mpesa_stk", "mpesa_c2b", "pesapal"]
 # setup: made in the console, not yet answering customers; live: answering; paused by its owner; suspended by
 # the platform's operator
 ShopStatus = Literal["setup", "live", "paused", "suspended"]
+
+
+def _readable_hours(hours: str) -> str:
+    OpeningHours.parse(hours)  # raises ValueError naming what is wrong
+    return hours
+
+
+# hours as an owner writes them ("Mon-Sat 08:00-19:00; Sun 10:00-16:00"), refused when they cannot be read
+HoursText = Annotated[str, Field(max_length=200), AfterValidator(_readable_hours)]
 
 
 class WhatsAppConfig(Model):
@@ -184,15 +193,8 @@ class HandoffPolicy(Model):
 
     enabled: bool = True
     response_time: LocalText = LocalText({"en": "within 2 hours", "sw": "ndani ya saa 2"})
-    hours: str | None = Field(default=None, max_length=200)
+    hours: HoursText | None = None
     contact: LocalText | None = None  # how to reach the shop without the bot ("call 0712 345 678")
-
-    @field_validator("hours")
-    @classmethod
-    def _readable_hours(cls, hours: str | None) -> str | None:
-        if hours is not None:
-            OpeningHours.parse(hours)  # raises ValueError naming what is wrong
-        return hours
 
     def opening_hours(self) -> OpeningHours | None:
         return OpeningHours.parse(self.hours) if self.hours else None
@@ -330,7 +332,7 @@ class Tenant(Model):
     handoff: HandoffPolicy = Field(default_factory=HandoffPolicy)
     # when the shop is open to customers, as an owner writes it ("Mon-Sat 08:00-19:00; Sun 10:00-16:00"), and where
     # it is (one text, or one per language): answered from these, in the customer's language, before any document
-    hours: str | None = Field(default=None, max_length=200)
+    hours: HoursText | None = None
     location: LocalText | None = None
     # the words of the shop's trade (vocabulary.yaml in a pack); a change rebuilds the search index
     vocabulary: Vocabulary = Field(default_factory=Vocabulary)
@@ -344,13 +346,6 @@ class Tenant(Model):
     # the Paybill or Till whose C2B URLs Daraja last accepted for this shop (server-owned; None: set before
     # this was kept, taken as registered): a shortcode is told to customers only once its money reaches us
     c2b_urls_for: str | None = None
-
-    @field_validator("hours")
-    @classmethod
-    def _readable_hours(cls, hours: str | None) -> str | None:
-        if hours is not None:
-            OpeningHours.parse(hours)  # raises ValueError naming what is wrong
-        return hours
 
     def opening_hours(self) -> OpeningHours | None:
         return OpeningHours.parse(self.hours) if self.hours else None
