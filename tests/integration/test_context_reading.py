@@ -12,3 +12,13 @@ def test_iko_ya_bei_poa_after_a_shortlist_is_its_cheapest_row(chat: Chat) -> Non
     reply = chat.send("iko ya bei poa?")  # Sheng: "is there a cheap one?"
     assert reply.startswith("JBL Go 3 Portable Speaker - KES 5,200")
     assert [line.item_id for line in chat.state["frame"].lines] == ["SP-001"]
+
+
+def test_typing_an_option_with_its_dimension_answers_the_open_question(chat: Chat) -> None:
+    salon = Chat(chat.conversations, tenant_id="demo-salon", phone="+254711000610")
+    asked = salon.send("nataka knotless braids")
+    assert "Shoulder" in asked
+    assert "Mid-back" in asked
+    salon.send("shoulder length")  # the option "Shoulder" of the length the salon asked, not a search
+    assert "catalog_search" not in salon.tools()
+    assert salon.state["booking"].variant_selection == {"length": "Shoulder"}

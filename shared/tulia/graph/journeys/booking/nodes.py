@@ -689,8 +689,8 @@ def _names_another_service(turn: Turn, frame: BookingFrame, body: str) -> bool:
     query = product_query(without_when(body, said) if said.said else body)
     if not query or not index.names_products(query):
         return False
-    own = set(index.terms(frame.name or "")) | {
-        term for v in frame.variants for option in v.options for term in index.terms(option)
+    own = set(index.terms(frame.name or "")) | {  # its name, its options and their dimensions ("shoulder length")
+        term for v in frame.variants for word in (v.name, *v.options) for term in index.terms(word)
     }
     named = set(index.terms(query))
     return bool(named) and not named <= own
