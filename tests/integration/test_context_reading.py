@@ -22,3 +22,14 @@ def test_typing_an_option_with_its_dimension_answers_the_open_question(chat: Cha
     salon.send("shoulder length")  # the option "Shoulder" of the length the salon asked, not a search
     assert "catalog_search" not in salon.tools()
     assert salon.state["booking"].variant_selection == {"length": "Shoulder"}
+
+
+def test_a_place_said_after_a_shortlist_keeps_the_shortlist_and_the_place(chat: Chat) -> None:
+    chat.send("nataka spika ya jbl")
+    reply = chat.send("deliver to Kasarani")
+    assert "JBL Go 3 Portable Speaker - KES 5,200" in reply  # the shortlist again, not "what are you looking for?"
+    assert "Chargers & Cables" not in reply
+    assert chat.state["frame"].fulfilment.zone == "Thika Road"  # Kasarani is in the Thika Road zone
+    chat.send("2")
+    assert [line.item_id for line in chat.state["frame"].lines] == ["SP-001"]
+    assert chat.state["frame"].fulfilment.zone == "Thika Road"

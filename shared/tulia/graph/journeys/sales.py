@@ -428,6 +428,16 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         return turn.goto(END)
     if not frame.lines and not frame.order:
         turn.set(frame=frame)
+        if (
+            answering
+            and pending == "item_selection"
+            and frame.asking == "item_selection"
+            and state.last_catalog_results
+        ):
+            _remind(
+                turn, frame
+            )  # "deliver to Kitengela" with a shortlist on screen: the place kept, the shortlist again
+            return turn.goto(END)
         return turn.goto("ask_item")
     turn.set(frame=frame, scratch=Scratch(echo=True) if echo else Scratch())
     return turn.goto("advance")
