@@ -305,7 +305,7 @@ class Customer:
             words, play.to_say = play.to_say, None
             return {"type": "text", "text": words}
         steps = list(goal.raw.get("steps") or [])
-        if not play.checkout_seen and (any((parse_tap(i) or _NONE).kind in ("pay", "confirm") for i, _ in rows)):
+        if any((tap := parse_tap(i)) is not None and tap.kind in ("pay", "confirm") for i, _ in rows):
             play.checkout_seen = True
         if play.said_steps < len(steps):
             step = steps[play.said_steps]
@@ -477,7 +477,7 @@ class Customer:
             open_orders = [o for o in orders if o["payment_status"] in ("paid", "pending") or o["status"] not in
                            ("cancelled", "expired")]  # fmt: skip
             live = [b for b in bookings if b["status"] in ("held", "confirmed")]
-            return started and not live and not open_orders and play.turns >= 2
+            return started and not live and not open_orders
         return False
 
     def order_matches(self, tenant: str, order: dict[str, Any], want: dict[str, Any]) -> bool:
@@ -525,13 +525,6 @@ class Customer:
             and (not want.get("zone") or booking.get("zone") == want["zone"])
             and _folded(booking.get("variant_selection") or {}) == _folded(want.get("options") or {})
         )
-
-
-class _NoTap:
-    kind = ""
-
-
-_NONE = _NoTap()
 
 
 def _folded(options: dict[str, Any]) -> tuple[tuple[str, str], ...]:

@@ -194,7 +194,7 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     if kind == "location" and not isinstance(state.inbound.get("location"), dict):
         kind = "unsupported"  # a pin without its coordinates says nowhere
     hit = (
-        detect_fast_path(body, awaiting_answer=state.pending is not None, catalog=lambda: shop_words(turn))
+        detect_fast_path(body, awaiting_answer=state.pending is not None, catalog=lambda: shop_index(turn))
         if body
         else None
     )
@@ -304,8 +304,8 @@ def _books(turn: Turn) -> bool:
     return services.catalog_indexes.get(turn.ctx.tenant_id, tenant.catalog_version).books
 
 
-def shop_words(turn: Turn) -> CatalogIndex:
-    """The shop's catalog index (its items' words and vocabulary), cached per catalog version."""
+def shop_index(turn: Turn) -> CatalogIndex:
+    """The shop's catalog index: its items' words and its vocabulary (cached per catalog version)."""
     services = turn.ctx.services
     return services.catalog_indexes.get(turn.ctx.tenant_id, services.tenants.get(turn.ctx.tenant_id).catalog_version)
 

@@ -87,7 +87,7 @@ def person_asked(text: str, catalog: CatalogWords | None = None) -> bool:
     words sat inside a purchase (with and without them a purchase: "I need a human hair wig") or inside another
     request the reader is sure of ("call me when my order arrives" asks about the order). The shop's words count as
     evidence of buying when the message names its things; a thing it does not sell is still a thing, not a person."""
-    from tulia.nlu.rules import catalog_evidence
+    from tulia.nlu.rules import catalog_evidence  # here: the agent's cold start imports the fast path, not the rules
 
     reader = message_reader()
     whole = reader.read(text, product_terms=catalog_evidence(normalize(text), catalog) or None)

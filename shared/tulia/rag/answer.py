@@ -42,7 +42,7 @@ SURE_OF_LANGUAGE = 0.6  # a sentence read at least this surely counts as written
 
 
 def _language_of(sentence: str) -> str | None:
-    from tulia.nlu.rules import detect_language
+    from tulia.nlu.rules import detect_language  # here: the admin KB screen imports this module, rarely this
 
     language, confidence = detect_language(sentence)
     if confidence < SURE_OF_LANGUAGE:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Literal
 from tulia.domain.hours import OpeningHours
 from tulia.domain.kb import KbChunk
 from tulia.nlg.templates import clock_words, render, weekday_name
-from tulia.rag.embedded import KbIndex
+from tulia.rag.embedded import KbIndex, coverage_of
 from tulia.search.text import terms
 
 if TYPE_CHECKING:
@@ -146,9 +146,8 @@ def answer_from_facts(tenant: Tenant, question: str, lang: str) -> ShopFact | No
 
 def covered_by(passage: str, question: str) -> float:
     """The share of a question's shop words a document's passage holds (to weigh a fact against it)."""
-    asked = terms(question)
-    held = set(terms(passage))
-    return sum(t in held for t in asked) / len(asked) if asked else 0.0
+    asked, held = terms(question), set(terms(passage))
+    return coverage_of(sum(t in held for t in asked), asked)
 
 
 def hours_words(hours: OpeningHours, lang: str, sheng: str = "sw") -> str:

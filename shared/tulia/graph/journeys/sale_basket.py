@@ -30,10 +30,9 @@ from tulia.graph.journeys.sale_common import (
     line_from_item,
     named_back,
     one_clear_match,
-    shop_index,
     with_pack_words,
 )
-from tulia.graph.nodes import t
+from tulia.graph.nodes import shop_index, t
 from tulia.graph.routing import MAX_SHORTLIST_ITEMS
 from tulia.graph.state import ConversationState
 from tulia.nlg.messages import listing, text

@@ -67,11 +67,6 @@ def shop_of(turn: Turn) -> Tenant:
     return turn.ctx.services.tenants.get(turn.ctx.tenant_id)
 
 
-def shop_index(turn: Turn) -> CatalogIndex:
-    """The shop's catalog index: its items' words and its vocabulary."""
-    return turn.ctx.services.catalog_indexes.get(turn.ctx.tenant_id, shop_of(turn).catalog_version)
-
-
 def shop_options(turn: Turn) -> ShopOptions:
     return ShopOptions.of(shop_of(turn), turn.text_lang)
 

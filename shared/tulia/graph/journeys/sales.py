@@ -67,7 +67,6 @@ from tulia.graph.journeys.sale_common import (
     say_option_question,
     settle_sale_question,
     shop_codes,
-    shop_index,
     shop_options,
     variant_title,
     wanted_words,
@@ -84,7 +83,7 @@ from tulia.graph.journeys.sale_payments import (
     say_payment_methods,
     start_payment,
 )
-from tulia.graph.nodes import inbound_text, menu, t
+from tulia.graph.nodes import inbound_text, menu, shop_index, t
 from tulia.graph.routing import MAX_SHORTLIST_ITEMS, should_show_catalog_link
 from tulia.graph.state import ConversationState, Scratch
 from tulia.graph.subgraph import as_node, command_journey

@@ -43,12 +43,11 @@ from tulia.graph.journeys.sale_common import (
     can_prompt,
     echo_words,
     say_option_question,
-    shop_index,
     shop_of,
     shop_options,
     variant_title,
 )
-from tulia.graph.nodes import inbound_text, shop_contact, t
+from tulia.graph.nodes import inbound_text, shop_contact, shop_index, t
 from tulia.graph.slots import ask
 from tulia.graph.state import ConversationState, Scratch
 from tulia.nlg.messages import ROW_TITLE_LIMIT, buttons, listing, text
