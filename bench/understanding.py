@@ -67,6 +67,44 @@ def reader_speed() -> None:
         f"weights loaded in {load_ms:.0f} ms"
     )
     print(f"- artefact {WEIGHTS_FILE.name}: {WEIGHTS_FILE.stat().st_size / 1000:.0f} KB\n")
+    tagger_speed(texts)
+
+
+def tagger_speed(texts: list[str]) -> None:
+    """The token tagger alone and the reader and the tagger together, per message, with the demo grocer's words as
+    the gazetteer (as a turn reads a message: one reading, one tagging)."""
+    from tulia.nlu import tagger as tagging
+    from tulia.nlu.reader import message_reader
+    from tulia.packs.loader import load_pack
+    from tulia.search.catalog_index import CatalogIndex
+
+    started = time.perf_counter()
+    tagging.load_weights()
+    load_ms = 1000 * (time.perf_counter() - started)
+    pack = load_pack(ROOT / "packs" / "demo-grocer")
+    index = CatalogIndex(pack.catalog, pack.tenant.vocabulary.root)
+    places = [p for zone in pack.tenant.delivery_zones for p in (zone.name, *zone.areas)]
+    gazetteer = tagging.Gazetteer.of(**index.shop_words, zone_area=places)
+    tagger, reader = tagging.token_tagger(), message_reader()
+    alone, both = [], []
+    for _ in range(5):
+        for text in texts:
+            t0 = time.perf_counter()
+            tagger.read(text, gazetteer)
+            t1 = time.perf_counter()
+            reader.read(text)
+            t2 = time.perf_counter()
+            alone.append(1000 * (t1 - t0))
+            both.append(1000 * (t2 - t0))
+    print("### the token tagger\n")
+    for name, times in (("the tagger alone", alone), ("the reader and the tagger", both)):
+        times.sort()
+        print(
+            f"- {name}, {len(times)} messages: p50 {statistics.median(times):.3f} ms, "
+            f"p95 {times[int(0.95 * len(times))]:.3f} ms, max {times[-1]:.3f} ms"
+        )
+    size = tagging.WEIGHTS_FILE.stat().st_size / 1000
+    print(f"- weights loaded in {load_ms:.0f} ms; artefact {tagging.WEIGHTS_FILE.name}: {size:.0f} KB\n")
 
 
 def model_calls() -> None:

@@ -39,6 +39,9 @@ class FrameLine(_Frame):
     variant_selection: dict[str, str] = Field(default_factory=dict)
     quantity: int | None = Field(default=None, ge=1, le=1000)
     max_per_order: int | None = None
+    # the customer said the count (a line put in the basket by "mna sukari?" holds one until she says how many:
+    # "nataka sukari mbili" then sets it, never adds to it)
+    quantity_said: bool = True
 
     @property
     def fixed_quantity(self) -> bool:
@@ -57,6 +60,7 @@ class ItemWish(_Frame):
 
     text: str = Field(max_length=300)
     quantity: int | None = Field(default=None, ge=1, le=1000)
+    act: Literal["add", "set", "remove", "old"] = "add"  # "old": the item replaced ("X badala ya Y"'s Y)
 
 
 class Fulfilment(_Frame):

@@ -35,6 +35,7 @@ from tulia.nlu.frame_extract import extract_phone
 from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, normalize
 from tulia.nlu.reader import BUYING
 from tulia.nlu.rules import MAX_TEXT, detect_language
+from tulia.nlu.tagger import Gazetteer, Span, token_tagger
 from tulia.nlu.when import read_when, without_when
 from tulia.tools.customer_tools import link_whatsapp_user, whatsapp_user_customer
 from tulia.tools.support_tools import contact_of, team_availability
@@ -308,6 +309,35 @@ def shop_index(turn: Turn) -> CatalogIndex:
     """The shop's catalog index: its items' words and its vocabulary (cached per catalog version)."""
     services = turn.ctx.services
     return services.catalog_indexes.get(turn.ctx.tenant_id, services.tenants.get(turn.ctx.tenant_id).catalog_version)
+
+
+_GAZETTEERS: dict[tuple[int, tuple[str, ...]], Gazetteer] = {}
+MAX_GAZETTEERS = 64  # shops whose gazetteer a warm process keeps
+
+
+def shop_places(turn: Turn) -> tuple[str, ...]:
+    """The shop's delivery zones and their areas, by name."""
+    tenant = turn.ctx.services.tenants.get(turn.ctx.tenant_id)
+    return tuple(p for zone in tenant.delivery_zones for p in (zone.name, *zone.areas))
+
+
+def shop_gazetteer(turn: Turn) -> Gazetteer:
+    """The shop's own words for the token tagger: its catalog's names, services, options and staff (from the index,
+    cached with it) and its zones with their areas."""
+    index = shop_index(turn)
+    places = shop_places(turn)
+    key = (id(index), places)
+    if key not in _GAZETTEERS:
+        if len(_GAZETTEERS) >= MAX_GAZETTEERS:
+            _GAZETTEERS.clear()
+        _GAZETTEERS[key] = Gazetteer.of(**index.shop_words, zone_area=places)
+    return _GAZETTEERS[key]
+
+
+def tagged(turn: Turn, text: str) -> list[Span]:
+    """What each word of ``text`` is at this shop, and what the customer does with her items and place (the token
+    tagger, with the shop's words as its gazetteer)."""
+    return token_tagger().read(text, shop_gazetteer(turn))
 
 
 def _offer_code(turn: Turn, code: str) -> bool:

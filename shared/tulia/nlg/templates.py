@@ -456,6 +456,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
               "oda mpya, au uombe kuongea na mtu kama kuna tatizo.",
     },
     "line_removed": {"en": "Removed {name}.", "sw": "Nimeondoa {name}."},
+    "not_in_basket": {"en": "{name} is not in your basket.", "sw": "{name} haiko kwenye kikapu chako."},
     "order_updated": {
         "en": "Your order is updated (it replaces {old}):",
         "sw": "Oda yako imebadilishwa (inachukua nafasi ya {old}):",

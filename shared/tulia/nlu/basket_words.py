@@ -62,6 +62,7 @@ class ItemSaid:
 
     text: str  # the part of the message, normalised ("jogoo unga 2kg tatu")
     quantity: int | None  # the count said for it, or None
+    act: str = "add"  # what is done with it (the token tagger's act): add, set, remove, old (the one replaced)
 
 
 def _tens(plain: str) -> str:

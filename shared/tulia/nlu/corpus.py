@@ -103,6 +103,15 @@ def _fill(
     template: str, lang: Language, things: dict[str, dict[str, list[list[str]]]], rng: random.Random, fillers: Fillers
 ) -> tuple[str, str]:
     """A template with every slot filled; returns the text and the trade its things came from."""
+    values, trade = slot_values(template, lang, things, rng, fillers)
+    return _SLOT.sub(lambda m: values[m.group(1)], template), trade
+
+
+def slot_values(
+    template: str, lang: Language, things: dict[str, dict[str, list[list[str]]]], rng: random.Random, fillers: Fillers
+) -> tuple[dict[str, str], str]:
+    """A value for every slot a template may have, and the trade its things came from (the token tagger's
+    corpus fills the same slots and keeps where each value stands: ``tulia.nlu.tagger_corpus``)."""
     wants_service = "{service}" in template
     trades = [t for t, v in things.items() if v.get("services" if wants_service else "items")]
     trade = rng.choice(trades)
@@ -131,7 +140,7 @@ def _fill(
         "person": rng.choice(fillers["people"]),
         "price": rng.choice(fillers["prices"]),
     }
-    return _SLOT.sub(lambda m: values[m.group(1)], template), trade
+    return values, trade
 
 
 def expand_templates(

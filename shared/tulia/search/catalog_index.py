@@ -167,10 +167,16 @@ class CatalogIndex:
         self.numbered_items: dict[str, set[str]] = defaultdict(set)  # the items of those names
         self.option_terms: set[str] = set(OPTION_WORDS)  # the terms of every option and of its kind ("colour")
         self.books = False  # the shop sells time: some active service has a duration (booked, not sold)
+        # the shop's own names as written, by kind (item, service, option, staff): the token tagger's gazetteer
+        self.shop_words: dict[str, set[str]] = {"item": set(), "service": set(), "option": set(), "staff": set()}
         for item in items:
             if item.active:
                 self._add(item)
                 self.books = self.books or item.bookable
+        # and the words its customers use for its things ("sukari" for sugar): the vocabulary of what it sells
+        for term, words in (vocabulary or {}).items():
+            if set(self.folding.terms(term)) & self.product_terms:
+                self.shop_words["item"].update([term, *words])
         for doc in self.docs:  # a name that ends with a kind word is of that kind too
             if doc.name_tail in self.kinds:
                 doc.kinds = doc.kinds | {doc.name_tail}
@@ -202,6 +208,11 @@ class CatalogIndex:
         return any(term in self.product_terms for term in self.folding.terms(text))
 
     def _add(self, item: CatalogItem) -> None:
+        names = self.shop_words
+        kind = "service" if item.type == "service" else "item"
+        names[kind].update({item.name, without_brackets(item.name), *item.tags, *([item.brand] if item.brand else [])})
+        names["option"].update(o.value for d in item.variants for o in d.options)
+        names["staff"].update(item.staff)
         weights: dict[str, float] = defaultdict(float)
         cat_terms = self.folding.terms(item.category)
         category_kinds = frozenset(

@@ -10,6 +10,8 @@ the rest wait (the pick comes back here through ``advance``). Prices come from c
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -37,9 +39,11 @@ from tulia.graph.routing import MAX_SHORTLIST_ITEMS
 from tulia.graph.state import ConversationState
 from tulia.nlg.messages import listing, text
 from tulia.nlg.templates import money
-from tulia.nlu.basket_words import ItemSaid, item_words, items_said, measured_count, measures_said
+from tulia.nlu.basket_words import ItemSaid, count_of, item_words, items_said, measured_count, measures_said
 from tulia.nlu.frame_extract import NUMBER_WORDS, named_option
+from tulia.nlu.lexicon import normalize
 from tulia.nlu.rules import catalog_evidence
+from tulia.nlu.tagger import Span
 from tulia.search.catalog_index import CatalogIndex
 from tulia.search.text import SHOP_NOUNS
 
@@ -53,17 +57,34 @@ def basket_text(turn: Turn, frame: OrderFrame) -> str:
     return t(turn, "basket", lines="\n".join(rows))
 
 
-def add_line(frame: OrderFrame, line: FrameLine) -> FrameLine:
-    """Put a line in the basket: the same item with the same options adds to its count."""
+def add_line(frame: OrderFrame, line: FrameLine, act: str = "add") -> FrameLine:
+    """Put a line in the basket. The same item with the same options: a count said sets a line whose count was
+    never said ("mna sukari?" then "nataka sukari mbili": two) or one whose count the customer sets ("sukari iwe
+    mbili"), and adds to one she had counted ("add 2 more"); the item named again without a count changes nothing."""
     for existing in frame.lines:
         if existing.item_id == line.item_id and existing.variant_selection == line.variant_selection:
-            if existing.quantity is not None and line.quantity is not None and not existing.fixed_quantity:
-                existing.quantity = min(existing.quantity + line.quantity, 1000)
-            elif existing.quantity is None:
+            if existing.fixed_quantity or line.quantity is None or not line.quantity_said:
+                if existing.quantity is None:
+                    existing.quantity = line.quantity
+                return existing
+            if act == "set" or not existing.quantity_said or existing.quantity is None:
                 existing.quantity = line.quantity
+            else:
+                existing.quantity = min(existing.quantity + line.quantity, 1000)
+            existing.quantity_said = True
             return existing
     frame.lines = [*frame.lines, line][:MAX_CART_LINES]
     return line
+
+
+def take_out(frame: OrderFrame, item_ids: set[str]) -> FrameLine | None:
+    """The basket's line of one of these items taken out ("toa jogoo", "X badala ya Y"'s Y), when exactly one
+    line is of them."""
+    lines = [ln for ln in frame.lines if ln.item_id in item_ids]
+    if len(lines) != 1:
+        return None
+    frame.lines = [ln for ln in frame.lines if ln is not lines[0]]
+    return lines[0]
 
 
 def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Any]:
@@ -81,6 +102,18 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             turn.set(frame=frame)
             return turn.goto(END)
         named, fitting = find_wish(query, found["data"]["results"], index)
+        # a line taken out, or the one another replaces: never put in the basket; one that is in no line is said
+        if wish.act in ("remove", "old"):
+            ids = {named["item_id"]} if named is not None else {r["item_id"] for r in fitting}
+            if (gone := take_out(frame, ids)) is None:
+                if named is not None and wish.act == "remove":
+                    turn.say(text(t(turn, "not_in_basket", name=named["name"])))
+                continue
+            turn.say(text(t(turn, "line_removed", name=gone.name)))
+            replacing = next((w for w in frame.waiting if w.act != "old"), None)
+            if wish.act == "old" and replacing is not None and replacing.quantity is None:
+                replacing.quantity = gone.quantity  # "mumias badala ya kabras": as many as there were
+            continue
         if named is None and not fitting:
             unsold.append(echo_words(query or wish.text))
             continue
@@ -134,12 +167,14 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             turn.say(text(t(turn, "out_of_stock", name=item["name"])))
             continue
         # one of each item of a list said without a count ("ketepa tea plus 3 fresha milk")
-        line = line_from_item(item, count_for(item, count, wish.text) or 1)
+        counted = count_for(item, count, wish.text)
+        line = line_from_item(item, counted or 1)
+        line.quantity_said = counted is not None
         for variant in line.variants:
             said = named_option(wish.text, variant.options)
             if said is not None:
                 line.choose(variant.name, said)
-        add_line(frame, line)
+        add_line(frame, line, wish.act)
     _say_unsold(turn, unsold)
     frame.adding, frame.quantity_hint, frame.wish = False, None, None
     if frame.lines:
@@ -149,9 +184,15 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     return turn.goto("advance")
 
 
-def listed_items(text: str, index: CatalogIndex) -> list[ItemSaid]:
+def listed_items(
+    text: str, index: CatalogIndex, tags: Sequence[Span] = (), basket: Sequence[str] = ()
+) -> list[ItemSaid]:
     """The items a message lists at this shop (:func:`items_said` with the shop's words), a part that
-    leaves its thing unsaid taking the kind of the part before it (:func:`_of_the_kind_before`)."""
+    leaves its thing unsaid taking the kind of the part before it (:func:`_of_the_kind_before`), each with the act
+    the token tagger reads for it (``tags``: "toa jogoo na kabras" takes both out). A message that replaces one
+    item of the basket (``basket``: its lines' names) with another ("nataka mumias badala ya kabras", "swap the kabras
+    for mumias") lists both, as the tagger read them, the replaced one first (its count is the new one's when she says
+    none); the tagger's "old" is evidence, a line of the basket it names the proof."""
     items = items_said(
         text,
         lambda part: bool(catalog_evidence(part, index)),
@@ -160,7 +201,39 @@ def listed_items(text: str, index: CatalogIndex) -> list[ItemSaid]:
         one_item=lambda words: bool(index.full_matches(words)[0]),
         fitting=lambda words: set(index.full_matches(words)[0]),
     )
-    return [_of_the_kind_before(item, items[n - 1], index) if n else item for n, item in enumerate(items)]
+    items = [_of_the_kind_before(item, items[n - 1], index) if n else item for n, item in enumerate(items)]
+    said = [s for s in tags if s.kind == "ITEM" and catalog_evidence(normalize(s.text), index)]
+    lines = [set(index.terms(name)) for name in basket]
+    old = [s for s in said if s.act == "old" and any(set(index.terms(s.text)) <= line for line in lines)]
+    if old and len(said) > len(items):
+        counts = _counts_beside(tags)
+        kept = [s for s in said if s.act == "old"] + [s for s in said if s.act != "old"]
+        return [ItemSaid(normalize(s.text), counts.get(s.start), s.act or "add") for s in kept]
+    return [replace(item, act=_act_of(item, said)) for item in items]
+
+
+def _act_of(item: ItemSaid, said: Sequence[Span]) -> str:
+    """The act the tagger read for the item span that lies in this part of the message."""
+    words = set(item.text.split())
+    for span in said:
+        if set(normalize(span.text).split()) <= words:
+            return span.act or "add"
+    return "add"
+
+
+def _counts_beside(tags: Sequence[Span]) -> dict[int, int | None]:
+    """Each item span's count: the count span just before or just after it (by the item's start)."""
+    out: dict[int, int | None] = {}
+    for n, span in enumerate(tags):
+        if span.kind != "ITEM":
+            continue
+        for other in (tags[n - 1] if n else None, tags[n + 1] if n + 1 < len(tags) else None):
+            if other is not None and other.kind == "QTY":
+                value = count_of(normalize(other.text))
+                if value is not None:
+                    out[span.start] = value
+                    break
+    return out
 
 
 _ELIDED = re.compile(

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -83,7 +83,7 @@ from tulia.graph.journeys.sale_payments import (
     say_payment_methods,
     start_payment,
 )
-from tulia.graph.nodes import inbound_text, menu, shop_index, t
+from tulia.graph.nodes import inbound_text, menu, shop_index, shop_places, t, tagged
 from tulia.graph.routing import MAX_SHORTLIST_ITEMS, should_show_catalog_link
 from tulia.graph.state import ConversationState, Scratch
 from tulia.graph.subgraph import as_node, command_journey
@@ -105,6 +105,7 @@ from tulia.nlu.frame_extract import (
 from tulia.nlu.lexicon import any_phrase, normalize
 from tulia.nlu.reader import SURE, message_reader
 from tulia.nlu.rules import catalog_evidence, product_query
+from tulia.nlu.tagger import Span
 from tulia.nlu.when import read_when, without_when
 from tulia.search.catalog_index import CHEAP, CatalogIndex
 
@@ -191,8 +192,9 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     pending = state.pending if answering else None
     if frame.payment_started is None and frame.order is None and not frame.lines and not answering:
         frame = OrderFrame(coupon_code=frame.coupon_code)  # a new sale: nothing of an old one is assumed
+    tags = tagged(turn, body)  # what each word is, and what she does with her items and her place
     delta = extract_delta(
-        body,
+        without_old_places(body, tags, shop_places(turn)),  # "niletee Juja badala ya Mwiki": Juja
         zones=shop.zones,
         enabled_methods=list(shop.methods),
         bare_number_is_quantity=pending == "quantity",
@@ -212,7 +214,8 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         and _unpaid(turn, frame.order.order_id)
     ):
         frame.payment_started = None
-    listed = listed_items(body, index) if frame.payment_started is None else []
+    basket = [line.name for line in frame.lines]
+    listed = listed_items(body, index, tags, basket) if frame.payment_started is None else []
     if pending == "variant" and not all(catalog_evidence(item.text, index) for item in listed):
         listed = []  # "2 black and 1 white" answers the option asked; "maclick 3, dairy meal 2" are more items
     if listed:  # several items, each with its own count: none of it answers the question asked
@@ -228,7 +231,8 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     edit_line = _line_edited(frame, item_words, index) if (delta.quantity or delta.remove) else None
     if edit_line is not None:
         pending = choice = fast = None
-        if delta.add and delta.quantity is not None:  # "ongeza jogoo moja": one more of that line
+        set_said = any(span.kind == "ITEM" and span.act == "set" for span in tags)  # "ongeza sukari iwe mbili"
+        if delta.add and delta.quantity is not None and not set_said:  # "ongeza jogoo moja": one more of that line
             delta.quantity = QuantitySaid(delta.quantity.value, "add")
     # a question about something else asked while a step is open ("is delivery free above 5k?",
     # "how much is delivery to Kilimani?"): answered after what it fills is kept, then the step again
@@ -359,7 +363,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
                 understood = True
 
     if listed:  # several items: a line each, found one by one, added to the open basket (never replacing it)
-        frame.waiting = [ItemWish(text=item.text[:300], quantity=item.quantity) for item in listed]
+        frame.waiting = [ItemWish(text=item.text[:300], quantity=item.quantity, act=item.act) for item in listed]
         for note in notes:
             turn.say(text(note))
         turn.set(frame=frame)
@@ -374,6 +378,19 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         and edit_line is None  # the words named the line edited
         and not (open_basket and not delta.add and _basket_words(frame, query, index))  # what is in the basket
     )
+    if (
+        product_words
+        and pending == "item_selection"
+        and not frame.lines
+        and delta.quantity is not None
+        and any(span.kind == "ITEM" and span.act == "set" for span in tags)
+        and _of_the_shortlist(query, state.last_catalog_results, terms)
+    ):
+        # "make the power banks 3" while she chooses which power bank: the count of the one she picks
+        frame.quantity_hint = delta.quantity.value
+        turn.set(frame=frame)
+        _remind(turn, frame)
+        return turn.goto(END)
     if product_words and not (pending == "variant" and understood and not delta.add):
         if frame.payment_started is not None:
             frame = OrderFrame(quantity_hint=frame.quantity_hint)
@@ -790,6 +807,26 @@ def _line_edited(frame: OrderFrame, words: str, index: CatalogIndex) -> int | No
     return overlap.index(best) if best and overlap.count(best) == 1 and said <= set().union(*terms) else None
 
 
+def _of_the_shortlist(query: str, shortlist: list[dict[str, Any]], terms: Callable[[str], list[str]]) -> bool:
+    """Whether every word of ``query`` that names a thing is in the names of the shortlist on screen."""
+    said = set(terms(query))
+    named = {term for row in shortlist for term in terms(str(row.get("name", "")))}
+    return bool(said) and said <= named
+
+
+def without_old_places(body: str, tags: list[Span], places: Collection[str]) -> str:
+    """The message without the place it replaces ("deliver to Juja, not Mwiki"): what is left names the new one. The
+    tagger's reading is evidence: only a place of the shop's map is taken out, and only when another is said."""
+    known = {normalize(p) for p in places}
+    said = [s for s in tags if s.kind == "LOC" and normalize(s.text) in known]
+    old = [s for s in said if s.act == "old"]
+    if not old or len(old) == len(said):
+        return body
+    for span in sorted(old, key=lambda s: -s.start):
+        body = body[: span.start] + " " * (span.end - span.start) + body[span.end :]
+    return body
+
+
 def _apply_quantity(frame: OrderFrame, value: int, edit: str, line_index: int | None) -> None:
     if not frame.lines:
         return
@@ -799,6 +836,7 @@ def _apply_quantity(frame: OrderFrame, value: int, edit: str, line_index: int | 
         return
     new = (line.quantity or 0) + value if edit == "add" else value
     line.quantity = max(1, min(new, 1000))
+    line.quantity_said = True
 
 
 def _remove_line(frame: OrderFrame, words: str, terms: Callable[[str], list[str]]) -> str | None:

@@ -1,0 +1,280 @@
+"""The token tagger: what each word of a message is (an item, a count, a place, a day, a time, a person, a
+service, an option, a payment method, a price, a code or a reference) and, for the things of a basket and the
+place of delivery, what the customer does with them (its edit act).
+
+A greedy left-to-right averaged perceptron over hashed features of each word and its neighbours (the
+feature set of the classic part-of-speech perceptron, plus a bag of the words around it, so that "iwe" or
+"badala ya" a few words away decides the act). The shop's own words are gazetteer features: a word inside one
+of its catalog names, zones and their areas, staff, services or options says so, so a shop the tagger never
+saw is read by construction (what Snips NLU and Rasa's CRF entity extractor do). The gazetteer is evidence,
+never a verdict: the model weighs it with the words around it.
+
+Trained at build time by ``scripts/train_tagger.py`` (numpy) on the corpus templates with their slots as
+spans (``tulia.nlu.tagger_corpus``); at run time its weights (``tagger.weights`` beside this file: int8,
+zlib; int16) are read in plain Python: no numpy, no scikit-learn.
+
+Tags are BIO: ``B-ITEM.set`` starts an item whose count is set ("make the power banks 3", "sukari iwe
+mbili"); the acts of an item are ``add``, ``set``, ``remove`` and ``old`` (the one replaced: "X badala ya Y"'s
+Y); a place is ``LOC.new`` or ``LOC.old`` ("niletee Juja badala ya Mwiki").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+import unicodedata
+import zlib
+from array import array
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+WEIGHTS_FILE = Path(__file__).with_name("tagger.weights")
+MAGIC = b"TULIA-TAGGER-1\n"
+MAX_TOKENS = 80  # longer messages are tagged up to here
+CONTEXT = 4  # the bag of words around a word reaches this far each side
+
+ITEM_ACTS = ("add", "set", "remove", "old")
+LOC_ACTS = ("new", "old")
+KINDS = ("QTY", "OPTION", "DAY", "TIME", "STAFF", "SERVICE", "PAY", "PRICE", "CODE", "REF", "MPESA")
+
+
+def _tags() -> tuple[str, ...]:
+    kinds = [f"ITEM.{a}" for a in ITEM_ACTS] + [f"LOC.{a}" for a in LOC_ACTS] + list(KINDS)
+    return ("O", *(f"{bio}-{k}" for k in kinds for bio in "BI"))
+
+
+TAGS = _tags()
+GAZETTEER_KINDS = ("item", "zone_area", "staff", "service", "option")  # zone_area: a zone or one of its areas
+
+_TOKEN = re.compile(r"[^\W_]+(?:[.'’-][^\W_]+)*|[^\w\s]", re.UNICODE)
+_REPEATS = re.compile(r"(\w)\1{2,}")  # "pleeease": "please"
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str  # as written
+    form: str  # folded: lower case, no accents, emphasis squeezed
+    start: int
+    end: int
+
+
+def fold(word: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", word.casefold())
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).replace("’", "'")
+    return _REPEATS.sub(r"\1\1", plain)
+
+
+def tokens(text: str) -> list[Token]:
+    """The words of a message with where each stands (punctuation is its own token)."""
+    return [Token(m.group(), fold(m.group()), m.start(), m.end()) for m in _TOKEN.finditer(text)][:MAX_TOKENS]
+
+
+@dataclass
+class Gazetteer:
+    """The shop's own words, by kind, each a phrase of folded words ("jogoo maize flour", "kasarani")."""
+
+    phrases: dict[str, set[tuple[str, ...]]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, **kinds: Iterable[str]) -> Gazetteer:
+        out: dict[str, set[tuple[str, ...]]] = {}
+        for kind, names in kinds.items():
+            if kind not in GAZETTEER_KINDS:
+                raise ValueError(f"unknown gazetteer kind {kind!r}")
+            out[kind] = {p for p in (tuple(t.form for t in tokens(n) if t.form.isalnum()) for n in names) if p}
+        return cls(out)
+
+    def marks(self, forms: Sequence[str]) -> list[list[str]]:
+        """For each word, the gazetteer features it carries: ``item:B`` (starts a name of the shop's things),
+        ``item:I`` (inside one), and a name's single words (``item:w``: "jogoo" of "jogoo maize flour")."""
+        out: list[list[str]] = [[] for _ in forms]
+        for kind, phrases in self.phrases.items():
+            if not phrases:
+                continue
+            longest = max(len(p) for p in phrases)
+            words = {w for p in phrases for w in p}
+            for i, form in enumerate(forms):
+                if form in words:
+                    out[i].append(f"{kind}:w")
+                for size in range(min(longest, len(forms) - i), 0, -1):
+                    if tuple(forms[i : i + size]) in phrases:
+                        out[i].append(f"{kind}:B")
+                        for j in range(i + 1, i + size):
+                            out[j].append(f"{kind}:I")
+                        break
+        return out
+
+
+def _shape(word: str) -> str:
+    if word.isdigit():
+        return "d" if len(word) < 4 else "dddd"
+    if any(c.isdigit() for c in word):
+        return "dx" if word[0].isdigit() else "xd"
+    if word.isupper() and len(word) > 1:
+        return "X"
+    if word[:1].isupper():
+        return "Xx"
+    return "x" if word.isalpha() else "p"
+
+
+def token_features(toks: Sequence[Token], marks: Sequence[Sequence[str]]) -> list[list[str]]:
+    """The features of each word that do not depend on the tags before it."""
+    forms = [t.form for t in toks]
+    padded = ["<s2>", "<s>", *forms, "</s>", "</s2>"]
+    out = []
+    for i, tok in enumerate(toks):
+        w = forms[i]
+        p = i + 2
+        feats = [
+            "b",
+            f"w={w}",
+            f"p1={padded[p - 1]}",
+            f"n1={padded[p + 1]}",
+            f"p2={padded[p - 2]}",
+            f"n2={padded[p + 2]}",
+            f"pw={padded[p - 1]}|{w}",
+            f"wn={w}|{padded[p + 1]}",
+            f"s3={w[-3:]}",
+            f"f3={w[:3]}",
+            f"sh={_shape(tok.text)}",
+            f"psh={_shape(toks[i - 1].text) if i else '<s>'}",
+            f"nsh={_shape(toks[i + 1].text) if i + 1 < len(toks) else '</s>'}",
+        ]
+        for j in range(max(0, i - CONTEXT), min(len(toks), i + CONTEXT + 1)):
+            if j != i:
+                feats.append(f"{'l' if j < i else 'r'}c={forms[j]}")
+        feats += [f"g={m}" for m in marks[i]]
+        feats += [f"pg={m}" for m in (marks[i - 1] if i else ())]
+        feats += [f"ng={m}" for m in (marks[i + 1] if i + 1 < len(toks) else ())]
+        out.append(feats)
+    return out
+
+
+def tag_features(prev: str, prev2: str, word: str) -> list[str]:
+    """The features of the tags just decided."""
+    return [f"t1={prev}", f"t2={prev2}|{prev}", f"t1w={prev}|{word}"]
+
+
+def hashed(features: Iterable[str], bits: int) -> list[int]:
+    mask = (1 << bits) - 1
+    return [zlib.crc32(f.encode("utf-8")) & mask for f in features]
+
+
+@dataclass(frozen=True)
+class Span:
+    """A run of words of one kind, with the act said for it (items and places) and where it stands."""
+
+    kind: str  # ITEM, LOC (a place), QTY, ...
+    act: str | None
+    text: str
+    start: int
+    end: int
+
+
+def spans(toks: Sequence[Token], tags: Sequence[str], text: str) -> list[Span]:
+    """The BIO tags as spans (an I- that does not continue a span of its kind starts one)."""
+    out: list[Span] = []
+    current: list[int] = []
+    label = ""
+
+    def close() -> None:
+        if current:
+            kind, _, act = label.partition(".")
+            start, end = toks[current[0]].start, toks[current[-1]].end
+            out.append(Span(kind, act or None, text[start:end], start, end))
+
+    for i, tag in enumerate(tags):
+        bio, _, this = tag.partition("-")
+        if tag == "O" or bio == "B" or this.partition(".")[0] != label.partition(".")[0]:
+            close()
+            current, label = ([i], this) if tag != "O" else ([], "")
+        else:
+            current.append(i)
+    close()
+    return out
+
+
+class TokenTagger:
+    """Weights in memory as the rows of the buckets that carry one (int16 each), read with plain Python."""
+
+    def __init__(self, header: dict[str, object], rows: Mapping[int, Sequence[int]]) -> None:
+        self.tags: tuple[str, ...] = tuple(header["tags"])  # type: ignore[arg-type]
+        if self.tags != TAGS:
+            raise ValueError("tagger.weights was trained for other tags: retrain (scripts/train_tagger.py)")
+        self.bits = int(header["hash_bits"])  # type: ignore[call-overload]
+        self.corpus_sha256 = str(header.get("corpus_sha256", ""))
+        self.trained_with = dict(header.get("trained_with", {}))  # type: ignore[call-overload]
+        self._width = len(self.tags)
+        self._rows = rows  # bucket -> its weights (int16), only the buckets that carry one
+        # a tag may follow only its own B or I, never O or another kind
+        self._allowed_after: dict[str, list[int]] = {
+            prev: [n for n, tag in enumerate(self.tags) if _may_follow(prev, tag)] for prev in self.tags
+        }
+
+    def tag_tokens(self, toks: Sequence[Token], gazetteer: Gazetteer | None = None) -> list[str]:
+        marks = (gazetteer or Gazetteer()).marks([t.form for t in toks])
+        static = [hashed(f, self.bits) for f in token_features(toks, marks)]
+        rows, width = self._rows, self._width
+        out: list[str] = []
+        prev, prev2 = "<s>", "<s2>"
+        for i, indexes in enumerate(static):
+            sums = [0] * width
+            for index in indexes + hashed(tag_features(prev, prev2, toks[i].form), self.bits):
+                row = rows.get(index)
+                if row is not None:
+                    sums = [a + b for a, b in zip(sums, row, strict=True)]
+            allowed = self._allowed_after.get(prev, self._allowed_after["O"])
+            best = max(allowed, key=sums.__getitem__)
+            out.append(self.tags[best])
+            prev2, prev = prev, self.tags[best]
+        return out
+
+    def read(self, text: str, gazetteer: Gazetteer | None = None) -> list[Span]:
+        toks = tokens(text)
+        return spans(toks, self.tag_tokens(toks, gazetteer), text)
+
+
+def _may_follow(prev: str, tag: str) -> bool:
+    if not tag.startswith("I-"):
+        return True
+    return prev != "O" and prev.partition("-")[2] == tag.partition("-")[2]
+
+
+def dump_weights(path: Path, header: dict[str, object], indexes: list[int], rows: bytes) -> None:
+    payload = array("I", indexes).tobytes() + rows
+    head = json.dumps(header, sort_keys=True).encode("utf-8")
+    path.write_bytes(MAGIC + struct.pack("<I", len(head)) + head + zlib.compress(payload, 9))
+
+
+def read_header(path: Path = WEIGHTS_FILE) -> dict[str, object]:
+    raw = path.read_bytes()
+    if not raw.startswith(MAGIC):
+        raise ValueError(f"{path.name} is not a Tulia tagger weights file")
+    (size,) = struct.unpack_from("<I", raw, len(MAGIC))
+    start = len(MAGIC) + 4
+    header: dict[str, object] = json.loads(raw[start : start + size])
+    return header
+
+
+def load_weights(path: Path = WEIGHTS_FILE) -> TokenTagger:
+    raw = path.read_bytes()
+    header = read_header(path)
+    (size,) = struct.unpack_from("<I", raw, len(MAGIC))
+    payload = zlib.decompress(raw[len(MAGIC) + 4 + size :])
+    width = len(header["tags"])  # type: ignore[arg-type]
+    count = int(header["rows"])  # type: ignore[call-overload]
+    indexes = array("I")
+    indexes.frombytes(payload[: 4 * count])
+    weights = array("h")
+    weights.frombytes(payload[4 * count :])
+    rows = {index: weights[n * width : n * width + width] for n, index in enumerate(indexes)}
+    return TokenTagger(header, rows)
+
+
+@cache
+def token_tagger() -> TokenTagger:
+    """The shipped tagger, read once per process (on the first message that needs it, not at import)."""
+    return load_weights()

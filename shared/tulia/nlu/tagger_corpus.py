@@ -1,0 +1,219 @@
+"""The token tagger's labelled corpus (build time only; never imported by a handler).
+
+Each template of ``eval/corpus/templates.yaml`` (what customers say, for the reader) and of
+``eval/corpus/edits.yaml`` (what they do with their basket and their place) is filled as the reader's corpus
+fills it (:func:`tulia.nlu.corpus.slot_values`), and every slot's value keeps where it stands: its words are
+tagged with the slot's kind (``{item}`` an item, ``{n}`` a count, ``{area}`` a place...) and, for items and
+places, the act the template gives it (``{item:set}``, ``{area:old}``). What real typing adds comes after, word
+by word (a typo, a greeting before, a word after, capitals), so every word keeps its tag.
+
+Each example carries the gazetteer a shop would give: the names of its trade's things, the places, people and
+services, some of it left out at random (a customer's words are not always the catalog's: "suger", "unga ya
+jogoo"), so the tagger learns to weigh the shop's words with the words around them.
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tulia.nlu.corpus import CORPUS_LANGUAGES, SEED, CorpusInvalid, NearCopies, _typo, blind_messages, slot_values
+from tulia.nlu.frame_extract import NUMBER_WORDS
+from tulia.nlu.tagger import TAGS, Gazetteer, Token, tokens
+
+VARIANTS = 24  # fillings of each template
+GAZETTEER_DROPOUT = 0.25  # a kind of the shop's words left out of an example
+OWN_NAME_DROPOUT = 0.15  # the filled thing's own name left out of the gazetteer
+
+_SLOT = re.compile(r"\{(\w+)(?::(\w+))?\}")
+_KIND_OF_SLOT = {
+    "item": "ITEM", "item2": "ITEM", "item3": "ITEM", "service": "SERVICE", "n": "QTY", "nw": "QTY", "n2": "QTY",
+    "nw2": "QTY", "area": "LOC", "area2": "LOC", "ref": "REF", "code": "CODE", "mpesa": "MPESA", "day": "DAY",
+    "time": "TIME", "person": "STAFF", "price": "PRICE", "option": "OPTION", "pay": "PAY",
+}  # fmt: skip
+_DEFAULT_ACT = {"ITEM": "add", "LOC": "new"}
+
+
+@dataclass(frozen=True)
+class TaggedExample:
+    tokens: tuple[Token, ...]
+    tags: tuple[str, ...]
+    gazetteer: Gazetteer
+    lang: str
+    source: str  # "templates:<label>" or "edits"
+    template: str
+
+
+def _extra_values(
+    template: str, lang: str, rng: random.Random, fillers: dict[str, Any], trade: dict[str, Any]
+) -> dict[str, str]:
+    """The tagger's own slots, drawn only when a template has them (the reader's corpus is untouched)."""
+    out: dict[str, str] = {}
+    if "{area2" in template:
+        out["area2"] = rng.choice(fillers["areas"])
+    if "{nw2}" in template:
+        out["nw2"] = rng.choice(fillers["number_words"][lang])
+    if "{n2}" in template:
+        out["n2"] = str(rng.choice((1, 2, 3, 4, 5, 6, 10)))
+    if "{option}" in template:
+        out["option"] = rng.choice(fillers["options"])
+    if "{pay}" in template:
+        out["pay"] = rng.choice(fillers["payments"])
+    return out
+
+
+def _tag_of(kind: str, act: str | None, first: bool) -> str:
+    label = f"{kind}.{act or _DEFAULT_ACT[kind]}" if kind in _DEFAULT_ACT else kind
+    return f"{'B' if first else 'I'}-{label}"
+
+
+def filled(template: str, values: dict[str, str]) -> tuple[list[Token], list[str]]:
+    """The template's text with its slots filled, as tokens and their tags."""
+    text, marks = "", []
+    at = 0
+    for m in _SLOT.finditer(template):
+        text += template[at : m.start()]
+        slot, act = m.group(1), m.group(2)
+        if slot not in _KIND_OF_SLOT:
+            raise CorpusInvalid(f"unknown slot {{{slot}}} in {template!r}")
+        value = values[slot]
+        marks.append((len(text), len(text) + len(value), _KIND_OF_SLOT[slot], act))
+        text += value
+        at = m.end()
+    text += template[at:]
+    toks = tokens(text)
+    tags: list[str] = []
+    for tok in toks:
+        tag = "O"
+        for start, end, kind, act in marks:
+            if start <= tok.start and tok.end <= end:
+                tag = _tag_of(kind, act, tok.start == start or not tags or tags[-1] == "O")
+                break
+        tags.append(tag)
+    _literal_counts(toks, tags)
+    return toks, tags
+
+
+def _literal_counts(toks: list[Token], tags: list[str]) -> None:
+    """A count the template writes itself, next to an item ("{item2} moja", "{n} of {item} and one {item2}"),
+    is a count too."""
+    for i, tok in enumerate(toks):
+        if tags[i] != "O" or not (tok.form.isdigit() or tok.form in NUMBER_WORDS):
+            continue
+        beside = [tags[j] for j in (i - 1, i + 1) if 0 <= j < len(toks)]
+        if any("ITEM" in tag for tag in beside):
+            tags[i] = "B-QTY"
+
+
+def _noisy(
+    toks: list[Token], tags: list[str], lang: str, rng: random.Random, fillers: dict[str, Any]
+) -> tuple[list[Token], list[str]]:
+    """What real typing adds, word by word: a typo, a greeting before, a word after, capitals."""
+    toks, tags = list(toks), list(tags)
+
+    def retext(tok: Token, text: str) -> Token:
+        return Token(text, tokens(text)[0].form if tokens(text) else text.casefold(), tok.start, tok.end)
+
+    if rng.random() < 0.3 and toks:
+        n = rng.randrange(len(toks))
+        toks[n] = retext(toks[n], _typo(toks[n].text, rng))
+    if rng.random() < 0.25:
+        before = tokens(rng.choice(fillers["prefixes"][lang]))
+        toks, tags = before + toks, ["O"] * len(before) + tags
+    if rng.random() < 0.2:
+        after = tokens(rng.choice(fillers["suffixes"][lang]))
+        toks, tags = toks + after, tags + ["O"] * len(after)
+    r = rng.random()
+    if r < 0.2:
+        toks = [retext(t, t.text.upper()) for t in toks]
+    elif r < 0.3:
+        toks = [retext(t, t.text.lower()) for t in toks]
+    if toks and toks[-1].text == "?" and rng.random() < 0.3:
+        toks, tags = toks[:-1], tags[:-1]
+    return toks, tags
+
+
+def _gazetteer(
+    trade: dict[str, Any], fillers: dict[str, Any], toks: list[Token], tags: list[str], rng: random.Random
+) -> Gazetteer:
+    """The words of a shop of this trade, some left out at random."""
+    kinds = {
+        "item": [n for pair in trade.get("items", []) for n in pair],
+        "service": [n for pair in trade.get("services", []) for n in pair],
+        "zone_area": list(fillers["areas"]),
+        "staff": list(fillers["people"]),
+        "option": list(fillers["options"]),
+    }
+    kinds = {k: v for k, v in kinds.items() if rng.random() >= GAZETTEER_DROPOUT}
+    if "item" in kinds and rng.random() < OWN_NAME_DROPOUT:
+        said = {" ".join(t.form for t, tag in zip(toks, tags, strict=True) if "ITEM" in tag)}
+        kinds["item"] = [n for n in kinds["item"] if n.casefold() not in said]
+    return Gazetteer.of(**kinds)
+
+
+def shops_as_trades(pack_dirs: Iterable[Path]) -> dict[str, dict[str, list[list[str]]]]:
+    """The catalogs of packs (read as written: ``name`` and ``type`` of ``catalog.csv``) as trades of their own,
+    so the tagger also meets the names shops give ("Oraimo FreePods Lite Earbuds", "Maize Seed H614 2kg") with
+    the shop's whole catalog as its gazetteer."""
+    out: dict[str, dict[str, list[list[str]]]] = {}
+    for directory in pack_dirs:
+        path = directory / "catalog.csv"
+        if not path.exists():
+            continue
+        with path.open(encoding="utf-8", newline="") as handle:
+            rows = list(csv.DictReader(handle))
+        kinds: dict[str, list[list[str]]] = {"items": [], "services": []}
+        for row in rows:
+            name = (row.get("name") or "").strip()
+            if name:
+                kinds["services" if row.get("type") == "service" else "items"].append([name, name])
+        out[f"pack:{directory.name}"] = {k: v for k, v in kinds.items() if v}
+    return out
+
+
+def tagged_examples(
+    eval_dir: Path, *, pack_dirs: Iterable[Path] = (), seed: int = SEED, variants: int = VARIANTS
+) -> list[TaggedExample]:
+    """Every tagged example: the reader's templates and the edit templates, each filled ``variants`` times
+    (the first as written, the rest with typing's noise), with things of the corpus's trades and of the shops of
+    ``pack_dirs`` (never a blind set's shop: the caller leaves those out); near copies of the blind sets dropped."""
+    corpus_dir = eval_dir / "corpus"
+    templates = yaml.safe_load((corpus_dir / "templates.yaml").read_text(encoding="utf-8"))
+    edits = yaml.safe_load((corpus_dir / "edits.yaml").read_text(encoding="utf-8"))
+    trades = yaml.safe_load((corpus_dir / "trades.yaml").read_text(encoding="utf-8"))
+    trades |= shops_as_trades(pack_dirs)
+    fillers = yaml.safe_load((corpus_dir / "fillers.yaml").read_text(encoding="utf-8"))
+    rng = random.Random(seed + 7)
+    sources = [
+        (f"templates:{label}", lang, lines) for label, by_lang in templates.items() for lang, lines in by_lang.items()
+    ]
+    sources += [("edits", lang, lines) for lang, lines in edits.items()]
+    guard = NearCopies(blind_messages(eval_dir))
+    out: list[TaggedExample] = []
+    for source, lang, lines in sources:
+        if lang not in CORPUS_LANGUAGES:
+            raise CorpusInvalid(f"{source}: unknown language {lang!r}")
+        for template in lines:
+            if not isinstance(template, str):
+                raise CorpusInvalid(f"{source}/{lang}: {template!r} is not text (quote it)")
+            bare = _SLOT.sub(lambda m: "{" + m.group(1) + "}", template)
+            count = variants if _SLOT.search(template) else 2
+            for n in range(count):
+                values, trade = slot_values(bare, lang, trades, rng, fillers)
+                values |= _extra_values(bare, lang, rng, fillers, trades[trade])
+                toks, tags = filled(template, values)
+                if n:
+                    toks, tags = _noisy(toks, tags, lang, rng, fillers)
+                if not toks or guard.match(" ".join(t.text for t in toks)) is not None:
+                    continue
+                assert all(tag in TAGS for tag in tags), tags
+                gazetteer = _gazetteer(trades[trade], fillers, toks, tags, rng)
+                out.append(TaggedExample(tuple(toks), tuple(tags), gazetteer, lang, source, template))
+    return out

@@ -1,0 +1,120 @@
+"""The token tagger (issue 53, part 2): its weights are the corpus's, it is read without numpy, its spans are
+well formed for any tags, and it reads the issue's examples with the shop's words as its gazetteer."""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tulia.nlu.tagger import TAGS, Gazetteer, read_header, spans, token_tagger, tokens
+from tulia.packs.loader import load_pack
+from tulia.search.catalog_index import CatalogIndex
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def grocer() -> Gazetteer:
+    pack = load_pack(ROOT / "packs" / "demo-grocer")
+    index = CatalogIndex(pack.catalog, pack.tenant.vocabulary.root)
+    places = [p for zone in pack.tenant.delivery_zones for p in (zone.name, *zone.areas)]
+    return Gazetteer.of(**index.shop_words, zone_area=places)
+
+
+def read(text: str, gazetteer: Gazetteer) -> list[tuple[str, str | None, str]]:
+    return [(s.kind, s.act, s.text) for s in token_tagger().read(text, gazetteer)]
+
+
+def test_the_shipped_weights_were_trained_on_todays_tagged_corpus() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import train_tagger
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    from tulia.nlu.tagger_corpus import tagged_examples
+
+    examples = tagged_examples(ROOT / "eval", pack_dirs=train_tagger.training_packs())
+    header = read_header()
+    assert header["corpus_sha256"] == train_tagger.corpus_digest(examples), "run scripts/train_tagger.py"
+    assert set(header["trained_with"]) >= {"python", "numpy"}  # type: ignore[arg-type]
+    assert header["hyperparameters"]["epochs"] == train_tagger.EPOCHS  # type: ignore[index]
+
+
+def test_the_tagger_runs_without_numpy_or_scikit_learn() -> None:
+    code = (
+        "import sys\n"
+        "from tulia.nlu.tagger import token_tagger\n"
+        "print(token_tagger().read('ongeza sukari iwe mbili'))\n"
+        "assert 'numpy' not in sys.modules and 'sklearn' not in sys.modules, sorted(sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+def test_sukari_iwe_mbili_sets_the_sugar_to_two(grocer: Gazetteer) -> None:
+    assert read("ongeza sukari iwe mbili", grocer) == [("ITEM", "set", "sukari"), ("QTY", None, "mbili")]
+
+
+def test_make_the_power_banks_3_sets_them() -> None:
+    assert read("make the power banks 3", Gazetteer.of(item=["Oraimo Power Bank"])) == [
+        ("ITEM", "set", "power banks"),
+        ("QTY", None, "3"),
+    ]
+
+
+def test_x_badala_ya_y_adds_x_and_replaces_y(grocer: Gazetteer) -> None:
+    assert read("nataka pembe badala ya jogoo", grocer) == [("ITEM", "add", "pembe"), ("ITEM", "old", "jogoo")]
+
+
+def test_a_new_address_instead_of_the_old(grocer: Gazetteer) -> None:
+    assert read("nibadilishie address, niletee Juja badala ya Mwiki", grocer) == [
+        ("LOC", "new", "Juja"),
+        ("LOC", "old", "Mwiki"),
+    ]
+
+
+def test_toa_x_na_y_takes_both_out(grocer: Gazetteer) -> None:
+    assert read("toa pembe na mumias", grocer) == [("ITEM", "remove", "pembe"), ("ITEM", "remove", "mumias")]
+
+
+def test_items_asked_about_and_then_ordered_with_their_counts(grocer: Gazetteer) -> None:
+    assert read("mna sukari na unga?", grocer) == [("ITEM", "add", "sukari"), ("ITEM", "add", "unga")]
+    assert read("nataka sukari mbili na unga tatu", grocer) == [
+        ("ITEM", "add", "sukari"),
+        ("QTY", None, "mbili"),
+        ("ITEM", "add", "unga"),
+        ("QTY", None, "tatu"),
+    ]
+
+
+def test_a_plain_list_is_added_not_taken_out(grocer: Gazetteer) -> None:
+    acts = {act for kind, act, _ in read("one tray of eggs, 2 broadways brown bread and a kensalt", grocer) if act}
+    assert acts == {"add"}
+
+
+def test_an_unknown_gazetteer_kind_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown gazetteer kind"):
+        Gazetteer.of(colours=["red"])
+
+
+@given(st.lists(st.sampled_from(TAGS), min_size=1, max_size=12))
+def test_any_tags_make_ordered_spans_of_the_text(tags: list[str]) -> None:
+    text = " ".join(f"w{n}" for n in range(len(tags)))
+    toks = tokens(text)
+    found = spans(toks, tags, text)
+    assert all(text[s.start : s.end] == s.text for s in found)
+    assert all(a.end < b.start for a, b in itertools.pairwise(found))  # never overlapping
+    assert len(found) == sum(1 for n, tag in enumerate(tags) if tag != "O" and not _continues(tags, n))
+
+
+def _continues(tags: list[str], n: int) -> bool:
+    tag = tags[n]
+    if not tag.startswith("I-") or n == 0 or tags[n - 1] == "O":
+        return False
+    return tags[n - 1].partition("-")[2].partition(".")[0] == tag.partition("-")[2].partition(".")[0]
