@@ -102,11 +102,13 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             turn.set(frame=frame)
             return turn.goto(END)
         named, fitting = find_wish(query, found["data"]["results"], index)
-        # a line taken out, or the one another replaces: never put in the basket; one that is in no line is said
-        if wish.act in ("remove", "old"):
-            ids = {named["item_id"]} if named is not None else {r["item_id"] for r in fitting}
+        # a line taken out, or the one another replaces. One taken out that is in no line is said, never added; one
+        # "replaced" that is in no line was wished (the tagger's act is evidence, the basket the proof: "chapati x2
+        # mandazi x3" lists two things)
+        ids = {named["item_id"]} if named is not None else {r["item_id"] for r in fitting}
+        if wish.act == "remove" or (wish.act == "old" and any(ln.item_id in ids for ln in frame.lines)):
             if (gone := take_out(frame, ids)) is None:
-                if named is not None and wish.act == "remove":
+                if named is not None:
                     turn.say(text(t(turn, "not_in_basket", name=named["name"])))
                 continue
             turn.say(text(t(turn, "line_removed", name=gone.name)))
