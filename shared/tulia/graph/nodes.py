@@ -32,7 +32,7 @@ from tulia.nlg.templates import render, when_back
 from tulia.nlu.booking_words import change_said
 from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.nlu.frame_extract import extract_phone
-from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, normalize
+from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, any_phrase, normalize
 from tulia.nlu.reader import BUYING
 from tulia.nlu.rules import MAX_TEXT, detect_language
 from tulia.nlu.tagger import Gazetteer, Span, token_tagger
@@ -311,6 +311,8 @@ def shop_index(turn: Turn) -> CatalogIndex:
     return services.catalog_indexes.get(turn.ctx.tenant_id, services.tenants.get(turn.ctx.tenant_id).catalog_version)
 
 
+MAX_THANKS_WORDS = 6  # "ok thank you so much boss": thanks; a longer message says something else too
+
 _GAZETTEERS: dict[tuple[int, tuple[str, ...]], Gazetteer] = {}
 MAX_GAZETTEERS = 64  # shops whose gazetteer a warm process keeps
 
@@ -510,9 +512,12 @@ def governance(state: ConversationState, runtime: Runtime[EngineContext]) -> dic
     turn.trace.append({"kind": "route", "node": "governance", "route": decision.action})
     shop = state.tenant_name or ""
     said = normalize(inbound_text(state)).strip(" ?!.")
-    if decision.action in ("small_talk", "redirect") and (said in THANKS or said in GOODBYES):
+    # the reader read small talk; its words say which: thanks ("ok thank you", "poa, asante boss") or a goodbye
+    thanked = said in THANKS or (len(said.split()) <= MAX_THANKS_WORDS and any_phrase(said, THANKS))
+    parting = said in GOODBYES or (len(said.split()) <= MAX_THANKS_WORDS and any_phrase(said, GOODBYES))
+    if decision.action in ("small_talk", "redirect") and (thanked or parting):
         # "asante sana" gets "karibu", a goodbye a goodbye: short and human, no menu
-        turn.say(text(t(turn, "thanks") if said in THANKS else t(turn, "goodbye", shop=shop)))
+        turn.say(text(t(turn, "thanks") if thanked else t(turn, "goodbye", shop=shop)))
         turn.set(question=None, question_options=[])
     elif decision.action == "small_talk":
         greeting = state.turn_count <= 1 or said in GREETINGS

@@ -67,6 +67,7 @@ from tulia.graph.journeys.sale_common import (
     say_option_question,
     settle_sale_question,
     shop_codes,
+    shop_of,
     shop_options,
     variant_title,
     wanted_words,
@@ -92,6 +93,7 @@ from tulia.llm.schemas import SaleReading
 from tulia.nlg.guard import unsupported_facts
 from tulia.nlg.messages import buttons, listing, picture, text
 from tulia.nlg.templates import COUPON_REASONS, money, word
+from tulia.nlu.booking_words import staff_named
 from tulia.nlu.frame_extract import (
     FrameDelta,
     QuantitySaid,
@@ -1096,6 +1098,16 @@ def _search(
     if named is not None and named["in_stock"]:
         turn.trace.append({"kind": "step", "node": "catalog_present_options", "shown": 1, "named": named["item_id"]})
         return dict(named)
+    services = [r for r in results if r["type"] == "service"]
+    if services and len(services) < len(results) and _appointment_said(turn):
+        # "nataka kupima sukari na Njeri jumamosi saa tisa": a person of the shop or a day and a time is said, so
+        # of the goods and the services the words fit, the services (the one: its times with that person next)
+        if len(services) == 1:
+            turn.trace.append(
+                {"kind": "step", "node": "catalog_present_options", "shown": 1, "only": services[0]["item_id"]}
+            )
+            return dict(services[0])
+        results = services
     if query and len(data["results"]) == 1 and results and results[0]["type"] == "service":
         # the one service the words find ("a manicure"): its free times next, not a list of one
         turn.trace.append(
@@ -1173,6 +1185,19 @@ def _search(
     )
     ask_sale(turn, frame, "item_selection", [{"id": tap_id("item", r["item_id"]), "title": r["name"]} for r in results])
     return None
+
+
+def _appointment_said(turn: Turn) -> bool:
+    """Whether the message names a person who takes the shop's appointments, or a day and a time, at a shop that
+    books: what is wished is a service, not goods."""
+    if not shop_index(turn).books:
+        return False
+    body = inbound_text(turn.state)
+    people = [(m.id, m.name) for m in shop_of(turn).booking_settings().people()]
+    if staff_named(body, people) is not None:
+        return True
+    when = read_when(body, turn.ctx.services.clock())
+    return bool(when.days) and (when.at is not None or when.earliest is not None)
 
 
 def _chosen_option(turn: Turn, body: str, choice: int | None) -> dict[str, Any] | None:
