@@ -1497,6 +1497,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/understanding/corpus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The labelled messages as lines of the reader's corpus */
+        get: operations["export_corpus_admin_understanding_corpus_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/understanding/not-understood": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Messages the bot did not understand */
+        get: operations["list_not_understood_admin_understanding_not_understood_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/understanding/not-understood/{misread_id}/label": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Say what a message meant (the shop's reading changes at once) */
+        put: operations["label_message_admin_understanding_not_understood__misread_id__label_put"];
+        post?: never;
+        /** Take a message's label back */
+        delete: operations["unlabel_message_admin_understanding_not_understood__misread_id__label_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/whatsapp": {
         parameters: {
             query?: never;
@@ -2389,6 +2441,14 @@ export interface components {
             waiting: boolean;
         };
         /**
+         * CorpusExport
+         * @description The labelled messages as lines of ``eval/corpus/messages.txt`` (``label | lang | message``).
+         */
+        CorpusExport: {
+            /** Lines */
+            lines: string[];
+        };
+        /**
          * CreditUse
          * @description Part or all of money owed back, applied by the shop to another order of the same customer.
          */
@@ -2824,6 +2884,43 @@ export interface components {
              */
             version: number;
         };
+        /** LabelInput */
+        LabelInput: {
+            /**
+             * Intent
+             * @description What the message meant
+             * @enum {string}
+             */
+            intent: "discounts_offers" | "human_request" | "order_status" | "payment_help" | "preferences_consent" | "product_question" | "sales_discovery" | "spam_casual" | "support_question" | "unknown";
+            /**
+             * Item Id
+             * @description For a purchase: the item meant
+             */
+            item_id?: string | null;
+            /**
+             * Quantity
+             * @description For a purchase: how many
+             */
+            quantity?: number | null;
+        };
+        /** LabelView */
+        LabelView: {
+            /** At */
+            at: string;
+            /** By */
+            by: string;
+            /**
+             * Intent
+             * @enum {string}
+             */
+            intent: "discounts_offers" | "human_request" | "order_status" | "payment_help" | "preferences_consent" | "product_question" | "sales_discovery" | "spam_casual" | "support_question" | "unknown";
+            /** Item Id */
+            item_id: string | null;
+            /** Item Name */
+            item_name: string | null;
+            /** Quantity */
+            quantity: number | null;
+        };
         /** LanguagePolicy */
         LanguagePolicy: {
             /** Allowed */
@@ -2977,6 +3074,34 @@ export interface components {
             success_rate: number | null;
             /** Timed Out */
             timed_out: number;
+        };
+        /** MisreadView */
+        MisreadView: {
+            /** Confidence */
+            confidence: number;
+            /** First At */
+            first_at: string;
+            label: components["schemas"]["LabelView"] | null;
+            /**
+             * Lang
+             * @enum {string}
+             */
+            lang: "en" | "sheng" | "sw";
+            /** Last At */
+            last_at: string;
+            /** Misread Id */
+            misread_id: string;
+            /** Read As */
+            read_as: string;
+            /** Text */
+            text: string;
+            /** Times */
+            times: number;
+            /**
+             * Why
+             * @enum {string}
+             */
+            why: "handed_over" | "not_understood" | "repeated" | "unsure";
         };
         /** MoveBody */
         MoveBody: {
@@ -3659,6 +3784,13 @@ export interface components {
             cursor: string | null;
             /** Items */
             items: components["schemas"]["MessageTemplate"][];
+        };
+        /** Page[MisreadView] */
+        Page_MisreadView_: {
+            /** Cursor */
+            cursor: string | null;
+            /** Items */
+            items: components["schemas"]["MisreadView"][];
         };
         /** Page[OfferView] */
         Page_OfferView_: {
@@ -8003,6 +8135,133 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TrialForgotten"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    export_corpus_admin_understanding_corpus_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorpusExport"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_not_understood_admin_understanding_not_understood_get: {
+        parameters: {
+            query?: {
+                /** @description open: not labelled yet */
+                shown?: "all" | "labelled" | "open";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_MisreadView_"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    label_message_admin_understanding_not_understood__misread_id__label_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                misread_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LabelInput"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MisreadView"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    unlabel_message_admin_understanding_not_understood__misread_id__label_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                misread_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MisreadView"];
                 };
             };
             /** @description Validation Error */

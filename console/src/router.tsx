@@ -26,6 +26,7 @@ const MoneyScreen = lazy(() => import("./screens/Money").then((m) => ({ default:
 const OffersScreen = lazy(() => import("./screens/Offers").then((m) => ({ default: m.OffersScreen })));
 const PlatformScreen = lazy(() => import("./screens/Platform").then((m) => ({ default: m.PlatformScreen })));
 const SetupScreen = lazy(() => import("./screens/Start").then((m) => ({ default: m.SetupScreen })));
+const UnderstandingScreen = lazy(() => import("./screens/Understanding"));
 const SettingsScreen = lazy(() => import("./screens/Settings").then((m) => ({ default: m.SettingsScreen })));
 
 function Later({ children }: { children: ReactNode }) {
@@ -56,6 +57,7 @@ export function AppRoutes() {
           <Route path="offers" element={<Later><OffersScreen /></Later>} />
           <Route path="knowledge" element={<Later><KnowledgeScreen /></Later>} />
           <Route path="analytics" element={<Later><AnalyticsScreen /></Later>} />
+          <Route path="understanding" element={<Later><UnderstandingScreen /></Later>} />
           <Route path="settings" element={<Later><SettingsScreen /></Later>} />
           <Route path="setup" element={<Later><SetupScreen /></Later>} />
           <Route path="alerts" element={<Later><AlertsScreen /></Later>} />

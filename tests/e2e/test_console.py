@@ -373,7 +373,8 @@ def test_an_invited_agent_chooses_a_password_at_first_sign_in(stack: Stack, brow
 
 
 SCREENS = (
-    "inbox", "conversations", "orders", "bookings", "money", "catalog", "offers", "knowledge", "analytics", "settings",
+    "inbox", "conversations", "orders", "bookings", "money", "catalog", "offers", "knowledge", "understanding",
+    "analytics", "settings",
 )  # fmt: skip
 
 
@@ -1048,4 +1049,39 @@ def test_the_owner_sends_a_broadcast_from_the_console_to_customers_who_agreed_to
     wait_for(lambda: any("console week: 15% off cables" in m for m in stack.shop_texts(keen)))
     assert not any("console week" in m for m in stack.shop_texts(quiet))  # never agreed to offers
     expect(sent.get_by_test_id("broadcast-counts")).to_contain_text(f"{reached} customers")
+    assert page.errors == []
+
+
+def test_the_owner_labels_messages_not_understood_and_the_bot_reads_a_fourth_like_them(
+    stack: Stack, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    taught = (
+        "mzigo umesonga aje",
+        "sasa, mzigo imesonga?",
+        "niko na wasiwasi, mzigo umesonga?",
+    )  # Sheng: has it moved?
+    fourth = "mali imesonga ama bado boss"
+    assert "ORD-XXXXX" not in stack.say("+254711700031", type="text", text=fourth)  # not read as about an order
+    for n, words in enumerate(taught):
+        stack.say(f"+25471170004{n}", type="text", text=words)
+    page = signed_in(browser, stack, OWNER)
+    page.goto(stack.console + "understanding")
+    expect(page.get_by_role("heading", name="Not understood")).to_be_visible()
+    for words in taught:
+        card = page.get_by_test_id("misread").filter(has_text=words)
+        card.get_by_label("What it meant").select_option("order_status")
+        card.get_by_role("button", name="Save").click()
+        expect(page.get_by_test_id("misread").filter(has_text=words)).to_have_count(0)  # off the list to label
+    page.get_by_text("Labelled", exact=True).click()
+    for words in taught:
+        expect(page.get_by_test_id("misread").filter(has_text=words).get_by_test_id("misread-label")).to_have_text(
+            "Meant: Where is my order"
+        )
+    answer = stack.say("+254711700032", type="text", text=fourth)
+    assert "ORD-XXXXX" in answer, answer  # a question about an order now: she is asked for its reference
+    page.get_by_role("button", name="Export as corpus lines").click()
+    expect(page.get_by_test_id("corpus-lines")).to_contain_text("order_status |")
+    shot(page, "understanding-laptop")
     assert page.errors == []

@@ -21,13 +21,14 @@ export type Screen =
   | "catalog"
   | "offers"
   | "knowledge"
+  | "understanding"
   | "analytics"
   | "settings"
   | "setup"
   | "alerts";
 
 /** What each role may open, as the admin API enforces it (agents: the inbox, orders and bookings). */
-const OWNER_ONLY: ReadonlySet<Screen> = new Set(["money", "catalog", "offers", "messages", "knowledge", "analytics", "settings", "setup"]);
+const OWNER_ONLY: ReadonlySet<Screen> = new Set(["money", "catalog", "offers", "messages", "knowledge", "understanding", "analytics", "settings", "setup"]);
 
 export function mayOpen(roles: readonly Role[], screen: Screen): boolean {
   if (roles.includes("owner")) return true;

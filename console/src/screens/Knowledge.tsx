@@ -1,4 +1,5 @@
 import "../styles-more";
+import "../strings-kb";
 import { Alert, Anchor, Badge, Button, Card, FileButton, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
@@ -28,7 +29,7 @@ export function KnowledgeScreen() {
 const BUSY = new Set(["pending"]);
 
 function Knowledge() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation("kb");
   const client = useQueryClient();
   const docs = useQuery({
     queryKey: ["kb"],
@@ -40,7 +41,7 @@ function Knowledge() {
     mutationFn: async (file: File) => {
       const ticket = await api<UploadTicket>("/admin/kb/uploads", { method: "POST", body: { filename: file.name, size: file.size } });
       const put = await fetch(ticket.url, { method: ticket.method, headers: ticket.headers, body: file });
-      if (!put.ok) throw new Error(`${t("kb.uploadFailed")} (HTTP ${put.status})`);
+      if (!put.ok) throw new Error(`${t("uploadFailed")} (HTTP ${put.status})`);
       return ticket.document;
     },
     onSettled: () => {
@@ -60,17 +61,17 @@ function Knowledge() {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={3}>{t("kb.title")}</Title>
+        <Title order={3}>{t("title")}</Title>
         <FileButton resetRef={reset} onChange={(f) => f && upload.mutate(f)} accept=".md,.txt,.pdf,.docx">
           {(props) => (
             <Button loading={upload.isPending} {...props}>
-              {t("kb.upload")}
+              {t("upload")}
             </Button>
           )}
         </FileButton>
       </Group>
       <Text size="sm" c="dimmed">
-        {t("kb.help")}
+        {t("help")}
       </Text>
       {upload.error && (
         <Alert color="red" role="alert">
@@ -79,7 +80,7 @@ function Knowledge() {
       )}
       {docs.isPending && <Loading />}
       {docs.error && <Failure error={docs.error} />}
-      {docs.data?.items.length === 0 && <Text c="dimmed">{t("kb.none")}</Text>}
+      {docs.data?.items.length === 0 && <Text c="dimmed">{t("none")}</Text>}
       {docs.data?.items.map((d) => (
         <Card key={d.doc_id} withBorder padding="sm" data-testid="kb-document">
           <Group justify="space-between" wrap="nowrap">
@@ -91,12 +92,12 @@ function Knowledge() {
             </span>
           </Group>
           <Text size="xs" c="dimmed">
-            {d.filename} · {t("kb.chunks", { count: d.chunk_count })} · <Ago at={d.updated_at} />
+            {d.filename} · {t("chunks", { count: d.chunk_count })} · <Ago at={d.updated_at} />
           </Text>
           {d.error && <Text size="sm" c="red">{d.error}</Text>}
           {d.flags.map((f) => (
             <Badge key={f} color="orange" variant="light" mr={4}>
-              {t(`kb.flag.${f}`, { defaultValue: f })}
+              {t(`flag.${f}`, { defaultValue: f })}
             </Badge>
           ))}
           <Group justify="flex-end">
@@ -106,31 +107,31 @@ function Knowledge() {
           </Group>
         </Card>
       ))}
-      <Title order={4}>{t("kb.try")}</Title>
+      <Title order={4}>{t("try")}</Title>
       <Group align="flex-end" wrap="nowrap">
         <TextInput
           style={{ flex: 1 }}
-          label={t("kb.question")}
-          placeholder={t("kb.questionPlaceholder")}
+          label={t("question")}
+          placeholder={t("questionPlaceholder")}
           value={question}
           onChange={(e) => setQuestion(e.currentTarget.value)}
           onKeyDown={(e) => e.key === "Enter" && question.trim() && ask.mutate()}
         />
         <Button onClick={() => ask.mutate()} disabled={!question.trim()} loading={ask.isPending}>
-          {t("kb.ask")}
+          {t("ask")}
         </Button>
       </Group>
       {ask.error && <Failure error={ask.error} />}
       {ask.data && (
         <Paper withBorder p="sm" data-testid="kb-answer">
           <Text size="xs" c="dimmed">
-            {t("kb.botSays")}
+            {t("botSays")}
           </Text>
           <Text style={{ whiteSpace: "pre-wrap" }}>{ask.data.answer}</Text>
           {ask.data.sources.length > 0 && (
             <>
               <Text size="xs" c="dimmed" mt="xs">
-                {t("kb.sources")}
+                {t("sources")}
               </Text>
               {ask.data.sources.map((s, i) => (
                 <Text key={i} size="sm" data-testid="kb-source">
@@ -143,12 +144,12 @@ function Knowledge() {
           {!ask.data.answer_found && ask.data.closest.length > 0 && (
             <>
               <Text size="xs" c="dimmed" mt="xs" data-testid="kb-why">
-                {t("kb.closestWhy", { percent: Math.round(ask.data.min_coverage * 100) })}
+                {t("closestWhy", { percent: Math.round(ask.data.min_coverage * 100) })}
               </Text>
               {ask.data.closest.map((s, i) => (
                 <Text key={i} size="sm" data-testid="kb-closest">
                   {s.title}
-                  {s.section ? ` - ${s.section}` : ""} ({t("kb.closestScore", { score: s.score.toFixed(2), percent: Math.round(s.coverage * 100) })})
+                  {s.section ? ` - ${s.section}` : ""} ({t("closestScore", { score: s.score.toFixed(2), percent: Math.round(s.coverage * 100) })})
                 </Text>
               ))}
             </>

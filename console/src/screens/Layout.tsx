@@ -25,6 +25,7 @@ const SCREENS: Screen[] = [
   "offers",
   "messages",
   "knowledge",
+  "understanding",
   "analytics",
   "settings",
   "alerts",

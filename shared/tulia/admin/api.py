@@ -170,6 +170,7 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
         templates,
         tenant,
         try_bot,
+        understanding,
         whatsapp_connect,
     )
     from tulia.admin import (
@@ -201,6 +202,7 @@ def build_admin_api(deps: AdminDeps, *, swagger: bool = False) -> APIGatewayHttp
         payment_tests,
         shop_pack,
         try_bot,
+        understanding,
     ):
         app.include_router(module.router)
 

@@ -15,6 +15,7 @@ SERVER_OWNED = (
     "currency",
     "catalog_version",
     "kb_version",
+    "reading_version",
     "c2b_urls_for",
     "status",
     "trade",

@@ -304,7 +304,7 @@ class Vocabulary(RootModel[dict[str, list[str]]]):
 # pack is read into a shop (tulia.packs.transfer)
 RUNNING_SHOP_FIELDS = (
     "whatsapp", "status", "status_since", "status_reason", "status_before", "payments_tested",
-    "catalog_version", "kb_version", "c2b_urls_for",
+    "catalog_version", "kb_version", "reading_version", "c2b_urls_for",
 )  # fmt: skip
 
 
@@ -342,6 +342,7 @@ class Tenant(Model):
     bookings: BookingSettings | None = None
     currency: Literal["KES"] = "KES"
     catalog_version: int = 0
+    reading_version: int = 0  # raised when the owner labels a message: her shop's reading layer is read again
     kb_version: int = 0
     # the Paybill or Till whose C2B URLs Daraja last accepted for this shop (server-owned; None: set before
     # this was kept, taken as registered): a shortcode is told to customers only once its money reaches us

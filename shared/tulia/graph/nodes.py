@@ -3,6 +3,7 @@ classifiers, the router, governance, clarify/unknown, handoff, preferences, resp
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -12,6 +13,7 @@ from langgraph.types import Command, interrupt
 from tulia.channel.whatsapp import conversation_id_for
 from tulia.domain.handoff import TranscriptEntry
 from tulia.domain.literals import BOOKING_QUESTIONS, SALE_QUESTIONS
+from tulia.domain.understanding import CorpusLang, MisreadWhy
 from tulia.errors import TuliaError
 from tulia.graph.buttons import SALE_TAPS, parse_tap, tap_id
 from tulia.graph.calls import Turn
@@ -27,16 +29,19 @@ from tulia.graph.routing import (
 from tulia.graph.slots import close_questions
 from tulia.graph.state import ConversationState
 from tulia.graph.wording import prompt_context, worded
+from tulia.llm.schemas import SaleReading
 from tulia.nlg.messages import OutboundMessage, buttons, listing, text
 from tulia.nlg.templates import render, when_back
 from tulia.nlu.booking_words import change_said
 from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.nlu.frame_extract import extract_phone
 from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, any_phrase, normalize
-from tulia.nlu.reader import BUYING
+from tulia.nlu.reader import BUYING, SURE
 from tulia.nlu.rules import MAX_TEXT, detect_language
+from tulia.nlu.shop_layer import ShopLayer
 from tulia.nlu.tagger import Gazetteer, Span, token_tagger
 from tulia.nlu.when import read_when, without_when
+from tulia.observability import logger as log
 from tulia.tools.customer_tools import link_whatsapp_user, whatsapp_user_customer
 from tulia.tools.support_tools import contact_of, team_availability
 
@@ -56,6 +61,7 @@ ESCALATION_OFFER = [{"id": tap_id("esc", "yes")}, {"id": tap_id("esc", "no")}]
 SUPPORTED_INBOUND = ("text", "interactive", "button", "order", "location", "image")
 
 if TYPE_CHECKING:
+    from tulia.nlu.types import Understanding
     from tulia.search.catalog_index import CatalogIndex
 
 
@@ -382,6 +388,7 @@ def intent_classify(state: ConversationState, runtime: Runtime[EngineContext]) -
     if turn.ctx.engine.name == "rules" and index.books and (when := read_when(words, services.clock())).said:
         words = without_when(words, when)  # "on Sunday at 11am" says when, not what about (a model reads it all)
     u = turn.ctx.engine.understand(words, catalog=index, context=prompt_context(turn))
+    u = _with_the_shops_reading(turn, u, inbound_text(state), tenant.reading_version)
     turn.trace.append(
         {
             "kind": "engine",
@@ -412,6 +419,39 @@ def intent_classify(state: ConversationState, runtime: Runtime[EngineContext]) -
         },
     )
     return turn.done()
+
+
+def _with_the_shops_reading(turn: Turn, u: Understanding, text: str, version: int) -> Understanding:
+    """The reading the shop's owner taught (her labels of messages the bot did not understand), where the global
+    reader is unsure or the message is nearly one she labelled (``tulia.nlu.shop_layer``)."""
+    layer = turn.ctx.services.shop_layers.get(turn.ctx.tenant_id, version)
+    shop = layer.read(text) if len(layer) else None
+    if shop is None or not ShopLayer.decides(shop, u.intent_confidence, SURE):
+        return u
+    sale = u.sale
+    if shop.item_id is not None:  # she said which item (and how many) this message wants: the sale reads that
+        try:
+            item = turn.ctx.services.catalog.get(turn.ctx.tenant_id, shop.item_id)
+        except TuliaError:
+            item = None  # an item since deleted: the words are read as they are
+        if item is not None:
+            sale = SaleReading(product=item.name[:120], quantity=shop.quantity)
+    if shop.intent == u.intent and sale is u.sale:
+        return u
+    from tulia.nlu.types import JOURNEY_OF
+
+    turn.trace.append({"kind": "step", "node": "shop_reading", "intent": shop.intent, "confidence": shop.confidence})
+    business = shop.intent != "spam_casual"
+    return replace(
+        u,
+        sale=sale,
+        intent=shop.intent,  # type: ignore[arg-type]  # a label of the console's list of intents
+        intent_confidence=max(shop.confidence, SURE),
+        journey=JOURNEY_OF[shop.intent],
+        governor="business" if business else u.governor,
+        governor_confidence=max(u.governor_confidence, SURE) if business else u.governor_confidence,
+        fallback=None,
+    )
 
 
 def language_policy(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
@@ -710,9 +750,13 @@ def holding(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
 
 # end of a turn ---------------------------------------------------------------------------------
 def respond(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
-    """Close the turn: remember what the bot said, keep the per-turn counters honest."""
+    """Close the turn: remember what the bot said, keep the per-turn counters honest, and put a message the bot did
+    not understand on the shop's list (the console's *Not understood*, where the owner says what it meant)."""
     said = "\n".join(OutboundMessage.model_validate(m).plain_text() for m in state.outbox)
     frustrated = bool(state.understanding.get("signals", {}).get("frustrated"))
+    why = not_understood(state)
+    if why is not None:
+        _put_on_the_list(state, runtime.context, why)
     return {
         "response_text": said or None,
         "messages": [{"role": "bot", "text": said[:500]}] if said else [],
@@ -720,6 +764,51 @@ def respond(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
         "scratch": {},  # nothing of a turn's working data stays in the checkpoint
         "trace": [{"kind": "node", "node": "respond"}],
     }
+
+
+NOT_UNDERSTOOD_NODES = frozenset({"unknown", "clarify", "not_understood"})  # the menu, "I didn't get that"
+UNSURE = 0.50  # spec 4.1: below this the reading is not acted on
+
+
+def not_understood(state: ConversationState) -> MisreadWhy | None:
+    """Why this turn's message goes on the shop's *Not understood* list, or None: the customer's own words (a tap,
+    a photo, a payment's event are not), answered with the menu or "I didn't get that", handed to a person after a
+    misreading, sent again right after the same words, or read below the spec's 0.50."""
+    if state.inbound.get("type") not in (None, "text") or state.inbound.get("reply_id"):
+        return None
+    text = inbound_text(state).strip()
+    if not text or state.understanding.get("menu"):
+        return None
+    nodes = {e.get("node") for e in state.trace if e.get("kind") in ("node", "step")}
+    if state.escalation_reason == "clarification_loop":
+        return "handed_over"
+    if nodes & NOT_UNDERSTOOD_NODES:
+        return "not_understood"
+    heard = [m["text"] for m in state.messages if m.get("role") == "customer"]
+    if len(heard) >= 2 and normalize(heard[-2]) == normalize(heard[-1]) == normalize(text):
+        return "repeated"
+    confidence = state.understanding.get("confidence")
+    if isinstance(confidence, float) and confidence < UNSURE:
+        return "unsure"
+    return None
+
+
+def _put_on_the_list(state: ConversationState, ctx: EngineContext, why: MisreadWhy) -> None:
+    """Count the message on the shop's list; a failure to write it never fails the customer's turn."""
+    read = state.understanding.get("language")
+    language: CorpusLang = read if read in ("en", "sw", "sheng") else "sw" if state.response_language == "sw" else "en"
+    try:
+        ctx.services.misreads.record(
+            ctx.tenant_id,
+            inbound_text(state),
+            lang=language,
+            why=why,
+            read_as=state.intent,
+            confidence=float(state.intent_confidence),
+            at=ctx.services.clock(),
+        )
+    except TuliaError as exc:
+        log.warning("a message not understood was not listed", extra={"code": exc.code, "why": why})
 
 
 def wait_for_customer(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:

@@ -192,7 +192,7 @@ def load_pack(directory: str | Path) -> Pack:
         elif raw is not None:
             raw = dict(raw)
             raw["languages"] = raw.get("languages") or {}
-            for key in ("catalog_version", "kb_version"):
+            for key in ("catalog_version", "kb_version", "reading_version"):
                 raw.pop(key, None)
             try:
                 tenant = Tenant.model_validate(raw)

@@ -53,6 +53,7 @@ def seed_pack(services: Services, pack: Pack, *, upload: Callable[[str, bytes], 
             update={
                 "catalog_version": existing.catalog_version,
                 "kb_version": existing.kb_version,
+                "reading_version": existing.reading_version,
                 "payments": tenant.payments.model_copy(update={"pesapal": pesapal}),
             }
         )

@@ -16,6 +16,7 @@ import httpx
 from tulia.config import Settings
 from tulia.domain.common import utc_now
 from tulia.errors import ProviderUnavailable
+from tulia.nlu.shop_layer import ShopLayer
 from tulia.payments.config import PaymentConfig
 from tulia.payments.mpesa.daraja import DarajaClient, DarajaCredentials
 from tulia.payments.pesapal.client import PesapalClient, PesapalCredentials
@@ -31,6 +32,7 @@ from tulia.store.dynamo import Dynamo
 from tulia.store.handoffs import HandoffRepo
 from tulia.store.kb import KbRepo
 from tulia.store.media import MediaStore, PictureStore
+from tulia.store.misreads import MisreadRepo
 from tulia.store.offers import OfferRepo
 from tulia.store.orders import OrderRepo, PaymentRepo
 from tulia.store.scoped import TenantSessions
@@ -77,6 +79,9 @@ class Services:
     alerts: StaffAlerts
     # each customer's conversation as the console shows it (written by the agent, the news and the inbox)
     threads: ThreadRepo
+    # the messages each shop's bot did not understand, and the owner's labels: her shop's reading layer
+    misreads: MisreadRepo
+    shop_layers: VersionedCache[ShopLayer]
     # customers' photos and voice notes, kept 30 days in the media bucket (None: no bucket, nothing kept)
     media_files: MediaStore | None = None
     # items' pictures shops upload, served publicly (None: no bucket; a picture's address is typed instead)
@@ -128,6 +133,7 @@ def build_services(
     tenants = TenantRepo(db, secrets=tenant_secrets)
     kb_indexes: VersionedCache[KbIndex] = VersionedCache(lambda tenant_id: KbIndex(kb.current_chunks(tenant_id)))
     kb_search = kb_search_for(settings, tenants, kb, kb_indexes)
+    misreads = MisreadRepo(db)
     return Services(
         db=db,
         tenants=tenants,
@@ -159,6 +165,8 @@ def build_services(
         clock=clock or utc_now,
         alerts=StaffAlerts(AlertRepo(db)),
         threads=ThreadRepo(db),
+        misreads=misreads,
+        shop_layers=VersionedCache(lambda tenant_id: shop_layer_of(misreads, tenant_id)),
         media_files=(
             MediaStore(settings.media_bucket, lambda: _s3(settings), scoped=media_sessions(settings))
             if settings.media_bucket
@@ -169,6 +177,15 @@ def build_services(
             if settings.pictures_bucket and settings.pictures_base_url
             else None
         ),
+    )
+
+
+def shop_layer_of(misreads: MisreadRepo, tenant_id: str) -> ShopLayer:
+    """The shop's reading layer: the messages its owner labelled."""
+    return ShopLayer(
+        (m.text, m.label.intent, m.label.item_id, m.label.quantity)
+        for m in misreads.labelled(tenant_id)
+        if m.label is not None
     )
 
 

@@ -262,6 +262,18 @@ WINDOW = "WINDOW"
 
 
 # staff alerts (in the messages table: they expire): the alert by its id, and its place in the shop's feed
+def misreads_pk(tenant_id: str) -> str:
+    """The messages a shop's bot did not understand, one item each (messages table)."""
+    return f"{_tid(tenant_id)}#MISREADS"
+
+
+MISREAD_PREFIX = "MISREAD#"
+
+
+def misread_sk(misread_id: str) -> str:
+    return f"{MISREAD_PREFIX}{_part(misread_id, 'misread_id')}"
+
+
 def alerts_pk(tenant_id: str) -> str:
     return f"{_tid(tenant_id)}#ALERTS"
 

@@ -266,8 +266,9 @@ class TenantRepo:
         return (str(item["tenant_id"]), str(item["role"])) if item else None
 
     def bump_version(self, tenant_id: str, which: str) -> int:
-        """Increase ``catalog_version`` or ``kb_version`` so cached search indexes are rebuilt."""
-        if which not in ("catalog_version", "kb_version"):
+        """Increase ``catalog_version``, ``kb_version`` or ``reading_version`` so cached indexes (search, the shop's
+        reading layer) are rebuilt."""
+        if which not in ("catalog_version", "kb_version", "reading_version"):
             raise ValueError(which)
         self._cache.pop(tenant_id, None)
         attrs = self.db.update(

@@ -441,6 +441,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         turn.set(route="reclassify")  # a side question: answered elsewhere, then the sale is offered again
         return turn.goto(END)
     if not understood:
+        turn.trace.append({"kind": "step", "node": "not_understood"})  # on the shop's *Not understood* list
         turn.say(menu(turn, "unknown"))  # nothing of the sale in it, and no other journey took it
         turn.set(question="menu", question_options=[], clarification_loops=state.clarification_loops + 1)
         return turn.goto(END)
