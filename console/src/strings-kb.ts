@@ -17,7 +17,11 @@ const en = {
   sources: "From:",
   closestWhy: "No part of your documents holds enough of the question's words (at least {{percent}}%). The closest parts:",
   closestScore: "score {{score}}, {{percent}}% of the words",
-  flag: { foreign_payment_details: "Names payment numbers that are not the shop's" },
+  flag: {
+    payment_details_not_the_shops: "Names payment numbers that are not the shop's",
+    instructions_removed: "{{count}} sentences that gave the bot orders were left out",
+    no_swahili: "No Swahili: customers who ask in Swahili get a Swahili lead-in and these English words",
+  },
 };
 
 const sw: typeof en = {
@@ -35,7 +39,11 @@ const sw: typeof en = {
   sources: "Kutoka:",
   closestWhy: "Hakuna sehemu ya hati zako yenye maneno ya kutosha ya swali (angalau {{percent}}%). Sehemu zilizo karibu zaidi:",
   closestScore: "alama {{score}}, {{percent}}% ya maneno",
-  flag: { foreign_payment_details: "Inataja namba za malipo zisizo za duka" },
+  flag: {
+    payment_details_not_the_shops: "Inataja namba za malipo zisizo za duka",
+    instructions_removed: "Sentensi {{count}} zilizoipa bot amri ziliachwa",
+    no_swahili: "Haina Kiswahili: wateja wanaouliza kwa Kiswahili wanapata utangulizi wa Kiswahili na maneno haya ya Kiingereza",
+  },
 };
 
 i18next.addResourceBundle("en", "kb", en);

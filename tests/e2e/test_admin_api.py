@@ -120,7 +120,7 @@ def test_upload_ingest_answer_delete(admin: Admin, owner: str) -> None:
         )
     )
     assert doc["chunk_count"] >= 1
-    assert doc["flags"] == ["instructions_removed:1"]
+    assert doc["flags"] == ["instructions_removed:1", "no_swahili"]
     answer = admin.say("+254711000002", "how do corporate accounts pay invoices?")
     assert "within 14 days" in answer
     assert "Corporate accounts" in answer

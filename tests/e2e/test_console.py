@@ -272,6 +272,7 @@ def test_an_uploaded_document_answers_customers(stack: Stack, browser: Any, tmp_
     chooser.value.set_files(str(doc))
     card = page.get_by_test_id("kb-document").filter(has_text="company-accounts")
     expect(card.get_by_test_id("kb-status")).to_have_attribute("data-status", "indexed", timeout=30_000)
+    expect(card.get_by_test_id("kb-flag")).to_contain_text("No Swahili")  # the owner sees it has no Swahili
     question = "do you give invoice terms to companies?"
     page.get_by_label("Question").fill(question)
     page.get_by_role("button", name="Ask").click()

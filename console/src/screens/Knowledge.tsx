@@ -1,6 +1,6 @@
 import "../styles-more";
 import "../strings-kb";
-import { Alert, Anchor, Badge, Button, Card, FileButton, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Card, FileButton, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -95,11 +95,14 @@ function Knowledge() {
             {d.filename} · {t("chunks", { count: d.chunk_count })} · <Ago at={d.updated_at} />
           </Text>
           {d.error && <Text size="sm" c="red">{d.error}</Text>}
-          {d.flags.map((f) => (
-            <Badge key={f} color="orange" variant="light" mr={4}>
-              {t(`flag.${f}`, { defaultValue: f })}
-            </Badge>
-          ))}
+          {d.flags.map((f) => {
+            const [name, count] = f.split(":"); // "instructions_removed:2": the flag and how many
+            return (
+              <Text key={f} size="xs" c="orange.9" data-testid="kb-flag" data-flag={name}>
+                ⚠ {t(`flag.${name}`, { count: Number(count) || 0, defaultValue: f })}
+              </Text>
+            );
+          })}
           <Group justify="flex-end">
             <Anchor size="sm" c="red" onClick={() => remove.mutate(d.doc_id)}>
               {t("common.delete")}

@@ -41,7 +41,7 @@ def best_sentences(passage: str, question: str, limit: int = ANSWER_CHARS, *, la
 SURE_OF_LANGUAGE = 0.6  # a sentence read at least this surely counts as written in that language
 
 
-def _language_of(sentence: str) -> str | None:
+def language_of(sentence: str) -> str | None:
     from tulia.nlu.rules import detect_language  # here: the admin KB screen imports this module, rarely this
 
     language, confidence = detect_language(sentence)
@@ -54,7 +54,7 @@ def in_language(sentences: list[str], lang: str) -> list[str] | None:
     """The sentences in ``lang`` (Sheng reads Swahili) and those of no language, when the passage also holds the
     other language; None when it is written in one language only."""
     wanted = "en" if lang == "en" else "sw"
-    languages = [_language_of(s) for s in sentences]
+    languages = [language_of(s) for s in sentences]
     if wanted not in languages or not any(x not in (None, wanted) for x in languages):
         return None
     return [s for s, x in zip(sentences, languages, strict=True) if x in (None, wanted)]
@@ -62,7 +62,7 @@ def in_language(sentences: list[str], lang: str) -> list[str] | None:
 
 def written_in(text: str) -> str | None:
     """``en`` or ``sw`` when the answer is surely in one of them (its sentences read so), else None."""
-    languages = {_language_of(s) for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()} - {None}
+    languages = {language_of(s) for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()} - {None}
     return languages.pop() if len(languages) == 1 else None
 
 

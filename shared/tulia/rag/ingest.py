@@ -81,6 +81,16 @@ def read_document(relative_path: str, data: bytes, *, shown_as: str | None = Non
 
 
 INSTRUCTIONS_FLAG = "instructions_removed"
+NO_SWAHILI_FLAG = "no_swahili"  # written in English only: the console tells the owner (issue 53, part 4)
+
+
+def lacks_swahili(texts: list[str]) -> bool:
+    """Whether a document is written in English with no sentence in Swahili: customers who ask in Swahili get a
+    Swahili lead-in and its English words (``tulia.rag.answer``)."""
+    from tulia.rag.answer import language_of
+
+    languages = {language_of(s) for text in texts for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()}
+    return "en" in languages and "sw" not in languages
 
 
 # a sentence written to the assistant rather than to customers ("Note to the AI assistant: ...",
@@ -140,7 +150,10 @@ def store_document(services: Services, tenant_id: str, source: KbDocumentSource,
         status="indexed",
         version=version,
         chunk_count=len(chunks),
-        flags=[f"{INSTRUCTIONS_FLAG}:{removed}"] if removed else [],
+        flags=[
+            *([f"{INSTRUCTIONS_FLAG}:{removed}"] if removed else []),
+            *([NO_SWAHILI_FLAG] if lacks_swahili([c.text for c in chunks]) else []),
+        ],
         chunk_set=f"v{version}-{uuid.uuid4().hex[:12]}",
         updated_at=now,
     )
