@@ -133,6 +133,7 @@ bench: install console browser ocr
 	$(BIN)/python bench/booking_goals.py
 	$(BIN)/python bench/understanding.py
 	$(BIN)/python bench/word_lists.py
+	$(BIN)/python bench/shop_layer.py
 	$(BIN)/python bench/blind_conversations.py
 	$(BIN)/python bench/multi_items.py
 	$(BIN)/python bench/basket_machine.py
