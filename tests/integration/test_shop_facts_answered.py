@@ -57,3 +57,31 @@ def test_a_document_in_both_languages_answers_a_swahili_question_in_swahili_only
     assert "Ukichelewa zaidi ya dakika 20, booking inaweza kuhamishwa." in reply  # the FAQ's Swahili sentence
     assert "If you are more than 20 minutes late" not in reply
     assert "(Chanzo: Glow Studio" in reply
+
+
+def test_how_long_a_warranty_lasts_is_answered_by_the_periods_not_what_it_covers(chat: Chat) -> None:
+    reply = chat.send("how long is the warranty on a laptop?")
+    assert "12-month manufacturer warranty" in reply  # "Smartphones, tablets, laptops ... carry a 12-month ..."
+    assert "Warranty periods" in reply
+
+
+def test_a_swahili_how_long_question_gets_the_periods_and_never_a_title_alone(chat: Chat) -> None:
+    reply = chat.send("warranty ni ya miezi ngapi?")
+    assert "12-month manufacturer warranty" in reply
+    assert reply.startswith("Hati yetu (Warranty Information - Warranty periods)")  # said in Swahili, from English
+
+
+def test_how_long_repairs_take_is_the_passage_that_says_how_long_repairs_take(chat: Chat) -> None:
+    assert "7 to 14 days" in chat.send("how long do warranty repairs take?")
+
+
+def test_a_question_about_a_thing_the_documents_are_about_is_answered_from_them(chat: Chat) -> None:
+    reply = chat.send("does the phone have a warranty?")
+    assert "(From our Warranty Information - " in reply  # not a list of phones
+    assert "catalog_search" not in chat.tools()
+
+
+def test_a_question_about_things_no_document_is_about_stays_a_search(chat: Chat) -> None:
+    reply = chat.send("do you have samsung phones?")
+    assert "Samsung Galaxy A15" in reply
+    assert "catalog_search" in chat.tools()

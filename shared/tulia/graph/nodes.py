@@ -42,6 +42,7 @@ from tulia.nlu.shop_layer import ShopLayer
 from tulia.nlu.tagger import Gazetteer, Span, token_tagger
 from tulia.nlu.when import read_when, without_when
 from tulia.observability import logger as log
+from tulia.search.text import terms
 from tulia.tools.customer_tools import link_whatsapp_user, whatsapp_user_customer
 from tulia.tools.support_tools import contact_of, team_availability
 
@@ -389,6 +390,9 @@ def intent_classify(state: ConversationState, runtime: Runtime[EngineContext]) -
         words = without_when(words, when)  # "on Sunday at 11am" says when, not what about (a model reads it all)
     u = turn.ctx.engine.understand(words, catalog=index, context=prompt_context(turn))
     u = _with_the_shops_reading(turn, u, inbound_text(state), tenant.reading_version)
+    if u.intent == "product_question" and _the_documents_answer(turn, inbound_text(state), index):
+        # "does the phone have a warranty?": what is asked about the thing is a matter of the shop's documents
+        u = replace(u, intent="support_question", journey="support")
     turn.trace.append(
         {
             "kind": "engine",
@@ -419,6 +423,23 @@ def intent_classify(state: ConversationState, runtime: Runtime[EngineContext]) -
         },
     )
     return turn.done()
+
+
+def _the_documents_answer(turn: Turn, text: str, index: CatalogIndex) -> bool:
+    """Whether a question about a thing asks what the shop's documents are about: a word of it that names none of
+    the shop's things heads the best passage (its title or section: "Warranty periods"), which answers most of the
+    question. A question whose other words no document is about ("is it fast charging?") stays the sale's."""
+    asked = set(terms(text))
+    about = asked - index.product_terms - index.kinds - index.brands
+    if not about:
+        return False
+    found = turn.tool("kb_retrieve", query=text, top_k=1)
+    snippets = found["data"]["snippets"] if found["ok"] else []
+    if not snippets:
+        return False
+    best = snippets[0]
+    heading = set(terms(f"{best['title']} {best.get('section') or ''}"))
+    return bool(about & heading)
 
 
 def _with_the_shops_reading(turn: Turn, u: Understanding, text: str, version: int) -> Understanding:

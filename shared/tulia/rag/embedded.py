@@ -7,6 +7,7 @@ support journey says it does not know instead of answering from an unrelated pas
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -16,6 +17,37 @@ from tulia.search.text import terms
 
 K1, B = 1.2, 0.75
 MIN_COVERAGE = 0.34  # share of the question's terms a passage must contain to count as an answer
+ANSWER_TYPE_BOOST = 2.0  # a passage that holds what kind of answer the question asks for (a duration, an amount)
+
+# What kind of answer a question asks for, and how a passage holds one: a question of how long is answered by a
+# duration ("12-month", "7 to 14 days"), one of how much by an amount. Evidence for ranking passages, never a filter.
+_ASKS_DURATION = re.compile(
+    r"\b(?:how long|how many (?:days|weeks|months|years|hours)|for how long|muda gani|muda (?:wa|ya) \w+ gani|"
+    r"(?:siku|wiki|miezi|mwezi|miaka|mwaka|masaa|saa) ngapi|inachukua muda|itachukua muda|kwa muda gani)\b",
+    re.I,
+)
+_HOLDS_DURATION = re.compile(
+    r"\b\d+(?:\s*(?:to|-|–)\s*\d+)?[\s-]*(?:working\s+)?(?:days?|weeks?|months?|years?|hours?|hrs?)\b|"
+    r"\b(?:siku|wiki|miezi|mwezi|miaka|mwaka|masaa|saa)\s+(?:\d+|moja|mbili|tatu|nne|tano|sita|saba|nane|tisa|kumi)\b",
+    re.I,
+)
+_ASKS_AMOUNT = re.compile(
+    r"\b(?:how much|what does it cost|what is the (?:fee|charge|price)|bei gani|ni pesa ngapi|ni ngapi)\b", re.I
+)
+_HOLDS_AMOUNT = re.compile(
+    r"\b(?:kes|ksh|kshs|sh|shillings?|bob)\.?\s*\d|\b\d[\d,]*\s*(?:kes|ksh|shillings?|bob)\b", re.I
+)
+
+
+ANSWER_KINDS = {"duration": (_ASKS_DURATION, _HOLDS_DURATION), "amount": (_ASKS_AMOUNT, _HOLDS_AMOUNT)}
+
+
+def _only_a_heading(chunk: KbChunk) -> bool:
+    """A passage whose words are only its document's title or its section's heading (a heading is matched through
+    the title and section; a passage that is nothing else answers nothing)."""
+    said = " ".join(chunk.text.casefold().split())
+    headings = {" ".join(h.casefold().split()) for h in (chunk.title, chunk.section) if h}
+    return bool(said) and said in headings
 
 
 def coverage_of(matched: int, query_terms: Iterable[str]) -> float:
@@ -29,6 +61,7 @@ class Passage:
     chunk: KbChunk
     score: float
     coverage: float
+    holds_the_kind_asked: bool = False  # a duration for "how long", an amount for "how much"
 
 
 class KbIndex:
@@ -47,6 +80,11 @@ class KbIndex:
             for t, c in counts.items():
                 self.postings[t].append((doc_no, c))
             self.lengths.append(len(toks) or 1)
+        # what each passage is, read once: a heading alone, and the kinds of answer it holds
+        self.headings_only = [_only_a_heading(c) for c in self.chunks]
+        self.holds = [
+            {kind for kind, (_asks, holds) in ANSWER_KINDS.items() if holds.search(c.text)} for c in self.chunks
+        ]
         n = len(self.chunks)
         self.avg_len = sum(self.lengths) / n if n else 1.0
         self.idf = {t: math.log(1 + (n - len(p) + 0.5) / (len(p) + 0.5)) for t, p in self.postings.items()}
@@ -83,14 +121,22 @@ class KbIndex:
                 scores[doc_no] += idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * self.lengths[doc_no] / self.avg_len))
                 matched[doc_no] += 1
         allowed = set(source_types) if source_types else None
+        wants = {kind for kind, (asks, _holds) in ANSWER_KINDS.items() if asks.search(query)}
         passages = []
         for doc_no, score in scores.items():
             chunk = self.chunks[doc_no]
             if allowed is not None and chunk.source_type not in allowed:
                 continue
-            coverage = coverage_of(matched[doc_no], all_terms)
+            if self.headings_only[doc_no]:  # a document's title standing alone ("Warranty Information") answers nothing
+                continue
+            answers = bool(wants & self.holds[doc_no])
+            # a passage that holds the kind of answer asked for holds what "how long" asks ("time"), not only its words
+            coverage = coverage_of(min(matched[doc_no] + answers, len(all_terms)), all_terms)
             if coverage < min_coverage:
                 continue
-            passages.append(Passage(chunk, score * coverage, coverage))
-        passages.sort(key=lambda p: -p.score)
+            if answers:
+                score *= ANSWER_TYPE_BOOST
+            passages.append(Passage(chunk, score * coverage, coverage, answers))
+        # a question of how long is answered by a passage that says how long, when one is about it at all
+        passages.sort(key=lambda p: (-p.holds_the_kind_asked, -p.score))
         return passages[:top_k]
