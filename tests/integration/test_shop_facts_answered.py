@@ -85,3 +85,12 @@ def test_a_question_about_things_no_document_is_about_stays_a_search(chat: Chat)
     reply = chat.send("do you have samsung phones?")
     assert "Samsung Galaxy A15" in reply
     assert "catalog_search" in chat.tools()
+
+
+def test_a_question_for_the_documents_while_choosing_is_answered_and_the_choice_kept(chat: Chat) -> None:
+    chat.send("do you have samsung phones?")
+    reply = chat.send("je simu ina warranty?")  # "does the phone have a warranty?" while choosing a Samsung
+    assert "(Warranty Information - " in reply  # answered from the documents, not a new list of phones
+    assert "itel A70" not in reply
+    chat.send("2")
+    assert [line.item_id for line in chat.state["frame"].lines] == ["PH-SAM-002"]  # the Samsung shortlist's second

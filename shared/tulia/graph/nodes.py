@@ -390,7 +390,7 @@ def intent_classify(state: ConversationState, runtime: Runtime[EngineContext]) -
         words = without_when(words, when)  # "on Sunday at 11am" says when, not what about (a model reads it all)
     u = turn.ctx.engine.understand(words, catalog=index, context=prompt_context(turn))
     u = _with_the_shops_reading(turn, u, inbound_text(state), tenant.reading_version)
-    if u.intent == "product_question" and _the_documents_answer(turn, inbound_text(state), index):
+    if u.intent == "product_question" and the_documents_answer(turn, inbound_text(state), index):
         # "does the phone have a warranty?": what is asked about the thing is a matter of the shop's documents
         u = replace(u, intent="support_question", journey="support")
     turn.trace.append(
@@ -425,7 +425,7 @@ def intent_classify(state: ConversationState, runtime: Runtime[EngineContext]) -
     return turn.done()
 
 
-def _the_documents_answer(turn: Turn, text: str, index: CatalogIndex) -> bool:
+def the_documents_answer(turn: Turn, text: str, index: CatalogIndex) -> bool:
     """Whether a question about a thing asks what the shop's documents are about: a word of it that names none of
     the shop's things heads the best passage (its title or section: "Warranty periods"), which answers most of the
     question. A question whose other words no document is about ("is it fast charging?") stays the sale's."""

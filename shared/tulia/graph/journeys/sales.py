@@ -84,7 +84,7 @@ from tulia.graph.journeys.sale_payments import (
     say_payment_methods,
     start_payment,
 )
-from tulia.graph.nodes import inbound_text, menu, shop_index, shop_places, t, tagged
+from tulia.graph.nodes import inbound_text, menu, shop_index, shop_places, t, tagged, the_documents_answer
 from tulia.graph.routing import MAX_SHORTLIST_ITEMS, should_show_catalog_link
 from tulia.graph.state import ConversationState, Scratch
 from tulia.graph.subgraph import as_node, command_journey
@@ -238,7 +238,12 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             delta.quantity = QuantitySaid(delta.quantity.value, "add")
     # a question about something else asked while a step is open ("is delivery free above 5k?",
     # "how much is delivery to Kilimani?"): answered after what it fills is kept, then the step again
-    aside = answering and not listed and edit_line is None and _asks_aside(body, index)
+    aside = (
+        answering
+        and not listed
+        and edit_line is None
+        and (_asks_aside(body, index) or _asks_the_documents(turn, body, index))
+    )
     new_item = (
         not listed
         and edit_line is None
@@ -379,6 +384,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         and not (frame.lines and set(terms(query)) <= option_terms)
         and edit_line is None  # the words named the line edited
         and not (open_basket and not delta.add and _basket_words(frame, query, index))  # what is in the basket
+        and not aside  # "je simu ina warranty?" while choosing a phone: a question aside, not a new search
     )
     if (
         product_words
@@ -757,6 +763,16 @@ def _asks_aside(body: str, index: CatalogIndex) -> bool:
         return False
     reading = message_reader().read(body, product_terms=catalog_evidence(plain, index))
     return reading.label in SIDE_INTENTS and reading.confidence >= SURE
+
+
+def _asks_the_documents(turn: Turn, body: str, index: CatalogIndex) -> bool:
+    """A question about the things on screen that the shop's documents are about ("je simu ina warranty?" while she
+    chooses a phone): answered aside, then the choice again."""
+    plain = normalize(body)
+    if not plain or not ("?" in body or _QUESTION_LEAD.match(plain)):
+        return False
+    reading = message_reader().read(body, product_terms=catalog_evidence(plain, index))
+    return reading.label in ("product_question", "support_question") and the_documents_answer(turn, body, index)
 
 
 def _answered(pending: str | None, frame: OrderFrame) -> bool:
