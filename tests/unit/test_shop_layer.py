@@ -44,8 +44,8 @@ def test_a_sure_reading_is_never_overruled_by_a_likeness() -> None:
     sure = message_reader().read(message)
     assert sure.label == "sales_discovery"
     reading = layer.read(message)
-    read_as = reading.intent if reading is not None and ShopLayer.decides(reading, sure.confidence, SURE) else sure.label
-    assert read_as == "sales_discovery"
+    decides = reading is not None and ShopLayer.decides(reading, sure.confidence, SURE)
+    assert (reading.intent if reading is not None and decides else sure.label) == "sales_discovery"
 
 
 def test_no_labels_no_reading() -> None:
