@@ -81,3 +81,25 @@ def test_a_count_said_while_choosing_is_the_count_of_the_one_chosen(chat: Chat) 
     assert "Oraimo Traveler 20000mAh Power Bank" in reply  # the shortlist again
     chat.send("2")
     assert {line.item_id: line.quantity for line in chat.state["frame"].lines} == {"PB-002": 3}
+
+
+def test_items_listed_without_a_count_and_then_counted_are_added_to(chat: Chat) -> None:
+    shop = grocer(chat, "+254711000707")
+    shop.send("nataka mumias na jogoo")  # a wish, not a question: one of each, counted
+    assert lines(shop) == {MUMIAS: 1, JOGOO: 1}
+    shop.send("ongeza pia mumias mbili na jogoo moja")
+    assert lines(shop) == {MUMIAS: 3, JOGOO: 2}
+
+
+def test_counts_said_after_their_items_stay_with_their_items_when_one_replaces_another(chat: Chat) -> None:
+    shop = grocer(chat, "+254711000708")
+    shop.send("nataka kensalt moja")
+    shop.send("nataka jogoo 2 na mumias 3 badala ya kensalt")
+    assert lines(shop) == {JOGOO: 2, MUMIAS: 3}
+
+
+def test_a_replacement_said_after_a_comma_takes_the_replaced_lines_count(chat: Chat) -> None:
+    shop = grocer(chat, "+254711000709")
+    shop.send("nataka jogoo tatu")
+    shop.send("pembe, badala ya jogoo")
+    assert lines(shop) == {PEMBE: 3}

@@ -61,6 +61,7 @@ class ItemWish(_Frame):
     text: str = Field(max_length=300)
     quantity: int | None = Field(default=None, ge=1, le=1000)
     act: Literal["add", "set", "remove", "old"] = "add"  # "old": the item replaced ("X badala ya Y"'s Y)
+    asked: bool = False  # asked about ("mna X na Y?"): its line holds one until she says how many
 
 
 class Fulfilment(_Frame):

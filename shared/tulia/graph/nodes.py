@@ -320,7 +320,7 @@ def shop_index(turn: Turn) -> CatalogIndex:
 
 MAX_THANKS_WORDS = 6  # "ok thank you so much boss": thanks; a longer message says something else too
 
-_GAZETTEERS: dict[tuple[int, tuple[str, ...]], Gazetteer] = {}
+_GAZETTEERS: dict[tuple[str, int, tuple[str, ...]], Gazetteer] = {}
 MAX_GAZETTEERS = 64  # shops whose gazetteer a warm process keeps
 
 
@@ -335,7 +335,7 @@ def shop_gazetteer(turn: Turn) -> Gazetteer:
     cached with it) and its zones with their areas."""
     index = shop_index(turn)
     places = shop_places(turn)
-    key = (id(index), places)
+    key = (turn.ctx.tenant_id, turn.ctx.services.tenants.get(turn.ctx.tenant_id).catalog_version, places)
     if key not in _GAZETTEERS:
         if len(_GAZETTEERS) >= MAX_GAZETTEERS:
             _GAZETTEERS.clear()
@@ -445,8 +445,14 @@ def the_documents_answer(turn: Turn, text: str, index: CatalogIndex) -> bool:
 def _with_the_shops_reading(turn: Turn, u: Understanding, text: str, version: int) -> Understanding:
     """The reading the shop's owner taught (her labels of messages the bot did not understand), where the global
     reader is unsure or the message is nearly one she labelled (``tulia.nlu.shop_layer``)."""
-    layer = turn.ctx.services.shop_layers.get(turn.ctx.tenant_id, version)
-    shop = layer.read(text) if len(layer) else None
+    if version == 0:  # the owner never labelled a message: no layer, no read
+        return u
+    try:
+        layer = turn.ctx.services.shop_layers.get(turn.ctx.tenant_id, version)
+        shop = layer.read(text) if len(layer) else None
+    except Exception as exc:  # noqa: BLE001  (the shop's layer is a refinement: the global reading stands without it)
+        log.warning("the shop's reading layer could not be read", extra={"why": type(exc).__name__})
+        return u
     if shop is None or not ShopLayer.decides(shop, u.intent_confidence, SURE):
         return u
     sale = u.sale
@@ -828,8 +834,8 @@ def _put_on_the_list(state: ConversationState, ctx: EngineContext, why: MisreadW
             confidence=float(state.intent_confidence),
             at=ctx.services.clock(),
         )
-    except TuliaError as exc:
-        log.warning("a message not understood was not listed", extra={"code": exc.code, "why": why})
+    except Exception as exc:  # noqa: BLE001  (the list is the owner's help, never a reason to fail a customer's turn)
+        log.warning("a message not understood was not listed", extra={"error": type(exc).__name__, "why": why})
 
 
 def wait_for_customer(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tulia.domain.literals import DetectedLang, GovernorClass, Intent
@@ -33,7 +35,7 @@ from tulia.nlu.lexicon import (
     any_phrase,
     normalize,
 )
-from tulia.nlu.reader import message_reader, without_references
+from tulia.nlu.reader import MessageReader, load_weights, message_reader, without_references
 from tulia.nlu.types import JOURNEY_OF, CatalogWords, Signals, Slots, Understanding
 from tulia.search.text import CONNECTORS, MEASURES, SHOP_NOUNS, STOPWORDS, stem
 
@@ -263,7 +265,34 @@ def product_query(text: str) -> str:
 _WORD_IN_TOKEN = re.compile(r"\d*([a-z]+)\d*")
 
 
+LANGUAGE_WEIGHTS = Path(__file__).with_name("language.weights")  # scripts/train_language.py
+LEARNED_SURE = 0.6  # the language head's reading is taken from this probability up
+MIN_WORDS_FOR_THE_HEAD = 3  # words of three letters or more: fewer say no language
+
+
+@cache
+def language_head() -> MessageReader:
+    """The language head: English, Swahili or Sheng from the reader's features, learned from the corpus's language
+    labels (read once per process, when a message's words are in none of the word lists)."""
+    return load_weights(LANGUAGE_WEIGHTS)
+
+
 def detect_language(text: str) -> tuple[DetectedLang, float]:
+    """The message's language from the word lists; when they know none of its words, from the language head."""
+    said = word_list_language(text)
+    if said is not None:
+        return said
+    plain = normalize(without_references(text))
+    # "mzigo umesonga aje": words of no list; "128GB", "ok", a name alone say no language
+    if len([w for w in plain.split() if w.isalpha() and len(w) >= 3]) >= MIN_WORDS_FOR_THE_HEAD:
+        learned = language_head().read(text)
+        if learned.confidence >= LEARNED_SURE:
+            return learned.label, round(min(learned.confidence, 0.9) * 0.8, 3)  # type: ignore[return-value]
+    return "en", 0.3
+
+
+def word_list_language(text: str) -> tuple[DetectedLang, float] | None:
+    """The language the word lists read (None: they know no word of the message)."""
     plain = normalize(without_references(text)).strip(" ?!.")
     if plain in SWAHILI_GREETINGS:  # "Habari" is answered in Swahili
         return "sw", 0.9
@@ -283,7 +312,7 @@ def detect_language(text: str) -> tuple[DetectedLang, float]:
     )
     known = sw + sheng_only + en
     if known == 0:
-        return "en", 0.3
+        return None
     certainty = min(1.0, 0.5 + known / 6)
     if sheng_only and (sw + sheng_only) >= en:
         return "sheng", round(certainty * (sw + sheng_only) / known, 3)

@@ -28,7 +28,8 @@ _ASKS_DURATION = re.compile(
 )
 _HOLDS_DURATION = re.compile(
     r"\b\d+(?:\s*(?:to|-|–)\s*\d+)?[\s-]*(?:working\s+)?(?:days?|weeks?|months?|years?|hours?|hrs?)\b|"
-    r"\b(?:siku|wiki|miezi|mwezi|miaka|mwaka|masaa|saa)\s+(?:\d+|moja|mbili|tatu|nne|tano|sita|saba|nane|tisa|kumi)\b",
+    # "saa tisa" is a time of day and "mwaka 2024" a year: neither says how long
+    r"\b(?:siku|wiki|miezi|mwezi|miaka|mwaka|masaa)\s+(?:\d{1,2}|moja|mbili|tatu|nne|tano|sita|saba|nane|tisa|kumi)\b",
     re.I,
 )
 _ASKS_AMOUNT = re.compile(
@@ -137,6 +138,5 @@ class KbIndex:
             if answers:
                 score *= ANSWER_TYPE_BOOST
             passages.append(Passage(chunk, score * coverage, coverage, answers))
-        # a question of how long is answered by a passage that says how long, when one is about it at all
-        passages.sort(key=lambda p: (-p.holds_the_kind_asked, -p.score))
+        passages.sort(key=lambda p: -p.score)
         return passages[:top_k]

@@ -4,6 +4,7 @@ labelled one is kept (it is part of the shop's reading) until its label is taken
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -16,6 +17,16 @@ from tulia.store.tables import MESSAGES
 
 MISREAD_KEPT = timedelta(days=90)
 MAX_LISTED = 500  # the most a shop's list reads (unlabelled ones expire; a shop with more has a reading problem)
+
+
+# what a customer's words may hold that is theirs alone: phone numbers and payment codes are kept out of the list
+_PHONE = re.compile(r"(?<!\d)(?:\+?254|0)\s?[17]\d{2}\s?\d{3}\s?\d{3}(?!\d)")
+_MPESA_CODE = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10}\b")
+
+
+def redacted(text: str) -> str:
+    """The message without phone numbers and M-Pesa codes (the owner labels what was meant, not who sent it)."""
+    return _MPESA_CODE.sub("[code]", _PHONE.sub("[phone]", text))
 
 
 class MisreadRepo:
@@ -34,7 +45,7 @@ class MisreadRepo:
         at: datetime,
     ) -> Misread:
         """Count one more of this message (the first records it); its reading and why are the latest."""
-        said = " ".join(text.split())[:MAX_MISREAD_TEXT]
+        said = redacted(" ".join(text.split()))[:MAX_MISREAD_TEXT]
         mid = misread_id(said)
         values: dict[str, Any] = {
             ":tenant": tenant_id,
@@ -88,7 +99,9 @@ class MisreadRepo:
         return sorted(out, key=lambda m: (m.times, m.last_at), reverse=True)
 
     def labelled(self, tenant_id: str) -> list[Misread]:
-        return [m for m in self.all(tenant_id) if m.label is not None]
+        """Every labelled message (the shop's reading layer and the corpus export: never cut at ``MAX_LISTED``)."""
+        items = self.db.query_all(MESSAGES, keys.misreads_pk(tenant_id), sk_prefix=keys.MISREAD_PREFIX)
+        return [m for m in (from_item(Misread, item) for item in items) if m.label is not None]
 
     def set_label(self, tenant_id: str, mid: str, label: MisreadLabel | None) -> Misread:
         """Label a message (kept from then on), or take its label back (``None``: it expires again)."""

@@ -171,7 +171,7 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         # one of each item of a list said without a count ("ketepa tea plus 3 fresha milk")
         counted = count_for(item, count, wish.text)
         line = line_from_item(item, counted or 1)
-        line.quantity_said = counted is not None
+        line.quantity_said = counted is not None or not wish.asked  # a thing asked about holds one till she says
         for variant in line.variants:
             said = named_option(wish.text, variant.options)
             if said is not None:
@@ -211,31 +211,52 @@ def listed_items(
         counts = _counts_beside(tags)
         kept = [s for s in said if s.act == "old"] + [s for s in said if s.act != "old"]
         return [ItemSaid(normalize(s.text), counts.get(s.start), s.act or "add") for s in kept]
-    return [replace(item, act=_act_of(item, said)) for item in items]
+    acted = _acts_in_order(items, said)
+    # the item replaced first, so its count is known when the one replacing it comes ("pembe, badala ya jogoo")
+    return sorted(acted, key=lambda item: item.act != "old")
 
 
-def _act_of(item: ItemSaid, said: Sequence[Span]) -> str:
-    """The act the tagger read for the item span that lies in this part of the message."""
-    words = set(item.text.split())
-    for span in said:
-        if set(normalize(span.text).split()) <= words:
-            return span.act or "add"
-    return "add"
+def _acts_in_order(items: list[ItemSaid], said: Sequence[Span]) -> list[ItemSaid]:
+    """Each part with the act of the tagger's item span that lies in it: spans taken in order, each once ("toa sukari,
+    ongeza sukari brown mbili": the first sukari is taken out, the second added)."""
+    out, at = [], 0
+    for item in items:
+        words = set(item.text.split())
+        act = "add"
+        for n in range(at, len(said)):
+            if set(normalize(said[n].text).split()) <= words:
+                act, at = said[n].act or "add", n + 1
+                break
+        out.append(replace(item, act=act))
+    return out
 
 
 def _counts_beside(tags: Sequence[Span]) -> dict[int, int | None]:
-    """Each item span's count: the count span just before or just after it (by the item's start)."""
+    """Each item span's count. A message says its counts on one side of its items: before them ("2 kabras and 3
+    pembe") when its first item has a count just before it, else after them ("unga 2 na sukari 3")."""
+    spans = list(tags)
+    items = [n for n, s in enumerate(spans) if s.kind == "ITEM"]
+    before = bool(items) and items[0] > 0 and spans[items[0] - 1].kind == "QTY"
     out: dict[int, int | None] = {}
-    for n, span in enumerate(tags):
-        if span.kind != "ITEM":
-            continue
-        for other in (tags[n - 1] if n else None, tags[n + 1] if n + 1 < len(tags) else None):
-            if other is not None and other.kind == "QTY":
-                value = count_of(normalize(other.text))
-                if value is not None:
-                    out[span.start] = value
-                    break
+    for n in items:
+        side = n - 1 if before else n + 1
+        said = spans[side].text if 0 <= side < len(spans) and spans[side].kind == "QTY" else None
+        # a count the tagger left inside the item's words ("mumias 3") is its count too
+        value = _count_value(said) if said is not None else count_of(normalize(spans[n].text))
+        if value is not None:
+            out[spans[n].start] = value
     return out
+
+
+def _count_value(said: str) -> int | None:
+    """A count span's value: digits, a number word ("mbili", "two"), or what the quantity reader makes of it."""
+    plain = normalize(said)
+    if plain.isdigit() and 0 < int(plain) <= MAX_LISTED_COUNT:
+        return int(plain)
+    return NUMBER_WORDS.get(plain) or count_of(plain)
+
+
+MAX_LISTED_COUNT = 1000  # as a line holds at most
 
 
 _ELIDED = re.compile(

@@ -233,7 +233,10 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     edit_line = _line_edited(frame, item_words, index) if (delta.quantity or delta.remove) else None
     if edit_line is not None:
         pending = choice = fast = None
-        set_said = any(span.kind == "ITEM" and span.act == "set" for span in tags)  # "ongeza sukari iwe mbili"
+        edited = set(index.terms(frame.lines[edit_line].name)) if edit_line < len(frame.lines) else set()
+        set_said = any(  # "ongeza sukari iwe mbili": the tagger reads a set of the very line edited
+            span.kind == "ITEM" and span.act == "set" and set(index.terms(span.text)) & edited for span in tags
+        )
         if delta.add and delta.quantity is not None and not set_said:  # "ongeza jogoo moja": one more of that line
             delta.quantity = QuantitySaid(delta.quantity.value, "add")
     # a question about something else asked while a step is open ("is delivery free above 5k?",
@@ -370,7 +373,10 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
                 understood = True
 
     if listed:  # several items: a line each, found one by one, added to the open basket (never replacing it)
-        frame.waiting = [ItemWish(text=item.text[:300], quantity=item.quantity, act=item.act) for item in listed]
+        asked = "?" in body or bool(_QUESTION_LEAD.match(plain)) or state.intent == "product_question"
+        frame.waiting = [
+            ItemWish(text=item.text[:300], quantity=item.quantity, act=item.act, asked=asked) for item in listed
+        ]
         for note in notes:
             turn.say(text(note))
         turn.set(frame=frame)
