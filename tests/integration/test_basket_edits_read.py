@@ -103,3 +103,11 @@ def test_a_replacement_said_after_a_comma_takes_the_replaced_lines_count(chat: C
     shop.send("nataka jogoo tatu")
     shop.send("pembe, badala ya jogoo")
     assert lines(shop) == {PEMBE: 3}
+
+
+def test_taking_out_a_kind_the_basket_holds_twice_asks_which_and_takes_nothing(chat: Chat) -> None:
+    shop = grocer(chat, "+254711000710")
+    shop.send("nataka mumias moja na kabras moja na jogoo")
+    reply = shop.send("toa sukari na jogoo")  # two sugars: which one?
+    assert "Mumias Sugar 2kg / Kabras Sugar 1kg. Niondoe ipi?" in reply
+    assert lines(shop) == {MUMIAS: 1, "GR-SUG-02": 1}  # the flour out, both sugars kept

@@ -457,6 +457,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     "line_removed": {"en": "Removed {name}.", "sw": "Nimeondoa {name}."},
     "not_in_basket": {"en": "{name} is not in your basket.", "sw": "{name} haiko kwenye kikapu chako."},
+    "which_line": {
+        "en": "Your basket has more than one of those: {names}. Which one should I take out?",
+        "sw": "Kikapu chako kina zaidi ya moja ya hizo: {names}. Niondoe ipi?",
+    },
     "order_updated": {
         "en": "Your order is updated (it replaces {old}):",
         "sw": "Oda yako imebadilishwa (inachukua nafasi ya {old}):",

@@ -108,7 +108,10 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         ids = {named["item_id"]} if named is not None else {r["item_id"] for r in fitting}
         if wish.act == "remove" or (wish.act == "old" and any(ln.item_id in ids for ln in frame.lines)):
             if (gone := take_out(frame, ids)) is None:
-                if named is not None:
+                several = [ln.name for ln in frame.lines if ln.item_id in ids]
+                if len(several) > 1:  # "toa sukari" with two sugars in the basket: which one, and nothing taken
+                    turn.say(text(t(turn, "which_line", names=" / ".join(several))))
+                elif named is not None:
                     turn.say(text(t(turn, "not_in_basket", name=named["name"])))
                 continue
             turn.say(text(t(turn, "line_removed", name=gone.name)))
