@@ -3,6 +3,7 @@ classifiers, the router, governance, clarify/unknown, handoff, preferences, resp
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
@@ -339,8 +340,13 @@ def shop_gazetteer(turn: Turn) -> Gazetteer:
     if key not in _GAZETTEERS:
         if len(_GAZETTEERS) >= MAX_GAZETTEERS:
             _GAZETTEERS.clear()
-        _GAZETTEERS[key] = Gazetteer.of(**index.shop_words, zone_area=places)
+        _GAZETTEERS[key] = gazetteer_for(index, places)
     return _GAZETTEERS[key]
+
+
+def gazetteer_for(index: CatalogIndex, places: Iterable[str]) -> Gazetteer:
+    """The token tagger's gazetteer of a shop: its catalog's words (from its index) and its places."""
+    return Gazetteer.of(**index.shop_words, zone_area=places)
 
 
 def tagged(turn: Turn, text: str) -> list[Span]:
