@@ -74,8 +74,11 @@ def main() -> int:
     p = np.exp(z - z.max(axis=1, keepdims=True))
     p /= p.sum(axis=1, keepdims=True)
     known = np.array([word_list_language(ex.text) is not None for ex in corpus])
+    mixed = np.array([lang == "mixed" for lang, _ in lists])
     sure = p.max(axis=1) >= 0.6
-    as_shipped = np.where(known | ~sure, words, reply)  # the head where the lists know no word
+    swahili_sure = (p.max(axis=1) >= 0.8) & (reply == "sw")
+    # the head where the lists know no word, and where they call a message mixed and the head is sure it is Swahili
+    as_shipped = np.where((~known & sure) | (mixed & swahili_sure), reply, words)
     print(f"the lists, the head where they know no word (as shipped): {(as_shipped == truth).mean():.1%}")
     written = np.array([ex.source != "template" for ex in corpus])  # written by hand: messages, phrase and tuning sets
     head_first = np.where(sure, reply, words)

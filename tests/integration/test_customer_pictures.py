@@ -261,7 +261,9 @@ def test_a_photo_with_a_caption_searches_the_catalog_by_it(
     reply = sends(
         pipe, photo(graph, product_picture(), "wamid.c1", caption="mko na oraimo power bank?", mime="image/jpeg")
     )
-    assert reply == ["Here's what I found:"]
+    assert reply == [
+        "Hivi ndivyo nimepata:"
+    ]  # "mko na ...?" is Swahili: answered in Swahili (issue 53's language head)
     rows = rows_shown(pipe)
     assert rows, "no shortlist"
     assert all("Oraimo" in r and "KES" in r for r in rows), rows  # the catalog's items and prices

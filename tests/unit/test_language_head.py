@@ -38,3 +38,8 @@ def test_the_shipped_weights_were_trained_on_todays_corpus() -> None:
     as_language = [Example(ex.lang, ex.lang, ex.text, ex.source) for ex in train_language.examples()]
     assert language_head().corpus_sha256 == corpus_digest(as_language), "run scripts/train_language.py"
     assert set(language_head().trained_with) >= {"python", "numpy", "scikit-learn"}
+
+
+def test_swahili_with_english_names_is_swahili_surely() -> None:
+    # two Swahili words of five, and the head's Swahili: sure enough to answer in Swahili at an English-default shop
+    assert detect_language("nataka oraimo power bank moja") == ("sw", 0.8)

@@ -268,6 +268,9 @@ _WORD_IN_TOKEN = re.compile(r"\d*([a-z]+)\d*")
 LANGUAGE_WEIGHTS = Path(__file__).with_name("language.weights")  # scripts/train_language.py
 LEARNED_SURE = 0.6  # the language head's reading is taken from this probability up
 MIN_WORDS_FOR_THE_HEAD = 3  # words of three letters or more: fewer say no language
+MIXED_SURE = 0.8  # a message the lists call mixed is the head's Swahili or Sheng from this probability up
+HEAD_AGREES = 0.9  # the head this sure of the lists' own reading makes it a sure one ...
+AGREED = 0.8  # ... this sure ("nataka oraimo power bank moja": two Swahili words of five, and the head's Swahili)
 
 
 @cache
@@ -280,15 +283,22 @@ def language_head() -> MessageReader:
 def detect_language(text: str) -> tuple[DetectedLang, float]:
     """The message's language from the word lists; when they know none of its words, from the language head."""
     said = word_list_language(text)
-    if said is not None:
-        return said
     plain = normalize(without_references(text))
-    # "mzigo umesonga aje": words of no list; "128GB", "ok", a name alone say no language
-    if len([w for w in plain.split() if w.isalpha() and len(w) >= 3]) >= MIN_WORDS_FOR_THE_HEAD:
+    words = len([w for w in plain.split() if w.isalpha() and len(w) >= 3])
+    if said is not None and said[0] != "mixed":
+        if said[1] < AGREED and words >= MIN_WORDS_FOR_THE_HEAD:  # weak evidence of the lists: the head's agreement
+            learned = language_head().read(text)
+            if learned.label == said[0] and learned.confidence >= HEAD_AGREES:
+                return said[0], AGREED
+        return said
+    # "mzigo umesonga aje": words of no list; "nataka oraimo power bank moja": Swahili with English names, which the
+    # lists call mixed and a Kenyan reads as Swahili; "128GB", "ok", a name alone say no language
+    if words >= MIN_WORDS_FOR_THE_HEAD:
         learned = language_head().read(text)
-        if learned.confidence >= LEARNED_SURE:
+        sure = MIXED_SURE if said is not None else LEARNED_SURE
+        if learned.confidence >= sure and (said is None or learned.label != "en"):
             return learned.label, round(min(learned.confidence, 0.9) * 0.8, 3)  # type: ignore[return-value]
-    return "en", 0.3
+    return said or ("en", 0.3)
 
 
 def word_list_language(text: str) -> tuple[DetectedLang, float] | None:
