@@ -5,48 +5,21 @@ where an order is, a fourth is read as one, at her shop only. Labelled messages 
 
 from __future__ import annotations
 
-import json
 from typing import Any
-from urllib.parse import parse_qsl
 
 import pytest
 
 from tests.chat import Chat
 from tests.conftest import SALON, SHOP
-from tests.integration.test_webhook import api_event
+from tests.integration.test_reaching_customers import Admin
 from tulia.admin.api import build_admin_api
 from tulia.admin.common import AdminDeps
-from tulia.pipeline import admin_app
 from tulia.services import Services
 from tulia.store.audit import AuditRepo
 
 # Sheng: "has my stuff moved?" in words the global reader does not know (imesonga / umesonga)
 TAUGHT = ("mzigo umesonga aje", "sasa, mzigo imesonga?", "niko na wasiwasi, mzigo umesonga?")
 FOURTH = "mali imesonga ama bado boss"
-
-
-class Admin:
-    def __init__(self, api: Any, tenant_id: str) -> None:
-        self.api, self.tenant_id = api, tenant_id
-
-    def __call__(self, method: str, path: str, body: Any = None, role: str = "owner") -> tuple[int, Any]:
-        path, _, query = path.partition("?")
-        event = api_event(
-            method,
-            path=path,
-            body=json.dumps(body).encode() if body is not None else None,
-            headers={"content-type": "application/json"},
-            params=dict(parse_qsl(query)) or None,
-        )
-        claims = {
-            "sub": f"u-{role}",
-            "email": f"{role}@shop.example",
-            "custom:tenant_id": self.tenant_id,
-            "cognito:groups": f"[{role}]",
-        }
-        event["requestContext"]["authorizer"] = {"jwt": {"claims": claims, "scopes": None}}
-        response = admin_app.handle(event, self.api)
-        return response["statusCode"], json.loads(response["body"])
 
 
 @pytest.fixture
@@ -119,7 +92,7 @@ def test_the_same_words_from_many_customers_are_one_row_counted(chat: Chat, admi
     assert row["times"] == 2
 
 
-def test_understood_messages_and_taps_are_not_listed(chat: Chat, admin: Admin) -> None:
+def test_understood_messages_are_not_listed(chat: Chat, admin: Admin) -> None:
     shopper = customer(chat, 30)
     shopper.send("I want a power bank")
     shopper.send("where is my order ORD-ABCDE")
