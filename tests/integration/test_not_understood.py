@@ -132,3 +132,11 @@ def test_a_purchase_label_names_the_item_and_the_count(chat: Chat, admin: Admin)
     again = customer(chat, 51)
     again.send("Ile kasimu ka  mzee")  # her own words, as another customer types them: the item she named
     assert [(line.item_id, line.quantity) for line in again.state["frame"].lines] == [("FP-001", 2)]
+
+
+def test_a_short_answer_sent_twice_is_no_misreading(chat: Chat, admin: Admin) -> None:
+    shopper = customer(chat, 60)
+    shopper.send("I want a power bank")
+    shopper.send("2")
+    shopper.send("2")
+    assert "2" not in listed(admin, "all")

@@ -801,6 +801,7 @@ def respond(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[s
 
 NOT_UNDERSTOOD_NODES = frozenset({"unknown", "clarify", "not_understood"})  # the menu, "I didn't get that"
 UNSURE = 0.50  # spec 4.1: below this the reading is not acted on
+MIN_REPEATED_WORDS = 3  # a message sent twice in a row says the answer did not help when it says something
 
 
 def not_understood(state: ConversationState) -> MisreadWhy | None:
@@ -818,7 +819,8 @@ def not_understood(state: ConversationState) -> MisreadWhy | None:
     if nodes & NOT_UNDERSTOOD_NODES:
         return "not_understood"
     heard = [m["text"] for m in state.messages if m.get("role") == "customer"]
-    if len(heard) >= 2 and normalize(heard[-2]) == normalize(heard[-1]) == normalize(text):
+    said_again = len(heard) >= 2 and normalize(heard[-2]) == normalize(heard[-1]) == normalize(text)
+    if said_again and len(text.split()) >= MIN_REPEATED_WORDS:  # "2", "ndiyo" twice are answers, not a misreading
         return "repeated"
     confidence = state.understanding.get("confidence")
     if isinstance(confidence, float) and confidence < UNSURE:
