@@ -232,8 +232,7 @@ def tags_of(services: Services, phrase: BlindPhrase) -> list[Any]:
 
     tenant = services.tenants.get(phrase.pack)
     index = services.catalog_indexes.get(phrase.pack, tenant.catalog_version)
-    places = [p for zone in tenant.delivery_zones for p in (zone.name, *zone.areas)]
-    return token_tagger().read(phrase.text, gazetteer_for(index, places))
+    return token_tagger().read(phrase.text, gazetteer_for(index, tenant.delivery_places()))
 
 
 def _items_right(services: Services, phrase: BlindPhrase) -> bool:

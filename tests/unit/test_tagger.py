@@ -23,8 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def grocer() -> Gazetteer:
     pack = load_pack(ROOT / "packs" / "demo-grocer")
     index = CatalogIndex(pack.catalog, pack.tenant.vocabulary.root)
-    places = [p for zone in pack.tenant.delivery_zones for p in (zone.name, *zone.areas)]
-    return Gazetteer.of(**index.shop_words, zone_area=places)
+    return Gazetteer.of(**index.shop_words, zone_area=pack.tenant.delivery_places())
 
 
 def read(text: str, gazetteer: Gazetteer) -> list[tuple[str, str | None, str]]:

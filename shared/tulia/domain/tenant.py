@@ -404,6 +404,10 @@ class Tenant(Model):
             return self.bookings
         return BookingSettings(hours=self.handoff.hours or DEFAULT_BOOKING_HOURS)
 
+    def delivery_places(self) -> tuple[str, ...]:
+        """Every place the shop delivers to by name: each zone and its areas."""
+        return tuple(p for zone in self.delivery_zones for p in (zone.name, *zone.areas))
+
     def zone_named(self, name: str) -> DeliveryZone | None:
         wanted = name.strip().casefold()
         return next((z for z in self.delivery_zones if z.name.casefold() == wanted), None)

@@ -328,7 +328,7 @@ MAX_GAZETTEERS = 64  # shops whose gazetteer a warm process keeps
 def shop_places(turn: Turn) -> tuple[str, ...]:
     """The shop's delivery zones and their areas, by name."""
     tenant = turn.ctx.services.tenants.get(turn.ctx.tenant_id)
-    return tuple(p for zone in tenant.delivery_zones for p in (zone.name, *zone.areas))
+    return tenant.delivery_places()
 
 
 def shop_gazetteer(turn: Turn) -> Gazetteer:

@@ -62,7 +62,6 @@ class Passage:
     chunk: KbChunk
     score: float
     coverage: float
-    holds_the_kind_asked: bool = False  # a duration for "how long", an amount for "how much"
 
 
 class KbIndex:
@@ -137,6 +136,6 @@ class KbIndex:
                 continue
             if answers:
                 score *= ANSWER_TYPE_BOOST
-            passages.append(Passage(chunk, score * coverage, coverage, answers))
+            passages.append(Passage(chunk, score * coverage, coverage))
         passages.sort(key=lambda p: -p.score)
         return passages[:top_k]
