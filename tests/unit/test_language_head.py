@@ -43,3 +43,9 @@ def test_the_shipped_weights_were_trained_on_todays_corpus() -> None:
 def test_swahili_with_english_names_is_swahili_surely() -> None:
     # two Swahili words of five, and the head's Swahili: sure enough to answer in Swahili at an English-default shop
     assert detect_language("nataka oraimo power bank moja") == ("sw", 0.8)
+
+
+def test_one_english_word_among_swahili_ones_the_lists_do_not_know_is_swahili() -> None:
+    # "if I miss coming, is the deposit refunded?" was answered in English: the lists knew only "deposit"
+    assert detect_language("nikikosa kuja deposit inarudishwa?")[0] == "sw"
+    assert detect_language("are they original? i dont want fake stuff")[0] == "en"

@@ -55,6 +55,18 @@ def test_language_policy(
     )
 
 
+@pytest.mark.parametrize("current", ["sw", "sheng", "en"])
+def test_a_message_mixing_swahili_and_english_keeps_the_conversations_language(current: str) -> None:
+    # "aki nimebadilisha mawazo, cancel hiyo order" in a Swahili sale was answered in English
+    assert choose_language("mixed", 0.667, allowed=ALL, default="en", current=current) == current
+    assert choose_language("mixed", 0.667, allowed=["en", "sw"], default="en", current="sheng") == "en"
+
+
+def test_weak_sheng_in_a_swahili_conversation_keeps_it_swahili() -> None:
+    assert choose_language("sheng", 0.72, allowed=ALL, default="en", current="sw") == "sw"
+    assert choose_language("sheng", 0.9, allowed=ALL, default="en", current="sw") == "sheng"  # sure: Sheng
+
+
 def test_language_falls_back_to_the_tenant_default() -> None:
     assert choose_language("en", 0.3, allowed=ALL, default="sw") == "sw"
 

@@ -208,3 +208,11 @@ def test_english_names_of_things_that_end_in_a_consonant_are_weak_evidence_of_en
     language, sure = detect_language("has ORD-U4N8R been dispatched")  # "been" is an English word too
     assert language == "en"
     assert sure >= 0.75
+
+
+def test_a_count_of_pairs_or_packets_is_never_an_option_of_that_number() -> None:
+    # "make the dumbbells 2 pairs" turned the 5kg pair into the 2kg one
+    weights = ["2kg", "5kg", "10kg"]
+    assert named_option("sorry make the dumbbells 2 pairs", weights) is None
+    assert named_option("nataka pakiti 2", weights) is None
+    assert named_option("the 5 one", weights) == "5kg"

@@ -255,3 +255,18 @@ def test_a_payment_request_that_did_not_come_names_the_prompt() -> None:
 
     assert extract_method("sijapata ombi la kulipa kwa simu", ["mpesa_stk", "mpesa_c2b"])[0] == "mpesa_stk"
     assert extract_method("sijapata ombi la malipo", ["mpesa_stk"])[0] == "mpesa_stk"
+
+
+@pytest.mark.parametrize("said", ["I'll pick it at the gym", "ntapitia reception", "i will pass by the studio"])
+def test_ways_of_saying_she_will_collect_are_pickup(said: str) -> None:
+    from tulia.nlu.frame_extract import extract_mode
+
+    assert extract_mode(normalize(said))[0] == "pickup"
+
+
+def test_a_swahili_verb_made_of_a_word_the_shop_writes_is_that_word() -> None:
+    folding = Folding(shop_text=["Home Personal Training", "Document Printing", "Kevin trains you at home"])
+    assert "training" in folding.terms("kevin anaweza kunitrain home")  # "to train me": the shop's Training
+    assert "printing" in folding.terms("nataka kuprint cv yangu")
+    assert folding.terms("kuzungumza") == ["kuzungumza"]  # a Swahili verb of no word the shop writes stays itself
+    assert Folding().terms("kunitrain") == ["kunitrain"]  # without the shop's words nothing is guessed

@@ -381,3 +381,13 @@ def test_signals_for_disputes_refunds_complaints_frustration() -> None:
     assert understand("I want a refund").signals.refund_request
     assert understand("my order never arrived").signals.delivery_complaint
     assert understand("you are not helping, this is a waste of time").signals.frustrated
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [("eeh sawa", "yes"), ("ndio boss", "yes"), ("ok ok", "yes"), ("hapana bana", "no"), ("yes but blue", None)],
+)
+def test_a_short_answer_of_yes_or_no_words_answers_the_question(said: str, kind: str | None) -> None:
+    # "eeh sawa" at the M-Pesa prompt's confirmation got the menu
+    hit = fast_path(said, awaiting_answer=True)
+    assert (hit.kind if hit else None) == kind

@@ -3,7 +3,7 @@ the rules), Swahili time, and what the reading leaves for the rest of the messag
 
 from __future__ import annotations
 
-from datetime import datetime, time
+from datetime import date, datetime, time
 from pathlib import Path
 
 import pytest
@@ -97,3 +97,12 @@ def test_a_later_reply_adds_to_what_was_said() -> None:
 def test_words_that_are_not_times_are_not_read_as_times() -> None:
     for message in ("the second one", "2 packs please", "I want box braids", "sawa", "satisfied", "price ya nails"):
         assert not read_when(message, SAID_AT).said, message
+
+
+def test_a_weekday_that_is_today_with_a_time_already_past_is_next_week() -> None:
+    sunday_afternoon = datetime(2026, 11, 29, 14, 0, tzinfo=NAIROBI)  # a Sunday, 14:00 in Nairobi
+    assert read_when("yoga jumapili saa tatu asubuhi", sunday_afternoon).days == (date(2026, 12, 6),)
+    assert read_when("book me for sunday 1pm", sunday_afternoon).days == (date(2026, 12, 6),)
+    assert read_when("sunday morning please", sunday_afternoon).days == (date(2026, 12, 6),)
+    assert read_when("sunday at 6pm", sunday_afternoon).days == (date(2026, 11, 29),)  # still ahead today
+    assert read_when("leo saa tatu", sunday_afternoon).days == (date(2026, 11, 29),)  # "today" is today

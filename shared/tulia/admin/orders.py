@@ -86,7 +86,7 @@ def history_of(order: Order, payments: list[Payment]) -> list[HistoryEntry]:
     if order.paid_at is not None:
         entries.append(HistoryEntry(at=order.paid_at, event="paid", detail=f"KES {order.paid_amount:,}"))
     entries += [HistoryEntry(at=m.at, event=m.event, by=m.by) for m in order.marks]
-    if order.status == "cancelled":
+    if order.status == "cancelled" and not any(m.event == "cancelled" for m in order.marks):
         entries.append(HistoryEntry(at=order.updated_at, event="cancelled"))
     return sorted(entries, key=lambda e: e.at)
 
@@ -213,7 +213,9 @@ def mark(deps: AdminDeps, who: Principal, order_id: str, event: OrderEvent) -> O
     if not there:
         try:
             if event == "cancelled":
-                deps.services.orders.transition(who.tenant_id, order_id, to="cancelled", now=deps.services.clock())
+                deps.services.orders.transition(
+                    who.tenant_id, order_id, to="cancelled", now=deps.services.clock(), by=who.actor
+                )
             else:
                 deps.services.orders.fulfilment_step(
                     who.tenant_id, order_id, event=event, now=deps.services.clock(), by=who.actor

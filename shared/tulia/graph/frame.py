@@ -112,6 +112,12 @@ class OrderFrame(SlotFrame):
         """A sale the customer can still finish."""
         return bool(self.lines or self.order) and self.payment_started is None
 
+    @property
+    def resumable(self) -> bool:
+        """A sale to come back to after a side question: one she can still finish, or a shortlist she is choosing
+        from."""
+        return self.open or (self.asking == "item_selection" and self.payment_started is None)
+
     def order_is_current(self) -> bool:
         return self.order is not None and (self.order.adopted or self.order.fingerprint == self.fingerprint())
 

@@ -42,6 +42,7 @@ FAST_ROUTES = {
     "location_pin": "sales",
     "booking_tap": "booking",
     "booking_change": "booking",
+    "order_cancel": "orders",
 }
 JOURNEYS = ("sales", "booking", "support", "orders", "offers")
 # A turn visits about ten nodes (a topic switch about fifteen); anything near this limit is a bug.
@@ -86,7 +87,7 @@ def after_side_journey(state: ConversationState) -> str:
     sale's pending step is offered again."""
     route = after_journey(state)
     if route == "respond" and (
-        (state.frame is not None and state.frame.open) or (state.booking is not None and state.booking.open)
+        (state.frame is not None and state.frame.resumable) or (state.booking is not None and state.booking.open)
     ):
         return "resume_sale"
     return route

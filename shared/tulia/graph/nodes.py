@@ -37,12 +37,14 @@ from tulia.nlu.booking_words import change_said
 from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.nlu.frame_extract import extract_phone
 from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, any_phrase, normalize
-from tulia.nlu.reader import BUYING, SURE
+from tulia.nlu.order_words import order_cancel_said
+from tulia.nlu.reader import BUYING, SURE, message_reader
 from tulia.nlu.rules import MAX_TEXT, detect_language
 from tulia.nlu.shop_layer import ShopLayer
 from tulia.nlu.tagger import Gazetteer, Span, token_tagger
 from tulia.nlu.when import read_when, without_when
 from tulia.observability import logger as log
+from tulia.rag.embedded import kinds_asked, kinds_held
 from tulia.search.text import terms
 from tulia.tools.customer_tools import link_whatsapp_user, whatsapp_user_customer
 from tulia.tools.support_tools import contact_of, team_availability
@@ -273,11 +275,21 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
         body
         and (not reply_id or kind == "button")  # typed, or a reminder template's quick reply
         and state.pending not in BOOKING_QUESTIONS
-        and change_said(body) is not None
+        and (change := change_said(body)) is not None
         and _books(turn)
+        and not (_sale_order_open(state) and (change == "cancel" or _names_the_sale(turn, body)))
     ):
         route = "booking_change"  # "I can't make it", "cancel my booking", "my appointment": the booking made
         turn.set(intent="sales_discovery", intent_confidence=1.0, journey="sales")
+    elif (
+        body
+        and not reply_id
+        and state.pending not in BOOKING_QUESTIONS
+        and (hit is None or hit.kind not in ("yes", "no", "choice"))  # "cancel" alone answers the question asked
+        and _drops_the_order(turn, body)
+    ):
+        route = "order_cancel"  # "cancel my order", "nimebadilisha mawazo, futa oda": the order she made
+        turn.set(intent="order_status", intent_confidence=1.0, journey="orders")
     elif tap is not None and (tap.kind in SALE_TAPS or tap.booking):
         route = "booking_tap" if tap.booking else "sale_tap"  # a row or button carries its own action: no guessing
         turn.set(intent="sales_discovery", intent_confidence=1.0, journey="sales")
@@ -304,6 +316,31 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     turn.set(route=route)
     turn.trace.append({"kind": "route", "node": "fast_path", "route": route})
     return turn.done()
+
+
+def _drops_the_order(turn: Turn, body: str) -> bool:
+    """ "cancel my order", "nimebadilisha mawazo, futa oda": the reader is sure she cancels, and she names none of
+    the things of a basket of several lines ("cancel the sugar" takes the sugar out: the sale's edit, not the end of
+    the order)."""
+    if not (order_cancel_said(body) or change_said(body) == "cancel"):
+        return False
+    frame = turn.state.frame
+    if frame is None or len(frame.lines) < 2:
+        return True
+    return not any(span.kind == "ITEM" for span in tagged(turn, body))
+
+
+def _names_the_sale(turn: Turn, body: str) -> bool:
+    """Whether a message names things or options of the shop ("badilisha iwe XL badala ya L"): during a sale, a
+    change said with them is the basket's, not an appointment's."""
+    return any(span.kind in ("ITEM", "OPTION") for span in tagged(turn, body))
+
+
+def _sale_order_open(state: ConversationState) -> bool:
+    """Whether a sale is under way (a basket or its order) and no appointment is being held: what "cancel" drops."""
+    frame = state.frame
+    held = state.booking is not None and state.booking.held is not None
+    return frame is not None and (frame.order is not None or bool(frame.lines)) and not held
 
 
 def _books(turn: Turn) -> bool:
@@ -445,7 +482,9 @@ def the_documents_answer(turn: Turn, text: str, index: CatalogIndex) -> bool:
         return False
     best = snippets[0]
     heading = set(terms(f"{best['title']} {best.get('section') or ''}"))
-    return bool(about & heading)
+    # "how long before we get the photos?": a question of how long is no choice of a thing, and the passage says it
+    # (how much stays the sale's: it is a thing's price)
+    return bool(about & heading) or bool(kinds_asked(text) - {"amount"} & kinds_held(best["text"]))
 
 
 def _with_the_shops_reading(turn: Turn, u: Understanding, text: str, version: int) -> Understanding:
@@ -526,7 +565,14 @@ _JOURNEY_NODES: dict[str, RouterTarget] = {
 def _a_sure_purchase(state: ConversationState) -> bool:
     """Read for sure as buying or asking about an item: words of a sensitive topic in it ("medicine", "dawa ya")
     are the shop's goods ("do you have medicine for a cough", "nataka dawa ya wadudu"), not a topic for a person."""
-    return state.intent in BUYING and state.intent_confidence >= INTENT_ROUTE_MIN
+    if state.intent not in BUYING:
+        return False
+    if state.intent_confidence >= INTENT_ROUTE_MIN:
+        return True
+    # unsure only because the shop sells nothing of the words ("how much is dawa ya wadudu" at a beauty shop): the
+    # words alone read as buying, and the shop says it has none of it; a person is not what she asked for
+    plain = message_reader().read(inbound_text(state))
+    return plain.label in BUYING and plain.confidence >= SURE
 
 
 def governor(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[RouterTarget]:

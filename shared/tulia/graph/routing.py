@@ -74,8 +74,13 @@ def choose_language(
             return choice
     if sheng_kin and current == "sheng" and detected == "sw" and current in allowed:
         return current  # Sheng is built on Swahili: a Sheng speaker's plain Swahili stays in Sheng
+    kin = ("sw", "sheng")
+    if sheng_kin and current in kin and detected in kin and confidence < LANGUAGE_CONFIDENCE_MIN and current in allowed:
+        return current  # a little Sheng in a Swahili conversation ("aki ... cancel hiyo order") keeps it Swahili
     if confidence >= LANGUAGE_CONFIDENCE_MIN and detected in allowed:
         return detected
+    if detected == "mixed" and current is not None and current in allowed:
+        return current  # code-switching ("aki nimebadilisha mawazo, cancel hiyo order") is no switch of language
     if current is not None and current in allowed and (confidence < LANGUAGE_EVIDENCE_MIN or detected == current):
         return current
     return default

@@ -461,6 +461,33 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "Your basket has more than one of those: {names}. Which one should I take out?",
         "sw": "Kikapu chako kina zaidi ya moja ya hizo: {names}. Niondoe ipi?",
     },
+    "order_cancelled": {
+        "en": "Done: order {ref} ({items}) is cancelled. Nothing was paid, so nothing is owed. If you change your "
+              "mind, just tell me what you'd like.",
+        "sw": "Sawa: oda {ref} ({items}) imefutwa. Hakuna kilicholipwa, kwa hivyo hakuna deni. Ukibadilisha nia, "
+              "niambie tu unachotaka.",
+        "sheng": "Poa: oda {ref} ({items}) imecancel. Hakuna doo ililipwa, so hakuna deni. Ukichange mind, niambie "
+                 "tu unataka nini.",
+    },
+    "basket_let_go": {
+        "en": "OK, I've let that order go: nothing was made or paid. Tell me whenever you'd like something.",
+        "sw": "Sawa, nimeiacha oda hiyo: hakuna kilichowekwa wala kulipwa. Niambie wakati wowote ukihitaji kitu.",
+        "sheng": "Poa, nimeiwacha hiyo oda: hakuna kitu imewekwa ama kulipwa. Niambie tu ukitaka kitu.",
+    },
+    "order_cancel_none": {
+        "en": "You have no open order to cancel. Anything else I can help with?",
+        "sw": "Huna oda iliyo wazi ya kufuta. Nikusaidie na nini kingine?",
+    },
+    "order_cancel_paid": {
+        "en": "Order {ref} is already paid, so a person at the shop will cancel it and sort out your money as the "
+              "shop's policy says.",
+        "sw": "Oda {ref} imeshalipwa, kwa hivyo mtu wa duka ataifuta na kushughulikia pesa yako kulingana na sera ya "
+              "duka.",
+    },
+    "order_cancel_is_deposit": {
+        "en": "Order {ref} is the deposit of a booking: say \"cancel my booking\" to cancel the booking with it.",
+        "sw": "Oda {ref} ni amana ya miadi: sema \"futa miadi yangu\" ili kuifuta pamoja na miadi.",
+    },
     "order_updated": {
         "en": "Your order is updated (it replaces {old}):",
         "sw": "Oda yako imebadilishwa (inachukua nafasi ya {old}):",

@@ -50,7 +50,7 @@ class CorpusInvalid(ValueError):
 
 
 Fillers = dict[str, Any]  # eval/corpus/fillers.yaml: places, people, days, times, counts, prices, ...
-_SLOT = re.compile(r"\{(\w+)\}")
+_SLOT = re.compile(r"\{(\w+)(?::\w+)?\}")  # "{item:remove}": the act is the token tagger's (tagger_corpus)
 
 
 def _ref(rng: random.Random) -> str:

@@ -49,6 +49,21 @@ class FastPathHit:
 
 
 # "yes, send it", "ee tuma", "sawa endelea": a yes with the action it agrees to
+# a short answer made only of yes words (or only of no words), with the words people put round them: "eeh sawa",
+# "ndio boss", "ok ok", "hapana bana"
+_AROUND = frozenset("please pls plz tafadhali boss bana msee sir madam basi sana tu then fine".split())
+_YES_WORDS = frozenset(w for w in YES if " " not in w)
+_NO_WORDS = frozenset(w for w in NO if " " not in w) - {"cancel"}  # "cancel it": said of an order or a line
+MAX_ANSWER_WORDS = 4
+
+
+def _only(plain: str, words: frozenset[str]) -> bool:
+    said = plain.split()
+    return (
+        0 < len(said) <= MAX_ANSWER_WORDS and all(w in words or w in _AROUND for w in said) and bool(set(said) & words)
+    )
+
+
 _YES_SEND = re.compile(
     r"^(?:" + "|".join(re.escape(w) for w in sorted(YES, key=len, reverse=True)) + r")"
     r"(?: (?:send it|send the prompt|send|tuma|ituma|go ahead|proceed|endelea|please|pls|tafadhali|i confirm))+$"
@@ -141,8 +156,8 @@ def fast_path(
         choice = detect_choice(text)
         if choice is not None:
             return FastPathHit("choice", choice=choice)
-        if plain in YES or _YES_SEND.match(plain):
+        if plain in YES or _YES_SEND.match(plain) or _only(plain, _YES_WORDS):
             return FastPathHit("yes")
-        if plain in NO:
+        if plain in NO or _only(plain, _NO_WORDS):
             return FastPathHit("no")
     return None

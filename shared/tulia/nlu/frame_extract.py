@@ -309,7 +309,8 @@ _SEND_A_MESSAGE = re.compile(
 PICKUP_WORDS = (
     "pickup", "pick up", "pick it up", "pick them up", "collect", "collection", "come for it", "come for them",
     "i ll come", "ill come", "i will come", "at the shop", "from the shop", "in store", "in-store", "nitakuja",
-    "nitachukua", "kuchukua", "nichukue", "dukani", "nitapita", "nitafika dukani", "self collect",
+    "nitachukua", "kuchukua", "nichukue", "dukani", "nitapita", "nitafika dukani", "self collect", "pick it",
+    "pick them", "pass by", "pass through", "nitapitia", "ntapitia", "ntapita", "nitapitia dukani", "nitakam kuchukua",
 )
 # fmt: on
 _CODE = re.compile(
@@ -821,7 +822,14 @@ def named_option(text: str, options: list[str]) -> str | None:
     ranged = [o for o in options if _numbers_said(re.findall(r"\d+", o), numbers)]  # "5-7" of "Age 5-7"
     if len(ranged) == 1:
         return ranged[0]
-    digits = {w for w in numbers if w.isdigit()}  # "the 128 one": 128GB, when only one option is 128-something
+    # "the 128 one": 128GB, when only one option is 128-something; never a count of its unit ("2 pairs", "pakiti 2")
+    digits = {
+        w
+        for n, w in enumerate(numbers)
+        if w.isdigit()
+        and not (n + 1 < len(numbers) and numbers[n + 1] in COUNT_UNIT_WORDS)
+        and not (n > 0 and numbers[n - 1] in COUNT_UNIT_WORDS)
+    }
     counted = [o for o in options if any(re.fullmatch(rf"{n}[a-z]+", option_words(o)) for n in digits)]
     return counted[0] if len(counted) == 1 else None
 

@@ -40,6 +40,7 @@ LABELS = (
     "booking_move",
     "booking_cancel",
     "booking_show",
+    "order_cancel",
 )
 BUYING = ("sales_discovery", "product_question")
 SURE = 0.70  # spec 4.1's routing threshold: a reading at least this sure is acted on

@@ -271,6 +271,7 @@ MIN_WORDS_FOR_THE_HEAD = 3  # words of three letters or more: fewer say no langu
 MIXED_SURE = 0.8  # a message the lists call mixed is the head's Swahili or Sheng from this probability up
 HEAD_AGREES = 0.9  # the head this sure of the lists' own reading makes it a sure one ...
 AGREED = 0.8  # ... this sure ("nataka oraimo power bank moja": two Swahili words of five, and the head's Swahili)
+HEAD_OVERRULES = 0.8  # the head this sure of English against the lists' weak Swahili (or the other way) reads it
 
 
 @cache
@@ -290,6 +291,10 @@ def detect_language(text: str) -> tuple[DetectedLang, float]:
             learned = language_head().read(text)
             if learned.label == said[0] and learned.confidence >= HEAD_AGREES:
                 return said[0], AGREED
+            if (learned.label == "en") != (said[0] == "en") and learned.confidence >= HEAD_OVERRULES:
+                # "nikikosa kuja deposit inarudishwa?": one English word the lists know among Swahili ones they do not;
+                # the head is sure and the lists are not: its reading is acted on from the first message
+                return learned.label, round(min(learned.confidence, 0.9), 3)  # type: ignore[return-value]
         return said
     # "mzigo umesonga aje": words of no list; "nataka oraimo power bank moja": Swahili with English names, which the
     # lists call mixed and a Kenyan reads as Swahili; "128GB", "ok", a name alone say no language
@@ -431,6 +436,8 @@ class RulesEngine:
         notes = f"reader: {reading.label} {reading.confidence:.2f}"
         if reading.label.startswith("booking_"):
             return "sales_discovery", reading.confidence, notes
+        if reading.label == "order_cancel":  # about an order she made (the graph's fast path cancels it)
+            return "order_status", reading.confidence, notes
         return reading.label, reading.confidence, notes  # type: ignore[return-value]
 
     @staticmethod

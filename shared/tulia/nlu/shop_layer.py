@@ -22,8 +22,8 @@ from tulia.nlu.reader import MessageReader, feature_indexes, message_reader, nor
 
 EPOCHS = 40  # passes over her labels at most
 STEP = 1.0  # gradient step
-DECAY = 0.01  # L2 on the layer's weights: a word of one label is not a verdict
-READ_RIGHT = 0.90  # each labelled message read at least this sure stops the passes
+DECAY = 0.003  # L2 on the layer's weights: a word of one label is not a verdict
+READ_RIGHT = 0.97  # each labelled message read at least this sure stops the passes
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ nne", "tomoro 10am". The reading is deterministic and the same on every engine; 
 used, so the rest of the message is read for other things (a service, a staff member, a zone) without
 "10" becoming a quantity.
 
-Choices where speakers differ: a weekday alone is the next one (today included); "next Friday" is
+Choices where speakers differ: a weekday alone is the next one (today included, unless the time said with it
+has passed: "Sunday at 9am" said on Sunday afternoon is next Sunday); "next Friday" is
 the Friday of next week (Monday to Sunday), and every reply names the date, so a customer who meant
 otherwise sees it; a clock hour without am/pm is read as a salon's day (1 to 6 are afternoon); "saa
 N" without am/pm is Swahili time, even with digits ("saa 4" is 10:00).
@@ -136,6 +137,9 @@ def read_when(text: str, now: datetime) -> WhenSaid:
     spans: list[tuple[int, int]] = []
     days = _days(plain, today, spans)
     at, earliest, latest = _times(plain, spans)
+    local_now = now.astimezone(NAIROBI).time()
+    if days == [today] and _weekday(plain) is not None and (latest or at or time.max) <= local_now:
+        days = [today + timedelta(days=7)]  # "Sunday at 9am" said on Sunday afternoon: the coming Sunday
     return WhenSaid(tuple(days), at, earliest, latest, tuple(spans))
 
 

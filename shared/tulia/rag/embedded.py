@@ -43,6 +43,16 @@ _HOLDS_AMOUNT = re.compile(
 ANSWER_KINDS = {"duration": (_ASKS_DURATION, _HOLDS_DURATION), "amount": (_ASKS_AMOUNT, _HOLDS_AMOUNT)}
 
 
+def kinds_asked(question: str) -> set[str]:
+    """The kinds of answer a question asks for ("how long": a duration)."""
+    return {kind for kind, (asks, _holds) in ANSWER_KINDS.items() if asks.search(question)}
+
+
+def kinds_held(text: str) -> set[str]:
+    """The kinds of answer a passage holds ("in 3 working days": a duration)."""
+    return {kind for kind, (_asks, holds) in ANSWER_KINDS.items() if holds.search(text)}
+
+
 def _only_a_heading(chunk: KbChunk) -> bool:
     """A passage whose words are only its document's title or its section's heading (a heading is matched through
     the title and section; a passage that is nothing else answers nothing)."""
@@ -82,9 +92,7 @@ class KbIndex:
             self.lengths.append(len(toks) or 1)
         # what each passage is, read once: a heading alone, and the kinds of answer it holds
         self.headings_only = [_only_a_heading(c) for c in self.chunks]
-        self.holds = [
-            {kind for kind, (_asks, holds) in ANSWER_KINDS.items() if holds.search(c.text)} for c in self.chunks
-        ]
+        self.holds = [kinds_held(c.text) for c in self.chunks]
         n = len(self.chunks)
         self.avg_len = sum(self.lengths) / n if n else 1.0
         self.idf = {t: math.log(1 + (n - len(p) + 0.5) / (len(p) + 0.5)) for t, p in self.postings.items()}
@@ -121,7 +129,7 @@ class KbIndex:
                 scores[doc_no] += idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * self.lengths[doc_no] / self.avg_len))
                 matched[doc_no] += 1
         allowed = set(source_types) if source_types else None
-        wants = {kind for kind, (asks, _holds) in ANSWER_KINDS.items() if asks.search(query)}
+        wants = kinds_asked(query)
         passages = []
         for doc_no, score in scores.items():
             chunk = self.chunks[doc_no]

@@ -229,6 +229,14 @@ _SW_PLURALS = (("mi", "m"), ("vi", "ki"), ("vy", "ch"), ("ma", ""), ("ma", "ji")
 _SW_VERB = re.compile(r"(?:ni|u|a|tu|m|mu|wa|ha|si|hatu|ham|hawa)?(?:na|li|ta|me|ja|nge)([a-z]{3,})")
 
 
+# Swahili verb prefixes put before a borrowed word ("ku-ni-train", "nime-order", "tuta-print"), longest first
+_VERB_PREFIXES = tuple(
+    sorted("kuni kum kuw ku nime nita nili nika tuta tume tuli wame wata wali ame ata ali mta mme".split(), key=len)[
+        ::-1
+    ]
+)
+
+
 class Folding:
     """How one shop's words fold to search terms: the generic words above, the shop's own vocabulary
     (``{term: [word or phrase, ...]}``; a phrase of two or three words becomes one term), then the general
@@ -261,6 +269,7 @@ class Folding:
         own = set(self.words)  # the generic and the shop's words are never rewritten
         self.rewrites = {k: v for k, v in SHOP_LEXICON.items() if not (len(k) == 1 and k[0] in own)}
         shop_stems = {stem(w) for text in shop_text for w in _TOKEN.findall(fold(text))}
+        self.shop_stems = frozenset(shop_stems)
         name_stems = {stem(w) for text in shop_names for w in _TOKEN.findall(fold(text))}
         for key, english in list(self.rewrites.items()):
             if len(key) == 1 and key[0] in name_stems and all(stem(w) in shop_stems for w in english):
@@ -280,7 +289,7 @@ class Folding:
     def canonical(self, token: str) -> str:
         found = self._cache.get(token)
         if found is None:
-            found = self.words.get(token) or self.words.get(stem(token)) or stem(token)
+            found = self.words.get(token) or self.words.get(stem(token)) or self._loan_verb(token) or stem(token)
             if len(self._cache) < 50_000:
                 self._cache[token] = found
         return found
@@ -327,6 +336,20 @@ class Folding:
         if len(token) >= 6 and (english := _verb_meaning(token)) is not None:
             return english  # "wakaangwe", "zikaangwe": a form of the lexicon's "kukaanga", fry
         return (token,)
+
+    def _loan_verb(self, token: str) -> str | None:
+        """A word of the shop's said as a Swahili verb ("kunitrain": to train me, "nimeorder", "kuprint"): the word,
+        when the shop writes it and not the whole."""
+        if not self.shop_stems or stem(token) in self.shop_stems:
+            return None
+        for prefix in _VERB_PREFIXES:
+            rest = token[len(prefix) :]
+            if not token.startswith(prefix) or len(rest) < 4:
+                continue
+            for word in (f"{rest}ing", rest):  # the shop names the service by the doing ("Personal Training")
+                if stem(word) in self.shop_stems:
+                    return self.words.get(word) or stem(word)
+        return None
 
     def tokens(self, text: str) -> list[str]:
         """Every word of ``text`` folded to its term, in order, stopwords and repeats kept."""

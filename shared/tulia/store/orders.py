@@ -176,9 +176,17 @@ class OrderRepo:
         return Page([self.from_item(i) for i in page.items], page.cursor)
 
     def transition(
-        self, tenant_id: str, order_id: str, *, to: str, now: datetime, extra: dict[str, Any] | None = None
+        self,
+        tenant_id: str,
+        order_id: str,
+        *,
+        to: str,
+        now: datetime,
+        extra: dict[str, Any] | None = None,
+        by: str | None = None,
     ) -> Order:
-        """Move the order to ``to`` from any state that allows it; anything else is a StateConflict."""
+        """Move the order to ``to`` from any state that allows it; anything else is a StateConflict. ``by`` (who
+        asked: "customer", a staff member) joins the order's marks with the move, for its history."""
         allowed_from = [s for s, nexts in ORDER_TRANSITIONS.items() if to in nexts]
         if not allowed_from:
             raise StateConflict(f"No order can move to {to}.")
@@ -194,6 +202,9 @@ class OrderRepo:
             names[f"#e{n}"] = field
             values[f":e{n}"] = value
             sets.append(f"#e{n} = :e{n}")
+        if by is not None:
+            sets.append("marks = list_append(if_not_exists(marks, :no_marks), :mark)")
+            values |= {":no_marks": [], ":mark": [{"event": to, "at": iso(now), "by": by}]}
         attrs = self.db.update(
             ORDERS,
             keys.order_pk(tenant_id, order_id),

@@ -114,6 +114,13 @@ class OrderGetStatusArgs(ScopedArgs):
     order_ref: str | None = None
 
 
+class OrderCancelArgs(ScopedArgs):
+    """The customer's own order to drop: the one named, else her latest open one (not yet paid)."""
+
+    customer_id: str
+    order_ref: str | None = None
+
+
 class KbRetrieveArgs(ScopedArgs):
     query: str
     top_k: int = Field(ge=1, le=8)

@@ -19,7 +19,7 @@ from tulia.search.text import fold
 from tulia.store.catalog import CatalogRepo
 from tulia.store.customers import CustomerRepo
 from tulia.store.tenants import TenantRepo
-from tulia.tools.args import DeliveryArg, OrderCreateArgs, OrderGetStatusArgs
+from tulia.tools.args import DeliveryArg, OrderCancelArgs, OrderCreateArgs, OrderGetStatusArgs
 from tulia.tools.common import Output
 from tulia.tools.context import ToolContext
 
@@ -423,4 +423,57 @@ def order_get_status(ctx: ToolContext, args: OrderGetStatusArgs) -> OrderStatusO
         orders=[_status_item(o, None) for o in orders[:STATUS_LIST_LIMIT]],
         count=min(len(orders), STATUS_LIST_LIMIT),
         more=len(orders) > STATUS_LIST_LIMIT or page.cursor is not None,
+    )
+
+
+class OrderCancelOut(Output):
+    order_ref: str
+    status: str
+    total: int
+    items: list[dict[str, object]]
+
+
+UNPAID = ("draft", "pending_payment", "payment_failed")
+
+
+def order_cancel(ctx: ToolContext, args: OrderCancelArgs) -> OrderCancelOut:
+    """Cancel the customer's own order while nothing is paid towards it: at once, with its history saying she did.
+    An order already paid (or partly paid) is a StateConflict ``paid``: a person settles the money by the shop's
+    policy. A booking's deposit order is cancelled with its booking, never alone (``booking``)."""
+    s, tid = ctx.services, ctx.tenant_id
+    if args.order_ref:
+        ref = normalize_order_ref(args.order_ref)
+        try:
+            order: Order | None = s.orders.get(tid, ref)
+        except NotFound:
+            order = None
+        if order is None or order.customer_id != args.customer_id:
+            raise NotFound(f"No order {ref} for this customer.", field="order_ref")
+    else:
+        recent = s.clock() - DRAFT_SHOWN_FOR
+        page = s.orders.list_for_customer(tid, args.customer_id, limit=10)
+        open_ones = [o for o in page.items if o.created_at >= recent and o.status in (*UNPAID, "paid")]
+        order = next((o for o in open_ones if o.booking_id is None and o.fulfilment_status != "delivered"), None)
+        if order is None:
+            raise NotFound("No open order for this customer.", field="order_ref")
+    if order.booking_id is not None:
+        raise StateConflict(f"Order {order.reference} is a booking's deposit.", reason="booking")
+    if order.status == "cancelled":
+        return _cancel_out(order)
+    if order.status not in UNPAID or order.paid_amount > 0:
+        raise StateConflict(
+            f"Order {order.reference} is paid: the shop cancels it.",
+            reason="paid",
+            details={"order_ref": order.reference, "status": order.status, "paid_amount": order.paid_amount},
+        )
+    cancelled = s.orders.transition(tid, order.order_id, to="cancelled", now=s.clock(), by="customer")
+    return _cancel_out(cancelled)
+
+
+def _cancel_out(order: Order) -> OrderCancelOut:
+    return OrderCancelOut(
+        order_ref=order.reference,
+        status=order.status,
+        total=order.totals.total,
+        items=[{"name": line.name, "quantity": line.quantity} for line in order.lines],
     )

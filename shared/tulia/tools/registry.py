@@ -26,7 +26,14 @@ from tulia.tools.customer_tools import (
     customer_update_preferences,
 )
 from tulia.tools.offer_tools import ApplyCouponOut, OffersOut, offers_get_applicable, order_apply_coupon
-from tulia.tools.order_tools import OrderCreateOut, OrderStatusOut, order_create, order_get_status
+from tulia.tools.order_tools import (
+    OrderCancelOut,
+    OrderCreateOut,
+    OrderStatusOut,
+    order_cancel,
+    order_create,
+    order_get_status,
+)
 from tulia.tools.payment_tools import (
     C2BOut,
     MethodsOut,
@@ -205,7 +212,17 @@ BOOKING_TOOLS: tuple[ToolSpec, ...] = (
         bt.booking_list,
     ),
 )
-REGISTRY: dict[str, ToolSpec] = {t.name: t for t in (*TOOLS, *BOOKING_TOOLS)}
+# Beyond the spec's fifteen: the customer's own changes to an order after it was made (issue 54).
+ORDER_CHANGE_TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "order_cancel",
+        "Cancel the customer's own order while nothing is paid towards it; a paid one is settled by a person.",
+        a.OrderCancelArgs,
+        OrderCancelOut,
+        order_cancel,
+    ),
+)
+REGISTRY: dict[str, ToolSpec] = {t.name: t for t in (*TOOLS, *BOOKING_TOOLS, *ORDER_CHANGE_TOOLS)}
 
 
 def schemas(*, with_bookings: bool = False) -> list[dict[str, Any]]:

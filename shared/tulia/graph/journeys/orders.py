@@ -12,19 +12,22 @@ from tulia.graph.calls import END, Turn
 from tulia.graph.context import EngineContext
 from tulia.graph.journeys.sale_common import frame_of
 from tulia.graph.journeys.sale_payments import PAYABLE, offer_ways_to_pay, payable_now
-from tulia.graph.nodes import t
+from tulia.graph.nodes import inbound_text, t
 from tulia.graph.state import ConversationState, Scratch
 from tulia.graph.subgraph import as_node, command_journey
 from tulia.graph.wording import worded
 from tulia.nlg.messages import listing, text
 from tulia.nlg.templates import STATUS_WORDS, money, word
+from tulia.nlu.frame_extract import extract_order_ref
 
 
 def order_lookup(
     state: ConversationState, runtime: Runtime[EngineContext]
-) -> Command[Literal["order_status_response", "__end__"]]:
+) -> Command[Literal["order_status_response", "order_cancel", "__end__"]]:
     """order_get_status: by the reference given (or chosen from a list), else the latest orders."""
     turn = Turn(state, runtime, "order_lookup")
+    if state.route == "order_cancel":
+        return turn.goto("order_cancel")
     ref = None
     if state.route in ("answer", "maybe_answer") and state.pending == "order_selection":
         option = _chosen(turn)
@@ -86,11 +89,55 @@ def order_status_response(state: ConversationState, runtime: Runtime[EngineConte
     return turn.goto(END)
 
 
+def order_cancel(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[Literal["__end__"]]:
+    """ "cancel my order", "nimebadilisha mawazo, futa oda": the order named, else the sale's own, else her latest
+    open one (order_cancel). Unpaid, it is cancelled at once and the sale ends; a basket not yet made an order is
+    let go; a paid one goes to a person, who settles the money by the shop's policy."""
+    turn = Turn(state, runtime, "order_cancel")
+    frame = frame_of(turn)
+    ref = extract_order_ref(inbound_text(state)) or (frame.order.order_id if frame.order else None)
+    result = turn.tool("order_cancel", customer_id=state.customer_id, **({"order_ref": ref} if ref else {}))
+    let_go: dict[str, Any] = {
+        "frame": None,
+        "order_id": None,
+        "order_totals": {},
+        "question": None,
+        "question_options": [],
+    }
+    if result["ok"]:
+        done = result["data"]
+        items = ", ".join(f"{i['quantity']} x {i['name']}" for i in done["items"])
+        turn.say(text(t(turn, "order_cancelled", ref=done["order_ref"], items=items)))
+        turn.set(**let_go)
+        return turn.goto(END)
+    error = result["error"]
+    if error["code"] == "state_conflict" and error.get("reason") == "paid":
+        turn.say(text(t(turn, "order_cancel_paid", ref=error.get("details", {}).get("order_ref", ref or ""))))
+        turn.set(route="handoff", escalation_required=True, escalation_reason="refund_request")
+        return turn.goto(END)
+    if error["code"] == "not_found" and frame.lines and not ref:
+        turn.say(text(t(turn, "basket_let_go")))  # a basket she never made an order of
+        turn.set(**let_go)
+        return turn.goto(END)
+    if error["code"] == "not_found":
+        turn.say(text(t(turn, "order_not_found" if ref else "order_cancel_none", ref=ref or "")))
+        return turn.goto(END)
+    if error["code"] == "state_conflict" and error.get("reason") == "booking":
+        turn.say(text(t(turn, "order_cancel_is_deposit", ref=ref or "")))
+        return turn.goto(END)
+    turn.say(text(t(turn, "tool_error")))
+    return turn.goto(END)
+
+
 orders = as_node(
     "orders",
     command_journey(
         "orders",
-        [("order_lookup", order_lookup), ("order_status_response", order_status_response)],
+        [
+            ("order_lookup", order_lookup),
+            ("order_status_response", order_status_response),
+            ("order_cancel", order_cancel),
+        ],
         entry="order_lookup",
     ),
 )

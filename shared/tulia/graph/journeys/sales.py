@@ -93,7 +93,7 @@ from tulia.llm.schemas import SaleReading
 from tulia.nlg.guard import unsupported_facts
 from tulia.nlg.messages import buttons, listing, picture, text
 from tulia.nlg.templates import COUPON_REASONS, money, word
-from tulia.nlu.booking_words import staff_named
+from tulia.nlu.booking_words import TITLES, staff_named
 from tulia.nlu.frame_extract import (
     FrameDelta,
     QuantitySaid,
@@ -220,12 +220,18 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     listed = listed_items(body, index, tags, basket) if frame.payment_started is None else []
     if pending == "variant" and not all(catalog_evidence(item.text, index) for item in listed):
         listed = []  # "2 black and 1 white" answers the option asked; "maclick 3, dairy meal 2" are more items
+    if listed and any(span.kind == "SERVICE" for span in tags) and _appointment_said(turn):
+        # "nutrition consultation na Mercy jumanne saa nane, nipate meal plan": one appointment, said with a person
+        # or a day and a time, is one wish however many of its words the tagger found
+        listed = []
     if listed:  # several items, each with its own count: none of it answers the question asked
         delta.quantity, delta.remove = None, False
         pending = choice = fast = None
     # the words of the message that may name items, and the line of the basket they name ("Jogoo ziwe
     # tatu", "make the flour three", "ondoa chumvi"): an edit of that line, not an answer to a list
     item_words = "" if listed else wanted_words(body, delta, index)
+    if item_words and index.books:  # "kevin ... kunitrain home friday saa moja": the rest names the service
+        item_words = _without_appointment_words(turn, item_words)
     if delta.quantity is None and item_words:  # "mkate Festive 1": the number is the count
         item_words, trailing = count_in_words(item_words, index)
         if trailing is not None:
@@ -263,7 +269,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
 
     # answers that only make sense for the question asked (a number, yes/no, an option's name): one reader
     # per open question (ANSWER_READERS)
-    reader = ANSWER_READERS.get(pending) if pending is not None else None
+    reader = ANSWER_READERS.get(pending) if pending is not None and not aside else None  # a question is no answer
     if reader is not None:
         answer = Answer(turn, frame, delta, body, message, choice, fast)
         understood = reader(answer) or understood
@@ -355,6 +361,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     # an option of an item already in the order ("black", "the 256GB one"): a change of variant
     terms = shop_index(turn).terms  # the shop's words
     option_terms: set[str] = set()
+    option_changed = False
     for line in frame.lines:
         for variant in line.variants:
             option_terms |= {term for option in variant.options for term in terms(option)}
@@ -368,9 +375,17 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
                 None,
             )
             if said is not None and pending != "variant" and frame.payment_started is None:
-                echo = echo or line.variant_selection.get(variant.name) not in (None, said)  # a changed option
+                changed = line.variant_selection.get(variant.name) not in (None, said)
+                option_changed = option_changed or changed
+                echo = echo or changed  # a changed option
                 line.choose(variant.name, said)
                 understood = True
+    if option_changed:  # "the house colour changed, blue instead of red": that line's edit, nothing to find or drop
+        listed = []
+    elif frame.lines:  # "blue instead of red": options of the basket's lines, never things to find
+        listed = [
+            item for item in listed if not {t for t in terms(item.text) if t in index.product_terms} <= option_terms
+        ]
 
     if listed:  # several items: a line each, found one by one, added to the open basket (never replacing it)
         asked = "?" in body or bool(_QUESTION_LEAD.match(plain)) or state.intent == "product_question"
@@ -387,7 +402,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     query = "" if delta.remove else product_query(model_product) if model_product else item_words
     product_words = (
         _names_products(turn, query)
-        and not (frame.lines and set(terms(query)) <= option_terms)
+        and not (frame.lines and {t for t in terms(query) if t in index.product_terms} <= option_terms)
         and edit_line is None  # the words named the line edited
         and not (open_basket and not delta.add and _basket_words(frame, query, index))  # what is in the basket
         and not aside  # "je simu ina warranty?" while choosing a phone: a question aside, not a new search
@@ -748,6 +763,13 @@ _QUESTION_LEAD = re.compile(
     r"je|ni lini|lini|saa ngapi|"
     r"wapi|bei gani|ngapi|kuna|naweza|nitapata|mtaleta|mnaleta)\b"
 )
+# Swahili asks at the end ("duka liko wapi", "delivery ni lini")
+_QUESTION_TAIL = re.compile(r"\b(?:wapi|lini|ngapi|vipi|gani|je)\b(?:\s+\w+){0,2}$")
+
+
+def _asked(body: str, plain: str) -> bool:
+    """Whether a message is put as a question: a question mark, or a question word where each language puts it."""
+    return "?" in body or bool(_QUESTION_LEAD.match(plain)) or bool(_QUESTION_TAIL.search(plain))
 
 
 def _changes_basket(delta: FrameDelta) -> bool:
@@ -765,7 +787,7 @@ def _asks_aside(body: str, index: CatalogIndex) -> bool:
     (the shop's hours, fees, an order, offers, a person), not the sale's step."""
     plain = normalize(body)
     # an order's reference is asked about whatever the words around it ("ORD-U7C2W imefika wapi")
-    if not plain or not ("?" in body or _QUESTION_LEAD.match(plain) or extract_order_ref(body)):
+    if not plain or not (_asked(body, plain) or extract_order_ref(body)):
         return False
     reading = message_reader().read(body, product_terms=catalog_evidence(plain, index))
     return reading.label in SIDE_INTENTS and reading.confidence >= SURE
@@ -775,7 +797,7 @@ def _asks_the_documents(turn: Turn, body: str, index: CatalogIndex) -> bool:
     """A question about the things on screen that the shop's documents are about ("je simu ina warranty?" while she
     chooses a phone): answered aside, then the choice again."""
     plain = normalize(body)
-    if not plain or not ("?" in body or _QUESTION_LEAD.match(plain)):
+    if not plain or not _asked(body, plain):
         return False
     reading = message_reader().read(body, product_terms=catalog_evidence(plain, index))
     return reading.label in ("product_question", "support_question") and the_documents_answer(turn, body, index)
@@ -967,13 +989,21 @@ def tap(
         return turn.goto(END)
     if kind == "var":
         item_id, dimension, option = tap.parts
-        for line in frame.lines:
-            if line.item_id == item_id and any(v.name == dimension and option in v.options for v in line.variants):
-                line.choose(dimension, option)
-                break
+        fits = [
+            i
+            for i, ln in enumerate(frame.lines)
+            if ln.item_id == item_id and any(v.name == dimension and option in v.options for v in ln.variants)
+        ]
+        # two lines of one item: the option goes to the line asked about, else to one still without it
+        open_ones = [i for i in fits if dimension not in frame.lines[i].variant_selection]
+        chosen = frame.asking_line if frame.asking_line in open_ones else next(iter(open_ones or fits), None)
+        if chosen is not None:
+            frame.lines[chosen].choose(dimension, option)
     elif kind == "qty":
         item_id, amount = tap.parts
-        index = next((i for i, ln in enumerate(frame.lines) if ln.item_id == item_id), None)
+        of_item = [i for i, ln in enumerate(frame.lines) if ln.item_id == item_id]
+        uncounted = [i for i in of_item if frame.lines[i].quantity is None]
+        index = frame.asking_line if frame.asking_line in of_item else next(iter(uncounted or of_item), None)
         if amount == "other":
             turn.say(text(t(turn, "ask_quantity_number")))
             ask_sale(turn, frame, "quantity", [], index)
@@ -1208,6 +1238,21 @@ def _search(
     )
     ask_sale(turn, frame, "item_selection", [{"id": tap_id("item", r["item_id"]), "title": r["name"]} for r in results])
     return None
+
+
+def _without_appointment_words(turn: Turn, words: str) -> str:
+    """Words of a message at a shop that books without its day and time and its people's names: what is left names
+    what she wants."""
+    when = read_when(words, turn.ctx.services.clock())
+    rest = without_when(words, when) if when.said else words
+    names = {
+        part
+        for member in shop_of(turn).booking_settings().people()
+        for part in normalize(member.name).split()
+        if len(part) >= 3 and part not in TITLES
+    }
+    kept = [w for w in rest.split() if normalize(w) not in names]
+    return " ".join(kept) if kept else words
 
 
 def _appointment_said(turn: Turn) -> bool:
@@ -1677,7 +1722,7 @@ def resume_sale(state: ConversationState, runtime: Runtime[EngineContext]) -> di
         return turn.done()
     if isinstance(booking, BookingFrame) and booking.open and booking.asking:
         remind_booking(turn, booking.model_copy(deep=True))
-    elif isinstance(frame, OrderFrame) and frame.open:
+    elif isinstance(frame, OrderFrame) and frame.resumable:
         _remind(turn, frame.model_copy(deep=True))
     return turn.done()
 

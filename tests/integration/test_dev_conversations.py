@@ -1,0 +1,96 @@
+"""What the development conversations (eval/goals/dev.yaml, on three shops a helper wrote from pack files) found, each
+as a test at a shop that books and sells (a gym) and one that only books (a photo studio): an appointment said with a
+person, a day and a time is one wish; a Sheng verb made of an English word names the service; a question asked while
+choosing is answered and the choice shown again; an option changed during a sale is the basket's, not a booking's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.chat import Chat, conversations_for
+from tests.conftest import seed_packs_beside_the_demo_packs
+from tulia.nlu.rules import RulesEngine
+from tulia.services import Services
+
+EVAL_PACKS = Path(__file__).resolve().parents[2] / "eval" / "packs"
+
+
+@pytest.fixture
+def gym(seeded: Services) -> Chat:
+    """A gym that books coaches (Kevin, Achieng, Juma, Mercy) and sells supplements and gear."""
+    services = seed_packs_beside_the_demo_packs(seeded, EVAL_PACKS / "nguvu-fitness")
+    return Chat(conversations_for(services, RulesEngine()), tenant_id="nguvu-fitness", phone="+254711000630")
+
+
+@pytest.fixture
+def studio(seeded: Services) -> Chat:
+    """A photo studio that only books shoots with its photographers."""
+    services = seed_packs_beside_the_demo_packs(seeded, EVAL_PACKS / "picha-poa-studio")
+    return Chat(conversations_for(services, RulesEngine()), tenant_id="picha-poa-studio", phone="+254711000631")
+
+
+def test_a_service_with_a_person_a_day_and_a_time_said_in_two_parts_is_one_booking(gym: Chat) -> None:
+    # "na Mercy" is "with Mercy", and "meal plan" the same service's words: never a second thing to find
+    reply = gym.send("nataka nutrition consultation na mercy jumanne saa nane mchana, nipate meal plan")
+    booking = gym.state["booking"]
+    assert booking.item_id == "NF-NT-01"
+    assert booking.chosen is not None
+    assert booking.chosen.staff_id == "mercy"
+    assert booking.chosen.start.startswith("2026-11-24T14:00")  # the Tuesday after the test clock's Monday
+    assert "hatuuzi" not in reply
+
+
+def test_a_sheng_verb_of_an_english_word_names_the_service(gym: Chat) -> None:
+    reply = gym.send("msee kevin anaweza kuja kunitrain home syokimau friday saa moja asubuhi")
+    assert "Home Personal Training" in reply  # "kunitrain": to train me
+    assert "Unatafuta nini" not in reply  # not the categories
+
+
+def test_how_long_asked_while_choosing_a_shoot_is_answered_and_the_shortlist_kept(studio: Chat) -> None:
+    studio.send("hi can faith come to our home in karen for family photos sunday at 3pm")
+    assert studio.state["pending"] == "item_selection"
+    reply = studio.send("how long before we get the photos?")
+    assert studio.state.get("booking") is None  # no shoot picked by the word "photos"
+    assert "Home Family Shoot" in reply  # the shortlist again, after the answer
+    assert studio.state["pending"] == "item_selection"
+
+
+def test_changing_an_option_during_a_sale_edits_the_line_at_a_shop_that_also_books(gym: Chat) -> None:
+    gym.send("nataka gym gloves nyeusi size L")
+    gym.send("1")
+    gym.send("niletee south b")
+    before = gym.state["order_id"]
+    reply = gym.send("samahani badilisha iwe XL badala ya L")
+    assert "Huna booking" not in reply
+    [line] = gym.state["frame"].lines
+    assert line.variant_selection == {"size": "XL", "colour": "Black"}
+    assert gym.state["order_id"] != before  # the order made again with the new size
+
+
+@pytest.fixture
+def uniforms(seeded: Services) -> Chat:
+    """A school uniform shop: colours and sizes, delivery by zone."""
+    services = seed_packs_beside_the_demo_packs(seeded, EVAL_PACKS / "sare-bora-uniforms")
+    return Chat(conversations_for(services, RulesEngine()), tenant_id="sare-bora-uniforms", phone="+254711000632")
+
+
+def test_one_colour_instead_of_another_edits_the_line_and_finds_or_drops_nothing(uniforms: Chat) -> None:
+    uniforms.send("I need four games tshirts red size M")
+    uniforms.send("South C")
+    reply = uniforms.send("sorry the house colour changed, blue instead of red")
+    [line] = uniforms.state["frame"].lines
+    assert (line.quantity, line.variant_selection) == (4, {"colour": "Blue", "size": "M"})
+    assert "Removed" not in reply
+    assert "Which blue" not in reply  # not a search for the words of the change
+    assert "4 x Games T-shirt (Blue, M): KES 1,600" in reply
+
+
+def test_an_option_tapped_for_the_second_line_of_one_item_goes_to_that_line(uniforms: Chat) -> None:
+    # the colour asked for the second T-shirt line went to the first (already red), and was asked again for ever
+    uniforms.send("I need 2 games tshirts red size M and 1 games tshirt")
+    uniforms.send("Blue")  # a button's title typed: its tap
+    uniforms.send("S")
+    lines = [(ln.quantity, ln.variant_selection) for ln in uniforms.state["frame"].lines]
+    assert lines == [(2, {"colour": "Red", "size": "M"}), (1, {"colour": "Blue", "size": "S"})]
