@@ -94,3 +94,19 @@ def test_an_option_tapped_for_the_second_line_of_one_item_goes_to_that_line(unif
     uniforms.send("S")
     lines = [(ln.quantity, ln.variant_selection) for ln in uniforms.state["frame"].lines]
     assert lines == [(2, {"colour": "Red", "size": "M"}), (1, {"colour": "Blue", "size": "S"})]
+
+
+def test_a_line_taken_out_by_its_swahili_tag_name_at_the_payment_choice(uniforms: Chat) -> None:
+    uniforms.send("habari mko na blazer ya navy blue size 32 na tai ya navy")
+    uniforms.send("tuma Nakuru kwa courier")
+    reply = uniforms.send("ondoa tai, nitanunua shuleni")  # "tai" is the tie's tag, not a word of its name
+    assert [line.item_id for line in uniforms.state["frame"].lines] == ["SB-BZ-01"]
+    assert "Nimeondoa School Tie." in reply
+    assert "Jumla: KES 3,600" in reply
+
+
+def test_the_kind_of_an_option_said_with_a_thing_does_not_hide_the_thing(uniforms: Chat) -> None:
+    # "shati nyeupe size 13": "size" names no item, and the shirts were said not to be sold
+    reply = uniforms.send("nataka shati nyeupe size 13 tatu na longi grey size 26 mbili")
+    assert "hatuuzi" not in reply
+    assert "School Shirt" in reply

@@ -216,3 +216,11 @@ def test_a_count_of_pairs_or_packets_is_never_an_option_of_that_number() -> None
     assert named_option("sorry make the dumbbells 2 pairs", weights) is None
     assert named_option("nataka pakiti 2", weights) is None
     assert named_option("the 5 one", weights) == "5kg"
+
+
+def test_a_word_of_the_services_own_name_names_none_of_its_options() -> None:
+    # "naomba kubook yoga ..." booked the Private Yoga Session as "Power Yoga" without asking
+    styles = ["Hatha", "Power Yoga", "Prenatal"]
+    assert named_option("naomba kubook yoga na achieng", styles, "Private Yoga Session (1 hour)") is None
+    assert named_option("power yoga please", styles, "Private Yoga Session (1 hour)") == "Power Yoga"
+    assert named_option("hatha", styles, "Private Yoga Session (1 hour)") == "Hatha"

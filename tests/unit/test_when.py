@@ -106,3 +106,9 @@ def test_a_weekday_that_is_today_with_a_time_already_past_is_next_week() -> None
     assert read_when("sunday morning please", sunday_afternoon).days == (date(2026, 12, 6),)
     assert read_when("sunday at 6pm", sunday_afternoon).days == (date(2026, 11, 29),)  # still ahead today
     assert read_when("leo saa tatu", sunday_afternoon).days == (date(2026, 11, 29),)  # "today" is today
+
+
+def test_a_weekday_said_with_its_date_is_that_date() -> None:
+    sunday = datetime(2026, 11, 29, 14, 0, tzinfo=NAIROBI)
+    assert read_when("ruracio jumamosi tarehe 19 desemba saa nne asubuhi", sunday).days == (date(2026, 12, 19),)
+    assert read_when("saturday 19th december at 10am", sunday).days == (date(2026, 12, 19),)

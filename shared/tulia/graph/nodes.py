@@ -3,6 +3,7 @@ classifiers, the router, governance, clarify/unknown, handoff, preferences, resp
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime
@@ -33,7 +34,7 @@ from tulia.graph.wording import prompt_context, worded
 from tulia.llm.schemas import SaleReading
 from tulia.nlg.messages import OutboundMessage, buttons, listing, text
 from tulia.nlg.templates import render, when_back
-from tulia.nlu.booking_words import change_said
+from tulia.nlu.booking_words import TITLES, change_said
 from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.nlu.frame_extract import extract_phone
 from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, any_phrase, normalize
@@ -362,6 +363,26 @@ _GAZETTEERS: dict[tuple[str, int, tuple[str, ...]], Gazetteer] = {}
 MAX_GAZETTEERS = 64  # shops whose gazetteer a warm process keeps
 
 
+def without_appointment_words(turn: Turn, words: str) -> str:
+    """A message at a shop that books without its day and time, its people's names and its places ("kamau anaweza
+    kuja buruburu saa tano kupiga picha"): what is left says what she wants, and is read for it."""
+    services = turn.ctx.services
+    when = read_when(words, services.clock())
+    rest = normalize(without_when(words, when) if when.said else words)
+    tenant = services.tenants.get(turn.ctx.tenant_id)
+    names = {
+        part
+        for member in tenant.booking_settings().people()
+        for part in normalize(member.name).split()
+        if len(part) >= 3 and part not in TITLES
+    }
+    for place in sorted((normalize(p) for p in shop_places(turn)), key=len, reverse=True):
+        if place and len(place) >= 3:
+            rest = re.sub(rf"(?<!\w){re.escape(place)}(?!\w)", " ", rest)
+    kept = [w for w in rest.split() if w not in names]
+    return " ".join(kept) if kept else words
+
+
 def shop_places(turn: Turn) -> tuple[str, ...]:
     """The shop's delivery zones and their areas, by name."""
     tenant = turn.ctx.services.tenants.get(turn.ctx.tenant_id)
@@ -429,8 +450,10 @@ def intent_classify(state: ConversationState, runtime: Runtime[EngineContext]) -
     tenant = services.tenants.get(turn.ctx.tenant_id)
     index = services.catalog_indexes.get(turn.ctx.tenant_id, tenant.catalog_version)
     words = inbound_text(state)
-    if turn.ctx.engine.name == "rules" and index.books and (when := read_when(words, services.clock())).said:
-        words = without_when(words, when)  # "on Sunday at 11am" says when, not what about (a model reads it all)
+    if turn.ctx.engine.name == "rules" and index.books:
+        # "on Sunday at 11am", "with Kamau", "in Buruburu" say when, with whom and where, not what about (a model
+        # reads it all)
+        words = without_appointment_words(turn, words)
     u = turn.ctx.engine.understand(words, catalog=index, context=prompt_context(turn))
     u = _with_the_shops_reading(turn, u, inbound_text(state), tenant.reading_version)
     if u.intent == "product_question" and the_documents_answer(turn, inbound_text(state), index):

@@ -876,8 +876,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
     "booking_cancelled": {
         "en": "Booking {ref} is cancelled. {deposit}",
-        "sw": "Booking {ref} imeghairiwa. {deposit}",
-        "sheng": "Booking {ref} imecancel. {deposit}",
+        "sw": "Sawa, booking yako {ref} imeghairiwa. {deposit}",
+        "sheng": "Poa, booking yako {ref} imecancel. {deposit}",
     },
     "booking_kept": {
         "en": "Okay, your booking stays as it is.",

@@ -792,9 +792,10 @@ def _uncontracted(text: str) -> str:
     return re.sub(r"['’]s\b", "", text)
 
 
-def named_option(text: str, options: list[str]) -> str | None:
+def named_option(text: str, options: list[str], name: str = "") -> str | None:
     """The one option of a list the message names ("black", "nyeusi", "the 256GB one", "large", "1 litre",
-    "size 4" of "Size 4 (52)", "ndefu" of "Long", "miaka 5-7" of "Age 5-7")."""
+    "size 4" of "Size 4 (52)", "ndefu" of "Long", "miaka 5-7" of "Age 5-7"). ``name``: the item's or service's
+    name, whose words name it, not one of its options ("yoga" of the Private Yoga Session is no "Power Yoga")."""
     said_words = option_words(_uncontracted(text))
     english = option_words(in_english(_uncontracted(text)))
     # a word of several meanings may name an option by any of them ("ngege kubwa": big or large, Large)
@@ -811,6 +812,7 @@ def named_option(text: str, options: list[str]) -> str | None:
             return max(hits, key=len)  # "Light Blue" over "Blue"
     said = {w for w in f"{said_words} {english}".split() if len(w) >= 3 or (re.search(r"\d", w) and len(w) >= 2)}
     said |= {verb_key(w) for w in said}  # "fry" (of "wakaangwe") is "Fried", "clean" "Cleaned"
+    said -= set(option_words(name).split())
     overlap = {o: len(said & {k for form in forms[o] for w in form.split() for k in (w, verb_key(w))}) for o in options}
     best = max(overlap.values(), default=0)
     if best and list(overlap.values()).count(best) == 1:  # "dry cough" more than "chesty cough"

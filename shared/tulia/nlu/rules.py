@@ -343,7 +343,7 @@ def catalog_evidence(plain: str, catalog: CatalogWords | None) -> int | None:
     vocabulary): evidence of buying for the reader; ``None`` without a catalog. Numbers, measures, words
     about the shop's service and things the customer has ("my car") never count, and one catalog word among
     many others is no evidence
-    ("purple elephants dance quietly" at a shop that sells a purple phone case)."""
+    ("purple elephants dance quietly" at a shop that sells a purple phone case); two are."""
     if catalog is None:
         return None
     # a thing the customer has is no evidence, unless the shop's services are done to it ("do my makeup",
@@ -364,7 +364,8 @@ def catalog_evidence(plain: str, catalog: CatalogWords | None) -> int | None:
     # a word in another number or noun class than the shop writes it ("madumu" of "dumu") names it too
     product_terms = [t for t in content if len(t) > 1 and catalog.own_word(t) in catalog.product_terms]
     names_a_kind = any(t in catalog.kinds for t in product_terms)
-    if content and len(product_terms) / len(content) < 0.3 and not names_a_kind:
+    # two of its words are evidence among any others ("birthday ... kupiga picha" at a photo studio)
+    if content and len(set(product_terms)) < 2 and len(product_terms) / len(content) < 0.3 and not names_a_kind:
         return 0
     return len(product_terms)
 

@@ -160,6 +160,10 @@ def _days(plain: str, today: date, spans: list[tuple[int, int]]) -> list[date]:
     if weekday is not None:
         name, day_index = weekday
         spans.append(name.span())
+        dated: list[tuple[int, int]] = []
+        if (on := _date(plain, today, dated)) is not None:  # "jumamosi tarehe 19 desemba": the date says which
+            spans.extend(dated)
+            return [on]
         before = plain[: name.start()].split()[-1:]
         after = plain[name.end() :].split()[:1]
         if next_week is not None:

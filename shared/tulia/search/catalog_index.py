@@ -372,6 +372,8 @@ class CatalogIndex:
                     unknown.append(term)
                 continue
             docs = {n for n, doc in enumerate(self.docs) if doc.named & set(expanded)}
+            if not docs and term in self.option_terms:
+                continue  # "size" of "shati nyeupe size 13": the kind of an option, naming no item
             matching = docs if matching is None else matching & docs
         if matching is None:
             return [], unknown

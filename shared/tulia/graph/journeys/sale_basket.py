@@ -176,7 +176,7 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         line = line_from_item(item, counted or 1)
         line.quantity_said = counted is not None or not wish.asked  # a thing asked about holds one till she says
         for variant in line.variants:
-            said = named_option(wish.text, variant.options)
+            said = named_option(wish.text, variant.options, item["name"])
             if said is not None:
                 line.choose(variant.name, said)
         add_line(frame, line, wish.act)
@@ -338,6 +338,12 @@ def _most_named(fitting: list[dict[str, Any]], query: str, index: Any) -> dict[s
     if overlap.count(best) == 1:
         return fitting[overlap.index(best)]
     tied = [n for n, count in enumerate(overlap) if count == best]
+    # of those, the ones that come in the options said ("shati nyeupe size 13": the shirt sized 13, not the T-shirt)
+    options_said = {n: len(said & (own[n] - names[n])) for n in tied}
+    most = max(options_said.values())
+    tied = [n for n in tied if options_said[n] == most]
+    if len(tied) == 1:
+        return fitting[tied[0]]
     unsaid = {n: {t for t in names[n] - said - measures if not any(c.isdigit() for c in t)} for n in tied}
     fewest = min(len(u) for u in unsaid.values())
     least = [n for n in tied if len(unsaid[n]) == fewest]

@@ -84,7 +84,16 @@ from tulia.graph.journeys.sale_payments import (
     say_payment_methods,
     start_payment,
 )
-from tulia.graph.nodes import inbound_text, menu, shop_index, shop_places, t, tagged, the_documents_answer
+from tulia.graph.nodes import (
+    inbound_text,
+    menu,
+    shop_index,
+    shop_places,
+    t,
+    tagged,
+    the_documents_answer,
+    without_appointment_words,
+)
 from tulia.graph.routing import MAX_SHORTLIST_ITEMS, should_show_catalog_link
 from tulia.graph.state import ConversationState, Scratch
 from tulia.graph.subgraph import as_node, command_journey
@@ -93,7 +102,7 @@ from tulia.llm.schemas import SaleReading
 from tulia.nlg.guard import unsupported_facts
 from tulia.nlg.messages import buttons, listing, picture, text
 from tulia.nlg.templates import COUPON_REASONS, money, word
-from tulia.nlu.booking_words import TITLES, staff_named
+from tulia.nlu.booking_words import staff_named
 from tulia.nlu.frame_extract import (
     FrameDelta,
     QuantitySaid,
@@ -207,6 +216,9 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     fast = state.understanding.get("fast") if answering else None
     index = shop_index(turn)
     recount(delta, body, index)  # "nywele brown 30 pakiti tatu": three of the colour Brown 30
+    tagged_out = None if delta.add else _line_taken_out(frame, tags, index)
+    if tagged_out is not None:
+        delta.remove = True  # "ondoa tai, nitanunua shuleni": the tagger's act, a line of the basket the proof
     # Till or Paybill steps lock nothing: until money arrives the order can change (a new order, its
     # amount and reference said again; the old one is cancelled when the new one is built)
     if (
@@ -231,7 +243,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     # tatu", "make the flour three", "ondoa chumvi"): an edit of that line, not an answer to a list
     item_words = "" if listed else wanted_words(body, delta, index)
     if item_words and index.books:  # "kevin ... kunitrain home friday saa moja": the rest names the service
-        item_words = _without_appointment_words(turn, item_words)
+        item_words = without_appointment_words(turn, item_words)
     if delta.quantity is None and item_words:  # "mkate Festive 1": the number is the count
         item_words, trailing = count_in_words(item_words, index)
         if trailing is not None:
@@ -341,9 +353,13 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         elif delta.quantity.edit == "set" or new_item:
             frame.quantity_hint = delta.quantity.value  # the count of the item named next, not of a line
     if delta.remove and frame.lines:
-        removed = _remove_line(
-            frame, (reading.remove_item if reading else None) or residual_words(body, delta), shop_index(turn).terms
-        )
+        if tagged_out is not None and tagged_out < len(frame.lines):
+            removed: str | None = frame.lines[tagged_out].name
+            frame.lines = [ln for n, ln in enumerate(frame.lines) if n != tagged_out]
+        else:
+            removed = _remove_line(
+                frame, (reading.remove_item if reading else None) or residual_words(body, delta), shop_index(turn).terms
+            )
         if removed is not None:
             notes.append(t(turn, "line_removed", name=removed))
             understood = True
@@ -365,7 +381,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     for line in frame.lines:
         for variant in line.variants:
             option_terms |= {term for option in variant.options for term in terms(option)}
-            said = named_option(body, variant.options) or next(
+            said = named_option(body, variant.options, line.name) or next(
                 (
                     o
                     for o in variant.options
@@ -571,7 +587,7 @@ def _variant_chosen(a: Answer) -> bool:
     if a.choice is not None and 1 <= a.choice <= len(missing.options):
         picked: str | None = missing.options[a.choice - 1]
     else:
-        picked = named_option(a.body, missing.options)
+        picked = named_option(a.body, missing.options, line.name)
     if picked is not None:
         line.choose(missing.name, picked)
         understood = True
@@ -1240,19 +1256,14 @@ def _search(
     return None
 
 
-def _without_appointment_words(turn: Turn, words: str) -> str:
-    """Words of a message at a shop that books without its day and time and its people's names: what is left names
-    what she wants."""
-    when = read_when(words, turn.ctx.services.clock())
-    rest = without_when(words, when) if when.said else words
-    names = {
-        part
-        for member in shop_of(turn).booking_settings().people()
-        for part in normalize(member.name).split()
-        if len(part) >= 3 and part not in TITLES
-    }
-    kept = [w for w in rest.split() if normalize(w) not in names]
-    return " ".join(kept) if kept else words
+def _line_taken_out(frame: OrderFrame, tags: list[Span], index: CatalogIndex) -> int | None:
+    """The line of the basket the token tagger reads taken out: one thing taken out, which names exactly one line."""
+    out = [span for span in tags if span.kind == "ITEM" and span.act == "remove"]
+    if len(out) != 1 or any(span.kind == "ITEM" and span.act != "remove" for span in tags):
+        return None
+    items = set(index.full_matches(out[0].text)[0])  # the shop's things its words name (names, tags, options)
+    named = [n for n, line in enumerate(frame.lines) if line.item_id in items]
+    return named[0] if len(named) == 1 else None
 
 
 def _appointment_said(turn: Turn) -> bool:
@@ -1386,7 +1397,9 @@ def _pick(
     line = line_from_item(got, count_for(got, quantity, normalize(words)))
     body = normalize(inbound_text(turn.state))
     for variant in line.variants:  # "the blue one, 256GB" said with the choice, or in the wish before it
-        said = named_option(body, variant.options) or named_option(frame.wish or "", variant.options)
+        said = named_option(body, variant.options, line.name) or named_option(
+            frame.wish or "", variant.options, line.name
+        )
         if said is not None:
             line.choose(variant.name, said)
     if frame.payment_started is not None or (not frame.adding and frame.lines):

@@ -158,7 +158,7 @@ def begin_booking(turn: Turn, item: dict[str, Any], words: str) -> Command[Liter
     )
     plain = normalize(words)
     for variant in frame.variants:
-        said = named_option(plain, variant.options)
+        said = named_option(plain, variant.options, item["name"])
         if said is not None:
             frame.variant_selection = {**frame.variant_selection, variant.name: said}
     # a service named instead of the one being booked keeps the day and time asked, unless the words say others
@@ -583,7 +583,7 @@ def booking_fill(
         picked = (
             variant.options[choice - 1]
             if choice is not None and 1 <= choice <= len(variant.options)
-            else named_option(plain, variant.options)
+            else named_option(plain, variant.options, frame.name or "")
         )
         if picked is not None:
             frame.variant_selection = {**frame.variant_selection, variant.name: picked}
