@@ -499,14 +499,18 @@ class Customer:
         return method in methods if method else True
 
     def bookings(self, tenant: str, phone: str) -> list[dict[str, Any]]:
-        from datetime import datetime
+        from datetime import datetime, timedelta
 
         from tulia.domain.common import NAIROBI
 
         today = datetime.now(NAIROBI).date()
-        calendar = self.stack.admin(tenant, "/admin/bookings", day=today.isoformat(), days=14)
         number = "+254" + phone[-9:]
-        return [b for b in calendar["bookings"] if (b.get("customer") or {}).get("phone") == number]
+        found = []
+        for weeks in range(0, 6, 2):  # the book is read two weeks at a time (its limit): six weeks, a shop's horizon
+            day = today + timedelta(weeks=weeks)
+            calendar = self.stack.admin(tenant, "/admin/bookings", day=day.isoformat(), days=14)
+            found += [b for b in calendar["bookings"] if (b.get("customer") or {}).get("phone") == number]
+        return found
 
     def booking_matches(self, tenant: str, booking: dict[str, Any], want: dict[str, Any]) -> bool:
         from datetime import datetime

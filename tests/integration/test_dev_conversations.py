@@ -110,3 +110,9 @@ def test_the_kind_of_an_option_said_with_a_thing_does_not_hide_the_thing(uniform
     reply = uniforms.send("nataka shati nyeupe size 13 tatu na longi grey size 26 mbili")
     assert "hatuuzi" not in reply
     assert "School Shirt" in reply
+
+
+def test_one_name_of_the_shops_among_chatter_is_searched_when_she_surely_buys(uniforms: Chat) -> None:
+    reply = uniforms.send("msee nataka toughees size 38 za boy wangu anajoin form one")
+    assert "Bata Toughees School Shoes" in reply  # not the categories
+    assert "Unatafuta nini" not in reply

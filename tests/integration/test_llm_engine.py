@@ -172,7 +172,8 @@ def test_an_invented_price_in_a_support_answer_is_caught(
     reply = llm_chat.send("How much is delivery to Eastlands?")
     assert "KES 250" not in reply
     assert "KES 350" in reply
-    assert guard_verdicts(llm_chat)[0]["unsupported"] == ["250"]
+    # the facts shown are Eastlands' alone (the zone asked about): its "next day" makes "same day" an invention too
+    assert guard_verdicts(llm_chat)[0]["unsupported"] == ["250", "same day"]
 
 
 def test_faithful_model_wording_is_sent(llm_chat: Chat, model: ScriptedChatModel, seeded: Services) -> None:

@@ -94,3 +94,11 @@ def test_a_question_for_the_documents_while_choosing_is_answered_and_the_choice_
     assert "itel A70" not in reply
     chat.send("2")
     assert [line.item_id for line in chat.state["frame"].lines] == ["PH-SAM-002"]  # the Samsung shortlist's second
+
+
+def test_how_long_delivery_takes_to_a_named_area_is_that_zones_fee_and_time_in_swahili(chat: Chat) -> None:
+    reply = chat.send("mnaleta mpaka kilimani? inachukua muda gani kufika")
+    assert "Nairobi West" in reply
+    assert "KES 300, siku hiyo hiyo au kesho asubuhi" in reply
+    assert "- Nairobi CBD" not in reply  # the zone she asked about, not every zone
+    assert [e["fact"] for e in chat.last.trace if e.get("route") == "shop_fact"] == ["delivery"]

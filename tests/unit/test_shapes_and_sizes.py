@@ -224,3 +224,14 @@ def test_a_word_of_the_services_own_name_names_none_of_its_options() -> None:
     assert named_option("naomba kubook yoga na achieng", styles, "Private Yoga Session (1 hour)") is None
     assert named_option("power yoga please", styles, "Private Yoga Session (1 hour)") == "Power Yoga"
     assert named_option("hatha", styles, "Private Yoga Session (1 hour)") == "Hatha"
+
+
+def test_who_an_option_is_for_is_read_in_swahili() -> None:
+    # "ya mtoto" to "which size: Kids or Adult?" got the menu
+    assert named_option("ya mtoto", ["Kids", "Adult"]) == "Kids"
+    assert named_option("ya watu wazima", ["Kids", "Adult"]) == "Adult"
+
+
+@pytest.mark.parametrize("said", ["5 by 6", "5 x 6", "ya 5 kwa 6", "five by six", "tano kwa sita", "the 5x6 one"])
+def test_a_size_of_two_dimensions_is_read_however_it_is_written(said: str) -> None:
+    assert named_option(said, ["4x6", "5x6", "6x6", "6x7"]) == "5x6"

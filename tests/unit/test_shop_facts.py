@@ -74,12 +74,16 @@ def test_a_shop_that_states_no_hours_has_no_hours_fact_and_a_zones_eta_is_no_ans
     assert answer_from_facts(grocer, "what time do you open?", "en") is None  # its zones deliver "within 2 hours"
 
 
-def test_the_delivery_fact_names_every_zone_its_fee_and_eta_in_her_language(grocer: Tenant) -> None:
+def test_the_delivery_fact_names_the_zone_asked_about_its_fee_and_eta_in_her_language(grocer: Tenant) -> None:
     fact = answer_from_facts(grocer, "delivery to Juja ni pesa ngapi?", "sw")
     assert fact is not None
     assert fact.kind == "delivery"
     assert "- Ruiru (Kimbo, Membley, Kamakis, Juja, Tatu City): KES 250, siku hiyo hiyo" in fact.text
-    assert "- Kasarani (" in fact.text
+    assert "- Kasarani (" not in fact.text  # Juja is in Ruiru: the zone she asked about, not all of them
+    every = answer_from_facts(grocer, "delivery ni pesa ngapi?", "sw")  # no place named: every zone
+    assert every is not None
+    assert "- Ruiru (" in every.text
+    assert "- Kasarani (" in every.text
 
 
 def test_payment_says_only_the_methods_the_shop_offers_with_its_own_numbers(grocer: Tenant) -> None:

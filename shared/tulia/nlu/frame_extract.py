@@ -747,6 +747,20 @@ _PAY_FILLER = frozenset(
 
 
 # how people say sizes and measures of an option ("large" is L, "1 litre" is 1L, "128 gb" is 128GB)
+# a size of two dimensions, as beds, mattresses, carpets and prints are sold ("5 by 6", "tano kwa sita", "5 x 6": 5x6)
+_DIMENSION_NUMBER = r"\d{1,3}|" + "|".join(sorted((re.escape(w) for w in _PLAIN_NUMBER_WORDS), key=len, reverse=True))
+_DIMENSIONS = re.compile(rf"(?<![\w.])({_DIMENSION_NUMBER})\s*(?:x|by|kwa|\*|×)\s*({_DIMENSION_NUMBER})(?![\w.])")
+
+
+def _digits(number: str) -> str:
+    return number if number.isdigit() else str(_PLAIN_NUMBER_WORDS[number])
+
+
+# who an option is for, in one form ("ya mtoto" of "Kids", "ya watu wazima" of "Adult")
+_AGE_GROUPS = {
+    **dict.fromkeys("kid kids child children childs mtoto watoto toto mtoi".split(), "kids"),
+    **dict.fromkeys("adult adults wazima mzima wakubwa".split(), "adult"),
+}
 _SIZE_WORDS = {
     "small": "s", "medium": "m", "large": "l", "big": "l", "extra large": "xl", "x large": "xl", "xlarge": "xl",
     "double xl": "xxl", "2xl": "xxl", "xx large": "xxl", "extra small": "xs",
@@ -776,7 +790,8 @@ def option_words(text: str) -> str:
     plain = normalize(text)
     for fraction, size in _FRACTIONS:
         plain = fraction.sub(size, plain)
-    plain = " ".join(COLOURS.get(w, w) for w in measures_in_digits(plain).replace("-", " ").split())
+    plain = " ".join(_AGE_GROUPS.get(w, COLOURS.get(w, w)) for w in measures_in_digits(plain).replace("-", " ").split())
+    plain = _DIMENSIONS.sub(lambda m: f"{_digits(m.group(1))}x{_digits(m.group(2))}", plain)  # "5 by 6": 5x6
     plain = re.sub(
         rf"(?<![\w.])(\d+(?:\.\d+)?)\s*({_UNIT_ALT_OPTION})(?!\w)",
         lambda m: m.group(1) + _UNIT_WORDS[m.group(2)],

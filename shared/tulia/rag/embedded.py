@@ -23,7 +23,7 @@ ANSWER_TYPE_BOOST = 2.0  # a passage that holds what kind of answer the question
 # duration ("12-month", "7 to 14 days"), one of how much by an amount. Evidence for ranking passages, never a filter.
 _ASKS_DURATION = re.compile(
     r"\b(?:how long|how many (?:days|weeks|months|years|hours)|for how long|muda gani|muda (?:wa|ya) \w+ gani|"
-    r"(?:siku|wiki|miezi|mwezi|miaka|mwaka|masaa|saa) ngapi|inachukua muda|itachukua muda|kwa muda gani)\b",
+    r"(?:siku|wiki|miezi|mwezi|miaka|mwaka|masaa) ngapi|inachukua muda|itachukua muda|kwa muda gani)\b",
     re.I,
 )
 _HOLDS_DURATION = re.compile(

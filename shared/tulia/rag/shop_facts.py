@@ -18,12 +18,14 @@ from typing import TYPE_CHECKING, Literal
 from tulia.domain.hours import OpeningHours
 from tulia.domain.kb import KbChunk
 from tulia.nlg.templates import clock_words, render, weekday_name
-from tulia.rag.embedded import KbIndex, coverage_of
+from tulia.rag.embedded import KbIndex, coverage_of, kinds_asked, kinds_held
 from tulia.search.text import terms
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from tulia.domain.booking import BookingSettings
-    from tulia.domain.tenant import Tenant
+    from tulia.domain.tenant import DeliveryZone, Tenant
 
 FACT_COVERAGE = 0.5  # the share of a question's shop words a fact must hold to answer it
 FactKind = Literal["hours", "location", "delivery", "payment", "booking"]
@@ -63,29 +65,45 @@ def shop_facts(tenant: Tenant, lang: str) -> list[ShopFact]:
     if place:
         out.append(ShopFact("location", render("fact_location", lang, sheng, place=place)))
     if tenant.delivery_zones:
-        zones = "\n".join(
-            render(
-                "fact_zone",
-                lang,
-                sheng,
-                zone=z.name,
-                areas=f" ({', '.join(z.areas)})" if z.areas else "",
-                fee=render("fact_free", lang, sheng) if z.fee == 0 else f"KES {z.fee:,}",
-                eta=tenant.text(z.eta, lang),
-            )
-            for z in tenant.delivery_zones
-        )
-        pickup = ""
-        if tenant.pickup.enabled and tenant.pickup.address is not None:
-            pickup = "\n" + render("fact_pickup", lang, sheng, place=tenant.text(tenant.pickup.address, lang))
-        names = " ".join(f"{z.name} {' '.join(z.areas)}" for z in tenant.delivery_zones)
-        out.append(ShopFact("delivery", render("fact_delivery", lang, sheng, zones=zones) + pickup, names))
+        out.append(delivery_fact(tenant, lang, tenant.delivery_zones))
     methods = payment_words(tenant, lang, sheng)
     if methods:
         out.append(ShopFact("payment", render("fact_payment", lang, sheng, methods=methods)))
     if tenant.bookings is not None:
         out.append(ShopFact("booking", booking_words(tenant.bookings, lang, sheng)))
     return out
+
+
+def delivery_fact(tenant: Tenant, lang: str, zones: Sequence[DeliveryZone]) -> ShopFact:
+    """Where the shop delivers (these of its zones), for how much and how soon, and where to pick up instead."""
+    sheng = tenant.languages.sheng_reply_language
+    listed = "\n".join(
+        render(
+            "fact_zone",
+            lang,
+            sheng,
+            zone=z.name,
+            areas=f" ({', '.join(z.areas)})" if z.areas else "",
+            fee=render("fact_free", lang, sheng) if z.fee == 0 else f"KES {z.fee:,}",
+            eta=tenant.text(z.eta, lang),
+        )
+        for z in zones
+    )
+    pickup = ""
+    if tenant.pickup.enabled and tenant.pickup.address is not None:
+        pickup = "\n" + render("fact_pickup", lang, sheng, place=tenant.text(tenant.pickup.address, lang))
+    names = " ".join(f"{z.name} {' '.join(z.areas)}" for z in tenant.delivery_zones)
+    return ShopFact("delivery", render("fact_delivery", lang, sheng, zones=listed) + pickup, names)
+
+
+def zones_named(tenant: Tenant, question: str) -> list[DeliveryZone]:
+    """The shop's zones a question names, by their names or their areas ("mnaleta mpaka Kitengela?")."""
+    plain = f" {' '.join(terms(question, drop_stopwords=False))} "
+    return [
+        z
+        for z in tenant.delivery_zones
+        if any(f" {' '.join(terms(p, drop_stopwords=False))} " in plain for p in (z.name, *z.areas) if terms(p))
+    ]
 
 
 def booking_words(settings: BookingSettings, lang: str, sheng: str = "sw") -> str:
@@ -131,17 +149,30 @@ def answer_from_facts(tenant: Tenant, question: str, lang: str) -> ShopFact | No
         )
         for n, (kind, fact) in enumerate(facts.items())
     ]
-    found = KbIndex(chunks).search(question, top_k=1, min_coverage=FACT_COVERAGE)
+    index = KbIndex(chunks)
+    # the kind of answer each holds is read from its answer; the zones' times are how long delivery takes ("ndani ya
+    # saa 2", "siku hiyo hiyo")
+    timed = any(zone.eta for zone in tenant.delivery_zones)
+    index.holds = [
+        kinds_held(fact.text) | ({"duration"} if kind == "delivery" and timed else set())
+        for kind, fact in facts.items()
+    ]
+    found = index.search(question, top_k=1, min_coverage=FACT_COVERAGE)
     if not found:
         return None
     # a question that also names what another fact is about asks something neither answers alone: "until what time
     # do you deliver?" is neither the opening hours nor the zones and fees, and goes to the documents
     kind_found: FactKind = found[0].chunk.doc_id.split(":", 1)[1]  # type: ignore[assignment]
     own = set(terms(f"{ABOUT[kind_found]} {facts[kind_found].names}"))
+    if kind_found == "delivery" and "duration" in kinds_asked(question):
+        own |= set(terms("time"))  # "inachukua muda gani kufika?": how long delivery takes is each zone's time
     others = {t for kind, about in ABOUT.items() if kind != kind_found for t in terms(about)}
     if any(t in others and t not in own for t in terms(question)):
         return None
-    return replace(facts[kind_found], coverage=found[0].coverage)
+    fact = facts[kind_found]
+    if kind_found == "delivery" and len(named := zones_named(tenant, question)) == 1:
+        fact = delivery_fact(tenant, lang, named)  # the zone she asked about, not all of them
+    return replace(fact, coverage=found[0].coverage)
 
 
 def covered_by(passage: str, question: str) -> float:

@@ -1761,8 +1761,18 @@ def _remind(turn: Turn, frame: OrderFrame) -> None:
 
 
 def _names_products(turn: Turn, query: str | None) -> bool:
-    """Whether words name something the shop sells ("the samsung one"), not another topic."""
-    return query is not None and bool(catalog_evidence(normalize(query), shop_index(turn)))
+    """Whether words name something the shop sells ("the samsung one"), not another topic. Read for sure as a
+    purchase, one of the shop's names among other words is enough ("msee nataka toughees size 38 za boy wangu
+    anajoin form one")."""
+    if query is None:
+        return False
+    index = shop_index(turn)
+    if catalog_evidence(normalize(query), index):
+        return True
+    read = turn.state.understanding  # the reader's own reading of her typed words (never a tap's or a pin's)
+    return (
+        read.get("intent") == "sales_discovery" and read.get("confidence", 0.0) >= SURE and index.names_products(query)
+    )
 
 
 SALES_NODES = (
