@@ -20,7 +20,9 @@ from dataclasses import dataclass
 
 from tulia.nlu.reader import MessageReader, feature_indexes, message_reader, normalize_for_reader
 
-EPOCHS = 40  # passes over her labels at most
+EPOCHS = 40  # passes over her labels at most ...
+PASSES_OF_WORK = 2_000  # ... and fewer for many labels: about this many example-passes in all (500 labels: 4 passes)
+MIN_EPOCHS = 4
 STEP = 1.0  # gradient step
 DECAY = 0.003  # L2 on the layer's weights: a word of one label is not a verdict
 READ_RIGHT = 0.97  # each labelled message read at least this sure stops the passes
@@ -93,7 +95,7 @@ class ShopLayer:
 
     def _learn(self) -> None:
         bases = {ex.key: self.reader.logits(ex.key) for ex in self._examples}
-        for _ in range(EPOCHS):
+        for _ in range(min(EPOCHS, max(MIN_EPOCHS, PASSES_OF_WORK // len(self._examples)))):
             worst = 1.0
             for ex in self._examples:
                 probabilities = self._probabilities(bases[ex.key], ex.indexes)
