@@ -109,5 +109,23 @@ def test_taking_out_a_kind_the_basket_holds_twice_asks_which_and_takes_nothing(c
     shop = grocer(chat, "+254711000710")
     shop.send("nataka mumias moja na kabras moja na jogoo")
     reply = shop.send("toa sukari na jogoo")  # two sugars: which one?
-    assert "Mumias Sugar 2kg / Kabras Sugar 1kg. Niondoe ipi?" in reply
+    assert "Niondoe ipi?" in reply
+    assert "Mumias Sugar 2kg - KES 330" in reply
+    assert "Kabras Sugar 1kg - KES 170" in reply
     assert lines(shop) == {MUMIAS: 1, "GR-SUG-02": 1}  # the flour out, both sugars kept
+    shop.send("kabras")  # the answer to "which one?", typed
+    assert lines(shop) == {MUMIAS: 1}
+
+
+def test_toa_sukari_with_two_sugars_asks_which_and_a_tapped_row_takes_that_one_out(chat: Chat) -> None:
+    # it took the Mumias out without asking
+    shop = grocer(chat, "+254711000711")
+    shop.send("nataka mumias sugar mbili na kabras sugar moja na kensalt")
+    shop.send("niletee Roysambu")
+    asked = shop.send("toa sukari")
+    assert "Niondoe ipi?" in asked
+    assert lines(shop) == {MUMIAS: 2, "GR-SUG-02": 1, "GR-SAL-01": 1}  # nothing taken out yet
+    [mumias_row] = [o for o in shop.state["pending_options"] if o["title"].startswith("Mumias")]
+    summary = shop.send(reply_id=mumias_row["id"])
+    assert lines(shop) == {"GR-SUG-02": 1, "GR-SAL-01": 1}
+    assert "Jumla: KES 375" in summary  # 170 + 55 + Roysambu's 150

@@ -63,6 +63,7 @@ SaleQuestion = Literal[
     "payment_method",
     "payment_confirmation",
     "mpesa_number",
+    "which_line",  # "toa sukari" with two sugars in the basket: which one
 ]
 SALE_QUESTIONS: tuple[SaleQuestion, ...] = get_args(SaleQuestion)
 

@@ -19,6 +19,7 @@ TapKind = Literal[
     "zone",  # zone name
     "pay",  # order ref, payment method
     "confirm",  # order ref, yes | other | no
+    "drop",  # the number of a basket's line: the one to take out, of several of one item
     # the conversation
     "order",  # order ref: one of the customer's orders
     "menu",  # buy | order | help | offers
@@ -41,7 +42,7 @@ TapKind = Literal[
 TAP_KINDS: tuple[TapKind, ...] = get_args(TapKind)
 _PARTS: dict[str, int] = {"var": 3, "qty": 2, "pay": 2, "confirm": 2, "bk:var": 2, "bk:slot": 2}  # others: 1
 _KINDS_LONGEST_FIRST = sorted(TAP_KINDS, key=len, reverse=True)  # "bk:cancelyes" before "bk:cancel"
-SALE_TAPS = frozenset({"item", "cat", "var", "qty", "mode", "zone", "pay", "confirm"})
+SALE_TAPS = frozenset({"item", "cat", "var", "qty", "mode", "zone", "pay", "confirm", "drop"})
 BOOKING_TAP = "bk:"
 
 

@@ -11,14 +11,13 @@ from typing import Any
 
 from langgraph.graph import START, StateGraph
 
-from tulia.domain.literals import BOOKING_ENTRIES, BOOKING_QUESTIONS, SALE_ENTRIES
+from tulia.domain.literals import BOOKING_ENTRIES, BOOKING_QUESTIONS, SALE_ENTRIES, SALE_QUESTIONS
 from tulia.graph import nodes as n
 from tulia.graph.context import EngineContext
 from tulia.graph.journeys.booking.journey import booking
 from tulia.graph.journeys.offers import offers
 from tulia.graph.journeys.orders import orders
 from tulia.graph.journeys.prefs import prefs
-from tulia.graph.journeys.sale_common import SALE_QUESTIONS
 from tulia.graph.journeys.sales import resume_sale, sales
 from tulia.graph.journeys.support import support, unknown
 from tulia.graph.routing import CONSECUTIVE_TOOL_ERRORS_TO_ESCALATE

@@ -457,8 +457,9 @@ def intent_classify(state: ConversationState, runtime: Runtime[EngineContext]) -
     u = turn.ctx.engine.understand(words, catalog=index, context=prompt_context(turn))
     u = _with_the_shops_reading(turn, u, inbound_text(state), tenant.reading_version)
     if u.intent == "product_question" and the_documents_answer(turn, inbound_text(state), index):
-        # "does the phone have a warranty?": what is asked about the thing is a matter of the shop's documents
-        u = replace(u, intent="support_question", journey="support")
+        # "does the phone have a warranty?": what is asked about the thing is a matter of the shop's documents (a
+        # passage headed by what is asked is evidence enough, however unsure the reader was between the two)
+        u = replace(u, intent="support_question", journey="support", intent_confidence=max(u.intent_confidence, SURE))
     turn.trace.append(
         {
             "kind": "engine",
@@ -588,9 +589,7 @@ _JOURNEY_NODES: dict[str, RouterTarget] = {
 def _a_sure_purchase(state: ConversationState) -> bool:
     """Read for sure as buying or asking about an item: words of a sensitive topic in it ("medicine", "dawa ya")
     are the shop's goods ("do you have medicine for a cough", "nataka dawa ya wadudu"), not a topic for a person."""
-    if state.intent not in BUYING:
-        return False
-    if state.intent_confidence >= INTENT_ROUTE_MIN:
+    if state.intent in BUYING and state.intent_confidence >= INTENT_ROUTE_MIN:
         return True
     # unsure only because the shop sells nothing of the words ("how much is dawa ya wadudu" at a beauty shop): the
     # words alone read as buying, and the shop says it has none of it; a person is not what she asked for

@@ -458,8 +458,8 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "line_removed": {"en": "Removed {name}.", "sw": "Nimeondoa {name}."},
     "not_in_basket": {"en": "{name} is not in your basket.", "sw": "{name} haiko kwenye kikapu chako."},
     "which_line": {
-        "en": "Your basket has more than one of those: {names}. Which one should I take out?",
-        "sw": "Kikapu chako kina zaidi ya moja ya hizo: {names}. Niondoe ipi?",
+        "en": "Your basket has more than one of those. Which one should I take out?",
+        "sw": "Kikapu chako kina zaidi ya moja ya hizo. Niondoe ipi?",
     },
     "order_cancelled": {
         "en": "Done: order {ref} ({items}) is cancelled. Nothing was paid, so nothing is owed. If you change your "

@@ -93,6 +93,7 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     frame = frame_of(turn)
     index = shop_index(turn)
     unsold: list[str] = []
+    ambiguous: list[FrameLine] = []  # lines of one item, of which she took one out without saying which
     while frame.waiting:
         wish, frame.waiting = frame.waiting[0], frame.waiting[1:]
         query, count = wish_query(wish.text, wish.quantity, index)
@@ -108,9 +109,11 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         ids = {named["item_id"]} if named is not None else {r["item_id"] for r in fitting}
         if wish.act == "remove" or (wish.act == "old" and any(ln.item_id in ids for ln in frame.lines)):
             if (gone := take_out(frame, ids)) is None:
-                several = [ln.name for ln in frame.lines if ln.item_id in ids]
-                if len(several) > 1:  # "toa sukari" with two sugars in the basket: which one, and nothing taken
-                    turn.say(text(t(turn, "which_line", names=" / ".join(several))))
+                several = [ln for ln in frame.lines if ln.item_id in ids]
+                if (
+                    len(several) > 1
+                ):  # "toa sukari" with two sugars in the basket: which one, asked once the rest is done
+                    ambiguous = several
                 elif named is not None:
                     turn.say(text(t(turn, "not_in_basket", name=named["name"])))
                 continue
@@ -182,6 +185,12 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         add_line(frame, line, wish.act)
     _say_unsold(turn, unsold)
     frame.adding, frame.quantity_hint, frame.wish = False, None, None
+    if ambiguous and all(line in frame.lines for line in ambiguous):
+        rows = [(tap_id("drop", str(frame.lines.index(ln))), named_back(ln), None) for ln in ambiguous]
+        turn.say(listing(t(turn, "which_line"), rows, button=t(turn, "shortlist_button")))
+        ask_sale(turn, frame, "which_line", [{"id": r[0], "title": r[1]} for r in rows])
+        turn.set(frame=frame)
+        return turn.goto(END)
     if frame.lines:
         turn.say(text(basket_text(turn, frame)))
     turn.trace.append({"kind": "step", "node": "take_items", "lines": len(frame.lines), "unsold": len(unsold)})

@@ -39,18 +39,6 @@ from tulia.search.measures import is_own_measure, packs_of_pieces, pieces_per_pa
 from tulia.search.text import CONNECTORS, OF_FORMS, verb_key, without_brackets
 from tulia.search.text import terms as terms_of
 
-SALE_QUESTIONS: tuple[SaleQuestion, ...] = (
-    "item_selection",
-    "category",
-    "variant",
-    "quantity",
-    "fulfilment",
-    "zone",
-    "payment_method",
-    "payment_confirmation",
-    "mpesa_number",
-)
-
 PAYMENT_QUESTIONS = ("payment_method", "payment_confirmation", "mpesa_number")
 
 MAX_CART_LINES = 20  # order_create's own limit on lines

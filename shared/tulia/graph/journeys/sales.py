@@ -31,7 +31,7 @@ from rapidfuzz import fuzz, process
 
 from tulia.domain.customer import may_market
 from tulia.domain.geo import pin_of, pin_place
-from tulia.domain.literals import PAYMENT_METHODS, SALE_ENTRIES
+from tulia.domain.literals import PAYMENT_METHODS, SALE_ENTRIES, SALE_QUESTIONS
 from tulia.domain.tenant import zone_at
 from tulia.errors import StateConflict
 from tulia.graph.booking_frame import BookingFrame
@@ -52,7 +52,6 @@ from tulia.graph.journeys.booking.nodes import begin_booking, remind_booking
 from tulia.graph.journeys.sale_basket import basket_text, listed_items, take_items
 from tulia.graph.journeys.sale_common import (
     MAX_CART_LINES,
-    SALE_QUESTIONS,
     ask_sale,
     can_prompt,
     count_for,
@@ -357,9 +356,15 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             removed: str | None = frame.lines[tagged_out].name
             frame.lines = [ln for n, ln in enumerate(frame.lines) if n != tagged_out]
         else:
-            removed = _remove_line(
-                frame, (reading.remove_item if reading else None) or residual_words(body, delta), shop_index(turn).terms
-            )
+            words = (reading.remove_item if reading else None) or residual_words(body, delta)
+            tied = _lines_named_alike(frame, words, index.terms)
+            if len(tied) > 1 and frame.payment_started is None:  # "toa sukari" with two sugars: which one
+                rows = [(tap_id("drop", str(n)), named_back(frame.lines[n]), None) for n in tied]
+                turn.say(listing(t(turn, "which_line"), rows, button=t(turn, "shortlist_button")))
+                ask_sale(turn, frame, "which_line", [{"id": r[0], "title": r[1]} for r in rows])
+                turn.set(frame=frame)
+                return turn.goto(END)
+            removed = _remove_line(frame, words, index.terms)
         if removed is not None:
             notes.append(t(turn, "line_removed", name=removed))
             understood = True
@@ -520,6 +525,7 @@ class AnswerRead:
     substitute_refused: bool = False
     confirmation: Literal["yes", "other_number", "no"] | None = None
     bad_number: bool = False
+    drop_line: int | None = None  # the basket's line to take out, of several of one item
 
 
 @dataclass
@@ -660,6 +666,8 @@ def _act_on_answer(a: Answer) -> Command[FillTarget] | None:
             turn.set(frame=frame, scratch=Scratch(echo=True))
             return turn.goto("advance")
         return turn.goto(END)
+    if read.drop_line is not None:
+        return _drop_line(turn, frame, read.drop_line)
     if read.item_id is not None:
         return _pick(turn, frame, read.item_id, a.delta)
     if read.fitting:
@@ -699,6 +707,31 @@ def _act_on_answer(a: Answer) -> Command[FillTarget] | None:
     return None
 
 
+def _line_chosen(a: Answer) -> bool:
+    """Which of several lines of one item to take out: its row's number or title, or words that name only it ("the
+    kabras one", "ya brown")."""
+    options = a.turn.state.pending_options
+    lines = [int(tap.last) for o in options if (tap := parse_tap(str(o["id"]))) is not None and tap.last.isdigit()]
+    option = _chosen_option(a.turn, a.body, a.choice)
+    if option is not None and (tap := parse_tap(str(option["id"]))) is not None and tap.last.isdigit():
+        a.read.drop_line = int(tap.last)
+        return True
+    said = set(shop_index(a.turn).terms(a.body))
+    fits = [n for n in lines if n < len(a.frame.lines) and said & _line_words(a, n)]
+    if len(fits) > 1:  # "kabras" of "Kabras Sugar 1kg" and "Mumias Sugar 1kg": what one has and the others lack
+        fits = [n for n in fits if all(said & (_line_words(a, n) - _line_words(a, m)) for m in fits if m != n)]
+    if len(fits) == 1:
+        a.read.drop_line = fits[0]
+        return True
+    return False
+
+
+def _line_words(a: Answer, n: int) -> set[str]:
+    """The words of a basket line's name and its options."""
+    line = a.frame.lines[n]
+    return set(shop_index(a.turn).terms(f"{line.name} {' '.join(line.variant_selection.values())}"))
+
+
 ANSWER_READERS: dict[str, AnswerReader] = {  # one reader for each SaleQuestion
     "item_selection": _item_chosen,
     "category": _category_chosen,
@@ -709,6 +742,7 @@ ANSWER_READERS: dict[str, AnswerReader] = {  # one reader for each SaleQuestion
     "payment_method": _method_chosen,
     "payment_confirmation": _payment_confirmed,
     "mpesa_number": _number_given,
+    "which_line": _line_chosen,
 }
 
 
@@ -902,6 +936,14 @@ def _apply_quantity(frame: OrderFrame, value: int, edit: str, line_index: int | 
     line.quantity_said = True
 
 
+def _lines_named_alike(frame: OrderFrame, words: str, terms: Callable[[str], list[str]]) -> list[int]:
+    """The lines the words name most, when several are named as much ("sukari" of two sugars)."""
+    said = set(terms(words))
+    overlap = [len(said & set(terms(ln.name))) for ln in frame.lines]
+    best = max(overlap, default=0)
+    return [n for n, count in enumerate(overlap) if count == best] if best else []
+
+
 def _remove_line(frame: OrderFrame, words: str, terms: Callable[[str], list[str]]) -> str | None:
     said = set(terms(words))
     if not said and len(frame.lines) == 1:
@@ -1015,6 +1057,8 @@ def tap(
         chosen = frame.asking_line if frame.asking_line in open_ones else next(iter(open_ones or fits), None)
         if chosen is not None:
             frame.lines[chosen].choose(dimension, option)
+    elif kind == "drop":
+        return _drop_line(turn, frame, int(tap.last) if tap.last.isdigit() else -1)
     elif kind == "qty":
         item_id, amount = tap.parts
         of_item = [i for i, ln in enumerate(frame.lines) if ln.item_id == item_id]
@@ -1254,6 +1298,17 @@ def _search(
     )
     ask_sale(turn, frame, "item_selection", [{"id": tap_id("item", r["item_id"]), "title": r["name"]} for r in results])
     return None
+
+
+def _drop_line(turn: Turn, frame: OrderFrame, index: int) -> Command[Any]:
+    """The line she said, of several of one item, taken out; then the sale goes on (the other things she listed)."""
+    if 0 <= index < len(frame.lines):
+        gone = frame.lines[index]
+        frame.lines = [ln for n, ln in enumerate(frame.lines) if n != index]
+        turn.say(text(t(turn, "line_removed", name=gone.name)))
+    ask_sale(turn, frame, None, [])
+    turn.set(frame=frame, scratch=Scratch(echo=True))
+    return turn.goto("advance")
 
 
 def _line_taken_out(frame: OrderFrame, tags: list[Span], index: CatalogIndex) -> int | None:
