@@ -180,6 +180,15 @@ def seed_packs_beside_the_demo_packs(seeded: Services, *packs: Path) -> Services
     return seeded
 
 
+def chat_at_pack(seeded: Services, pack: Path, phone: str) -> Any:
+    """A customer of the shop of ``pack`` (seeded beside the demo packs) on the rules engine."""
+    from tests.chat import Chat, conversations_for
+    from tulia.nlu.rules import RulesEngine
+
+    services = seed_packs_beside_the_demo_packs(seeded, pack)
+    return Chat(conversations_for(services, RulesEngine()), tenant_id=load_pack(pack).tenant.tenant_id, phone=phone)
+
+
 _ids = itertools.count(1)
 
 

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.chat import Chat, conversations_for
-from tests.conftest import seed_packs_beside_the_demo_packs
-from tulia.nlu.rules import RulesEngine
+from tests.chat import Chat
+from tests.conftest import chat_at_pack
 from tulia.services import Services
 
 EVAL_PACKS = Path(__file__).resolve().parents[2] / "eval" / "packs"
@@ -48,8 +47,7 @@ def test_a_place_said_after_a_shortlist_keeps_the_shortlist_and_the_place(chat: 
 @pytest.fixture
 def chemist(seeded: Services) -> Chat:
     """A chemist that sells medicines and also books health checks with its two pharmacists."""
-    services = seed_packs_beside_the_demo_packs(seeded, EVAL_PACKS / "chemist")
-    return Chat(conversations_for(services, RulesEngine()), tenant_id="afya-plus", phone="+254711000620")
+    return chat_at_pack(seeded, EVAL_PACKS / "chemist", "+254711000620")  # afya-plus
 
 
 def test_a_service_a_person_a_day_and_a_time_in_one_message_book_that_time_with_that_person(chemist: Chat) -> None:

@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.chat import Chat, conversations_for
-from tests.conftest import seed_packs_beside_the_demo_packs
-from tulia.nlu.rules import RulesEngine
+from tests.chat import Chat
+from tests.conftest import chat_at_pack
 from tulia.services import Services
 
 EVAL_PACKS = Path(__file__).resolve().parents[2] / "eval" / "packs"
@@ -20,15 +19,13 @@ EVAL_PACKS = Path(__file__).resolve().parents[2] / "eval" / "packs"
 @pytest.fixture
 def gym(seeded: Services) -> Chat:
     """A gym that books coaches (Kevin, Achieng, Juma, Mercy) and sells supplements and gear."""
-    services = seed_packs_beside_the_demo_packs(seeded, EVAL_PACKS / "nguvu-fitness")
-    return Chat(conversations_for(services, RulesEngine()), tenant_id="nguvu-fitness", phone="+254711000630")
+    return chat_at_pack(seeded, EVAL_PACKS / "nguvu-fitness", "+254711000630")
 
 
 @pytest.fixture
 def studio(seeded: Services) -> Chat:
     """A photo studio that only books shoots with its photographers."""
-    services = seed_packs_beside_the_demo_packs(seeded, EVAL_PACKS / "picha-poa-studio")
-    return Chat(conversations_for(services, RulesEngine()), tenant_id="picha-poa-studio", phone="+254711000631")
+    return chat_at_pack(seeded, EVAL_PACKS / "picha-poa-studio", "+254711000631")
 
 
 def test_a_service_with_a_person_a_day_and_a_time_said_in_two_parts_is_one_booking(gym: Chat) -> None:
@@ -72,8 +69,7 @@ def test_changing_an_option_during_a_sale_edits_the_line_at_a_shop_that_also_boo
 @pytest.fixture
 def uniforms(seeded: Services) -> Chat:
     """A school uniform shop: colours and sizes, delivery by zone."""
-    services = seed_packs_beside_the_demo_packs(seeded, EVAL_PACKS / "sare-bora-uniforms")
-    return Chat(conversations_for(services, RulesEngine()), tenant_id="sare-bora-uniforms", phone="+254711000632")
+    return chat_at_pack(seeded, EVAL_PACKS / "sare-bora-uniforms", "+254711000632")
 
 
 def test_one_colour_instead_of_another_edits_the_line_and_finds_or_drops_nothing(uniforms: Chat) -> None:

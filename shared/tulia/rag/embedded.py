@@ -75,7 +75,9 @@ class Passage:
 
 
 class KbIndex:
-    def __init__(self, chunks: Iterable[KbChunk]) -> None:
+    def __init__(self, chunks: Iterable[KbChunk], holds: Sequence[set[str]] | None = None) -> None:
+        """``holds``: the kinds of answer each passage holds, when they are not read from its text (a shop's stated
+        fact is matched by what it is about, and holds what its answer says)."""
         self.chunks: list[KbChunk] = []
         self.postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
         self.lengths: list[int] = []
@@ -92,7 +94,7 @@ class KbIndex:
             self.lengths.append(len(toks) or 1)
         # what each passage is, read once: a heading alone, and the kinds of answer it holds
         self.headings_only = [_only_a_heading(c) for c in self.chunks]
-        self.holds = [kinds_held(c.text) for c in self.chunks]
+        self.holds = list(holds) if holds is not None else [kinds_held(c.text) for c in self.chunks]
         n = len(self.chunks)
         self.avg_len = sum(self.lengths) / n if n else 1.0
         self.idf = {t: math.log(1 + (n - len(p) + 0.5) / (len(p) + 0.5)) for t, p in self.postings.items()}

@@ -149,15 +149,14 @@ def answer_from_facts(tenant: Tenant, question: str, lang: str) -> ShopFact | No
         )
         for n, (kind, fact) in enumerate(facts.items())
     ]
-    index = KbIndex(chunks)
     # the kind of answer each holds is read from its answer; the zones' times are how long delivery takes ("ndani ya
     # saa 2", "siku hiyo hiyo")
     timed = any(zone.eta for zone in tenant.delivery_zones)
-    index.holds = [
+    holds = [
         kinds_held(fact.text) | ({"duration"} if kind == "delivery" and timed else set())
         for kind, fact in facts.items()
     ]
-    found = index.search(question, top_k=1, min_coverage=FACT_COVERAGE)
+    found = KbIndex(chunks, holds).search(question, top_k=1, min_coverage=FACT_COVERAGE)
     if not found:
         return None
     # a question that also names what another fact is about asks something neither answers alone: "until what time

@@ -25,6 +25,7 @@ from tulia.graph.journeys.booking.nodes import begin_booking
 from tulia.graph.journeys.sale_common import (
     MAX_CART_LINES,
     ask_sale,
+    ask_which_line,
     count_for,
     count_in_words,
     echo_words,
@@ -186,10 +187,7 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     _say_unsold(turn, unsold)
     frame.adding, frame.quantity_hint, frame.wish = False, None, None
     if ambiguous and all(line in frame.lines for line in ambiguous):
-        rows = [(tap_id("drop", str(frame.lines.index(ln))), named_back(ln), None) for ln in ambiguous]
-        turn.say(listing(t(turn, "which_line"), rows, button=t(turn, "shortlist_button")))
-        ask_sale(turn, frame, "which_line", [{"id": r[0], "title": r[1]} for r in rows])
-        turn.set(frame=frame)
+        ask_which_line(turn, frame, [frame.lines.index(ln) for ln in ambiguous])
         return turn.goto(END)
     if frame.lines:
         turn.say(text(basket_text(turn, frame)))

@@ -11,6 +11,7 @@ from tulia.domain.literals import SaleQuestion
 from tulia.domain.phone import to_mpesa_msisdn
 from tulia.domain.tenant import Tenant
 from tulia.errors import InvalidInput
+from tulia.graph.buttons import tap_id
 from tulia.graph.calls import Turn
 from tulia.graph.frame import FrameLine, OrderFrame, ShopOptions, VariantChoice
 from tulia.graph.nodes import t
@@ -76,6 +77,14 @@ def ask_sale(
     turn: Turn, frame: OrderFrame, question: SaleQuestion | None, options: list[dict[str, Any]], line: int | None = None
 ) -> None:
     ask(turn, "frame", frame, question, options, line)
+
+
+def ask_which_line(turn: Turn, frame: OrderFrame, lines: list[int]) -> None:
+    """Which of these lines of the basket (several of one item) to take out: a row each, tapped or named."""
+    rows = [(tap_id("drop", str(n)), named_back(frame.lines[n]), None) for n in lines]
+    turn.say(listing(t(turn, "which_line"), rows, button=t(turn, "shortlist_button")))
+    ask_sale(turn, frame, "which_line", [{"id": row_id, "title": title} for row_id, title, _ in rows])
+    turn.set(frame=frame)
 
 
 def settle_sale_question(turn: Turn) -> None:

@@ -53,6 +53,7 @@ from tulia.graph.journeys.sale_basket import basket_text, listed_items, take_ite
 from tulia.graph.journeys.sale_common import (
     MAX_CART_LINES,
     ask_sale,
+    ask_which_line,
     can_prompt,
     count_for,
     count_in_words,
@@ -359,10 +360,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             words = (reading.remove_item if reading else None) or residual_words(body, delta)
             tied = _lines_named_alike(frame, words, index.terms)
             if len(tied) > 1 and frame.payment_started is None:  # "toa sukari" with two sugars: which one
-                rows = [(tap_id("drop", str(n)), named_back(frame.lines[n]), None) for n in tied]
-                turn.say(listing(t(turn, "which_line"), rows, button=t(turn, "shortlist_button")))
-                ask_sale(turn, frame, "which_line", [{"id": r[0], "title": r[1]} for r in rows])
-                turn.set(frame=frame)
+                ask_which_line(turn, frame, tied)
                 return turn.goto(END)
             removed = _remove_line(frame, words, index.terms)
         if removed is not None:
