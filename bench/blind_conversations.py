@@ -433,7 +433,9 @@ class Customer:
                     timeout=30,
                 )
                 paid = True
-        if play.goal.pay() == "till" and re.search(r"\bTill\b", text, re.I):
+        # the Till is paid once the bot says its number ("Till number: 5370777"), never when "M-Pesa Till" is only one
+        # of the ways to pay offered (she has not chosen yet, and may still change her order)
+        if play.goal.pay() == "till" and re.search(r"\bTill\b[^\n]*?\d{5,}", text, re.I):
             for order in self.orders(tenant, play.phone):
                 ref = order["order_id"]
                 if order["payment_status"] != "paid" and order["status"] != "cancelled" and ref not in play.paid:

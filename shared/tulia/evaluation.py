@@ -45,7 +45,7 @@ BLIND_SETS = {"blind": "blind/heldout.txt", "blind2": "blind/heldout-2.txt", "bl
 BLIND_ONLY_PACKS = frozenset(
     {"gas", "bakery", "petshop", "babyshop", "sportshop", "florist", "optician", "carwash", "beddings"}
 )
-# tuning data in the blind sets' format: slots (the six shops), trades and trades2 to trades8 (shops of trades
+# tuning data in the blind sets' format: slots (the six shops), trades and trades2 to trades9 (shops of trades
 # the corpus had not)
 BLIND_FORMAT_SETS = {
     **BLIND_SETS,
@@ -58,6 +58,7 @@ BLIND_FORMAT_SETS = {
     "trades6": "tuning/trades-6.txt",
     "trades7": "tuning/trades-7.txt",
     "trades8": "tuning/trades-8.txt",
+    "trades9": "tuning/trades-9.txt",  # written by a helper from the development packs' files (issue 53)
     "dev": "dev/counts.txt",  # counted purchases at six shops, written by a helper (issue 53): never trained on
     "grammar": "generated/quantities.txt",
     "swnames": "generated/swahili-names.txt",
@@ -73,6 +74,7 @@ SETS = (
     "trades6",
     "trades7",
     "trades8",
+    "trades9",
     "grammar",
     "swnames",
     *PHRASE_SETS,
@@ -331,6 +333,7 @@ def evaluate_blind(
     from tulia.nlu.fastpath import fast_path
     from tulia.nlu.frame_extract import QuantitySaid, extract_delta
     from tulia.nlu.lexicon import normalize
+    from tulia.nlu.order_words import order_cancel_said
     from tulia.tools.context import ToolContext
     from tulia.tools.registry import call_tool
 
@@ -350,6 +353,8 @@ def evaluate_blind(
             route = "payment_help"
         elif index.books and change_said(phrase.text) is not None:  # the graph's own test, before any engine
             route = "booking_change"
+        elif order_cancel_said(phrase.text) or change_said(phrase.text) == "cancel":  # the graph's next test
+            route = "order_cancel"
         else:
             understood = engine.understand(phrase.text, catalog=index, context=None)
             route = understood.intent

@@ -131,3 +131,43 @@ def test_one_count_for_each_item_of_a_list(message: str, expected: list[tuple[st
         ),
     )
     assert [(s.text, s.quantity) for s in listed] == expected
+
+
+def test_a_number_of_rooms_said_in_the_singular_names_the_plural_option() -> None:
+    rooms = ["Bedsitter", "1 bedroom", "2 bedrooms", "3 bedrooms"]
+    assert named_option("cleaners for my 2 bedroom apartmnt in kilimani", rooms) == "2 bedrooms"  # not "1 bedroom"
+    assert named_option("ni one bedroom", rooms) == "1 bedroom"
+    assert named_option("my 3 bedroom house in south c", rooms) == "3 bedrooms"
+    assert named_option("bedsitter yangu", rooms) == "Bedsitter"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "costume ya spiderman ya kijana wa miaka sita",
+        "my daughter turns 7 on saturday",
+        "for a 3 year old",
+        "mtoto wangu ana miezi miwili",
+    ],
+)
+def test_an_age_is_no_count(said: str) -> None:
+    from tulia.nlu.frame_extract import extract_delta
+
+    assert extract_delta(said, zones=[], enabled_methods=[]).quantity is None
+
+
+def test_a_count_beside_an_age_is_still_the_count() -> None:
+    from tulia.nlu.frame_extract import extract_delta
+
+    said = extract_delta("2 costumes for my twins, they are 5 years old", zones=[], enabled_methods=[]).quantity
+    assert said is not None
+    assert said.value == 2
+
+
+def test_swahili_verb_forms_fold_to_the_generic_words_verb() -> None:
+    from tulia.search.text import terms
+
+    assert "return" in terms("naweza kuirudisha mnirudishie pesa?")  # to return it, refund me
+    assert "return" in terms("deposit inarudishwa")  # it is returned
+    assert "return" in terms("deposit haurudishwi")  # it is not returned
+    assert terms("mtoto") == ["mtoto"]  # a noun is no verb form

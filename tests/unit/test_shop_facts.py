@@ -144,3 +144,10 @@ def test_a_shop_that_books_states_its_deposit_and_its_rule_for_changes_in_her_la
     assert swahili is not None
     assert "hadi saa 24 kabla; hapo amana inarudishwa, baada ya hapo haitarudishwa" in swahili.text
     assert "booking" not in {f.kind for f in shop_facts(load_pack(PACKS / "demo-shop").tenant, "en")}
+
+
+def test_a_message_that_says_more_than_its_question_is_answered_for_its_question(shop: Tenant) -> None:
+    # "niko town kesho" (I'm in town tomorrow) names a zone and a day; the question is where the shop is
+    fact = answer_from_facts(shop, "duka lenu liko wapi hasa? niko town kesho", "sw")
+    assert fact is not None
+    assert fact.kind == "location"

@@ -391,3 +391,17 @@ def test_a_short_answer_of_yes_or_no_words_answers_the_question(said: str, kind:
     # "eeh sawa" at the M-Pesa prompt's confirmation got the menu
     hit = fast_path(said, awaiting_answer=True)
     assert (hit.kind if hit else None) == kind
+
+
+@pytest.mark.parametrize("said", ["ndiyo hivyo", "ndio kabisa", "eeh hiyo"])
+def test_a_yes_with_the_words_round_it_is_a_yes(said: str) -> None:
+    hit = fast_path(said, awaiting_answer=True)
+    assert hit is not None
+    assert hit.kind == "yes"
+
+
+def test_a_small_number_said_after_about_is_a_size_not_a_budget() -> None:
+    assert extract_slots("can chebet clean my carpet? its about 6 by 9").budget_max is None
+    assert extract_slots("a phone of about 15k").budget_max == 15_000
+    assert extract_slots("budget of 15 bob").budget_max == 15
+    assert extract_slots("something around 500").budget_max == 500

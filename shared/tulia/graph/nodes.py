@@ -36,7 +36,7 @@ from tulia.nlg.messages import OutboundMessage, buttons, listing, text
 from tulia.nlg.templates import render, when_back
 from tulia.nlu.booking_words import TITLES, change_said
 from tulia.nlu.fastpath import fast_path as detect_fast_path
-from tulia.nlu.frame_extract import extract_phone
+from tulia.nlu.frame_extract import extract_phone, extract_zone
 from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, any_phrase, normalize
 from tulia.nlu.order_words import order_cancel_said
 from tulia.nlu.reader import BUYING, SURE, message_reader
@@ -188,6 +188,8 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     # a described photo: the model's words are the search, the caption the customer's language
     said = str(state.inbound.get("caption") or "") if state.inbound.get("photo") == "described" else body
     detected, confidence = detect_language(said) if said.strip() and not tapped else ("en", 0.0)
+    if confidence and state.turn_count > 1 and _an_address(turn, said):
+        confidence = 0.0  # "tao, river road", "south c, near the mosque": a place's names say no language
     heard = state.inbound.get("spoken")  # a voice note's transcript: the language Transcribe heard
     if not body.strip() and heard in ("en", "sw") and heard in state.allowed_languages:
         detected, confidence = ("sw" if heard == "sw" else "en"), 0.9  # nothing usable heard: asked in that language
@@ -381,6 +383,19 @@ def without_appointment_words(turn: Turn, words: str) -> str:
             rest = re.sub(rf"(?<!\w){re.escape(place)}(?!\w)", " ", rest)
     kept = [w for w in rest.split() if w not in names]
     return " ".join(kept) if kept else words
+
+
+ADDRESS_WORDS = 6  # an address typed as an answer is short: "donholm, savannah road", "Karen, marula lane"
+
+
+def _an_address(turn: Turn, said: str) -> bool:
+    """A short message that names one of the shop's places: an address, whatever words its streets have."""
+    plain = normalize(said)
+    if "?" in said or not 0 < len(plain.split()) <= ADDRESS_WORDS:
+        return False
+    tenant = turn.ctx.services.tenants.get(turn.ctx.tenant_id)
+    zone, _words, _span = extract_zone(plain, [(z.name, list(z.areas)) for z in tenant.delivery_zones])
+    return zone is not None
 
 
 def shop_places(turn: Turn) -> tuple[str, ...]:

@@ -539,12 +539,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "order_summary": {
         "en": "Order {ref}\n{lines}\nSubtotal: {subtotal}\n{delivery_line}{discount_line}Total: {total}",
         "sw": "Oda {ref}\n{lines}\nJumla ndogo: {subtotal}\n{delivery_line}{discount_line}Jumla: {total}",
-        "sheng": "Order {ref}\n{lines}\nSubtotal: {subtotal}\n{delivery_line}{discount_line}Total: {total}",
+        "sheng": "Oda yako {ref}\n{lines}\nSubtotal: {subtotal}\n{delivery_line}{discount_line}Total ni: {total}",
     },
     "delivery_line": {
         "en": "Delivery ({zone}, {eta}): {fee}\n",
         "sw": "Usafirishaji ({zone}, {eta}): {fee}\n",
-        "sheng": "Delivery ({zone}, {eta}): {fee}\n",
+        "sheng": "Delivery ya {zone} ({eta}): {fee}\n",
     },
     "pickup_line": {
         "en": "Pickup at the shop: free ({eta})\n",
@@ -554,7 +554,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "discount_line": {
         "en": "Discount ({offer}): -{discount}\n",
         "sw": "Punguzo ({offer}): -{discount}\n",
-        "sheng": "Discount ({offer}): -{discount}\n",
+        "sheng": "Discount ya {offer}: -{discount}\n",
     },
     "offer_hint": {
         "en": "Tip: you can use code {code} ({title}).",

@@ -140,12 +140,13 @@ _NUMBER_BEFORE_WORDS = re.compile(rf"(?<![\w.,])(\d{{1,3}})\s+(?!(?:{MEASURE_UNI
 def count_of(part: str) -> int | None:
     """The count said in one part ("jogoo unga 2kg tatu" is 3, "a kilo of tomatoes" is 1; "kila moja" is
     "each", no count)."""
-    said, _spans = extract_quantity(without_negated_counts(_EACH_SAID.sub(" ", part)))
+    plain = without_negated_counts(_EACH_SAID.sub(" ", part))
+    said, _spans = extract_quantity(plain)
     if said is not None:  # "add 1 mumias sugar": one of it, in a list
         return said.value
     if _ONE.match(part):
         return 1
-    if m := _NUMBER_BEFORE_WORDS.search(part):  # "breakfast 2 chapati": in a listed part, a number before words
+    if m := _NUMBER_BEFORE_WORDS.search(plain):  # "breakfast 2 chapati": in a listed part, a number before words
         return int(m.group(1))
     return None
 
@@ -266,7 +267,7 @@ def name_number_said(text: str, count: int, names: Collection[str]) -> str | Non
     """The words of ``text`` that say ``count`` as a number of one of ``names`` (:func:`count_in_name`): the
     number and the word beside it that stands beside it there ("96 page" of the option "pages 96")."""
     number = str(count)
-    words = normalize(text).replace("-", " ").split()
+    words = without_negated_counts(normalize(text)).replace("-", " ").split()  # an age is no number of a name
     said = [as_digits(w) for w in words]  # "two burner" of "Two-burner Gas Cooker", "burner mbili"
     if said.count(number) != 1:
         return None

@@ -211,17 +211,20 @@ def load_phrase_sets(paths: Iterable[Path]) -> list[Example]:
     ]
 
 
+BOOKING_ACTIONS = {"new": "sales_discovery", "move": "booking_move", "cancel": "booking_cancel", "list": "booking_show"}
+
+
 def load_tuning_sets(paths: Iterable[Path]) -> list[Example]:
     """The tuning sets in the blind set's format (``eval/tuning/*.txt``); a new booking is the sales
-    journey's, a change of one is read by the graph's own test and not learned."""
+    journey's, a change of one the reader's label of that change (moved, cancelled, listed)."""
     out = []
     for path in paths:
         for p in load_blind(path):
             label = p.intent
             if label == "booking":
-                if p.labels.get("action", "new") != "new":
-                    continue
-                label = "sales_discovery"
+                label = BOOKING_ACTIONS.get(p.labels.get("action", "new"), "")
+                if not label:
+                    raise CorpusInvalid(f"{path.name}: unknown booking action in {p.text!r}")
             out.append(Example(label, p.lang, p.text, f"tuning:{path.stem}", pack=p.pack))
     return out
 

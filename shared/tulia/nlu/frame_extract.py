@@ -279,9 +279,19 @@ def _one_before_a_noun(plain: str, start: int, end: int) -> bool:
     return all(w in _ONE_MAY_FOLLOW for w in re.findall(r"[\w']+", plain[:start]))
 
 
+# an age said with its number ("turns 7", "a 3 year old", "miaka sita", "mtoto wa miezi miwili"): never a count
+_NUMBER = rf"(?:\d{{1,2}}|{_WORD_ALT})"
+_AGE = re.compile(
+    rf"(?<!\w)(?:(?:turns?|turning|aged?|age(?: of)?|umri wa|miaka|mwaka|miezi|mwezi)\s+{_NUMBER}"
+    rf"|{_NUMBER}[\s-]*(?:years?|yrs?|months?)[\s-]*old)(?![\w.,])"
+)
+
+
 def without_negated_counts(plain: str) -> str:
-    """The message without the counts it corrects away ("unga ni pakiti tatu sio moja": three)."""
-    return _NEGATED_COUNT.sub(lambda m: " " * len(m.group(0)), plain)
+    """The message without the counts it corrects away ("unga ni pakiti tatu sio moja": three) and without the ages
+    it says ("costume ya spiderman ya miaka sita": one costume, for a six-year-old)."""
+    plain = _NEGATED_COUNT.sub(lambda m: " " * len(m.group(0)), plain)
+    return _AGE.sub(lambda m: " " * len(m.group(0)), plain)
 
 
 # fmt: off
@@ -749,7 +759,12 @@ _PAY_FILLER = frozenset(
 # how people say sizes and measures of an option ("large" is L, "1 litre" is 1L, "128 gb" is 128GB)
 # a size of two dimensions, as beds, mattresses, carpets and prints are sold ("5 by 6", "tano kwa sita", "5 x 6": 5x6)
 _DIMENSION_NUMBER = r"\d{1,3}|" + "|".join(sorted((re.escape(w) for w in _PLAIN_NUMBER_WORDS), key=len, reverse=True))
-_DIMENSIONS = re.compile(rf"(?<![\w.])({_DIMENSION_NUMBER})\s*(?:x|by|kwa|\*|×)\s*({_DIMENSION_NUMBER})(?![\w.])")
+DIMENSIONS = re.compile(rf"(?<![\w.])({_DIMENSION_NUMBER})\s*(?:x|by|kwa|\*|×)\s*({_DIMENSION_NUMBER})(?![\w.])")
+
+
+def dimension_words(m: re.Match[str]) -> str:
+    """A size of two dimensions as catalogs write it ("5x6")."""
+    return f"{_digits(m.group(1))}x{_digits(m.group(2))}"
 
 
 def _digits(number: str) -> str:
@@ -791,7 +806,7 @@ def option_words(text: str) -> str:
     for fraction, size in _FRACTIONS:
         plain = fraction.sub(size, plain)
     plain = " ".join(_AGE_GROUPS.get(w, COLOURS.get(w, w)) for w in measures_in_digits(plain).replace("-", " ").split())
-    plain = _DIMENSIONS.sub(lambda m: f"{_digits(m.group(1))}x{_digits(m.group(2))}", plain)  # "5 by 6": 5x6
+    plain = DIMENSIONS.sub(dimension_words, plain)  # "5 by 6": 5x6
     plain = re.sub(
         rf"(?<![\w.])(\d+(?:\.\d+)?)\s*({_UNIT_ALT_OPTION})(?!\w)",
         lambda m: m.group(1) + _UNIT_WORDS[m.group(2)],
@@ -805,6 +820,11 @@ def _uncontracted(text: str) -> str:
     """Without the letters of contractions and possessives ("I'm", "it's", "Samsung's"): never a size."""
     text = re.sub(r"(?i)\b(?:i|you|we|they|it|that|he|she)['’]?(?:m|s|ll|re|d|ve)\b", " ", text)
     return re.sub(r"['’]s\b", "", text)
+
+
+def _singular(word: str) -> str:
+    """An English plural's singular, roughly ("bedrooms": "bedroom"); other words as they are."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def named_option(text: str, options: list[str], name: str = "") -> str | None:
@@ -825,10 +845,19 @@ def named_option(text: str, options: list[str], name: str = "") -> str | None:
             return hits[0]
         if len(hits) > 1:
             return max(hits, key=len)  # "Light Blue" over "Blue"
-    said = {w for w in f"{said_words} {english}".split() if len(w) >= 3 or (re.search(r"\d", w) and len(w) >= 2)}
-    said |= {verb_key(w) for w in said}  # "fry" (of "wakaangwe") is "Fried", "clean" "Cleaned"
+    # a number of the option's own words counts beside them ("2 bedroom" is "2 bedrooms", not "1 bedroom")
+    numbered = any(re.fullmatch(r"\d+", w) for o in options for form in forms[o] for w in form.split())
+    said = {
+        w
+        for w in f"{said_words} {english}".split()
+        if len(w) >= 3 or (re.search(r"\d", w) and (len(w) >= 2 or numbered))
+    }
+    said |= {verb_key(w) for w in said} | {_singular(w) for w in said}  # "fry" (of "wakaangwe") is "Fried"
     said -= set(option_words(name).split())
-    overlap = {o: len(said & {k for form in forms[o] for w in form.split() for k in (w, verb_key(w))}) for o in options}
+    overlap = {
+        o: len(said & {k for form in forms[o] for w in form.split() for k in (w, verb_key(w), _singular(w))})
+        for o in options
+    }
     best = max(overlap.values(), default=0)
     if best and list(overlap.values()).count(best) == 1:  # "dry cough" more than "chesty cough"
         return next(o for o, n in overlap.items() if n == best)

@@ -103,6 +103,17 @@ def _amount(number: str, unit: str | None) -> int | None:
     return int(value) if 0 < value < 100_000_000 else None
 
 
+# a bare number this small after "about" or "over" is a size, a count or an age ("its about 6 by 9"), not shillings
+LEAST_BARE_PRICE = 20
+
+
+def _price_said(m: re.Match[str]) -> int | None:
+    """The amount of a budget phrase; None for a small number said without money words."""
+    amount = _amount(m.group(1), m.group(2))
+    money_said = m.group(2) or re.search(r"ksh|kes|sh\b|bob|\bpesa|budget", m.group(0), re.I)
+    return amount if amount is not None and (money_said or amount >= LEAST_BARE_PRICE) else None
+
+
 def _names_a_product(text: str, catalog: CatalogWords) -> bool:
     """Whether the message's bare "4k" is a word of the shop's catalog rather than a budget."""
     if _BUDGET_MAX.search(text) or _BETWEEN.search(text):
@@ -120,9 +131,9 @@ def extract_slots(text: str) -> Slots:
         budget_min, budget_max = _amount(m.group(1), m.group(2)), _amount(m.group(3), m.group(4))
     else:
         if m := _BUDGET_MIN.search(text):
-            budget_min = _amount(m.group(1), m.group(2))
+            budget_min = _price_said(m)
         if m := _BUDGET_MAX.search(text):
-            budget_max = _amount(m.group(1), m.group(2))
+            budget_max = _price_said(m)
         elif budget_min is None and (m := _BARE_K.search(text)):
             budget_max = _amount(m.group(1), m.group(2))  # "phone ya 10k": a price people have in mind
     quantity = None
@@ -281,6 +292,9 @@ def language_head() -> MessageReader:
     return load_weights(LANGUAGE_WEIGHTS)
 
 
+SHENG_SHARE = 0.6  # of the head's "not English", the share of Sheng that makes a message Sheng rather than Swahili
+
+
 def detect_language(text: str) -> tuple[DetectedLang, float]:
     """The message's language from the word lists; when they know none of its words, from the language head."""
     said = word_list_language(text)
@@ -291,10 +305,15 @@ def detect_language(text: str) -> tuple[DetectedLang, float]:
             learned = language_head().read(text)
             if learned.label == said[0] and learned.confidence >= HEAD_AGREES:
                 return said[0], AGREED
-            if (learned.label == "en") != (said[0] == "en") and learned.confidence >= HEAD_OVERRULES:
+            # English or not is what the head is asked: Swahili and Sheng are kin, and their sum says "not English"
+            english = learned.probabilities.get("en", 0.0)
+            sheng = learned.probabilities.get("sheng", 0.0) / max(1e-9, 1.0 - english)
+            other = "sheng" if sheng >= SHENG_SHARE else "sw"  # Swahili, unless the head reads Sheng clearly
+            side, sure = ("en", english) if said[0] != "en" else (other, 1.0 - english)
+            if sure >= HEAD_OVERRULES:
                 # "nikikosa kuja deposit inarudishwa?": one English word the lists know among Swahili ones they do not;
                 # the head is sure and the lists are not: its reading is acted on from the first message
-                return learned.label, round(min(learned.confidence, 0.9), 3)  # type: ignore[return-value]
+                return side, round(min(sure, 0.9), 3)  # type: ignore[return-value]
         return said
     # "mzigo umesonga aje": words of no list; "nataka oraimo power bank moja": Swahili with English names, which the
     # lists call mixed and a Kenyan reads as Swahili; "128GB", "ok", a name alone say no language

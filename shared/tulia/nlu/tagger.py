@@ -73,6 +73,11 @@ def tokens(text: str) -> list[Token]:
     return [Token(m.group(), fold(m.group()), m.start(), m.end()) for m in _TOKEN.finditer(text)][:MAX_TOKENS]
 
 
+def _key(form: str) -> str:
+    """A word as the shop's names are matched: an English plural as its singular ("banks": "bank")."""
+    return form[:-1] if len(form) > 3 and form.endswith("s") and not form.endswith(("ss", "us", "is")) else form
+
+
 @dataclass
 class Gazetteer:
     """The shop's own words, by kind, each a phrase of folded words ("jogoo maize flour", "kasarani")."""
@@ -93,13 +98,14 @@ class Gazetteer:
         for kind, names in kinds.items():
             if kind not in GAZETTEER_KINDS:
                 raise ValueError(f"unknown gazetteer kind {kind!r}")
-            out[kind] = {p for p in (tuple(t.form for t in tokens(n) if t.form.isalnum()) for n in names) if p}
+            out[kind] = {p for p in (tuple(_key(t.form) for t in tokens(n) if t.form.isalnum()) for n in names) if p}
         return cls(out)
 
     def marks(self, forms: Sequence[str]) -> list[list[str]]:
         """For each word, the gazetteer features it carries: ``item:B`` (starts a name of the shop's things),
         ``item:I`` (inside one), and a name's single words (``item:w``: "jogoo" of "jogoo maize flour")."""
         out: list[list[str]] = [[] for _ in forms]
+        forms = [_key(f) for f in forms]  # "power banks" is the shop's "Power Bank"
         for kind, phrases in self.phrases.items():
             if not phrases:
                 continue

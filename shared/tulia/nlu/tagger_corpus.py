@@ -36,7 +36,8 @@ _SLOT = re.compile(r"\{(\w+)(?::(\w+))?\}")
 _KIND_OF_SLOT = {
     "item": "ITEM", "item2": "ITEM", "item3": "ITEM", "service": "SERVICE", "n": "QTY", "nw": "QTY", "n2": "QTY",
     "nw2": "QTY", "area": "LOC", "area2": "LOC", "ref": "REF", "code": "CODE", "mpesa": "MPESA", "day": "DAY",
-    "time": "TIME", "person": "STAFF", "price": "PRICE", "option": "OPTION", "pay": "PAY",
+    "time": "TIME", "person": "STAFF", "price": "PRICE", "option": "OPTION", "option2": "OPTION",
+    "pay": "PAY",
 }  # fmt: skip
 _DEFAULT_ACT = {"ITEM": "add", "LOC": "new"}
 
@@ -64,6 +65,8 @@ def _extra_values(
         out["n2"] = str(rng.choice((1, 2, 3, 4, 5, 6, 10)))
     if "{option}" in template:
         out["option"] = rng.choice(fillers["options"])
+    if "{option2}" in template:  # another option ("iwe XL badala ya L")
+        out["option2"] = rng.choice([o for o in fillers["options"] if o != out.get("option")])
     if "{pay}" in template:
         out["pay"] = rng.choice(fillers["payments"])
     return out

@@ -11,6 +11,7 @@ states no hours (and takes no appointments) has no hours fact.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from datetime import time
 from typing import TYPE_CHECKING, Literal
@@ -130,7 +131,16 @@ def booking_words(settings: BookingSettings, lang: str, sheng: str = "sw") -> st
 
 def answer_from_facts(tenant: Tenant, question: str, lang: str) -> ShopFact | None:
     """The stated fact that answers ``question``, in ``lang``; None when no fact holds enough of its words (then
-    the documents are asked): matched by what each is about, in the shop words both languages fold to."""
+    the documents are asked): matched by what each is about, in the shop words both languages fold to. A message
+    that says more than its question ("duka lenu liko wapi? niko town kesho") is answered for its question."""
+    fact = _fact_for(tenant, question, lang)
+    asked = " ".join(part for part in re.split(r"(?<=\?)", question) if part.rstrip().endswith("?"))
+    if fact is None and asked and asked.strip() != question.strip():
+        return _fact_for(tenant, asked, lang)
+    return fact
+
+
+def _fact_for(tenant: Tenant, question: str, lang: str) -> ShopFact | None:
     facts = {f.kind: f for f in shop_facts(tenant, lang)}
     if not facts:
         return None

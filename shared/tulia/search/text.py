@@ -124,16 +124,28 @@ _LONGEST_ENTRY = max((len(k) for k in SHOP_LEXICON), default=1)
 _CLASS_PREFIXES = ("ki", "vi", "mi", "ma", "wa", "m")  # Swahili adjectives agree with their noun: ki-kavu, m-refu
 _CITED_PREFIXES = ("n", "ki", "m")  # the forms a lexicon cites an adjective in: n-dogo, ki-dogo, m-dogo
 
-# Swahili verbs: subject (wa-, zi-, i-, ...), tense (-na-, -li-, -ta-, -me-), relative (-yo-, -cho-, ...), the
-# root, then passive -w- and the final vowel: "wa-kaang-w-e" (let them be fried), "i-li-yo-kaang-w-a" (fried)
-_VERB_PREFIX = re.compile(r"(?:ku|wa|zi|i|li|ya|ki|vi|u|mu|m|a|tu|ni)?(?:na|li|ta|me|ka)?(?:yo|cho|vyo|zo|lo|o|ye)?")
-_VERB_SUFFIX = re.compile(r"w?[ae]|wa|we")
+# Swahili verbs: negation (ha-, si-), subject (wa-, zi-, i-, ...), tense (-na-, -li-, -ta-, -me-), relative (-yo-,
+# -cho-, ...), object (-ni-, -i-, -m-, ...), the root, then the applied -i-/-e-, passive -w- and the final vowel:
+# "wa-kaang-w-e" (let them be fried), "i-li-yo-kaang-w-a" (fried), "ku-i-rudish-a" (to return it), "m-ni-rudish-ie"
+# (return to me), "i-na-rudish-wa" (it is returned), "ha-u-rudish-wi" (it is not returned)
+_VERB_PREFIX = re.compile(
+    r"(?:ha|si)?(?:ku|wa|zi|i|li|ya|ki|vi|u|mu|m|a|tu|ni)?(?:na|li|ta|me|ka|nge)?(?:yo|cho|vyo|zo|lo|o|ye)?"
+    r"(?:ni|ku|mw|m|tu|wa|i|zi|li|ya|ki|vi)?"
+)
+_VERB_SUFFIX = re.compile(r"[ie]?w?[aei]")
 # the roots of the lexicon's verbs, cited as infinitives ("kukaanga": kaang -> fry)
-_VERB_ROOTS = {
-    key[0][2:-1]: english
-    for key, english in SHOP_LEXICON.items()
-    if len(key) == 1 and key[0].startswith("ku") and key[0].endswith("a") and len(key[0]) >= 6
-}
+_VERB_ROOTS = (
+    {
+        key[0][2:-1]: english
+        for key, english in SHOP_LEXICON.items()
+        if len(key) == 1 and key[0].startswith("ku") and key[0].endswith("a") and len(key[0]) >= 6
+    }
+    | {  # and the generic words' verbs ("kurudisha": return, "kulipa": payment), as their term
+        word[2:-1]: (term,)
+        for word, term in GENERIC_WORDS.items()
+        if word.startswith("ku") and word.endswith("a") and len(word) >= 6
+    }
+)
 
 
 def _verb_meaning(token: str) -> tuple[str, ...] | None:
@@ -180,9 +192,11 @@ def without_brackets(name: str) -> str:
 
 
 def verb_key(word: str) -> str:
-    """An English verb and its past participle as one key: "fried" and "fry", "cleaned" and "clean",
-    "scaled" and "scale", "roasted" and "roast"."""
-    if len(word) > 4 and word.endswith("ied"):
+    """An English verb, its past participle and its -ing form as one key: "fried" and "fry", "cleaned",
+    "cleaning" and "clean", "scaled" and "scale", "roasted" and "roast" (never "string": too short a stem)."""
+    if len(word) > 6 and word.endswith("ing"):
+        word = word[:-3]
+    elif len(word) > 4 and word.endswith("ied"):
         word = word[:-3] + "y"
     elif len(word) > 4 and word.endswith("ed"):
         word = word[:-2]

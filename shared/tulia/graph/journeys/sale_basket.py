@@ -43,7 +43,7 @@ from tulia.nlg.templates import money
 from tulia.nlu.basket_words import ItemSaid, count_of, item_words, items_said, measured_count, measures_said
 from tulia.nlu.frame_extract import NUMBER_WORDS, named_option
 from tulia.nlu.lexicon import normalize
-from tulia.nlu.rules import catalog_evidence
+from tulia.nlu.rules import catalog_evidence, product_query
 from tulia.nlu.tagger import Span
 from tulia.search.catalog_index import CatalogIndex
 from tulia.search.text import SHOP_NOUNS
@@ -103,7 +103,7 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             turn.say(text(t(turn, "tool_error")))
             turn.set(frame=frame)
             return turn.goto(END)
-        named, fitting = find_wish(query, found["data"]["results"], index)
+        named, fitting = find_wish(query, found["data"]["results"], index, confidence=found["data"]["confidence"])
         # a line taken out, or the one another replaces. One taken out that is in no line is said, never added; one
         # "replaced" that is in no line was wished (the tagger's act is evidence, the basket the proof: "chapati x2
         # mandazi x3" lists two things)
@@ -292,24 +292,33 @@ def _of_the_kind_before(item: ItemSaid, before: ItemSaid, index: CatalogIndex) -
 
 
 def wish_query(text: str, quantity: int | None, index: CatalogIndex) -> tuple[str, int | None]:
-    """The search words of one listed item and its count ("sukari 2": a number after its words)."""
-    query = with_pack_words(item_words(text), text, index)
+    """The search words of one listed item and its count ("sukari 2": a number after its words), without the
+    words that ask for it ("mko na nyuzi za gitaa": the strings), as a wish said alone is searched."""
+    words = item_words(text)
+    query = with_pack_words(product_query(words) or words, text, index)
     if quantity is not None:
         return query, quantity
     return count_in_words(query, index)
 
 
+MOSTLY_FOUND = 0.6  # the share of a listed item's words the search's best result has, to offer its results
+
+
 def find_wish(
-    query: str, results: list[dict[str, Any]], index: CatalogIndex
+    query: str, results: list[dict[str, Any]], index: CatalogIndex, *, confidence: float = 0.0
 ) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     """Of catalog_search's results for one listed item: the one item its words name (or None), and the
     items they all fit (several: ask which; none: the shop does not sell it). A word the shop lacks
-    that names a thing shops sell ("samaki" at a hardware store) means it is not sold here."""
+    that names a thing shops sell ("samaki" at a hardware store) means it is not sold here. When no item has
+    all the words but the search found most of them (``confidence``: "nyuzi za gitaa ya acoustic" where the
+    strings are "nyuzi" and "guitar strings"), its best results are offered, as a wish said alone is."""
     fitting_ids, unknown = index.full_matches(query)
     fitting = [r for r in results if r["item_id"] in set(fitting_ids)]
     named = one_clear_match(query, results, index.terms, index.names_of) or _most_named(fitting, query, index)
     if named is None and any(w in SHOP_NOUNS for w in unknown):
         return None, []
+    if named is None and not fitting and confidence >= MOSTLY_FOUND:
+        return None, results[:MAX_SHORTLIST_ITEMS]
     return named, fitting
 
 

@@ -22,12 +22,14 @@ from tulia.nlu.basket_words import as_digits, count_in_name, measured_count, mea
 from tulia.nlu.frame_extract import (
     COUNT_UNIT_WORDS,
     COUNT_UNITS,
+    DIMENSIONS,
     DOZEN_WORDS,
     MEASURE_UNITS,
     NUMBER_WORDS,
     SIZE_WORDS_OF_MEASURES,
     FrameDelta,
     QuantitySaid,
+    dimension_words,
     extract_quantity,
     measured_options,
     residual_words,
@@ -127,11 +129,12 @@ def _count_besides(text: str, number: int) -> tuple[QuantitySaid | None, list[tu
     length kept: (that count, its spans, where the number was, the blanked text); None when it is not said."""
     said_as = (w for w, n in NUMBER_WORDS.items() if n == number and " " not in w and w not in ("both", "dozen"))
     words = "|".join([str(number), *said_as])
+    text = without_negated_counts(text)  # ages and corrected counts blanked (the same length): "turns 7" is no 7
     at = re.search(rf"(?<![\w.])(?:{words})(?![\w.])", text)  # "2" or "two", "mbili"
     if at is None:
         return None
     blank = text[: at.start()] + " " * (at.end() - at.start()) + text[at.end() :]
-    said, spans = extract_quantity(without_negated_counts(blank))
+    said, spans = extract_quantity(blank)
     return said, spans, at.start(), blank
 
 
@@ -167,7 +170,12 @@ def count_for(item: dict[str, Any], count: int | None, words: str) -> int | None
         said, rest = (besides[0], besides[3]) if besides is not None else (None, words)
         count = said.value if said is not None and not count_in_name(rest, said.value, names) else None
     size = pieces_per_pack(item["name"])
-    packs_said = _PACK_WORDS.intersection(words.split()) - set(normalize(item["name"]).split())  # not "Box (200)"
+    tokens = words.split()
+    # a pack word of the item's own name counts packs only right beside the count ("pair mbili", "2 pairs" of the
+    # "Drum Sticks (pair)"; the "box" of "Staples Box (1000)" said alone is the item's name)
+    packs_said = (_PACK_WORDS.intersection(tokens) - set(normalize(item["name"]).split())) | _packs_beside(
+        tokens, count
+    )
     # an item that is a pack of pieces: as many pieces as fill packs are that many packs ("60 eggs" are two trays
     # of 30); pieces that fill no whole pack ("65 eggs", "a dozen" of a tray of 30) leave it asked
     pieces = count is not None and (count >= (size or 0) or bool(DOZEN_WORDS.intersection(words.split())))
@@ -178,6 +186,17 @@ def count_for(item: dict[str, Any], count: int | None, words: str) -> int | None
 
 # the words that count packs ("2 trays", "pakiti tatu"), not pieces ("24 pieces", "2 dozen", "vipande 6")
 _PACK_WORDS = COUNT_UNIT_WORDS - {"pcs", "pc", "pieces", "piece", "units", "unit", "vipande", "kipande"} - DOZEN_WORDS
+
+
+def _packs_beside(said: list[str], count: int | None) -> set[str]:
+    """The pack words said next to the count ("pair mbili", "2 pairs", "boxes three")."""
+    if count is None:
+        return set()
+    out = set()
+    for n, w in enumerate(said):
+        if as_digits(w) == str(count):
+            out |= {x for x in said[max(0, n - 1) : n + 2] if x in _PACK_WORDS}
+    return out
 
 
 def _option_beside_a_count(item: dict[str, Any], number: int, words: str) -> bool:
@@ -297,8 +316,25 @@ def wanted_words(body: str, delta: FrameDelta, index: CatalogIndex) -> str:
     """The words of a message that may name items: what the frame's extractors did not read, without
     fillers, with the pack words the shop's names use (:func:`with_pack_words`)."""
     return with_pack_words(
-        with_name_numbers(product_query(residual_words(body, delta)), body, delta, index), body, index
+        with_dimensions(with_name_numbers(product_query(residual_words(body, delta)), body, delta, index), body, index),
+        body,
+        index,
     )
+
+
+def with_dimensions(query: str, body: str, index: CatalogIndex) -> str:
+    """``query`` with a size of two dimensions said in the message and named by one of the shop's options joined as
+    the shop writes it ("carpet 6 by 9" of the option "6x9 ft": "carpet 6x9"), never two loose numbers."""
+    words = query.split()
+    for m in DIMENSIONS.finditer(normalize(body)):
+        joined = dimension_words(m)
+        if joined not in index.option_terms:
+            continue
+        for number in (as_digits(m.group(1)), as_digits(m.group(2))):
+            if number in words:
+                words.remove(number)
+        words.append(joined)
+    return " ".join(words)
 
 
 def with_name_numbers(query: str, body: str, delta: FrameDelta, index: CatalogIndex) -> str:

@@ -118,6 +118,7 @@ from tulia.nlu.reader import SURE, message_reader
 from tulia.nlu.rules import catalog_evidence, product_query
 from tulia.nlu.tagger import Span
 from tulia.nlu.when import read_when, without_when
+from tulia.rag.shop_facts import answer_from_facts
 from tulia.search.catalog_index import CHEAP, CatalogIndex
 
 # "I want to pay", "nataka kulipa", "pay for ORD-...": resume the payment of the open order
@@ -271,6 +272,9 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         and _names_products(turn, item_words)
         and not _basket_words(frame, item_words, index)
     )
+    if aside and (delta.zone is not None or delta.mode is not None) and _asks_another_fact(turn, body):
+        # "duka lenu liko wapi? niko town kesho": where the shop is, asked; the place she will be is no delivery chosen
+        delta.zone = delta.place = delta.mode = None
     reading = _model_reading(turn, body, fast)
     model_product = merge_model_reading(delta, reading, body, shop) if reading is not None else None
     if listed:  # the model's one count and product are of the whole list: each part has its own
@@ -425,6 +429,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         and edit_line is None  # the words named the line edited
         and not (open_basket and not delta.add and _basket_words(frame, query, index))  # what is in the basket
         and not aside  # "je simu ina warranty?" while choosing a phone: a question aside, not a new search
+        and not (option_changed and not delta.add)  # "shes tall for her age, change it to 5-7 years": that line's
     )
     if (
         product_words
@@ -851,6 +856,13 @@ def _asks_the_documents(turn: Turn, body: str, index: CatalogIndex) -> bool:
     return reading.label in ("product_question", "support_question") and the_documents_answer(turn, body, index)
 
 
+def _asks_another_fact(turn: Turn, body: str) -> bool:
+    """A question one of the shop's stated facts other than its delivery answers (where it is, its hours, how to
+    pay): the places in it are where she is, not where to deliver."""
+    fact = answer_from_facts(turn.ctx.services.tenants.get(turn.ctx.tenant_id), body, turn.lang)
+    return fact is not None and fact.kind != "delivery"
+
+
 def _answered(pending: str | None, frame: OrderFrame) -> bool:
     """Whether the question the sale asked is answered in the frame now."""
     if pending == "zone":
@@ -885,7 +897,10 @@ def _basket_words(frame: OrderFrame, words: str, index: CatalogIndex) -> bool:
 
 
 def _line_terms(line: FrameLine, index: CatalogIndex) -> set[str]:
-    return set(index.terms(line.name)) | {t for v in line.variants for o in v.options for t in index.terms(o)}
+    """The words that name a line: its item's name, brand, category and the shop's other names for it ("strat" of
+    the Squier Sonic Stratocaster), and its options."""
+    named = set(index.terms(line.name)) | index.names_of(line.item_id)
+    return named | {t for v in line.variants for o in v.options for t in index.terms(o)}
 
 
 def _line_edited(frame: OrderFrame, words: str, index: CatalogIndex) -> int | None:
