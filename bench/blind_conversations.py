@@ -53,6 +53,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 MAX_TURNS = 16
+# the buttons of a checkout: an order's ways to pay and its confirmation; a booking's summary with its deposit
+# (pay it by the prompt or another way, or confirm one without a deposit): her "at: checkout" step is said there
+CHECKOUT_TAPS = frozenset({"pay", "confirm", "bk:stk", "bk:pay", "bk:yes"})
 WAIT_SECONDS = 60.0  # one turn's replies; the stack answers in well under a second when it is well
 
 SW_WORDS = frozenset(
@@ -60,7 +63,7 @@ SW_WORDS = frozenset(
     "nitume tuma lipa kulipa oda jumla bei kiasi ngapi gani je sasa sawa ndiyo hapana tukuletee nitachukua dukani "
     "siku saa leo kesho wiki habari samahani pole ili kama au pia bado tayari imelipwa tumepokea umelipa nimetuma "
     "ombi namba kikapu chako chagua andika unaweza tunaweza nini lini wapi mtu wetu wenu huduma miadi imewekwa "
-    "tutakuletea ndani zaidi kila moja mbili tatu hakuna iko ipo zipo kuna hapa huko".split()
+    "tutakuletea ndani zaidi kila moja mbili tatu hakuna iko ipo zipo kuna hapa huko aje hivi ndivyo".split()
 )
 EN_WORDS = frozenset(
     "the and of to for is are your you we our please thank thanks would like which what when where how many much "
@@ -78,6 +81,16 @@ def reply_language(text: str) -> str | None:
     if sw == en:
         return None if sw < 2 else "mixed"
     return "sw" if sw > en else "en"
+
+
+def _names_of(catalog: dict[str, dict[str, str]]) -> list[str]:
+    """Every item name and option value of a catalog (``catalog.csv`` rows), longest first."""
+    names = {row["name"] for row in catalog.values() if row.get("name")}
+    for row in catalog.values():
+        for dimension in (row.get("variants") or "").split(";"):
+            _, _, options = dimension.partition("=")
+            names |= {re.sub(r"\(\+?\d+\)$", "", o).strip() for o in options.split("|") if o.strip()}
+    return sorted((n for n in names if len(n) > 2), key=len, reverse=True)
 
 
 def in_her_language(reply: str, lang: str) -> bool:
@@ -250,6 +263,7 @@ class Customer:
         self.stack = stack
         self.tenant_ids = tenant_ids  # pack folder -> tenant id
         self.catalogs = catalogs  # tenant id -> sku -> row
+        self.names: dict[str, list[str]] = {}  # tenant id -> its items' names and options, longest first
 
     @classmethod
     def of_packs(cls, stack: Stack, dirs: list[Path]) -> Customer:
@@ -263,6 +277,13 @@ class Customer:
             with (d / "catalog.csv").open(encoding="utf-8") as f:
                 catalogs[tenant_id] = {row["sku"]: row for row in csv.DictReader(f)}
         return cls(stack, tenant_ids, catalogs)
+
+    def without_names(self, tenant: str, text: str) -> str:
+        """A reply without the shop's own names (its items and their options, a row's title cut short with "…"):
+        the shop's data, in whatever language the shop wrote it, is no word of the bot's language."""
+        for name in self.names.setdefault(tenant, _names_of(self.catalogs.get(tenant, {}))):
+            text = re.sub(re.escape(name), " ", text, flags=re.I)
+        return re.sub(r"\S*…", " ", text)
 
     # --- one goal ---------------------------------------------------------------------------------
     def play(self, goal: Goal, phone: str) -> tuple[bool, Play]:
@@ -282,7 +303,7 @@ class Customer:
             for m in new:
                 text, its_rows = shown(m["payload"])
                 texts.append(text + "\n" + "\n".join(t for _, t in its_rows))
-                play.replies.append(texts[-1])
+                play.replies.append(self.without_names(tenant, texts[-1]))
                 play.transcript.append("bot> " + texts[-1].strip().replace("\n", "\n     "))
                 rows = its_rows or rows
             paid = self.pay_what_is_asked(tenant, play, chat, "\n".join(texts))
@@ -305,7 +326,7 @@ class Customer:
             words, play.to_say = play.to_say, None
             return {"type": "text", "text": words}
         steps = list(goal.raw.get("steps") or [])
-        if any((tap := parse_tap(i)) is not None and tap.kind in ("pay", "confirm") for i, _ in rows):
+        if any((tap := parse_tap(i)) is not None and tap.kind in CHECKOUT_TAPS for i, _ in rows):
             play.checkout_seen = True
         if play.said_steps < len(steps):
             step = steps[play.said_steps]

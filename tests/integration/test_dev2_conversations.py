@@ -153,3 +153,53 @@ def test_returns_asked_with_swahili_verb_forms_get_the_returns_passage(party: Ch
     reply = party.send("kama moja haitatumika naweza kuirudisha mnirudishie pesa?")
     assert "within 7 days" in reply  # "kuirudisha", "mnirudishie": to return it, refund me
     assert "Sina taarifa hiyo" not in reply
+
+
+def test_another_option_said_at_the_bookings_summary_keeps_her_time_and_lets_the_first_hold_go(
+    cleaners: Chat, seeded: Services
+) -> None:
+    cleaners.send("naomba usafi wa nyumba jumapili saa nne asubuhi na atieno, niko westlands, ni one bedroom")
+    if cleaners.state["pending"] == "item_selection":
+        cleaners.send("1")
+    first = cleaners.state["booking"]
+    assert first.variant_selection == {"bedrooms": "1 bedroom"}
+    assert first.held is not None
+    reply = cleaners.send("samahani kumbe ni two bedroom, nilisahau kile chumba cha mtoto")
+    again = cleaners.state["booking"]
+    assert again.variant_selection == {"bedrooms": "2 bedrooms"}
+    assert again.held is not None
+    assert (again.held.start, again.held.staff_name) == (first.held.start, "Atieno")  # the same Sunday 10:00
+    assert "General House Cleaning (2 bedrooms)" in reply
+    assert seeded.bookings.get(cleaners.tenant_id, first.held.booking_ref).status == "cancelled"
+
+
+def test_a_tapped_row_names_the_service_not_its_options_and_her_words_do(cleaners: Chat) -> None:
+    cleaners.send("oya mende wamejaa kwa keja, mutua anaweza kuja pipeline jumanne tarehe 8 saa nane? ni 2 bedroom")
+    assert cleaners.state["pending"] == "item_selection"
+    # the row's title as WhatsApp hands it back, cut short: "bedbugs & c…" is no choice of the pest
+    cleaners.send("Fumigation (bedbugs & c…", reply_id="item:SH-FM-01")
+    booking = cleaners.state["booking"]
+    assert booking.item_id == "SH-FM-01"
+    assert booking.variant_selection == {"pest": "Cockroaches", "bedrooms": "2 bedrooms"}  # "mende": cockroaches
+
+
+def test_the_option_she_has_answers_and_the_one_she_has_not_names_nothing(music: Chat) -> None:
+    music.send("habari, naomba kubook lesson ya gitaa na otieno alhamisi saa kumi jioni")
+    if music.state["pending"] == "item_selection":
+        music.send("Guitar Lesson (1 hour)", reply_id="item:SM-LS-01")
+    assert music.state["pending"] == "booking_variant"
+    reply = music.send("acoustic, sina electric")  # acoustic; I have no electric
+    assert music.state["booking"].variant_selection == {"guitar": "Acoustic"}
+    assert "Hati yetu" not in reply  # not a document's passage
+    assert "Mahali: Sauti Music Centre, Kimathi House" in reply  # the shop's name once
+
+
+def test_a_question_about_the_deposit_at_the_bookings_summary_is_answered_and_paying_goes_on(party: Chat) -> None:
+    party.send("nataka balloon arch kamili ijengwe kwa ofisi yetu westlands, jumanne tarehe 15 saa nne asubuhi, halima")
+    assert party.state["pending"] == "booking_confirm"
+    reply = party.send("deposit ni ngapi na salio nalipa lini?")
+    assert "Ili nikusaidie ipasavyo" not in reply  # no "what would you like to do?"
+    assert "kinachobaki unalipa siku ya miadi" in reply  # the shop's booking rule, in Swahili
+    assert party.state["pending"] == "booking_confirm"
+    steps = party.send("buy goods till")  # the way to pay named: no language to switch to
+    assert "Lipa kwa M-Pesa Buy Goods" in steps

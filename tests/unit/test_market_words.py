@@ -171,3 +171,35 @@ def test_swahili_verb_forms_fold_to_the_generic_words_verb() -> None:
     assert "return" in terms("deposit inarudishwa")  # it is returned
     assert "return" in terms("deposit haurudishwi")  # it is not returned
     assert terms("mtoto") == ["mtoto"]  # a noun is no verb form
+
+
+def test_an_hour_said_with_its_tens_is_no_count() -> None:
+    assert extract_quantity("nataka ku-book pt na achieng leo saa kumi na mbili jioni")[0] is None  # six o'clock
+    said = extract_quantity("saa kumi na moja nataka sukari mbili")[0]
+    assert said is not None
+    assert said.value == 2
+    twelve = extract_quantity("nataka mayai kumi na mbili")[0]
+    assert twelve is not None
+    assert twelve.value == 12
+
+
+def test_a_size_of_two_dimensions_is_no_count() -> None:
+    from tulia.nlu.frame_extract import extract_delta
+
+    assert extract_delta("are the bedsheets for 3 by 6 beds?", zones=[], enabled_methods=[]).quantity is None
+    two = extract_delta("godoro 5 by 6 mbili", zones=[], enabled_methods=[]).quantity
+    assert two is not None
+    assert two.value == 2
+
+
+def test_a_swahili_pest_names_the_one_option_of_it_not_the_pair() -> None:
+    pests = ["Bedbugs", "Cockroaches", "Bedbugs & Cockroaches"]
+    name = "Fumigation (bedbugs & cockroaches)"
+    assert named_option("oya mende wamejaa kwa keja", pests, name) == "Cockroaches"
+    assert named_option("kunguni wamenisumbua sana", pests, name) == "Bedbugs"
+    assert named_option("mende na kunguni", pests, name) == "Bedbugs & Cockroaches"
+
+
+def test_an_option_said_with_a_no_names_nothing_unless_the_option_is_so_named() -> None:
+    assert named_option("acoustic, sina electric", ["Acoustic", "Electric", "Bass"]) == "Acoustic"
+    assert named_option("without sugar", ["With sugar", "Without sugar"]) == "Without sugar"

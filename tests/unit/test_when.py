@@ -112,3 +112,16 @@ def test_a_weekday_said_with_its_date_is_that_date() -> None:
     sunday = datetime(2026, 11, 29, 14, 0, tzinfo=NAIROBI)
     assert read_when("ruracio jumamosi tarehe 19 desemba saa nne asubuhi", sunday).days == (date(2026, 12, 19),)
     assert read_when("saturday 19th december at 10am", sunday).days == (date(2026, 12, 19),)
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        ("can Mutua come on saturday 19th at 9am", date(2026, 12, 19)),  # not the Saturday of this week
+        ("sat the 19th", date(2026, 12, 19)),
+        ("jumamosi 19 saa tatu", date(2026, 12, 19)),
+        ("saturday 10am", date(2026, 12, 5)),  # 10 is the hour
+    ],
+)
+def test_a_weekday_with_its_day_of_the_month_is_that_date(said: str, day: date) -> None:
+    assert read_when(said, SAID_AT).days[0] == day

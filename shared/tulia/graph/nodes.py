@@ -36,7 +36,7 @@ from tulia.nlg.messages import OutboundMessage, buttons, listing, text
 from tulia.nlg.templates import render, when_back
 from tulia.nlu.booking_words import TITLES, change_said
 from tulia.nlu.fastpath import fast_path as detect_fast_path
-from tulia.nlu.frame_extract import extract_phone, extract_zone
+from tulia.nlu.frame_extract import C2B_WORDS, CARD_WORDS, STK_WORDS, extract_phone, extract_zone
 from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, any_phrase, normalize
 from tulia.nlu.order_words import order_cancel_said
 from tulia.nlu.reader import BUYING, SURE, message_reader
@@ -46,6 +46,7 @@ from tulia.nlu.tagger import Gazetteer, Span, token_tagger
 from tulia.nlu.when import read_when, without_when
 from tulia.observability import logger as log
 from tulia.rag.embedded import kinds_asked, kinds_held
+from tulia.rag.shop_facts import answer_from_facts
 from tulia.search.text import terms
 from tulia.tools.customer_tools import link_whatsapp_user, whatsapp_user_customer
 from tulia.tools.support_tools import contact_of, team_availability
@@ -188,8 +189,8 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     # a described photo: the model's words are the search, the caption the customer's language
     said = str(state.inbound.get("caption") or "") if state.inbound.get("photo") == "described" else body
     detected, confidence = detect_language(said) if said.strip() and not tapped else ("en", 0.0)
-    if confidence and state.turn_count > 1 and _an_address(turn, said):
-        confidence = 0.0  # "tao, river road", "south c, near the mosque": a place's names say no language
+    if confidence and state.turn_count > 1 and (_an_address(turn, said) or _names_only(turn, said)):
+        confidence = 0.0  # "tao, river road", "buy goods till", "General House Cleaning": names say no language
     heard = state.inbound.get("spoken")  # a voice note's transcript: the language Transcribe heard
     if not body.strip() and heard in ("en", "sw") and heard in state.allowed_languages:
         detected, confidence = ("sw" if heard == "sw" else "en"), 0.9  # nothing usable heard: asked in that language
@@ -398,6 +399,18 @@ def _an_address(turn: Turn, said: str) -> bool:
     return zone is not None
 
 
+def _names_only(turn: Turn, said: str) -> bool:
+    """A message of names only: the ways to pay ("buy goods till"), the titles of the rows just shown, the shop's
+    things, and no other word (no language to switch to: "ondoa chumvi" and "nimelipa, SKL..." say Swahili)."""
+    plain = f" {normalize(said)} "
+    titles = [normalize(str(o.get("title") or "")).rstrip(".… ") for o in turn.state.pending_options]
+    for phrase in sorted({*STK_WORDS, *C2B_WORDS, *CARD_WORDS, *(t for t in titles if t)}, key=len, reverse=True):
+        plain = re.sub(rf"(?<!\w){re.escape(phrase)}(?!\w)", " ", plain)
+    index = shop_index(turn)
+    left = [w for w in plain.split() if w.isalpha() and not set(index.terms(w)) & index.product_terms]
+    return not left
+
+
 def shop_places(turn: Turn) -> tuple[str, ...]:
     """The shop's delivery zones and their areas, by name."""
     tenant = turn.ctx.services.tenants.get(turn.ctx.tenant_id)
@@ -475,6 +488,14 @@ def intent_classify(state: ConversationState, runtime: Runtime[EngineContext]) -
         # "does the phone have a warranty?": what is asked about the thing is a matter of the shop's documents (a
         # passage headed by what is asked is evidence enough, however unsure the reader was between the two)
         u = replace(u, intent="support_question", journey="support", intent_confidence=max(u.intent_confidence, SURE))
+    elif (
+        u.intent == "support_question"
+        and u.intent_confidence < SURE
+        and answer_from_facts(tenant, inbound_text(state), turn.lang) is not None
+    ):
+        # "deposit ni ngapi na salio nalipa lini?": a question one of the shop's stated facts answers is a question,
+        # however unsure the reader was between asking and paying
+        u = replace(u, journey="support", intent_confidence=SURE)
     turn.trace.append(
         {
             "kind": "engine",

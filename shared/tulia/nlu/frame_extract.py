@@ -20,7 +20,7 @@ from tulia.domain.phone import to_mpesa_msisdn
 from tulia.domain.shop_words import REQUEST_VERBS, STOPWORDS
 from tulia.errors import InvalidInput
 from tulia.nlu.lexicon import COLOURS, normalize
-from tulia.search.text import in_english, meanings_of, verb_key, without_brackets
+from tulia.search.text import in_english, meanings_of, stem, verb_key, without_brackets
 
 QuantityEdit = Literal["set", "add"]
 
@@ -288,10 +288,12 @@ _AGE = re.compile(
 
 
 def without_negated_counts(plain: str) -> str:
-    """The message without the counts it corrects away ("unga ni pakiti tatu sio moja": three) and without the ages
-    it says ("costume ya spiderman ya miaka sita": one costume, for a six-year-old)."""
-    plain = _NEGATED_COUNT.sub(lambda m: " " * len(m.group(0)), plain)
-    return _AGE.sub(lambda m: " " * len(m.group(0)), plain)
+    """The message without the counts it corrects away ("unga ni pakiti tatu sio moja": three), the ages it says
+    ("costume ya spiderman ya miaka sita": one costume, for a six-year-old) and its sizes of two dimensions ("sheets
+    for 3 by 6 beds"), each blanked to its length."""
+    for numbers_of_no_count in (_NEGATED_COUNT, _AGE, DIMENSIONS):
+        plain = numbers_of_no_count.sub(lambda m: " " * len(m.group(0)), plain)
+    return plain
 
 
 # fmt: off
@@ -399,7 +401,10 @@ def extract_quantity(
     """The quantity a message states: digits with a counting word, after a verb of buying, or in
     words ("mbili", "a dozen", "kumi na mbili"), and increments ("ongeza moja", "one more")."""
     compound = TENS_AND.search(plain)
-    if compound and plain[: compound.start()].split()[-1:] != ["saa"]:  # "saa kumi na moja" is five o'clock
+    if compound and plain[: compound.start()].split()[-1:] == ["saa"]:  # "saa kumi na moja" is five o'clock: no count
+        plain = plain[: compound.start()] + " " * (compound.end() - compound.start()) + plain[compound.end() :]
+        compound = TENS_AND.search(plain)
+    if compound:
         return QuantitySaid(compound_value(compound)), [compound.span()]
     if m := _Q_INCREMENT.search(plain):
         if m.group(0) in ("another one", "one more", "ingine moja", "nyingine moja", "moja zaidi"):
@@ -822,15 +827,15 @@ def _uncontracted(text: str) -> str:
     return re.sub(r"['’]s\b", "", text)
 
 
-def _singular(word: str) -> str:
-    """An English plural's singular, roughly ("bedrooms": "bedroom"); other words as they are."""
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+_NOT_THIS = re.compile(r"(?i)(?<!\w)(?:sina|sitaki|bila|without|not|don't want|dont want)\s+(?:the\s+|a\s+|ile\s+)?\w+")
 
 
 def named_option(text: str, options: list[str], name: str = "") -> str | None:
     """The one option of a list the message names ("black", "nyeusi", "the 256GB one", "large", "1 litre",
     "size 4" of "Size 4 (52)", "ndefu" of "Long", "miaka 5-7" of "Age 5-7"). ``name``: the item's or service's
     name, whose words name it, not one of its options ("yoga" of the Private Yoga Session is no "Power Yoga")."""
+    if not any(_NOT_THIS.search(f"{o} x") for o in options):  # ("Without sugar" is an option's own name)
+        text = _NOT_THIS.sub(" ", text)  # "acoustic, sina electric": the one she does not have or want names nothing
     said_words = option_words(_uncontracted(text))
     english = option_words(in_english(_uncontracted(text)))
     # a word of several meanings may name an option by any of them ("ngege kubwa": big or large, Large)
@@ -852,15 +857,23 @@ def named_option(text: str, options: list[str], name: str = "") -> str | None:
         for w in f"{said_words} {english}".split()
         if len(w) >= 3 or (re.search(r"\d", w) and (len(w) >= 2 or numbered))
     }
-    said |= {verb_key(w) for w in said} | {_singular(w) for w in said}  # "fry" (of "wakaangwe") is "Fried"
+    if numbered:  # "two bedroom", "vyumba viwili" (never "one": "the blue one" names no number)
+        said |= {str(_PLAIN_NUMBER_WORDS[w]) for w in said if w in _PLAIN_NUMBER_WORDS and w not in ("one", "moja")}
+    said |= {verb_key(w) for w in said} | {stem(w) for w in said}  # "fry" (of "wakaangwe") is "Fried"
     said -= set(option_words(name).split())
     overlap = {
-        o: len(said & {k for form in forms[o] for w in form.split() for k in (w, verb_key(w), _singular(w))})
+        o: len(said & {k for form in forms[o] for w in form.split() for k in (w, verb_key(w), stem(w))})
         for o in options
     }
     best = max(overlap.values(), default=0)
     if best and list(overlap.values()).count(best) == 1:  # "dry cough" more than "chesty cough"
         return next(o for o, n in overlap.items() if n == best)
+    if best:  # as many words of each: the one that says least besides ("mende": Cockroaches, not Bedbugs & Cockroaches)
+        tied = [o for o, n in overlap.items() if n == best]
+        extra = {o: len({w for form in forms[o] for w in form.split()}) - best for o in tied}
+        fewest = min(extra.values())
+        if list(extra.values()).count(fewest) == 1:
+            return next(o for o, n in extra.items() if n == fewest)
     extreme = _extreme_measure(f"{said_words} {english}".split(), options)  # "vaseline ndogo": the 100ml
     if extreme is not None:
         return extreme

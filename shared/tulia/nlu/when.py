@@ -94,6 +94,13 @@ _OCLOCK = re.compile(rf"\b(?P<h>{_EN_HOUR_WORDS}|\d{{1,2}})\s*o'?clock\b")
 _NOON = re.compile(r"\b(noon|midday|mid-day|12 noon|saa sita mchana)\b")
 _BOUND = re.compile(r"\b(?P<kind>after|before|baada ya|kabla ya|not before|not after|from)\s*$")
 _ORDINAL_DAY = re.compile(r"\b(?:on\s+the\s+|on\s+|the\s+)(?P<d>[0-3]?\d)(?:st|nd|rd|th)\b(?!\s+one)")
+# a weekday and its day of the month ("saturday 19th", "sat the 19th", "jumamosi 19"): the day is a date when it has
+# its ordinal or cannot be an hour (13 and above)
+_WEEKDAY_THEN_DAY = re.compile(
+    r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\b|\b(?:wednes|satur)day\b|"
+    r"\b(?:jumatatu|jumanne|jumatano|alhamisi|ijumaa|jumamosi|jumapili)\b"
+)
+_DAY_AFTER_WEEKDAY = re.compile(r"\s*,?\s+(?:the\s+)?(?P<d>[0-3]?\d)(?P<th>st|nd|rd|th)?\b(?!\s*(?:am|pm|:|\.\d|h\b))")
 _DAY_MONTH = re.compile(r"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>[a-z]{3,9})\b")
 _MONTH_DAY = re.compile(r"\b(?P<mon>[a-z]{3,9})\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\b")
 _SLASH_DATE = re.compile(r"\b(?P<d>[0-3]?\d)/(?P<m>[01]?\d)(?:/(?P<y>\d{2,4}))?\b")
@@ -243,6 +250,10 @@ def _date(plain: str, today: date, spans: list[tuple[int, int]]) -> date | None:
     if m := _ORDINAL_DAY.search(plain):
         spans.append(m.span())
         return upcoming(int(m.group("d")), None)
+    for weekday in _WEEKDAY_THEN_DAY.finditer(plain):
+        if (m := _DAY_AFTER_WEEKDAY.match(plain, weekday.end())) and (m.group("th") or 13 <= int(m.group("d")) <= 31):
+            spans.append((m.start("d"), m.end()))
+            return upcoming(int(m.group("d")), None)
     return None
 
 

@@ -36,7 +36,7 @@ ABOUT: dict[FactKind, str] = {
     "location": "Location: where the shop is, address, directions",
     "delivery": "Delivery: we deliver to areas, fee",
     "payment": "Payment: how to pay, methods, card",
-    "booking": "Appointments: book, deposit payment, cancel, change, move, notice, refund",
+    "booking": "Appointments: book, deposit payment, balance, when, cancel, change, move, notice, refund",
 }
 
 

@@ -103,6 +103,7 @@ from tulia.nlg.guard import unsupported_facts
 from tulia.nlg.messages import buttons, listing, picture, text
 from tulia.nlg.templates import COUPON_REASONS, money, word
 from tulia.nlu.booking_words import staff_named
+from tulia.nlu.fastpath import detect_choice
 from tulia.nlu.frame_extract import (
     FrameDelta,
     QuantitySaid,
@@ -1451,8 +1452,11 @@ def _pick(
         return turn.goto(END)
     got = result["data"]
     if got["type"] == "service" and got.get("duration_minutes"):  # time is booked, not sold
-        message = inbound_text(turn.state)
-        return begin_booking(turn, got, f"{frame.wish} {message}" if frame.wish and frame.wish != message else message)
+        # a row tapped says only the service's title (cut short: "Fumigation (bedbugs & c…"), never her options
+        typed = inbound_text(turn.state)
+        message = "" if turn.state.inbound.get("reply_id") or detect_choice(typed) is not None else typed
+        words = f"{frame.wish or ''} {message}".strip() if frame.wish != message else message
+        return begin_booking(turn, got, words)
     if not got["in_stock"]:
         turn.say(text(t(turn, "out_of_stock", name=got["name"])))
         ask_sale(turn, frame, None, [])

@@ -123,7 +123,8 @@ def _place(turn: Turn, booking: dict[str, Any]) -> str:
     tenant = shop_of(turn)
     where = tenant.text(tenant.pickup.address, turn.text_lang) if tenant.pickup.address else None
     shop = turn.state.tenant_name or tenant.name
-    return t(turn, "booking_at_shop", shop=f"{shop}, {where}" if where else shop)
+    named = where and normalize(where).startswith(normalize(shop))  # "Sauti Music Centre, Kimathi House ...": once
+    return t(turn, "booking_at_shop", shop=where if named else f"{shop}, {where}" if where else shop)
 
 
 def _service_named(frame: BookingFrame) -> str:
@@ -574,6 +575,15 @@ def booking_fill(
     fast = state.understanding.get("fast")
     if pending == "booking_change":
         return _change_answer(turn, fast, choice)
+    if frame.item_id is not None and pending in ("booking_slot", "booking_confirm") and _option_changed(frame, plain):
+        # "samahani kumbe ni two bedroom": the service's option changed (its price, maybe its length); the time she
+        # had chosen is asked for again with it, and held at once when it is still free
+        if frame.chosen is not None:
+            start = _at(frame.chosen.start)
+            frame.when, frame.staff_id = WhenWish(days=[start.date()], at=start.time()), frame.chosen.staff_id
+        _release(turn, frame)
+        turn.set(booking=frame)
+        return turn.goto("booking_offer")
     if frame.item_id is None or (pending != "booking_zone" and _names_another_service(turn, frame, body)):
         # "a pedicure instead": a new wish, read as one (the held time is let go, the time asked is kept)
         frame.replaced = frame.item_id is not None
@@ -681,6 +691,17 @@ def booking_fill(
     return turn.goto(END)
 
 
+def _option_changed(frame: BookingFrame, plain: str) -> bool:
+    """Whether the message names another option of the service than the one chosen (the selection is changed)."""
+    changed = False
+    for variant in frame.variants:
+        said = named_option(plain, variant.options, frame.name or "")
+        if said is not None and frame.variant_selection.get(variant.name) not in (None, said):
+            frame.variant_selection = {**frame.variant_selection, variant.name: said}
+            changed = True
+    return changed
+
+
 def _names_another_service(turn: Turn, frame: BookingFrame, body: str) -> bool:
     """Whether the words name something of the shop's other than the service being booked."""
     index = shop_index(turn)
@@ -691,7 +712,7 @@ def _names_another_service(turn: Turn, frame: BookingFrame, body: str) -> bool:
     own = set(index.terms(frame.name or "")) | {  # its name, its options and their dimensions ("shoulder length")
         term for v in frame.variants for word in (v.name, *v.options) for term in index.terms(word)
     }
-    named = set(index.terms(query))
+    named = {t for t in index.terms(query) if t in index.product_terms}  # "acoustic, sina electric": its options
     return bool(named) and not named <= own
 
 
