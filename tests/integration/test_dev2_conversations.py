@@ -203,3 +203,43 @@ def test_a_question_about_the_deposit_at_the_bookings_summary_is_answered_and_pa
     assert party.state["pending"] == "booking_confirm"
     steps = party.send("buy goods till")  # the way to pay named: no language to switch to
     assert "Lipa kwa M-Pesa Buy Goods" in steps
+
+
+def test_cancel_said_at_a_bookings_summary_lets_the_held_time_go(party: Chat, seeded: Services) -> None:
+    party.send("hey, can we hire a trampolin with kibet for sunday 11am in karen?")
+    held = party.state["booking"].held
+    assert held is not None
+    reply = party.send("oh no the party got postponed, please cancel that booking")
+    assert "I've let that time go" in reply
+    assert "couldn't find" not in reply
+    assert seeded.bookings.get(party.tenant_id, held.booking_ref).status == "cancelled"
+
+
+def test_a_size_said_as_a_word_names_an_option_that_starts_with_it(party: Chat) -> None:
+    party.send(
+        "Hi, id like to hire a bouncing castle for my sons birthday on saturday from 10am, we're in runda. "
+        "is kibet available?"
+    )
+    assert party.state["pending"] == "booking_variant"
+    party.send("the medium one")
+    assert party.state["booking"].variant_selection == {"size": "Medium 4x4m"}
+
+
+def test_half_an_hour_and_a_whole_hour_in_swahili_name_the_lessons_length(music: Chat) -> None:
+    music.send("nataka kujifunza kuimba, baraka yuko free ijumaa saa kumi na moja jioni? nusu saa inatosha")
+    first = music.state["booking"]
+    assert first.variant_selection == {"length": "30 minutes"}  # "nusu saa inatosha": half an hour is enough
+    assert first.held is not None
+    reply = music.send("aah ngoja, ifanye saa nzima badala ya nusu saa")  # a whole hour instead of half
+    again = music.state["booking"]
+    assert again.variant_selection == {"length": "60 minutes"}
+    assert again.held is not None
+    assert again.held.start == first.held.start
+    assert "Voice Lesson (60 minutes)" in reply
+
+
+def test_a_count_inside_a_question_asked_aside_edits_no_line(party: Chat) -> None:
+    party.send("mambo, mko na foil curtain ya silver? nataka mbili za backdrop")
+    party.send("kama moja haitatumika naweza kuirudisha mnirudishie pesa?")  # if one is not used, can I return it?
+    summary = party.send("rongai")
+    assert "2 x Foil Fringe Curtain 1m x 2m (Silver)" in summary

@@ -484,7 +484,9 @@ def intent_classify(state: ConversationState, runtime: Runtime[EngineContext]) -
         words = without_appointment_words(turn, words)
     u = turn.ctx.engine.understand(words, catalog=index, context=prompt_context(turn))
     u = _with_the_shops_reading(turn, u, inbound_text(state), tenant.reading_version)
-    if u.intent == "product_question" and the_documents_answer(turn, inbound_text(state), index):
+    if (
+        u.intent == "product_question" or (u.intent == "support_question" and u.intent_confidence < SURE)
+    ) and the_documents_answer(turn, inbound_text(state), index):
         # "does the phone have a warranty?": what is asked about the thing is a matter of the shop's documents (a
         # passage headed by what is asked is evidence enough, however unsure the reader was between the two)
         u = replace(u, intent="support_question", journey="support", intent_confidence=max(u.intent_confidence, SURE))

@@ -804,12 +804,24 @@ _FRACTIONS = (
 )
 
 
+# lengths of time as minutes, as services' options write them ("30 minutes", "1 hour"): "nusu saa", "half an hour",
+# "saa nzima", "an hour", "90 min" (never "saa moja" or "saa mbili": seven and eight o'clock in Swahili time)
+_DURATIONS = (
+    (re.compile(r"(?<!\w)(?:nusu saa|half an hour|half hour|dakika thelathini)(?!\w)"), "30 minutes"),
+    (re.compile(r"(?<!\w)(?:saa nzima|lisaa (?:li)?moja|an hour|one hour|full hour)(?!\w)"), "60 minutes"),
+    (re.compile(r"(?<![\w.])(\d{1,2})\s*(?:hours?|hrs?)(?!\w)"), lambda m: f"{int(m.group(1)) * 60} minutes"),
+    (re.compile(r"(?<![\w.])(\d{1,3})\s*(?:minutes?|mins?|dakika)(?!\w)"), lambda m: f"{int(m.group(1))} minutes"),
+)
+
+
 def option_words(text: str) -> str:
     """Words of an option or of a message in one form: colours in English, size words as sizes, a
     number and its unit joined ("1 litre" -> "1l", "128 gb" -> "128gb"), half and quarter measures as sizes."""
     plain = normalize(text)
     for fraction, size in _FRACTIONS:
         plain = fraction.sub(size, plain)
+    for duration, minutes in _DURATIONS:
+        plain = duration.sub(minutes, plain)
     plain = " ".join(_AGE_GROUPS.get(w, COLOURS.get(w, w)) for w in measures_in_digits(plain).replace("-", " ").split())
     plain = DIMENSIONS.sub(dimension_words, plain)  # "5 by 6": 5x6
     plain = re.sub(
@@ -827,6 +839,8 @@ def _uncontracted(text: str) -> str:
     return re.sub(r"['’]s\b", "", text)
 
 
+_REPLACED = re.compile(r"(?i)(?<!\w)(?:badala ya|instead of|in place of)\s+[^,.;!?]*")
+_SIZE_CODES = frozenset({"xs", "s", "m", "l", "xl", "xxl"})  # the size words as option_words writes them
 _NOT_THIS = re.compile(r"(?i)(?<!\w)(?:sina|sitaki|bila|without|not|don't want|dont want)\s+(?:the\s+|a\s+|ile\s+)?\w+")
 
 
@@ -836,6 +850,7 @@ def named_option(text: str, options: list[str], name: str = "") -> str | None:
     name, whose words name it, not one of its options ("yoga" of the Private Yoga Session is no "Power Yoga")."""
     if not any(_NOT_THIS.search(f"{o} x") for o in options):  # ("Without sugar" is an option's own name)
         text = _NOT_THIS.sub(" ", text)  # "acoustic, sina electric": the one she does not have or want names nothing
+    text = _REPLACED.sub(" ", text)  # "saa nzima badala ya nusu saa", "red instead of black": the old one, unsaid
     said_words = option_words(_uncontracted(text))
     english = option_words(in_english(_uncontracted(text)))
     # a word of several meanings may name an option by any of them ("ngege kubwa": big or large, Large)
@@ -852,10 +867,11 @@ def named_option(text: str, options: list[str], name: str = "") -> str | None:
             return max(hits, key=len)  # "Light Blue" over "Blue"
     # a number of the option's own words counts beside them ("2 bedroom" is "2 bedrooms", not "1 bedroom")
     numbered = any(re.fullmatch(r"\d+", w) for o in options for form in forms[o] for w in form.split())
+    sizes = {w for o in options for form in forms[o] for w in form.split() if w in _SIZE_CODES}
     said = {
         w
         for w in f"{said_words} {english}".split()
-        if len(w) >= 3 or (re.search(r"\d", w) and (len(w) >= 2 or numbered))
+        if len(w) >= 3 or (re.search(r"\d", w) and (len(w) >= 2 or numbered)) or w in sizes  # "the medium one"
     }
     if numbered:  # "two bedroom", "vyumba viwili" (never "one": "the blue one" names no number)
         said |= {str(_PLAIN_NUMBER_WORDS[w]) for w in said if w in _PLAIN_NUMBER_WORDS and w not in ("one", "moja")}

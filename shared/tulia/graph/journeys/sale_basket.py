@@ -120,7 +120,12 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
                 continue
             turn.say(text(t(turn, "line_removed", name=gone.name)))
             replacing = next((w for w in frame.waiting if w.act != "old"), None)
-            if wish.act == "old" and replacing is not None and replacing.quantity is None:
+            if (
+                wish.act == "old"
+                and replacing is not None
+                and replacing.quantity is None
+                and wish_query(replacing.text, None, index)[1] is None  # "jogoo 2 ... badala ya kensalt": two
+            ):
                 replacing.quantity = gone.quantity  # "mumias badala ya kabras": as many as there were
             continue
         if named is None and not fitting:

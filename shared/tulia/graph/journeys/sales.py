@@ -273,6 +273,8 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         and _names_products(turn, item_words)
         and not _basket_words(frame, item_words, index)
     )
+    if aside:  # "kama moja haitatumika naweza kuirudisha?": a count in a question about something else edits no line
+        delta.quantity, delta.remove = None, False
     if aside and (delta.zone is not None or delta.mode is not None) and _asks_another_fact(turn, body):
         # "duka lenu liko wapi? niko town kesho": where the shop is, asked; the place she will be is no delivery chosen
         delta.zone = delta.place = delta.mode = None

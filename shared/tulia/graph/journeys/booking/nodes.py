@@ -575,6 +575,12 @@ def booking_fill(
     fast = state.understanding.get("fast")
     if pending == "booking_change":
         return _change_answer(turn, fast, choice)
+    if pending == "booking_confirm" and frame.held is not None and change_said(body) == "cancel":
+        # "the party got postponed, please cancel that booking": the time held for her is let go (nothing was paid)
+        _release(turn, frame)
+        turn.say(text(t(turn, "booking_released")))
+        ask_booking(turn, None, None, [])
+        return turn.goto(END)
     if frame.item_id is not None and pending in ("booking_slot", "booking_confirm") and _option_changed(frame, plain):
         # "samahani kumbe ni two bedroom": the service's option changed (its price, maybe its length); the time she
         # had chosen is asked for again with it, and held at once when it is still free
