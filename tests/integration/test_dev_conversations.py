@@ -112,3 +112,14 @@ def test_one_name_of_the_shops_among_chatter_is_searched_when_she_surely_buys(un
     reply = uniforms.send("msee nataka toughees size 38 za boy wangu anajoin form one")
     assert "Bata Toughees School Shoes" in reply  # not the categories
     assert "Unatafuta nini" not in reply
+
+
+def test_the_option_already_chosen_said_again_at_the_bookings_summary_shows_it_as_it_stands(studio: Chat) -> None:
+    studio.send("book a studio portrait session for me with lilian sunday 1pm")
+    studio.send("2")  # Couple
+    held = studio.state["booking"].held
+    assert held is not None
+    reply = studio.send("oh wait my sister is joining, make it couple instead of solo")
+    assert "Studio Portrait Session (Couple)" in reply
+    assert "didn't quite get that" not in reply
+    assert studio.state["booking"].held == held  # the same time still held

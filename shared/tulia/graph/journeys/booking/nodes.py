@@ -575,6 +575,10 @@ def booking_fill(
     fast = state.understanding.get("fast")
     if pending == "booking_change":
         return _change_answer(turn, fast, choice)
+    if pending == "booking_confirm" and frame.held is not None and _options_kept(frame, plain):
+        # "make it couple instead of solo", and it is a couple's already: the summary again, as it stands
+        remind_booking(turn, frame)
+        return turn.goto(END)
     if pending == "booking_confirm" and frame.held is not None and change_said(body) == "cancel":
         # "the party got postponed, please cancel that booking": the time held for her is let go (nothing was paid)
         _release(turn, frame)
@@ -695,6 +699,13 @@ def booking_fill(
         return turn.goto("booking_advance")
     turn.set(route="reclassify")  # a side question: answered elsewhere, then the booking is offered again
     return turn.goto(END)
+
+
+def _options_kept(frame: BookingFrame, plain: str) -> bool:
+    """Whether the message names only the options already chosen ("make it couple", and it is a couple's)."""
+    named = [named_option(plain, v.options, frame.name or "") for v in frame.variants]
+    said = [(v.name, o) for v, o in zip(frame.variants, named, strict=True) if o is not None]
+    return bool(said) and all(frame.variant_selection.get(name) == option for name, option in said)
 
 
 def _option_changed(frame: BookingFrame, plain: str) -> bool:
