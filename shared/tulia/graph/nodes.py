@@ -189,7 +189,8 @@ def fast_path(state: ConversationState, runtime: Runtime[EngineContext]) -> dict
     # a described photo: the model's words are the search, the caption the customer's language
     said = str(state.inbound.get("caption") or "") if state.inbound.get("photo") == "described" else body
     detected, confidence = detect_language(said) if said.strip() and not tapped else ("en", 0.0)
-    if confidence and state.turn_count > 1 and (_an_address(turn, said) or _names_only(turn, said)):
+    switching = confidence and state.turn_count > 1 and detected != state.response_language
+    if switching and (_an_address(turn, said) or _names_only(turn, said)):  # read only when she may switch
         confidence = 0.0  # "tao, river road", "buy goods till", "General House Cleaning": names say no language
     heard = state.inbound.get("spoken")  # a voice note's transcript: the language Transcribe heard
     if not body.strip() and heard in ("en", "sw") and heard in state.allowed_languages:

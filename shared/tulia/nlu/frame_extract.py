@@ -840,7 +840,7 @@ def _uncontracted(text: str) -> str:
 
 
 _REPLACED = re.compile(r"(?i)(?<!\w)(?:badala ya|instead of|in place of)\s+[^,.;!?]*")
-_SIZE_CODES = frozenset({"xs", "s", "m", "l", "xl", "xxl"})  # the size words as option_words writes them
+_SIZE_CODES = frozenset(_SIZE_WORDS.values())  # the size words as option_words writes them ("m" of "medium")
 _NOT_THIS = re.compile(r"(?i)(?<!\w)(?:sina|sitaki|bila|without|not|don't want|dont want)\s+(?:the\s+|a\s+|ile\s+)?\w+")
 
 

@@ -575,7 +575,10 @@ def booking_fill(
     fast = state.understanding.get("fast")
     if pending == "booking_change":
         return _change_answer(turn, fast, choice)
-    if pending == "booking_confirm" and frame.held is not None and _options_kept(frame, plain):
+    options = _options_said(frame, plain) if pending in ("booking_slot", "booking_confirm") else {}
+    changed = {name: o for name, o in options.items() if frame.variant_selection.get(name) not in (None, o)}
+    kept = bool(options) and all(frame.variant_selection.get(name) == o for name, o in options.items())
+    if pending == "booking_confirm" and frame.held is not None and kept:
         # "make it couple instead of solo", and it is a couple's already: the summary again, as it stands
         remind_booking(turn, frame)
         return turn.goto(END)
@@ -585,9 +588,10 @@ def booking_fill(
         turn.say(text(t(turn, "booking_released")))
         ask_booking(turn, None, None, [])
         return turn.goto(END)
-    if frame.item_id is not None and pending in ("booking_slot", "booking_confirm") and _option_changed(frame, plain):
+    if frame.item_id is not None and changed:
         # "samahani kumbe ni two bedroom": the service's option changed (its price, maybe its length); the time she
         # had chosen is asked for again with it, and held at once when it is still free
+        frame.variant_selection = {**frame.variant_selection, **changed}
         if frame.chosen is not None:
             start = _at(frame.chosen.start)
             frame.when, frame.staff_id = WhenWish(days=[start.date()], at=start.time()), frame.chosen.staff_id
@@ -701,22 +705,10 @@ def booking_fill(
     return turn.goto(END)
 
 
-def _options_kept(frame: BookingFrame, plain: str) -> bool:
-    """Whether the message names only the options already chosen ("make it couple", and it is a couple's)."""
-    named = [named_option(plain, v.options, frame.name or "") for v in frame.variants]
-    said = [(v.name, o) for v, o in zip(frame.variants, named, strict=True) if o is not None]
-    return bool(said) and all(frame.variant_selection.get(name) == option for name, option in said)
-
-
-def _option_changed(frame: BookingFrame, plain: str) -> bool:
-    """Whether the message names another option of the service than the one chosen (the selection is changed)."""
-    changed = False
-    for variant in frame.variants:
-        said = named_option(plain, variant.options, frame.name or "")
-        if said is not None and frame.variant_selection.get(variant.name) not in (None, said):
-            frame.variant_selection = {**frame.variant_selection, variant.name: said}
-            changed = True
-    return changed
+def _options_said(frame: BookingFrame, plain: str) -> dict[str, str]:
+    """The options of the service the message names, by dimension ("two bedroom": bedrooms, 2 bedrooms)."""
+    named = ((v.name, named_option(plain, v.options, frame.name or "")) for v in frame.variants)
+    return {name: option for name, option in named if option is not None}
 
 
 def _names_another_service(turn: Turn, frame: BookingFrame, body: str) -> bool:
