@@ -162,6 +162,9 @@ class Play:
     paid: set[str] = field(default_factory=set)  # payments made (checkout ids, order refs)
     transcript: list[str] = field(default_factory=list)
     to_say: str | None = None  # what she says next whatever the bot asked (the Till payment's code)
+    last_ask: str = "none"  # the kind of the last question the bot asked with buttons or rows ("none": text only)
+    ended: str = "reached"  # how a goal not reached ended: "turns" (she ran out) or "silent" (nothing left to say)
+    records: str = ""  # what the shop's records held at the end of a goal not reached (figures only)
 
 
 class Stack:
@@ -306,12 +309,17 @@ class Customer:
                 play.replies.append(self.without_names(tenant, texts[-1]))
                 play.transcript.append("bot> " + texts[-1].strip().replace("\n", "\n     "))
                 rows = its_rows or rows
+            play.last_ask = _ask_kind(rows) or play.last_ask
             paid = self.pay_what_is_asked(tenant, play, chat, "\n".join(texts))
             if self.reached(tenant, goal, play, wait=paid):
                 play.replies += self.later_replies(tenant, play, seen)
                 return True, play
             message = self.next_message(tenant, play, "\n".join(texts), rows)
-        return self.reached(tenant, goal, play, wait=True), play
+        if self.reached(tenant, goal, play, wait=True):
+            return True, play
+        play.ended = "turns" if message is not None else "silent"
+        play.records = self.what_was_recorded(tenant, goal, play)
+        return False, play
 
     def later_replies(self, tenant: str, play: Play, seen: int) -> list[str]:
         """What the bot sent after her last turn (a payment's receipt): judged for its language too."""
@@ -503,6 +511,43 @@ class Customer:
             return started and not live and not open_orders
         return False
 
+    def what_was_recorded(self, tenant: str, goal: Goal, play: Play) -> str:
+        """Where a goal not reached stopped, from the shop's records: a class, never a message."""
+        orders = self.orders(tenant, play.phone)
+        bookings = self.bookings(tenant, play.phone)
+        out = goal.outcome
+        if "order" in out:
+            if not orders:
+                return "no order"
+            want = out["order"]
+            skus = sorted(w["sku"] for w in want["items"])
+            for order in orders:
+                if sorted(ln["item_id"] for ln in order["lines"]) == skus:
+                    lines_ok = self.order_matches(tenant, order, {"items": want["items"]})
+                    if not lines_ok:
+                        return "order: the right items, a count or option wrong"
+                    if order["payment_status"] != "paid":
+                        return "order: the right lines, not paid"
+                    return "order: paid, the place or way to pay wrong"
+            return "order: other items"
+        if "booking" in out:
+            if not bookings:
+                return "no booking"
+            want = out["booking"]
+            same = [b for b in bookings if b["item_id"] == want["sku"]]
+            if not same:
+                return "booking: another service"
+            if all(b["status"] not in ("held", "confirmed") for b in same):
+                return "booking: cancelled or expired"
+            if any(b["status"] == "held" for b in same):
+                return "booking: held, not confirmed"
+            return "booking: confirmed, a day, time, person or option wrong"
+        if "cancelled" in out:
+            if not orders and not bookings:
+                return "cancel: nothing was started"
+            return "cancel: still open"
+        return "other"
+
     def order_matches(self, tenant: str, order: dict[str, Any], want: dict[str, Any]) -> bool:
         lines = sorted(
             (ln["item_id"], int(ln["quantity"]), _folded(ln.get("variant_selection") or {})) for ln in order["lines"]
@@ -552,6 +597,16 @@ class Customer:
             and (not want.get("zone") or booking.get("zone") == want["zone"])
             and _folded(booking.get("variant_selection") or {}) == _folded(want.get("options") or {})
         )
+
+
+def _ask_kind(rows: list[tuple[str, str]]) -> str | None:
+    from tulia.graph.buttons import parse_tap
+
+    for row_id, _ in rows:
+        tap = parse_tap(row_id)
+        if tap is not None:
+            return str(tap.kind)
+    return None
 
 
 def _folded(options: dict[str, Any]) -> tuple[tuple[str, str], ...]:
@@ -623,6 +678,14 @@ def report(results: list[tuple[Goal, bool, Play]], seconds: float) -> None:
     mean_turns = sum(turns) / len(turns) if turns else 0
     print(f"\n- her turns per reached goal: mean {mean_turns:.1f}, max {max(turns, default=0)}")
     print(f"- replies in her language: {100 * in_lang / max(1, len(replies)):.1f}% ({in_lang}/{len(replies)})")
+    missed = [p for _, ok, p in results if not ok]
+    if missed:  # classes of where they stopped, counted: never a goal or a message
+        print("\n| goals not reached: where they stopped | goals |\n|---|---:|")
+        for (ended, records), n in sorted(Counter((p.ended, p.records) for p in missed).items()):
+            print(f"| {'out of turns' if ended == 'turns' else 'nothing left to say'}; {records} | {n} |")
+        print("\n| goals not reached: the bot's last question | goals |\n|---|---:|")
+        for ask, n in sorted(Counter(p.last_ask for p in missed).items()):
+            print(f"| {ask} | {n} |")
     print(f"- {seconds:.0f} s in all")
 
 
