@@ -59,6 +59,7 @@ BLIND_FORMAT_SETS = {
     "trades7": "tuning/trades-7.txt",
     "trades8": "tuning/trades-8.txt",
     "trades9": "tuning/trades-9.txt",  # written by a helper from the development packs' files (issue 53)
+    "trades10": "tuning/trades-10.txt",  # the same, from the second development set's packs
     "dev": "dev/counts.txt",  # counted purchases at six shops, written by a helper (issue 53): never trained on
     "grammar": "generated/quantities.txt",
     "swnames": "generated/swahili-names.txt",
@@ -75,6 +76,7 @@ SETS = (
     "trades7",
     "trades8",
     "trades9",
+    "trades10",
     "grammar",
     "swnames",
     *PHRASE_SETS,
@@ -240,7 +242,7 @@ def tags_of(services: Services, phrase: BlindPhrase) -> list[Any]:
 def _items_right(services: Services, phrase: BlindPhrase) -> bool:
     """Several items in one message: each listed part found as the sales journey finds it (one item
     named, with its count), and together exactly the labelled items and counts."""
-    from tulia.graph.journeys.sale_basket import find_wish, listed_items, wish_query
+    from tulia.graph.journeys.sale_basket import find_listed, listed_items
     from tulia.graph.journeys.sale_common import count_for
     from tulia.tools.context import ToolContext
     from tulia.tools.registry import call_tool
@@ -253,10 +255,16 @@ def _items_right(services: Services, phrase: BlindPhrase) -> bool:
     ctx = ToolContext(tenant_id=phrase.pack, request_id="eval", conversation_id="eval", services=services)
     args = {"tenant_id": phrase.pack, "request_id": "eval", "conversation_id": "eval"}
     read: dict[str, str] = {}
-    for wish in listed_items(phrase.text, index, tags_of(services, phrase)):
-        query, count = wish_query(wish.text, wish.quantity, index)
+
+    def search(query: str) -> dict[str, Any] | None:
         found = call_tool("catalog_search", {**args, "query": query, "filters": {}, "limit": 10}, ctx)
-        named, _fitting = find_wish(query, found["data"]["results"] if found["ok"] else [], index)
+        return found["data"] if found["ok"] else None
+
+    for wish in listed_items(phrase.text, index, tags_of(services, phrase)):
+        listed = find_listed(wish, index, search)
+        if listed is None:
+            continue
+        _query, count, named, _fitting = listed
         if named is not None:  # as take_items counts it
             read[named["item_id"]] = str(count_for(named, count, wish.text) or 1)
     return set(read) == set(wanted) and all(not c.isdigit() or read[sku] == c for sku, c in wanted.items())
