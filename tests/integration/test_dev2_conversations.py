@@ -243,3 +243,21 @@ def test_a_count_inside_a_question_asked_aside_edits_no_line(party: Chat) -> Non
     party.send("kama moja haitatumika naweza kuirudisha mnirudishie pesa?")  # if one is not used, can I return it?
     summary = party.send("rongai")
     assert "2 x Foil Fringe Curtain 1m x 2m (Silver)" in summary
+
+
+def test_a_list_part_with_words_about_her_day_is_found_by_the_tagger_words_for_its_thing(music: Chat) -> None:
+    # the part's own words name no item ("studio", "son" and "says" are no guitar's), and "medicine" would say the
+    # shop sells no such thing: the tagger's words for the thing ("shure mic", "casio ct-s300 black") find it
+    music.send("setting up a small home studio: one shure mic and one xlr cable please")
+    assert basket(music) == {"Shure SM58 Vocal Microphone": (1, {}), "XLR Microphone Cable": (1, {})}
+
+
+def test_a_purchase_after_a_saying_about_medicine_is_a_purchase(music: Chat) -> None:
+    reply = music.send(
+        "my piano teacher says practice is the best medicine so i want the casio ct-s300 in black and a sustain pedal"
+    )
+    assert "don't sell" not in reply.lower()
+    assert basket(music) == {
+        "Casio CT-S300 Keyboard (61 keys)": (1, {"colour": "Black"}),
+        "Keyboard Sustain Pedal": (1, {}),
+    }

@@ -203,3 +203,39 @@ def test_a_swahili_pest_names_the_one_option_of_it_not_the_pair() -> None:
 def test_an_option_said_with_a_no_names_nothing_unless_the_option_is_so_named() -> None:
     assert named_option("acoustic, sina electric", ["Acoustic", "Electric", "Bass"]) == "Acoustic"
     assert named_option("without sugar", ["With sugar", "Without sugar"]) == "Without sugar"
+
+
+@pytest.mark.parametrize(
+    ("said", "options", "named"),
+    [
+        ("ngozi yangu ni ya mafuta", ["Normal", "Oily", "Dry", "Sensitive"], "Oily"),  # the noun of the adjective
+        ("nywele zangu ni za curls", ["Straight", "Curly"], "Curly"),
+        ("za maua", ["Flowers", "Leaves", "Geometric"], "Flowers"),  # a phrase's folding ("floral") hides "flower"
+        ("nataka gift voucher ya elfu kumi", ["3000", "5000", "10000"], "10000"),  # thousands in words
+        ("the 5k one", ["3000", "5000", "10000"], "5000"),
+        ("dry skin", ["Normal", "Oily", "Dry", "Sensitive"], "Dry"),
+    ],
+)
+def test_an_option_is_named_by_its_noun_its_words_alone_and_thousands_in_words(
+    said: str, options: list[str], named: str
+) -> None:
+    assert named_option(said, options) == named
+
+
+def test_a_model_number_of_the_name_said_among_its_words_is_no_count() -> None:
+    from tulia.nlu.basket_words import count_in_name
+
+    bike = ["Raleigh Mountain Bike 26 inch (21-speed)"]
+    assert count_in_name("i want the raleigh 26 mountain bike", 26, bike)  # the 26-inch bike, one of it
+    assert not count_in_name("fanta 2 please", 2, ["Fanta Orange 2 Litre"])  # a small number among its words: a count
+    assert not count_in_name("raleigh mountain bike 26", 3, bike)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["nahitaji gitaa ya mtoto wa miaka 7, ile ya pink", "a princess dress for my 9yo and a tiara", "ana miaka 10."],
+)
+def test_an_age_before_a_comma_or_written_short_is_no_count(said: str) -> None:
+    from tulia.nlu.frame_extract import without_negated_counts
+
+    assert extract_quantity(without_negated_counts(said))[0] is None

@@ -62,6 +62,7 @@ class ItemWish(_Frame):
     quantity: int | None = Field(default=None, ge=1, le=1000)
     act: Literal["add", "set", "remove", "old"] = "add"  # "old": the item replaced ("X badala ya Y"'s Y)
     asked: bool = False  # asked about ("mna X na Y?"): its line holds one until she says how many
+    named: str = Field(default="", max_length=300)  # the token tagger's words for its thing (a second search)
 
 
 class Fulfilment(_Frame):

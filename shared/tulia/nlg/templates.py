@@ -428,6 +428,10 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "To finish order {ref}, how would you like to pay {amount}?",
         "sw": "Kukamilisha oda {ref}, ungependa kulipa {amount} vipi?",
     },
+    "option_not_offered": {
+        "en": "Sorry, {name} doesn't come in \"{said}\".",
+        "sw": "Samahani, {name} haipatikani kwa \"{said}\".",
+    },
     "pickup_not_offered": {
         "en": "Sorry, we don't offer pickup; we deliver.",
         "sw": "Samahani, hatuna huduma ya kuchukua dukani; tunaleta.",

@@ -63,6 +63,7 @@ class ItemSaid:
     text: str  # the part of the message, normalised ("jogoo unga 2kg tatu")
     quantity: int | None  # the count said for it, or None
     act: str = "add"  # what is done with it (the token tagger's act): add, set, remove, old (the one replaced)
+    named: str = ""  # the token tagger's words for the thing in this part: its item span and the options said in it
 
 
 def _tens(plain: str) -> str:
@@ -283,7 +284,14 @@ def name_number_said(text: str, count: int, names: Collection[str]) -> str | Non
                     f for w in own[max(i - 1, 0) : i] + own[i + 1 : i + 2] for f in _forms(w)
                 }:
                     return " ".join(words[min(at, n) : max(at, n) + 1])
+            # a model's or a size's number of the name said among its words, in any order ("the raleigh 26
+            # mountain bike" of "Raleigh Mountain Bike 26 inch"): never a count of ten or more of it
+            if count >= MODEL_NUMBER_FROM and number in own and forms & {f for w in own for f in _forms(w)}:
+                return " ".join(words[min(at, n) : max(at, n) + 1])
     return None
+
+
+MODEL_NUMBER_FROM = 10  # smaller numbers beside a word of the name are counts ("fanta 2" of "Fanta 2 Litre")
 
 
 _DIGITS_OF = {w: str(n) for w, n in NUMBER_WORDS.items() if " " not in w and n < 12 and w != "both"}

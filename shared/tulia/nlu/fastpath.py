@@ -52,7 +52,7 @@ class FastPathHit:
 # a short answer made only of yes words (or only of no words), with the words people put round them: "eeh sawa",
 # "ndio boss", "ok ok", "hapana bana", "ndiyo hivyo"
 _AROUND = frozenset(
-    "please pls plz tafadhali boss bana msee sir madam basi sana tu then fine hivyo hiyo ivo kabisa".split()
+    "please pls plz tafadhali boss bana msee sir madam basi sana tu then fine hivyo hiyo ivo kabisa iko ni".split()
 )
 _YES_WORDS = frozenset(w for w in YES if " " not in w)
 _NO_WORDS = frozenset(w for w in NO if " " not in w) - {"cancel"}  # "cancel it": said of an order or a line

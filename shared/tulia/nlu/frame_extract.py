@@ -283,7 +283,7 @@ def _one_before_a_noun(plain: str, start: int, end: int) -> bool:
 _NUMBER = rf"(?:\d{{1,2}}|{_WORD_ALT})"
 _AGE = re.compile(
     rf"(?<!\w)(?:(?:turns?|turning|aged?|age(?: of)?|umri wa|miaka|mwaka|miezi|mwezi)\s+{_NUMBER}"
-    rf"|{_NUMBER}[\s-]*(?:years?|yrs?|months?)[\s-]*old)(?![\w.,])"
+    rf"|{_NUMBER}[\s-]*(?:years?|yrs?|months?)[\s-]*old|\d{{1,2}}\s?yo)(?!\w|[.,]\d)"  # "miaka 7, ile ya pink"
 )
 
 
@@ -728,6 +728,8 @@ def extract_delta(
     delta.spans += spans
     delta.zone, delta.place, spans = extract_zone(scrubbed, zones)
     delta.spans += spans
+    if delta.zone and delta.mode == "pickup":  # "nitakuja kuchukua ngara": where she collects, not a delivery
+        delta.zone = delta.place = None
     if delta.zone and delta.mode is None:
         delta.mode = "delivery"  # "to Westlands", "Kilimani": a place to deliver to
     delta.method, delta.method_words, spans = extract_method(scrubbed, enabled_methods)
@@ -844,6 +846,26 @@ _SIZE_CODES = frozenset(_SIZE_WORDS.values())  # the size words as option_words 
 _NOT_THIS = re.compile(r"(?i)(?<!\w)(?:sina|sitaki|bila|without|not|don't want|dont want)\s+(?:the\s+|a\s+|ile\s+)?\w+")
 
 
+def _root_of_adjective(word: str) -> str:
+    """ "oily" of "oil", "silky" of "silk", "curly" of "curl": an option's adjective and the noun said ("ngozi ya
+    mafuta": oil)."""
+    return word[:-1] if len(word) >= 4 and word.endswith("y") and word[-2] not in "aeiou" else word
+
+
+_THOUSANDS = re.compile(r"(?<!\w)(?:elfu|thousand)\s+(\w+)(?!\w)|(?<!\w)(\w+)\s+thousand(?!\w)|(?<!\w)(\d{1,3})k(?!\w)")
+
+
+def _in_thousands(text: str) -> str:
+    """Thousands said in words as digits ("elfu kumi", "ten thousand", "10k": 10000), for options that are amounts."""
+
+    def digits(m: re.Match[str]) -> str:
+        said = next(g for g in m.groups() if g)
+        value = int(said) if said.isdigit() else NUMBER_WORDS.get(said)
+        return str(value * 1000) if value else m.group()
+
+    return _THOUSANDS.sub(digits, text)
+
+
 def named_option(text: str, options: list[str], name: str = "") -> str | None:
     """The one option of a list the message names ("black", "nyeusi", "the 256GB one", "large", "1 litre",
     "size 4" of "Size 4 (52)", "ndefu" of "Long", "miaka 5-7" of "Age 5-7"). ``name``: the item's or service's
@@ -851,8 +873,11 @@ def named_option(text: str, options: list[str], name: str = "") -> str | None:
     if not any(_NOT_THIS.search(f"{o} x") for o in options):  # ("Without sugar" is an option's own name)
         text = _NOT_THIS.sub(" ", text)  # "acoustic, sina electric": the one she does not have or want names nothing
     text = _REPLACED.sub(" ", text)  # "saa nzima badala ya nusu saa", "red instead of black": the old one, unsaid
+    text = _in_thousands(text)  # "ya elfu kumi" of "10000"
     said_words = option_words(_uncontracted(text))
     english = option_words(in_english(_uncontracted(text)))
+    # each word alone too: a phrase's folding may hide a word's own meaning ("za maua" is "floral"; "maua", "flower")
+    english += " " + option_words(" ".join(in_english(w) for w in _uncontracted(text).split()))
     # a word of several meanings may name an option by any of them ("ngege kubwa": big or large, Large)
     english += "".join(f" {option_words(' '.join(m))}" for m in meanings_of(text))
     forms = {o: {option_words(o), option_words(without_brackets(o))} for o in options}
@@ -877,8 +902,12 @@ def named_option(text: str, options: list[str], name: str = "") -> str | None:
         said |= {str(_PLAIN_NUMBER_WORDS[w]) for w in said if w in _PLAIN_NUMBER_WORDS and w not in ("one", "moja")}
     said |= {verb_key(w) for w in said} | {stem(w) for w in said}  # "fry" (of "wakaangwe") is "Fried"
     said -= set(option_words(name).split())
+    said |= {_root_of_adjective(w) for w in said}
     overlap = {
-        o: len(said & {k for form in forms[o] for w in form.split() for k in (w, verb_key(w), stem(w))})
+        o: len(
+            said
+            & {k for form in forms[o] for w in form.split() for k in (w, verb_key(w), stem(w), _root_of_adjective(w))}
+        )
         for o in options
     }
     best = max(overlap.values(), default=0)

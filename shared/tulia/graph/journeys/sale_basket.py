@@ -10,7 +10,7 @@ the rest wait (the pick comes back here through ``advance``). Prices come from c
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -20,7 +20,7 @@ from langgraph.types import Command
 from tulia.graph.buttons import tap_id
 from tulia.graph.calls import END, Turn
 from tulia.graph.context import EngineContext
-from tulia.graph.frame import FrameLine, OrderFrame
+from tulia.graph.frame import FrameLine, ItemWish, OrderFrame
 from tulia.graph.journeys.booking.nodes import begin_booking
 from tulia.graph.journeys.sale_common import (
     MAX_CART_LINES,
@@ -41,7 +41,7 @@ from tulia.graph.state import ConversationState
 from tulia.nlg.messages import listing, text
 from tulia.nlg.templates import money
 from tulia.nlu.basket_words import ItemSaid, count_of, item_words, items_said, measured_count, measures_said
-from tulia.nlu.frame_extract import NUMBER_WORDS, named_option
+from tulia.nlu.frame_extract import NUMBER_WORDS, named_option, option_words
 from tulia.nlu.lexicon import normalize
 from tulia.nlu.rules import catalog_evidence, product_query
 from tulia.nlu.tagger import Span
@@ -97,13 +97,17 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     ambiguous: list[FrameLine] = []  # lines of one item, of which she took one out without saying which
     while frame.waiting:
         wish, frame.waiting = frame.waiting[0], frame.waiting[1:]
-        query, count = wish_query(wish.text, wish.quantity, index)
-        found = turn.tool("catalog_search", query=query, filters={}, limit=10)
-        if not found["ok"]:
+
+        def search(query: str) -> dict[str, Any] | None:
+            found = turn.tool("catalog_search", query=query, filters={}, limit=10)
+            return found["data"] if found["ok"] else None
+
+        listed = find_listed(wish, index, search)
+        if listed is None:
             turn.say(text(t(turn, "tool_error")))
             turn.set(frame=frame)
             return turn.goto(END)
-        named, fitting = find_wish(query, found["data"]["results"], index, confidence=found["data"]["confidence"])
+        query, count, named, fitting = listed
         # a line taken out, or the one another replaces. One taken out that is in no line is said, never added; one
         # "replaced" that is in no line was wished (the tagger's act is evidence, the basket the proof: "chapati x2
         # mandazi x3" lists two things)
@@ -214,7 +218,8 @@ def listed_items(
         text,
         lambda part: bool(catalog_evidence(part, index)),
         index.conjoined,
-        describes=index.only_options,
+        # "medium frame in blue, how much?": options in their words (sizes as codes, without the words that ask)
+        describes=lambda part: index.only_options(option_words(product_query(part) or part)),
         one_item=lambda words: bool(index.full_matches(words)[0]),
         fitting=lambda words: set(index.full_matches(words)[0]),
     )
@@ -226,26 +231,34 @@ def listed_items(
         counts = _counts_beside(tags)
         kept = [s for s in said if s.act == "old"] + [s for s in said if s.act != "old"]
         return [ItemSaid(normalize(s.text), counts.get(s.start), s.act or "add") for s in kept]
-    acted = _acts_in_order(items, said)
+    acted = _acts_in_order(items, said, [s for s in tags if s.kind == "OPTION"])
     if not basket:  # nothing to replace: the items in the order said
         return acted
     # the item replaced first, so its count is known when the one replacing it comes ("pembe, badala ya jogoo")
     return sorted(acted, key=lambda item: item.act != "old")
 
 
-def _acts_in_order(items: list[ItemSaid], said: Sequence[Span]) -> list[ItemSaid]:
+def _acts_in_order(items: list[ItemSaid], said: Sequence[Span], options: Sequence[Span] = ()) -> list[ItemSaid]:
     """Each part with the act of the tagger's item span that lies in it: spans taken in order, each once ("toa sukari,
-    ongeza sukari brown mbili": the first sukari is taken out, the second added). The counts stay the rules': the
-    tagger's counts where the rules read none were tried and read fewer counts right (BENCHMARKS.md, the dev set)."""
+    ongeza sukari brown mbili": the first sukari is taken out, the second added), and the tagger's words for its
+    thing (that span and the options said in the part: "the casio ct-s300 in black" of "my teacher says music is the
+    best medicine so i'll take the casio ct-s300 in black"). The counts stay the rules': the tagger's counts where the
+    rules read none were tried and read fewer counts right (BENCHMARKS.md, the dev set)."""
     out, at = [], 0
     for item in items:
         words = set(item.text.split())
-        act = "add"
+        act, first = "add", None
         for n in range(at, len(said)):
             if set(normalize(said[n].text).split()) <= words:
-                act, at = said[n].act or "add", n + 1
+                act, at, first = said[n].act or "add", n + 1, n
                 break
-        out.append(replace(item, act=act))
+        named = ""
+        if first is not None:  # the last thing the tagger found in the part: "for my studio: one shure mic" is the mic
+            thing = normalize([s for s in said[first:] if set(normalize(s.text).split()) <= words][-1].text)
+            said_options = (normalize(s.text) for s in options)
+            options_of = [o for o in said_options if o and set(o.split()) <= words - set(thing.split())]
+            named = f"{thing}{OPTIONS_MARK}{' '.join(options_of)}" if options_of else thing
+        out.append(replace(item, act=act, named=named))
     return out
 
 
@@ -304,6 +317,45 @@ def wish_query(text: str, quantity: int | None, index: CatalogIndex) -> tuple[st
     if quantity is not None:
         return query, quantity
     return count_in_words(query, index)
+
+
+Search = Callable[[str], "dict[str, Any] | None"]  # catalog_search's data for a query, or None when it failed
+
+
+def find_listed(
+    wish: ItemWish | ItemSaid, index: CatalogIndex, search: Search
+) -> tuple[str, int | None, dict[str, Any] | None, list[dict[str, Any]]] | None:
+    """One listed item found: its search words, its count, the one item they name (or None) and the items they all
+    fit (:func:`find_wish`); None when the search failed. A part whose words name nothing ("my vocal teacher says
+    music is the best medicine so i'll take the casio ct-s300 in black": no item has all of them, and "medicine" says
+    the shop sells no such thing) is searched again by the token tagger's words for its thing ("casio ct-s300
+    black"); the tagger is evidence, the catalog the proof: its reading is taken only when it names an item the
+    part's own words did not rule out."""
+    query, count = wish_query(wish.text, wish.quantity, index)
+    found = search(query)
+    if found is None:
+        return None
+    named, fitting = find_wish(query, found["results"], index, confidence=found["confidence"])
+    if named is not None or not wish.named:
+        return query, count, named, fitting
+    thing, _mark, options = wish.named.partition(OPTIONS_MARK)
+    several: tuple[str, int | None, dict[str, Any] | None, list[dict[str, Any]]] | None = None
+    for words in dict.fromkeys(w for w in (f"{thing} {options}".strip(), thing) if w):  # with its options, then alone
+        again, _count = wish_query(words, None, index)
+        if not again or again == query:
+            continue
+        found = search(again)
+        if found is None:
+            return None
+        tagged, tagged_fitting = find_wish(again, found["results"], index, confidence=found["confidence"])
+        if tagged is not None and (not fitting or tagged["item_id"] in {r["item_id"] for r in fitting}):
+            return again, count, tagged, tagged_fitting
+        if tagged is None and not fitting and tagged_fitting and several is None:
+            several = (again, count, None, tagged_fitting)  # the items they fit: asked which, if nothing names one
+    return several or (query, count, named, fitting)
+
+
+OPTIONS_MARK = " ; "  # between the tagger's words for a thing and the options said with it (ItemSaid.named)
 
 
 MOSTLY_FOUND = 0.6  # the share of a listed item's words the search's best result has, to offer its results

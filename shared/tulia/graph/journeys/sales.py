@@ -102,6 +102,7 @@ from tulia.llm.schemas import SaleReading
 from tulia.nlg.guard import unsupported_facts
 from tulia.nlg.messages import buttons, listing, picture, text
 from tulia.nlg.templates import COUPON_REASONS, money, word
+from tulia.nlu import basket_words
 from tulia.nlu.booking_words import staff_named
 from tulia.nlu.fastpath import detect_choice
 from tulia.nlu.frame_extract import (
@@ -109,9 +110,11 @@ from tulia.nlu.frame_extract import (
     QuantitySaid,
     extract_delta,
     extract_method,
+    extract_mode,
     extract_order_ref,
     may_name_code,
     named_option,
+    option_words,
     residual_words,
 )
 from tulia.nlu.lexicon import any_phrase, normalize
@@ -213,6 +216,8 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         bare_number_is_quantity=pending == "quantity",
         shop_codes=shop_codes(turn) if may_name_code(body) else (),
     )
+    if delta.zone is not None and _place_in_a_things_name(delta.place, tags, plain, shop_index(turn)):
+        delta.zone = delta.place = delta.mode = None  # "mna scrub ya kahawa?": the coffee scrub, not Kahawa West
     pin_outside = _read_pin(turn, delta)  # a location pin: its zone on the shop's map, and the place it names
     choice = state.understanding.get("choice") if answering else None
     fast = state.understanding.get("fast") if answering else None
@@ -231,10 +236,13 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     ):
         frame.payment_started = None
     basket = [line.name for line in frame.lines]
-    listed = listed_items(body, index, tags, basket) if frame.payment_started is None else []
+    # a place of the shop's map said: the words the tagger reads as the address are no things ("south c, off mugoya
+    # road": no road bike)
+    things = _without_address(body, tags) if delta.zone is not None else body
+    listed = listed_items(things, index, tags, basket) if frame.payment_started is None else []
     if pending == "variant" and not all(catalog_evidence(item.text, index) for item in listed):
         listed = []  # "2 black and 1 white" answers the option asked; "maclick 3, dairy meal 2" are more items
-    if listed and any(span.kind == "SERVICE" for span in tags) and _appointment_said(turn):
+    if listed and _a_service_listed(listed, tags, index) and _appointment_said(turn):
         # "nutrition consultation na Mercy jumanne saa nane, nipate meal plan": one appointment, said with a person
         # or a day and a time, is one wish however many of its words the tagger found
         listed = []
@@ -244,6 +252,10 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     # the words of the message that may name items, and the line of the basket they name ("Jogoo ziwe
     # tatu", "make the flour three", "ondoa chumvi"): an edit of that line, not an answer to a list
     item_words = "" if listed else wanted_words(body, delta, index)
+    if delta.zone is not None and item_words:  # the address's words, word by word (the delta's spans are the body's)
+        address = set(normalize(_without_address(body, tags)).split()) ^ set(normalize(body).split())
+        address |= set(normalize(landmark.group(0)).split()) if (landmark := _LANDMARK.search(body)) else set()
+        item_words = " ".join(w for w in item_words.split() if w not in address)
     if item_words and index.books:  # "kevin ... kunitrain home friday saa moja": the rest names the service
         item_words = without_appointment_words(turn, item_words)
     if delta.quantity is None and item_words:  # "mkate Festive 1": the number is the count
@@ -416,7 +428,8 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     if listed:  # several items: a line each, found one by one, added to the open basket (never replacing it)
         asked = "?" in body or bool(_QUESTION_LEAD.match(plain)) or state.intent == "product_question"
         frame.waiting = [
-            ItemWish(text=item.text[:300], quantity=item.quantity, act=item.act, asked=asked) for item in listed
+            ItemWish(text=item.text[:300], quantity=item.quantity, act=item.act, asked=asked, named=item.named[:300])
+            for item in listed
         ]
         for note in notes:
             turn.say(text(note))
@@ -446,6 +459,13 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         frame.quantity_hint = delta.quantity.value
         turn.set(frame=frame)
         _remind(turn, frame)
+        return turn.goto(END)
+    if product_words and pending == "variant" and not understood and _only_other_options(body, index):
+        # "ile nyeusi" of a helmet that comes in pink, blue and green: said so, and the question again (no search)
+        line = frame.lines[frame.asking_line or 0]
+        turn.say(text(t(turn, "option_not_offered", name=line.name, said=echo_words(product_query(body) or body))))
+        _say_variant_question(turn, frame)
+        turn.set(frame=frame)
         return turn.goto(END)
     if product_words and not (pending == "variant" and understood and not delta.add):
         if frame.payment_started is not None:
@@ -927,6 +947,47 @@ def _of_the_shortlist(query: str, shortlist: list[dict[str, Any]], terms: Callab
     return bool(said) and said <= named
 
 
+_OF_A_THING = re.compile(r"(?<!\w)(?:ya|za|la|cha|vya|wa|of)\s+$")
+
+
+def _place_in_a_things_name(place: str | None, tags: list[Span], plain: str, index: CatalogIndex) -> bool:
+    """An area's name said as part of a thing's ("scrub ya kahawa": coffee; Kahawa is also an area), when no word of
+    delivery was said ("niletee kahawa west" keeps the place): the tagger reads it inside an item or a service and
+    never as a place, or its words are the shop's words for things and it follows a word that says "of" right after
+    a thing ("scrub ya kahawa", "a scrub of coffee")."""
+    if not place or extract_mode(plain)[0] == "delivery":
+        return False
+    said = normalize(place)
+    words = set(said.split())
+    spans = [(s.kind, set(normalize(s.text).split())) for s in tags]
+    in_thing = any(kind in ("ITEM", "SERVICE") and words <= tagged for kind, tagged in spans)
+    if in_thing and not any(kind == "LOC" and words & tagged for kind, tagged in spans):
+        return True
+    at = plain.find(said)
+    before = plain[:at] if at > 0 else ""
+    things = {t for t in index.terms(said) if t in index.product_terms}
+    return bool(things) and bool(_OF_A_THING.search(before)) and bool(catalog_evidence(before, index))
+
+
+SHORT_ANSWER_WORDS = 5
+
+
+def _only_other_options(body: str, index: CatalogIndex) -> bool:
+    """A short answer naming only options of the shop's items ("ile nyeusi", "the XL"), none of the one asked."""
+    words = product_query(body) or body
+    return len(body.split()) <= SHORT_ANSWER_WORDS and index.only_options(option_words(words))
+
+
+def _without_address(body: str, tags: list[Span]) -> str:
+    """The message without its address: the words the tagger reads as a place and the landmark said with it ("off
+    mugoya road", "near yaya centre"), each blanked where it stands."""
+    for span in sorted((s for s in tags if s.kind == "LOC"), key=lambda s: -s.start):
+        body = body[: span.start] + " " * (span.end - span.start) + body[span.end :]
+    if landmark := _LANDMARK.search(body):
+        body = body[: landmark.start()] + " " * (landmark.end() - landmark.start()) + body[landmark.end() :]
+    return body
+
+
 def without_old_places(body: str, tags: list[Span], places: Collection[str]) -> str:
     """The message without the place it replaces ("deliver to Juja, not Mwiki"): what is left names the new one. The
     tagger's reading is evidence: only a place of the shop's map is taken out, and only when another is said."""
@@ -985,9 +1046,15 @@ def _read_pin(turn: Turn, delta: FrameDelta) -> str | None:
     return None
 
 
+# a landmark said with an address ("near Yaya Centre", "off Mugoya Road", "karibu na Naivas")
+_LANDMARK = re.compile(
+    r"(?i)\b(?:near|opposite|next to|off|along|behind|karibu na|mkabala na|nyuma ya|mbele ya)\s+([^,.;]{3,60})"
+)
+
+
 def _place_words(body: str, delta: FrameDelta) -> str:
     """The address words: the place named, with the landmark the customer gave ("near Yaya Centre")."""
-    landmark = re.search(r"(?i)\b(?:near|opposite|next to|karibu na|mkabala na|behind|nyuma ya)\s+([^,.;]{3,60})", body)
+    landmark = _LANDMARK.search(body)
     place = delta.place or ""
     return (place + (f", {landmark.group(0).strip()}" if landmark else ""))[:300]
 
@@ -1335,6 +1402,16 @@ def _line_taken_out(frame: OrderFrame, tags: list[Span], index: CatalogIndex) ->
     items = set(index.full_matches(out[0].text)[0])  # the shop's things its words name (names, tags, options)
     named = [n for n, line in enumerate(frame.lines) if line.item_id in items]
     return named[0] if len(named) == 1 else None
+
+
+def _a_service_listed(listed: list[basket_words.ItemSaid], tags: list[Span], index: CatalogIndex) -> bool:
+    """Whether a service is among the things listed: the tagger reads one, or the first part's words fit only services
+    the shop books ("usafi wa nyumba": house cleaning), the catalog the proof where the tagger missed it."""
+    if any(span.kind == "SERVICE" for span in tags):
+        return True
+    fits = index.full_matches(basket_words.item_words(listed[0].text))[0]
+    kinds = {doc.type for doc in index.docs if doc.item_id in set(fits)}
+    return kinds == {"service"}
 
 
 def _appointment_said(turn: Turn) -> bool:

@@ -561,6 +561,9 @@ def deposit_paid(turn: Turn, order_ref: str) -> None:
 
 
 # answers ---------------------------------------------------------------------------------------------------
+SHORT_OPTION_ANSWER = 4  # words: "the 90 min one"
+
+
 def booking_fill(
     state: ConversationState, runtime: Runtime[EngineContext]
 ) -> Command[Literal["booking_advance", "booking_book", "booking_offer", "booking_change", "__end__"]]:
@@ -598,7 +601,17 @@ def booking_fill(
         _release(turn, frame)
         turn.set(booking=frame)
         return turn.goto("booking_offer")
-    if frame.item_id is None or (pending != "booking_zone" and _names_another_service(turn, frame, body)):
+    # a short answer naming an option of the one asked is that option, even where another service's name has the same
+    # words ("90 minutes" for the Swedish massage's length is no "Deep Tissue Massage (90 min)")
+    answers_the_option = (
+        pending == "booking_variant"
+        and (missing := frame.missing_variant()) is not None
+        and len(plain.split()) <= SHORT_OPTION_ANSWER
+        and named_option(plain, missing.options, frame.name or "") is not None
+    )
+    if frame.item_id is None or (
+        pending != "booking_zone" and not answers_the_option and _names_another_service(turn, frame, body)
+    ):
         # "a pedicure instead": a new wish, read as one (the held time is let go, the time asked is kept)
         frame.replaced = frame.item_id is not None
         turn.set(route="reclassify", booking=frame)
