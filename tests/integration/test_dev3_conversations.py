@@ -105,3 +105,60 @@ def test_an_option_the_item_does_not_come_in_is_said_so_and_asked_again_not_sear
     assert "Black Mamba" not in reply
     assert bikes.state["pending"] == "variant"
     assert basket(bikes) == {"Kids Helmet": (None, {})}
+
+
+def test_the_line_she_keeps_beside_the_one_she_takes_out_is_kept_not_added_again(curtains: Chat) -> None:
+    curtains.send("hi, i'd like 2 of the ready made blackout curtains in beige, plus gold tiebacks")
+    curtains.send("pangani, juja road")
+    curtains.send("please remove the tiebacks, just the curtains")  # "curtains" is also in "Curtain Tiebacks"
+    assert basket(curtains) == {"Ready-made Blackout Curtain Pair": (2, {"colour": "Beige"})}
+
+
+def test_a_pickup_verb_with_its_object_is_pickup(spa: Chat) -> None:
+    spa.send("nataka gift voucher ya elfu kumi")
+    assert basket(spa) == {"Tulivu Gift Voucher": (None, {"value": "10000"})}
+    spa.send("1")
+    spa.send("nitaichukua reception")  # I will pick it up at reception
+    assert spa.state["frame"].fulfilment.mode == "pickup"
+
+
+def test_a_streets_name_in_her_address_is_no_thing(bikes: Chat) -> None:
+    bikes.send("nataka kids helmet pink")
+    bikes.send("1")
+    reply = bikes.send("kileleshwa, othaya road near the shell")  # no "Road Bike" here
+    assert "Here's what I found" not in reply
+    assert bikes.state["frame"].fulfilment.zone == "Kilimani & Ngong Road"
+
+
+def test_an_option_said_by_its_noun_answers_the_bookings_question(spa: Chat) -> None:
+    spa.send("habari, nataka facial na nyambura jumatano saa tano asubuhi")
+    if spa.state["pending"] == "item_selection":
+        spa.send("Classic Facial", reply_id="item:TS-FC-01")
+    reply = spa.send("ngozi yangu ni ya mafuta")  # my skin is oily: not the document about the shop's oils
+    assert spa.state["booking"].variant_selection == {"skin": "Oily"}
+    assert "Hati yetu" not in reply
+
+
+def test_card_at_a_bookings_summary_pays_by_card_where_the_shop_sells_a_gift_card(spa: Chat) -> None:
+    spa.send("hi, its our anniversary on the 12th. do you do couples massage?")
+    spa.send("saturday 12th at 3pm with amina, the 90 min one")
+    assert spa.state["pending"] == "booking_confirm"
+    reply = spa.send("card")  # the gift voucher "in a card" is no new wish here
+    assert "/checkout?OrderTrackingId=" in reply
+    assert "What are you looking for" not in reply
+
+
+def test_the_option_she_says_she_does_not_want_is_not_chosen(spa: Chat) -> None:
+    spa.send("habari, nataka mani pedi na nyambura jumapili ijayo tarehe 6 saa sita mchana")
+    if spa.state["pending"] == "item_selection":
+        spa.send("Mani-Pedi Combo", reply_id="item:TS-NL-04")
+    spa.send("rangi ya kawaida, sio gel")  # the ordinary one, not gel
+    assert spa.state["booking"].variant_selection == {"polish": "Regular"}
+
+
+def test_metres_said_at_the_count_question_of_a_fabric_sold_by_the_metre_are_its_count(curtains: Chat) -> None:
+    curtains.send("nataka turkish printed curtain fabric ya maua")
+    if curtains.state["pending"] == "item_selection":
+        curtains.send("1")
+    curtains.send("mita nane")  # eight metres
+    assert basket(curtains) == {"Turkish Printed Curtain Fabric (per metre)": (8, {"pattern": "Flowers"})}

@@ -532,8 +532,13 @@ def _all(plain: str, words: tuple[str, ...]) -> list[tuple[int, int]]:
     return sorted(spans)
 
 
+# "nitaichukua", "tutazichukua", "nikuje nichukue": a form of "to pick up" with its subject (and object) said
+_PICKUP_VERB = re.compile(r"(?<!\w)(?:ni|tu|nt)(?:ta|na|ka)?(?:i|zi|ki|vi|li|u|m|wa)?chuku[ae](?!\w)")
+
+
 def extract_mode(plain: str) -> tuple[FulfilmentMode | None, list[tuple[int, int]]]:
     pickup, delivery = _all(plain, PICKUP_WORDS), _all(plain, DELIVERY_WORDS)
+    pickup += [m.span() for m in _PICKUP_VERB.finditer(plain) if all(m.end() <= a or m.start() >= b for a, b in pickup)]
     messages = [m.span(1) for m in _SEND_A_MESSAGE.finditer(plain)]
     delivery = [span for span in delivery if span not in messages]  # "nitumie ofa" sends offers, not goods
     if pickup and not delivery:
@@ -843,10 +848,12 @@ def _uncontracted(text: str) -> str:
 
 _REPLACED = re.compile(r"(?i)(?<!\w)(?:badala ya|instead of|in place of)\s+[^,.;!?]*")
 _SIZE_CODES = frozenset(_SIZE_WORDS.values())  # the size words as option_words writes them ("m" of "medium")
-_NOT_THIS = re.compile(r"(?i)(?<!\w)(?:sina|sitaki|bila|without|not|don't want|dont want)\s+(?:the\s+|a\s+|ile\s+)?\w+")
+_NOT_THIS = re.compile(
+    r"(?i)(?<!\w)(?:sina|sitaki|sio|siyo|bila|without|not|don't want|dont want)\s+(?:the\s+|a\s+|ile\s+)?\w+"
+)
 
 
-def _root_of_adjective(word: str) -> str:
+def adjective_root(word: str) -> str:
     """ "oily" of "oil", "silky" of "silk", "curly" of "curl": an option's adjective and the noun said ("ngozi ya
     mafuta": oil)."""
     return word[:-1] if len(word) >= 4 and word.endswith("y") and word[-2] not in "aeiou" else word
@@ -902,11 +909,10 @@ def named_option(text: str, options: list[str], name: str = "") -> str | None:
         said |= {str(_PLAIN_NUMBER_WORDS[w]) for w in said if w in _PLAIN_NUMBER_WORDS and w not in ("one", "moja")}
     said |= {verb_key(w) for w in said} | {stem(w) for w in said}  # "fry" (of "wakaangwe") is "Fried"
     said -= set(option_words(name).split())
-    said |= {_root_of_adjective(w) for w in said}
+    said |= {adjective_root(w) for w in said}
     overlap = {
         o: len(
-            said
-            & {k for form in forms[o] for w in form.split() for k in (w, verb_key(w), stem(w), _root_of_adjective(w))}
+            said & {k for form in forms[o] for w in form.split() for k in (w, verb_key(w), stem(w), adjective_root(w))}
         )
         for o in options
     }

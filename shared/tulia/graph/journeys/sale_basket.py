@@ -95,8 +95,17 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     index = shop_index(turn)
     unsold: list[str] = []
     ambiguous: list[FrameLine] = []  # lines of one item, of which she took one out without saying which
+    # "remove the tiebacks, just the curtains": beside a line taken out, a line of the basket named is what she keeps
+    taking_out = any(w.act == "remove" for w in frame.waiting)
     while frame.waiting:
         wish, frame.waiting = frame.waiting[0], frame.waiting[1:]
+        if (
+            taking_out
+            and wish.act in ("add", "set")
+            and wish.quantity is None
+            and _names_a_line(wish.text, frame, index)
+        ):
+            continue
 
         def search(query: str) -> dict[str, Any] | None:
             found = turn.tool("catalog_search", query=query, filters={}, limit=10)
@@ -203,6 +212,14 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     turn.trace.append({"kind": "step", "node": "take_items", "lines": len(frame.lines), "unsold": len(unsold)})
     turn.set(frame=frame, selected_item_ids=[ln.item_id for ln in frame.lines], rejected_shortlists=0)
     return turn.goto("advance")
+
+
+def _names_a_line(words: str, frame: OrderFrame, index: CatalogIndex) -> bool:
+    """Whether every word of a wish that names things is in one line of the basket (its name and options)."""
+    said = {t for t in index.terms(item_words(words)) if t in index.product_terms}
+    return bool(said) and any(
+        said <= set(index.terms(f"{ln.name} {' '.join(ln.variant_selection.values())}")) for ln in frame.lines
+    )
 
 
 def listed_items(
@@ -329,14 +346,14 @@ def find_listed(
     fit (:func:`find_wish`); None when the search failed. A part whose words name nothing ("my vocal teacher says
     music is the best medicine so i'll take the casio ct-s300 in black": no item has all of them, and "medicine" says
     the shop sells no such thing) is searched again by the token tagger's words for its thing ("casio ct-s300
-    black"); the tagger is evidence, the catalog the proof: its reading is taken only when it names an item the
-    part's own words did not rule out."""
+    black"), with the options said and then alone; the tagger is evidence, the catalog the proof. A part whose own
+    words fit several items is asked about as it is (the tagger's fewer words would choose among them blindly)."""
     query, count = wish_query(wish.text, wish.quantity, index)
     found = search(query)
     if found is None:
         return None
     named, fitting = find_wish(query, found["results"], index, confidence=found["confidence"])
-    if named is not None or not wish.named:
+    if named is not None or fitting or not wish.named:  # her words name one, or fit several: asked which
         return query, count, named, fitting
     thing, _mark, options = wish.named.partition(OPTIONS_MARK)
     several: tuple[str, int | None, dict[str, Any] | None, list[dict[str, Any]]] | None = None
@@ -348,9 +365,9 @@ def find_listed(
         if found is None:
             return None
         tagged, tagged_fitting = find_wish(again, found["results"], index, confidence=found["confidence"])
-        if tagged is not None and (not fitting or tagged["item_id"] in {r["item_id"] for r in fitting}):
+        if tagged is not None:
             return again, count, tagged, tagged_fitting
-        if tagged is None and not fitting and tagged_fitting and several is None:
+        if tagged_fitting and several is None:
             several = (again, count, None, tagged_fitting)  # the items they fit: asked which, if nothing names one
     return several or (query, count, named, fitting)
 

@@ -254,7 +254,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     item_words = "" if listed else wanted_words(body, delta, index)
     if delta.zone is not None and item_words:  # the address's words, word by word (the delta's spans are the body's)
         address = set(normalize(_without_address(body, tags)).split()) ^ set(normalize(body).split())
-        address |= set(normalize(landmark.group(0)).split()) if (landmark := _LANDMARK.search(body)) else set()
+        address |= {w for m in _ADDRESS_PARTS.finditer(body) for w in normalize(m.group(0)).split()}
         item_words = " ".join(w for w in item_words.split() if w not in address)
     if item_words and index.books:  # "kevin ... kunitrain home friday saa moja": the rest names the service
         item_words = without_appointment_words(turn, item_words)
@@ -632,6 +632,13 @@ def _variant_chosen(a: Answer) -> bool:
 
 
 def _count_chosen(a: Answer) -> bool:
+    at = a.frame.asking_line
+    if a.choice is None and a.delta.quantity is None and at is not None and at < len(a.frame.lines):
+        # "mita nane" of a fabric sold by the metre: the measure is the count of what is sold
+        measured = basket_words.measured_count(a.body, a.frame.lines[at].name)
+        if measured is not None and 1 <= measured <= 1000:
+            _apply_quantity(a.frame, measured, "set", at)
+            return True
     if a.choice is None or a.delta.quantity is not None or not 1 <= a.choice <= 1000:
         return False
     _apply_quantity(a.frame, a.choice, "set", a.frame.asking_line)
@@ -983,8 +990,8 @@ def _without_address(body: str, tags: list[Span]) -> str:
     mugoya road", "near yaya centre"), each blanked where it stands."""
     for span in sorted((s for s in tags if s.kind == "LOC"), key=lambda s: -s.start):
         body = body[: span.start] + " " * (span.end - span.start) + body[span.end :]
-    if landmark := _LANDMARK.search(body):
-        body = body[: landmark.start()] + " " * (landmark.end() - landmark.start()) + body[landmark.end() :]
+    for part in reversed(list(_ADDRESS_PARTS.finditer(body))):
+        body = body[: part.start()] + " " * (part.end() - part.start()) + body[part.end() :]
     return body
 
 
@@ -1049,6 +1056,14 @@ def _read_pin(turn: Turn, delta: FrameDelta) -> str | None:
 # a landmark said with an address ("near Yaya Centre", "off Mugoya Road", "karibu na Naivas")
 _LANDMARK = re.compile(
     r"(?i)\b(?:near|opposite|next to|off|along|behind|karibu na|mkabala na|nyuma ya|mbele ya)\s+([^,.;]{3,60})"
+)
+
+
+# the parts of an address besides its area: a landmark, or a street by its name ("othaya road", "moi avenue")
+_ADDRESS_PARTS = re.compile(
+    _LANDMARK.pattern.removeprefix("(?i)")
+    + r"|\b\w+\s+(?:road|rd|street|st|avenue|ave|drive|lane|close|crescent|highway|bypass|estate|stage)\b",
+    re.I,
 )
 
 

@@ -53,7 +53,7 @@ from tulia.graph.state import ConversationState, Scratch
 from tulia.nlg.messages import ROW_TITLE_LIMIT, buttons, listing, text
 from tulia.nlg.templates import day_names, days_named, money, slot_row, slot_when
 from tulia.nlu.booking_words import anyone_said, change_said, staff_named
-from tulia.nlu.frame_extract import extract_method, extract_zone, named_option
+from tulia.nlu.frame_extract import adjective_root, extract_method, extract_zone, named_option
 from tulia.nlu.lexicon import normalize
 from tulia.nlu.rules import product_query
 from tulia.nlu.when import read_when, without_when
@@ -609,8 +609,14 @@ def booking_fill(
         and len(plain.split()) <= SHORT_OPTION_ANSWER
         and named_option(plain, missing.options, frame.name or "") is not None
     )
+    # "card" at the summary is how she pays, even where the shop sells a gift card
+    pays = (
+        pending == "booking_confirm"
+        and frame.held is not None
+        and extract_method(plain, list(shop_options(turn).methods))[0] is not None
+    )
     if frame.item_id is None or (
-        pending != "booking_zone" and not answers_the_option and _names_another_service(turn, frame, body)
+        pending != "booking_zone" and not answers_the_option and not pays and _names_another_service(turn, frame, body)
     ):
         # "a pedicure instead": a new wish, read as one (the held time is let go, the time asked is kept)
         frame.replaced = frame.item_id is not None
@@ -734,6 +740,7 @@ def _names_another_service(turn: Turn, frame: BookingFrame, body: str) -> bool:
     own = set(index.terms(frame.name or "")) | {  # its name, its options and their dimensions ("shoulder length")
         term for v in frame.variants for word in (v.name, *v.options) for term in index.terms(word)
     }
+    own |= {adjective_root(t) for t in own}  # "ngozi ya mafuta" (oil) of the option "Oily"
     named = {t for t in index.terms(query) if t in index.product_terms}  # "acoustic, sina electric": its options
     return bool(named) and not named <= own
 
