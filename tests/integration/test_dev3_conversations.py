@@ -162,3 +162,9 @@ def test_metres_said_at_the_count_question_of_a_fabric_sold_by_the_metre_are_its
         curtains.send("1")
     curtains.send("mita nane")  # eight metres
     assert basket(curtains) == {"Turkish Printed Curtain Fabric (per metre)": (8, {"pattern": "Flowers"})}
+
+
+def test_a_size_said_after_the_thing_is_its_option_not_a_count_of_another(curtains: Chat) -> None:
+    curtains.send("hi do you have blackout roller blinds? need 2 for my bedroom windows, 120 wide")
+    curtains.send("white")
+    assert basket(curtains) == {"Roller Blind (Blackout)": (2, {"width": "120cm", "colour": "White"})}

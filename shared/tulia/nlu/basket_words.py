@@ -203,7 +203,11 @@ def items_said(
         counted = count_of(part) is not None  # "a fanta", "2 sprite": an item of its own, even one named by an option
         if parts and (head := _elided_head(parts[-1], part)):
             parts.append(f"{head} {part}")  # "tairi ya mbele na ya nyuma": a rear tyre too
-        elif parts and (part.split()[0] in _CONTINUES or (describes is not None and not counted and describes(part))):
+        elif parts and (
+            part.split()[0] in _CONTINUES
+            or (describes is not None and not counted and describes(part))
+            or _A_SIZE_OF_IT.fullmatch(part)  # "blinds for my windows, 120 wide": its width, never 120 of a thing
+        ):
             parts[-1] += " " + part  # "nataka simu / ya Samsung": one wish in two messages
         else:
             parts.append(part)
@@ -229,6 +233,13 @@ def items_said(
     if each is not None:  # "sukari na unga mbili mbili": each item without its own count gets it
         items = [ItemSaid(i.text, each if i.quantity is None else i.quantity) for i in items]
     return items
+
+
+# "120 wide", "2m long", "150cm drop", "upana 120": a size of the thing said before
+_A_SIZE_OF_IT = re.compile(
+    r"(?:\d{1,4}(?:\.\d+)?\s*(?:cm|mm|m|metres?|meters?|inch(?:es)?|in|ft|feet)?\s+"
+    r"(?:wide|width|long|length|high|height|tall|drop)|(?:upana|urefu|width|length)\s+(?:wa\s+)?\d{1,4}\s*(?:cm|m)?)"
+)
 
 
 def _elided_head(before: str, part: str) -> str | None:
