@@ -137,3 +137,16 @@ def test_a_thing_the_customer_has_is_no_evidence_of_buying_it() -> None:
     assert catalog_evidence("simu yangu imeharibika", shop) == 0
     assert catalog_evidence("i need a car charger", shop) == 2
     assert catalog_evidence("nataka cover ya simu yangu", shop) == 1  # the cover is wanted, the phone is hers
+
+
+def test_a_models_code_of_the_catalog_is_read_as_a_thing_not_an_offers_code() -> None:
+    """Found when the reader was retrained with a tuning set of offer codes: "I want a Romoss PAC20 20000mAh" was read
+    as a question about offers (letters and digits are an offer's code to the reader); the catalog proves it a model."""
+    from tulia.nlu.rules import RulesEngine, models_named
+
+    pack = load_pack(ROOT / "packs" / "demo-shop")
+    shop = CatalogIndex(pack.catalog, pack.tenant.vocabulary.root)
+    assert models_named("I want a Romoss PAC20 20000mAh", shop) == "I want a Romoss model 20000mAh"
+    assert models_named("can i use WELCOME10 here?", shop) == "can i use WELCOME10 here?"  # no thing of the shop's
+    assert RulesEngine().understand("I want a Romoss PAC20 20000mAh", catalog=shop).intent == "sales_discovery"
+    assert RulesEngine().understand("does WELCOME10 work on power banks?", catalog=shop).intent == "discounts_offers"

@@ -357,6 +357,22 @@ def word_list_language(text: str) -> tuple[DetectedLang, float] | None:
     return "en", round(certainty * en / known, 3)
 
 
+# letters then digits, as offer codes and model codes are written ("WELCOME10", "PAC20"; never "20000mAh", a measure)
+_CODE_SHAPED = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z-]*\d[A-Za-z0-9-]*(?![\w-])")
+
+
+def models_named(text: str, catalog: CatalogWords) -> str:
+    """The message for the reader with a model's code of the shop's catalog said as the word "model" ("I want a Romoss
+    PAC20": the reader has learned letters and digits as an offer's code; the catalog proves this one a thing it
+    sells)."""
+
+    def masked(m: re.Match[str]) -> str:
+        said = catalog.terms(m.group(0))
+        return "model" if said and said[0] in catalog.product_terms else m.group(0)
+
+    return _CODE_SHAPED.sub(masked, text)
+
+
 def catalog_evidence(plain: str, catalog: CatalogWords | None) -> int | None:
     """How many words of the message name things the shop sells (its catalog's names, kinds and
     vocabulary): evidence of buying for the reader; ``None`` without a catalog. Numbers, measures, words
@@ -452,7 +468,8 @@ class RulesEngine:
         already made is part of the sale (the graph's fast path routes it before any engine)."""
         if not plain and not slots.query:  # only emoji or punctuation: a reaction, not a request
             return "spam_casual", 0.85, "emoji only"
-        reading = message_reader().read(text, product_terms=catalog_evidence(plain, catalog))
+        read = models_named(text, catalog) if catalog is not None else text
+        reading = message_reader().read(read, product_terms=catalog_evidence(plain, catalog))
         notes = f"reader: {reading.label} {reading.confidence:.2f}"
         if reading.label.startswith("booking_"):
             return "sales_discovery", reading.confidence, notes
