@@ -52,6 +52,10 @@ class Chat:
     def state(self) -> dict[str, Any]:
         return self.last.state
 
+    def basket(self) -> dict[str, tuple[int | None, dict[str, str]]]:
+        """The sale's basket as she sees it: each line's name, its count (None: asked) and its options."""
+        return {ln.name: (ln.quantity, dict(ln.variant_selection)) for ln in self.state["frame"].lines}
+
     def nodes(self) -> list[str]:
         return [e["node"] for e in self.last.trace if e.get("kind") == "node"]
 

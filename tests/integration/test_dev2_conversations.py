@@ -37,10 +37,6 @@ def party(seeded: Services) -> Chat:
     return chat_at_pack(seeded, EVAL_PACKS / "sherehe-party", "+254711000642")
 
 
-def basket(chat: Chat) -> dict[str, tuple[int | None, dict[str, str]]]:
-    return {ln.name: (ln.quantity, dict(ln.variant_selection)) for ln in chat.state["frame"].lines}
-
-
 def test_an_option_said_instead_of_another_after_the_total_changes_that_line_and_keeps_the_other(
     music: Chat, seeded: Services
 ) -> None:
@@ -60,7 +56,7 @@ def test_an_option_said_instead_of_another_after_the_total_changes_that_line_and
 def test_a_pack_word_of_the_name_said_beside_the_count_counts_packs(music: Chat) -> None:
     music.send("niaje, mko na vic firth sticks 5A? nataka pair mbili za mazoezi")
     music.send("1")
-    assert basket(music) == {"Vic Firth Drum Sticks (pair)": (2, {"size": "5A"})}  # two pairs, not one
+    assert music.basket() == {"Vic Firth Drum Sticks (pair)": (2, {"size": "5A"})}  # two pairs, not one
 
 
 def test_a_listed_thing_the_search_mostly_finds_is_offered_not_refused(music: Chat) -> None:
@@ -69,7 +65,7 @@ def test_a_listed_thing_the_search_mostly_finds_is_offered_not_refused(music: Ch
     assert "D'Addario Guitar Strings (set)" in reply  # "nyuzi" is the shop's word for its strings
     assert "mko na" not in reply  # the words that ask are not echoed as the thing's name
     music.send("1")
-    assert basket(music) == {
+    assert music.basket() == {
         "D'Addario Guitar Strings (set)": (2, {"type": "Acoustic"}),
         "Guitar Capo": (1, {"colour": "Black"}),
     }
@@ -113,7 +109,7 @@ def test_about_six_by_nine_is_the_carpets_size_not_a_budget(cleaners: Chat) -> N
 
 def test_an_age_is_no_count(party: Chat) -> None:
     party.send("hi! my daughter turns 7 on saturday, I need a gold number 7 balloon and a pack of gold chrome balloons")
-    assert basket(party) == {
+    assert party.basket() == {
         "Number Foil Balloon 40 inch": (1, {"number": "7", "colour": "Gold"}),
         "Chrome Metallic Balloons (pack of 50)": (1, {"colour": "Gold"}),
     }
@@ -123,7 +119,7 @@ def test_a_childs_age_in_swahili_is_no_count_and_a_size_range_typed_answers_the_
     party.send("niaje, mko na costume ya spiderman ya kijana wa miaka sita?")
     party.send("1")
     reply = party.send("ya 5 to 7")
-    assert basket(party) == {"Kids Superhero Costume": (None, {"character": "Spiderman", "size": "5-7 years"})}
+    assert party.basket() == {"Kids Superhero Costume": (None, {"character": "Spiderman", "size": "5-7 years"})}
     assert "Unataka ngapi?" in reply  # how many is asked: "miaka sita" was her son's age
 
 
@@ -249,7 +245,7 @@ def test_a_list_part_with_words_about_her_day_is_found_by_the_tagger_words_for_i
     # the part's own words name no item ("studio", "son" and "says" are no guitar's), and "medicine" would say the
     # shop sells no such thing: the tagger's words for the thing ("shure mic", "casio ct-s300 black") find it
     music.send("setting up a small home studio: one shure mic and one xlr cable please")
-    assert basket(music) == {"Shure SM58 Vocal Microphone": (1, {}), "XLR Microphone Cable": (1, {})}
+    assert music.basket() == {"Shure SM58 Vocal Microphone": (1, {}), "XLR Microphone Cable": (1, {})}
 
 
 def test_a_purchase_after_a_saying_about_medicine_is_a_purchase(music: Chat) -> None:
@@ -257,7 +253,7 @@ def test_a_purchase_after_a_saying_about_medicine_is_a_purchase(music: Chat) -> 
         "my piano teacher says practice is the best medicine so i want the casio ct-s300 in black and a sustain pedal"
     )
     assert "don't sell" not in reply.lower()
-    assert basket(music) == {
+    assert music.basket() == {
         "Casio CT-S300 Keyboard (61 keys)": (1, {"colour": "Black"}),
         "Keyboard Sustain Pedal": (1, {}),
     }

@@ -37,15 +37,11 @@ def spa(seeded: Services) -> Chat:
     return chat_at_pack(seeded, EVAL_PACKS / "tulivu-spa", "+254711000652")
 
 
-def basket(chat: Chat) -> dict[str, tuple[int | None, dict[str, str]]]:
-    return {ln.name: (ln.quantity, dict(ln.variant_selection)) for ln in chat.state["frame"].lines}
-
-
 def test_a_place_said_with_the_words_of_her_address_keeps_her_basket(bikes: Chat) -> None:
     bikes.send("nataka kids helmet pink")
     reply = bikes.send("south c, off mugoya road")  # "road" is no road bike here: it is where she lives
     assert "Here's what I found" not in reply
-    assert basket(bikes) == {"Kids Helmet": (None, {"colour": "Pink"})}
+    assert bikes.basket() == {"Kids Helmet": (None, {"colour": "Pink"})}
     assert bikes.state["frame"].fulfilment.zone == "Langata & Karen"
 
 
@@ -67,7 +63,7 @@ def test_a_model_number_of_the_name_is_no_count_and_her_options_said_after_it_ar
     bikes.send("i want the raleigh 26 mountain bike, medium frame in blue")
     if bikes.state["pending"] == "item_selection":
         bikes.send("1")
-    assert basket(bikes) == {"Raleigh Mountain Bike 26 inch (21-speed)": (None, {"frame": "M", "colour": "Blue"})}
+    assert bikes.basket() == {"Raleigh Mountain Bike 26 inch (21-speed)": (None, {"frame": "M", "colour": "Blue"})}
 
 
 @pytest.mark.parametrize("said", ["iko poa", "iko fiti", "ni sawa"])
@@ -104,19 +100,19 @@ def test_an_option_the_item_does_not_come_in_is_said_so_and_asked_again_not_sear
     assert 'Kids Helmet haipatikani kwa "nyeusi"' in reply
     assert "Black Mamba" not in reply
     assert bikes.state["pending"] == "variant"
-    assert basket(bikes) == {"Kids Helmet": (None, {})}
+    assert bikes.basket() == {"Kids Helmet": (None, {})}
 
 
 def test_the_line_she_keeps_beside_the_one_she_takes_out_is_kept_not_added_again(curtains: Chat) -> None:
     curtains.send("hi, i'd like 2 of the ready made blackout curtains in beige, plus gold tiebacks")
     curtains.send("pangani, juja road")
     curtains.send("please remove the tiebacks, just the curtains")  # "curtains" is also in "Curtain Tiebacks"
-    assert basket(curtains) == {"Ready-made Blackout Curtain Pair": (2, {"colour": "Beige"})}
+    assert curtains.basket() == {"Ready-made Blackout Curtain Pair": (2, {"colour": "Beige"})}
 
 
 def test_a_pickup_verb_with_its_object_is_pickup(spa: Chat) -> None:
     spa.send("nataka gift voucher ya elfu kumi")
-    assert basket(spa) == {"Tulivu Gift Voucher": (None, {"value": "10000"})}
+    assert spa.basket() == {"Tulivu Gift Voucher": (None, {"value": "10000"})}
     spa.send("1")
     spa.send("nitaichukua reception")  # I will pick it up at reception
     assert spa.state["frame"].fulfilment.mode == "pickup"
@@ -161,10 +157,10 @@ def test_metres_said_at_the_count_question_of_a_fabric_sold_by_the_metre_are_its
     if curtains.state["pending"] == "item_selection":
         curtains.send("1")
     curtains.send("mita nane")  # eight metres
-    assert basket(curtains) == {"Turkish Printed Curtain Fabric (per metre)": (8, {"pattern": "Flowers"})}
+    assert curtains.basket() == {"Turkish Printed Curtain Fabric (per metre)": (8, {"pattern": "Flowers"})}
 
 
 def test_a_size_said_after_the_thing_is_its_option_not_a_count_of_another(curtains: Chat) -> None:
     curtains.send("hi do you have blackout roller blinds? need 2 for my bedroom windows, 120 wide")
     curtains.send("white")
-    assert basket(curtains) == {"Roller Blind (Blackout)": (2, {"width": "120cm", "colour": "White"})}
+    assert curtains.basket() == {"Roller Blind (Blackout)": (2, {"width": "120cm", "colour": "White"})}

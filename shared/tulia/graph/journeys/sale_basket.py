@@ -97,6 +97,11 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     ambiguous: list[FrameLine] = []  # lines of one item, of which she took one out without saying which
     # "remove the tiebacks, just the curtains": beside a line taken out, a line of the basket named is what she keeps
     taking_out = any(w.act == "remove" for w in frame.waiting)
+
+    def search(query: str) -> dict[str, Any] | None:
+        found = turn.tool("catalog_search", query=query, filters={}, limit=10)
+        return found["data"] if found["ok"] else None
+
     while frame.waiting:
         wish, frame.waiting = frame.waiting[0], frame.waiting[1:]
         if (
@@ -106,11 +111,6 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             and _names_a_line(wish.text, frame, index)
         ):
             continue
-
-        def search(query: str) -> dict[str, Any] | None:
-            found = turn.tool("catalog_search", query=query, filters={}, limit=10)
-            return found["data"] if found["ok"] else None
-
         listed = find_listed(wish, index, search)
         if listed is None:
             turn.say(text(t(turn, "tool_error")))
@@ -337,11 +337,11 @@ def wish_query(text: str, quantity: int | None, index: CatalogIndex) -> tuple[st
 
 
 Search = Callable[[str], "dict[str, Any] | None"]  # catalog_search's data for a query, or None when it failed
+# one listed item found: its search words, its count, the one item they name (or None), the items they all fit
+Found = tuple[str, int | None, dict[str, Any] | None, list[dict[str, Any]]]
 
 
-def find_listed(
-    wish: ItemWish | ItemSaid, index: CatalogIndex, search: Search
-) -> tuple[str, int | None, dict[str, Any] | None, list[dict[str, Any]]] | None:
+def find_listed(wish: ItemWish | ItemSaid, index: CatalogIndex, search: Search) -> Found | None:
     """One listed item found: its search words, its count, the one item they name (or None) and the items they all
     fit (:func:`find_wish`); None when the search failed. A part whose words name nothing ("my vocal teacher says
     music is the best medicine so i'll take the casio ct-s300 in black": no item has all of them, and "medicine" says
@@ -356,7 +356,7 @@ def find_listed(
     if named is not None or fitting or not wish.named:  # her words name one, or fit several: asked which
         return query, count, named, fitting
     thing, _mark, options = wish.named.partition(OPTIONS_MARK)
-    several: tuple[str, int | None, dict[str, Any] | None, list[dict[str, Any]]] | None = None
+    several: Found | None = None
     for words in dict.fromkeys(w for w in (f"{thing} {options}".strip(), thing) if w):  # with its options, then alone
         again, _count = wish_query(words, None, index)
         if not again or again == query:

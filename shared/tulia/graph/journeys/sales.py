@@ -253,7 +253,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     # tatu", "make the flour three", "ondoa chumvi"): an edit of that line, not an answer to a list
     item_words = "" if listed else wanted_words(body, delta, index)
     if delta.zone is not None and item_words:  # the address's words, word by word (the delta's spans are the body's)
-        address = set(normalize(_without_address(body, tags)).split()) ^ set(normalize(body).split())
+        address = set(normalize(body).split()) - set(normalize(things).split())
         address |= {w for m in _ADDRESS_PARTS.finditer(body) for w in normalize(m.group(0)).split()}
         item_words = " ".join(w for w in item_words.split() if w not in address)
     if item_words and index.books:  # "kevin ... kunitrain home friday saa moja": the rest names the service
@@ -1424,8 +1424,8 @@ def _a_service_listed(listed: list[basket_words.ItemSaid], tags: list[Span], ind
     the shop books ("usafi wa nyumba": house cleaning), the catalog the proof where the tagger missed it."""
     if any(span.kind == "SERVICE" for span in tags):
         return True
-    fits = index.full_matches(basket_words.item_words(listed[0].text))[0]
-    kinds = {doc.type for doc in index.docs if doc.item_id in set(fits)}
+    fits = set(index.full_matches(basket_words.item_words(listed[0].text))[0])
+    kinds = {doc.type for doc in index.docs if doc.item_id in fits}
     return kinds == {"service"}
 
 

@@ -609,14 +609,14 @@ def booking_fill(
         and len(plain.split()) <= SHORT_OPTION_ANSWER
         and named_option(plain, missing.options, frame.name or "") is not None
     )
-    # "card" at the summary is how she pays, even where the shop sells a gift card
-    pays = (
-        pending == "booking_confirm"
-        and frame.held is not None
-        and extract_method(plain, list(shop_options(turn).methods))[0] is not None
-    )
+    # the way to pay said at the summary ("card": how she pays, even where the shop sells a gift card)
+    methods = shop_options(turn).methods
+    method = extract_method(plain, list(methods))[0] if pending == "booking_confirm" and frame.held else None
     if frame.item_id is None or (
-        pending != "booking_zone" and not answers_the_option and not pays and _names_another_service(turn, frame, body)
+        pending != "booking_zone"
+        and not answers_the_option
+        and method is None
+        and _names_another_service(turn, frame, body)
     ):
         # "a pedicure instead": a new wish, read as one (the held time is let go, the time asked is kept)
         frame.replaced = frame.item_id is not None
@@ -695,8 +695,6 @@ def booking_fill(
             turn.set(booking=frame)
             return turn.goto("booking_offer")
     if pending == "booking_confirm" and frame.held is not None:
-        methods = shop_options(turn).methods
-        method, _words, _spans = extract_method(plain, list(methods))
         if fast == "yes" or choice == 1 or method is not None:  # "yes", or "I'll pay by Till": agreed
             frame.agreed = True
             stk = "mpesa_stk" in methods and can_prompt(state.phone_e164) and method in (None, "mpesa_stk")
