@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "shared"))
 
 from tulia.domain.catalog import CatalogItem  # noqa: E402
-from tulia.evaluation import BLIND_ONLY_PACKS  # noqa: E402
+from tulia.evaluation import NOT_TRAINED_ON  # noqa: E402
 from tulia.packs.loader import load_pack  # noqa: E402
 from tulia.search.measures import pieces_per_pack  # noqa: E402
 
@@ -310,7 +310,7 @@ def render() -> str:
     lines: list[str] = []
     dirs = [*sorted((ROOT / "packs").iterdir()), *sorted((ROOT / "eval" / "packs").iterdir())]
     for directory in dirs:
-        if directory.name in BLIND_ONLY_PACKS or not (directory / "tenant.yaml").exists():
+        if directory.name in NOT_TRAINED_ON or not (directory / "tenant.yaml").exists():
             continue
         pack = load_pack(directory)
         products = [i for i in pack.catalog if i.type == "product" and i.active and i.max_per_order != 1]

@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT / "shared"))
 
 from tulia.domain.catalog import CatalogItem  # noqa: E402
 from tulia.domain.shop_words import STOPWORDS  # noqa: E402
-from tulia.evaluation import BLIND_ONLY_PACKS  # noqa: E402
+from tulia.evaluation import NOT_TRAINED_ON  # noqa: E402
 from tulia.packs.loader import load_pack  # noqa: E402
 from tulia.search.text import in_english  # noqa: E402
 
@@ -88,7 +88,7 @@ def render() -> str:
     lines: list[str] = []
     dirs = [*sorted((ROOT / "packs").iterdir()), *sorted((ROOT / "eval" / "packs").iterdir())]
     for directory in dirs:
-        if directory.name in BLIND_ONLY_PACKS or not (directory / "tenant.yaml").exists():
+        if directory.name in NOT_TRAINED_ON or not (directory / "tenant.yaml").exists():
             continue
         pack = load_pack(directory)
         brands = {w for i in pack.catalog for w in (i.brand or "").lower().split()}
