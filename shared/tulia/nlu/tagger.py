@@ -2,16 +2,19 @@
 service, an option, a payment method, a price, a code or a reference) and, for the things of a basket and the
 place of delivery, what the customer does with them (its edit act).
 
-A greedy left-to-right averaged perceptron over hashed features of each word and its neighbours (the
-feature set of the classic part-of-speech perceptron, plus a bag of the words around it, so that "iwe" or
-"badala ya" a few words away decides the act). The shop's own words are gazetteer features: a word inside one
-of its catalog names, zones and their areas, staff, services or options says so, so a shop the tagger never
-saw is read by construction (what Snips NLU and Rasa's CRF entity extractor do). The gazetteer is evidence,
-never a verdict: the model weighs it with the words around it.
+A linear-chain conditional random field (a CRF: what Rasa's and Snips NLU's entity extractors are) over the
+features of each word and its neighbours (the classic part-of-speech feature set, plus a bag of the words around
+it, so that "iwe" or "badala ya" a few words away decides the act); its transitions weigh which tag follows which,
+and a message's tags are the best path through both. The shop's own words are gazetteer features: a word inside
+one of its catalog names, zones and their areas, staff, services or options says so, so a shop the tagger never
+saw is read by construction. The gazetteer is evidence, never a verdict: the model weighs it with the words
+around it.
 
-Trained at build time by ``scripts/train_tagger.py`` (numpy) on the corpus templates with their slots as
-spans (``tulia.nlu.tagger_corpus``); at run time its weights (``tagger.weights`` beside this file: int8,
-zlib; int16) are read in plain Python: no numpy, no scikit-learn.
+Trained at build time by ``scripts/train_tagger.py`` (python-crfsuite: L-BFGS with L1 and L2 penalties, so one
+corpus gives one optimum and a small change of the corpus a small change of the weights) on the corpus templates
+with their slots as spans (``tulia.nlu.tagger_corpus``); at run time its weights (``tagger.weights`` beside this
+file: the features the L1 penalty kept, JSON, zlib) are read and decoded (Viterbi) in plain Python: no numpy, no
+scikit-learn, no crfsuite.
 
 Tags are BIO: ``B-ITEM.set`` starts an item whose count is set ("make the power banks 3", "sukari iwe
 mbili"); the acts of an item are ``add``, ``set``, ``remove`` and ``old`` (the one replaced: "X badala ya Y"'s
@@ -25,15 +28,15 @@ import re
 import struct
 import unicodedata
 import zlib
-from array import array
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from operator import add
 from pathlib import Path
 from typing import Any
 
 WEIGHTS_FILE = Path(__file__).with_name("tagger.weights")
-MAGIC = b"TULIA-TAGGER-1\n"
+MAGIC = b"TULIA-TAGGER-2\n"  # 2: a CRF (1 was a greedy perceptron over hashed features)
 MAX_TOKENS = 80  # longer messages are tagged up to here
 CONTEXT = 4  # the bag of words around a word reaches this far each side
 
@@ -167,16 +170,6 @@ def token_features(toks: Sequence[Token], marks: Sequence[Sequence[str]]) -> lis
     return out
 
 
-def tag_features(prev: str, prev2: str, word: str) -> list[str]:
-    """The features of the tags just decided."""
-    return [f"t1={prev}", f"t2={prev2}|{prev}", f"t1w={prev}|{word}"]
-
-
-def hashed(features: Iterable[str], bits: int) -> list[int]:
-    mask = (1 << bits) - 1
-    return [zlib.crc32(f.encode("utf-8")) & mask for f in features]
-
-
 @dataclass(frozen=True)
 class Span:
     """A run of words of one kind, with the act said for it (items and places) and where it stands."""
@@ -212,43 +205,65 @@ def spans(toks: Sequence[Token], tags: Sequence[str], text: str) -> list[Span]:
 
 
 class TokenTagger:
-    """Weights in memory as the rows of the buckets that carry one (int16 each), read with plain Python."""
+    """A linear-chain CRF's weights in memory: each feature's weight per tag, and each tag pair's transition weight;
+    a message's tags are the best path through them (Viterbi), in plain Python."""
 
-    def __init__(self, header: dict[str, object], rows: Mapping[int, Sequence[int]]) -> None:
-        self.tags: tuple[str, ...] = tuple(header["tags"])  # type: ignore[arg-type]
+    def __init__(
+        self,
+        header: Mapping[str, Any],
+        features: Mapping[str, Sequence[Sequence[float]]],
+        transitions: Sequence[Sequence[float]],
+    ) -> None:
+        self.tags: tuple[str, ...] = tuple(header["tags"])
         if self.tags != TAGS:
             raise ValueError("tagger.weights was trained for other tags: retrain (scripts/train_tagger.py)")
-        self.bits = int(header["hash_bits"])  # type: ignore[call-overload]
         self.corpus_sha256 = str(header.get("corpus_sha256", ""))
-        self.trained_with = dict(header.get("trained_with", {}))  # type: ignore[call-overload]
-        self._width = len(self.tags)
-        self._rows = rows  # bucket -> its weights (int16), only the buckets that carry one
-        # a tag may follow only its own B or I, never O or another kind
-        self._allowed_after: dict[str, list[int]] = {
-            prev: [n for n, tag in enumerate(self.tags) if _may_follow(prev, tag)] for prev in self.tags
-        }
+        self.trained_with = dict(header.get("trained_with", {}))
+        self._features = features  # feature -> [(tag index, weight), ...]: only the weights the training kept
+        width = len(self.tags)
+        # into[t]: the weight of each tag before t then t; a tag may follow only its own B or I, never O or another kind
+        self._into: list[list[float]] = [
+            [transitions[p][t] if _may_follow(self.tags[p], self.tags[t]) else _NEVER for p in range(width)]
+            for t in range(width)
+        ]
+        self._first: list[float] = [0.0 if _may_follow("<s>", tag) else _NEVER for tag in self.tags]
 
     def tag_tokens(self, toks: Sequence[Token], gazetteer: Gazetteer | None = None) -> list[str]:
+        if not toks:
+            return []
         marks = (gazetteer or Gazetteer()).marks([t.form for t in toks])
-        static = [hashed(f, self.bits) for f in token_features(toks, marks)]
-        rows, width = self._rows, self._width
-        out: list[str] = []
-        prev, prev2 = "<s>", "<s2>"
-        for i, indexes in enumerate(static):
-            sums = [0] * width
-            for index in indexes + hashed(tag_features(prev, prev2, toks[i].form), self.bits):
-                row = rows.get(index)
-                if row is not None:
-                    sums = [a + b for a, b in zip(sums, row, strict=True)]
-            allowed = self._allowed_after.get(prev, self._allowed_after["O"])
-            best = max(allowed, key=sums.__getitem__)
-            out.append(self.tags[best])
-            prev2, prev = prev, self.tags[best]
-        return out
+        width, weights = len(self.tags), self._features
+        emissions: list[list[float]] = []
+        for feats in token_features(toks, marks):
+            row = [0.0] * width
+            for feature in feats:
+                for tag, weight in weights.get(feature, ()):
+                    row[int(tag)] += weight
+            emissions.append(row)
+        score = [a + b for a, b in zip(self._first, emissions[0], strict=True)]
+        back: list[list[int]] = []
+        for row in emissions[1:]:
+            step, pointers = [], []
+            for t in range(width):
+                paths = list(map(add, score, self._into[t]))
+                best = max(paths)
+                pointers.append(paths.index(best))
+                step.append(best + row[t])
+            score = step
+            back.append(pointers)
+        best_tag = score.index(max(score))
+        path = [best_tag]
+        for pointers in reversed(back):
+            best_tag = pointers[best_tag]
+            path.append(best_tag)
+        return [self.tags[t] for t in reversed(path)]
 
     def read(self, text: str, gazetteer: Gazetteer | None = None) -> list[Span]:
         toks = tokens(text)
         return spans(toks, self.tag_tokens(toks, gazetteer), text)
+
+
+_NEVER = float("-inf")
 
 
 def _may_follow(prev: str, tag: str) -> bool:
@@ -257,19 +272,28 @@ def _may_follow(prev: str, tag: str) -> bool:
     return prev != "O" and prev.partition("-")[2] == tag.partition("-")[2]
 
 
-def dump_weights(path: Path, header: dict[str, object], indexes: list[int], rows: bytes) -> None:
-    payload = array("I", indexes).tobytes() + rows
+def dump_weights(
+    path: Path,
+    header: Mapping[str, object],
+    features: Mapping[str, Sequence[tuple[int, float]]],
+    transitions: Sequence[Sequence[float]],
+) -> None:
+    body = {
+        "features": {f: [[t, w] for t, w in rows] for f, rows in sorted(features.items())},
+        "transitions": transitions,
+    }
+    payload = zlib.compress(json.dumps(body, sort_keys=True, separators=(",", ":")).encode("utf-8"), 9)
     head = json.dumps(header, sort_keys=True).encode("utf-8")
-    path.write_bytes(MAGIC + struct.pack("<I", len(head)) + head + zlib.compress(payload, 9))
+    path.write_bytes(MAGIC + struct.pack("<I", len(head)) + head + payload)
 
 
-def read_header(path: Path = WEIGHTS_FILE) -> dict[str, object]:
+def read_header(path: Path = WEIGHTS_FILE) -> dict[str, Any]:
     raw = path.read_bytes()
     if not raw.startswith(MAGIC):
-        raise ValueError(f"{path.name} is not a Tulia tagger weights file")
+        raise ValueError(f"{path.name} is not a Tulia tagger weights file (of this version): retrain")
     (size,) = struct.unpack_from("<I", raw, len(MAGIC))
     start = len(MAGIC) + 4
-    header: dict[str, object] = json.loads(raw[start : start + size])
+    header: dict[str, Any] = json.loads(raw[start : start + size])
     return header
 
 
@@ -277,36 +301,8 @@ def load_weights(path: Path = WEIGHTS_FILE) -> TokenTagger:
     raw = path.read_bytes()
     header = read_header(path)
     (size,) = struct.unpack_from("<I", raw, len(MAGIC))
-    payload = zlib.decompress(raw[len(MAGIC) + 4 + size :])
-    width = len(header["tags"])  # type: ignore[arg-type]
-    count = int(header["rows"])  # type: ignore[call-overload]
-    indexes = array("I")
-    indexes.frombytes(payload[: 4 * count])
-    weights = array("h")
-    weights.frombytes(payload[4 * count :])
-    return TokenTagger(header, _Rows(indexes, weights, width))
-
-
-class _Rows(Mapping[int, Sequence[int]]):
-    """The weights' rows by bucket, sliced from one array when read (loading makes no row: 5 ms, not 30)."""
-
-    def __init__(self, indexes: array[int], weights: array[int], width: int) -> None:
-        self._at = {index: n * width for n, index in enumerate(indexes)}
-        self._weights, self._width = weights, width
-
-    def __getitem__(self, index: int) -> Sequence[int]:
-        at = self._at[index]
-        return self._weights[at : at + self._width]
-
-    def get(self, index: int, default: Any = None) -> Any:
-        at = self._at.get(index)
-        return default if at is None else self._weights[at : at + self._width]
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._at)
-
-    def __len__(self) -> int:
-        return len(self._at)
+    body = json.loads(zlib.decompress(raw[len(MAGIC) + 4 + size :]))
+    return TokenTagger(header, body["features"], body["transitions"])
 
 
 @cache

@@ -966,14 +966,22 @@ def _place_in_a_things_name(place: str | None, tags: list[Span], plain: str, ind
         return False
     said = normalize(place)
     words = set(said.split())
-    spans = [(s.kind, set(normalize(s.text).split())) for s in tags]
-    in_thing = any(kind in ("ITEM", "SERVICE") and words <= tagged for kind, tagged in spans)
-    if in_thing and not any(kind == "LOC" and words & tagged for kind, tagged in spans):
+    spans = [(s.kind, normalize(s.text).split()) for s in tags]
+    # inside a thing the catalog knows by its other words ("scrub ya kahawa"): a place read alone as an item is a place
+    in_thing = any(
+        kind in ("ITEM", "SERVICE") and words <= set(tagged) and catalog_evidence(_without(tagged, words), index)
+        for kind, tagged in spans
+    )
+    if in_thing and not any(kind == "LOC" and words & set(tagged) for kind, tagged in spans):
         return True
     at = plain.find(said)
     before = plain[:at] if at > 0 else ""
     things = {t for t in index.terms(said) if t in index.product_terms}
     return bool(things) and bool(_OF_A_THING.search(before)) and bool(catalog_evidence(before, index))
+
+
+def _without(said: list[str], words: set[str]) -> str:
+    return " ".join(w for w in said if w not in words)
 
 
 SHORT_ANSWER_WORDS = 5
