@@ -42,6 +42,7 @@ import tempfile
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -53,6 +54,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 MAX_TURNS = 16
+# every goal set was written on Sunday 29 November 2026 and says its days as customers do ("kesho", "friday", "next
+# week"): the shops' clock starts on that morning, so a run late at night or next month reads them as written
+GOALS_WRITTEN_AT = "2026-11-29T10:00+03:00"
 # the buttons of a checkout: an order's ways to pay and its confirmation; a booking's summary with its deposit
 # (pay it by the prompt or another way, or confirm one without a deposit): her "at: checkout" step is said there
 CHECKOUT_TAPS = frozenset({"pay", "confirm", "bk:stk", "bk:pay", "bk:yes"})
@@ -170,9 +174,10 @@ class Play:
 class Stack:
     """`tulia dev` with the goals' packs, its own simulators, a short batch window and M-Pesa check."""
 
-    def __init__(self, packs: list[Path]) -> None:
+    def __init__(self, packs: list[Path], clock: str) -> None:
         from tulia.local.stack import free_port
 
+        self.today = datetime.fromisoformat(clock).date()  # the shops' day when the goals start
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.state = Path(tempfile.mkdtemp(prefix="tulia-goals-"))
@@ -184,7 +189,7 @@ class Stack:
             "TULIA_AGENT_BATCH_WINDOW_SECONDS": "0.3",
             "TULIA_LOG_LEVEL": "WARNING",
         }
-        args = [sys.executable, "-m", "tulia.cli", "dev", "--port", str(self.port)]
+        args = [sys.executable, "-m", "tulia.cli", "dev", "--port", str(self.port), "--clock", clock]
         for pack in packs:
             args += ["--pack", str(pack)]
         self.out = self.log.open("w")
@@ -567,11 +572,7 @@ class Customer:
         return method in methods if method else True
 
     def bookings(self, tenant: str, phone: str) -> list[dict[str, Any]]:
-        from datetime import datetime, timedelta
-
-        from tulia.domain.common import NAIROBI
-
-        today = datetime.now(NAIROBI).date()
+        today = self.stack.today
         number = "+254" + phone[-9:]
         found = []
         for weeks in range(0, 6, 2):  # the book is read two weeks at a time (its limit): six weeks, a shop's horizon
@@ -625,6 +626,11 @@ def main() -> None:
     parser.add_argument("--goals", default=str(ROOT / "eval" / "blind" / "goals.yaml"))
     parser.add_argument("--limit", type=int)
     parser.add_argument(
+        "--clock",
+        default=GOALS_WRITTEN_AT,
+        help="the shops' clock at the start (ISO 8601 with its zone): the goals' own day, whatever the machine's",
+    )
+    parser.add_argument(
         "--show", action="store_true", help="print each transcript (only for goals that are not blind: eval/goals/)"
     )
     ns = parser.parse_args()
@@ -634,7 +640,7 @@ def main() -> None:
     folders = sorted({g.raw["pack"] for g in goals})
     dirs = [d for f in folders for d in (ROOT / "eval" / "packs" / f, ROOT / "packs" / f) if d.exists()]
     started = time.monotonic()
-    stack = Stack(dirs)
+    stack = Stack(dirs, ns.clock)
     customer = Customer.of_packs(stack, dirs)
     results: list[tuple[Goal, bool, Play]] = []
     try:

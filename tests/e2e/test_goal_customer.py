@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from bench.blind_conversations import Customer, Goal, Stack, in_her_language, load_goals
+from bench.blind_conversations import GOALS_WRITTEN_AT, Customer, Goal, Stack, in_her_language, load_goals
 
 ROOT = Path(__file__).resolve().parents[2]
 GOALS = {g.id: g for g in load_goals(ROOT / "eval" / "goals" / "demo.yaml")}
@@ -19,7 +19,7 @@ GOALS = {g.id: g for g in load_goals(ROOT / "eval" / "goals" / "demo.yaml")}
 @pytest.fixture(scope="module")
 def customer() -> Iterator[Customer]:
     dirs = [ROOT / "packs" / name for name in ("demo-shop", "demo-grocer", "demo-salon")]
-    stack = Stack(dirs)
+    stack = Stack(dirs, GOALS_WRITTEN_AT)
     try:
         yield Customer.of_packs(stack, dirs)
     finally:

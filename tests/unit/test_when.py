@@ -125,3 +125,18 @@ def test_a_weekday_said_with_its_date_is_that_date() -> None:
 )
 def test_a_weekday_with_its_day_of_the_month_is_that_date(said: str, day: date) -> None:
     assert read_when(said, SAID_AT).days[0] == day
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        ("friday next week", date(2026, 12, 11)),
+        ("next week on friday", date(2026, 12, 11)),
+        ("ijumaa wiki ijayo", date(2026, 12, 11)),
+        # "next week" said of something else, in another clause: the weekday alone is this week's
+        ("my driving test is next week, i want a mock test with mwangi on friday", date(2026, 12, 4)),
+        ("mtihani wangu ni wiki ijayo, nataka lesson ijumaa", date(2026, 12, 4)),
+    ],
+)
+def test_next_week_is_the_days_only_when_said_with_it(said: str, day: date) -> None:
+    assert read_when(said, SAID_AT).days == (day,)

@@ -66,6 +66,22 @@ def _only(plain: str, words: frozenset[str]) -> bool:
     )
 
 
+# a word that asks for another choice than the one offered ("yes, the other number") or puts a condition on the yes
+# ("yes but blue"): no plain yes
+_ANOTHER = frozenset("other another different nyingine ingine tofauti but lakini ila except though however".split())
+
+
+def _opens_with_yes(text: str, plain: str) -> bool:
+    """ "yes that one", "eeh hizo", "ndiyo ni sawa hiyo": a short answer that opens with a yes word, counts nothing,
+    asks for no other choice and, as the reader reads it, asks for nothing else (no purchase, question or person)."""
+    said = plain.split()
+    if not (1 < len(said) <= MAX_ANSWER_WORDS) or said[0] not in _YES_WORDS:
+        return False
+    if set(said) & (_NO_WORDS | _ANOTHER) or any(ch.isdigit() for ch in plain):
+        return False
+    return message_reader().read(text).label in ("unknown", "spam_casual")
+
+
 _YES_SEND = re.compile(
     r"^(?:" + "|".join(re.escape(w) for w in sorted(YES, key=len, reverse=True)) + r")"
     r"(?: (?:send it|send the prompt|send|tuma|ituma|go ahead|proceed|endelea|please|pls|tafadhali|i confirm))+$"
@@ -158,7 +174,7 @@ def fast_path(
         choice = detect_choice(text)
         if choice is not None:
             return FastPathHit("choice", choice=choice)
-        if plain in YES or _YES_SEND.match(plain) or _only(plain, _YES_WORDS):
+        if plain in YES or _YES_SEND.match(plain) or _only(plain, _YES_WORDS) or _opens_with_yes(text, plain):
             return FastPathHit("yes")
         if plain in NO or _only(plain, _NO_WORDS):
             return FastPathHit("no")

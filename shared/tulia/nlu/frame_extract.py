@@ -932,6 +932,9 @@ def named_option(text: str, options: list[str], name: str = "") -> str | None:
     ranged = [o for o in options if _numbers_said(re.findall(r"\d+", o), numbers)]  # "5-7" of "Age 5-7"
     if len(ranged) == 1:
         return ranged[0]
+    within = option_within(text, options)  # "kama mita arobaini" of "Up to 20m" and "20 to 50m": the 20 to 50m
+    if within is not None:
+        return within
     # "the 128 one": 128GB, when only one option is 128-something; never a count of its unit ("2 pairs", "pakiti 2")
     digits = {
         w
@@ -942,6 +945,43 @@ def named_option(text: str, options: list[str], name: str = "") -> str | None:
     }
     counted = [o for o in options if any(re.fullmatch(rf"{n}[a-z]+", option_words(o)) for n in digits)]
     return counted[0] if len(counted) == 1 else None
+
+
+_RANGE_OPTION = (
+    (re.compile(r"(?i)^\D*?(\d+(?:\.\d+)?)\s*[a-z]*\s*(?:-|–|to|hadi|mpaka)\s*(\d+(?:\.\d+)?)\D*$"), "between"),
+    (re.compile(r"(?i)^\D*\b(?:up to|under|below|less than|chini ya|hadi|mpaka)\s*(\d+(?:\.\d+)?)\D*$"), "up to"),
+    (re.compile(r"(?i)^\D*\b(?:over|above|more than|zaidi ya|juu ya)\s*(\d+(?:\.\d+)?)\D*$"), "over"),
+    (re.compile(r"(?i)^\D*?(\d+(?:\.\d+)?)\s*[a-z]*\s*\+\D*$"), "over"),  # "50m+"
+)
+
+
+RANGE_ANSWER_WORDS = 5
+
+
+def option_range(option: str) -> tuple[float, float] | None:
+    """The numbers an option covers when it is a range ("20 to 50m", "Up to 20m", "Over 50m", "3-5 rooms", "10+")."""
+    for pattern, kind in _RANGE_OPTION:
+        if m := pattern.match(without_brackets(option).strip()):
+            numbers = [float(g) for g in m.groups()]
+            if kind == "between":
+                return (min(numbers), max(numbers))
+            return (0.0, numbers[0]) if kind == "up to" else (numbers[0], float("inf"))
+    return None
+
+
+def option_within(text: str, options: list[str]) -> str | None:
+    """The one range option that holds the one number a short answer says ("about 40 metres", "kama mita arobaini"),
+    when every option is a range; a number on the edge of two ranges names none, and a longer message's numbers may
+    be its time or its count ("hedge trimming jumamosi saa mbili")."""
+    ranges = {o: option_range(o) for o in options}
+    if len(options) < 2 or len(text.split()) > RANGE_ANSWER_WORDS or any(r is None for r in ranges.values()):
+        return None
+    said = [float(w) for w in re.findall(r"\d+(?:\.\d+)?", _in_thousands(text))]
+    said += [float(NUMBER_WORDS[w]) for w in re.findall(r"[a-z]+", text.lower()) if w in _TENS or w in _UNITS]
+    if len(said) != 1:
+        return None
+    inside = [o for o, r in ranges.items() if r is not None and r[0] <= said[0] <= r[1]]
+    return inside[0] if len(inside) == 1 else None
 
 
 _MEASURED_OPTION = re.compile(r"(\d+(?:\.\d+)?)(ml|l|g|kg|gb|tb|inch)")

@@ -69,6 +69,14 @@ _AFTER_TOMORROW = ("day after tomorrow", "kesho kutwa", "keshokutwa", "kesho kuc
 _NEXT = ("next", "ijayo", "inayokuja", "ijao")
 _THIS = ("this", "hii", "coming", "hiyo")
 _WEEKEND = ("weekend", "wikendi", "wiikendi")
+NEXT_WEEK_REACH = 1  # "friday of next week", "next week on friday"; not "my test is next week, i want a lesson friday"
+
+
+def _beside(plain: str, one: tuple[int, int], other: tuple[int, int]) -> bool:
+    """Whether two spans of the message are said together: at most ``NEXT_WEEK_REACH`` words between them."""
+    return len(plain[min(one[1], other[1]) : max(one[0], other[0])].split()) <= NEXT_WEEK_REACH
+
+
 _NEXT_WEEK = ("next week", "wiki ijayo", "wiki inayokuja", "wiki ijao")
 
 _SW_HOUR_WORDS = "|".join(sorted(_SW_HOURS, key=len, reverse=True))
@@ -173,7 +181,7 @@ def _days(plain: str, today: date, spans: list[tuple[int, int]]) -> list[date]:
             return [on]
         before = plain[: name.start()].split()[-1:]
         after = plain[name.end() :].split()[:1]
-        if next_week is not None:
+        if next_week is not None and _beside(plain, next_week.span(), name.span()):
             spans.append(next_week.span())
             return [week_start + timedelta(days=7 + day_index)]
         if (before and before[0] in _NEXT) or (after and after[0] in _NEXT):

@@ -249,10 +249,26 @@ def listed_items(
         kept = [s for s in said if s.act == "old"] + [s for s in said if s.act != "old"]
         return [ItemSaid(normalize(s.text), counts.get(s.start), s.act or "add") for s in kept]
     acted = _acts_in_order(items, said, [s for s in tags if s.kind == "OPTION"])
+    if said:  # the tagger found the message's things: a part where it found none, nor a count, needs catalog proof
+        counted = [set(normalize(s.text).split()) for s in tags if s.kind == "QTY"]
+        acted = [
+            item
+            for item in acted
+            if item.named
+            or item.quantity is not None
+            or any(count <= set(item.text.split()) for count in counted)
+            or _one_thing(item.text, index)
+        ]
     if not basket:  # nothing to replace: the items in the order said
         return acted
     # the item replaced first, so its count is known when the one replacing it comes ("pembe, badala ya jogoo")
     return sorted(acted, key=lambda item: item.act != "old")
+
+
+def _one_thing(words: str, index: CatalogIndex) -> bool:
+    """Whether a part's words name exactly one of the shop's things ("wooden" of "a dining table, wooden" names a
+    table and a bed: a description of the thing before it, not a thing of its own)."""
+    return len(index.full_matches(product_query(words) or words)[0]) == 1
 
 
 def _acts_in_order(items: list[ItemSaid], said: Sequence[Span], options: Sequence[Span] = ()) -> list[ItemSaid]:

@@ -239,6 +239,12 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     # a place of the shop's map said: the words the tagger reads as the address are no things ("south c, off mugoya
     # road": no road bike)
     things = _without_address(body, tags) if delta.zone is not None else body
+    if delta.quantity is not None and things != body:
+        elsewhere = extract_delta(things, zones=[], enabled_methods=[]).quantity
+        if elsewhere is None:  # "githurai 45, karibu na stage ya matatu": the count was her address's (a minibus)
+            delta.quantity = None
+    if delta.mode == "pickup":  # "I'll collect at the school": where she collects is the shop, not a thing it sells
+        things = _COLLECT_AT.sub(lambda m: m.group(0)[: m.start(1) - m.start()] + " " * len(m.group(1)), things)
     listed = listed_items(things, index, tags, basket) if frame.payment_started is None else []
     if pending == "variant" and not all(catalog_evidence(item.text, index) for item in listed):
         listed = []  # "2 black and 1 white" answers the option asked; "maclick 3, dairy meal 2" are more items
@@ -252,9 +258,10 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     # the words of the message that may name items, and the line of the basket they name ("Jogoo ziwe
     # tatu", "make the flour three", "ondoa chumvi"): an edit of that line, not an answer to a list
     item_words = "" if listed else wanted_words(body, delta, index)
-    if delta.zone is not None and item_words:  # the address's words, word by word (the delta's spans are the body's)
+    if things != body and item_words:  # the address's words, word by word (the delta's spans are the body's)
         address = set(normalize(body).split()) - set(normalize(things).split())
-        address |= {w for m in _ADDRESS_PARTS.finditer(body) for w in normalize(m.group(0)).split()}
+        if delta.zone is not None:
+            address |= {w for m in _ADDRESS_PARTS.finditer(body) for w in normalize(m.group(0)).split()}
         item_words = " ".join(w for w in item_words.split() if w not in address)
     if item_words and index.books:  # "kevin ... kunitrain home friday saa moja": the rest names the service
         item_words = without_appointment_words(turn, item_words)
@@ -1068,6 +1075,11 @@ _LANDMARK = re.compile(
 
 
 # the parts of an address besides its area: a landmark, or a street by its name ("othaya road", "moi avenue")
+# a pickup verb and where she collects: "collect at the school", "pick them up from your shop", "nitachukua kwa duka"
+_COLLECT_AT = re.compile(
+    r"(?i)\b(?:collect\w*|pick\w*(?:\s+(?:it|them))?\s+up|\w*chuku[ae]|come\s+for\s+(?:it|them))\s+(?:(?:it|them)\s+)?"
+    r"((?:at|from|kwa|pale|hapo|kwenye)\s+(?:(?:the|your|our|yenu|hiyo)\s+)?\w+)"
+)
 _ADDRESS_PARTS = re.compile(
     _LANDMARK.pattern.removeprefix("(?i)")
     + r"|\b\w+\s+(?:road|rd|street|st|avenue|ave|drive|lane|close|crescent|highway|bypass|estate|stage)\b",

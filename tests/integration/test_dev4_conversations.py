@@ -1,0 +1,102 @@
+"""What the fourth development conversations (eval/goals/dev4.yaml, on three shops a helper wrote from pack files: a
+furniture and mattress showroom, a driving school that books lessons with instructors and sells learner gear, a plant
+nursery that books garden visits) found, each as a test of what the customer sees: a yes said with a few words more
+at the prompt's confirmation sends the prompt; a description after a comma is no thing of its own; where she
+collects is the shop, not a lesson it books; a length said picks the range option that holds it; a minibus stage in
+her address is no count."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.chat import Chat
+from tests.conftest import chat_at_pack
+from tulia.nlu.fastpath import fast_path
+from tulia.services import Services
+
+EVAL_PACKS = Path(__file__).resolve().parents[2] / "eval" / "packs"
+
+
+@pytest.fixture
+def furniture(seeded: Services) -> Chat:
+    """A furniture and mattress showroom on Thika Road that delivers across Nairobi."""
+    return chat_at_pack(seeded, EVAL_PACKS / "starehe-furniture", "+254711000660")
+
+
+@pytest.fixture
+def driving(seeded: Services) -> Chat:
+    """A driving school that books lessons with its instructors and sells handbooks and learner gear."""
+    return chat_at_pack(seeded, EVAL_PACKS / "usukani-driving", "+254711000661")
+
+
+@pytest.mark.parametrize("said", ["yes that one", "eeh hizo", "ndiyo ni sawa hiyo", "yes correct"])
+def test_a_yes_with_a_few_words_more_is_yes(said: str) -> None:
+    hit = fast_path(said, awaiting_answer=True)
+    assert hit is not None
+    assert hit.kind == "yes"
+
+
+@pytest.mark.parametrize(
+    "said", ["yes the other number", "yes but make it 3", "ndio lakini nataka tatu", "yes i want a sofa too"]
+)
+def test_a_yes_that_asks_for_something_else_is_not_a_plain_yes(said: str) -> None:
+    hit = fast_path(said, awaiting_answer=True)
+    assert hit is None or hit.kind != "yes"
+
+
+def test_a_yes_with_words_more_at_the_prompts_confirmation_sends_the_prompt(furniture: Chat) -> None:
+    furniture.send("nataka vitafoam orthopaedic mattress 5 by 6, 8 inch")
+    furniture.send("1")
+    furniture.send("niletee kasarani")
+    assert "Tafadhali thibitisha: nitume ombi la M-Pesa la KES 18,300" in furniture.send("mpesa")
+    sent = furniture.send("eeh hizo")
+    assert "Nimetuma ombi la M-Pesa la KES 18,300" in sent
+
+
+def test_a_description_after_a_comma_is_no_thing_of_its_own(furniture: Chat) -> None:
+    # "wooden" also names a coffee table and a bed: here it says what the dining table is made of
+    reply = furniture.send("good evening. looking for a 6 seater dining table, wooden, we are hosting. what do u have?")
+    assert furniture.basket() == {"Mninga 6-Seater Dining Set": (1, {})}
+    assert "Which finish would you like?" in reply
+    assert "Coffee Table" not in reply
+
+
+def test_where_she_collects_is_the_shop_not_a_lesson_it_books(driving: Chat) -> None:
+    driving.send("do you have the highway code book in english?")
+    driving.send("Kenya Highway Code Handbook", reply_id="item:UD-BK-01")
+    driving.send("1")
+    reply = driving.send("I'll collect at the school")
+    assert "Pickup at the shop: free" in reply
+    assert "How would you like to pay KES 450?" in reply
+    assert driving.state["booking"] is None
+
+
+@pytest.fixture
+def nursery(seeded: Services) -> Chat:
+    """A plant nursery on Kiambu Road that sells seedlings, pots and soil and books gardeners to her home."""
+    return chat_at_pack(seeded, EVAL_PACKS / "bustani-nursery", "+254711000662")
+
+
+def test_a_length_said_picks_the_range_that_holds_it(nursery: Chat) -> None:
+    nursery.send("nataka hedge trimming na ochieng jumamosi saa mbili asubuhi")
+    assert nursery.state["pending"] == "booking_variant"
+    reply = nursery.send("ni kama mita arobaini")
+    assert nursery.state["booking"].variant_selection == {"length": "20 to 50m"}
+    assert "hatufiki" not in reply
+
+
+def test_a_minibus_stage_in_her_address_is_no_count(nursery: Chat) -> None:
+    # "matatu" is also "three" (of a ma- noun): said in the landmark of her address, it is the minibus
+    nursery.send("nataka miche ya sukuma full tray moja")
+    reply = nursery.send("githurai 45, karibu na stage ya matatu")
+    assert nursery.basket() == {"Sukuma Wiki (Kale) Seedlings": (1, {"tray": "Full Tray"})}
+    assert "Thika Road" in reply
+
+
+def test_a_whole_tray_is_the_full_tray() -> None:
+    from tulia.nlu.frame_extract import named_option
+
+    assert named_option("trei nzima", ["Half Tray", "Full Tray"]) == "Full Tray"
+    assert named_option("nusu trei", ["Half Tray", "Full Tray"]) == "Half Tray"
