@@ -100,3 +100,34 @@ def test_a_whole_tray_is_the_full_tray() -> None:
 
     assert named_option("trei nzima", ["Half Tray", "Full Tray"]) == "Full Tray"
     assert named_option("nusu trei", ["Half Tray", "Full Tray"]) == "Half Tray"
+
+
+def test_one_thing_described_over_several_parts_is_one_line(nursery: Chat) -> None:
+    # "pots za maua" are flower pots (the thing said "of" another is that one's), described over four parts
+    nursery.send("niaje, nataka pots za maua tatu, za plastic, medium, rangi ya terracotta, na udongo ya kupanda")
+    nursery.send("Plastic Flower Pot", reply_id="item:BN-PT-01")
+    assert nursery.basket() == {
+        "Plastic Flower Pot": (3, {"size": "Medium", "colour": "Terracotta"}),
+        "Potting Soil Mix": (1, {}),
+    }
+
+
+def test_an_option_of_another_line_said_to_a_question_is_told_not_repeated(nursery: Chat) -> None:
+    nursery.send("nataka bougainvillea tatu na plastic pot medium ya terracotta")
+    assert nursery.state["pending"] == "variant"
+    reply = nursery.send("Terracotta")  # the pot's colour, not one of the bougainvillea's
+    assert 'Samahani, Bougainvillea haipatikani kwa "terracotta"' in reply
+    assert "colour gani?" in reply  # the question again
+
+
+def test_a_count_said_apart_from_the_thing_it_counts_sets_its_line(nursery: Chat) -> None:
+    nursery.send("sasa, nataka bougainvillea za purple tano")
+    nursery.send("thindigua")
+    nursery.send("aki fanya nane, fence ni ndefu kuliko nilidhani")
+    assert nursery.basket() == {"Bougainvillea": (8, {"colour": "Purple"})}
+
+
+def test_the_shops_own_word_for_a_thing_names_none_of_its_options(nursery: Chat) -> None:
+    # the shop calls its rose "waridi", which is also the colour pink: "waridi nyekundu" are red roses
+    nursery.send("naomba waridi nne nyekundu, ni za kupanda kwa balcony")
+    assert nursery.basket() == {"Rose Bush (potted)": (4, {"colour": "Red"})}

@@ -876,10 +876,16 @@ def _in_thousands(text: str) -> str:
 def named_option(text: str, options: list[str], name: str = "") -> str | None:
     """The one option of a list the message names ("black", "nyeusi", "the 256GB one", "large", "1 litre",
     "size 4" of "Size 4 (52)", "ndefu" of "Long", "miaka 5-7" of "Age 5-7"). ``name``: the item's or service's
-    name, whose words name it, not one of its options ("yoga" of the Private Yoga Session is no "Power Yoga")."""
+    name (and the shop's other words for it), whose words name it, not one of its options ("yoga" of the Private Yoga
+    Session is no "Power Yoga")."""
     if not any(_NOT_THIS.search(f"{o} x") for o in options):  # ("Without sugar" is an option's own name)
         text = _NOT_THIS.sub(" ", text)  # "acoustic, sina electric": the one she does not have or want names nothing
     text = _REPLACED.sub(" ", text)  # "saa nzima badala ya nusu saa", "red instead of black": the old one, unsaid
+    literal = {w for o in options for w in normalize(o).split()}  # "rice" of "Beans and Rice": its option too
+    own = set(normalize(name).split()) - literal  # as written: "waridi" is the shop's word for the rose, not pink
+    others = [w for w in text.split() if normalize(w) not in own]
+    if own and others and len(others) < len(text.split()):  # "waridi nyekundu" of a rose the shop calls "waridi"
+        text = " ".join(others)  # (waridi is also pink): the words that name the thing name none of its options
     text = _in_thousands(text)  # "ya elfu kumi" of "10000"
     said_words = option_words(_uncontracted(text))
     english = option_words(in_english(_uncontracted(text)))

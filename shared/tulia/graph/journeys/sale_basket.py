@@ -61,7 +61,12 @@ def basket_text(turn: Turn, frame: OrderFrame) -> str:
 def add_line(frame: OrderFrame, line: FrameLine, act: str = "add") -> FrameLine:
     """Put a line in the basket. The same item with the same options: a count said sets a line whose count was
     never said ("mna sukari?" then "nataka sukari mbili": two) or one whose count the customer sets ("sukari iwe
-    mbili"), and adds to one she had counted ("add 2 more"); the item named again without a count changes nothing."""
+    mbili"), and adds to one she had counted ("add 2 more"); the item named again without a count changes nothing. A
+    count set for an item said without options is the count of its one line, whatever options that line has."""
+    same = [existing for existing in frame.lines if existing.item_id == line.item_id]
+    if act == "set" and not line.variant_selection and len(same) == 1 and line.quantity_said and line.quantity:
+        same[0].quantity, same[0].quantity_said = line.quantity, True
+        return same[0]
     for existing in frame.lines:
         if existing.item_id == line.item_id and existing.variant_selection == line.variant_selection:
             if existing.fixed_quantity or line.quantity is None or not line.quantity_said:
@@ -198,9 +203,21 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         line = line_from_item(item, counted or 1)
         line.quantity_said = counted is not None or not wish.asked  # a thing asked about holds one till she says
         for variant in line.variants:
-            said = named_option(wish.text, variant.options, item["name"])
+            said = named_option(wish.text, variant.options, " ".join([item["name"], *(item.get("tags") or [])]))
             if said is not None:
                 line.choose(variant.name, said)
+        last = frame.lines[-1] if frame.lines else None
+        if (
+            wish.quantity is None
+            and wish.act == "add"
+            and last is not None
+            and last.item_id == line.item_id
+            and not last.variant_selection
+            and line.variant_selection
+        ):  # one thing described over several parts ("pots za maua tatu, za plastic, medium"): its options
+            for name, option in line.variant_selection.items():
+                last.choose(name, option)
+            continue
         add_line(frame, line, wish.act)
     _say_unsold(turn, unsold)
     frame.adding, frame.quantity_hint, frame.wish = False, None, None
@@ -259,10 +276,30 @@ def listed_items(
             or any(count <= set(item.text.split()) for count in counted)
             or _one_thing(item.text, index)
         ]
+    acted = _count_to_its_thing(acted, index)
     if not basket:  # nothing to replace: the items in the order said
         return acted
     # the item replaced first, so its count is known when the one replacing it comes ("pembe, badala ya jogoo")
     return sorted(acted, key=lambda item: item.act != "old")
+
+
+_OF = frozenset("ya za wa la cha vya of for".split())
+
+
+def _of_a_thing(part: list[str], thing: list[str]) -> bool:
+    """Whether a thing is said right after a word for "of" in the part ("za maua" of "pots za maua")."""
+    size = len(thing)
+    return any(part[n : n + size] == thing and n and part[n - 1] in _OF for n in range(len(part)))
+
+
+def _count_to_its_thing(items: list[ItemSaid], index: CatalogIndex) -> list[ItemSaid]:
+    """A count said in a part of its own beside one thing the tagger found said without one ("aki fanya nane, fence ni
+    ndefu": eight of what the fence wants) is that thing's count."""
+    bare = [n for n, item in enumerate(items) if item.quantity is not None and not catalog_evidence(item.text, index)]
+    uncounted = [n for n, item in enumerate(items) if item.quantity is None and item.named]  # the tagger's thing
+    if len(bare) != 1 or len(uncounted) != 1 or len(items) != 2:
+        return items
+    return [replace(items[uncounted[0]], quantity=items[bare[0]].quantity)]
 
 
 def _one_thing(words: str, index: CatalogIndex) -> bool:
@@ -287,7 +324,10 @@ def _acts_in_order(items: list[ItemSaid], said: Sequence[Span], options: Sequenc
                 break
         named = ""
         if first is not None:  # the last thing the tagger found in the part: "for my studio: one shure mic" is the mic
-            thing = normalize([s for s in said[first:] if set(normalize(s.text).split()) <= words][-1].text)
+            inside = [normalize(s.text) for s in said[first:] if set(normalize(s.text).split()) <= words]
+            # but a thing said "of" the one before is that one's ("pots za maua": flower pots, not flowers)
+            heads = [t for n, t in enumerate(inside) if not (n and _of_a_thing(item.text.split(), t.split()))]
+            thing = heads[-1]
             said_options = (normalize(s.text) for s in options)
             options_of = [o for o in said_options if o and set(o.split()) <= words - set(thing.split())]
             named = f"{thing}{OPTIONS_MARK}{' '.join(options_of)}" if options_of else thing

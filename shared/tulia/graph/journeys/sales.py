@@ -467,7 +467,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         turn.set(frame=frame)
         _remind(turn, frame)
         return turn.goto(END)
-    if product_words and pending == "variant" and not understood and _only_other_options(body, index):
+    if pending == "variant" and not understood and _only_other_options(body, index):
         # "ile nyeusi" of a helmet that comes in pink, blue and green: said so, and the question again (no search)
         line = frame.lines[frame.asking_line or 0]
         turn.say(text(t(turn, "option_not_offered", name=line.name, said=echo_words(product_query(body) or body))))
