@@ -131,3 +131,16 @@ def test_the_shops_own_word_for_a_thing_names_none_of_its_options(nursery: Chat)
     # the shop calls its rose "waridi", which is also the colour pink: "waridi nyekundu" are red roses
     nursery.send("naomba waridi nne nyekundu, ni za kupanda kwa balcony")
     assert nursery.basket() == {"Rose Bush (potted)": (4, {"colour": "Red"})}
+
+
+def test_the_shops_own_word_for_the_one_thing_wished_names_none_of_its_options(nursery: Chat) -> None:
+    nursery.send("naomba waridi nyekundu")
+    assert nursery.basket() == {"Rose Bush (potted)": (None, {"colour": "Red"})}
+
+
+def test_a_count_said_with_her_reason_counts_the_one_line_of_her_basket(furniture: Chat) -> None:
+    # "another room" names the shop's Living Room category; here it is why she wants three beds, not a thing to add
+    furniture.send("nataka metal bed frame 4 kwa 6 mbili, rangi nyeusi")
+    furniture.send("tutakuja kuchukua")
+    furniture.send("samahani, fanya vitatu, nimekumbuka kuna chumba kingine")
+    assert furniture.basket() == {"Metal Bed Frame": (3, {"size": "4x6", "colour": "Black"})}

@@ -884,8 +884,15 @@ def named_option(text: str, options: list[str], name: str = "") -> str | None:
     literal = {w for o in options for w in normalize(o).split()}  # "rice" of "Beans and Rice": its option too
     own = set(normalize(name).split()) - literal  # as written: "waridi" is the shop's word for the rose, not pink
     others = [w for w in text.split() if normalize(w) not in own]
-    if own and others and len(others) < len(text.split()):  # "waridi nyekundu" of a rose the shop calls "waridi"
-        text = " ".join(others)  # (waridi is also pink): the words that name the thing name none of its options
+    # "waridi nyekundu" of a rose the shop calls "waridi" (waridi is also pink): the other words name the option when
+    # they name one ("ya maua" alone: floral)
+    if (
+        own
+        and others
+        and len(others) < len(text.split())
+        and (other := named_option(" ".join(others), options, name)) is not None
+    ):
+        return other
     text = _in_thousands(text)  # "ya elfu kumi" of "10000"
     said_words = option_words(_uncontracted(text))
     english = option_words(in_english(_uncontracted(text)))

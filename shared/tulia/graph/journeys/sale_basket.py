@@ -276,7 +276,7 @@ def listed_items(
             or any(count <= set(item.text.split()) for count in counted)
             or _one_thing(item.text, index)
         ]
-    acted = _count_to_its_thing(acted, index)
+    acted = _count_to_its_thing(acted, index, basket)
     if not basket:  # nothing to replace: the items in the order said
         return acted
     # the item replaced first, so its count is known when the one replacing it comes ("pembe, badala ya jogoo")
@@ -292,14 +292,19 @@ def _of_a_thing(part: list[str], thing: list[str]) -> bool:
     return any(part[n : n + size] == thing and n and part[n - 1] in _OF for n in range(len(part)))
 
 
-def _count_to_its_thing(items: list[ItemSaid], index: CatalogIndex) -> list[ItemSaid]:
+def _count_to_its_thing(items: list[ItemSaid], index: CatalogIndex, basket: Sequence[str] = ()) -> list[ItemSaid]:
     """A count said in a part of its own beside one thing the tagger found said without one ("aki fanya nane, fence ni
-    ndefu": eight of what the fence wants) is that thing's count."""
+    ndefu": eight of what the fence wants) is that thing's count. Beside words that count nothing, at a basket of one
+    line, it is that line's count, and the rest her reason ("fanya vitatu, nimekumbuka kuna chumba kingine")."""
     bare = [n for n, item in enumerate(items) if item.quantity is not None and not catalog_evidence(item.text, index)]
-    uncounted = [n for n, item in enumerate(items) if item.quantity is None and item.named]  # the tagger's thing
-    if len(bare) != 1 or len(uncounted) != 1 or len(items) != 2:
+    if len(bare) != 1 or any(item.quantity is not None for n, item in enumerate(items) if n != bare[0]):
         return items
-    return [replace(items[uncounted[0]], quantity=items[bare[0]].quantity)]
+    uncounted = [n for n, item in enumerate(items) if item.quantity is None and item.named]  # the tagger's thing
+    if len(uncounted) == 1 and len(items) == 2:
+        return [replace(items[uncounted[0]], quantity=items[bare[0]].quantity)]
+    if len(basket) == 1 and len(items) > 1 and not uncounted:
+        return [ItemSaid(normalize(basket[0]), items[bare[0]].quantity, "set")]
+    return items
 
 
 def _one_thing(words: str, index: CatalogIndex) -> bool:

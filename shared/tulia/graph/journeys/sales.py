@@ -1582,9 +1582,10 @@ def _pick(
     words = inbound_text(turn.state) if said_now or not frame.wish else frame.wish
     line = line_from_item(got, count_for(got, quantity, normalize(words)))
     body = normalize(inbound_text(turn.state))
+    own_words = " ".join([line.name, *(got.get("tags") or [])])  # "waridi nyekundu": the shop's word for a rose, red
     for variant in line.variants:  # "the blue one, 256GB" said with the choice, or in the wish before it
-        said = named_option(body, variant.options, line.name) or named_option(
-            frame.wish or "", variant.options, line.name
+        said = named_option(body, variant.options, own_words) or named_option(
+            frame.wish or "", variant.options, own_words
         )
         if said is not None:
             line.choose(variant.name, said)
