@@ -144,3 +144,9 @@ def test_a_count_said_with_her_reason_counts_the_one_line_of_her_basket(furnitur
     furniture.send("tutakuja kuchukua")
     furniture.send("samahani, fanya vitatu, nimekumbuka kuna chumba kingine")
     assert furniture.basket() == {"Metal Bed Frame": (3, {"size": "4x6", "colour": "Black"})}
+
+
+def test_things_she_needs_with_a_delivery_question_start_her_order_there(driving: Chat) -> None:
+    reply = driving.send("i need a fire extinguisher and first aid kit. do you deliver to rongai?")
+    assert driving.basket() == {"Car Fire Extinguisher 1kg": (1, {}), "Car First Aid Kit": (1, {})}
+    assert "Delivery (Karen & Rongai, same day): KES 400" in reply
