@@ -55,8 +55,10 @@ sys.path.insert(0, str(ROOT))
 
 MAX_TURNS = 16
 # every goal set was written on Sunday 29 November 2026 and says its days as customers do ("kesho", "friday", "next
-# week"): the shops' clock starts on that morning, so a run late at night or next month reads them as written
-GOALS_WRITTEN_AT = "2026-11-29T10:00+03:00"
+# week"): the shops' clock starts on that evening, whatever the machine's time, so a run at night or next month reads
+# them as written. Evening: every writer's "Sunday at 14:00" is the next Sunday (the product reads a weekday that is
+# today as today while its time is ahead: `tests/unit/test_when.py`)
+GOALS_WRITTEN_AT = "2026-11-29T20:00+03:00"
 # the buttons of a checkout: an order's ways to pay and its confirmation; a booking's summary with its deposit
 # (pay it by the prompt or another way, or confirm one without a deposit): her "at: checkout" step is said there
 CHECKOUT_TAPS = frozenset({"pay", "confirm", "bk:stk", "bk:pay", "bk:yes"})
