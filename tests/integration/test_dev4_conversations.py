@@ -43,7 +43,7 @@ def test_a_yes_with_a_few_words_more_is_yes(said: str) -> None:
 )
 def test_a_yes_that_asks_for_something_else_is_not_a_plain_yes(said: str) -> None:
     hit = fast_path(said, awaiting_answer=True)
-    assert hit is None or hit.kind != "yes"
+    assert (hit.kind if hit is not None else None) != "yes"
 
 
 def test_a_yes_with_words_more_at_the_prompts_confirmation_sends_the_prompt(furniture: Chat) -> None:

@@ -204,6 +204,9 @@ def spans(toks: Sequence[Token], tags: Sequence[str], text: str) -> list[Span]:
     return out
 
 
+_NEVER = float("-inf")  # the weight of a transition the BIO scheme forbids
+
+
 class TokenTagger:
     """A linear-chain CRF's weights in memory: each feature's weight per tag, and each tag pair's transition weight;
     a message's tags are the best path through them (Viterbi), in plain Python."""
@@ -261,9 +264,6 @@ class TokenTagger:
     def read(self, text: str, gazetteer: Gazetteer | None = None) -> list[Span]:
         toks = tokens(text)
         return spans(toks, self.tag_tokens(toks, gazetteer), text)
-
-
-_NEVER = float("-inf")
 
 
 def _may_follow(prev: str, tag: str) -> bool:

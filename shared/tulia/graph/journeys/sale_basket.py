@@ -206,17 +206,9 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             said = named_option(wish.text, variant.options, " ".join([item["name"], *(item.get("tags") or [])]))
             if said is not None:
                 line.choose(variant.name, said)
-        last = frame.lines[-1] if frame.lines else None
-        if (
-            wish.quantity is None
-            and wish.act == "add"
-            and last is not None
-            and last.item_id == line.item_id
-            and not last.variant_selection
-            and line.variant_selection
-        ):  # one thing described over several parts ("pots za maua tatu, za plastic, medium"): its options
+        if _describes_the_last_line(frame, line, wish):  # "pots za maua tatu, za plastic, medium": its options
             for name, option in line.variant_selection.items():
-                last.choose(name, option)
+                frame.lines[-1].choose(name, option)
             continue
         add_line(frame, line, wish.act)
     _say_unsold(turn, unsold)
@@ -229,6 +221,20 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     turn.trace.append({"kind": "step", "node": "take_items", "lines": len(frame.lines), "unsold": len(unsold)})
     turn.set(frame=frame, selected_item_ids=[ln.item_id for ln in frame.lines], rejected_shortlists=0)
     return turn.goto("advance")
+
+
+def _describes_the_last_line(frame: OrderFrame, line: FrameLine, wish: ItemWish) -> bool:
+    """Whether a part said without a count of its own only gives options to the line just added of the same item, whose
+    options were not said (one thing described over several parts)."""
+    last = frame.lines[-1] if frame.lines else None
+    return (
+        wish.quantity is None
+        and wish.act == "add"
+        and last is not None
+        and last.item_id == line.item_id
+        and not last.variant_selection
+        and bool(line.variant_selection)
+    )
 
 
 def _names_a_line(words: str, frame: OrderFrame, index: CatalogIndex) -> bool:
@@ -283,7 +289,8 @@ def listed_items(
     return sorted(acted, key=lambda item: item.act != "old")
 
 
-_OF = frozenset("ya za wa la cha vya of for".split())
+OF_WORDS = ("ya", "za", "wa", "la", "cha", "vya", "of")  # "scrub ya kahawa", "a scrub of coffee"
+_OF = frozenset((*OF_WORDS, "for"))  # "a cover for the phone": the cover
 
 
 def _of_a_thing(part: list[str], thing: list[str]) -> bool:

@@ -49,7 +49,7 @@ from tulia.graph.frame import (
     settle,
 )
 from tulia.graph.journeys.booking.nodes import begin_booking, remind_booking
-from tulia.graph.journeys.sale_basket import basket_text, listed_items, take_items
+from tulia.graph.journeys.sale_basket import OF_WORDS, basket_text, listed_items, take_items
 from tulia.graph.journeys.sale_common import (
     MAX_CART_LINES,
     ask_sale,
@@ -236,15 +236,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     ):
         frame.payment_started = None
     basket = [line.name for line in frame.lines]
-    # a place of the shop's map said: the words the tagger reads as the address are no things ("south c, off mugoya
-    # road": no road bike)
-    things = _without_address(body, tags) if delta.zone is not None else body
-    if delta.quantity is not None and things != body:
-        elsewhere = extract_delta(things, zones=[], enabled_methods=[]).quantity
-        if elsewhere is None:  # "githurai 45, karibu na stage ya matatu": the count was her address's (a minibus)
-            delta.quantity = None
-    if delta.mode == "pickup":  # "I'll collect at the school": where she collects is the shop, not a thing it sells
-        things = _COLLECT_AT.sub(lambda m: m.group(0)[: m.start(1) - m.start()] + " " * len(m.group(1)), things)
+    things = _words_of_things(body, tags, delta)  # without her address or where she collects
     listed = listed_items(things, index, tags, basket) if frame.payment_started is None else []
     if pending == "variant" and not all(catalog_evidence(item.text, index) for item in listed):
         listed = []  # "2 black and 1 white" answers the option asked; "maclick 3, dairy meal 2" are more items
@@ -961,7 +953,7 @@ def _of_the_shortlist(query: str, shortlist: list[dict[str, Any]], terms: Callab
     return bool(said) and said <= named
 
 
-_OF_A_THING = re.compile(r"(?<!\w)(?:ya|za|la|cha|vya|wa|of)\s+$")
+_OF_A_THING = re.compile(rf"(?<!\w)(?:{'|'.join(OF_WORDS)})\s+$")
 
 
 def _place_in_a_things_name(place: str | None, tags: list[Span], plain: str, index: CatalogIndex) -> bool:
@@ -998,6 +990,22 @@ def _only_other_options(body: str, index: CatalogIndex) -> bool:
     """A short answer naming only options of the shop's items ("ile nyeusi", "the XL"), none of the one asked."""
     words = product_query(body) or body
     return len(body.split()) <= SHORT_ANSWER_WORDS and index.only_options(option_words(words))
+
+
+def _words_of_things(body: str, tags: list[Span], delta: FrameDelta) -> str:
+    """The message without the words of where she is or collects: her address when a zone was read ("south c, off
+    mugoya road": no road bike), the shop when she collects ("I'll collect at the school": no lesson at the school).
+    A count said only in her address is none ("githurai 45, karibu na stage ya matatu": a minibus, not three)."""
+    things = _without_address(body, tags) if delta.zone is not None else body
+    if (
+        delta.quantity is not None
+        and things != body
+        and extract_delta(things, zones=[], enabled_methods=[]).quantity is None
+    ):
+        delta.quantity = None
+    if delta.mode == "pickup":
+        things = _COLLECT_AT.sub(lambda m: m.group(0)[: m.start(1) - m.start()] + " " * len(m.group(1)), things)
+    return things
 
 
 def _without_address(body: str, tags: list[Span]) -> str:
