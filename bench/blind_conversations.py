@@ -635,10 +635,13 @@ def main() -> None:
     parser.add_argument(
         "--show", action="store_true", help="print each transcript (only for goals that are not blind: eval/goals/)"
     )
+    parser.add_argument("--only", help="comma-separated goal ids (only for goals that are not blind: eval/goals/)")
     ns = parser.parse_args()
-    if ns.show and Path(ns.goals).resolve().is_relative_to(ROOT / "eval" / "blind"):
-        raise SystemExit("the blind goals' conversations are never printed")
+    if (ns.show or ns.only) and Path(ns.goals).resolve().is_relative_to(ROOT / "eval" / "blind"):
+        raise SystemExit("the blind goals are measured whole, and their conversations are never printed")
     goals = load_goals(Path(ns.goals))[: ns.limit]
+    if ns.only:
+        goals = [g for g in goals if g.id in ns.only.split(",")]
     folders = sorted({g.raw["pack"] for g in goals})
     dirs = [d for f in folders for d in (ROOT / "eval" / "packs" / f, ROOT / "packs" / f) if d.exists()]
     started = time.monotonic()

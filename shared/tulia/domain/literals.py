@@ -66,6 +66,8 @@ SaleQuestion = Literal[
     "which_line",  # "toa sukari" with two sugars in the basket: which one
 ]
 SALE_QUESTIONS: tuple[SaleQuestion, ...] = get_args(SaleQuestion)
+# the questions of the checkout: under an order's total, before it is paid
+CHECKOUT_QUESTIONS: tuple[SaleQuestion, ...] = ("payment_method", "payment_confirmation", "mpesa_number")
 
 # What a sale does next, in order: the first slot still missing decides.
 SaleStep = Literal[

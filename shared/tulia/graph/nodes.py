@@ -14,7 +14,7 @@ from langgraph.types import Command, interrupt
 
 from tulia.channel.whatsapp import conversation_id_for
 from tulia.domain.handoff import TranscriptEntry
-from tulia.domain.literals import BOOKING_QUESTIONS, SALE_QUESTIONS
+from tulia.domain.literals import BOOKING_QUESTIONS, CHECKOUT_QUESTIONS, SALE_QUESTIONS
 from tulia.domain.understanding import CorpusLang, MisreadWhy
 from tulia.errors import TuliaError
 from tulia.graph.buttons import SALE_TAPS, parse_tap, tap_id
@@ -39,7 +39,7 @@ from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.nlu.frame_extract import C2B_WORDS, CARD_WORDS, STK_WORDS, extract_phone, extract_zone
 from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, any_phrase, normalize
 from tulia.nlu.order_words import order_cancel_said
-from tulia.nlu.reader import BUYING, SURE, message_reader
+from tulia.nlu.reader import BUYING, SURE, ReadingContext, message_reader
 from tulia.nlu.rules import MAX_TEXT, detect_language
 from tulia.nlu.shop_layer import ShopLayer
 from tulia.nlu.tagger import Gazetteer, Span, token_tagger
@@ -327,12 +327,22 @@ def _drops_the_order(turn: Turn, body: str) -> bool:
     """ "cancel my order", "nimebadilisha mawazo, futa oda": the reader is sure she cancels, and she names none of
     the things of a basket of several lines ("cancel the sugar" takes the sugar out: the sale's edit, not the end of
     the order)."""
-    if not (order_cancel_said(body) or change_said(body) == "cancel"):
+    where: ReadingContext | None = "checkout" if _at_checkout(turn.state) else None
+    if not (order_cancel_said(body, where) or change_said(body, where) == "cancel"):
         return False
     frame = turn.state.frame
     if frame is None or len(frame.lines) < 2:
         return True
     return not any(span.kind == "ITEM" for span in tagged(turn, body))
+
+
+def _at_checkout(state: ConversationState) -> bool:
+    """Whether an order she has not paid stands under her eyes: its ways to pay, the prompt's number or its
+    confirmation asked, or its payment started and not yet in."""
+    frame = state.frame
+    if frame is None or frame.order is None:
+        return False
+    return state.pending in CHECKOUT_QUESTIONS or frame.payment_started is not None
 
 
 def _names_the_sale(turn: Turn, body: str) -> bool:

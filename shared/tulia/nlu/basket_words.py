@@ -95,6 +95,9 @@ _NOT_ITEM_WORDS |= frozenset(
     "a an i me please pls tafadhali can could get also pia then alafu halafu kisha more zaidi another ingine "
     "nyingine of ya wa za la cha vya kwa for each kila".split()
 )
+# the words that stand for a thing said before ("4 of them", "hizo tatu"): never a thing of their own
+_NOT_ITEM_WORDS |= frozenset("them it its those these ones hizo hizi zile ile hiyo hii hicho hivyo vile".split())
+_NOT_ITEM_WORDS |= frozenset("price prices cost bei gharama".split())  # "4 of them, price?": what she asks, no thing
 _COUNT_WORD_ALT = "|".join(sorted((re.escape(w) for w in NUMBER_WORDS if " " not in w), key=len, reverse=True))
 _EACH_WORDS = r"(?:of each|each|kila (?:moja|mmoja|kimoja|kitu))"
 # one count for every item listed: "2 tonnes each", "2 of each", "kila moja mbili", "mbili mbili" (two each)
@@ -147,7 +150,8 @@ def count_of(part: str) -> int | None:
         return said.value
     if _ONE.match(part):
         return 1
-    if m := _NUMBER_BEFORE_WORDS.search(plain):  # "breakfast 2 chapati": in a listed part, a number before words
+    # "breakfast 2 chapati": in a listed part, a number before words; never a measure's ("ya lita 20 iko": 20 L)
+    if m := _NUMBER_BEFORE_WORDS.search(measures_in_digits(plain)):
         return int(m.group(1))
     return None
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Literal
 
 from tulia.nlu.lexicon import any_phrase, normalize
-from tulia.nlu.reader import SURE, message_reader
+from tulia.nlu.reader import SURE, ReadingContext, message_reader
 
 BookingChange = Literal["move", "cancel", "show", "coming"]
 
@@ -22,15 +22,16 @@ ANYONE = ("anyone", "any one", "anybody", "whoever", "any stylist", "yeyote", "m
 # fmt: on
 
 
-def change_said(text: str) -> BookingChange | None:
+def change_said(text: str, context: ReadingContext | None = None) -> BookingChange | None:
     """Whether a message is about an appointment already made, and what the customer wants done: the
     reminder's "I'll be there" exactly, else the message reader's reading when it is sure (spec 4.1's
-    0.70), in whatever words it was said."""
+    0.70), in whatever words it was said, and where (``context``: at a booking's summary, "wacha hiyo appointment"
+    lets the time held go)."""
     plain = normalize(text)  # "can t make it" as well as the raw "can't make it"
     raw = " ".join(text.casefold().replace("’", "'").split())
     if raw.strip(" .!") in COMING or plain in COMING:
         return "coming"
-    reading = message_reader().read(text)
+    reading = message_reader().read(text, context=context)
     if reading.label.startswith("booking_") and reading.confidence >= SURE:
         return reading.label.removeprefix("booking_")  # type: ignore[return-value]
     return None

@@ -27,7 +27,7 @@ from typing import Any
 import yaml
 
 from tulia.nlu.labelled_sets import load_blind, load_phrases
-from tulia.nlu.reader import LABELS, normalize_for_reader
+from tulia.nlu.reader import LABELS, READING_CONTEXTS, ReadingContext, normalize_for_reader
 
 Language = str  # en | sw | sheng
 SEED = 2026_11
@@ -43,6 +43,7 @@ class Example:
     source: str  # "template", "noise", "messages", "phrases:<set>"
     trade: str | None = None
     pack: str | None = None  # the shop a phrase-set message was written for
+    context: ReadingContext | None = None  # where it is said (the reader's context features), when that matters
 
 
 class CorpusInvalid(ValueError):
@@ -150,6 +151,7 @@ def expand_templates(
     *,
     seed: int = SEED,
     variants: int = VARIANTS_PER_TEMPLATE,
+    context: ReadingContext | None = None,
 ) -> list[Example]:
     rng = random.Random(seed)
     out: list[Example] = []
@@ -162,7 +164,35 @@ def expand_templates(
                 for n in range(count):
                     text, trade = _fill(template, lang, trades, rng, fillers)
                     noisy = text if n == 0 else _noisy(text, lang, rng, fillers)
-                    out.append(Example(label, lang, noisy, "template", trade))
+                    out.append(Example(label, lang, noisy, "template", trade, context=context))
+    return out
+
+
+# of the corpus's other messages, this share is also read in each context: what she says there still means what it
+# means anywhere else (a question, a wish, an edit), and only what the context's own templates teach changes there
+IN_CONTEXT_SHARE = 0.25
+
+
+def in_context(
+    examples: list[Example], eval_dir: Path, trades: dict[str, Any], fillers: Fillers, *, seed: int = SEED
+) -> list[Example]:
+    """The context examples: each context's own templates (``eval/corpus/at_<context>.yaml``, what is said there
+    that means another thing elsewhere, and what keeps its meaning there) and a seeded share of the rest (their
+    source marked ``<source>@<context>``: the same messages again, read there)."""
+    rng = random.Random(seed + 2)
+    out: list[Example] = []
+    for context in READING_CONTEXTS:
+        path = eval_dir / "corpus" / f"at_{context}.yaml"
+        templates = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for label in templates:
+            if label not in LABELS:
+                raise CorpusInvalid(f"{path.name}: unknown label {label!r}")
+        out += expand_templates(templates, trades, fillers, seed=seed + 3, context=context)
+        out += [
+            Example(ex.label, ex.lang, ex.text, f"{ex.source}@{context}", ex.trade, ex.pack, context)
+            for ex in examples
+            if ex.context is None and rng.random() < IN_CONTEXT_SHARE
+        ]
     return out
 
 
@@ -321,7 +351,8 @@ def corpus_digest(examples: list[Example]) -> str:
     """What the reader's weights record of the corpus they were trained on."""
     digest = hashlib.sha256()
     for ex in examples:
-        digest.update(f"{ex.label}\t{ex.text}\n".encode())
+        where = "" if ex.context is None else f"\t{ex.context}"  # the digest of a corpus without contexts is unchanged
+        digest.update(f"{ex.label}\t{ex.text}{where}\n".encode())
     return digest.hexdigest()
 
 
@@ -341,11 +372,12 @@ def load_corpus(eval_dir: Path, *, without_blind: bool = True) -> list[Example]:
     examples += load_messages(corpus_dir / "messages.txt")
     examples += load_phrase_sets(sorted((eval_dir / "phrases").glob("*.txt")))
     examples += load_tuning_sets(sorted((eval_dir / "tuning").glob("*.txt")))
+    examples += in_context(examples, eval_dir, trades, fillers)
     dropped = too_close(examples, blind_messages(eval_dir)) if without_blind else set()
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str, str | None]] = set()
     out = []
     for n, ex in enumerate(examples):
-        key = (ex.label, normalize_for_reader(ex.text))
+        key = (ex.label, normalize_for_reader(ex.text), ex.context)
         if n in dropped or key in seen:
             continue
         seen.add(key)

@@ -158,7 +158,7 @@ BUY_VERBS = (
 MEASURE_NAMES = (
     "litres", "litre", "liters", "liter", "lita", "ltr", "kilos", "kilo", "kgs", "kg", "grams", "gramu", "gms", "gm",
     "ml",
-    "metres", "metre", "meters", "meter", "mita",
+    "metres", "metre", "meters", "meter", "mita", "inches", "inch", "inchi",
 )  # fmt: skip
 _MEASURE_NAME_ALT = "|".join(sorted(MEASURE_NAMES, key=len, reverse=True))
 _PLAIN_NUMBER_WORDS = {w: n for w, n in NUMBER_WORDS.items() if " " not in w and w not in ("both", "dozen")}
@@ -515,6 +515,11 @@ def extract_method(plain: str, enabled: list[str]) -> tuple[PaymentMethod | None
     return None, None, spans
 
 
+def says_removal(plain: str) -> bool:
+    """Whether a message says to take something out ("toa", "remove", "sitaki")."""
+    return _has(plain, REMOVE_WORDS) is not None
+
+
 def _has(plain: str, words: tuple[str, ...]) -> tuple[int, int] | None:
     for w in sorted(words, key=len, reverse=True):
         if m := re.search(rf"(?<!\w){re.escape(w)}(?!\w)", plain):
@@ -533,12 +538,15 @@ def _all(plain: str, words: tuple[str, ...]) -> list[tuple[int, int]]:
 
 
 # "nitaichukua", "tutazichukua", "nikuje nichukue": a form of "to pick up" with its subject (and object) said
+# "take" said of how many she takes, not of where she takes them from
+_TAKES_A_COUNT = re.compile(rf"\s+(?:\d{{1,4}}|{_NUMBER_WORD_ALT})(?!\w)(?!\s+(?:dukani|shop|store))")
 _PICKUP_VERB = re.compile(r"(?<!\w)(?:ni|tu|nt)(?:ta|na|ka)?(?:i|zi|ki|vi|li|u|m|wa)?chuku[ae](?!\w)")
 
 
 def extract_mode(plain: str) -> tuple[FulfilmentMode | None, list[tuple[int, int]]]:
     pickup, delivery = _all(plain, PICKUP_WORDS), _all(plain, DELIVERY_WORDS)
     pickup += [m.span() for m in _PICKUP_VERB.finditer(plain) if all(m.end() <= a or m.start() >= b for a, b in pickup)]
+    pickup = [span for span in pickup if not _TAKES_A_COUNT.match(plain, span[1])]  # "nitachukua mbili": I'll take two
     messages = [m.span(1) for m in _SEND_A_MESSAGE.finditer(plain)]
     delivery = [span for span in delivery if span not in messages]  # "nitumie ofa" sends offers, not goods
     if pickup and not delivery:
@@ -698,6 +706,8 @@ REMOVE_WORDS = (
     "dont want",
 )
 ADD_WORDS = ("add", "also", "plus", "as well", "ongeza", "pia", "na pia", "include")
+# a message that opens with "and" goes on with what she was buying ("na masking tape rolls tatu", "and 2 brushes")
+AND_OPENINGS = ("na", "and", "n", "pamoja na", "then")
 
 
 def extract_delta(
@@ -739,8 +749,9 @@ def extract_delta(
         delta.mode = "delivery"  # "to Westlands", "Kilimani": a place to deliver to
     delta.method, delta.method_words, spans = extract_method(scrubbed, enabled_methods)
     delta.spans += spans
-    delta.remove = _has(scrubbed, REMOVE_WORDS) is not None
-    delta.add = _has(scrubbed, ADD_WORDS) is not None and not delta.remove
+    delta.remove = says_removal(scrubbed)
+    goes_on = scrubbed.startswith(tuple(f"{word} " for word in AND_OPENINGS))
+    delta.add = (_has(scrubbed, ADD_WORDS) is not None or goes_on) and not delta.remove
     return delta
 
 
@@ -796,7 +807,7 @@ _UNIT_WORDS = {
     "litre": "l", "litres": "l", "liter": "l", "liters": "l", "lita": "l", "ltr": "l", "l": "l", "kilo": "kg",
     "kilos": "kg", "kg": "kg", "kgs": "kg", "gramu": "g", "g": "g", "gm": "g", "gms": "g", "grams": "g", "ml": "ml",
     "gb": "gb",
-    "tb": "tb", "inch": "inch", "inches": "inch",
+    "tb": "tb", "inch": "inch", "inches": "inch", "inchi": "inch",
 }  # fmt: skip
 _SIZE_ALT = "|".join(sorted((re.escape(w) for w in _SIZE_WORDS), key=len, reverse=True))
 _UNIT_ALT_OPTION = "|".join(sorted((re.escape(w) for w in _UNIT_WORDS), key=len, reverse=True))
@@ -850,6 +861,8 @@ _REPLACED = re.compile(r"(?i)(?<!\w)(?:badala ya|instead of|in place of)\s+[^,.;
 _SIZE_CODES = frozenset(_SIZE_WORDS.values())  # the size words as option_words writes them ("m" of "medium")
 _NOT_THIS = re.compile(
     r"(?i)(?<!\w)(?:sina|sitaki|sio|siyo|bila|without|not|don't want|dont want)\s+(?:the\s+|a\s+|ile\s+)?\w+"
+    # "sky blue hapana, iwe cream": the words a "no" ends refused (Swahili says the thing first)
+    r"|(?<!\w)\w+(?:\s+\w+)?\s+(?:hapana|no way)(?=\s*(?:[,.;!?]|$))"
 )
 
 

@@ -25,6 +25,7 @@ from array import array
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Literal, get_args
 
 LABELS = (
     "sales_discovery",
@@ -44,6 +45,10 @@ LABELS = (
 )
 BUYING = ("sales_discovery", "product_question")
 SURE = 0.70  # spec 4.1's routing threshold: a reading at least this sure is acted on
+# where a message is read, when it matters: "checkout" is under an order's total or a booking's summary, before it
+# is paid (the ways to pay, the confirmation, the prompt's number), where "achana nayo" drops what she was buying
+ReadingContext = Literal["checkout"]
+READING_CONTEXTS: tuple[ReadingContext, ...] = get_args(ReadingContext)
 WEIGHTS_FILE = Path(__file__).with_name("reader.weights")
 MAGIC = b"TULIA-READER-1\n"
 CHAR_NGRAMS = (3, 4, 5)
@@ -96,22 +101,29 @@ def normalize_for_reader(text: str) -> str:
     return " ".join(plain.split())
 
 
-def feature_names(text: str) -> set[str]:
-    """Words, word pairs (with the message's start and end) and character 3-5-grams of each word."""
+def feature_names(text: str, context: ReadingContext | None = None) -> set[str]:
+    """Words, word pairs (with the message's start and end) and character 3-5-grams of each word; read in a context
+    (what the bot has just asked), also the context itself and each word and word pair in it, so that the same
+    words can mean another thing there ("never mind" idly is nothing; under an order's total it drops the order)."""
     words = normalize_for_reader(text).split()
     feats = {f"w|{w}" for w in words}
     padded = ["<s>", *words, "</s>"]
-    feats.update(f"b|{a} {b}" for a, b in itertools.pairwise(padded))
+    pairs = [f"{a} {b}" for a, b in itertools.pairwise(padded)]
+    feats.update(f"b|{pair}" for pair in pairs)
     for w in words:
         marked = f"<{w}>"
         for n in CHAR_NGRAMS:
             feats.update(f"c|{marked[i : i + n]}" for i in range(len(marked) - n + 1))
+    if context is not None:
+        feats.add(f"x|{context}")
+        feats.update(f"x|{context}|w|{w}" for w in words)
+        feats.update(f"x|{context}|b|{pair}" for pair in pairs)
     return feats
 
 
-def feature_indexes(text: str, bits: int) -> list[int]:
+def feature_indexes(text: str, bits: int, context: ReadingContext | None = None) -> list[int]:
     mask = (1 << bits) - 1
-    return sorted({zlib.crc32(f.encode("utf-8")) & mask for f in feature_names(text)})
+    return sorted({zlib.crc32(f.encode("utf-8")) & mask for f in feature_names(text, context)})
 
 
 @dataclass(frozen=True)
@@ -141,8 +153,10 @@ class MessageReader:
         self._width = len(self.labels)
         self._buying = [n for n, label in enumerate(self.labels) if label in BUYING]
 
-    def logits(self, text: str, *, product_terms: int | None = None) -> list[float]:
-        indexes = feature_indexes(text, self.bits)
+    def logits(
+        self, text: str, *, product_terms: int | None = None, context: ReadingContext | None = None
+    ) -> list[float]:
+        indexes = feature_indexes(text, self.bits, context)
         sums = [0] * self._width
         table, width = self._table, self._width
         for index in indexes:
@@ -158,20 +172,21 @@ class MessageReader:
             out = [z - shift for z, shift in zip(out, self._no_product, strict=True)]
         return out
 
-    def read(self, text: str, *, product_terms: int | None = None) -> Reading:
+    def read(self, text: str, *, product_terms: int | None = None, context: ReadingContext | None = None) -> Reading:
         """``product_terms``: how many words name the shop's things (``None`` when no catalog is known). A catalog
         that names nothing of the message is evidence against buying, never for a person: a wish the reader reads as
         buying without the catalog is not turned into a request for a person by it ("please send me a phone with
-        good call quality" at a beauty shop)."""
-        reading = self._read(text, product_terms)
+        good call quality" at a beauty shop). ``context``: where it was said, when that is one of
+        ``READING_CONTEXTS``."""
+        reading = self._read(text, product_terms, context)
         if product_terms == 0 and reading.label == "human_request":
-            plain = self._read(text, None)
+            plain = self._read(text, None, context)
             if plain.label in BUYING:
                 return plain
         return reading
 
-    def _read(self, text: str, product_terms: int | None) -> Reading:
-        logits = [z / self.temperature for z in self.logits(text, product_terms=product_terms)]
+    def _read(self, text: str, product_terms: int | None, context: ReadingContext | None) -> Reading:
+        logits = [z / self.temperature for z in self.logits(text, product_terms=product_terms, context=context)]
         top = max(logits)
         exp = [math.exp(z - top) for z in logits]
         total = sum(exp)

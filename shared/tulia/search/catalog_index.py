@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 
 from tulia.domain.catalog import CatalogItem
-from tulia.search.measures import is_own_measure, packs_of
+from tulia.search.measures import is_own_measure, measure_kind, packs_of
 from tulia.search.text import (
     CONNECTORS,
     GENERIC_TERMS,
@@ -335,6 +335,12 @@ class CatalogIndex:
         said = [t for t in self.terms(text) if t not in CONNECTORS]
         return bool(said) and all(t in self.option_terms for t in said)
 
+    def only_brand(self, text: str) -> bool:
+        """Whether the shop's words in ``text`` are a brand and options only ("Basco i think?", "crown, white"):
+        words that say whose the thing is, not another thing."""
+        known = [t for t in self.terms(text) if t in self.product_terms or t in self.option_terms]
+        return any(t in self.brands for t in known) and all(t in self.brands or t in self.option_terms for t in known)
+
     def item_name(self, item_id: str) -> str:
         """One item's name ("" for an item the index does not have)."""
         return next((doc.name for doc in self.docs if doc.item_id == item_id), "")
@@ -347,7 +353,7 @@ class CatalogIndex:
         """The kinds of thing one item is (its category's head words: "egg" of "Eggs")."""
         return next((doc.kinds for doc in self.docs if doc.item_id == item_id), frozenset())
 
-    def full_matches(self, query: str) -> tuple[list[str], list[str]]:
+    def full_matches(self, query: str, *, by_options: bool = False) -> tuple[list[str], list[str]]:
         """The items that every word of ``query`` the shop knows names (by its name, brand, category,
         tags or options; exactly or as a prefix), and the words the shop does not know at all. The
         second list is how a shop says it sells no such thing ("nappies" at a grocer)."""
@@ -359,10 +365,20 @@ class CatalogIndex:
                 continue
             if (m := _MEASURE_SAID.fullmatch(term)) and m.group(2) in MEASURES:
                 # "tomatoes 2kg" of "Tomatoes 1kg": a measure is the item's own, or a count of its packs
+                kind = measure_kind(term)
                 docs = {
                     n
                     for n, doc in enumerate(self.docs)
-                    if term in doc.named or packs_of(term, doc.name) or is_own_measure(term, doc.name)
+                    if term in doc.named
+                    or packs_of(term, doc.name)
+                    or is_own_measure(term, doc.name)
+                    # "gloss 2 lita" of a gloss in 500ml, 1L and 4L tins (its options): sold by that measure too,
+                    # when nothing sold in that measure has all the words
+                    or (
+                        by_options
+                        and kind is not None
+                        and any(measure_kind(n) == kind for n in doc.named - doc.own_name)
+                    )
                 }
                 matching = docs if matching is None else matching & docs
                 continue
@@ -377,6 +393,8 @@ class CatalogIndex:
             matching = docs if matching is None else matching & docs
         if matching is None:
             return [], unknown
+        if not matching and not by_options and any(measure_kind(t) for t in q_terms):
+            return self.full_matches(query, by_options=True)
         return [self.docs[n].item_id for n in sorted(matching)], unknown
 
     def _passes(self, doc: _Doc, f: Filters) -> bool:
@@ -519,6 +537,8 @@ class CatalogIndex:
                 doc_no
                 for doc_no in passing
                 if kind in self.docs[doc_no].kinds
+                # a service named with it: "Mobile Oil Service at Home" is of the oil said ("Phone Stand" is no phone)
+                or (self.docs[doc_no].type == "service" and kind in self.docs[doc_no].own_name)
                 or (self.docs[doc_no].own_name and self.docs[doc_no].own_name <= said)
             ]
         brands = self.brands & said  # "samsang" is samsung

@@ -24,6 +24,13 @@ _UNIT_BASE |= dict.fromkeys(("l", "litre", "litres", "liter", "liters", "lita", 
 _UNIT_BASE |= dict.fromkeys(("m", "metre", "metres", "meter", "meters", "mita"), ("mm", 1000))
 
 
+def measure_kind(term: str) -> str | None:
+    """The base unit of one measure in digits ("2l", "500 ml": "ml"; "1kg": "g"), ``None`` when it is none."""
+    said = MEASURE.fullmatch(term.strip().casefold())
+    base = _UNIT_BASE.get(said.group(2)) if said else None
+    return base[0] if base else None
+
+
 def _plain(text: str) -> str:
     return re.sub(r"[^\w\s.]", " ", fold(text))  # the decimal point of "1.5L" kept
 

@@ -41,7 +41,7 @@ from tulia.graph.state import ConversationState
 from tulia.nlg.messages import listing, text
 from tulia.nlg.templates import money
 from tulia.nlu.basket_words import ItemSaid, count_of, item_words, items_said, measured_count, measures_said
-from tulia.nlu.frame_extract import NUMBER_WORDS, named_option, option_words
+from tulia.nlu.frame_extract import NUMBER_WORDS, named_option, option_words, says_removal
 from tulia.nlu.lexicon import normalize
 from tulia.nlu.rules import catalog_evidence, product_query
 from tulia.nlu.tagger import Span
@@ -259,7 +259,7 @@ def listed_items(
         lambda part: bool(catalog_evidence(part, index)),
         index.conjoined,
         # "medium frame in blue, how much?": options in their words (sizes as codes, without the words that ask)
-        describes=lambda part: index.only_options(option_words(product_query(part) or part)),
+        describes=lambda part: index.only_options(option_words(product_query(part) or part)) or _whose(part, index),
         one_item=lambda words: bool(index.full_matches(words)[0]),
         fitting=lambda words: set(index.full_matches(words)[0]),
     )
@@ -284,9 +284,24 @@ def listed_items(
         ]
     acted = _count_to_its_thing(acted, index, basket)
     if not basket:  # nothing to replace: the items in the order said
+        if not says_removal(normalize(text)):  # nor to take out: the tagger's "remove" unsaid is a wish
+            acted = [replace(item, act="add") if item.act == "remove" else item for item in acted]
         return acted
     # the item replaced first, so its count is known when the one replacing it comes ("pembe, badala ya jogoo")
     return sorted(acted, key=lambda item: item.act != "old")
+
+
+def _head_of(thing: str) -> str:
+    """The words of a thing before its first "of" ("pots za maua": pots); "" when it says none."""
+    words = thing.split()
+    at = next((n for n, w in enumerate(words) if n and w in _OF), None)
+    return " ".join(words[:at]) if at is not None else ""
+
+
+def _whose(part: str, index: CatalogIndex) -> bool:
+    """A part that only says whose the thing before it is ("..., Basco i think?"): a brand of several things, never
+    the one thing a brand alone names ("sukari na jogoo": the Jogoo flour)."""
+    return index.only_brand(part) and len(index.full_matches(part)[0]) != 1
 
 
 OF_WORDS = ("ya", "za", "wa", "la", "cha", "vya", "of")  # "scrub ya kahawa", "a scrub of coffee"
@@ -421,11 +436,16 @@ def find_listed(wish: ItemWish | ItemSaid, index: CatalogIndex, search: Search) 
     if found is None:
         return None
     named, fitting = find_wish(query, found["results"], index, confidence=found["confidence"])
-    if named is not None or fitting or not wish.named:  # her words name one, or fit several: asked which
+    # her words name one, or all of them fit several: asked which. Results that only have most of her words ("grill
+    # ya gate imeshika kutu mbaya red oxide": her reason and her thing in one part) wait for the tagger's words
+    mostly = named is None and bool(fitting) and not index.full_matches(query)[0]
+    if named is not None or (fitting and not mostly) or not wish.named:
         return query, count, named, fitting
     thing, _mark, options = wish.named.partition(OPTIONS_MARK)
     several: Found | None = None
-    for words in dict.fromkeys(w for w in (f"{thing} {options}".strip(), thing) if w):  # with its options, then alone
+    head = _head_of(thing)  # "pots za maua": the pots, when nothing has all the words
+    # with its options, then alone, then its head
+    for words in dict.fromkeys(w for w in (f"{thing} {options}".strip(), thing, head) if w):
         again, _count = wish_query(words, None, index)
         if not again or again == query:
             continue

@@ -112,6 +112,7 @@ from tulia.nlu.frame_extract import (
     extract_method,
     extract_mode,
     extract_order_ref,
+    extract_quantity,
     may_name_code,
     named_option,
     option_words,
@@ -223,6 +224,8 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     fast = state.understanding.get("fast") if answering else None
     index = shop_index(turn)
     recount(delta, body, index)  # "nywele brown 30 pakiti tatu": three of the colour Brown 30
+    if pending == "variant" and delta.quantity is not None and _an_option_asked(frame, delta.quantity.value):
+        delta.quantity = None  # "120, medium" to "which grit?": the grit 120, not 120 packs
     tagged_out = None if delta.add else _line_taken_out(frame, tags, index)
     if tagged_out is not None:
         delta.remove = True  # "ondoa tai, nitanunua shuleni": the tagger's act, a line of the basket the proof
@@ -262,6 +265,10 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         if trailing is not None:
             delta.quantity = QuantitySaid(trailing)
     edit_line = _line_edited(frame, item_words, index) if (delta.quantity or delta.remove) else None
+    if edit_line is None and delta.quantity is not None and (clause := _clause_of_the_count(body)) is not None:
+        # "make it 2 tyres only, the mechanic says the rear ones still have life": the clause that counts names
+        # the line; the rest is her reason
+        edit_line = _line_edited(frame, clause, index)
     if edit_line is not None:
         pending = choice = fast = None
         edited = set(index.terms(frame.lines[edit_line].name)) if edit_line < len(frame.lines) else set()
@@ -932,6 +939,17 @@ def _line_terms(line: FrameLine, index: CatalogIndex) -> set[str]:
     return named | {t for v in line.variants for o in v.options for t in index.terms(o)}
 
 
+_CLAUSE_END = re.compile(r"[,.;!?\n]+")
+
+
+def _clause_of_the_count(body: str) -> str | None:
+    """Of a message of several clauses, the one clause that says a count; None when it is one clause or several
+    count."""
+    clauses = [c for c in _CLAUSE_END.split(body) if c.strip()]
+    counted = [c for c in clauses if extract_quantity(normalize(c))[0] is not None]
+    return counted[0] if len(clauses) > 1 and len(counted) == 1 else None
+
+
 def _line_edited(frame: OrderFrame, words: str, index: CatalogIndex) -> int | None:
     """The one line of the basket the words name, when they name nothing else the shop sells."""
     said = {term for term in index.terms(words) if term in index.product_terms}
@@ -984,6 +1002,13 @@ def _without(said: list[str], words: set[str]) -> str:
 
 
 SHORT_ANSWER_WORDS = 5
+
+
+def _an_option_asked(frame: OrderFrame, number: int) -> bool:
+    """Whether ``number`` is one of the options of the question asked ("80, 120 or 240?")."""
+    at = frame.asking_line
+    missing = frame.lines[at].missing_variant() if at is not None and at < len(frame.lines) else None
+    return missing is not None and any(str(number) in option.split() for option in missing.options)
 
 
 def _only_other_options(body: str, index: CatalogIndex) -> bool:

@@ -55,6 +55,7 @@ from tulia.nlg.templates import day_names, days_named, money, slot_row, slot_whe
 from tulia.nlu.booking_words import anyone_said, change_said, staff_named
 from tulia.nlu.frame_extract import adjective_root, extract_method, extract_zone, named_option
 from tulia.nlu.lexicon import normalize
+from tulia.nlu.order_words import order_cancel_said
 from tulia.nlu.rules import product_query
 from tulia.nlu.when import read_when, without_when
 
@@ -585,7 +586,7 @@ def booking_fill(
         # "make it couple instead of solo", and it is a couple's already: the summary again, as it stands
         remind_booking(turn, frame)
         return turn.goto(END)
-    if pending == "booking_confirm" and frame.held is not None and change_said(body) == "cancel":
+    if pending == "booking_confirm" and frame.held is not None and _lets_it_go(body):
         # "the party got postponed, please cancel that booking": the time held for her is let go (nothing was paid)
         _release(turn, frame)
         turn.say(text(t(turn, "booking_released")))
@@ -753,6 +754,12 @@ def _also_when(turn: Turn, frame: BookingFrame, body: str) -> None:
     wish = _wish_of(body, turn, frame.when)
     if wish is not None:
         frame.when = wish
+
+
+def _lets_it_go(body: str) -> bool:
+    """At the booking's summary, "cancel that booking", "wacha hiyo appointment" or a shrug ("achana nayo", "never
+    mind"): read there, the time held for her goes."""
+    return change_said(body, "checkout") == "cancel" or order_cancel_said(body, "checkout")
 
 
 def _release(turn: Turn, frame: BookingFrame) -> None:
