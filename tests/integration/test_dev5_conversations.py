@@ -88,3 +88,19 @@ def test_a_service_that_has_the_kind_said_in_its_name_is_found_by_it() -> None:
     index = CatalogIndex(pack.catalog, pack.tenant.vocabulary.root)
     hits = index.search("mnaweza tuma fundi nyumbani abadilishe oil ya gari", limit=3).hits
     assert hits[0].item_id == "FM-HV-01"
+
+
+@pytest.fixture
+def driving(seeded: Services) -> Chat:
+    """A driving school that books lessons with its instructors and sells handbooks and learner gear."""
+    return chat_at_pack(seeded, EVAL_PACKS / "usukani-driving", "+254711000681")
+
+
+def test_one_of_the_shops_people_asked_for_at_a_time_is_an_appointment(driving: Chat) -> None:
+    # the reader alone is unsure what "anaweza kunifundisha" asks; a person of the shop and a time say it is a booking
+    reply = driving.send("je, kiprono anaweza kunifundisha pikipiki jumatano saa nne asubuhi?")
+    assert "Ili nikusaidie ipasavyo" not in reply, reply  # never "what would you like to do?"
+    booking = driving.state["booking"]
+    assert booking is not None, reply
+    assert booking.item_id == "UD-MC-01"
+    assert booking.staff_id == "kiprono"

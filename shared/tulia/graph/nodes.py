@@ -34,7 +34,7 @@ from tulia.graph.wording import prompt_context, worded
 from tulia.llm.schemas import SaleReading
 from tulia.nlg.messages import OutboundMessage, buttons, listing, text
 from tulia.nlg.templates import render, when_back
-from tulia.nlu.booking_words import TITLES, change_said
+from tulia.nlu.booking_words import TITLES, change_said, staff_named
 from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.nlu.frame_extract import C2B_WORDS, CARD_WORDS, STK_WORDS, extract_phone, extract_zone
 from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, any_phrase, normalize
@@ -377,6 +377,17 @@ _GAZETTEERS: dict[tuple[str, int, tuple[str, ...]], Gazetteer] = {}
 MAX_GAZETTEERS = 64  # shops whose gazetteer a warm process keeps
 
 
+ASKING_OR_NOTHING = frozenset({"support_question", "unknown", "spam_casual"})
+
+
+def _a_person_at_a_time(turn: Turn, state: ConversationState) -> bool:
+    """Whether the message names one of the shop's people and a day or a time."""
+    words = inbound_text(state)
+    people = turn.ctx.services.tenants.get(turn.ctx.tenant_id).booking_settings().people()
+    named = staff_named(words, [(member.id, member.name) for member in people])
+    return named is not None and read_when(words, turn.ctx.services.clock()).said
+
+
 def without_appointment_words(turn: Turn, words: str) -> str:
     """A message at a shop that books without its day and time, its people's names and its places ("kamau anaweza
     kuja buruburu saa tano kupiga picha"): what is left says what she wants, and is read for it."""
@@ -495,6 +506,10 @@ def intent_classify(state: ConversationState, runtime: Runtime[EngineContext]) -
         words = without_appointment_words(turn, words)
     u = turn.ctx.engine.understand(words, catalog=index, context=prompt_context(turn))
     u = _with_the_shops_reading(turn, u, inbound_text(state), tenant.reading_version)
+    if index.books and u.intent in ASKING_OR_NOTHING and _a_person_at_a_time(turn, state):
+        # "je, kiprono anaweza kunifundisha pikipiki kesho saa nne?": one of the shop's people asked for at a time, at
+        # a shop that books, is an appointment wished (a question or nothing to the reader of the rest)
+        u = replace(u, intent="sales_discovery", journey="sales", intent_confidence=SURE)
     if (
         u.intent == "product_question" or (u.intent == "support_question" and u.intent_confidence < SURE)
     ) and the_documents_answer(turn, inbound_text(state), index):
