@@ -46,6 +46,7 @@ def test_a_message_that_opens_with_and_adds_to_the_basket(paints: Chat) -> None:
 
 def test_a_tins_size_said_after_its_measure_is_no_count() -> None:
     assert count_of("ile basco duracoat ya lita 20 iko") is None
+    assert count_of("godoro yangu ni inchi 10 itatosha kwa hii kitanda") is None  # a mattress's depth, in inches
     assert count_of("breakfast 2 chapati") == 2  # a number before words still counts
 
 

@@ -1,6 +1,6 @@
 """The labelled corpus the message reader is trained on (build time only; never imported by a handler).
 
-Four sources, all in the repository:
+Five sources, all in the repository:
 - ``eval/corpus/templates.yaml`` expanded with the things of many trades (``eval/corpus/trades.yaml``)
   and the words every customer uses (``eval/corpus/fillers.yaml``: places, days, times, counts, codes),
   with a seeded generator that adds what real typing adds: typos, casing, fillers, emoji, a word of the
@@ -8,7 +8,9 @@ Four sources, all in the repository:
 - ``eval/corpus/messages.txt``: whole messages written by hand, and every misread message found in a bug
   (the corpus grows with every bug: add the message with its right label, never a cue in code);
 - the tuning phrase sets (``eval/phrases/*.txt``, the old held-out set included);
-- strings of letters that are no word (:func:`noise`), so that what the reader cannot place is unknown.
+- strings of letters that are no word (:func:`noise`), so that what the reader cannot place is unknown;
+- what is said in a context (:func:`in_context`: ``eval/corpus/at_<context>.yaml`` and a share of the rest, read
+  there), so that the reader learns what the same words mean under an order's total ("never mind" drops it).
 
 The blind held-out set (``eval/blind/heldout.txt``) is never a source. Expanded messages that come too
 close to one of its messages are dropped, so that it keeps measuring messages the reader never saw.

@@ -144,9 +144,9 @@ COUNT_UNITS = (
 )  # fmt: skip
 # units that belong to a product's name, never a count ("20000mAh", "256 GB", "2 kg", "55 inch")
 MEASURE_UNITS = (
-    "gb", "tb", "mb", "mah", "w", "watts", "watt", "v", "inch", "inches", "kg", "g", "ml", "l", "litre", "litres",
-    "liter", "liters", "cm", "mm", "m", "k", "hz", "mp", "ft", "metres", "meters", "metre", "meter", "mita", "lb",
-    "lbs", "%", "pm", "am", "kilo", "kilos", "kgs", "lita", "ltr", "gram", "grams", "gramu", "gms", "gm",
+    "gb", "tb", "mb", "mah", "w", "watts", "watt", "v", "inch", "inches", "inchi", "kg", "g", "ml", "l", "litre",
+    "litres", "liter", "liters", "cm", "mm", "m", "k", "hz", "mp", "ft", "metres", "meters", "metre", "meter", "mita",
+    "lb", "lbs", "%", "pm", "am", "kilo", "kilos", "kgs", "lita", "ltr", "gram", "grams", "gramu", "gms", "gm",
 )  # fmt: skip
 BUY_VERBS = (
     "need", "want", "buy", "order", "get", "take", "send", "send me", "deliver", "give me", "i ll take", "ill take",
