@@ -29,6 +29,7 @@ function-word count, this script's own, so that the product's detector does not 
 numbers and prices only counts for every language).
 
     .venv/bin/python bench/blind_conversations.py [--goals eval/blind/goals.yaml] [--limit N]
+    .venv/bin/python bench/blind_conversations.py --goals eval/goals/dev5.yaml --only dv03,dv28 --show  # not blind
 """
 
 from __future__ import annotations
