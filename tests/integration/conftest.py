@@ -1,16 +1,18 @@
 """Fixtures of the payments function's tests: the Graph API simulator and the payments pipeline
-(callbacks -> SQS -> the agent -> the Graph API), shared by the callback and money-ledger suites."""
+(callbacks -> SQS -> the agent -> the Graph API), shared by the callback and money-ledger suites; and the customers of
+the evaluation shops that several conversation suites talk to."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from tests.chat import Chat, conversations_for
-from tests.conftest import BOTO, TLS, Clock, scripted_llm_engine
+from tests.conftest import BOTO, TLS, Clock, chat_at_pack, scripted_llm_engine
 from tests.integration.test_agent import Pipeline
 from tests.integration.test_webhook import SECRET, TOKEN, Pipe, text_message, value
 from tulia.channel.graph_api import WhatsAppSender
@@ -23,6 +25,26 @@ from tulia.services import Services
 from tulia.store.limits import LimitCounters
 from tulia.store.messages import MessageRepo
 from tulia.store.queues import INBOUND, InboundQueue, create_queues
+
+EVAL_PACKS = Path(__file__).resolve().parents[2] / "eval" / "packs"
+
+
+@pytest.fixture
+def furniture(seeded: Services) -> Chat:
+    """A customer of a furniture and mattress showroom on Thika Road that delivers across Nairobi."""
+    return chat_at_pack(seeded, EVAL_PACKS / "starehe-furniture", "+254711000660")
+
+
+@pytest.fixture
+def driving(seeded: Services) -> Chat:
+    """A customer of a driving school that books lessons with its instructors and sells handbooks and learner gear."""
+    return chat_at_pack(seeded, EVAL_PACKS / "usukani-driving", "+254711000661")
+
+
+@pytest.fixture
+def party(seeded: Services) -> Chat:
+    """A customer of a party-supplies shop that sells balloons and costumes and books hire and set-up."""
+    return chat_at_pack(seeded, EVAL_PACKS / "sherehe-party", "+254711000642")
 
 
 @pytest.fixture(scope="module")

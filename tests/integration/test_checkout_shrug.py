@@ -10,23 +10,10 @@ from pathlib import Path
 import pytest
 
 from tests.chat import Chat
-from tests.conftest import chat_at_pack
 from tulia.nlu.reader import message_reader
 from tulia.services import Services
 
 EVAL_PACKS = Path(__file__).resolve().parents[2] / "eval" / "packs"
-
-
-@pytest.fixture
-def furniture(seeded: Services) -> Chat:
-    """A furniture and mattress showroom on Thika Road that delivers across Nairobi."""
-    return chat_at_pack(seeded, EVAL_PACKS / "starehe-furniture", "+254711000670")
-
-
-@pytest.fixture
-def party(seeded: Services) -> Chat:
-    """A party-supplies shop that sells balloons and costumes and books hire and set-up."""
-    return chat_at_pack(seeded, EVAL_PACKS / "sherehe-party", "+254711000671")
 
 
 def _at_checkout(furniture: Chat) -> str:

@@ -31,12 +31,6 @@ def cleaners(seeded: Services) -> Chat:
     return chat_at_pack(seeded, EVAL_PACKS / "safi-homes", "+254711000641")
 
 
-@pytest.fixture
-def party(seeded: Services) -> Chat:
-    """A party-supplies shop that sells balloons and costumes and books hire and set-up."""
-    return chat_at_pack(seeded, EVAL_PACKS / "sherehe-party", "+254711000642")
-
-
 def test_an_option_said_instead_of_another_after_the_total_changes_that_line_and_keeps_the_other(
     music: Chat, seeded: Services
 ) -> None:

@@ -19,18 +19,6 @@ from tulia.services import Services
 EVAL_PACKS = Path(__file__).resolve().parents[2] / "eval" / "packs"
 
 
-@pytest.fixture
-def furniture(seeded: Services) -> Chat:
-    """A furniture and mattress showroom on Thika Road that delivers across Nairobi."""
-    return chat_at_pack(seeded, EVAL_PACKS / "starehe-furniture", "+254711000660")
-
-
-@pytest.fixture
-def driving(seeded: Services) -> Chat:
-    """A driving school that books lessons with its instructors and sells handbooks and learner gear."""
-    return chat_at_pack(seeded, EVAL_PACKS / "usukani-driving", "+254711000661")
-
-
 @pytest.mark.parametrize("said", ["yes that one", "eeh hizo", "ndiyo ni sawa hiyo", "yes correct"])
 def test_a_yes_with_a_few_words_more_is_yes(said: str) -> None:
     hit = fast_path(said, awaiting_answer=True)

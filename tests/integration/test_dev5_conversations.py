@@ -91,12 +91,6 @@ def test_a_service_that_has_the_kind_said_in_its_name_is_found_by_it() -> None:
     assert hits[0].item_id == "FM-HV-01"
 
 
-@pytest.fixture
-def driving(seeded: Services) -> Chat:
-    """A driving school that books lessons with its instructors and sells handbooks and learner gear."""
-    return chat_at_pack(seeded, EVAL_PACKS / "usukani-driving", "+254711000681")
-
-
 def test_one_of_the_shops_people_asked_for_at_a_time_is_an_appointment(driving: Chat) -> None:
     # the reader alone is unsure what "anaweza kunifundisha" asks; a person of the shop and a time say it is a booking
     reply = driving.send("je, kiprono anaweza kunifundisha pikipiki jumatano saa nne asubuhi?")
