@@ -96,6 +96,7 @@ class OrderFrame(SlotFrame):
     wish: str | None = Field(default=None, max_length=300)  # the words that started a search ("mid-back")
     waiting: list[ItemWish] = Field(default_factory=list, max_length=20)  # listed items still to find
     sold_out: str | None = Field(default=None, max_length=300)  # the item wanted when its alternatives are shown
+    options_refused: int = Field(default=0, ge=0, le=100)  # options said in a row that the line asked lacks
 
     def fingerprint(self) -> str:
         body = {

@@ -432,6 +432,16 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "Sorry, {name} doesn't come in \"{said}\".",
         "sw": "Samahani, {name} haipatikani kwa \"{said}\".",
     },
+    "option_left_out": {
+        "en": (
+            "Sorry, {name} doesn't come in \"{said}\" (only {options}), so I've left it out. Tell me if you want "
+            "it in one of those."
+        ),
+        "sw": (
+            "Samahani, {name} haipatikani kwa \"{said}\" (ni {options} tu), kwa hivyo nimeiondoa. Niambie kama "
+            "unaitaka kwa mojawapo ya hizo."
+        ),
+    },
     "pickup_not_offered": {
         "en": "Sorry, we don't offer pickup; we deliver.",
         "sw": "Samahani, hatuna huduma ya kuchukua dukani; tunaleta.",

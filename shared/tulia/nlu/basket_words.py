@@ -97,7 +97,9 @@ _NOT_ITEM_WORDS |= frozenset(
 )
 # the words that stand for a thing said before ("4 of them", "hizo tatu"): never a thing of their own
 _NOT_ITEM_WORDS |= frozenset("them it its those these ones hizo hizi zile ile hiyo hii hicho hivyo vile".split())
-_NOT_ITEM_WORDS |= frozenset("price prices cost bei gharama".split())  # "4 of them, price?": what she asks, no thing
+_NOT_ITEM_WORDS |= frozenset("price prices cost bei gharama how much many ngapi".split())  # "4 of them, how much?"
+_TIMES = ("mara", "times")  # "lita 4 mara tatu", "4L times 3": how many times the thing said
+_NOT_ITEM_WORDS |= frozenset(_TIMES)
 _COUNT_WORD_ALT = "|".join(sorted((re.escape(w) for w in NUMBER_WORDS if " " not in w), key=len, reverse=True))
 _EACH_WORDS = r"(?:of each|each|kila (?:moja|mmoja|kimoja|kitu))"
 # one count for every item listed: "2 tonnes each", "2 of each", "kila moja mbili", "mbili mbili" (two each)
@@ -138,7 +140,11 @@ def item_words(part: str) -> str:
     return " ".join(out)
 
 
-_NUMBER_BEFORE_WORDS = re.compile(rf"(?<![\w.,])(\d{{1,3}})\s+(?!(?:{MEASURE_UNIT_ALT})(?!\w))(?=[a-z])")
+# (never the second number of a size said in numbers: "265/65 R17" of a tyre, "265 65 r17" as normalised)
+# nor a size's number ("saizi 42, rangi ya navy": the size 42)
+_NUMBER_BEFORE_WORDS = re.compile(
+    rf"(?<![\w.,])(?<!\d\s)(?<!size )(?<!saizi )(?<!namba )(\d{{1,3}})\s+(?!(?:{MEASURE_UNIT_ALT})(?!\w))(?=[a-z])"
+)
 
 
 def count_of(part: str) -> int | None:
@@ -219,10 +225,22 @@ def items_said(
     named = 0
     for part in parts:
         count = count_of(part)
-        if not item_words(part).strip() and not _pack_word_names_another(part, items, fitting):
-            # "kienyeji eggs, one tray", "afia tropical, x2": a count alone is the count of the item before it
-            if items and count is not None and items[-1].quantity is None:
-                items[-1] = ItemSaid(items[-1].text, count)
+        words = item_words(part).strip()
+        if (words and _counts_the_one_before(part, words, names_product)) or (
+            not words and not _pack_word_names_another(part, items, fitting)
+        ):
+            # "kienyeji eggs, one tray", "afia tropical, x2": a count alone is the count of the item before it; so
+            # is one said with its pack and a size of it ("..., 2 tins of 4L") or her reason ("..., tins tatu kwa
+            # chumba cha watoto"), the size going with the item, even when that item had only its "a" ("a grey
+            # paint... the dove grey, 2 tins of 4L")
+            before = items[-1] if items else None
+            if (
+                before is not None
+                and count is not None
+                and (before.quantity is None or (words and _counted_by_an_article(before.text)))
+            ):
+                size = words if words and _only_measures(words) and not measures_said(before.text) else ""
+                items[-1] = ItemSaid(f"{before.text} {size}".strip(), count)
             continue
         if names_product(part):
             named += 1
@@ -237,6 +255,40 @@ def items_said(
     if each is not None:  # "sukari na unga mbili mbili": each item without its own count gets it
         items = [ItemSaid(i.text, each if i.quantity is None else i.quantity) for i in items]
     return items
+
+
+def _counts_the_one_before(part: str, words: str, names_product: Callable[[str], bool]) -> bool:
+    """Whether a part says a count with its pack ("tins tatu", "2 tins", "mara tatu") and beside it only a size
+    ("2 tins of 4L", "lita 4 mara tatu") or words that name nothing a shop sells (her reason: "tins tatu kwa chumba
+    cha watoto"): the count of the thing said before, not a thing of its own ("a pack of nappies" names one)."""
+    if not _PACKED_COUNT.search(part):
+        return False
+    if _only_measures(words):
+        return True
+    return not names_product(part) and not _PACK_OF_A_THING.search(measures_in_digits(part))
+
+
+def _counted_by_an_article(part: str) -> bool:
+    """Whether a part's count of one is only its "a" or "an" ("i want a grey paint"), no number she said."""
+    article = _ONE.match(part)
+    said, _spans = extract_quantity(without_negated_counts(part))
+    return article is not None and not article.group(0).rstrip().endswith("one") and said is None
+
+
+def _only_measures(words: str) -> bool:
+    """Whether words say only weights or volumes ("4l", "lita 4")."""
+    said = measures_said(words)
+    rest = measures_in_digits(normalize(words))
+    for measure in said:
+        rest = rest.replace(measure, " ")
+    return bool(said) and not rest.strip()
+
+
+_PACK_WORD_ALT = "|".join(sorted((re.escape(w) for w in (*COUNT_UNITS, *_TIMES)), key=len, reverse=True))
+_PACK_OF_A_THING = re.compile(rf"(?<!\w)(?:{_PACK_WORD_ALT})\s+(?:of|ya|za|wa|la|cha|vya)\s+(?!\d)[a-z]")
+_PACKED_COUNT = re.compile(
+    rf"(?<!\w)(?:(?:\d{{1,3}}|{_COUNT_WORD_ALT})\s+(?:{_PACK_WORD_ALT})|(?:{_PACK_WORD_ALT})\s+(?:\d{{1,3}}|{_COUNT_WORD_ALT}))(?!\w)"
+)
 
 
 # "120 wide", "2m long", "150cm drop", "upana 120": a size of the thing said before
@@ -295,9 +347,13 @@ def name_number_said(text: str, count: int, names: Collection[str]) -> str | Non
         for name in names:
             own = [as_digits(w) for w in re.findall(r"[a-z0-9]+", normalize(name))]
             for i, word in enumerate(own):
-                if word == number and forms & {
-                    f for w in own[max(i - 1, 0) : i] + own[i + 1 : i + 2] for f in _forms(w)
-                }:
+                # a word of joining stands on its own side ("set of 4" is no "4 of them")
+                beside = (
+                    (own[i - 1 : i] if n < at else own[i + 1 : i + 2])
+                    if said[n] in _JOINING
+                    else (own[max(i - 1, 0) : i] + own[i + 1 : i + 2])
+                )
+                if word == number and forms & {f for w in beside for f in _forms(w)}:
                     return " ".join(words[min(at, n) : max(at, n) + 1])
             # a model's or a size's number of the name said among its words, in any order ("the raleigh 26
             # mountain bike" of "Raleigh Mountain Bike 26 inch"): never a count of ten or more of it
@@ -306,6 +362,7 @@ def name_number_said(text: str, count: int, names: Collection[str]) -> str | Non
     return None
 
 
+_JOINING = frozenset({"of", "ya", "za", "la", "wa", "cha", "vya", "x", "by", "for"})
 MODEL_NUMBER_FROM = 10  # smaller numbers beside a word of the name are counts ("fanta 2" of "Fanta 2 Litre")
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Literal
 
 from tulia.nlu.lexicon import any_phrase, normalize
-from tulia.nlu.reader import SURE, ReadingContext, message_reader
+from tulia.nlu.reader import ReadingContext, message_reader
 
 BookingChange = Literal["move", "cancel", "show", "coming"]
 
@@ -31,9 +31,10 @@ def change_said(text: str, context: ReadingContext | None = None) -> BookingChan
     raw = " ".join(text.casefold().replace("’", "'").split())
     if raw.strip(" .!") in COMING or plain in COMING:
         return "coming"
-    reading = message_reader().read(text, context=context)
-    if reading.label.startswith("booking_") and reading.confidence >= SURE:
-        return reading.label.removeprefix("booking_")  # type: ignore[return-value]
+    reader = message_reader()
+    label = reader.read(text, context=context).label
+    if label.startswith("booking_") and reader.sure_of(text, label, context):  # said with her reason too
+        return label.removeprefix("booking_")  # type: ignore[return-value]
     return None
 
 

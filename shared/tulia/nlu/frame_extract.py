@@ -189,6 +189,11 @@ _Q_UNIT_AFTER = re.compile(rf"(?<![\w.,]){_NUM}\s*(?:{_UNIT_ALT})(?!\w)")
 _Q_UNIT_BEFORE = re.compile(
     rf"(?<!\w)(?:{_UNIT_ALT}|qty|quantity|idadi)\s*[:=]?\s*{_NUM}(?![\w.,])(?!\s*(?:{MEASURE_UNIT_ALT})(?!\w))"
 )  # not "bag 90 kg": that is the bag's measure
+_Q_OF_THEM = re.compile(rf"(?<![\w.,/])(?:{_NUM}|({_WORD_ALT}))\s+of\s+(?:them|those|these)(?!\w)")
+# "lita 4 mara tatu", "4L times 3", at the end of what she says ("nimejaribu mara mbili kupiga simu" counts no thing)
+_Q_TIMES_SAID = re.compile(
+    rf"(?<!\w)(?:mara|times)\s+(?:{_NUM}|({_WORD_ALT}))(?=\s*(?:$|[.,;!?]|(?:tafadhali|please|pls|tu|only)\b))"
+)
 _Q_TIMES = re.compile(rf"(?<![\w.,])(?:x\s*{_NUM}|{_NUM}\s*x)(?!\w)")
 # "need 3 ...", "nataka 2", "make it 3" (a number right after a verb of buying, not a measure)
 _Q_AFTER_VERB = re.compile(rf"(?<!\w)(?:{_VERB_ALT})\s+{_NUM}(?![\w.,])(?!\s*(?:{MEASURE_UNIT_ALT})(?!\w))")
@@ -428,6 +433,14 @@ def extract_quantity(
         dozens = int(digits) if digits else _PLAIN_NUMBER_WORDS.get(word, 0)
         if dozens and _cap(12 * dozens):
             return QuantitySaid(12 * dozens), [m.span()]
+    if m := _Q_OF_THEM.search(plain):  # "tyres for my hilux, 4 of them": never "one of them", the pronoun
+        value = int(m.group(1)) if m.group(1) else _word_value(m.group(2))
+        if value and value > 1 and _cap(value):
+            return QuantitySaid(value), [m.span()]
+    if m := _Q_TIMES_SAID.search(plain):  # "lita 4 mara tatu", "4L times 3": the count, never the 4 of the litres
+        value = int(m.group(1)) if m.group(1) else _word_value(m.group(2))
+        if value and _cap(value):
+            return QuantitySaid(value), [m.span()]
     for pattern in (_Q_UNIT_AFTER, _Q_UNIT_BEFORE, _Q_TIMES, _Q_AFTER_VERB, _Q_LEADING, _Q_BEFORE_PLURAL):
         if m := pattern.search(plain):
             digits = next(g for g in m.groups() if g)

@@ -45,6 +45,9 @@ LABELS = (
 )
 BUYING = ("sales_discovery", "product_question")
 SURE = 0.70  # spec 4.1's routing threshold: a reading at least this sure is acted on
+SURE_OF_A_SENTENCE = 0.90  # one sentence of a message read alone, when the whole leans its way without being sure
+LEANS = 0.25  # the whole message's probability of a reading that one of its sentences may then make sure
+_SENTENCE_END = re.compile(r"[.!?;\n]+")
 # where a message is read, when it matters: "checkout" is under an order's total or a booking's summary, before it
 # is paid (the ways to pay, the confirmation, the prompt's number), where "achana nayo" drops what she was buying
 ReadingContext = Literal["checkout"]
@@ -184,6 +187,21 @@ class MessageReader:
             if plain.label in BUYING:
                 return plain
         return reading
+
+    def sure_of(self, text: str, label: str, context: ReadingContext | None = None) -> bool:
+        """Whether the message says ``label`` for sure (:data:`SURE`): read whole, or, when reading it whole leans
+        that way (:data:`LEANS`) without being sure, one of its sentences read alone ("the painter brings his own
+        paint. cancel the order please": her reason and her request, the request sure)."""
+        reading = self.read(text, context=context)
+        if reading.label == label and reading.confidence >= SURE:
+            return True
+        if reading.probabilities.get(label, 0.0) < LEANS:
+            return False
+        sentences = [part for part in _SENTENCE_END.split(text) if part.strip()]
+        if len(sentences) < 2:
+            return False
+        readings = (self.read(sentence, context=context) for sentence in sentences)
+        return any(r.label == label and r.confidence >= SURE_OF_A_SENTENCE for r in readings)
 
     def _read(self, text: str, product_terms: int | None, context: ReadingContext | None) -> Reading:
         logits = [z / self.temperature for z in self.logits(text, product_terms=product_terms, context=context)]

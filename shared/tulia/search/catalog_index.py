@@ -349,11 +349,21 @@ class CatalogIndex:
         """Every term that names one item: its name, brand, category, tags and options."""
         return next((doc.named for doc in self.docs if doc.item_id == item_id), frozenset())
 
+    def named_exactly(self, text: str) -> str | None:
+        """The item whose whole name ``text`` is ("Home Measurement Visit"), if one is."""
+        said = fold(text).strip()
+        return next((doc.item_id for doc in self.docs if fold(doc.name).strip() == said), None)
+
+    def tagged_as(self, item_id: str, said: set[str]) -> bool:
+        """Whether the shop tags one item with exactly these words ("rola" of its paint roller)."""
+        doc = next((doc for doc in self.docs if doc.item_id == item_id), None)
+        return bool(said) and doc is not None and any(set(self.terms(tag)) == said for tag in doc.tags)
+
     def item_kinds(self, item_id: str) -> frozenset[str]:
         """The kinds of thing one item is (its category's head words: "egg" of "Eggs")."""
         return next((doc.kinds for doc in self.docs if doc.item_id == item_id), frozenset())
 
-    def full_matches(self, query: str, *, by_options: bool = False) -> tuple[list[str], list[str]]:
+    def full_matches(self, query: str) -> tuple[list[str], list[str]]:
         """The items that every word of ``query`` the shop knows names (by its name, brand, category,
         tags or options; exactly or as a prefix), and the words the shop does not know at all. The
         second list is how a shop says it sells no such thing ("nappies" at a grocer)."""
@@ -373,12 +383,8 @@ class CatalogIndex:
                     or packs_of(term, doc.name)
                     or is_own_measure(term, doc.name)
                     # "gloss 2 lita" of a gloss in 500ml, 1L and 4L tins (its options): sold by that measure too,
-                    # when nothing sold in that measure has all the words
-                    or (
-                        by_options
-                        and kind is not None
-                        and any(measure_kind(n) == kind for n in doc.named - doc.own_name)
-                    )
+                    # as much as a spray can of 400ml is ("gloss nyeusi lita mbili": both glosses and the spray)
+                    or (kind is not None and any(measure_kind(n) == kind for n in doc.named - doc.own_name))
                 }
                 matching = docs if matching is None else matching & docs
                 continue
@@ -393,8 +399,6 @@ class CatalogIndex:
             matching = docs if matching is None else matching & docs
         if matching is None:
             return [], unknown
-        if not matching and not by_options and any(measure_kind(t) for t in q_terms):
-            return self.full_matches(query, by_options=True)
         return [self.docs[n].item_id for n in sorted(matching)], unknown
 
     def _passes(self, doc: _Doc, f: Filters) -> bool:

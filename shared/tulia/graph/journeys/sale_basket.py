@@ -41,7 +41,7 @@ from tulia.graph.state import ConversationState
 from tulia.nlg.messages import listing, text
 from tulia.nlg.templates import money
 from tulia.nlu.basket_words import ItemSaid, count_of, item_words, items_said, measured_count, measures_said
-from tulia.nlu.frame_extract import NUMBER_WORDS, named_option, option_words, says_removal
+from tulia.nlu.frame_extract import MEASURE_UNITS, NUMBER_WORDS, named_option, option_words, says_removal
 from tulia.nlu.lexicon import normalize
 from tulia.nlu.rules import catalog_evidence, product_query
 from tulia.nlu.tagger import Span
@@ -107,6 +107,7 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         found = turn.tool("catalog_search", query=query, filters={}, limit=10)
         return found["data"] if found["ok"] else None
 
+    uncounted: list[FrameLine] = []  # the lines this message added of parts that said no count
     while frame.waiting:
         wish, frame.waiting = frame.waiting[0], frame.waiting[1:]
         if (
@@ -115,6 +116,10 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             and wish.quantity is None
             and _names_a_line(wish.text, frame, index)
         ):
+            continue
+        if wish.act == "set" and wish.quantity is not None and (named_line := _line_named(wish.text, frame, index)):
+            # "make it 2 tyres only, the mechanic says the rear ones still have life": the basket's tyres, set
+            named_line.quantity, named_line.quantity_said = wish.quantity, True
             continue
         listed = find_listed(wish, index, search)
         if listed is None:
@@ -210,7 +215,18 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             for name, option in line.variant_selection.items():
                 frame.lines[-1].choose(name, option)
             continue
-        add_line(frame, line, wish.act)
+        if (again := _said_again(uncounted, line, wish)) is not None:
+            # "a low-smell grey paint for my bedroom. The Sadolin one in dove grey, 2 tins of 4L": one thing, said
+            # first as she needs it and then as she wants it
+            for name, option in line.variant_selection.items():
+                again.choose(name, option)
+            if counted is not None:
+                again.quantity, again.quantity_said = line.quantity, line.quantity_said
+                uncounted.remove(again)
+            continue
+        added = add_line(frame, line, wish.act)
+        if counted is None and wish.act in ("add", "old") and added is line:  # ("old": one replaced that was wished)
+            uncounted.append(line)
     _say_unsold(turn, unsold)
     frame.adding, frame.quantity_hint, frame.wish = False, None, None
     if ambiguous and all(line in frame.lines for line in ambiguous):
@@ -237,12 +253,36 @@ def _describes_the_last_line(frame: OrderFrame, line: FrameLine, wish: ItemWish)
     )
 
 
+def _said_again(uncounted: list[FrameLine], line: FrameLine, wish: ItemWish) -> FrameLine | None:
+    """The line a part before added without a count whose item a later part of the same message names again, with
+    no option of it said otherwise: the same thing, said twice ("my walls have cracks... i need filler")."""
+    if wish.act != "add":
+        return None
+    for said in uncounted:
+        chosen, now = said.variant_selection, line.variant_selection
+        if said.item_id == line.item_id and all(now.get(name, option) == option for name, option in chosen.items()):
+            return said
+    return None
+
+
 def _names_a_line(words: str, frame: OrderFrame, index: CatalogIndex) -> bool:
     """Whether every word of a wish that names things is in one line of the basket (its name and options)."""
+    return bool(_lines_named(words, frame, index))
+
+
+def _line_named(words: str, frame: OrderFrame, index: CatalogIndex) -> FrameLine | None:
+    """The one line of the basket every word of a wish that names things is in, if only one is."""
+    named = _lines_named(words, frame, index)
+    return named[0] if len(named) == 1 else None
+
+
+def _lines_named(words: str, frame: OrderFrame, index: CatalogIndex) -> list[FrameLine]:
     said = {t for t in index.terms(item_words(words)) if t in index.product_terms}
-    return bool(said) and any(
-        said <= set(index.terms(f"{ln.name} {' '.join(ln.variant_selection.values())}")) for ln in frame.lines
-    )
+    if not said:
+        return []
+    return [
+        ln for ln in frame.lines if said <= set(index.terms(f"{ln.name} {' '.join(ln.variant_selection.values())}"))
+    ]
 
 
 def listed_items(
@@ -266,18 +306,33 @@ def listed_items(
     items = [_of_the_kind_before(item, items[n - 1], index) if n else item for n, item in enumerate(items)]
     said = [s for s in tags if s.kind == "ITEM" and catalog_evidence(normalize(s.text), index)]
     lines = [set(index.terms(name)) for name in basket]
-    old = [s for s in said if s.act == "old" and any(set(index.terms(s.text)) <= line for line in lines)]
+    in_lines = {item_id for name in basket for item_id in index.full_matches(name)[0]}
+
+    def of_a_line(span: Span) -> bool:  # its words in a line, or its words fit a line's item ("thinna": Thinner)
+        words = normalize(span.text)
+        return any(set(index.terms(words)) <= line for line in lines) or bool(
+            set(index.full_matches(product_query(words) or words)[0]) & in_lines
+        )
+
+    old = [s for s in said if s.act == "old" and of_a_line(s)]
     if old and len(said) > len(items):
-        counts = _counts_beside(tags)
-        kept = [s for s in said if s.act == "old"] + [s for s in said if s.act != "old"]
-        return [ItemSaid(normalize(s.text), counts.get(s.start), s.act or "add") for s in kept]
+        counts, measured = _counts_beside(tags), _measures_beside(tags)
+        # each thing once ("si thinna, ni tapentaini... toa thinna weka turpentine": the thinner goes once)
+        olds = list({normalize(s.text): s for s in reversed(said) if s.act == "old"}.values())[::-1]
+        kept = olds + [s for s in said if s.act != "old"]
+        return [
+            ItemSaid(f"{normalize(s.text)} {measured[s.start]}", None, s.act or "add")
+            if s.start in measured
+            else ItemSaid(normalize(s.text), counts.get(s.start), s.act or "add")
+            for s in kept
+        ]
     acted = _acts_in_order(items, said, [s for s in tags if s.kind == "OPTION"])
     if said:  # the tagger found the message's things: a part where it found none, nor a count, needs catalog proof
         counted = [set(normalize(s.text).split()) for s in tags if s.kind == "QTY"]
         acted = [
             item
             for item in acted
-            if item.named
+            if (item.named and not _mostly_unknown(item.text, index))
             or item.quantity is not None
             or any(count <= set(item.text.split()) for count in counted)
             or _one_thing(item.text, index)
@@ -324,15 +379,28 @@ def _count_to_its_thing(items: list[ItemSaid], index: CatalogIndex, basket: Sequ
     uncounted = [n for n, item in enumerate(items) if item.quantity is None and item.named]  # the tagger's thing
     if len(uncounted) == 1 and len(items) == 2:
         return [replace(items[uncounted[0]], quantity=items[bare[0]].quantity)]
-    if len(basket) == 1 and len(items) > 1 and not uncounted:
+    if len(basket) == 1 and not uncounted:
         return [ItemSaid(normalize(basket[0]), items[bare[0]].quantity, "set")]
     return items
 
 
+def _mostly_unknown(words: str, index: CatalogIndex) -> bool:
+    """Whether more of a part's words are unknown to the shop than known, two at least ("gari ya uber inanuka": her
+    reason beside the things she lists, though a thing's word is in it)."""
+    query = product_query(words) or words
+    _fits, unknown = index.full_matches(query)
+    known = [term for term in index.terms(query) if term in index.product_terms]
+    return len(unknown) >= 2 and len(unknown) > len(known)
+
+
 def _one_thing(words: str, index: CatalogIndex) -> bool:
     """Whether a part's words name exactly one of the shop's things ("wooden" of "a dining table, wooden" names a
-    table and a bed: a description of the thing before it, not a thing of its own)."""
-    return len(index.full_matches(product_query(words) or words)[0]) == 1
+    table and a bed: a description of the thing before it, not a thing of its own), with no more of its words that
+    the shop does not know than it knows ("gari ya uber inanuka": her reason, not the car's tyre)."""
+    query = product_query(words) or words
+    fits, unknown = index.full_matches(query)
+    known = [term for term in index.terms(query) if term in index.product_terms]
+    return len(fits) == 1 and len(unknown) <= len(known)
 
 
 def _acts_in_order(items: list[ItemSaid], said: Sequence[Span], options: Sequence[Span] = ()) -> list[ItemSaid]:
@@ -376,6 +444,19 @@ def _counts_beside(tags: Sequence[Span]) -> dict[int, int | None]:
         value = _count_value(said) if said is not None else count_of(normalize(spans[n].text))
         if value is not None:
             out[spans[n].start] = value
+    return out
+
+
+def _measures_beside(tags: Sequence[Span]) -> dict[int, str]:
+    """The number the tagger read as a count right after an item span that ends with a measure's unit ("turpentine
+    ya lita / 5"): that measure's number, said with the item (by its start), never a count of it."""
+    spans = list(tags)
+    out: dict[int, str] = {}
+    for n, span in enumerate(spans[:-1]):
+        words = normalize(span.text).split()
+        after = spans[n + 1]
+        if span.kind == "ITEM" and words and words[-1] in MEASURE_UNITS and after.kind == "QTY":
+            out[span.start] = normalize(after.text)
     return out
 
 
@@ -507,7 +588,9 @@ def _most_named(fitting: list[dict[str, Any]], query: str, index: Any) -> dict[s
             return 0
         if any(t in own_terms for t in measures if not t.isdigit() and any(c.isdigit() for c in t)):
             return 2  # its own measure ("5kg" of "Pishori Rice 5kg")
-        return 1 if measured_count(query, r["name"]) is not None else 0
+        # one it divides into: its name's ("a 400ml can": 5 of them make 2 litres) or an option's ("1L" of a gloss)
+        sizes = [r["name"], *(o for v in r.get("variants") or [] for o in v["options"])]
+        return 1 if any(measured_count(query, size) is not None for size in sizes) else 0
 
     overlap = [
         len(said & name) + pack_fit(r, own_terms) for r, name, own_terms in zip(fitting, names, own, strict=True)
@@ -522,6 +605,14 @@ def _most_named(fitting: list[dict[str, Any]], query: str, index: Any) -> dict[s
     tied = [n for n in tied if options_said[n] == most]
     if len(tied) == 1:
         return fitting[tied[0]]
+    # the shop's own word for one of them ("rola": the roller tagged so, not the "rola ndogo" nor the "mti wa rola")
+    own_word = [n for n in tied if index.tagged_as(fitting[n]["item_id"], said - (own[n] - names[n]))]
+    if len(own_word) == 1:
+        return fitting[own_word[0]]
+    # brands she did not say are hers to choose ("gloss nyeupe": the Crown or the Basco), never guessed
+    brands = {frozenset(index.terms(fitting[n].get("brand") or "")) for n in tied}
+    if len(brands) > 1 and all(b and not b & said for b in brands):
+        return None
     unsaid = {n: {t for t in names[n] - said - measures if not any(c.isdigit() for c in t)} for n in tied}
     fewest = min(len(u) for u in unsaid.values())
     least = [n for n in tied if len(unsaid[n]) == fewest]

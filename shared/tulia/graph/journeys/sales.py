@@ -406,7 +406,9 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     terms = shop_index(turn).terms  # the shop's words
     option_terms: set[str] = set()
     option_changed = False
-    for line in frame.lines:
+    # a count answering "how many?" is no option ("1" of a gloss in 1L and 4L tins: one tin, never the 1L)
+    counted_only = pending == "quantity" and delta.quantity is not None and not listed and not item_words.strip()
+    for line in frame.lines if not counted_only else []:
         for variant in line.variants:
             option_terms |= {term for option in variant.options for term in terms(option)}
             said = named_option(body, variant.options, line.name) or next(
@@ -469,10 +471,26 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     if pending == "variant" and not understood and _only_other_options(body, index):
         # "ile nyeusi" of a helmet that comes in pink, blue and green: said so, and the question again (no search)
         line = frame.lines[frame.asking_line or 0]
-        turn.say(text(t(turn, "option_not_offered", name=line.name, said=echo_words(product_query(body) or body))))
-        _say_variant_question(turn, frame)
+        said = echo_words(product_query(body) or body)
+        frame.options_refused += 1
+        if frame.options_refused < OPTIONS_REFUSED_TO_LEAVE_OUT:
+            turn.say(text(t(turn, "option_not_offered", name=line.name, said=said)))
+            _say_variant_question(turn, frame)
+            turn.set(frame=frame)
+            return turn.goto(END)
+        # said again: she wants it in no way it comes, so it leaves the basket and the sale goes on without it
+        lacking = line.missing_variant()
+        offered = ", ".join(lacking.options) if lacking is not None else ""
+        frame.lines = [ln for ln in frame.lines if ln is not line]
+        frame.options_refused = 0
+        frame.asking, frame.asking_line, frame.asking_options = None, None, []
+        turn.say(text(t(turn, "option_left_out", name=line.name, said=said, options=offered)))
+        if frame.lines:
+            turn.say(text(basket_text(turn, frame)))
         turn.set(frame=frame)
-        return turn.goto(END)
+        return turn.goto("advance" if frame.lines else END)
+    if pending == "variant" and understood:
+        frame.options_refused = 0
     if product_words and not (pending == "variant" and understood and not delta.add):
         if frame.payment_started is not None:
             frame = OrderFrame(quantity_hint=frame.quantity_hint)
@@ -1011,6 +1029,9 @@ def _an_option_asked(frame: OrderFrame, number: int) -> bool:
     return missing is not None and any(str(number) in option.split() for option in missing.options)
 
 
+OPTIONS_REFUSED_TO_LEAVE_OUT = 2  # options she names in a row that the item asked about lacks, before it leaves
+
+
 def _only_other_options(body: str, index: CatalogIndex) -> bool:
     """A short answer naming only options of the shop's items ("ile nyeusi", "the XL"), none of the one asked."""
     words = product_query(body) or body
@@ -1507,6 +1528,9 @@ def _chosen_option(turn: Turn, body: str, choice: int | None) -> dict[str, Any] 
     exact = [o for o, title in zip(options, titles, strict=True) if title == plain]
     if exact:
         return exact[0]
+    named = shop_index(turn).named_exactly(body)
+    if named is not None and all(str(o["id"]).split(":", 1)[-1] != named for o in options):
+        return None  # the whole name of another of the shop's things ("Home Measurement Visit"): that one, searched
     best = process.extractOne(plain, titles, scorer=fuzz.WRatio, score_cutoff=86)
     if best:
         return options[best[2]]
@@ -1614,7 +1638,8 @@ def _pick(
     # "2 kg of wire nails" of "Wire Nails 1kg": two packs; "gauge 30 box profile": no count
     words = inbound_text(turn.state) if said_now or not frame.wish else frame.wish
     line = line_from_item(got, count_for(got, quantity, normalize(words)))
-    body = normalize(inbound_text(turn.state))
+    # a row tapped says only the item's title ("Men's Kitenge Shirt": no size S in it), never her options
+    body = "" if turn.state.inbound.get("reply_id") else normalize(inbound_text(turn.state))
     own_words = " ".join([line.name, *(got.get("tags") or [])])  # "waridi nyekundu": the shop's word for a rose, red
     for variant in line.variants:  # "the blue one, 256GB" said with the choice, or in the wish before it
         said = named_option(body, variant.options, own_words) or named_option(
