@@ -228,3 +228,32 @@ def test_ready_made_said_in_swahili_is_the_ready_made_thing_in_its_size(tailor: 
     # the ready-made suit, never the custom one booked for a measurement; no 42 suits: how many is asked
     assert tailor.basket() == {"Men's Kaunda Suit (Ready-Made)": (None, {"size": "42", "colour": "Navy"})}
     assert tailor.state["pending"] == "quantity"
+
+
+def test_a_swahili_returns_question_is_answered_from_the_shops_returns_passage(paints: Chat) -> None:
+    # "naeza" and "ambayo" ask nothing; "sijafungua" (not yet opened) is a verb form the folding reads
+    reply = paints.send("naeza rudisha mtungi moja ambayo sijafungua?")
+    assert "siku 14" in reply
+    assert "Sina taarifa" not in reply
+
+
+def test_a_number_in_her_address_never_changes_a_tins_size(paints: Chat) -> None:
+    paints.send("nataka basco duracoat magnolia lita 4 mbili")
+    assert paints.state["pending"] == "fulfilment"
+    reply = paints.send("Buruburu phase 1, near the shopping centre")
+    assert paints.basket() == {"Basco Duracoat Matt Emulsion": (2, {"size": "4L", "colour": "Magnolia"})}
+    assert "(4L, Magnolia)" in reply
+
+
+def test_amps_said_of_a_battery_are_its_size_not_a_count() -> None:
+    assert count_of("nataka betri ya varta 70 amps") is None
+    assert count_of("betri mbili za 70 amps") == 2
+
+
+def test_an_option_answered_with_her_reason_is_the_option_and_no_new_thing(paints: Chat) -> None:
+    paints.send("the sadolin super matt in dove grey, 2 tins of 4L please, plus a paint roller")
+    assert paints.state["pending"] == "variant"  # which pile, of the roller
+    reply = paints.send("short, the walls are smooth")
+    assert paints.basket()["Paint Roller 9 inch with Tray"] == (1, {"pile": "Short Pile"})
+    assert paints.state["pending"] == "fulfilment"  # no shortlist of "walls smooth"
+    assert "Which" not in reply

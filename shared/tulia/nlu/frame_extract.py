@@ -147,6 +147,7 @@ MEASURE_UNITS = (
     "gb", "tb", "mb", "mah", "w", "watts", "watt", "v", "inch", "inches", "inchi", "kg", "g", "ml", "l", "litre",
     "litres", "liter", "liters", "cm", "mm", "m", "k", "hz", "mp", "ft", "metres", "meters", "metre", "meter", "mita",
     "lb", "lbs", "%", "pm", "am", "kilo", "kilos", "kgs", "lita", "ltr", "gram", "grams", "gramu", "gms", "gm",
+    "amps", "amp", "ah", "ampere", "amperes",
 )  # fmt: skip
 BUY_VERBS = (
     "need", "want", "buy", "order", "get", "take", "send", "send me", "deliver", "give me", "i ll take", "ill take",

@@ -126,13 +126,14 @@ _CITED_PREFIXES = ("n", "ki", "m")  # the forms a lexicon cites an adjective in:
 
 # Swahili verbs: negation (ha-, si-), subject (wa-, zi-, i-, ...), tense (-na-, -li-, -ta-, -me-), relative (-yo-,
 # -cho-, ...), object (-ni-, -i-, -m-, ...), the root, then the applied -i-/-e-, passive -w- and the final vowel:
-# "wa-kaang-w-e" (let them be fried), "i-li-yo-kaang-w-a" (fried), "ku-i-rudish-a" (to return it), "m-ni-rudish-ie"
+# negative perfect -ja- ("si-ja-fungu-a": I have not opened); "wa-kaang-w-e" (let them be fried), "i-li-yo-kaang-w-a"
+# (fried), "ku-i-rudish-a" (to return it), "m-ni-rudish-ie"
 # (return to me), "i-na-rudish-wa" (it is returned), "ha-u-rudish-wi" (it is not returned)
 _VERB_PREFIX = re.compile(
-    r"(?:ha|si)?(?:ku|wa|zi|i|li|ya|ki|vi|u|mu|m|a|tu|ni)?(?:na|li|ta|me|ka|nge)?(?:yo|cho|vyo|zo|lo|o|ye)?"
+    r"(?:ha|si)?(?:ku|wa|zi|i|li|ya|ki|vi|u|mu|m|a|tu|ni)?(?:na|li|ta|me|ka|nge|ja)?(?:yo|cho|vyo|zo|lo|o|ye)?"
     r"(?:ni|ku|mw|m|tu|wa|i|zi|li|ya|ki|vi)?"
 )
-_VERB_SUFFIX = re.compile(r"[ie]?w?[aei]")
+_VERB_SUFFIX = re.compile(r"(?:[ie]|li|le)?w?[aei]")  # "haujafungu-liw-a": not yet opened
 # the roots of the lexicon's verbs, cited as infinitives ("kukaanga": kaang -> fry)
 _VERB_ROOTS = (
     {

@@ -332,15 +332,15 @@ def listed_items(
         acted = [
             item
             for item in acted
-            if (item.named and not _mostly_unknown(item.text, index))
+            if (item.named and not _mostly_unknown(item.named.partition(OPTIONS_MARK)[0], index))
             or item.quantity is not None
             or any(count <= set(item.text.split()) for count in counted)
-            or _one_thing(item.text, index)
+            or names_one_thing(item.text, index)
         ]
     acted = _count_to_its_thing(acted, index, basket)
+    if not says_removal(normalize(text)):  # nothing taken out: the tagger's "remove" unsaid is a wish
+        acted = [replace(item, act="add") if item.act == "remove" else item for item in acted]
     if not basket:  # nothing to replace: the items in the order said
-        if not says_removal(normalize(text)):  # nor to take out: the tagger's "remove" unsaid is a wish
-            acted = [replace(item, act="add") if item.act == "remove" else item for item in acted]
         return acted
     # the item replaced first, so its count is known when the one replacing it comes ("pembe, badala ya jogoo")
     return sorted(acted, key=lambda item: item.act != "old")
@@ -384,16 +384,16 @@ def _count_to_its_thing(items: list[ItemSaid], index: CatalogIndex, basket: Sequ
     return items
 
 
-def _mostly_unknown(words: str, index: CatalogIndex) -> bool:
-    """Whether more of a part's words are unknown to the shop than known, two at least ("gari ya uber inanuka": her
-    reason beside the things she lists, though a thing's word is in it)."""
-    query = product_query(words) or words
+def _mostly_unknown(thing: str, index: CatalogIndex) -> bool:
+    """Whether the tagger's words for a thing are as much unknown to the shop as known ("gari ya uber" of "gari ya
+    uber inanuka": her reason beside the things she lists, though a thing's word is in it)."""
+    query = product_query(thing) or thing
     _fits, unknown = index.full_matches(query)
     known = [term for term in index.terms(query) if term in index.product_terms]
-    return len(unknown) >= 2 and len(unknown) > len(known)
+    return bool(unknown) and len(unknown) >= len(known)
 
 
-def _one_thing(words: str, index: CatalogIndex) -> bool:
+def names_one_thing(words: str, index: CatalogIndex) -> bool:
     """Whether a part's words name exactly one of the shop's things ("wooden" of "a dining table, wooden" names a
     table and a bed: a description of the thing before it, not a thing of its own), with no more of its words that
     the shop does not know than it knows ("gari ya uber inanuka": her reason, not the car's tyre)."""

@@ -49,7 +49,7 @@ from tulia.graph.frame import (
     settle,
 )
 from tulia.graph.journeys.booking.nodes import begin_booking, remind_booking
-from tulia.graph.journeys.sale_basket import OF_WORDS, basket_text, listed_items, take_items
+from tulia.graph.journeys.sale_basket import OF_WORDS, basket_text, listed_items, names_one_thing, take_items
 from tulia.graph.journeys.sale_common import (
     MAX_CART_LINES,
     ask_sale,
@@ -241,8 +241,12 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     basket = [line.name for line in frame.lines]
     things = _words_of_things(body, tags, delta)  # without her address or where she collects
     listed = listed_items(things, index, tags, basket) if frame.payment_started is None else []
-    if pending == "variant" and not all(catalog_evidence(item.text, index) for item in listed):
-        listed = []  # "2 black and 1 white" answers the option asked; "maclick 3, dairy meal 2" are more items
+    if pending == "variant" and not all(
+        catalog_evidence(item.text, index) and (item.named or names_one_thing(item.text, index)) for item in listed
+    ):
+        # "2 black and 1 white" answers the option asked; "maclick 3, dairy meal 2" are more items; "short, the walls
+        # are smooth" answers it with her reason (no thing named in it, only words of the shop's descriptions)
+        listed = []
     if listed and _a_service_listed(listed, tags, index) and _appointment_said(turn):
         # "nutrition consultation na Mercy jumanne saa nane, nipate meal plan": one appointment, said with a person
         # or a day and a time, is one wish however many of its words the tagger found
@@ -411,7 +415,8 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     for line in frame.lines if not counted_only else []:
         for variant in line.variants:
             option_terms |= {term for option in variant.options for term in terms(option)}
-            said = named_option(body, variant.options, line.name) or next(
+            # never from her address ("Buruburu phase 1" is no 1 L tin)
+            said = named_option(things, variant.options, line.name) or next(
                 (
                     o
                     for o in variant.options
@@ -1042,7 +1047,7 @@ def _words_of_things(body: str, tags: list[Span], delta: FrameDelta) -> str:
     """The message without the words of where she is or collects: her address when a zone was read ("south c, off
     mugoya road": no road bike), the shop when she collects ("I'll collect at the school": no lesson at the school).
     A count said only in her address is none ("githurai 45, karibu na stage ya matatu": a minibus, not three)."""
-    things = _without_address(body, tags) if delta.zone is not None else body
+    things = _without_address(body, tags, delta.place) if delta.zone is not None else body
     if (
         delta.quantity is not None
         and things != body
@@ -1054,14 +1059,22 @@ def _words_of_things(body: str, tags: list[Span], delta: FrameDelta) -> str:
     return things
 
 
-def _without_address(body: str, tags: list[Span]) -> str:
+def _without_address(body: str, tags: list[Span], place: str | None = None) -> str:
     """The message without its address: the words the tagger reads as a place and the landmark said with it ("off
-    mugoya road", "near yaya centre"), each blanked where it stands."""
+    mugoya road", "near yaya centre"), each blanked where it stands, and the place the zone was read from with the
+    rest of its clause ("Buruburu phase 1": no 1 L tin in it)."""
     for span in sorted((s for s in tags if s.kind == "LOC"), key=lambda s: -s.start):
         body = body[: span.start] + " " * (span.end - span.start) + body[span.end :]
+    if place and (at := body.casefold().find(place.casefold())) >= 0:
+        end = _CLAUSE_END.search(body, at + len(place))
+        stop = end.start() if end else len(body)
+        body = body[:at] + " " * (stop - at) + body[stop:]
     for part in reversed(list(_ADDRESS_PARTS.finditer(body))):
         body = body[: part.start()] + " " * (part.end() - part.start()) + body[part.end() :]
     return body
+
+
+_CLAUSE_END = re.compile(r"[,.;!?\n]|\s(?:and|na|plus|pia)\s", re.I)
 
 
 def without_old_places(body: str, tags: list[Span], places: Collection[str]) -> str:
