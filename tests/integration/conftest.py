@@ -18,9 +18,11 @@ from tests.integration.test_webhook import SECRET, TOKEN, Pipe, text_message, va
 from tulia.channel.graph_api import WhatsAppSender
 from tulia.llm.scripted import ScriptedChatModel
 from tulia.local.simulators.graph import GraphSimulator
+from tulia.packs.loader import load_pack
 from tulia.pipeline.agent import AgentService
 from tulia.pipeline.payments import PaymentCallbacks
 from tulia.pipeline.webhook import WebhookService
+from tulia.search.catalog_index import CatalogIndex
 from tulia.services import Services
 from tulia.store.limits import LimitCounters
 from tulia.store.messages import MessageRepo
@@ -45,6 +47,31 @@ def driving(seeded: Services) -> Chat:
 def party(seeded: Services) -> Chat:
     """A customer of a party-supplies shop that sells balloons and costumes and books hire and set-up."""
     return chat_at_pack(seeded, EVAL_PACKS / "sherehe-party", "+254711000642")
+
+
+@pytest.fixture
+def paints(seeded: Services) -> Chat:
+    """A customer of a paint and decor shop in Kariakor that sells by brand, colour and tin size, in Swahili first."""
+    return chat_at_pack(seeded, EVAL_PACKS / "rangi-paints", "+254711000680")
+
+
+@pytest.fixture
+def tailor(seeded: Services) -> Chat:
+    """A customer of a tailor on Moi Avenue that books fittings and sells ready-to-wear clothes by size and print."""
+    return chat_at_pack(seeded, EVAL_PACKS / "mshono-tailors", "+254711000691")
+
+
+@pytest.fixture
+def garage(seeded: Services) -> Chat:
+    """A customer of a garage in Industrial Area that books mechanics and sells parts."""
+    return chat_at_pack(seeded, EVAL_PACKS / "fundi-motors", "+254711000692")
+
+
+@pytest.fixture(scope="module")
+def paint_index() -> CatalogIndex:
+    """The paint shop's catalog index."""
+    pack = load_pack(EVAL_PACKS / "rangi-paints")
+    return CatalogIndex(pack.catalog, pack.tenant.vocabulary.root)
 
 
 @pytest.fixture(scope="module")

@@ -11,26 +11,12 @@ from pathlib import Path
 import pytest
 
 from tests.chat import Chat
-from tests.conftest import chat_at_pack
 from tulia.nlu.basket_words import count_of
 from tulia.nlu.frame_extract import extract_mode, named_option
 from tulia.packs.loader import load_pack
 from tulia.search.catalog_index import CatalogIndex
-from tulia.services import Services
 
 EVAL_PACKS = Path(__file__).resolve().parents[2] / "eval" / "packs"
-
-
-@pytest.fixture
-def paints(seeded: Services) -> Chat:
-    """A paint and decor shop in Kariakor that sells by brand, colour and tin size, in Swahili first."""
-    return chat_at_pack(seeded, EVAL_PACKS / "rangi-paints", "+254711000680")
-
-
-@pytest.fixture(scope="module")
-def paint_index() -> CatalogIndex:
-    pack = load_pack(EVAL_PACKS / "rangi-paints")
-    return CatalogIndex(pack.catalog, pack.tenant.vocabulary.root)
 
 
 def test_a_message_that_opens_with_and_adds_to_the_basket(paints: Chat) -> None:

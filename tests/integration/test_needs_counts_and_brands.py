@@ -10,43 +10,12 @@ its own sentence; a reason whose words the shop does not know is no thing to sel
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from tests.chat import Chat
-from tests.conftest import chat_at_pack
 from tulia.nlu.basket_words import count_of, items_said
 from tulia.nlu.order_words import order_cancel_said
-from tulia.packs.loader import load_pack
 from tulia.search.catalog_index import CatalogIndex
-from tulia.services import Services
-
-EVAL_PACKS = Path(__file__).resolve().parents[2] / "eval" / "packs"
-
-
-@pytest.fixture
-def paints(seeded: Services) -> Chat:
-    """A paint and decor shop in Kariakor that sells by brand, colour and tin size, in Swahili first."""
-    return chat_at_pack(seeded, EVAL_PACKS / "rangi-paints", "+254711000690")
-
-
-@pytest.fixture
-def tailor(seeded: Services) -> Chat:
-    """A tailor on Moi Avenue that books fittings and sells ready-to-wear clothes by size and print."""
-    return chat_at_pack(seeded, EVAL_PACKS / "mshono-tailors", "+254711000691")
-
-
-@pytest.fixture
-def garage(seeded: Services) -> Chat:
-    """A garage in Industrial Area that books mechanics and sells parts."""
-    return chat_at_pack(seeded, EVAL_PACKS / "fundi-motors", "+254711000692")
-
-
-@pytest.fixture(scope="module")
-def paint_index() -> CatalogIndex:
-    pack = load_pack(EVAL_PACKS / "rangi-paints")
-    return CatalogIndex(pack.catalog, pack.tenant.vocabulary.root)
 
 
 @pytest.mark.parametrize(
