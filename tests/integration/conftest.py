@@ -67,6 +67,12 @@ def garage(seeded: Services) -> Chat:
     return chat_at_pack(seeded, EVAL_PACKS / "fundi-motors", "+254711000692")
 
 
+@pytest.fixture
+def bathrooms(seeded: Services) -> Chat:
+    """A customer of a sanitary-ware and tiles shop on Kirinyaga Road that sells by size, colour and finish."""
+    return chat_at_pack(seeded, EVAL_PACKS / "bafu-bora", "+254711000693")
+
+
 @pytest.fixture(scope="module")
 def paint_index() -> CatalogIndex:
     """The paint shop's catalog index."""

@@ -10,12 +10,20 @@ its own sentence; a reason whose words the shop does not know is no thing to sel
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.chat import Chat
+from tulia.graph.journeys.sale_basket import listed_items
 from tulia.nlu.basket_words import count_of, items_said
+from tulia.nlu.frame_extract import named_option
 from tulia.nlu.order_words import order_cancel_said
+from tulia.nlu.tagger import Span
+from tulia.packs.loader import load_pack
 from tulia.search.catalog_index import CatalogIndex
+
+EVAL_PACKS = Path(__file__).resolve().parents[2] / "eval" / "packs"
 
 
 @pytest.mark.parametrize(
@@ -226,3 +234,68 @@ def test_an_option_answered_with_her_reason_is_the_option_and_no_new_thing(paint
     assert paints.basket()["Paint Roller 9 inch with Tray"] == (1, {"pile": "Short Pile"})
     assert paints.state["pending"] == "fulfilment"  # no shortlist of "walls smooth"
     assert "Which" not in reply
+
+
+def test_the_black_one_describes_the_thing_before_it(bathrooms: Chat) -> None:
+    bathrooms.send("I need a 1000 litre Roto tank, black one, plus a gate valve 3/4 inch")
+    assert bathrooms.basket() == {
+        "Roto Water Tank": (1, {"capacity": "1000L", "colour": "Black"}),
+        "Brass Gate Valve": (1, {"size": "3/4 inch"}),
+    }
+
+
+def test_a_word_said_again_in_the_next_part_stays_that_parts() -> None:
+    # the tagger reads "matt" apart from "basin mixer" and again before "towel rail": the mixer is the first part's
+    pack = load_pack(EVAL_PACKS / "bafu-bora")
+    index = CatalogIndex(pack.catalog, pack.tenant.vocabulary.root)
+    said = "I want a matt black basin mixer, a matt black towel rail (the longer one) and one of those LED mirrors"
+    tags = [
+        Span("ITEM", "add", "matt", 9, 13),
+        Span("ITEM", "add", "basin mixer", 20, 31),
+        Span("ITEM", "add", "matt", 35, 39),
+        Span("ITEM", "add", "towel rail", 46, 56),
+        Span("ITEM", "add", "LED mirrors", 91, 102),
+    ]
+    assert [item.named.partition(" ; ")[0] for item in listed_items(said, index, tags)][:2] == [
+        "basin mixer",
+        "towel rail",
+    ]
+
+
+def test_a_size_of_two_dimensions_said_without_its_unit_is_the_option_with_it() -> None:
+    assert named_option("the 60 by 80", ["50x70cm", "60x80cm"]) == "60x80cm"
+    assert named_option("ile ya 60 kwa 80", ["50x70cm", "60x80cm"]) == "60x80cm"
+    assert named_option("5 kwa 6", ["4x6", "5x6", "6x6"]) == "5x6"
+
+
+def test_a_cancellation_whose_reason_names_the_basket_drops_the_order(bathrooms: Chat) -> None:
+    bathrooms.send("need 3 squatting pans standard and 2 waste pipes 4 inch")
+    bathrooms.send("pickup")
+    assert bathrooms.state["pending"] == "payment_method"
+    assert len(bathrooms.basket()) == 2
+    bathrooms.send("sorry, please cancel this order. my contractor says he already bought the pans and pipes")
+    frame = bathrooms.state["frame"]
+    assert frame is None or frame.order is None
+
+
+def test_taking_one_thing_out_of_several_still_keeps_the_order(bathrooms: Chat) -> None:
+    bathrooms.send("need 3 squatting pans standard and 2 waste pipes 4 inch")
+    bathrooms.send("pickup")
+    bathrooms.send("cancel the waste pipes please")
+    assert set(bathrooms.basket()) == {"Squatting Pan (Asian Toilet)"}
+
+
+def test_a_thing_said_with_its_feature_is_the_thing_not_the_feature(bathrooms: Chat) -> None:
+    bathrooms.send(
+        "Good evening, I'd like the Roca rimless toilet with the soft close seat. The old one's waste pipe goes into "
+        "the wall behind it, not the floor"
+    )
+    assert list(bathrooms.basket()) == ["Roca Debba Rimless Toilet with Soft-Close Seat"]
+    assert bathrooms.basket()["Roca Debba Rimless Toilet with Soft-Close Seat"][1] == {}  # "one's" chose no S-Trap
+
+
+def test_a_possessive_whose_apostrophe_was_folded_away_names_no_size() -> None:
+    assert named_option("the old one s waste pipe goes into the wall", ["S-Trap", "P-Trap"]) is None
+    assert named_option("men s kitenge shirt", ["S", "M", "L"]) is None
+    assert named_option("size s", ["S", "M", "L"]) == "S"
+    assert named_option("ile ya s", ["S", "M", "L"]) == "S"

@@ -333,7 +333,10 @@ def _drops_the_order(turn: Turn, body: str) -> bool:
     frame = turn.state.frame
     if frame is None or len(frame.lines) < 2:
         return True
-    return not any(span.kind == "ITEM" for span in tagged(turn, body))
+    # the sentence that cancels names none of them ("please cancel this order. my contractor bought the pans and
+    # pipes": her reason names them)
+    asked = message_reader().sure_sentences(body, "order_cancel", where) or [body]
+    return any(not any(span.kind == "ITEM" for span in tagged(turn, sentence)) for sentence in asked)
 
 
 def _at_checkout(state: ConversationState) -> bool:

@@ -799,6 +799,9 @@ _DIMENSION_NUMBER = r"\d{1,3}|" + "|".join(sorted((re.escape(w) for w in _PLAIN_
 DIMENSIONS = re.compile(rf"(?<![\w.])({_DIMENSION_NUMBER})\s*(?:x|by|kwa|\*|×)\s*({_DIMENSION_NUMBER})(?![\w.])")
 
 
+_DIMENSION_UNIT = re.compile(r"(?<![\w.])(\d{1,4}x\d{1,4})\s?(?:cm|mm|m|ft|in|inch|inches)(?!\w)")
+
+
 def dimension_words(m: re.Match[str]) -> str:
     """A size of two dimensions as catalogs write it ("5x6")."""
     return f"{_digits(m.group(1))}x{_digits(m.group(2))}"
@@ -856,6 +859,7 @@ def option_words(text: str) -> str:
         plain = duration.sub(minutes, plain)
     plain = " ".join(_AGE_GROUPS.get(w, COLOURS.get(w, w)) for w in measures_in_digits(plain).replace("-", " ").split())
     plain = DIMENSIONS.sub(dimension_words, plain)  # "5 by 6": 5x6
+    plain = _DIMENSION_UNIT.sub(r"\1", plain)  # "60x80cm" as "60 by 80" is said: 60x80
     plain = re.sub(
         rf"(?<![\w.])(\d+(?:\.\d+)?)\s*({_UNIT_ALT_OPTION})(?!\w)",
         lambda m: m.group(1) + _UNIT_WORDS[m.group(2)],
@@ -865,10 +869,16 @@ def option_words(text: str) -> str:
     return re.sub(rf"(?<!\w)({_SIZE_ALT})(?!\w)", lambda m: _SIZE_WORDS[m.group(1)], plain)
 
 
+_FOLDED_POSSESSIVE = re.compile(r"(?i)\b((?!(?:size|saizi|the|ya|in|a|an|and|or|na|ni|is|za)\b)[a-z]{2,})\s+s\b(?!-)")
+
+
 def _uncontracted(text: str) -> str:
     """Without the letters of contractions and possessives ("I'm", "it's", "Samsung's"): never a size."""
     text = re.sub(r"(?i)\b(?:i|you|we|they|it|that|he|she)['’]?(?:m|s|ll|re|d|ve)\b", " ", text)
-    return re.sub(r"['’]s\b", "", text)
+    text = re.sub(r"['’]s\b", "", text)
+    # its apostrophe already folded away ("the old one s waste pipe", "men s shirt"): after a word that never names
+    # a size ("size s", "the s", "ya s" still do)
+    return _FOLDED_POSSESSIVE.sub(lambda m: m.group(1), text)
 
 
 _REPLACED = re.compile(r"(?i)(?<!\w)(?:badala ya|instead of|in place of)\s+[^,.;!?]*")

@@ -203,6 +203,19 @@ class MessageReader:
         readings = (self.read(sentence, context=context) for sentence in sentences)
         return any(r.label == label and r.confidence >= SURE_OF_A_SENTENCE for r in readings)
 
+    def sure_sentences(self, text: str, label: str, context: ReadingContext | None = None) -> list[str]:
+        """The sentences of a message that say ``label`` for sure read alone (:data:`SURE_OF_A_SENTENCE`); the whole
+        message when it has one sentence and says it for sure (:data:`SURE`)."""
+        sentences = [part for part in _SENTENCE_END.split(text) if part.strip()]
+        if len(sentences) < 2:
+            whole = self.read(text, context=context)
+            return [text] if whole.label == label and whole.confidence >= SURE else []
+        return [
+            s
+            for s in sentences
+            if (r := self.read(s, context=context)).label == label and r.confidence >= SURE_OF_A_SENTENCE
+        ]
+
     def _read(self, text: str, product_terms: int | None, context: ReadingContext | None) -> Reading:
         logits = [z / self.temperature for z in self.logits(text, product_terms=product_terms, context=context)]
         top = max(logits)

@@ -299,7 +299,9 @@ def listed_items(
         lambda part: bool(catalog_evidence(part, index)),
         index.conjoined,
         # "medium frame in blue, how much?": options in their words (sizes as codes, without the words that ask)
-        describes=lambda part: index.only_options(option_words(product_query(part) or part)) or _whose(part, index),
+        describes=lambda part: (
+            index.only_options(option_words(product_query(_the_one(part)) or _the_one(part))) or _whose(part, index)
+        ),
         one_item=lambda words: bool(index.full_matches(words)[0]),
         fitting=lambda words: set(index.full_matches(words)[0]),
     )
@@ -346,6 +348,13 @@ def listed_items(
     return sorted(acted, key=lambda item: item.act != "old")
 
 
+def _the_one(part: str) -> str:
+    """A part without the "one" that stands for the thing said before ("black one", "the bigger ones": black, the
+    bigger); a "one" that starts a part counts ("one black")."""
+    words = part.split()
+    return " ".join(w for n, w in enumerate(words) if not (n and w in ("one", "ones")))
+
+
 def _head_of(thing: str) -> str:
     """The words of a thing before its first "of" ("pots za maua": pots); "" when it says none."""
     words = thing.split()
@@ -361,6 +370,17 @@ def _whose(part: str, index: CatalogIndex) -> bool:
 
 OF_WORDS = ("ya", "za", "wa", "la", "cha", "vya", "of")  # "scrub ya kahawa", "a scrub of coffee"
 _OF = frozenset((*OF_WORDS, "for"))  # "a cover for the phone": the cover
+
+
+def _with_a_thing(part: list[str], thing: list[str]) -> bool:
+    """Whether a thing is said right after "with" (or "with the", "with a") in the part."""
+    size = len(thing)
+    for n in range(1, len(part)):
+        if part[n : n + size] == thing:
+            before = [w for w in part[max(n - 2, 0) : n] if w not in ("the", "a", "an")]
+            if before[-1:] == ["with"]:
+                return True
+    return False
 
 
 def _of_a_thing(part: list[str], thing: list[str]) -> bool:
@@ -419,9 +439,23 @@ def _acts_in_order(items: list[ItemSaid], said: Sequence[Span], options: Sequenc
                 break
         named = ""
         if first is not None:  # the last thing the tagger found in the part: "for my studio: one shure mic" is the mic
-            inside = [normalize(s.text) for s in said[first:] if set(normalize(s.text).split()) <= words]
+            # the spans from the first on, while they lie in the part: a word said again is the next part's ("a matt
+            # black basin mixer, a matt black towel rail": the second "matt" is the rail's)
+            inside: list[str] = []
+            for span in said[first:]:
+                spoken = normalize(span.text)
+                if not set(spoken.split()) <= words or spoken in inside:
+                    break
+                inside.append(spoken)
             # but a thing said "of" the one before is that one's ("pots za maua": flower pots, not flowers)
-            heads = [t for n, t in enumerate(inside) if not (n and _of_a_thing(item.text.split(), t.split()))]
+            # and one said "with" the one before is its feature ("the roca rimless toilet with the soft close seat")
+            heads = [
+                t
+                for n, t in enumerate(inside)
+                if not (
+                    n and (_of_a_thing(item.text.split(), t.split()) or _with_a_thing(item.text.split(), t.split()))
+                )
+            ]
             thing = heads[-1]
             said_options = (normalize(s.text) for s in options)
             options_of = [o for o in said_options if o and set(o.split()) <= words - set(thing.split())]
