@@ -73,6 +73,12 @@ def bathrooms(seeded: Services) -> Chat:
     return chat_at_pack(seeded, EVAL_PACKS / "bafu-bora", "+254711000693")
 
 
+@pytest.fixture
+def computers(seeded: Services) -> Chat:
+    """A customer of a computer shop on Moi Avenue that books repairs with its technicians and sells laptops."""
+    return chat_at_pack(seeded, EVAL_PACKS / "tarakilishi-tech", "+254711000694")
+
+
 @pytest.fixture(scope="module")
 def paint_index() -> CatalogIndex:
     """The paint shop's catalog index."""

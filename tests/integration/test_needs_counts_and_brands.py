@@ -299,3 +299,18 @@ def test_a_possessive_whose_apostrophe_was_folded_away_names_no_size() -> None:
     assert named_option("men s kitenge shirt", ["S", "M", "L"]) is None
     assert named_option("size s", ["S", "M", "L"]) == "S"
     assert named_option("ile ya s", ["S", "M", "L"]) == "S"
+
+
+def test_her_own_thing_broken_and_a_technician_at_a_time_is_a_repair_not_a_sale(computers: Chat) -> None:
+    reply = computers.send(
+        "Hi, my son dropped my HP laptop and now the screen is cracked, half of it is black. Can Kevin replace it "
+        "tuesday around 10am?"
+    )
+    assert computers.basket() == {}  # no laptop of KES 62,000 put in her basket
+    assert computers.state["pending"] == "item_selection"
+    assert reply.index("Laptop Screen Replacement") < reply.index("Laptop Battery Replacement")
+    assert "HP 250 G9" not in reply  # the services he does, not the shop's laptops
+    computers.send("Laptop Screen Replacement", reply_id="item:TT-SV-02")
+    booking = computers.state["booking"]
+    assert booking is not None
+    assert booking.staff_id == "kevin"

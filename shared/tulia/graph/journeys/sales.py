@@ -247,7 +247,11 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         # "2 black and 1 white" answers the option asked; "maclick 3, dairy meal 2" are more items; "short, the walls
         # are smooth" answers it with her reason (no thing named in it, only words of the shop's descriptions)
         listed = []
-    if listed and _a_service_listed(listed, tags, index) and _appointment_said(turn):
+    if (
+        listed
+        and _appointment_said(turn)
+        and (_a_service_listed(listed, tags, index) or (_a_person_named(turn) and _a_service_fits(listed, index)))
+    ):
         # "nutrition consultation na Mercy jumanne saa nane, nipate meal plan": one appointment, said with a person
         # or a day and a time, is one wish however many of its words the tagger found
         listed = []
@@ -1383,6 +1387,11 @@ def _search(
         filters["category"] = category
     turn.trace.append({"kind": "step", "node": "sales_narrow_query", "action": "search", "query": query})
     result = turn.tool("catalog_search", query=query, filters=filters, limit=10)  # room for sold-out ones
+    if result["ok"] and _goods_first_at_an_appointment(turn, result["data"]["results"], category):
+        # "can Kevin replace it tuesday around 10am?" of her own laptop: the services he does, before any goods
+        booked = turn.tool("catalog_search", query=query, filters={**filters, "type": "service"}, limit=10)
+        if booked["ok"] and booked["data"]["results"]:
+            result = booked
     if not result["ok"]:
         turn.say(text(t(turn, "tool_error")))
         turn.set(frame=frame)
@@ -1514,6 +1523,32 @@ def _a_service_listed(listed: list[basket_words.ItemSaid], tags: list[Span], ind
     fits = set(index.full_matches(basket_words.item_words(listed[0].text))[0])
     kinds = {doc.type for doc in index.docs if doc.item_id in fits}
     return kinds == {"service"}
+
+
+def _goods_first_at_an_appointment(turn: Turn, results: list[dict[str, Any]], category: str | None) -> bool:
+    """Whether goods lead the results of a wish said with one of the shop's people and a day or a time."""
+    leading = results[0] if results else None
+    return (
+        not category
+        and leading is not None
+        and leading.get("type") != "service"
+        and _a_person_named(turn)
+        and _appointment_said(turn)
+    )
+
+
+def _a_service_fits(listed: list[basket_words.ItemSaid], index: CatalogIndex) -> bool:
+    """Whether a word of one of the things listed names one of the services the shop books ("now the screen is
+    cracked, half of it is black": the screen replacement)."""
+    services = {doc.item_id for doc in index.docs if doc.type == "service"}
+    words = {w for item in listed for w in basket_words.item_words(item.text).split()}
+    return any(set(index.full_matches(word)[0]) & services for word in words)
+
+
+def _a_person_named(turn: Turn) -> bool:
+    """Whether the message names one of the people who take the shop's appointments."""
+    people = [(m.id, m.name) for m in shop_of(turn).booking_settings().people()]
+    return staff_named(inbound_text(turn.state), people) is not None
 
 
 def _appointment_said(turn: Turn) -> bool:
