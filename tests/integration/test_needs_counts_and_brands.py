@@ -22,6 +22,7 @@ from tulia.nlu.order_words import order_cancel_said
 from tulia.nlu.tagger import Span
 from tulia.packs.loader import load_pack
 from tulia.search.catalog_index import CatalogIndex
+from tulia.services import Services
 
 EVAL_PACKS = Path(__file__).resolve().parents[2] / "eval" / "packs"
 
@@ -91,7 +92,7 @@ def test_a_brand_she_did_not_say_is_asked_not_guessed(paints: Chat) -> None:
 
 def test_litres_of_a_gloss_sold_in_litre_tins_fit_it_beside_a_spray_can(paint_index: CatalogIndex) -> None:
     found, _unknown = paint_index.full_matches("gloss nyeusi 2 lita")
-    assert set(found) == {"RP-GL-01", "RP-GL-02", "RP-SP-01"}  # 2 L: two 1 L tins, or five 400 ml cans
+    assert set(found) == {"RP-GL-01", "RP-GL-02", "RP-SP-01"}  # 2 L: two 1 L tins, five 400 ml cans
 
 
 def test_a_count_answering_how_many_never_changes_a_tins_size(paints: Chat) -> None:
@@ -138,13 +139,16 @@ def test_a_cancellation_said_with_its_reason_is_read_in_its_own_sentence(said: s
     assert not order_cancel_said("fundi ameniambia atakuja na rangi yake mwenyewe", "checkout")
 
 
-def test_a_cancellation_with_its_reason_at_the_checkout_drops_the_order(paints: Chat) -> None:
+def test_a_cancellation_with_its_reason_at_the_checkout_drops_the_order(paints: Chat, seeded: Services) -> None:
     paints.send("nataka crown silk vinyl nyeupe lita 20 moja")
     paints.send("nitakuja kuchukua")
     assert paints.state["pending"] == "payment_method"
-    paints.send("samahani, fundi ameniambia atakuja na rangi yake mwenyewe. cancel hiyo oda tafadhali")
-    frame = paints.state["frame"]
-    assert frame is None or frame.order is None
+    ref = paints.state["frame"].order.order_id
+    reply = paints.send("samahani, fundi ameniambia atakuja na rangi yake mwenyewe. cancel hiyo oda tafadhali")
+    assert f"oda {ref}" in reply
+    assert "imefutwa" in reply
+    assert paints.state["frame"] is None
+    assert seeded.orders.get(paints.tenant_id, ref).status == "cancelled"
 
 
 def test_a_reason_whose_words_the_shop_does_not_know_is_no_thing_to_sell(garage: Chat) -> None:
@@ -268,14 +272,17 @@ def test_a_size_of_two_dimensions_said_without_its_unit_is_the_option_with_it() 
     assert named_option("5 kwa 6", ["4x6", "5x6", "6x6"]) == "5x6"
 
 
-def test_a_cancellation_whose_reason_names_the_basket_drops_the_order(bathrooms: Chat) -> None:
+def test_a_cancellation_whose_reason_names_the_basket_drops_the_order(bathrooms: Chat, seeded: Services) -> None:
     bathrooms.send("need 3 squatting pans standard and 2 waste pipes 4 inch")
     bathrooms.send("pickup")
     assert bathrooms.state["pending"] == "payment_method"
     assert len(bathrooms.basket()) == 2
-    bathrooms.send("sorry, please cancel this order. my contractor says he already bought the pans and pipes")
-    frame = bathrooms.state["frame"]
-    assert frame is None or frame.order is None
+    ref = bathrooms.state["frame"].order.order_id
+    reply = bathrooms.send("sorry, please cancel this order. my contractor says he already bought the pans and pipes")
+    assert f"order {ref}" in reply
+    assert "is cancelled" in reply
+    assert bathrooms.state["frame"] is None
+    assert seeded.orders.get(bathrooms.tenant_id, ref).status == "cancelled"
 
 
 def test_taking_one_thing_out_of_several_still_keeps_the_order(bathrooms: Chat) -> None:
