@@ -38,7 +38,6 @@ from tulia.nlu.booking_words import TITLES, change_said, staff_named
 from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.nlu.frame_extract import C2B_WORDS, CARD_WORDS, STK_WORDS, extract_phone, extract_zone
 from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, any_phrase, normalize
-from tulia.nlu.order_words import order_cancel_said
 from tulia.nlu.reader import BUYING, SURE, ReadingContext, message_reader
 from tulia.nlu.rules import MAX_TEXT, detect_language
 from tulia.nlu.shop_layer import ShopLayer
@@ -328,15 +327,15 @@ def _drops_the_order(turn: Turn, body: str) -> bool:
     the things of a basket of several lines ("cancel the sugar" takes the sugar out: the sale's edit, not the end of
     the order)."""
     where: ReadingContext | None = "checkout" if _at_checkout(turn.state) else None
-    if not (order_cancel_said(body, where) or change_said(body, where) == "cancel"):
+    asked = message_reader().sure_sentences(body, "order_cancel", where)  # order_cancel_said, with its sentences
+    if not (asked or change_said(body, where) == "cancel"):
         return False
     frame = turn.state.frame
     if frame is None or len(frame.lines) < 2:
         return True
     # the sentence that cancels names none of them ("please cancel this order. my contractor bought the pans and
     # pipes": her reason names them)
-    asked = message_reader().sure_sentences(body, "order_cancel", where) or [body]
-    return any(not any(span.kind == "ITEM" for span in tagged(turn, sentence)) for sentence in asked)
+    return any(not any(span.kind == "ITEM" for span in tagged(turn, sentence)) for sentence in asked or [body])
 
 
 def _at_checkout(state: ConversationState) -> bool:

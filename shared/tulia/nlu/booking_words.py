@@ -32,9 +32,9 @@ def change_said(text: str, context: ReadingContext | None = None) -> BookingChan
     if raw.strip(" .!") in COMING or plain in COMING:
         return "coming"
     reader = message_reader()
-    label = reader.read(text, context=context).label
-    if label.startswith("booking_") and reader.sure_of(text, label, context):  # said with her reason too
-        return label.removeprefix("booking_")  # type: ignore[return-value]
+    reading = reader.read(text, context=context)
+    if reading.label.startswith("booking_") and reader.sure_of(text, reading.label, context, whole=reading):
+        return reading.label.removeprefix("booking_")  # type: ignore[return-value]  # said with her reason too
     return None
 
 

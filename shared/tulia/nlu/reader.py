@@ -188,33 +188,37 @@ class MessageReader:
                 return plain
         return reading
 
-    def sure_of(self, text: str, label: str, context: ReadingContext | None = None) -> bool:
+    def sure_of(
+        self, text: str, label: str, context: ReadingContext | None = None, *, whole: Reading | None = None
+    ) -> bool:
         """Whether the message says ``label`` for sure (:data:`SURE`): read whole, or, when reading it whole leans
         that way (:data:`LEANS`) without being sure, one of its sentences read alone ("the painter brings his own
-        paint. cancel the order please": her reason and her request, the request sure)."""
-        reading = self.read(text, context=context)
-        if reading.label == label and reading.confidence >= SURE:
+        paint. cancel the order please": her reason and her request, the request sure). ``whole``: the message's
+        reading, when the caller has it."""
+        whole = whole or self.read(text, context=context)
+        if whole.label == label and whole.confidence >= SURE:
             return True
-        if reading.probabilities.get(label, 0.0) < LEANS:
-            return False
-        sentences = [part for part in _SENTENCE_END.split(text) if part.strip()]
-        if len(sentences) < 2:
-            return False
-        readings = (self.read(sentence, context=context) for sentence in sentences)
-        return any(r.label == label and r.confidence >= SURE_OF_A_SENTENCE for r in readings)
+        return bool(self.sure_sentences(text, label, context, whole=whole))
 
-    def sure_sentences(self, text: str, label: str, context: ReadingContext | None = None) -> list[str]:
-        """The sentences of a message that say ``label`` for sure read alone (:data:`SURE_OF_A_SENTENCE`); the whole
-        message when it has one sentence and says it for sure (:data:`SURE`)."""
+    def sure_sentences(
+        self, text: str, label: str, context: ReadingContext | None = None, *, whole: Reading | None = None
+    ) -> list[str]:
+        """The sentences that say ``label`` when the message says it (:meth:`sure_of`): those that say it for sure
+        read alone (:data:`SURE_OF_A_SENTENCE`), else the whole message when it is sure; none when it does not say
+        it."""
+        whole = whole or self.read(text, context=context)
+        sure = whole.label == label and whole.confidence >= SURE
         sentences = [part for part in _SENTENCE_END.split(text) if part.strip()]
         if len(sentences) < 2:
-            whole = self.read(text, context=context)
-            return [text] if whole.label == label and whole.confidence >= SURE else []
-        return [
+            return [text] if sure else []
+        if not sure and whole.probabilities.get(label, 0.0) < LEANS:
+            return []
+        said = [
             s
             for s in sentences
             if (r := self.read(s, context=context)).label == label and r.confidence >= SURE_OF_A_SENTENCE
         ]
+        return said or ([text] if sure else [])
 
     def _read(self, text: str, product_terms: int | None, context: ReadingContext | None) -> Reading:
         logits = [z / self.temperature for z in self.logits(text, product_terms=product_terms, context=context)]

@@ -1526,15 +1526,9 @@ def _a_service_listed(listed: list[basket_words.ItemSaid], tags: list[Span], ind
 
 
 def _goods_first_at_an_appointment(turn: Turn, results: list[dict[str, Any]], category: str | None) -> bool:
-    """Whether goods lead the results of a wish said with one of the shop's people and a day or a time."""
+    """Whether goods lead the results of a wish said with one of the people who take the shop's appointments."""
     leading = results[0] if results else None
-    return (
-        not category
-        and leading is not None
-        and leading.get("type") != "service"
-        and _a_person_named(turn)
-        and _appointment_said(turn)
-    )
+    return not category and leading is not None and leading.get("type") != "service" and _a_person_named(turn)
 
 
 def _a_service_fits(listed: list[basket_words.ItemSaid], index: CatalogIndex) -> bool:
@@ -1556,11 +1550,9 @@ def _appointment_said(turn: Turn) -> bool:
     books: what is wished is a service, not goods."""
     if not shop_index(turn).books:
         return False
-    body = inbound_text(turn.state)
-    people = [(m.id, m.name) for m in shop_of(turn).booking_settings().people()]
-    if staff_named(body, people) is not None:
+    if _a_person_named(turn):
         return True
-    when = read_when(body, turn.ctx.services.clock())
+    when = read_when(inbound_text(turn.state), turn.ctx.services.clock())
     return bool(when.days) and (when.at is not None or when.earliest is not None)
 
 
