@@ -79,6 +79,12 @@ def computers(seeded: Services) -> Chat:
     return chat_at_pack(seeded, EVAL_PACKS / "tarakilishi-tech", "+254711000694")
 
 
+@pytest.fixture
+def vets(seeded: Services) -> Chat:
+    """A customer of a vet clinic on Kiambu Road that books its vets and sells pet and livestock medicines."""
+    return chat_at_pack(seeded, EVAL_PACKS / "tiba-vet", "+254711000695")
+
+
 @pytest.fixture(scope="module")
 def paint_index() -> CatalogIndex:
     """The paint shop's catalog index."""

@@ -38,7 +38,7 @@ from tulia.nlu.booking_words import TITLES, change_said, staff_named
 from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.nlu.frame_extract import C2B_WORDS, CARD_WORDS, STK_WORDS, extract_phone, extract_zone
 from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, any_phrase, normalize
-from tulia.nlu.reader import BUYING, SURE, ReadingContext, message_reader
+from tulia.nlu.reader import BUYING, CANCELLATIONS, SURE, ReadingContext, message_reader
 from tulia.nlu.rules import MAX_TEXT, detect_language
 from tulia.nlu.shop_layer import ShopLayer
 from tulia.nlu.tagger import Gazetteer, Span, token_tagger
@@ -329,7 +329,12 @@ def _drops_the_order(turn: Turn, body: str) -> bool:
     where: ReadingContext | None = "checkout" if _at_checkout(turn.state) else None
     asked = message_reader().sure_sentences(body, "order_cancel", where)  # order_cancel_said, with its sentences
     if not (asked or change_said(body, where) == "cancel"):
-        return False
+        # at the checkout, a clause that cancels for sure, the order's or a booking's word ("sorry, cancel it, my
+        # husband already bought one"), in a message that names none of her things ("ondoa tai, nitanunua shuleni"
+        # takes the tie out: her reason is no cancellation)
+        if where != "checkout" or any(span.kind == "ITEM" for span in tagged(turn, body)):
+            return False
+        return bool(message_reader().sure_clauses(body, CANCELLATIONS, where))
     frame = turn.state.frame
     if frame is None or len(frame.lines) < 2:
         return True
@@ -431,6 +436,9 @@ def _names_only(turn: Turn, said: str) -> bool:
     for phrase in sorted({*STK_WORDS, *C2B_WORDS, *CARD_WORDS, *(t for t in titles if t)}, key=len, reverse=True):
         plain = re.sub(rf"(?<!\w){re.escape(phrase)}(?!\w)", " ", plain)
     index = shop_index(turn)
+    names = {normalize(doc.name) for doc in index.docs}  # "Pedigree Adult Dry Dog Food Chicken and Vegetables"
+    for phrase in sorted((n for n in names if n and n in plain), key=len, reverse=True):
+        plain = re.sub(rf"(?<!\w){re.escape(phrase)}(?!\w)", " ", plain)
     left = [w for w in plain.split() if w.isalpha() and not set(index.terms(w)) & index.product_terms]
     return not left
 

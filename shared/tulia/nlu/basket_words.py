@@ -62,7 +62,7 @@ class ItemSaid:
 
     text: str  # the part of the message, normalised ("jogoo unga 2kg tatu")
     quantity: int | None  # the count said for it, or None
-    act: str = "add"  # what is done with it (the token tagger's act): add, set, remove, old (the one replaced)
+    act: str = "add"  # what is done with it (the token tagger's act): add, set, remove, old (the one replaced), hers
     named: str = ""  # the token tagger's words for the thing in this part: its item span and the options said in it
 
 

@@ -147,7 +147,7 @@ MEASURE_UNITS = (
     "gb", "tb", "mb", "mah", "w", "watts", "watt", "v", "inch", "inches", "inchi", "kg", "g", "ml", "l", "litre",
     "litres", "liter", "liters", "cm", "mm", "m", "k", "hz", "mp", "ft", "metres", "meters", "metre", "meter", "mita",
     "lb", "lbs", "%", "pm", "am", "kilo", "kilos", "kgs", "lita", "ltr", "gram", "grams", "gramu", "gms", "gm",
-    "amps", "amp", "ah", "ampere", "amperes",
+    "amps", "amp", "ah", "ampere", "amperes", "gig", "gigs", "gigabyte", "gigabytes", "terabyte", "terabytes",
 )  # fmt: skip
 BUY_VERBS = (
     "need", "want", "buy", "order", "get", "take", "send", "send me", "deliver", "give me", "i ll take", "ill take",
@@ -331,6 +331,13 @@ PICKUP_WORDS = (
     "pick them", "pass by", "pass through", "nitapitia", "ntapitia", "ntapita", "nitapitia dukani", "nitakam kuchukua",
 )
 # fmt: on
+# English "till" before a time is "until" ("till after new year", "till friday", "till 5", "till then")
+_UNTIL = re.compile(
+    r"\s+(?:after|before|then|now|later|tomorrow|today|tonight|next|this|the end|end|morning|evening|noon|midnight|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|"
+    r"september|october|november|december|christmas|new year|weekend|month|week|payday|\d)"
+)
+_PAID_BY = re.compile(r"\b(?:by|via|with|using|use|through|kwa|na|the|your|pay|lipa|nitalipa|nilipe)\s+$")
 _CODE = re.compile(
     r"(?<!\w)(?:promo|discount|coupon|voucher|kuponi|code|kodi)(?!\w)(?:\s+(?:code|codes|yangu|my))?"
     r"\s*(?:is|ni|:|=|-)?\s*(?:ni\s+)?[\"'“]?([A-Za-z0-9][A-Za-z0-9_-]{2,31})",
@@ -497,7 +504,9 @@ def extract_method(plain: str, enabled: list[str]) -> tuple[PaymentMethod | None
 
     def find(words: tuple[str, ...]) -> str | None:
         for w in sorted(words, key=len, reverse=True):
-            if m := re.search(rf"(?<!\w){re.escape(w)}(?!\w)", plain):
+            for m in re.finditer(rf"(?<!\w){re.escape(w)}(?!\w)", plain):
+                if w == "till" and _UNTIL.match(plain, m.end()) and not _PAID_BY.search(plain, 0, m.start()):
+                    continue  # "won't be back till after new year": until, not the shop's Till
                 spans.append(m.span())
                 return w
         return None
@@ -585,18 +594,25 @@ def extract_zone(
 ) -> tuple[str | None, str | None, list[tuple[int, int]]]:
     """The shop's zone named anywhere in the sentence, by its name or one of its areas (the longest
     name wins: "Nairobi West" over "Nairobi"). Returns (zone, the words said, span)."""
-    best: tuple[int, str, str, tuple[int, int]] | None = None
+    best: tuple[tuple[bool, int], str, str, tuple[int, int]] | None = None
     for zone, areas in zones:
         for candidate in (zone, *areas, *_places_of(zone, areas)):
             needle = normalize(candidate)
             if not needle:
                 continue
             m = re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", plain)
-            if m and (best is None or len(needle) > best[0]):
-                best = (len(needle), zone, candidate, m.span())
+            if m is None:
+                continue
+            # "Ruaka, Joyland area off Limuru road": a place named as the road she lives off is where she is not
+            rank = (not _A_ROAD_OF.match(plain, m.end()), len(needle))
+            if best is None or rank > best[0]:
+                best = (rank, zone, candidate, m.span())
     if best is None:
         return None, None, []
     return best[1], best[2], [best[3]]
+
+
+_A_ROAD_OF = re.compile(r"\s+(?:road|rd|highway|hwy|bypass|by pass|drive|street|avenue|lane)\b")
 
 
 # a code said a few words after the word for it ("code ya punguzo ni SAVE10", "promo code for today is
@@ -823,7 +839,7 @@ _SIZE_WORDS = {
 _UNIT_WORDS = {
     "litre": "l", "litres": "l", "liter": "l", "liters": "l", "lita": "l", "ltr": "l", "l": "l", "kilo": "kg",
     "kilos": "kg", "kg": "kg", "kgs": "kg", "gramu": "g", "g": "g", "gm": "g", "gms": "g", "grams": "g", "ml": "ml",
-    "gb": "gb",
+    "gb": "gb", "gig": "gb", "gigs": "gb", "gigabyte": "gb", "gigabytes": "gb", "terabyte": "tb", "terabytes": "tb",
     "tb": "tb", "inch": "inch", "inches": "inch", "inchi": "inch",
 }  # fmt: skip
 _SIZE_ALT = "|".join(sorted((re.escape(w) for w in _SIZE_WORDS), key=len, reverse=True))
@@ -1024,7 +1040,18 @@ def option_within(text: str, options: list[str]) -> str | None:
     when every option is a range; a number on the edge of two ranges names none, and a longer message's numbers may
     be its time or its count ("hedge trimming jumamosi saa mbili")."""
     ranges = {o: option_range(o) for o in options}
-    if len(options) < 2 or len(text.split()) > RANGE_ANSWER_WORDS or any(r is None for r in ranges.values()):
+    if len(options) < 2 or any(r is None for r in ranges.values()):
+        return None
+    units = {m.group(1) for o in options if (m := re.search(r"\d\s*([a-z]+)\W*$", option_words(o)))}
+    measured = (
+        [float(m.group(1)) for m in re.finditer(rf"(?<![\w.])(\d+(?:\.\d+)?){units.pop()}\b", option_words(text))]
+        if len(units) == 1
+        else []
+    )
+    if len(measured) == 1:  # "ya mbwa mkubwa, ana kilo 20" of "5-25kg": the number said in the ranges' own unit
+        inside = [o for o, r in ranges.items() if r is not None and r[0] <= measured[0] <= r[1]]
+        return inside[0] if len(inside) == 1 else None
+    if len(text.split()) > RANGE_ANSWER_WORDS:
         return None
     said = [float(w) for w in re.findall(r"\d+(?:\.\d+)?", _in_thousands(text))]
     said += [float(NUMBER_WORDS[w]) for w in re.findall(r"[a-z]+", text.lower()) if w in _TENS or w in _UNITS]

@@ -44,10 +44,12 @@ LABELS = (
     "order_cancel",
 )
 BUYING = ("sales_discovery", "product_question")
+CANCELLATIONS = ("order_cancel", "booking_cancel")  # at a checkout or a booking's summary, either drops what waits
 SURE = 0.70  # spec 4.1's routing threshold: a reading at least this sure is acted on
 SURE_OF_A_SENTENCE = 0.90  # one sentence of a message read alone, when the whole leans its way without being sure
 LEANS = 0.25  # the whole message's probability of a reading that one of its sentences may then make sure
 _SENTENCE_END = re.compile(r"[.!?;\n]+")
+_CLAUSE_END = re.compile(r"[.!?;,\n]+")
 # where a message is read, when it matters: "checkout" is under an order's total or a booking's summary, before it
 # is paid (the ways to pay, the confirmation, the prompt's number), where "achana nayo" drops what she was buying
 ReadingContext = Literal["checkout"]
@@ -219,6 +221,22 @@ class MessageReader:
             if (r := self.read(s, context=context)).label == label and r.confidence >= SURE_OF_A_SENTENCE
         ]
         return said or ([text] if sure else [])
+
+    def sure_clauses(self, text: str, labels: tuple[str, ...], context: ReadingContext | None = None) -> list[str]:
+        """The clauses (parts between commas and sentence ends) that say one of ``labels`` for sure read alone
+        (:data:`SURE_OF_A_SENTENCE`, the labels' probabilities together), when the whole message leans their way
+        (:data:`LEANS`): "actually please cancel, I just remembered we fly on the 10th" at a booking's summary is a
+        cancellation whether the reader calls it the booking's or an order's."""
+        whole = self.read(text, context=context)
+        if sum(whole.probabilities.get(label, 0.0) for label in labels) < LEANS:
+            return []
+        return [
+            part
+            for part in _CLAUSE_END.split(text)
+            if part.strip()
+            and sum(self.read(part, context=context).probabilities.get(label, 0.0) for label in labels)
+            >= SURE_OF_A_SENTENCE
+        ]
 
     def _read(self, text: str, product_terms: int | None, context: ReadingContext | None) -> Reading:
         logits = [z / self.temperature for z in self.logits(text, product_terms=product_terms, context=context)]

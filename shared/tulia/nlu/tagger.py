@@ -17,8 +17,9 @@ file: the features the L1 penalty kept, JSON, zlib) are read and decoded (Viterb
 scikit-learn, no crfsuite.
 
 Tags are BIO: ``B-ITEM.set`` starts an item whose count is set ("make the power banks 3", "sukari iwe
-mbili"); the acts of an item are ``add``, ``set``, ``remove`` and ``old`` (the one replaced: "X badala ya Y"'s
-Y); a place is ``LOC.new`` or ``LOC.old`` ("niletee Juja badala ya Mwiki").
+mbili"); the acts of an item are ``add``, ``set``, ``remove``, ``old`` (the one replaced: "X badala ya Y"'s
+Y) and ``hers`` (a thing of her story, not of her wish: "my tank is leaking, I need a valve"); a place is
+``LOC.new`` or ``LOC.old`` ("niletee Juja badala ya Mwiki").
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ MAGIC = b"TULIA-TAGGER-2\n"  # 2: a CRF (1 was a greedy perceptron over hashed f
 MAX_TOKENS = 80  # longer messages are tagged up to here
 CONTEXT = 4  # the bag of words around a word reaches this far each side
 
-ITEM_ACTS = ("add", "set", "remove", "old")
+ITEM_ACTS = ("add", "set", "remove", "old", "hers")
 LOC_ACTS = ("new", "old")
 KINDS = ("QTY", "OPTION", "DAY", "TIME", "STAFF", "SERVICE", "PAY", "PRICE", "CODE", "REF", "MPESA")
 

@@ -321,14 +321,17 @@ def listed_items(
         counts, measured = _counts_beside(tags), _measures_beside(tags)
         # each thing once ("si thinna, ni tapentaini... toa thinna weka turpentine": the thinner goes once)
         olds = list({normalize(s.text): s for s in reversed(said) if s.act == "old"}.values())[::-1]
-        kept = olds + [s for s in said if s.act != "old"]
+        kept = olds + [s for s in said if s.act not in ("old", HERS)]
         return [
             ItemSaid(f"{normalize(s.text)} {measured[s.start]}", None, s.act or "add")
             if s.start in measured
             else ItemSaid(normalize(s.text), counts.get(s.start), s.act or "add")
             for s in kept
         ]
-    acted = _acts_in_order(items, said, [s for s in tags if s.kind == "OPTION"])
+    in_order = _acts_in_order(items, said, [s for s in tags if s.kind == "OPTION"])
+    acted = wished_items(in_order)
+    if len(acted) == 1 < len(in_order):
+        return []  # one thing wanted beside her story: the message's one wish, read as one (without her story)
     if said:  # the tagger found the message's things: a part where it found none, nor a count, needs catalog proof
         counted = [set(normalize(s.text).split()) for s in tags if s.kind == "QTY"]
         acted = [
@@ -346,6 +349,36 @@ def listed_items(
         return acted
     # the item replaced first, so its count is known when the one replacing it comes ("pembe, badala ya jogoo")
     return sorted(acted, key=lambda item: item.act != "old")
+
+
+HERS = "hers"  # the tagger's act of a thing of her story ("my tank is leaking"), not of her wish
+
+
+def wished_items(items: list[ItemSaid]) -> list[ItemSaid]:
+    """The things she wants, without those of her story ("the tank at home leaks, na teflon pia": the teflon); when
+    her story names the only things, they are what she wants ("my phone died, I need a new one")."""
+    wished = [item for item in items if item.act != HERS]
+    return wished or [replace(item, act="add") for item in items]
+
+
+def without_her_story(body: str, tags: Sequence[Span], index: CatalogIndex) -> str:
+    """The message with each clause that holds a thing the tagger read as her story's blanked (its length kept, so
+    the spans read in it stand where they stood): "my tank is leaking, I need a gate valve" wants the valve; when the
+    rest names none of the shop's things, the message as it is ("my phone died, I need a new one")."""
+    story = [s for s in tags if s.kind == "ITEM" and s.act == HERS]
+    if not story:
+        return body
+    blanked = body
+    for span in story:
+        start = max((m.end() for m in _CLAUSE_END.finditer(body, 0, span.start)), default=0)
+        end = next((m.start() for m in _CLAUSE_END.finditer(body, span.end)), len(body))
+        if any(s.kind == "ITEM" and s.act != HERS and start <= s.start < end for s in tags):
+            continue  # "my tank leaks so i need a valve": her wish in the same clause stays
+        blanked = blanked[:start] + " " * (end - start) + blanked[end:]
+    return blanked if catalog_evidence(normalize(blanked), index) else body
+
+
+_CLAUSE_END = re.compile(r"[,.;!?\n]")
 
 
 def _the_one(part: str) -> str:
@@ -447,6 +480,8 @@ def _acts_in_order(items: list[ItemSaid], said: Sequence[Span], options: Sequenc
                 if not set(spoken.split()) <= words or spoken in inside:
                     break
                 inside.append(spoken)
+                if act == HERS and span.act not in (None, HERS):
+                    act = span.act  # "my tank is leaking so i need a valve": her story, then what she wants
             # but a thing said "of" the one before is that one's ("pots za maua": flower pots, not flowers)
             # and one said "with" the one before is its feature ("the roca rimless toilet with the soft close seat")
             heads = [

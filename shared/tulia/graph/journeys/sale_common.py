@@ -368,6 +368,9 @@ def _pieces_said(term: str, said: set[str]) -> bool:
     return m is not None and m.group(1) in said and m.group(2) in said
 
 
+LOOSE_WORDS_OF_A_NAME = 3  # words said beside a one-word name that it does not explain, for it to be named
+
+
 def one_clear_match(
     query: str,
     results: list[dict[str, Any]],
@@ -393,7 +396,7 @@ def one_clear_match(
     def tag_names(r: dict[str, Any]) -> set[str]:  # what the shop calls it besides its name ("dish soap")
         return set(names_of(r["item_id"])) - set(terms(r.get("category") or "")) if names_of is not None else set()
 
-    def says_all(r: dict[str, Any]) -> bool:  # every word said is of its name, brand, tags or options
+    def unexplained(r: dict[str, Any]) -> set[str]:  # the words said that are not of its name, brand, tags or options
         variants = r.get("variants") or []
         options = [o for v in variants for o in [v["name"], *v["options"]]]
         if any(measured_options(v["options"]) for v in variants):
@@ -401,7 +404,10 @@ def one_clear_match(
         own = {verb_key(t) for t in terms(" ".join([r["name"], r.get("brand") or "", *options]))}
         if measure_keys and (measured_count(query, r["name"]) is not None or is_own_measure(measured, r["name"])):
             own |= measure_keys  # "dish soap 3 litres": three of its litres
-        return said_keys <= own | {verb_key(t) for t in tag_names(r)}
+        return said_keys - own - {verb_key(t) for t in tag_names(r)}
+
+    def says_all(r: dict[str, Any]) -> bool:
+        return not unexplained(r)
 
     # the one item that says all that was said, some of it by its own name ("vifaranga vya kienyeji improved":
     # Day-old Chicks, breed Kienyeji Improved; "beans with chapati": Beans and Rice, side Chapati, not Chapati)
@@ -416,7 +422,13 @@ def one_clear_match(
         for r in results
         if says_all(r) and (said & (own_name(r) | set(terms(r.get("brand") or "")) | tag_names(r)) or options_only(r))
     ]
-    full = [r for r in results if (name := own_name(r)) and name <= said]
+    # a name of one word among many other words names nothing by itself ("my laptop keeps showing pop ups... fresh
+    # windows 11 pro" is no Mecer UPS)
+    full = [
+        r
+        for r in results
+        if (name := own_name(r)) and name <= said and (len(name) > 1 or len(unexplained(r)) <= LOOSE_WORDS_OF_A_NAME)
+    ]
     if full:
         best = max(full, key=lambda r: len(own_name(r)))
         if sum(1 for r in full if len(own_name(r)) == len(own_name(best))) == 1:

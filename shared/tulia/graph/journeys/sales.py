@@ -49,7 +49,14 @@ from tulia.graph.frame import (
     settle,
 )
 from tulia.graph.journeys.booking.nodes import begin_booking, remind_booking
-from tulia.graph.journeys.sale_basket import OF_WORDS, basket_text, listed_items, names_one_thing, take_items
+from tulia.graph.journeys.sale_basket import (
+    OF_WORDS,
+    basket_text,
+    listed_items,
+    names_one_thing,
+    take_items,
+    without_her_story,
+)
 from tulia.graph.journeys.sale_common import (
     MAX_CART_LINES,
     ask_sale,
@@ -84,6 +91,7 @@ from tulia.graph.journeys.sale_payments import (
     say_payment_methods,
     start_payment,
 )
+from tulia.graph.journeys.support import answer_beside
 from tulia.graph.nodes import (
     inbound_text,
     menu,
@@ -113,17 +121,19 @@ from tulia.nlu.frame_extract import (
     extract_mode,
     extract_order_ref,
     extract_quantity,
+    extract_zone,
     may_name_code,
     named_option,
     option_words,
     residual_words,
+    says_removal,
 )
 from tulia.nlu.lexicon import any_phrase, normalize
 from tulia.nlu.reader import SURE, message_reader
 from tulia.nlu.rules import catalog_evidence, product_query
 from tulia.nlu.tagger import Span
 from tulia.nlu.when import read_when, without_when
-from tulia.rag.shop_facts import answer_from_facts
+from tulia.rag.shop_facts import answer_from_facts, covered_by
 from tulia.search.catalog_index import CHEAP, CatalogIndex
 
 # "I want to pay", "nataka kulipa", "pay for ORD-...": resume the payment of the open order
@@ -202,8 +212,12 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     body = message = inbound_text(state)
     if shop_index(turn).books and (when_said := read_when(body, turn.ctx.services.clock())).said:
         body = without_when(body, when_said)  # "at 10", "kesho saa nne" are the booking's, not a count or a product
-    plain = normalize(body)
     shop = shop_options(turn)
+    # her questions beside her wish ("... a 3/4 valve. Do you deliver that far?"): answered, and never read as things
+    # (a place she asks about is still where she wants it: "do you deliver to rongai?")
+    whole, beside = body, _questions_beside(turn, body, shop_index(turn))
+    body = _without_sentences(body, [q for q in beside if extract_zone(normalize(q), shop.zones)[0] is None])
+    plain = normalize(body)
     frame = frame_of(turn)
     answering = state.route in ("answer", "maybe_answer") and state.pending in SALE_QUESTIONS
     pending = state.pending if answering else None
@@ -226,7 +240,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     recount(delta, body, index)  # "nywele brown 30 pakiti tatu": three of the colour Brown 30
     if pending == "variant" and delta.quantity is not None and _an_option_asked(frame, delta.quantity.value):
         delta.quantity = None  # "120, medium" to "which grit?": the grit 120, not 120 packs
-    tagged_out = None if delta.add else _line_taken_out(frame, tags, index)
+    tagged_out = None if delta.add else _line_taken_out(frame, tags, index, plain)
     if tagged_out is not None:
         delta.remove = True  # "ondoa tai, nitanunua shuleni": the tagger's act, a line of the basket the proof
     # Till or Paybill steps lock nothing: until money arrives the order can change (a new order, its
@@ -260,7 +274,8 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         pending = choice = fast = None
     # the words of the message that may name items, and the line of the basket they name ("Jogoo ziwe
     # tatu", "make the flour three", "ondoa chumvi"): an edit of that line, not an answer to a list
-    item_words = "" if listed else wanted_words(body, delta, index)
+    # "the tank at home leaks, lorenzetti iko?": the shower, without the clause of her story
+    item_words = "" if listed else wanted_words(without_her_story(body, tags, index), delta, index)
     if things != body and item_words:  # the address's words, word by word (the delta's spans are the body's)
         address = set(normalize(body).split()) - set(normalize(things).split())
         if delta.zone is not None:
@@ -291,7 +306,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         answering
         and not listed
         and edit_line is None
-        and (_asks_aside(body, index) or _asks_the_documents(turn, body, index))
+        and (_asks_aside(whole, index) or _asks_the_documents(turn, whole, index))
     )
     new_item = (
         not listed
@@ -301,7 +316,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     )
     if aside:  # "kama moja haitatumika naweza kuirudisha?": a count in a question about something else edits no line
         delta.quantity, delta.remove = None, False
-    if aside and (delta.zone is not None or delta.mode is not None) and _asks_another_fact(turn, body):
+    if aside and (delta.zone is not None or delta.mode is not None) and _asks_another_fact(turn, whole):
         # "duka lenu liko wapi? niko town kesho": where the shop is, asked; the place she will be is no delivery chosen
         delta.zone = delta.place = delta.mode = None
     reading = _model_reading(turn, body, fast)
@@ -448,6 +463,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             ItemWish(text=item.text[:300], quantity=item.quantity, act=item.act, asked=asked, named=item.named[:300])
             for item in listed
         ]
+        _answer_beside(turn, beside)
         for note in notes:
             turn.say(text(note))
         turn.set(frame=frame)
@@ -455,7 +471,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
 
     # product words: a new wish (search), or an item to add to this order
     open_basket = bool(frame.lines) and frame.payment_started is None  # a sale still being put together
-    query = "" if delta.remove else product_query(model_product) if model_product else item_words
+    query = "" if delta.remove and frame.lines else product_query(model_product) if model_product else item_words
     product_words = (
         _names_products(turn, query)
         and not (frame.lines and {t for t in terms(query) if t in index.product_terms} <= option_terms)
@@ -515,6 +531,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             )
         frame.adding = adding
         frame.wish = message[:300]  # as said: a booking reads its day and time from it
+        _answer_beside(turn, beside)
         for note in notes:
             turn.say(text(note))
         slots = dict(state.understanding.get("slots", {}))
@@ -525,6 +542,11 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             turn.say(text(note))
         turn.set(frame=frame, route="reclassify")
         return turn.goto(END)
+    if beside and answering and not understood and not catalog_evidence(normalize(body), index):
+        # "will 8 litres be enough for two coats? the room is 3m by 3m": her question answered, then the step again
+        _answer_beside(turn, beside)
+        turn.set(frame=frame, scratch=Scratch())
+        return turn.goto("advance")
     if not understood and open_basket and query and _basket_words(frame, query, index):
         understood = echo = True  # "Menengai" again: the basket as it is, and the step again
     for note in notes:
@@ -565,6 +587,8 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             )  # "deliver to Kitengela" with a shortlist on screen: the place kept, the shortlist again
             return turn.goto(END)
         return turn.goto("ask_item")
+    if not aside:
+        _answer_beside(turn, beside)
     turn.set(frame=frame, scratch=Scratch(echo=True) if echo else Scratch())
     return turn.goto("advance")
 
@@ -917,6 +941,61 @@ def _asks_the_documents(turn: Turn, body: str, index: CatalogIndex) -> bool:
         return False
     reading = message_reader().read(body, product_terms=catalog_evidence(plain, index))
     return reading.label in ("product_question", "support_question") and the_documents_answer(turn, body, index)
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def _questions_beside(turn: Turn, body: str, index: CatalogIndex) -> list[str]:
+    """The sentences of a message that ask the shop something its facts or documents answer, beside others that
+    say her wish ("I need a 1000 litre tank and a 3/4 valve. Do you deliver that far?"); none when every sentence
+    asks (a question alone is the support journey's)."""
+    sentences = [s.strip() for s in _SENTENCE.split(body) if s.strip()]
+    if len(sentences) < 2:
+        return []
+    tenant = turn.ctx.services.tenants.get(turn.ctx.tenant_id)
+    people = [(m.id, m.name) for m in shop_of(turn).booking_settings().people()] if index.books else []
+    asked = []
+    for sentence in sentences:
+        plain = normalize(sentence)
+        if not _asked(sentence, plain) or staff_named(sentence, people) is not None:
+            continue  # "baraka yuko free ijumaa saa kumi?" asks for the appointment she wants: her wish
+        reading = message_reader().read(sentence, product_terms=catalog_evidence(plain, index))
+        if reading.label not in ("support_question", "product_question") or reading.confidence < SURE:
+            continue
+        if (
+            answer_from_facts(tenant, sentence, turn.lang) is not None
+            or the_documents_answer(turn, sentence, index)
+            or _a_passage_covers(turn, sentence)
+        ):
+            asked.append(sentence)
+    return asked if len(asked) < len(sentences) else []
+
+
+PASSAGE_COVERS = 0.5  # the share of a question's words the best passage holds for it to be that passage's question
+
+
+def _a_passage_covers(turn: Turn, question: str) -> bool:
+    """Whether the shop's best passage for a question holds most of its words ("will 8 litres be enough for two
+    coats?": the coverage passage, which says how many litres two coats of a room take)."""
+    found = turn.tool("kb_retrieve", query=question, top_k=1)
+    snippets = found["data"]["snippets"] if found["ok"] else []
+    return bool(snippets) and covered_by(snippets[0]["text"], question) >= PASSAGE_COVERS
+
+
+def _answer_beside(turn: Turn, questions: list[str]) -> None:
+    """Her questions beside her wish, answered before the sale goes on (:func:`_questions_beside`)."""
+    for question in questions:
+        answer_beside(turn, question)
+
+
+def _without_sentences(body: str, sentences: list[str]) -> str:
+    """The message without the sentences given (each once)."""
+    if not sentences:
+        return body
+    for sentence in sentences:
+        body = body.replace(sentence, " ", 1)
+    return " ".join(body.split())
 
 
 def _asks_another_fact(turn: Turn, body: str) -> bool:
@@ -1505,11 +1584,13 @@ def _drop_line(turn: Turn, frame: OrderFrame, index: int) -> Command[Any]:
     return turn.goto("advance")
 
 
-def _line_taken_out(frame: OrderFrame, tags: list[Span], index: CatalogIndex) -> int | None:
+def _line_taken_out(frame: OrderFrame, tags: list[Span], index: CatalogIndex, plain: str) -> int | None:
     """The line of the basket the token tagger reads taken out: one thing taken out, which names exactly one line."""
     out = [span for span in tags if span.kind == "ITEM" and span.act == "remove"]
     if len(out) != 1 or any(span.kind == "ITEM" and span.act != "remove" for span in tags):
         return None
+    if index.only_options(option_words(out[0].text)) and not says_removal(plain):
+        return None  # "the 20 litre" answering "which size?": an option of the line, chosen, not the line taken out
     items = set(index.full_matches(out[0].text)[0])  # the shop's things its words name (names, tags, options)
     named = [n for n, line in enumerate(frame.lines) if line.item_id in items]
     return named[0] if len(named) == 1 else None

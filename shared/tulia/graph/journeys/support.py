@@ -129,6 +129,21 @@ def _answer(turn: Turn, snippets: list[dict[str, Any]], question: str) -> None:
     turn.say(text(said))
 
 
+def answer_beside(turn: Turn, question: str) -> bool:
+    """A question she asks beside her wish ("... a valve for the outlet. Do you deliver that far?"): answered from the
+    shop's stated facts or its best passage, as any question is, before the sale goes on; nothing said (and
+    ``False``) when neither holds an answer, so the sale is not interrupted by "I don't have that"."""
+    result = turn.tool("kb_retrieve", query=question, top_k=3)
+    snippets = result["data"]["snippets"] if result["ok"] else []
+    if _said_a_shop_fact(turn, question, snippets):
+        return True
+    if not snippets:
+        return False
+    turn.trace.append({"kind": "route", "node": turn.node, "route": "kb_answer_beside"})
+    _answer(turn, snippets, question)
+    return True
+
+
 def unknown(state: ConversationState, runtime: Runtime[EngineContext]) -> dict[str, Any]:
     """A message no journey claims: the shop's documents may still answer it ("what time do you close
     today?", "my phone is not charging"); only when they don't, "I didn't get that" and the menu."""

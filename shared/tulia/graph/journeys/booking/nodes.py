@@ -56,6 +56,7 @@ from tulia.nlu.booking_words import anyone_said, change_said, staff_named
 from tulia.nlu.frame_extract import adjective_root, extract_method, extract_zone, named_option
 from tulia.nlu.lexicon import normalize
 from tulia.nlu.order_words import order_cancel_said
+from tulia.nlu.reader import CANCELLATIONS, message_reader
 from tulia.nlu.rules import product_query
 from tulia.nlu.when import read_when, without_when
 
@@ -586,7 +587,7 @@ def booking_fill(
         # "make it couple instead of solo", and it is a couple's already: the summary again, as it stands
         remind_booking(turn, frame)
         return turn.goto(END)
-    if pending == "booking_confirm" and frame.held is not None and _lets_it_go(body):
+    if pending == "booking_confirm" and frame.held is not None and _lets_it_go(turn, body):
         # "the party got postponed, please cancel that booking": the time held for her is let go (nothing was paid)
         _release(turn, frame)
         turn.say(text(t(turn, "booking_released")))
@@ -756,10 +757,17 @@ def _also_when(turn: Turn, frame: BookingFrame, body: str) -> None:
         frame.when = wish
 
 
-def _lets_it_go(body: str) -> bool:
+def _lets_it_go(turn: Turn, body: str) -> bool:
     """At the booking's summary, "cancel that booking", "wacha hiyo appointment" or a shrug ("achana nayo", "never
-    mind"): read there, the time held for her goes."""
-    return change_said(body, "checkout") == "cancel" or order_cancel_said(body, "checkout")
+    mind"): read there, the time held for her goes. Said with her reason, the clause that cancels does it, whether
+    the reader calls it the booking's or an order's ("actually please cancel, we fly to Kisumu on the 10th"), unless
+    that clause names a day or a time ("cancel tuesday, make it wednesday" moves it)."""
+    if change_said(body, "checkout") == "cancel" or order_cancel_said(body, "checkout"):
+        return True
+    now = turn.ctx.services.clock()
+    return any(
+        not read_when(clause, now).said for clause in message_reader().sure_clauses(body, CANCELLATIONS, "checkout")
+    )
 
 
 def _release(turn: Turn, frame: BookingFrame) -> None:

@@ -1,0 +1,135 @@
+"""What the sixth development conversations found at the tenth session, each as a test of what the customer sees
+(eval/goals/dev6.yaml; the shops: sanitary ware and tiles, a computer shop that books repairs, a vet clinic): a
+cancellation said with her travel plans at a booking's summary lets the time go, and "till after new year" is no
+Till; "64 gigs" is a flash disk's size, never 64 of them; a dog's weight said in kilos picks the dewormer's weight
+range; the road she lives off is not where she lives; what she does not want is no removal from an empty basket; a
+product's name typed from a list says no language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.chat import Chat
+from tulia.graph.journeys.sale_basket import wished_items
+from tulia.nlu.basket_words import ItemSaid
+from tulia.nlu.frame_extract import extract_method, extract_zone, named_option
+from tulia.nlu.lexicon import normalize
+from tulia.packs.loader import load_pack
+from tulia.services import Services
+
+EVAL_PACKS = Path(__file__).resolve().parents[2] / "eval" / "packs"
+METHODS = ["mpesa_stk", "mpesa_c2b", "pesapal"]
+
+
+def test_a_cancellation_said_with_her_plans_at_a_bookings_summary_lets_the_time_go(
+    vets: Chat, seeded: Services
+) -> None:
+    vets.send("Hello, I'd like my cat's teeth cleaned with Dr Chebet on friday 11th at 10am")
+    if vets.state["pending"] == "item_selection":
+        vets.send("Dental Scaling and Polishing", reply_id="item:TV-DN-01")
+    assert vets.state["pending"] == "booking_confirm"
+    held = vets.state["booking"].held.booking_ref
+    assert seeded.bookings.get(vets.tenant_id, held).status == "held"
+    reply = vets.send(
+        "oh wait, please cancel, my sister says we travel to Kisumu on the 10th and won't be back till after new year"
+    )
+    assert "let that time go" in reply
+    assert "Till number" not in reply  # "till after new year" is no way to pay
+    assert seeded.bookings.get(vets.tenant_id, held).status == "cancelled"
+
+
+def test_till_before_a_time_is_until_not_the_shops_till() -> None:
+    assert extract_method("we won't be back till after new year", METHODS)[0] is None
+    assert extract_method("hold it till friday", METHODS)[0] is None
+    assert extract_method("i'll pay by till tomorrow", METHODS)[0] == "mpesa_c2b"
+    assert extract_method("till", METHODS)[0] == "mpesa_c2b"
+
+
+def test_gigs_are_a_flash_disks_size_not_its_count(computers: Chat) -> None:
+    computers.send("mambo, nataka flash mbili za 64 gigs za sandisk")
+    assert computers.basket() == {"SanDisk Ultra Flash Disk": (2, {"capacity": "64GB"})}
+
+
+def test_a_dogs_weight_in_kilos_picks_the_weight_range_it_falls_in(vets: Chat) -> None:
+    vets.send("habari, nataka dawa ya minyoo Milbemax ya mbwa")
+    if vets.state["pending"] == "item_selection":
+        vets.send("Milbemax Dewormer for Dogs (2 tablets)", reply_id="item:TV-MD-04")
+    assert vets.state["pending"] == "variant"
+    vets.send("ya mbwa mkubwa, ana kilo 20")
+    [(_count, options)] = vets.basket().values()
+    assert options == {"weight": "Large Dog 5-25kg"}
+    weights = ["Toy 2-4.5kg", "Small 4.5-10kg", "Medium 10-20kg", "Large 20-40kg", "Extra Large 40-56kg"]
+    assert named_option("he weighs 32kg now, a german shepherd", weights, "Bravecto") == "Large 20-40kg"
+    assert named_option("ana kilo 15 hivi", weights, "Bravecto") == "Medium 10-20kg"
+
+
+def test_the_road_she_lives_off_is_not_where_she_lives(vets: Chat) -> None:
+    zones = [(z.name, list(z.areas)) for z in load_pack(EVAL_PACKS / "tiba-vet").tenant.delivery_zones]
+    assert extract_zone(normalize("Ruaka, Joyland area off Limuru road"), zones)[0] == "Ruaka & Banana"
+    assert extract_zone(normalize("Limuru town, near the market"), zones)[0] == "Limuru & Kikuyu"
+    vets.send("I need a small plastic pet carrier, just one")
+    vets.send("Ruaka, Joyland area off Limuru road")
+    assert vets.state["frame"].fulfilment.zone == "Ruaka & Banana"
+
+
+def test_what_she_does_not_want_takes_nothing_out_of_an_empty_basket(computers: Chat) -> None:
+    reply = computers.send(
+        "Hi, my laptop keeps showing pop ups. I don't want a clean-up, I want it formatted with a fresh Windows 11 "
+        "Pro. Can Wanjiru do it on Tuesday the 8th at half past 3?"
+    )
+    assert computers.state["pending"] == "item_selection"  # a shortlist, not "what are you looking for?"
+    assert reply.index("Windows Installation and Setup") < reply.index("Virus Removal")
+    assert "Mecer UPS" not in reply  # "pop ups" names no UPS
+    computers.send("Windows Installation and Setup", reply_id="item:TT-SV-05")
+    booking = computers.state["booking"]
+    assert (booking.staff_id, booking.variant_selection) == ("wanjiru", {"windows": "Windows 11 Pro"})
+
+
+def test_a_products_name_typed_from_a_list_says_no_language(vets: Chat) -> None:
+    vets.send("habari, nataka chakula cha mbwa")
+    reply = vets.send("Pedigree Adult Dry Dog Food Chicken and Vegetables")
+    assert vets.state["pending"] == "variant"
+    assert "Which size" not in reply
+    assert "gani" in reply
+
+
+def test_a_size_answering_which_size_never_takes_the_line_out(paints: Chat) -> None:
+    paints.send("nataka crown alkali resisting primer")
+    assert paints.state["pending"] == "variant"
+    reply = paints.send("the 20 litre")
+    [(name, (_count, options))] = paints.basket().items()
+    assert (name, options) == ("Crown Alkali Resisting Primer", {"size": "20L"})
+    assert "Removed" not in reply
+
+
+def test_a_question_beside_her_wish_is_answered_and_the_sale_goes_on(bathrooms: Chat) -> None:
+    reply = bathrooms.send("I need a 1000 litre Roto tank, black one. Do you deliver to Rongai?")
+    assert "Rongai & Ngong" in reply  # the zone and its fee, from the shop's settings
+    assert "KES 1,000" in reply
+    assert bathrooms.basket() == {"Roto Water Tank": (None, {"capacity": "1000L", "colour": "Black"})}
+    assert bathrooms.state["pending"] == "quantity"
+
+
+def test_a_question_at_the_payment_question_is_answered_and_nothing_is_bought(paints: Chat) -> None:
+    paints.send("nataka crown silk vinyl nyeupe lita 4 mbili")
+    paints.send("nitachukua dukani")
+    assert paints.state["pending"] == "payment_method"
+    before = paints.basket()
+    reply = paints.send("before I pay, will 8 litres be enough for two coats? the room is about 3m by 3m")
+    assert "square metres" in reply  # the shop's coverage passage
+    assert "we don't sell" not in reply
+    assert paints.basket() == before  # no undercoat for "coats"
+
+
+def test_a_thing_of_her_story_is_not_put_in_her_basket(bathrooms: Chat) -> None:
+    reply = bathrooms.send("my tank is leaking, I need a gate valve 3/4")
+    assert set(bathrooms.basket()) == {"Brass Gate Valve"}  # the valve she wants, not the tank she has
+    assert "Roto Water Tank" not in reply
+
+
+def test_the_only_thing_of_her_story_is_what_she_wants_again() -> None:
+    # "my phone died, I need a new one": her story names the only thing, so it is the thing she wants
+    story = [ItemSaid("my laptop battery died", None, "hers"), ItemSaid("a new one please", None, "hers")]
+    assert [item.act for item in wished_items(story)] == ["add", "add"]
+    wish = [ItemSaid("my tank leaks", None, "hers"), ItemSaid("a gate valve", None, "add")]
+    assert [item.text for item in wished_items(wish)] == ["a gate valve"]
