@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.chat import Chat
 from tulia.graph.journeys.sale_basket import wished_items
-from tulia.nlu.basket_words import ItemSaid
+from tulia.nlu.basket_words import ItemSaid, count_of
 from tulia.nlu.frame_extract import extract_method, extract_zone, named_option
 from tulia.nlu.lexicon import normalize
 from tulia.packs.loader import load_pack
@@ -133,3 +135,19 @@ def test_the_only_thing_of_her_story_is_what_she_wants_again() -> None:
     assert [item.act for item in wished_items(story)] == ["add", "add"]
     wish = [ItemSaid("my tank leaks", None, "hers"), ItemSaid("a gate valve", None, "add")]
     assert [item.text for item in wished_items(wish)] == ["a gate valve"]
+
+
+@pytest.mark.parametrize(
+    "part",
+    [
+        "the heater has been on for 2 weeks",  # how long: her story
+        "maji yamekaa wiki tatu",
+        "we're four, the double door fridge",  # how many of them at home
+        "tuko watano, nataka sufuria kubwa",
+        "kabati lake la futi 3",  # a size in feet
+        "storage ya 256 inatosha",  # a spec's value
+    ],
+)
+def test_how_long_how_many_people_feet_and_a_specs_value_are_no_counts(part: str) -> None:
+    assert count_of(normalize(part)) is None
+    assert count_of(normalize("2 heaters")) == 2

@@ -148,6 +148,7 @@ MEASURE_UNITS = (
     "litres", "liter", "liters", "cm", "mm", "m", "k", "hz", "mp", "ft", "metres", "meters", "metre", "meter", "mita",
     "lb", "lbs", "%", "pm", "am", "kilo", "kilos", "kgs", "lita", "ltr", "gram", "grams", "gramu", "gms", "gm",
     "amps", "amp", "ah", "ampere", "amperes", "gig", "gigs", "gigabyte", "gigabytes", "terabyte", "terabytes",
+    "futi", "feet", "foot",
 )  # fmt: skip
 BUY_VERBS = (
     "need", "want", "buy", "order", "get", "take", "send", "send me", "deliver", "give me", "i ll take", "ill take",
@@ -159,7 +160,7 @@ BUY_VERBS = (
 MEASURE_NAMES = (
     "litres", "litre", "liters", "liter", "lita", "ltr", "kilos", "kilo", "kgs", "kg", "grams", "gramu", "gms", "gm",
     "ml",
-    "metres", "metre", "meters", "meter", "mita", "inches", "inch", "inchi",
+    "metres", "metre", "meters", "meter", "mita", "inches", "inch", "inchi", "futi", "feet", "foot",
 )  # fmt: skip
 _MEASURE_NAME_ALT = "|".join(sorted(MEASURE_NAMES, key=len, reverse=True))
 _PLAIN_NUMBER_WORDS = {w: n for w, n in NUMBER_WORDS.items() if " " not in w and w not in ("both", "dozen")}
@@ -293,11 +294,27 @@ _AGE = re.compile(
 )
 
 
+# how long something has gone on ("for 2 weeks", "wiki tatu", "siku tano") and how many people she speaks for ("we're
+# four", "tuko watano", "6 people"): her story's numbers, never a count of a thing
+_DURATION_OR_PEOPLE = re.compile(
+    rf"(?<![\w-])(?<!to )(?:{_NUMBER}\s+(?:weeks?|days?|months?|years?|nights?|people|persons|of us|pax|guests)"
+    rf"|(?:wiki|siku|miezi|mwezi|miaka|mwaka|watu|wageni)\s+{_NUMBER}"
+    rf"|(?:we re|we are|were|tuko|tupo|sisi ni|family of)\s+{_NUMBER})(?!\w)"
+)
+
+
+# a number said as a spec's value ("storage ya 256", "RAM 16", "capacity of 500"): the option, never a count
+_SPEC_NUMBER = re.compile(
+    r"(?<!\w)(?:storage|ram|memory|rom|capacity|uwezo)\s+(?:ya\s+|of\s+|ni\s+|is\s+)?\d{1,4}(?!\w)"
+)
+
+
 def without_negated_counts(plain: str) -> str:
     """The message without the counts it corrects away ("unga ni pakiti tatu sio moja": three), the ages it says
-    ("costume ya spiderman ya miaka sita": one costume, for a six-year-old) and its sizes of two dimensions ("sheets
-    for 3 by 6 beds"), each blanked to its length."""
-    for numbers_of_no_count in (_NEGATED_COUNT, _AGE, DIMENSIONS):
+    ("costume ya spiderman ya miaka sita": one costume, for a six-year-old), how long or for how many people ("for 2
+    weeks", "we're four"), a spec's value ("storage ya 256") and its sizes of two dimensions ("sheets for 3 by 6
+    beds"), each blanked to its length."""
+    for numbers_of_no_count in (_NEGATED_COUNT, _AGE, _DURATION_OR_PEOPLE, _SPEC_NUMBER, DIMENSIONS):
         plain = numbers_of_no_count.sub(lambda m: " " * len(m.group(0)), plain)
     return plain
 
@@ -840,7 +857,7 @@ _UNIT_WORDS = {
     "litre": "l", "litres": "l", "liter": "l", "liters": "l", "lita": "l", "ltr": "l", "l": "l", "kilo": "kg",
     "kilos": "kg", "kg": "kg", "kgs": "kg", "gramu": "g", "g": "g", "gm": "g", "gms": "g", "grams": "g", "ml": "ml",
     "gb": "gb", "gig": "gb", "gigs": "gb", "gigabyte": "gb", "gigabytes": "gb", "terabyte": "tb", "terabytes": "tb",
-    "tb": "tb", "inch": "inch", "inches": "inch", "inchi": "inch",
+    "tb": "tb", "inch": "inch", "inches": "inch", "inchi": "inch", "futi": "ft", "feet": "ft", "foot": "ft",
 }  # fmt: skip
 _SIZE_ALT = "|".join(sorted((re.escape(w) for w in _SIZE_WORDS), key=len, reverse=True))
 _UNIT_ALT_OPTION = "|".join(sorted((re.escape(w) for w in _UNIT_WORDS), key=len, reverse=True))

@@ -108,6 +108,7 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         return found["data"] if found["ok"] else None
 
     uncounted: list[FrameLine] = []  # the lines this message added of parts that said no count
+    added_now: list[FrameLine] = []  # all the lines this message added
     while frame.waiting:
         wish, frame.waiting = frame.waiting[0], frame.waiting[1:]
         if (
@@ -215,7 +216,9 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             for name, option in line.variant_selection.items():
                 frame.lines[-1].choose(name, option)
             continue
-        if (again := _said_again(uncounted, line, wish)) is not None:
+        # a later part that says no count may name again a line this message added with one ("fridge guard moja,
+        # stima ya jengo letu inapanda na kushuka": the guard, for her building's power)
+        if (again := _said_again(uncounted if counted is not None else added_now, line, wish)) is not None:
             # "a low-smell grey paint for my bedroom. The Sadolin one in dove grey, 2 tins of 4L": one thing, said
             # first as she needs it and then as she wants it
             for name, option in line.variant_selection.items():
@@ -227,6 +230,8 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         added = add_line(frame, line, wish.act)
         if counted is None and wish.act in ("add", "old") and added is line:  # ("old": one replaced that was wished)
             uncounted.append(line)
+        if wish.act in ("add", "old") and added is line:
+            added_now.append(line)
     _say_unsold(turn, unsold)
     frame.adding, frame.quantity_hint, frame.wish = False, None, None
     if ambiguous and all(line in frame.lines for line in ambiguous):
