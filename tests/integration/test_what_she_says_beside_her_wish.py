@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.chat import Chat
+from tests.conftest import chat_at_pack
 from tulia.graph.journeys.sale_basket import wished_items
 from tulia.nlu.basket_words import ItemSaid, count_of
 from tulia.nlu.frame_extract import extract_method, extract_zone, named_option
@@ -146,8 +147,47 @@ def test_the_only_thing_of_her_story_is_what_she_wants_again() -> None:
         "tuko watano, nataka sufuria kubwa",
         "kabati lake la futi 3",  # a size in feet
         "storage ya 256 inatosha",  # a spec's value
+        "na nina watoto watatu, nguo chafu zimejaa",  # the children she has
     ],
 )
 def test_how_long_how_many_people_feet_and_a_specs_value_are_no_counts(part: str) -> None:
     assert count_of(normalize(part)) is None
     assert count_of(normalize("2 heaters")) == 2
+
+
+def test_electricity_in_swahili_names_an_electric_option() -> None:
+    fuels = ["Gas Only", "Gas and Electric"]
+    assert named_option("ina gas na plate moja ya umeme", fuels, "Cooker Installation") == "Gas and Electric"
+    assert named_option("ya gas na stima", fuels, "Cooker Installation") == "Gas and Electric"
+    assert named_option("gas tu", fuels, "Cooker Installation") == "Gas Only"
+
+
+def test_a_swahili_returns_question_about_a_thing_not_yet_used_finds_the_returns_passage(seeded: Services) -> None:
+    appliances = chat_at_pack(seeded, EVAL_PACKS / "jokofu-appliances", "+254711000696")
+    reply = appliances.send("naweza kurudisha dispenser kama sijaitumia?")
+    assert "hakijatumika" in reply  # the returns passage: a new appliance not yet used is exchanged in 7 days
+    assert "Usafirishaji (delivery)" not in reply
+
+
+def test_a_part_that_names_only_an_option_of_the_thing_before_it_chooses_that_option(seeded: Services) -> None:
+    appliances = chat_at_pack(seeded, EVAL_PACKS / "jokofu-appliances", "+254711000697")
+    reply = appliances.send(
+        "nataka ile cooker ya Ramtons 50 by 55 yenye oven, ile ya gas tatu na plate moja ya stima. colour black"
+    )
+    assert appliances.basket() == {
+        "Ramtons 50x55 Standing Cooker with Oven": (1, {"burners": "3 Gas 1 Electric", "colour": "Black"})
+    }
+    assert "Gas Regulator" not in reply  # no shortlist of gas things for "gas tatu"
+
+
+def test_the_number_of_an_options_thing_names_the_single_or_double_option_not_a_count(seeded: Services) -> None:
+    outlets = ["Single Outlet", "Double Outlet"]
+    for said in ("outlet mbili", "two outlets", "2 outlets"):
+        assert named_option(said, outlets, "Resun Air Pump") == "Double Outlet"
+    assert named_option("ya outlet moja", outlets, "Resun Air Pump") == "Single Outlet"
+    aquarium = chat_at_pack(seeded, EVAL_PACKS / "maji-hai-aquatics", "+254711000698")
+    aquarium.send("nataka pump ya hewa ya outlet mbili, na air stone kit mbili")
+    assert aquarium.basket() == {
+        "Resun Air Pump": (1, {"outlets": "Double Outlet"}),  # one pump of two outlets, never two pumps
+        "Air Stone and 2m Tubing Kit": (2, {}),
+    }

@@ -294,12 +294,14 @@ _AGE = re.compile(
 )
 
 
-# how long something has gone on ("for 2 weeks", "wiki tatu", "siku tano") and how many people she speaks for ("we're
-# four", "tuko watano", "6 people"): her story's numbers, never a count of a thing
+# how long something has gone on ("for 2 weeks", "wiki tatu", "siku tano"), how many people she speaks for ("we're
+# four", "tuko watano", "6 people") and the children, guests or animals she has ("nina watoto watatu"): her story's
+# numbers, never a count of a thing
 _DURATION_OR_PEOPLE = re.compile(
     rf"(?<![\w-])(?<!to )(?:{_NUMBER}\s+(?:weeks?|days?|months?|years?|nights?|people|persons|of us|pax|guests)"
     rf"|(?:wiki|siku|miezi|mwezi|miaka|mwaka|watu|wageni)\s+{_NUMBER}"
-    rf"|(?:we re|we are|were|tuko|tupo|sisi ni|family of)\s+{_NUMBER})(?!\w)"
+    rf"|(?:we re|we are|were|tuko|tupo|sisi ni|family of)\s+{_NUMBER}"
+    rf"|(?:nina|tuna|nimekuwa na)\s+(?:watoto|wageni|ng ombe|mbuzi|kuku|wafanyakazi|watu)\s+{_NUMBER})(?!\w)"
 )
 
 
@@ -964,6 +966,8 @@ def named_option(text: str, options: list[str], name: str = "") -> str | None:
     ):
         return other
     text = _in_thousands(text)  # "ya elfu kumi" of "10000"
+    if (multiple := multiple_said(text, options)) is not None:  # "outlet mbili", "two outlets": Double Outlet
+        return multiple
     said_words = option_words(_uncontracted(text))
     english = option_words(in_english(_uncontracted(text)))
     # each word alone too: a phrase's folding may hide a word's own meaning ("za maua" is "floral"; "maua", "flower")
@@ -1050,6 +1054,30 @@ def option_range(option: str) -> tuple[float, float] | None:
                 return (min(numbers), max(numbers))
             return (0.0, numbers[0]) if kind == "up to" else (numbers[0], float("inf"))
     return None
+
+
+MULTIPLES = {"single": 1, "double": 2, "dual": 2, "twin": 2, "triple": 3}
+
+
+def multiple_said(text: str, options: list[str]) -> str | None:
+    """The option named "Single/Double/Triple <thing>" said as the number of its thing ("outlet mbili", "two
+    outlets", "2 outlets" of "Double Outlet"): the number right beside one of the option's other words."""
+    words = normalize(text).split()
+    found = []
+    for option in options:
+        own = normalize(option).split()
+        times = [MULTIPLES[w] for w in own if w in MULTIPLES]
+        rest = {w.rstrip("s") for w in own if w not in MULTIPLES}
+        if len(times) != 1 or not rest:
+            continue
+        for n, word in enumerate(words):
+            if word.rstrip("s") not in rest:
+                continue
+            beside = [words[m] for m in (n - 1, n + 1) if 0 <= m < len(words)]
+            if any((w.isdigit() and int(w) == times[0]) or _PLAIN_NUMBER_WORDS.get(w) == times[0] for w in beside):
+                found.append(option)
+                break
+    return found[0] if len(found) == 1 else None
 
 
 def option_within(text: str, options: list[str]) -> str | None:

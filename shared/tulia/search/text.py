@@ -133,7 +133,8 @@ _VERB_PREFIX = re.compile(
     r"(?:ha|si)?(?:ku|wa|zi|i|li|ya|ki|vi|u|mu|m|a|tu|ni)?(?:na|li|ta|me|ka|nge|ja)?(?:yo|cho|vyo|zo|lo|o|ye)?"
     r"(?:ni|ku|mw|m|tu|wa|i|zi|li|ya|ki|vi)?"
 )
-_VERB_SUFFIX = re.compile(r"(?:[ie]|li|le)?w?[aei]")  # "haujafungu-liw-a": not yet opened
+# "haujafungu-liw-a": not yet opened; the stative -ik-/-ek- ("haki-ja-tum-ik-a": not yet used, "i-na-rudish-ik-a")
+_VERB_SUFFIX = re.compile(r"(?:[ie]|li|le)?k?w?[aei]")
 # the roots of the lexicon's verbs, cited as infinitives ("kukaanga": kaang -> fry)
 _VERB_ROOTS = (
     {

@@ -122,6 +122,8 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             # "make it 2 tyres only, the mechanic says the rear ones still have life": the basket's tyres, set
             named_line.quantity, named_line.quantity_said = wish.quantity, True
             continue
+        if wish.act == "add" and added_now and _an_option_of(added_now[-1], wish.text, index):
+            continue  # "the ramtons cooker with oven, ile ya gas tatu na plate moja ya stima": its burners
         listed = find_listed(wish, index, search)
         if listed is None:
             turn.say(text(t(turn, "tool_error")))
@@ -242,6 +244,24 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     turn.trace.append({"kind": "step", "node": "take_items", "lines": len(frame.lines), "unsold": len(unsold)})
     turn.set(frame=frame, selected_item_ids=[ln.item_id for ln in frame.lines], rejected_shortlists=0)
     return turn.goto("advance")
+
+
+def _an_option_of(line: FrameLine, words: str, index: CatalogIndex) -> bool:
+    """Whether a part that follows a line this message added only names an option of it, not yet chosen, with no
+    thing of the shop that option's words do not hold ("ile ya gas tatu" of a cooker that comes in "3 Gas 1
+    Electric"): the option is chosen, and nothing else is looked for."""
+    for variant in line.variants:
+        if variant.name in line.variant_selection:
+            continue
+        option = named_option(words, variant.options, line.name)
+        if option is None:
+            continue
+        own = set(index.terms(f"{option} {variant.name}"))
+        things = {term for term in index.terms(item_words(words)) if term in index.product_terms}
+        if things <= own:
+            line.choose(variant.name, option)
+            return True
+    return False
 
 
 def _describes_the_last_line(frame: OrderFrame, line: FrameLine, wish: ItemWish) -> bool:

@@ -25,6 +25,7 @@ from tulia.nlu.frame_extract import (
     DIMENSIONS,
     DOZEN_WORDS,
     MEASURE_UNITS,
+    MULTIPLES,
     NUMBER_WORDS,
     SIZE_WORDS_OF_MEASURES,
     FrameDelta,
@@ -32,6 +33,7 @@ from tulia.nlu.frame_extract import (
     dimension_words,
     extract_quantity,
     measured_options,
+    multiple_said,
     residual_words,
     without_negated_counts,
 )
@@ -164,7 +166,11 @@ def count_for(item: dict[str, Any], count: int | None, words: str) -> int | None
     item's name or options ("gauge 30 box profile", "brown 30", "size 36"), else a measure said as packs ("5kg"
     of "Wire Nails 1kg" is 5)."""
     names = [item["name"], *(f"{v['name']} {o}" for v in item.get("variants") or [] for o in v["options"])]
-    if count is not None and (count_in_name(words, count, names) or _option_beside_a_count(item, count, words)):
+    if count is not None and (
+        count_in_name(words, count, names)
+        or _option_beside_a_count(item, count, words)
+        or _a_multiple_option(item, count, words)
+    ):
         # the count is what else the words say ("pampers size 3 pakiti tatu": three)
         besides = _count_besides(words, count)
         said, rest = (besides[0], besides[3]) if besides is not None else (None, words)
@@ -206,6 +212,16 @@ def _option_beside_a_count(item: dict[str, Any], number: int, words: str) -> boo
         return False
     besides = _count_besides(words, number)
     return besides is not None and besides[0] is not None and besides[0].value != number
+
+
+def _a_multiple_option(item: dict[str, Any], number: int, words: str) -> bool:
+    """``number`` says how many of an option's thing ("pump ya hewa ya outlet mbili": the Double Outlet), not how
+    many of the item."""
+    for variant in item.get("variants") or []:
+        option = multiple_said(words, variant["options"])
+        if option is not None and number == MULTIPLES.get(normalize(option).split()[0], 0):
+            return True
+    return False
 
 
 def line_from_item(item: dict[str, Any], quantity: int | None = None) -> FrameLine:
