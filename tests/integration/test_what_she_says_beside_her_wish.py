@@ -191,3 +191,24 @@ def test_the_number_of_an_options_thing_names_the_single_or_double_option_not_a_
         "Resun Air Pump": (1, {"outlets": "Double Outlet"}),  # one pump of two outlets, never two pumps
         "Air Stone and 2m Tubing Kit": (2, {}),
     }
+
+
+def test_an_option_changed_and_another_lines_count_set_in_one_message_are_both_done(seeded: Services) -> None:
+    aquarium = chat_at_pack(seeded, EVAL_PACKS / "maji-hai-aquatics", "+254711000699")
+    aquarium.send("Hi, I need a bare glass tank, 2ft, and 2 bags of natural brown gravel. I'll come collect")
+    assert aquarium.state["pending"] == "payment_method"
+    reply = aquarium.send("Hold on, a 3ft fits better there. Change the tank to 3ft and make the gravel 4 bags")
+    assert aquarium.basket() == {
+        "Glass Aquarium Tank (Bare)": (1, {"size": "3ft"}),
+        "Aquarium Gravel 5kg": (4, {"colour": "Natural Brown"}),
+    }
+    assert "KES 15,300" in reply  # 12,500 for the 3ft tank and 4 x 700 of gravel
+
+
+def test_a_count_said_with_its_pack_after_the_thing_and_a_size_word_beside_a_name(seeded: Services) -> None:
+    aquarium = chat_at_pack(seeded, EVAL_PACKS / "maji-hai-aquatics", "+254711000700")
+    aquarium.send("mambo, nataka guppies za red, pairs tatu, na tetramin ile ndogo ya 20g")
+    assert aquarium.basket() == {
+        "Guppy (Pair)": (3, {"colour": "Red"}),  # three pairs, never one pair for "three" fish
+        "TetraMin Tropical Flakes": (1, {"size": "20g"}),  # "ndogo ya 20g" is its size, not a small angelfish
+    }

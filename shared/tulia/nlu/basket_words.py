@@ -196,6 +196,11 @@ def _counted_runs(part: str, names_product: Callable[[str], bool], one_item: Cal
     return pieces
 
 
+# the packs of pieces a thing is sold in ("Guppy (Pair)", "Eggs (tray of 30)"): said with a count of its own, it counts
+# packs, never pieces ("guppies za red, pairs tatu": three pairs)
+_PACK_OF_PIECES_SAID = re.compile(r"(?<!\w)(?:pairs?|jozi|trays?|trei)(?!\w)")
+
+
 def items_said(
     text: str,
     names_product: Callable[[str], bool],
@@ -240,6 +245,8 @@ def items_said(
                 and (before.quantity is None or (words and _counted_by_an_article(before.text)))
             ):
                 size = words if words and _only_measures(words) and not measures_said(before.text) else ""
+                if not words and _PACK_OF_PIECES_SAID.search(part):
+                    size = part  # "guppies za red, pairs tatu": three pairs (its pack, said with the count)
                 items[-1] = ItemSaid(f"{before.text} {size}".strip(), count)
             continue
         if names_product(part):

@@ -118,7 +118,7 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             and _names_a_line(wish.text, frame, index)
         ):
             continue
-        if wish.act == "set" and wish.quantity is not None and (named_line := _line_named(wish.text, frame, index)):
+        if wish.act == "set" and wish.quantity is not None and (named_line := line_named(wish.text, frame, index)):
             # "make it 2 tyres only, the mechanic says the rear ones still have life": the basket's tyres, set
             named_line.quantity, named_line.quantity_said = wish.quantity, True
             continue
@@ -295,7 +295,7 @@ def _names_a_line(words: str, frame: OrderFrame, index: CatalogIndex) -> bool:
     return bool(_lines_named(words, frame, index))
 
 
-def _line_named(words: str, frame: OrderFrame, index: CatalogIndex) -> FrameLine | None:
+def line_named(words: str, frame: OrderFrame, index: CatalogIndex) -> FrameLine | None:
     """The one line of the basket every word of a wish that names things is in, if only one is."""
     named = _lines_named(words, frame, index)
     return named[0] if len(named) == 1 else None
@@ -353,7 +353,9 @@ def listed_items(
             else ItemSaid(normalize(s.text), counts.get(s.start), s.act or "add")
             for s in kept
         ]
-    in_order = _acts_in_order(items, said, [s for s in tags if s.kind == "OPTION"])
+    in_order = _acts_in_order(
+        items, said, [s for s in tags if s.kind == "OPTION"], lambda words: index.only_options(option_words(words))
+    )
     acted = wished_items(in_order)
     if len(acted) == 1 < len(in_order):
         return []  # one thing wanted beside her story: the message's one wish, read as one (without her story)
@@ -481,7 +483,12 @@ def names_one_thing(words: str, index: CatalogIndex) -> bool:
     return len(fits) == 1 and len(unknown) <= len(known)
 
 
-def _acts_in_order(items: list[ItemSaid], said: Sequence[Span], options: Sequence[Span] = ()) -> list[ItemSaid]:
+def _acts_in_order(
+    items: list[ItemSaid],
+    said: Sequence[Span],
+    options: Sequence[Span] = (),
+    only_options: Callable[[str], bool] = lambda _words: False,
+) -> list[ItemSaid]:
     """Each part with the act of the tagger's item span that lies in it: spans taken in order, each once ("toa sukari,
     ongeza sukari brown mbili": the first sukari is taken out, the second added), and the tagger's words for its
     thing (that span and the options said in the part: "the casio ct-s300 in black" of "my teacher says music is the
@@ -516,7 +523,8 @@ def _acts_in_order(items: list[ItemSaid], said: Sequence[Span], options: Sequenc
                     n and (_of_a_thing(item.text.split(), t.split()) or _with_a_thing(item.text.split(), t.split()))
                 )
             ]
-            thing = heads[-1]
+            # the last that names a thing, not only its options ("tetramin ile ndogo ya 20g": the TetraMin)
+            thing = next((h for h in reversed(heads) if not only_options(h)), heads[-1])
             said_options = (normalize(s.text) for s in options)
             options_of = [o for o in said_options if o and set(o.split()) <= words - set(thing.split())]
             named = f"{thing}{OPTIONS_MARK}{' '.join(options_of)}" if options_of else thing

@@ -52,6 +52,7 @@ from tulia.graph.journeys.booking.nodes import begin_booking, remind_booking
 from tulia.graph.journeys.sale_basket import (
     OF_WORDS,
     basket_text,
+    line_named,
     listed_items,
     names_one_thing,
     take_items,
@@ -429,6 +430,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     terms = shop_index(turn).terms  # the shop's words
     option_terms: set[str] = set()
     option_changed = False
+    lines_changed: list[FrameLine] = []
     # a count answering "how many?" is no option ("1" of a gloss in 1L and 4L tins: one tin, never the 1L)
     counted_only = pending == "quantity" and delta.quantity is not None and not listed and not item_words.strip()
     for line in frame.lines if not counted_only else []:
@@ -447,10 +449,17 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             if said is not None and pending != "variant" and frame.payment_started is None:
                 changed = line.variant_selection.get(variant.name) not in (None, said)
                 option_changed = option_changed or changed
+                if changed:
+                    lines_changed.append(line)
                 echo = echo or changed  # a changed option
                 line.choose(variant.name, said)
                 understood = True
     if option_changed:  # "the house colour changed, blue instead of red": that line's edit, nothing to find or drop
+        for item in listed:  # "change the tank to 3ft and make the gravel 4 bags": the other line's count, set
+            counted = line_named(item.text, frame, index) if item.quantity is not None else None
+            if item.act == "set" and counted is not None and counted not in lines_changed:
+                counted.quantity, counted.quantity_said = item.quantity, True
+                echo = True
         listed = []
     elif frame.lines:  # "blue instead of red": options of the basket's lines, never things to find
         listed = [
