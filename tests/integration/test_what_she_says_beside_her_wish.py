@@ -212,3 +212,26 @@ def test_a_count_said_with_its_pack_after_the_thing_and_a_size_word_beside_a_nam
         "Guppy (Pair)": (3, {"colour": "Red"}),  # three pairs, never one pair for "three" fish
         "TetraMin Tropical Flakes": (1, {"size": "20g"}),  # "ndogo ya 20g" is its size, not a small angelfish
     }
+
+
+def test_a_warranty_question_at_the_checkout_is_answered_from_the_warranty_section_not_handed_over(
+    seeded: Services,
+) -> None:
+    aquarium = chat_at_pack(seeded, EVAL_PACKS / "maji-hai-aquatics", "+254711000701")
+    aquarium.send("nataka sunsun canister filter moja, ile ya hadi lita 400")
+    aquarium.send("nitapitia dukani")
+    assert aquarium.state["pending"] == "payment_method"
+    # "haikufika hata mwaka": the old one did not last a year; no late delivery for a person to take
+    reply = aquarium.send("kabla sijalipa, filter hii ina warranty ya muda gani? ile ya zamani haikufika hata mwaka")
+    assert "Sunsun and Atman filters" in reply  # the section headed "Warranty", not the live fish guarantee
+    assert not aquarium.state.get("in_handoff")
+    assert aquarium.state["pending"] == "payment_method"
+
+
+def test_a_thing_for_another_and_options_of_two_kinds_after_a_thing(seeded: Services) -> None:
+    aquarium = chat_at_pack(seeded, EVAL_PACKS / "maji-hai-aquatics", "+254711000702")
+    aquarium.send("sasa, nataka castle ya resin ya kuweka kwa tank, na net ndogo")
+    assert set(aquarium.basket()) == {"Resin Castle Ornament", "Fish Net"}  # the castle for the tank, no tank
+    bales = chat_at_pack(seeded, EVAL_PACKS / "marobota-mitumba", "+254711000703")
+    bales.send("Nipe robota la tops za kike, grade 1 la UK, na hangers dazeni tano")
+    assert bales.basket()["Ladies Tops Bale 45kg"] == (1, {"grade": "Grade 1", "origin": "UK"})

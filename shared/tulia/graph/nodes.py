@@ -430,7 +430,8 @@ def _an_address(turn: Turn, said: str) -> bool:
 
 def _names_only(turn: Turn, said: str) -> bool:
     """A message of names only: the ways to pay ("buy goods till"), the titles of the rows just shown, the shop's
-    things, and no other word (no language to switch to: "ondoa chumvi" and "nimelipa, SKL..." say Swahili)."""
+    things and their options, and no other word (no language to switch to: "ondoa chumvi" and "nimelipa, SKL..."
+    say Swahili)."""
     plain = f" {normalize(said)} "
     titles = [normalize(str(o.get("title") or "")).rstrip(".… ") for o in turn.state.pending_options]
     for phrase in sorted({*STK_WORDS, *C2B_WORDS, *CARD_WORDS, *(t for t in titles if t)}, key=len, reverse=True):
@@ -439,7 +440,8 @@ def _names_only(turn: Turn, said: str) -> bool:
     names = {normalize(doc.name) for doc in index.docs}  # "Pedigree Adult Dry Dog Food Chicken and Vegetables"
     for phrase in sorted((n for n in names if n and n in plain), key=len, reverse=True):
         plain = re.sub(rf"(?<!\w){re.escape(phrase)}(?!\w)", " ", plain)
-    left = [w for w in plain.split() if w.isalpha() and not set(index.terms(w)) & index.product_terms]
+    shop_words = index.product_terms | index.option_terms  # its things and their options ("Terracotta")
+    left = [w for w in plain.split() if w.isalpha() and not set(index.terms(w)) & shop_words]
     return not left
 
 

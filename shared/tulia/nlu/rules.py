@@ -409,6 +409,12 @@ def _plain(text: str) -> str:
     return re.sub(r"([a-z])\1{2,}", r"\1", normalize(text))  # "hellooooo" -> "hello"
 
 
+# "ile ya zamani haikufika hata mwaka": the old one did not last a year (how long a thing lasted), no delivery late
+_DID_NOT_LAST = re.compile(
+    r"\b(?:haikufika|haijafika|hazikufika)\s+(?:hata\s+)?(?:mwaka|miaka|mwezi|miezi|wiki|siku)\b"
+)
+
+
 class RulesEngine:
     """Deterministic intent, language and governor classification."""
 
@@ -429,7 +435,7 @@ class RulesEngine:
         signals = Signals(
             payment_dispute=any_phrase(plain, PAYMENT_DISPUTE),
             refund_request=any_phrase(plain, REFUND),
-            delivery_complaint=any_phrase(plain, DELIVERY_COMPLAINT),
+            delivery_complaint=any_phrase(_DID_NOT_LAST.sub(" ", plain), DELIVERY_COMPLAINT),
             frustrated=any_phrase(plain, FRUSTRATION),
             sensitive=any_phrase(plain, SENSITIVE),
         )

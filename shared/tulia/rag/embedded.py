@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from tulia.domain.kb import KbChunk
@@ -17,6 +17,7 @@ from tulia.search.text import terms
 
 K1, B = 1.2, 0.75
 MIN_COVERAGE = 0.34  # share of the question's terms a passage must contain to count as an answer
+HEADING_BOOST = 0.5  # a passage's score grows by half when the question says its whole section heading
 ANSWER_TYPE_BOOST = 2.0  # a passage that holds what kind of answer the question asks for (a duration, an amount)
 
 # What kind of answer a question asks for, and how a passage holds one: a question of how long is answered by a
@@ -61,6 +62,12 @@ def _only_a_heading(chunk: KbChunk) -> bool:
     return bool(said) and said in headings
 
 
+def _heading_share(chunk: KbChunk) -> Callable[[set[str]], float]:
+    """How much of the passage's section heading a question's terms hold (0 without a heading)."""
+    heading = set(terms(chunk.section or ""))
+    return lambda asked: len(heading & asked) / len(heading) if heading else 0.0
+
+
 def coverage_of(matched: int, query_terms: Iterable[str]) -> float:
     """The share of a question's terms a passage holds."""
     n = len(list(query_terms))
@@ -94,6 +101,7 @@ class KbIndex:
             self.lengths.append(len(toks) or 1)
         # what each passage is, read once: a heading alone, and the kinds of answer it holds
         self.headings_only = [_only_a_heading(c) for c in self.chunks]
+        self.heading_said = [_heading_share(c) for c in self.chunks]
         self.holds = list(holds) if holds is not None else [kinds_held(c.text) for c in self.chunks]
         n = len(self.chunks)
         self.avg_len = sum(self.lengths) / n if n else 1.0
@@ -146,6 +154,9 @@ class KbIndex:
                 continue
             if answers:
                 score *= ANSWER_TYPE_BOOST
+            # a section whose heading the question says whole is its question ("how long is the warranty on the
+            # filter?": the section "Warranty", before "Live fish guarantee", which the question names a third of)
+            score *= 1 + HEADING_BOOST * self.heading_said[doc_no](set(all_terms))
             passages.append(Passage(chunk, score * coverage, coverage))
         passages.sort(key=lambda p: -p.score)
         return passages[:top_k]

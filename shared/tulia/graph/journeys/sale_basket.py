@@ -247,21 +247,25 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
 
 
 def _an_option_of(line: FrameLine, words: str, index: CatalogIndex) -> bool:
-    """Whether a part that follows a line this message added only names an option of it, not yet chosen, with no
-    thing of the shop that option's words do not hold ("ile ya gas tatu" of a cooker that comes in "3 Gas 1
-    Electric"): the option is chosen, and nothing else is looked for."""
-    for variant in line.variants:
-        if variant.name in line.variant_selection:
-            continue
-        option = named_option(words, variant.options, line.name)
-        if option is None:
-            continue
-        own = set(index.terms(f"{option} {variant.name}"))
-        things = {term for term in index.terms(item_words(words)) if term in index.product_terms}
-        if things <= own:
-            line.choose(variant.name, option)
-            return True
-    return False
+    """Whether a part that follows a line this message added only names options of it, not yet chosen, with no
+    thing of the shop that those options' words do not hold ("ile ya gas tatu" of a cooker that comes in "3 Gas 1
+    Electric", "grade 1 la UK" of a bale by grade and origin): the options are chosen, and nothing else is looked
+    for."""
+    named = {
+        variant.name: option
+        for variant in line.variants
+        if variant.name not in line.variant_selection
+        and (option := named_option(words, variant.options, line.name)) is not None
+    }
+    if not named:
+        return False
+    own = {term for name, option in named.items() for term in index.terms(f"{option} {name}")}
+    things = {term for term in index.terms(item_words(words)) if term in index.product_terms}
+    if not things <= own:
+        return False
+    for name, option in named.items():
+        line.choose(name, option)
+    return True
 
 
 def _describes_the_last_line(frame: OrderFrame, line: FrameLine, wish: ItemWish) -> bool:
@@ -429,7 +433,8 @@ def _whose(part: str, index: CatalogIndex) -> bool:
 
 
 OF_WORDS = ("ya", "za", "wa", "la", "cha", "vya", "of")  # "scrub ya kahawa", "a scrub of coffee"
-_OF = frozenset((*OF_WORDS, "for"))  # "a cover for the phone": the cover
+# "a cover for the phone", "castle ya kuweka kwa tank": the cover, the castle
+_OF = frozenset((*OF_WORDS, "for", "kwa"))
 
 
 def _with_a_thing(part: list[str], thing: list[str]) -> bool:
