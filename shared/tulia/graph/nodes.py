@@ -37,7 +37,7 @@ from tulia.nlg.templates import render, when_back
 from tulia.nlu.booking_words import TITLES, change_said, staff_named
 from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.nlu.frame_extract import C2B_WORDS, CARD_WORDS, STK_WORDS, extract_phone, extract_zone
-from tulia.nlu.lexicon import GOODBYES, GREETINGS, THANKS, any_phrase, normalize
+from tulia.nlu.lexicon import GOODBYES, GREETINGS, SENSITIVE, SENSITIVE_GOODS, THANKS, any_phrase, normalize
 from tulia.nlu.reader import BUYING, CANCELLATIONS, SURE, ReadingContext, message_reader
 from tulia.nlu.rules import MAX_TEXT, detect_language
 from tulia.nlu.shop_layer import ShopLayer
@@ -670,7 +670,15 @@ def _a_sure_purchase(state: ConversationState) -> bool:
     # unsure only because the shop sells nothing of the words ("how much is dawa ya wadudu" at a beauty shop): the
     # words alone read as buying, and the shop says it has none of it; a person is not what she asked for
     plain = message_reader().read(inbound_text(state))
-    return plain.label in BUYING and plain.confidence >= SURE
+    # buying or asking about a thing, together ("medicine for a cough iko?": a question of a purchase, either way)
+    return sum(plain.probabilities.get(label, 0.0) for label in BUYING) >= SURE
+
+
+def _names_goods_only(state: ConversationState) -> bool:
+    """Whether the words of a sensitive topic in a message are only words that name goods ("medicine", "dawa ya"),
+    none of a person's own risk ("pregnant", "police")."""
+    plain = normalize(inbound_text(state))
+    return not any_phrase(plain, tuple(w for w in SENSITIVE if w not in SENSITIVE_GOODS))
 
 
 def governor(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[RouterTarget]:
@@ -691,7 +699,8 @@ def governor(state: ConversationState, runtime: Runtime[EngineContext]) -> Comma
             payment_dispute=bool(signals.get("payment_dispute")),
             refund_request=bool(signals.get("refund_request")),
             delivery_complaint=bool(signals.get("delivery_complaint")),
-            sensitive_topic=bool(signals.get("sensitive")) and not _a_sure_purchase(state),
+            sensitive_topic=bool(signals.get("sensitive"))
+            and not (_names_goods_only(state) and _a_sure_purchase(state)),
             consecutive_tool_errors=state.consecutive_tool_errors,
             clarification_loops=state.clarification_loops,
             frustrated_unresolved_turns=state.frustrated_turns + (1 if signals.get("frustrated") else 0),
