@@ -14,6 +14,7 @@ import pytest
 from tests.chat import Chat
 from tests.conftest import chat_at_pack
 from tulia.graph.journeys.sale_basket import wished_items
+from tulia.graph.journeys.sales import _without_sentences
 from tulia.nlu.basket_words import ItemSaid, count_of
 from tulia.nlu.frame_extract import extract_method, extract_zone, named_option
 from tulia.nlu.lexicon import normalize
@@ -235,3 +236,33 @@ def test_a_thing_for_another_and_options_of_two_kinds_after_a_thing(seeded: Serv
     bales = chat_at_pack(seeded, EVAL_PACKS / "marobota-mitumba", "+254711000703")
     bales.send("Nipe robota la tops za kike, grade 1 la UK, na hangers dazeni tano")
     assert bales.basket()["Ladies Tops Bale 45kg"] == (1, {"grade": "Grade 1", "origin": "UK"})
+
+
+def test_a_till_number_after_till_is_the_till_and_sukuma_wiki_keeps_its_count() -> None:
+    assert extract_method("mpesa till 522533", METHODS)[0] == "mpesa_c2b"
+    assert extract_method("till 522533", METHODS)[0] == "mpesa_c2b"
+    assert extract_method("hold it till 5pm", METHODS)[0] is None
+    assert count_of(normalize("nipe sukuma wiki tatu")) == 3  # the vegetable, never "three weeks"
+
+
+def test_the_lines_of_a_list_stay_lines_when_a_question_beside_them_is_answered() -> None:
+    body = "Mumias sugar\nPishori rice\nRed onions\nDo you accept mpesa?"
+    assert _without_sentences(body, ["Do you accept mpesa?"]) == "Mumias sugar\nPishori rice\nRed onions"
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["not now, can we do friday?", "cancel that, make it wednesday instead", "cancel that, I want Dr Mwangi instead"],
+)
+def test_a_move_or_another_person_asked_beside_a_cancel_keeps_the_held_time(
+    vets: Chat, seeded: Services, said: str
+) -> None:
+    vets.send("Hello, I'd like my cat's teeth cleaned with Dr Chebet on friday 11th at 10am")
+    if vets.state["pending"] == "item_selection":
+        vets.send("Dental Scaling and Polishing", reply_id="item:TV-DN-01")
+    assert vets.state["pending"] == "booking_confirm"
+    held = vets.state["booking"].held.booking_ref
+    reply = vets.send(said)
+    assert "let that time go" not in reply
+    assert vets.state["booking"] is not None  # her appointment is still being made, at the time she asks
+    assert seeded.bookings.get(vets.tenant_id, held).status in ("held", "cancelled")  # kept, or let go for the new one

@@ -37,8 +37,8 @@ from tulia.nlg.templates import render, when_back
 from tulia.nlu.booking_words import TITLES, change_said, staff_named
 from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.nlu.frame_extract import C2B_WORDS, CARD_WORDS, STK_WORDS, extract_phone, extract_zone
-from tulia.nlu.lexicon import GOODBYES, GREETINGS, SENSITIVE, SENSITIVE_GOODS, THANKS, any_phrase, normalize
-from tulia.nlu.reader import BUYING, CANCELLATIONS, SURE, ReadingContext, message_reader
+from tulia.nlu.lexicon import GOODBYES, GREETINGS, PERSONAL_RISK, THANKS, any_phrase, normalize
+from tulia.nlu.reader import BUYING, SURE, ReadingContext, message_reader
 from tulia.nlu.rules import MAX_TEXT, detect_language
 from tulia.nlu.shop_layer import ShopLayer
 from tulia.nlu.tagger import Gazetteer, Span, token_tagger
@@ -329,12 +329,7 @@ def _drops_the_order(turn: Turn, body: str) -> bool:
     where: ReadingContext | None = "checkout" if _at_checkout(turn.state) else None
     asked = message_reader().sure_sentences(body, "order_cancel", where)  # order_cancel_said, with its sentences
     if not (asked or change_said(body, where) == "cancel"):
-        # at the checkout, a clause that cancels for sure, the order's or a booking's word ("sorry, cancel it, my
-        # husband already bought one"), in a message that names none of her things ("ondoa tai, nitanunua shuleni"
-        # takes the tie out: her reason is no cancellation)
-        if where != "checkout" or any(span.kind == "ITEM" for span in tagged(turn, body)):
-            return False
-        return bool(message_reader().sure_clauses(body, CANCELLATIONS, where))
+        return False
     frame = turn.state.frame
     if frame is None or len(frame.lines) < 2:
         return True
@@ -675,10 +670,9 @@ def _a_sure_purchase(state: ConversationState) -> bool:
 
 
 def _names_goods_only(state: ConversationState) -> bool:
-    """Whether the words of a sensitive topic in a message are only words that name goods ("medicine", "dawa ya"),
-    none of a person's own risk ("pregnant", "police")."""
-    plain = normalize(inbound_text(state))
-    return not any_phrase(plain, tuple(w for w in SENSITIVE if w not in SENSITIVE_GOODS))
+    """Whether a message of a sensitive topic says none of a person's own risk ("pregnant", "suicide"): the topic's
+    other words may name goods ("medicine", "police whistle", "tennis court shoes"), which a sure purchase buys."""
+    return not any_phrase(normalize(inbound_text(state)), PERSONAL_RISK)
 
 
 def governor(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[RouterTarget]:

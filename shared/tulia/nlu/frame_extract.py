@@ -299,7 +299,7 @@ _AGE = re.compile(
 # numbers, never a count of a thing
 _DURATION_OR_PEOPLE = re.compile(
     rf"(?<![\w-])(?<!to )(?:{_NUMBER}\s+(?:weeks?|days?|months?|years?|nights?|people|persons|of us|pax|guests)"
-    rf"|(?:wiki|siku|miezi|mwezi|miaka|mwaka|watu|wageni)\s+{_NUMBER}"
+    rf"|(?<!sukuma )(?:wiki|siku|miezi|mwezi|miaka|mwaka|watu|wageni)\s+{_NUMBER}"  # never "sukuma wiki tatu"
     rf"|(?:we re|we are|were|tuko|tupo|sisi ni|family of)\s+{_NUMBER}"
     rf"|(?:nina|tuna|nimekuwa na)\s+(?:watoto|wageni|ng ombe|mbuzi|kuku|wafanyakazi|watu)\s+{_NUMBER})(?!\w)"
 )
@@ -354,9 +354,10 @@ PICKUP_WORDS = (
 _UNTIL = re.compile(
     r"\s+(?:after|before|then|now|later|tomorrow|today|tonight|next|this|the end|end|morning|evening|noon|midnight|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|"
-    r"september|october|november|december|christmas|new year|weekend|month|week|payday|\d)"
+    r"september|october|november|december|christmas|new year|weekend|month|week|payday|"
+    r"\d{1,2}(?::\d\d)?\s*(?:am|pm|o clock)\b|\d{1,2}(?::\d\d)(?!\d))"  # a time of day, never a Till number
 )
-_PAID_BY = re.compile(r"\b(?:by|via|with|using|use|through|kwa|na|the|your|pay|lipa|nitalipa|nilipe)\s+$")
+_PAID_BY = re.compile(r"\b(?:by|via|with|using|use|through|kwa|na|the|your|pay|lipa|nitalipa|nilipe|mpesa|m pesa)\s+$")
 _CODE = re.compile(
     r"(?<!\w)(?:promo|discount|coupon|voucher|kuponi|code|kodi)(?!\w)(?:\s+(?:code|codes|yangu|my))?"
     r"\s*(?:is|ni|:|=|-)?\s*(?:ni\s+)?[\"'“]?([A-Za-z0-9][A-Za-z0-9_-]{2,31})",

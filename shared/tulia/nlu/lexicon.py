@@ -110,12 +110,13 @@ DELIVERY_COMPLAINT = (
     "bado haijafika", "haikufika", "late delivery", "delivered the wrong", "wrong item", "damaged on arrival",
     "imefika imeharibika", "broken when it arrived", "rider didn t", "rider never",
 )
-# the words of a topic for a person: some name goods a shop sells ("medicine", "dawa ya": a purchase read for sure is a
-# purchase), the rest a person's own risk ("pregnant", "police": a person, whatever else the message reads as)
-SENSITIVE_GOODS = ("medical", "medicine", "dawa ya")
+# the words of a topic for a person; of them, a person's own risk goes to a person whatever else the message reads as
+# ("is this medicine safe when pregnant"), while the others may name goods a purchase read for sure buys ("medicine
+# for a cough", "police whistle")
+PERSONAL_RISK = ("pregnant", "suicide", "kill myself")
 SENSITIVE = (
-    "lawyer", "sue you", "court", "police", "legal action", "mahakama", "wakili", "polisi", "pregnant", "suicide",
-    "kill myself", *SENSITIVE_GOODS,
+    "lawyer", "sue you", "court", "police", "legal action", "mahakama", "wakili", "polisi", "medical", "medicine",
+    "dawa ya", *PERSONAL_RISK,
 )
 # Swahili and Sheng greetings: a greeting is answered in its own language
 SWAHILI_GREETINGS = (

@@ -480,7 +480,13 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
 
     # product words: a new wish (search), or an item to add to this order
     open_basket = bool(frame.lines) and frame.payment_started is None  # a sale still being put together
-    query = "" if delta.remove and frame.lines else product_query(model_product) if model_product else item_words
+    query = (
+        ""
+        if delta.remove and frame.lines
+        else product_query(model_product)
+        if model_product
+        else _without_refused(item_words, body)  # "I don't want a clean-up, I want it formatted": the formatting
+    )
     product_words = (
         _names_products(turn, query)
         and not (frame.lines and {t for t in terms(query) if t in index.product_terms} <= option_terms)
@@ -998,13 +1004,29 @@ def _answer_beside(turn: Turn, questions: list[str]) -> None:
         answer_beside(turn, question)
 
 
+def _without_refused(words: str, body: str) -> str:
+    """The words of things without those she refuses ("sitaki mumias, nataka kabras": kabras; "I don't want a
+    clean-up, I want it formatted": the formatting): the few words after a refusal, up to a wish."""
+    refused: set[str] = set()
+    for m in _REFUSAL.finditer(normalize(body)):
+        for said in m.group(1).split():
+            if said in _WISH_AGAIN:
+                break
+            refused.add(said)
+    return " ".join(w for w in words.split() if w not in refused) if refused else words
+
+
+_REFUSAL = re.compile(r"\b(?:sitaki|don t want|do not want|dont want|no more)\s+((?:\S+\s*){1,3})")
+_WISH_AGAIN = frozenset({"i", "want", "need", "nataka", "nahitaji", "but", "ila", "just", "only", "nipe"})
+
+
 def _without_sentences(body: str, sentences: list[str]) -> str:
     """The message without the sentences given (each once)."""
     if not sentences:
         return body
     for sentence in sentences:
-        body = body.replace(sentence, " ", 1)
-    return " ".join(body.split())
+        body = body.replace(sentence, "\n", 1)  # a line of its own stays a line ("Mumias sugar\nPishori rice\n...")
+    return "\n".join(line.strip() for line in body.splitlines() if line.strip())
 
 
 def _asks_another_fact(turn: Turn, body: str) -> bool:

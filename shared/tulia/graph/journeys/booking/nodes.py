@@ -17,6 +17,7 @@ order paid through the sale's own payment nodes (the turn is handed back to the 
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
 from typing import Any, Literal
 
@@ -762,12 +763,29 @@ def _lets_it_go(turn: Turn, body: str) -> bool:
     mind"): read there, the time held for her goes. Said with her reason, the clause that cancels does it, whether
     the reader calls it the booking's or an order's ("actually please cancel, we fly to Kisumu on the 10th"), unless
     that clause names a day or a time ("cancel tuesday, make it wednesday" moves it)."""
-    if change_said(body, "checkout") == "cancel" or order_cancel_said(body, "checkout"):
+    change = change_said(body, "checkout")
+    if change == "cancel" or order_cancel_said(body, "checkout"):
         return True
-    now = turn.ctx.services.clock()
-    return any(
-        not read_when(clause, now).said for clause in message_reader().sure_clauses(body, CANCELLATIONS, "checkout")
-    )
+    # "not now, can we do friday?", "cancel that, I want Wanjiru instead": a move, another person or a new time asked
+    # for beside the clause that cancels is no letting go
+    people = [(m.id, m.name) for m in shop_of(turn).booking_settings().people()]
+    if change == "move" or staff_named(body, people) is not None or _a_new_time_asked(turn, body):
+        return False
+    reader, now = message_reader(), turn.ctx.services.clock()
+    if any(reader.read(c, context="checkout").label == "booking_move" for c in _CLAUSE.split(body) if c.strip()):
+        return False
+    sure = reader.sure_clauses(body, CANCELLATIONS, "checkout")
+    return bool(sure) and all(not read_when(clause, now).said for clause in sure)
+
+
+_CLAUSE = re.compile(r"[.!?;,\n]+")
+# "make it wednesday", "can we do friday", "badilisha iwe jumatano": another time asked for
+_NEW_TIME_ASKED = re.compile(r"\b(?:make it|change it to|move it to|can we do|instead|badala|badilisha|iwe|ifanye)\b")
+
+
+def _a_new_time_asked(turn: Turn, body: str) -> bool:
+    """Whether a message asks for another time: a day or a time said with words of changing it."""
+    return bool(_NEW_TIME_ASKED.search(body.casefold())) and read_when(body, turn.ctx.services.clock()).said
 
 
 def _release(turn: Turn, frame: BookingFrame) -> None:
