@@ -45,7 +45,7 @@ from tulia.nlu.tagger import Gazetteer, Span, token_tagger
 from tulia.nlu.when import read_when, without_when
 from tulia.observability import logger as log
 from tulia.rag.embedded import kinds_asked, kinds_held
-from tulia.rag.shop_facts import answer_from_facts
+from tulia.rag.shop_facts import answer_from_facts, covered_by
 from tulia.search.text import terms
 from tulia.tools.customer_tools import link_whatsapp_user, whatsapp_user_customer
 from tulia.tools.support_tools import contact_of, team_availability
@@ -563,23 +563,27 @@ def intent_classify(state: ConversationState, runtime: Runtime[EngineContext]) -
     return turn.done()
 
 
-def the_documents_answer(turn: Turn, text: str, index: CatalogIndex) -> bool:
+def the_documents_answer(turn: Turn, text: str, index: CatalogIndex, *, covers: float | None = None) -> bool:
     """Whether a question about a thing asks what the shop's documents are about: a word of it that names none of
     the shop's things heads the best passage (its title or section: "Warranty periods"), which answers most of the
-    question. A question whose other words no document is about ("is it fast charging?") stays the sale's."""
+    question. A question whose other words no document is about ("is it fast charging?") stays the sale's.
+    ``covers``: also when the best passage holds that share of the question's words ("will 8 litres be enough for
+    two coats?": the coverage passage), read from the same one retrieval."""
     asked = set(terms(text))
     about = asked - index.product_terms - index.kinds - index.brands
-    if not about:
+    if not about and covers is None:
         return False
     found = turn.tool("kb_retrieve", query=text, top_k=1)
     snippets = found["data"]["snippets"] if found["ok"] else []
     if not snippets:
         return False
     best = snippets[0]
+    if covers is not None and covered_by(best["text"], text) >= covers:
+        return True
     heading = set(terms(f"{best['title']} {best.get('section') or ''}"))
     # "how long before we get the photos?": a question of how long is no choice of a thing, and the passage says it
     # (how much stays the sale's: it is a thing's price)
-    return bool(about & heading) or bool(kinds_asked(text) - {"amount"} & kinds_held(best["text"]))
+    return bool(about) and (bool(about & heading) or bool(kinds_asked(text) - {"amount"} & kinds_held(best["text"])))
 
 
 def _with_the_shops_reading(turn: Turn, u: Understanding, text: str, version: int) -> Understanding:

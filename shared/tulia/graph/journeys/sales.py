@@ -134,7 +134,7 @@ from tulia.nlu.reader import SURE, message_reader
 from tulia.nlu.rules import catalog_evidence, product_query
 from tulia.nlu.tagger import Span
 from tulia.nlu.when import read_when, without_when
-from tulia.rag.shop_facts import answer_from_facts, covered_by
+from tulia.rag.shop_facts import answer_from_facts
 from tulia.search.catalog_index import CHEAP, CatalogIndex
 
 # "I want to pay", "nataka kulipa", "pay for ORD-...": resume the payment of the open order
@@ -978,24 +978,14 @@ def _questions_beside(turn: Turn, body: str, index: CatalogIndex) -> list[str]:
         reading = message_reader().read(sentence, product_terms=catalog_evidence(plain, index))
         if reading.label not in ("support_question", "product_question") or reading.confidence < SURE:
             continue
-        if (
-            answer_from_facts(tenant, sentence, turn.lang) is not None
-            or the_documents_answer(turn, sentence, index)
-            or _a_passage_covers(turn, sentence)
+        if answer_from_facts(tenant, sentence, turn.lang) is not None or the_documents_answer(
+            turn, sentence, index, covers=PASSAGE_COVERS
         ):
             asked.append(sentence)
     return asked if len(asked) < len(sentences) else []
 
 
 PASSAGE_COVERS = 0.5  # the share of a question's words the best passage holds for it to be that passage's question
-
-
-def _a_passage_covers(turn: Turn, question: str) -> bool:
-    """Whether the shop's best passage for a question holds most of its words ("will 8 litres be enough for two
-    coats?": the coverage passage, which says how many litres two coats of a room take)."""
-    found = turn.tool("kb_retrieve", query=question, top_k=1)
-    snippets = found["data"]["snippets"] if found["ok"] else []
-    return bool(snippets) and covered_by(snippets[0]["text"], question) >= PASSAGE_COVERS
 
 
 def _answer_beside(turn: Turn, questions: list[str]) -> None:
