@@ -17,9 +17,9 @@ from tulia.admin.common import AdminDeps
 from tulia.services import Services
 from tulia.store.audit import AuditRepo
 
-# Sheng: "has my stuff moved?" in words the global reader does not know (imesonga / umesonga)
-TAUGHT = ("mzigo umesonga aje", "sasa, mzigo imesonga?", "niko na wasiwasi, mzigo umesonga?")
-FOURTH = "mali imesonga ama bado boss"
+# Sheng: "has Kibe (the shop's rider) left yet?" in words the global reader does not know (the shop's own rider)
+TAUGHT = ("kibe ameanza kuja?", "kibe amepita stage?", "kibe ameshatoka?")
+FOURTH = "kibe ameanza safari?"  # has Kibe set off?
 
 
 @pytest.fixture
@@ -87,7 +87,7 @@ def test_labelled_messages_export_as_corpus_lines_and_a_label_taken_back_unteach
 
 def test_the_same_words_from_many_customers_are_one_row_counted(chat: Chat, admin: Admin) -> None:
     customer(chat, 20).send(TAUGHT[0])
-    customer(chat, 21).send("  MZIGO umesonga   aje ")
+    customer(chat, 21).send("  KIBE ameanza   kuja? ")
     row = listed(admin)[TAUGHT[0]]
     assert row["times"] == 2
 

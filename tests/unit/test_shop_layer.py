@@ -17,10 +17,19 @@ TAUGHT = [
 ]
 
 
+# her shop's own way: customers ask after its rider by his name (the global reader learned "mzigo umesonga" from the
+# corpus's writers in the eleventh session, so her labels are of words no corpus has)
+RIDER_TAUGHT = [
+    ("kibe ameanza kuja?", "order_status", None, None),
+    ("kibe amepita stage?", "order_status", None, None),
+    ("kibe ameshatoka?", "order_status", None, None),
+]
+
+
 def test_three_labels_teach_a_fourth_way_the_reader_does_not_know() -> None:
-    fourth = "mali imesonga ama bado boss"
+    fourth = "kibe ameanza safari?"  # has Kibe set off?
     assert message_reader().read(fourth).label != "order_status"
-    reading = ShopLayer(TAUGHT).read(fourth)
+    reading = ShopLayer(RIDER_TAUGHT).read(fourth)
     assert reading is not None
     assert reading.intent == "order_status"
     assert ShopLayer.decides(reading, message_reader().read(fourth).confidence, SURE)

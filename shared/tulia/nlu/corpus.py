@@ -10,7 +10,10 @@ Five sources, all in the repository:
 - the tuning phrase sets (``eval/phrases/*.txt``, the old held-out set included);
 - strings of letters that are no word (:func:`noise`), so that what the reader cannot place is unknown;
 - what is said in a context (:func:`in_context`: ``eval/corpus/at_<context>.yaml`` and a share of the rest, read
-  there), so that the reader learns what the same words mean under an order's total ("never mind" drops it).
+  there), so that the reader learns what the same words mean under an order's total ("never mind" drops it);
+- the writers' templates (``eval/corpus/writers/*.yaml``, :func:`writers`): the same format, each file written by
+  a helper session in one customer's voice from a few training packs' files only, so that the reader learns how
+  many people write and not how one engineer does.
 
 The blind held-out set (``eval/blind/heldout.txt``) is never a source. Expanded messages that come too
 close to one of its messages are dropped, so that it keeps measuring messages the reader never saw.
@@ -34,6 +37,9 @@ from tulia.nlu.reader import LABELS, READING_CONTEXTS, ReadingContext, normalize
 Language = str  # en | sw | sheng
 SEED = 2026_11
 VARIANTS_PER_TEMPLATE = 9
+# a writer's template is filled fewer times: nine writers wrote about 4,700 of them, each its own wording, and the
+# corpus should hold many wordings more than many fillings of one
+WRITER_VARIANTS_PER_TEMPLATE = 2
 CORPUS_LANGUAGES = ("en", "sw", "sheng")
 
 
@@ -42,7 +48,7 @@ class Example:
     label: str
     lang: Language
     text: str
-    source: str  # "template", "noise", "messages", "phrases:<set>"
+    source: str  # "template", "noise", "messages", "phrases:<set>", "writer:<name>"
     trade: str | None = None
     pack: str | None = None  # the shop a phrase-set message was written for
     context: ReadingContext | None = None  # where it is said (the reader's context features), when that matters
@@ -154,6 +160,7 @@ def expand_templates(
     seed: int = SEED,
     variants: int = VARIANTS_PER_TEMPLATE,
     context: ReadingContext | None = None,
+    source: str = "template",
 ) -> list[Example]:
     rng = random.Random(seed)
     out: list[Example] = []
@@ -166,7 +173,7 @@ def expand_templates(
                 for n in range(count):
                     text, trade = _fill(template, lang, trades, rng, fillers)
                     noisy = text if n == 0 else _noisy(text, lang, rng, fillers)
-                    out.append(Example(label, lang, noisy, "template", trade, context=context))
+                    out.append(Example(label, lang, noisy, source, trade, context=context))
     return out
 
 
@@ -214,6 +221,43 @@ def noise(count: int = 160, *, seed: int = SEED) -> list[Example]:
                 word = "".join(rng.choice(consonants + vowels) for _ in range(rng.randrange(1, 7)))
             words.append(word)
         out.append(Example("unknown", CORPUS_LANGUAGES[n % 3], " ".join(words), "noise"))
+    return out
+
+
+@dataclass(frozen=True)
+class Writer:
+    """One writer's file (``eval/corpus/writers/<name>.yaml``): templates by label and language, as in
+    ``templates.yaml``, and edits by language, as in ``edits.yaml``."""
+
+    name: str
+    templates: dict[str, dict[str, list[str]]]
+    edits: dict[str, list[str]]
+    # what is said in a context (``at_checkout``: as ``eval/corpus/at_checkout.yaml``), by context
+    in_context: dict[ReadingContext, dict[str, dict[str, list[str]]]]
+
+
+def writers(corpus_dir: Path) -> list[Writer]:
+    """Every writer's file, in name order; a file that is not a writer's shape is refused with its name."""
+    out = []
+    for path in sorted((corpus_dir / "writers").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        contexts = {f"at_{context}": context for context in READING_CONTEXTS}
+        if not isinstance(data, dict) or set(data) - {"templates", "edits", *contexts}:
+            allowed = ", ".join(map(repr, contexts))
+            raise CorpusInvalid(f"writers/{path.name}: only 'templates', 'edits' and {allowed} may stand at the top")
+        templates, edits = data.get("templates") or {}, data.get("edits") or {}
+        in_context = {context: data.get(key) or {} for key, context in contexts.items()}
+        for where, labelled in [("", templates)] + [(f"{key}: ", data.get(key) or {}) for key in contexts]:
+            for label, by_lang in labelled.items():
+                if label not in LABELS:
+                    raise CorpusInvalid(f"writers/{path.name}: {where}unknown label {label!r}")
+                for lang in by_lang:
+                    if lang not in CORPUS_LANGUAGES:
+                        raise CorpusInvalid(f"writers/{path.name}: {where}{label}: unknown language {lang!r}")
+        for lang in edits:
+            if lang not in CORPUS_LANGUAGES:
+                raise CorpusInvalid(f"writers/{path.name}: edits: unknown language {lang!r}")
+        out.append(Writer(path.stem, templates, edits, in_context))
     return out
 
 
@@ -370,11 +414,31 @@ def load_corpus(eval_dir: Path, *, without_blind: bool = True) -> list[Example]:
             raise CorpusInvalid(f"templates.yaml: unknown label {label!r}")
     fillers = yaml.safe_load((corpus_dir / "fillers.yaml").read_text(encoding="utf-8"))
     examples = expand_templates(templates, trades, fillers)
+    for n, writer in enumerate(writers(corpus_dir)):
+        examples += expand_templates(
+            writer.templates,
+            trades,
+            fillers,
+            seed=SEED + 100 + n,
+            variants=WRITER_VARIANTS_PER_TEMPLATE,
+            source=f"writer:{writer.name}",
+        )
     examples += noise()
     examples += load_messages(corpus_dir / "messages.txt")
     examples += load_phrase_sets(sorted((eval_dir / "phrases").glob("*.txt")))
     examples += load_tuning_sets(sorted((eval_dir / "tuning").glob("*.txt")))
     examples += in_context(examples, eval_dir, trades, fillers)
+    for n, writer in enumerate(writers(corpus_dir)):
+        for context, labelled in writer.in_context.items():
+            examples += expand_templates(
+                labelled,
+                trades,
+                fillers,
+                seed=SEED + 200 + n,
+                variants=WRITER_VARIANTS_PER_TEMPLATE,
+                context=context,
+                source=f"writer:{writer.name}@{context}",
+            )
     dropped = too_close(examples, blind_messages(eval_dir)) if without_blind else set()
     seen: set[tuple[str, str, str | None]] = set()
     out = []

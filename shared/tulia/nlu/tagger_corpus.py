@@ -24,16 +24,26 @@ from typing import Any
 
 import yaml
 
-from tulia.nlu.corpus import CORPUS_LANGUAGES, SEED, CorpusInvalid, NearCopies, _typo, blind_messages, slot_values
+from tulia.nlu.corpus import (
+    CORPUS_LANGUAGES,
+    SEED,
+    CorpusInvalid,
+    NearCopies,
+    _typo,
+    blind_messages,
+    slot_values,
+    writers,
+)
 from tulia.nlu.frame_extract import NUMBER_WORDS
 from tulia.nlu.tagger import TAGS, Gazetteer, Token, tokens
 
 VARIANTS = 24  # fillings of each template
+WRITER_VARIANTS = 3  # fillings of each writer's template (eval/corpus/writers/: many wordings, fewer fillings)
 GAZETTEER_DROPOUT = 0.25  # a kind of the shop's words left out of an example
 OWN_NAME_DROPOUT = 0.15  # the filled thing's own name left out of the gazetteer
 
 _SLOT = re.compile(r"\{(\w+)(?::(\w+))?\}")
-_KIND_OF_SLOT = {
+KIND_OF_SLOT = {
     "item": "ITEM", "item2": "ITEM", "item3": "ITEM", "service": "SERVICE", "n": "QTY", "nw": "QTY", "n2": "QTY",
     "nw2": "QTY", "area": "LOC", "area2": "LOC", "ref": "REF", "code": "CODE", "mpesa": "MPESA", "day": "DAY",
     "time": "TIME", "person": "STAFF", "price": "PRICE", "option": "OPTION", "option2": "OPTION",
@@ -48,7 +58,7 @@ class TaggedExample:
     tags: tuple[str, ...]
     gazetteer: Gazetteer
     lang: str
-    source: str  # "templates:<label>" or "edits"
+    source: str  # "templates:<label>", "edits", "writer:<name>:templates:<label>" or "writer:<name>:edits"
     template: str
 
 
@@ -84,10 +94,10 @@ def filled(template: str, values: dict[str, str]) -> tuple[list[Token], list[str
     for m in _SLOT.finditer(template):
         text += template[at : m.start()]
         slot, act = m.group(1), m.group(2)
-        if slot not in _KIND_OF_SLOT:
+        if slot not in KIND_OF_SLOT:
             raise CorpusInvalid(f"unknown slot {{{slot}}} in {template!r}")
         value = values[slot]
-        marks.append((len(text), len(text) + len(value), _KIND_OF_SLOT[slot], act))
+        marks.append((len(text), len(text) + len(value), KIND_OF_SLOT[slot], act))
         text += value
         at = m.end()
     text += template[at:]
@@ -198,6 +208,13 @@ def tagged_examples(
         (f"templates:{label}", lang, lines) for label, by_lang in templates.items() for lang, lines in by_lang.items()
     ]
     sources += [("edits", lang, lines) for lang, lines in edits.items()]
+    for writer in writers(corpus_dir):  # after the engineer's own, whose fillings stay as they were
+        sources += [
+            (f"writer:{writer.name}:templates:{label}", lang, lines)
+            for label, by_lang in writer.templates.items()
+            for lang, lines in by_lang.items()
+        ]
+        sources += [(f"writer:{writer.name}:edits", lang, lines) for lang, lines in writer.edits.items()]
     guard = NearCopies(blind_messages(eval_dir))
     out: list[TaggedExample] = []
     for source, lang, lines in sources:
@@ -207,7 +224,7 @@ def tagged_examples(
             if not isinstance(template, str):
                 raise CorpusInvalid(f"{source}/{lang}: {template!r} is not text (quote it)")
             bare = _SLOT.sub(lambda m: "{" + m.group(1) + "}", template)
-            count = variants if _SLOT.search(template) else 2
+            count = (WRITER_VARIANTS if source.startswith("writer:") else variants) if _SLOT.search(template) else 2
             for n in range(count):
                 values, trade = slot_values(bare, lang, trades, rng, fillers)
                 values |= _extra_values(bare, lang, rng, fillers, trades[trade])
