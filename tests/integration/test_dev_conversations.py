@@ -45,13 +45,17 @@ def test_a_sheng_verb_of_an_english_word_names_the_service(gym: Chat) -> None:
     assert "Unatafuta nini" not in reply  # not the categories
 
 
-def test_how_long_asked_while_choosing_a_shoot_is_answered_and_the_shortlist_kept(studio: Chat) -> None:
+def test_how_long_asked_at_the_shoots_summary_is_answered_and_the_summary_kept(studio: Chat) -> None:
+    # family photos at her home with Faith: the shop's one home family shoot (since the eleventh session's fixes
+    # of what her story is: a shortlist of shoots before)
     studio.send("hi can faith come to our home in karen for family photos sunday at 3pm")
-    assert studio.state["pending"] == "item_selection"
+    assert studio.state["pending"] == "booking_confirm"
+    booking = studio.state["booking"]
+    assert (booking.item_id, booking.staff_id) == ("PP-FM-04", "faith")
     reply = studio.send("how long before we get the photos?")
-    assert studio.state.get("booking") is None  # no shoot picked by the word "photos"
-    assert "Home Family Shoot" in reply  # the shortlist again, after the answer
-    assert studio.state["pending"] == "item_selection"
+    assert "studio sessions in 3 working days" in reply  # the shop's own answer
+    assert "Home Family Shoot" in reply.split("studio sessions in 3 working days")[1]  # the summary again, after it
+    assert studio.state["pending"] == "booking_confirm"
 
 
 def test_changing_an_option_during_a_sale_edits_the_line_at_a_shop_that_also_books(gym: Chat) -> None:

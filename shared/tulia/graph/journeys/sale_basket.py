@@ -122,8 +122,10 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             # "make it 2 tyres only, the mechanic says the rear ones still have life": the basket's tyres, set
             named_line.quantity, named_line.quantity_said = wish.quantity, True
             continue
-        if wish.act == "add" and added_now and _an_option_of(added_now[-1], wish.text, index):
-            continue  # "the ramtons cooker with oven, ile ya gas tatu na plate moja ya stima": its burners
+        if wish.act in ("add", "set") and added_now and _an_option_of(added_now[-1], wish.text, index):
+            # "the ramtons cooker with oven, ile ya gas tatu na plate moja ya stima": its burners; "grade 1 la UK" of
+            # a bale, whatever act the tagger gives a part with a number in it (no line of the basket is named)
+            continue
         listed = find_listed(wish, index, search)
         if listed is None:
             turn.say(text(t(turn, "tool_error")))
@@ -358,7 +360,11 @@ def listed_items(
             for s in kept
         ]
     in_order = _acts_in_order(
-        items, said, [s for s in tags if s.kind == "OPTION"], lambda words: index.only_options(option_words(words))
+        items,
+        said,
+        [s for s in tags if s.kind == "OPTION"],
+        lambda words: index.only_options(option_words(words)),
+        lambda rest: _tells_a_story(rest, index),
     )
     acted = wished_items(in_order)
     if len(acted) == 1 < len(in_order):
@@ -405,11 +411,23 @@ def without_her_story(body: str, tags: Sequence[Span], index: CatalogIndex) -> s
         end = next((m.start() for m in _CLAUSE_END.finditer(body, span.end)), len(body))
         if any(s.kind == "ITEM" and s.act != HERS and start <= s.start < end for s in tags):
             continue  # "my tank leaks so i need a valve": her wish in the same clause stays
+        if not _tells_a_story(body[start : span.start] + " " + body[span.end : end], index):
+            continue  # "thermos 2.5L (1), ...", "the sadolin super matt in dove grey, 2 tins": a list's line
         blanked = blanked[:start] + " " * (end - start) + blanked[end:]
     return blanked if catalog_evidence(normalize(blanked), index) else body
 
 
 _CLAUSE_END = re.compile(r"[,.;!?\n]")
+_WORD = re.compile(r"[^\W\d_]{4,}")  # a word of four letters or more, no number
+
+
+def _tells_a_story(rest: str, index: CatalogIndex) -> bool:
+    """Whether the rest of a clause around a thing of her story says something of it ("is leaking", "goes into the
+    wall", "yangu imeharibika"): a word that is none of the shop's names or options. A clause that is only the
+    thing with its count, its pack or its options is a line of her list, whatever act the tagger gave it (the
+    tagger's act is evidence; the clause's words the proof)."""
+    shops = index.product_terms | index.option_terms
+    return any(not set(index.terms(word)) <= shops for word in _WORD.findall(rest))
 
 
 def _the_one(part: str) -> str:
@@ -493,6 +511,7 @@ def _acts_in_order(
     said: Sequence[Span],
     options: Sequence[Span] = (),
     only_options: Callable[[str], bool] = lambda _words: False,
+    tells_a_story: Callable[[str], bool] = lambda _words: True,
 ) -> list[ItemSaid]:
     """Each part with the act of the tagger's item span that lies in it: spans taken in order, each once ("toa sukari,
     ongeza sukari brown mbili": the first sukari is taken out, the second added), and the tagger's words for its
@@ -533,6 +552,9 @@ def _acts_in_order(
             said_options = (normalize(s.text) for s in options)
             options_of = [o for o in said_options if o and set(o.split()) <= words - set(thing.split())]
             named = f"{thing}{OPTIONS_MARK}{' '.join(options_of)}" if options_of else thing
+            spoken_words = {w for spoken in inside for w in spoken.split()}
+            if act == HERS and not tells_a_story(" ".join(w for w in item.text.split() if w not in spoken_words)):
+                act = "add"  # only the thing with its count or options: a line of her list ("thermos 2.5L (1)")
         out.append(replace(item, act=act, named=named))
     return out
 

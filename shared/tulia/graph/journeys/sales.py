@@ -1167,12 +1167,13 @@ def _without_address(body: str, tags: list[Span], place: str | None = None) -> s
     """The message without its address: the words the tagger reads as a place and the landmark said with it ("off
     mugoya road", "near yaya centre"), each blanked where it stands, and the place the zone was read from with the
     rest of its clause ("Buruburu phase 1": no 1 L tin in it)."""
-    for span in sorted((s for s in tags if s.kind == "LOC"), key=lambda s: -s.start):
-        body = body[: span.start] + " " * (span.end - span.start) + body[span.end :]
+    # the place's clause first: blanking the tagger's places first would hide the place it starts from
     if place and (at := body.casefold().find(place.casefold())) >= 0:
         end = _CLAUSE_END.search(body, at + len(place))
         stop = end.start() if end else len(body)
         body = body[:at] + " " * (stop - at) + body[stop:]
+    for span in sorted((s for s in tags if s.kind == "LOC"), key=lambda s: -s.start):
+        body = body[: span.start] + " " * (span.end - span.start) + body[span.end :]
     for part in reversed(list(_ADDRESS_PARTS.finditer(body))):
         body = body[: part.start()] + " " * (part.end() - part.start()) + body[part.end() :]
     return body

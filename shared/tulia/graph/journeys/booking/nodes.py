@@ -763,16 +763,27 @@ def _lets_it_go(turn: Turn, body: str) -> bool:
     mind"): read there, the time held for her goes. Said with her reason, the clause that cancels does it, whether
     the reader calls it the booking's or an order's ("actually please cancel, we fly to Kisumu on the 10th"), unless
     that clause names a day or a time ("cancel tuesday, make it wednesday" moves it)."""
+    # "not now, can we do friday?", "cancel that, I want Wanjiru instead": a move, another person or a new time asked
+    # for beside the clause that cancels is no letting go, however the whole message reads
+    people = [(m.id, m.name) for m in shop_of(turn).booking_settings().people()]
+    reader, now = message_reader(), turn.ctx.services.clock()
+    clauses = [c for c in _CLAUSE.split(body) if c.strip()]
+    beside = (
+        [c for c in clauses if reader.read(c, context="checkout").label not in CANCELLATIONS]
+        if len(clauses) > 1
+        else []
+    )
+    if any(
+        staff_named(c, people) is not None
+        or _a_new_time_asked(turn, c)
+        or reader.read(c, context="checkout").label == "booking_move"
+        for c in beside
+    ):
+        return False
     change = change_said(body, "checkout")
     if change == "cancel" or order_cancel_said(body, "checkout"):
         return True
-    # "not now, can we do friday?", "cancel that, I want Wanjiru instead": a move, another person or a new time asked
-    # for beside the clause that cancels is no letting go
-    people = [(m.id, m.name) for m in shop_of(turn).booking_settings().people()]
     if change == "move" or staff_named(body, people) is not None or _a_new_time_asked(turn, body):
-        return False
-    reader, now = message_reader(), turn.ctx.services.clock()
-    if any(reader.read(c, context="checkout").label == "booking_move" for c in _CLAUSE.split(body) if c.strip()):
         return False
     sure = reader.sure_clauses(body, CANCELLATIONS, "checkout")
     return bool(sure) and all(not read_when(clause, now).said for clause in sure)
