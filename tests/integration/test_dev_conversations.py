@@ -46,8 +46,8 @@ def test_a_sheng_verb_of_an_english_word_names_the_service(gym: Chat) -> None:
 
 
 def test_how_long_asked_at_the_shoots_summary_is_answered_and_the_summary_kept(studio: Chat) -> None:
-    # family photos at her home with Faith: the shop's one home family shoot (since the eleventh session's tagger
-    # reads "family photos" as the service; a shortlist of shoots before)
+    # family photos at her home with Faith: the shop's one home family shoot (since the eleventh session's fixes
+    # of what her story is: a shortlist of shoots before)
     studio.send("hi can faith come to our home in karen for family photos sunday at 3pm")
     assert studio.state["pending"] == "booking_confirm"
     booking = studio.state["booking"]

@@ -91,7 +91,10 @@ _YES_SEND = re.compile(
 _PERSON_WORDS = re.compile("|".join(rf"(?<!\w){re.escape(p)}(?!\w)" for p in sorted(HUMAN, key=len, reverse=True)))
 NO_OTHER_REQUEST = ("human_request", "unknown", "spam_casual")  # readings that leave the request for a person alone
 PERSON_PLAUSIBLE = 0.20  # beside another request (not a purchase), a person this likely is asked for too
-PURCHASE_READ = 0.50  # a purchase read this surely keeps the words of the lists inside it (unless the rest asks a person)
+MIN_PURCHASE_WORDS = 3  # words left of a purchase, without the words of the lists, for it to name a thing
+PURCHASE_READ = (
+    0.50  # a purchase read this surely keeps the words of the lists inside it (unless the rest asks a person)
+)
 
 
 def detect_choice(text: str) -> int | None:
@@ -131,8 +134,9 @@ def person_asked(text: str, catalog: CatalogWords | None = None) -> bool:
     if not rest:
         return True
     reading = reader.read(rest, product_terms=catalog_evidence(rest, catalog) or None)
-    if whole.label == "human_request":  # unsure: without the words, a sure purchase is one ("a phone with good call
-        return not (reading.label in BUYING and reading.confidence >= SURE)  # quality"); anything else, a person
+    if whole.label == "human_request":  # unsure: without the words, a sure purchase that names something is one
+        # ("I need a phone with good call quality"); anything else, a person ("nipe mhudumu": "nipe" alone is no thing)
+        return not (reading.label in BUYING and reading.confidence >= SURE and len(rest.split()) >= MIN_PURCHASE_WORDS)
     if whole.label in BUYING and whole.confidence >= PURCHASE_READ and reading.label == "unknown":
         return False  # "a bottle of rooting agent iko?": a purchase whose rest, without the words, is only unclear
     if reading.label in NO_OTHER_REQUEST:
