@@ -6,7 +6,7 @@ one. Counted: tickets opened (a hand-over), and for the requests, tickets not op
 The purchases are the set `tests/integration/test_word_lists_are_evidence.py` draws its Hypothesis examples from:
 every item holding "human", "agent", "call", "owner", "medicine" or "dawa" in every frame of buying.
 
-    .venv/bin/python bench/word_lists.py
+    .venv/bin/python bench/word_lists.py [--show]  # --show: each purchase handed to a person (not a blind set)
 """
 
 from __future__ import annotations
@@ -69,9 +69,14 @@ def main() -> None:
 
         purchases = [frame.format(item) for items in ITEMS.values() for item in items for frame in FRAMES]
         handed = dict.fromkeys(ITEMS, 0)
+        show = "--show" in sys.argv  # not a blind set: the purchases handed over may be read
         for word, items in ITEMS.items():
             for tenant_id in SHOPS:
-                handed[word] += sum(opens_a_ticket(tenant_id, frame.format(i)) for i in items for frame in FRAMES)
+                for said in (frame.format(i) for i in items for frame in FRAMES):
+                    if opens_a_ticket(tenant_id, said):
+                        handed[word] += 1
+                        if show:
+                            print(f"  to a person at {tenant_id}: {said}")
         missed = sum(not opens_a_ticket(tenant_id, words) for tenant_id in SHOPS for words in PERSON)
     total = len(purchases) * len(SHOPS)
     print(f"| messages (each the first of a conversation, at {len(SHOPS)} shops) | sent | to a person |")

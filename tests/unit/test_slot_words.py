@@ -14,6 +14,7 @@ from tulia.graph.journeys.sale_common import count_for, one_clear_match, recount
 from tulia.nlu.basket_words import count_in_name, measured_count
 from tulia.nlu.frame_extract import extract_coupon, extract_delta, extract_zone, measures_in_digits, named_option
 from tulia.nlu.lexicon import normalize
+from tulia.nlu.tagger import Span
 from tulia.packs.loader import load_pack
 from tulia.search.catalog_index import CatalogIndex
 from tulia.search.text import Folding, in_english
@@ -270,3 +271,20 @@ def test_a_swahili_verb_made_of_a_word_the_shop_writes_is_that_word() -> None:
     assert "printing" in folding.terms("nataka kuprint cv yangu")
     assert folding.terms("kuzungumza") == ["kuzungumza"]  # a Swahili verb of no word the shop writes stays itself
     assert Folding().terms("kunitrain") == ["kunitrain"]  # without the shop's words nothing is guessed
+
+
+def test_a_thing_of_her_story_in_the_part_of_her_wish_is_not_the_thing_she_wants() -> None:
+    bathrooms = index_of("eval/packs/bafu-bora")
+    said = (
+        "Hello, I would like the wash basin with pedestal. "
+        "The old one's angle valve sits low on the wall, not the floor"
+    )
+    basin, valve = said.index("wash basin"), said.index("angle valve")
+    tags = [
+        Span("ITEM", "add", "wash basin", basin, basin + 10),
+        Span("ITEM", "hers", "angle valve", valve, valve + 11),
+    ]
+    assert [item.named for item in listed_items(said, bathrooms, tags, [])] == ["wash basin"]
+    # read as wanted both, the last thing of the part is the one she names (the tagger's act decides)
+    both = [Span("ITEM", "add", "wash basin", basin, basin + 10), Span("ITEM", "add", "angle valve", valve, valve + 11)]
+    assert [item.named for item in listed_items(said, bathrooms, both, [])] == ["angle valve"]

@@ -94,7 +94,8 @@ _HALF_PAST = re.compile(
     rf"\b(?P<q>half|quarter)\s+(?P<dir>past|to)\s+(?P<h>{_EN_HOUR_WORDS}|\d{{1,2}})(?:\s*(?P<ampm>am|pm))?"
 )
 _AT_HOUR = re.compile(
-    rf"\b(?P<lead>at around|at about|at|around|about|kama|by|from|after|before|not before|not after)\s+"
+    # "by 6" is an hour, "5 by 6" a size ("mattress covers for 5 by 6 beds")
+    rf"\b(?P<lead>at around|at about|at|around|about|kama|(?<!\d\s)by|from|after|before|not before|not after)\s+"
     rf"(?P<h>{_EN_HOUR_WORDS}|\d{{1,2}})"
     r"(?:\s*o'?clock)?(?![\d:./\w])"
 )

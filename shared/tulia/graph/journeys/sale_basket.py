@@ -467,9 +467,20 @@ def _with_a_thing(part: list[str], thing: list[str]) -> bool:
 
 
 def _of_a_thing(part: list[str], thing: list[str]) -> bool:
-    """Whether a thing is said right after a word for "of" in the part ("za maua" of "pots za maua")."""
+    """Whether a thing is said right after a word for "of" in the part ("za maua" of "pots za maua"), counts or sizes
+    between them ("mattress covers for 5 by 6 beds": covers, for the beds)."""
     size = len(thing)
-    return any(part[n : n + size] == thing and n and part[n - 1] in _OF for n in range(len(part)))
+    for n in range(1, len(part)):
+        if part[n : n + size] == thing:
+            before = n - 1
+            while before > 0 and (part[before].isdigit() or part[before] in _BY):
+                before -= 1
+            if part[before] in _OF:
+                return True
+    return False
+
+
+_BY = frozenset(("by", "x", "kwa"))  # "5 by 6", "5 x 6", "5 kwa 6": a size between "for" and its thing
 
 
 def _count_to_its_thing(items: list[ItemSaid], index: CatalogIndex, basket: Sequence[str] = ()) -> list[ItemSaid]:
@@ -531,11 +542,14 @@ def _acts_in_order(
             # the spans from the first on, while they lie in the part: a word said again is the next part's ("a matt
             # black basin mixer, a matt black towel rail": the second "matt" is the rail's)
             inside: list[str] = []
+            of_her_story: set[str] = set()  # the spans of the part the tagger reads as her story's things
             for span in said[first:]:
                 spoken = normalize(span.text)
                 if not set(spoken.split()) <= words or spoken in inside:
                     break
                 inside.append(spoken)
+                if span.act == HERS:
+                    of_her_story.add(spoken)
                 if act == HERS and span.act not in (None, HERS):
                     act = span.act  # "my tank is leaking so i need a valve": her story, then what she wants
             # but a thing said "of" the one before is that one's ("pots za maua": flower pots, not flowers)
@@ -547,16 +561,41 @@ def _acts_in_order(
                     n and (_of_a_thing(item.text.split(), t.split()) or _with_a_thing(item.text.split(), t.split()))
                 )
             ]
+            # and one of her story is not the one she wants, when the part names one she does ("i'd like the roca
+            # toilet ... the old one's waste pipe goes into the wall": the toilet)
+            heads = [t for t in heads if t not in of_her_story] or heads
             # the last that names a thing, not only its options ("tetramin ile ndogo ya 20g": the TetraMin)
             thing = next((h for h in reversed(heads) if not only_options(h)), heads[-1])
             said_options = (normalize(s.text) for s in options)
             options_of = [o for o in said_options if o and set(o.split()) <= words - set(thing.split())]
+            # what it is "of" describes it, as an option does ("zile gel mbili za goliath": the gel, Goliath's)
+            part_words = item.text.split()
+            options_of += [
+                t
+                for t in inside[1:]
+                if t not in heads and t not in of_her_story and _of_a_thing(part_words, t.split()) and t != thing
+            ]
             named = f"{thing}{OPTIONS_MARK}{' '.join(options_of)}" if options_of else thing
             spoken_words = {w for spoken in inside for w in spoken.split()}
             if act == HERS and not tells_a_story(" ".join(w for w in item.text.split() if w not in spoken_words)):
                 act = "add"  # only the thing with its count or options: a line of her list ("thermos 2.5L (1)")
+            if act != HERS:
+                item = replace(item, text=_without_her_things(item.text, of_her_story - {thing}))
         out.append(replace(item, act=act, named=named))
     return out
+
+
+def _without_her_things(part: str, story: set[str]) -> str:
+    """A part's words without those of the things of her story said in it once ("mende wamenitesa ... nipe zile gel
+    mbili za goliath": the Goliath gel, searched without the cockroaches that would find the cockroach treatment); a
+    thing said twice stays (which of its words were the story's is not known: "my phone died, i need a new phone")."""
+    words = part.split()
+    for thing in story:
+        said = thing.split()
+        at = [n for n in range(len(words) - len(said) + 1) if words[n : n + len(said)] == said]
+        if len(at) == 1:
+            words = words[: at[0]] + words[at[0] + len(said) :]
+    return " ".join(words) or part
 
 
 def _counts_beside(tags: Sequence[Span]) -> dict[int, int | None]:

@@ -1066,9 +1066,6 @@ def _line_terms(line: FrameLine, index: CatalogIndex) -> set[str]:
     return named | {t for v in line.variants for o in v.options for t in index.terms(o)}
 
 
-_CLAUSE_END = re.compile(r"[,.;!?\n]+")
-
-
 def _clause_of_the_count(body: str) -> str | None:
     """Of a message of several clauses, the one clause that says a count; None when it is one clause or several
     count."""
@@ -1170,7 +1167,11 @@ def _without_address(body: str, tags: list[Span], place: str | None = None) -> s
     # the place's clause first: blanking the tagger's places first would hide the place it starts from
     if place and (at := body.casefold().find(place.casefold())) >= 0:
         end = _CLAUSE_END.search(body, at + len(place))
-        stop = end.start() if end else len(body)
+        # her clause ends too where a thing she wants begins ("kwa keja yangu Kayole 😤 nipe zile gel mbili": the gel)
+        wished = [
+            s.start for s in tags if s.kind == "ITEM" and s.act not in ("hers", "old") and s.start >= at + len(place)
+        ]
+        stop = min([end.start() if end else len(body), *wished])
         body = body[:at] + " " * (stop - at) + body[stop:]
     for span in sorted((s for s in tags if s.kind == "LOC"), key=lambda s: -s.start):
         body = body[: span.start] + " " * (span.end - span.start) + body[span.end :]
@@ -1179,7 +1180,8 @@ def _without_address(body: str, tags: list[Span], place: str | None = None) -> s
     return body
 
 
-_CLAUSE_END = re.compile(r"[,.;!?\n]|\s(?:and|na|plus|pia)\s", re.I)
+# a clause ends at a stop, a new line, an emoji (said as a stop: "Kayole 😤 nipe ...") or a word that joins two
+_CLAUSE_END = re.compile(r"[,.;!?\n\u2600-\u27bf\U0001f300-\U0001faff]|\s(?:and|na|plus|pia)\s", re.I)
 
 
 def without_old_places(body: str, tags: list[Span], places: Collection[str]) -> str:
