@@ -92,9 +92,7 @@ _PERSON_WORDS = re.compile("|".join(rf"(?<!\w){re.escape(p)}(?!\w)" for p in sor
 NO_OTHER_REQUEST = ("human_request", "unknown", "spam_casual")  # readings that leave the request for a person alone
 PERSON_PLAUSIBLE = 0.20  # beside another request (not a purchase), a person this likely is asked for too
 MIN_PURCHASE_WORDS = 3  # words left of a purchase, without the words of the lists, for it to name a thing
-PURCHASE_READ = (
-    0.50  # a purchase read this surely keeps the words of the lists inside it (unless the rest asks a person)
-)
+PURCHASE_READ = 0.50  # a purchase read this surely keeps the words of the lists inside it (unless the rest asks one)
 
 
 def detect_choice(text: str) -> int | None:

@@ -767,17 +767,10 @@ def _lets_it_go(turn: Turn, body: str) -> bool:
     # for beside the clause that cancels is no letting go, however the whole message reads
     people = [(m.id, m.name) for m in shop_of(turn).booking_settings().people()]
     reader, now = message_reader(), turn.ctx.services.clock()
-    clauses = [c for c in _CLAUSE.split(body) if c.strip()]
-    beside = (
-        [c for c in clauses if reader.read(c, context="checkout").label not in CANCELLATIONS]
-        if len(clauses) > 1
-        else []
-    )
+    read = {c: reader.read(c, context="checkout").label for c in _CLAUSE.split(body) if c.strip()}
+    beside = [c for c, label in read.items() if label not in CANCELLATIONS] if len(read) > 1 else []
     if any(
-        staff_named(c, people) is not None
-        or _a_new_time_asked(turn, c)
-        or reader.read(c, context="checkout").label == "booking_move"
-        for c in beside
+        staff_named(c, people) is not None or _a_new_time_asked(turn, c) or read[c] == "booking_move" for c in beside
     ):
         return False
     change = change_said(body, "checkout")
