@@ -10,7 +10,7 @@ the rest wait (the pick comes back here through ``advance``). Prices come from c
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -466,16 +466,17 @@ def _with_a_thing(part: list[str], thing: list[str]) -> bool:
     return False
 
 
-def _of_a_thing(part: list[str], thing: list[str]) -> bool:
-    """Whether a thing is said right after a word for "of" in the part ("za maua" of "pots za maua"), counts or sizes
-    between them ("mattress covers for 5 by 6 beds": covers, for the beds)."""
+def _of_a_thing(part: list[str], thing: list[str], of: Collection[str] = _OF) -> bool:
+    """Whether a thing is said right after a word for "of" (or "for") in the part ("za maua" of "pots za maua"),
+    counts or sizes between them ("mattress covers for 5 by 6 beds": covers, for the beds)."""
     size = len(thing)
     for n in range(1, len(part)):
         if part[n : n + size] == thing:
             before = n - 1
-            while before > 0 and (part[before].isdigit() or part[before] in _BY):
+            # a size's "by" only between its numbers ("5 kwa 6"; "ya kuweka kwa tank" is for the tank)
+            while before > 0 and (part[before].isdigit() or (part[before] in _BY and part[before - 1].isdigit())):
                 before -= 1
-            if part[before] in _OF:
+            if part[before] in of:
                 return True
     return False
 
@@ -573,7 +574,10 @@ def _acts_in_order(
             options_of += [
                 t
                 for t in inside[1:]
-                if t not in heads and t not in of_her_story and _of_a_thing(part_words, t.split()) and t != thing
+                if t not in heads
+                and t not in of_her_story
+                and _of_a_thing(part_words, t.split(), OF_WORDS)
+                and t != thing
             ]
             named = f"{thing}{OPTIONS_MARK}{' '.join(options_of)}" if options_of else thing
             spoken_words = {w for spoken in inside for w in spoken.split()}
