@@ -1058,12 +1058,10 @@ def test_the_owner_labels_messages_not_understood_and_the_bot_reads_a_fourth_lik
 ) -> None:
     from playwright.sync_api import expect
 
-    taught = (
-        "mzigo umesonga aje",
-        "sasa, mzigo imesonga?",
-        "niko na wasiwasi, mzigo umesonga?",
-    )  # Sheng: has it moved?
-    fourth = "mali imesonga ama bado boss"
+    # the shop's rider, Kibe, in Sheng: has he set out, passed the stage, left? (the global reader has since learned
+    # "mzigo umesonga": this shop's own word is one no corpus has)
+    taught = ("kibe ameanza kuja?", "kibe amepita stage?", "kibe ameshatoka?")
+    fourth = "kibe ameanza safari?"
     assert "ORD-XXXXX" not in stack.say("+254711700031", type="text", text=fourth)  # not read as about an order
     for n, words in enumerate(taught):
         stack.say(f"+25471170004{n}", type="text", text=words)
