@@ -239,9 +239,9 @@ class Writer:
 def writers(corpus_dir: Path) -> list[Writer]:
     """Every writer's file, in name order; a file that is not a writer's shape is refused with its name."""
     out = []
+    contexts = {f"at_{context}": context for context in READING_CONTEXTS}
     for path in sorted((corpus_dir / "writers").glob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        contexts = {f"at_{context}": context for context in READING_CONTEXTS}
         if not isinstance(data, dict) or set(data) - {"templates", "edits", *contexts}:
             allowed = ", ".join(map(repr, contexts))
             raise CorpusInvalid(f"writers/{path.name}: only 'templates', 'edits' and {allowed} may stand at the top")
@@ -414,7 +414,8 @@ def load_corpus(eval_dir: Path, *, without_blind: bool = True) -> list[Example]:
             raise CorpusInvalid(f"templates.yaml: unknown label {label!r}")
     fillers = yaml.safe_load((corpus_dir / "fillers.yaml").read_text(encoding="utf-8"))
     examples = expand_templates(templates, trades, fillers)
-    for n, writer in enumerate(writers(corpus_dir)):
+    voices = writers(corpus_dir)
+    for n, writer in enumerate(voices):
         examples += expand_templates(
             writer.templates,
             trades,
@@ -428,7 +429,7 @@ def load_corpus(eval_dir: Path, *, without_blind: bool = True) -> list[Example]:
     examples += load_phrase_sets(sorted((eval_dir / "phrases").glob("*.txt")))
     examples += load_tuning_sets(sorted((eval_dir / "tuning").glob("*.txt")))
     examples += in_context(examples, eval_dir, trades, fillers)
-    for n, writer in enumerate(writers(corpus_dir)):
+    for n, writer in enumerate(voices):
         for context, labelled in writer.in_context.items():
             examples += expand_templates(
                 labelled,

@@ -555,12 +555,11 @@ def _acts_in_order(
                     act = span.act  # "my tank is leaking so i need a valve": her story, then what she wants
             # but a thing said "of" the one before is that one's ("pots za maua": flower pots, not flowers)
             # and one said "with" the one before is its feature ("the roca rimless toilet with the soft close seat")
+            part_words = item.text.split()
             heads = [
                 t
                 for n, t in enumerate(inside)
-                if not (
-                    n and (_of_a_thing(item.text.split(), t.split()) or _with_a_thing(item.text.split(), t.split()))
-                )
+                if not (n and (_of_a_thing(part_words, t.split()) or _with_a_thing(part_words, t.split())))
             ]
             # and one of her story is not the one she wants, when the part names one she does ("i'd like the roca
             # toilet ... the old one's waste pipe goes into the wall": the toilet)
@@ -570,7 +569,6 @@ def _acts_in_order(
             said_options = (normalize(s.text) for s in options)
             options_of = [o for o in said_options if o and set(o.split()) <= words - set(thing.split())]
             # what it is "of" describes it, as an option does ("zile gel mbili za goliath": the gel, Goliath's)
-            part_words = item.text.split()
             options_of += [
                 t
                 for t in inside[1:]
@@ -581,7 +579,7 @@ def _acts_in_order(
             ]
             named = f"{thing}{OPTIONS_MARK}{' '.join(options_of)}" if options_of else thing
             spoken_words = {w for spoken in inside for w in spoken.split()}
-            if act == HERS and not tells_a_story(" ".join(w for w in item.text.split() if w not in spoken_words)):
+            if act == HERS and not tells_a_story(" ".join(w for w in part_words if w not in spoken_words)):
                 act = "add"  # only the thing with its count or options: a line of her list ("thermos 2.5L (1)")
             if act != HERS:
                 item = replace(item, text=_without_her_things(item.text, of_her_story - {thing}))

@@ -50,6 +50,7 @@ from tulia.graph.frame import (
 )
 from tulia.graph.journeys.booking.nodes import begin_booking, remind_booking
 from tulia.graph.journeys.sale_basket import (
+    HERS,
     OF_WORDS,
     basket_text,
     line_named,
@@ -1169,7 +1170,7 @@ def _without_address(body: str, tags: list[Span], place: str | None = None) -> s
         end = _CLAUSE_END.search(body, at + len(place))
         # her clause ends too where a thing she wants begins ("kwa keja yangu Kayole 😤 nipe zile gel mbili": the gel)
         wished = [
-            s.start for s in tags if s.kind == "ITEM" and s.act not in ("hers", "old") and s.start >= at + len(place)
+            s.start for s in tags if s.kind == "ITEM" and s.act not in (HERS, "old") and s.start >= at + len(place)
         ]
         stop = min([end.start() if end else len(body), *wished])
         body = body[:at] + " " * (stop - at) + body[stop:]
