@@ -48,7 +48,9 @@ def test_the_shipped_weights_were_trained_on_todays_tagged_corpus() -> None:
 
 # a retrain is the whole training of the shipped tagger: about 30,000 examples since the writers' templates came
 # (eleventh session), three to four minutes on 2 cores, where the suite's default limit is two minutes
-@pytest.mark.timeout(900)
+# a full retrain: 4 min 26 s alone on a quiet 2-core machine since the writers doubled the corpus, over 10 minutes
+# beside another suite; the child's limit sits just under the test's own, never shorter than the wait it guards
+@pytest.mark.timeout(1800)
 def test_a_retrain_gives_the_shipped_tags() -> None:
     # the CRF's objective is convex: one corpus, one answer (the perceptron it replaced drifted with any change)
     done = subprocess.run(
@@ -56,7 +58,7 @@ def test_a_retrain_gives_the_shipped_tags() -> None:
         capture_output=True,
         text=True,
         check=False,
-        timeout=600,
+        timeout=1700,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "a retrain gives the shipped tags for 100.00%" in done.stdout
