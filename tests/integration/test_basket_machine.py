@@ -1,6 +1,7 @@
 """The basket is an invariant, like money: random conversations of adds (one item or several in one
-message), count changes, corrections, removals and side questions, in English and Swahili, keep the
-order frame's lines equal to a plain reference basket (item -> count).
+message, said "also" or not), count changes, corrections, removals, her address and questions (about the shop
+or a line of her basket), in English and Swahili, keep the order frame's lines equal to a plain reference basket
+(item -> count): a line leaves only when she takes it out.
 
 A Hypothesis state machine drives the real graph (rules engine, checkpointed in moto) with the grocer's
 items; after every message the lines are compared with the reference. Each example is a new customer.
@@ -42,6 +43,15 @@ ITEMS: dict[str, tuple[str, str, str]] = {
 SW_NUMBERS = {1: "moja", 2: "mbili", 3: "tatu", 4: "nne", 5: "tano", 6: "sita", 7: "saba", 8: "nane", 9: "tisa"}
 EN_NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
 SIDE_QUESTIONS = ("do you deliver on sunday?", "mnafunga saa ngapi?", "what time do you open tomorrow?")
+# her address answering "where should we deliver?": a zone with the words of a home (a house number is no count)
+ADDRESSES = (
+    "Kasarani, Mwiki road, house 12",
+    "Roysambu, TRM drive, flat B4",
+    "niko Ruiru, Kimbo estate nyumba 7",
+    "Kahawa West, near the stage, gate 3",
+)
+# a question about a line of her basket, at any step: answered, and never a new search that drops her basket
+LINE_QUESTIONS = ("what if the {en} arrives spoilt?", "na {sw} ikifika imeharibika je?")
 
 items = st.sampled_from(sorted(ITEMS))
 counts = st.integers(min_value=1, max_value=9)
@@ -108,6 +118,27 @@ def test_random_edits_keep_the_basket_equal_to_a_reference_basket(chat: Chat) ->
                 self.send(f"also add {listed}" if self.reference and not bare else f"I need {listed}")
             for i, n in zip(pair, ns, strict=False):
                 self.reference[i] = min(self.reference.get(i, 0) + n, 1000)
+
+        @precondition(lambda self: 0 < len(self.reference) < len(ITEMS))
+        @rule(data=st.data(), n=counts, lang=langs, words=st.booleans())
+        def name_another(self, data: st.DataObject, n: int, lang: str, words: bool) -> None:
+            # a thing named without "also" while the basket is open joins it: a basket is never silently replaced
+            item = data.draw(st.sampled_from(sorted(set(ITEMS) - set(self.reference))))
+            sw, en, _brand = ITEMS[item]
+            count = said(n, lang, words=words)
+            self.send(f"nataka {sw} {count}" if lang == "sw" else f"I want {count} {en}")
+            self.reference[item] = n
+
+        @precondition(lambda self: bool(self.reference))
+        @rule(address=st.sampled_from(ADDRESSES))
+        def where_to_deliver(self, address: str) -> None:
+            self.send(address)  # her place is no thing to find: the basket stays as it is
+
+        @precondition(lambda self: bool(self.reference))
+        @rule(data=st.data(), question=st.sampled_from(LINE_QUESTIONS))
+        def ask_about_a_line(self, data: st.DataObject, question: str) -> None:
+            sw, en, _brand = ITEMS[data.draw(st.sampled_from(sorted(self.reference)))]
+            self.send(question.format(sw=sw, en=en))
 
         @precondition(lambda self: bool(self.reference))
         @rule(data=st.data(), n=counts, lang=langs)

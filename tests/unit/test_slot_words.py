@@ -288,3 +288,16 @@ def test_a_thing_of_her_story_in_the_part_of_her_wish_is_not_the_thing_she_wants
     # read as wanted both, the last thing of the part is the one she names (the tagger's act decides)
     both = [Span("ITEM", "add", "wash basin", basin, basin + 10), Span("ITEM", "add", "angle valve", valve, valve + 11)]
     assert [item.named for item in listed_items(said, bathrooms, both, [])] == ["angle valve"]
+
+
+def test_a_thing_read_as_replaced_is_wished_unless_it_is_a_line_of_her_basket(grocer: CatalogIndex) -> None:
+    said = "2 Mumias sugar and 1 Festive bread"
+    sugar, bread = said.index("Mumias sugar"), said.index("Festive bread")
+    tags = [
+        Span("ITEM", "add", "Mumias sugar", sugar, sugar + 12),
+        Span("ITEM", "old", "Festive bread", bread, bread + 13),
+    ]
+    # nothing in her basket: nothing she can replace, so the bread is wished (a later pick never takes it out)
+    assert [item.act for item in listed_items(said, grocer, tags, [])] == ["add", "add"]
+    # the bread in her basket: the tagger's "old" has its proof
+    assert "old" in [item.act for item in listed_items(said, grocer, tags, ["Festive White Bread 400g"])]

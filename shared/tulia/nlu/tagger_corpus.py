@@ -82,6 +82,23 @@ def _extra_values(
     return out
 
 
+ADDRESS_SHARE = 0.3  # a new place filled with the rest of an address ("Kasarani, Kangundo road, hse no 14")
+_NEW_PLACE = re.compile(r"\{area\}")
+
+
+def _address(area: str, rng: random.Random, fillers: dict[str, Any]) -> str:
+    """A place said with the rest of its address: a street, an estate, a building, a house: all of it the place."""
+    parts = fillers["addresses"]
+    unit = rng.choice(parts["units"]).format(k=rng.randint(1, 120), b=rng.choice("ABCDEFGH"))
+    return rng.choice(parts["forms"]).format(
+        area=area,
+        street=rng.choice(parts["streets"]),
+        estate=rng.choice(parts["estates"]),
+        building=rng.choice(parts["buildings"]),
+        unit=unit,
+    )
+
+
 def _tag_of(kind: str, act: str | None, first: bool) -> str:
     label = f"{kind}.{act or _DEFAULT_ACT[kind]}" if kind in _DEFAULT_ACT else kind
     return f"{'B' if first else 'I'}-{label}"
@@ -204,6 +221,7 @@ def tagged_examples(
     trades |= shops_as_trades(pack_dirs)
     fillers = yaml.safe_load((corpus_dir / "fillers.yaml").read_text(encoding="utf-8"))
     rng = random.Random(seed + 7)
+    addresses = random.Random(seed + 11)  # its own draws: the other slots are filled as before
     sources = [
         (f"templates:{label}", lang, lines) for label, by_lang in templates.items() for lang, lines in by_lang.items()
     ]
@@ -228,6 +246,8 @@ def tagged_examples(
             for n in range(count):
                 values, trade = slot_values(bare, lang, trades, rng, fillers)
                 values |= _extra_values(bare, lang, rng, fillers, trades[trade])
+                if _NEW_PLACE.search(template) and addresses.random() < ADDRESS_SHARE:
+                    values["area"] = _address(values["area"], addresses, fillers)
                 toks, tags = filled(template, values)
                 if n:
                     toks, tags = _noisy(toks, tags, lang, rng, fillers)

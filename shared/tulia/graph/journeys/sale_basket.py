@@ -341,13 +341,13 @@ def listed_items(
     lines = [set(index.terms(name)) for name in basket]
     in_lines = {item_id for name in basket for item_id in index.full_matches(name)[0]}
 
-    def of_a_line(span: Span) -> bool:  # its words in a line, or its words fit a line's item ("thinna": Thinner)
-        words = normalize(span.text)
+    def of_a_line(said: str) -> bool:  # its words in a line, or its words fit a line's item ("thinna": Thinner)
+        words = normalize(said)
         return any(set(index.terms(words)) <= line for line in lines) or bool(
             set(index.full_matches(product_query(words) or words)[0]) & in_lines
         )
 
-    old = [s for s in said if s.act == "old" and of_a_line(s)]
+    old = [s for s in said if s.act == "old" and of_a_line(s.text)]
     if old and len(said) > len(items):
         counts, measured = _counts_beside(tags), _measures_beside(tags)
         # each thing once ("si thinna, ni tapentaini... toa thinna weka turpentine": the thinner goes once)
@@ -382,6 +382,11 @@ def listed_items(
     acted = _count_to_its_thing(acted, index, basket)
     if not says_removal(normalize(text)):  # nothing taken out: the tagger's "remove" unsaid is a wish
         acted = [replace(item, act="add") if item.act == "remove" else item for item in acted]
+    # a thing replaced is a line of her basket when she speaks: the tagger's "old" without that proof is a wish ("the
+    # KCSE past papers book" in an opening read as replaced: once another pick put it in the basket, it was taken out)
+    acted = [
+        item if item.act != "old" or of_a_line(item.named or item.text) else replace(item, act="add") for item in acted
+    ]
     if not basket:  # nothing to replace: the items in the order said
         return acted
     # the item replaced first, so its count is known when the one replacing it comes ("pembe, badala ya jogoo")

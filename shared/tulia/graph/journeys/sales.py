@@ -316,6 +316,22 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         and _names_products(turn, item_words)
         and not _basket_words(frame, item_words, index)
     )
+    if (
+        frame.lines
+        and frame.payment_started is None
+        and not listed
+        and edit_line is None
+        and _asks_of_a_line(turn, frame, whole, item_words or things, index)
+    ):
+        # a question about a thing of her basket ("before I pay, is the ultrasonic one safe with the cat?", "what if
+        # the bread arrives spoilt?"): answered from the shop's facts or documents, then the step again; never a
+        # search that starts her basket over, nor a pick of the thing she asks about
+        if answer_beside(turn, whole):
+            turn.set(frame=frame, scratch=Scratch())
+            return turn.goto("advance")
+        if answering:  # nothing of the shop's answers it: the question journey's (a person offered), then the sale
+            turn.set(frame=frame, route="reclassify")
+            return turn.goto(END)
     if aside:  # "kama moja haitatumika naweza kuirudisha?": a count in a question about something else edits no line
         delta.quantity, delta.remove = None, False
     if aside and (delta.zone is not None or delta.mode is not None) and _asks_another_fact(turn, whole):
@@ -432,6 +448,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     option_terms: set[str] = set()
     option_changed = False
     lines_changed: list[FrameLine] = []
+    lines_optioned: list[FrameLine] = []  # lines whose option she names, changed or as it already is
     # a count answering "how many?" is no option ("1" of a gloss in 1L and 4L tins: one tin, never the 1L)
     counted_only = pending == "quantity" and delta.quantity is not None and not listed and not item_words.strip()
     for line in frame.lines if not counted_only else []:
@@ -448,6 +465,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
                 None,
             )
             if said is not None and pending != "variant" and frame.payment_started is None:
+                lines_optioned.append(line)
                 changed = line.variant_selection.get(variant.name) not in (None, said)
                 option_changed = option_changed or changed
                 if changed:
@@ -466,6 +484,13 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         listed = [
             item for item in listed if not {t for t in terms(item.text) if t in index.product_terms} <= option_terms
         ]
+        # "badilisha sprayer iwe ile ya battery" when it is the battery one already: that line's option said, the
+        # line kept (a thing replaced by its own option is no thing taken out)
+        kept = [
+            item for item in listed if not (item.act == "old" and line_named(item.text, frame, index) in lines_optioned)
+        ]
+        echo = echo or len(kept) < len(listed)  # the basket said back: she sees the line as she wants it
+        listed = kept
 
     if listed:  # several items: a line each, found one by one, added to the open basket (never replacing it)
         asked = "?" in body or bool(_QUESTION_LEAD.match(plain)) or state.intent == "product_question"
@@ -493,6 +518,9 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         and not (frame.lines and {t for t in terms(query) if t in index.product_terms} <= option_terms)
         and edit_line is None  # the words named the line edited
         and not (open_basket and not delta.add and _basket_words(frame, query, index))  # what is in the basket
+        # asked of things all in her basket, with no count ("na chumvi ikifika imeharibika je?"): no new wish (a search
+        # that finds one thing would add it again)
+        and not (open_basket and delta.quantity is None and _asked(whole, plain) and _basket_words(frame, query, index))
         and not aside  # "je simu ina warranty?" while choosing a phone: a question aside, not a new search
         and not (option_changed and not delta.add)  # "shes tall for her age, change it to 5-7 years": that line's
     )
@@ -535,17 +563,11 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     if product_words and not (pending == "variant" and understood and not delta.add):
         if frame.payment_started is not None:
             frame = OrderFrame(quantity_hint=frame.quantity_hint)
-        adding = delta.add and bool(frame.lines)
-        if not adding and frame.lines:
-            # a new wish replaces the sale in progress (its draft order is left as it was)
-            frame = OrderFrame(
-                quantity_hint=delta.quantity.value if delta.quantity else None,
-                fulfilment=frame.fulfilment if (delta.mode or delta.zone) else Fulfilment(),
-                payment_method=delta.method,
-                payer_phone=frame.payer_phone,
-                coupon_code=frame.coupon_code,
-            )
-        frame.adding = adding
+        # a thing named while her basket is open joins it, said "also" or not: a line leaves the basket only when she
+        # takes it out, replaces it, cancels, or pays (a basket silently replaced at checkout loses her order)
+        frame.adding = bool(frame.lines)
+        if frame.adding and delta.quantity is not None and edit_line is None:
+            frame.quantity_hint = delta.quantity.value  # the count of the thing named, not of a line
         frame.wish = message[:300]  # as said: a booking reads its day and time from it
         _answer_beside(turn, beside)
         for note in notes:
@@ -1060,6 +1082,25 @@ def _basket_words(frame: OrderFrame, words: str, index: CatalogIndex) -> bool:
     return bool(said) and said <= basket
 
 
+def _asks_of_a_line(turn: Turn, frame: OrderFrame, body: str, words: str, index: CatalogIndex) -> bool:
+    """A question about a thing of her basket ("before I pay, is the ultrasonic thing safe with the cat?"): put as a
+    question, naming a line, and read as a question by the reader (or one the shop's documents are about)."""
+    plain = normalize(body)
+    if not (_asked(body, plain) and _names_a_line(frame, words, index)):
+        return False
+    # read without the shop's words: that it names a thing of hers is known, what she does with it is asked
+    reading = message_reader().read(body)
+    return reading.label in ("product_question", "support_question") or the_documents_answer(
+        turn, body, index, covers=PASSAGE_COVERS
+    )
+
+
+def _names_a_line(frame: OrderFrame, words: str, index: CatalogIndex) -> bool:
+    """Whether the words name a thing of the basket (among others: "is the ultrasonic one safe with the cat?")."""
+    said = {term for term in index.terms(words) if term in index.product_terms}
+    return any(said & _line_terms(line, index) for line in frame.lines)
+
+
 def _line_terms(line: FrameLine, index: CatalogIndex) -> set[str]:
     """The words that name a line: its item's name, brand, category and the shop's other names for it ("strat" of
     the Squier Sonic Stratocaster), and its options."""
@@ -1189,7 +1230,8 @@ def without_old_places(body: str, tags: list[Span], places: Collection[str]) -> 
     """The message without the place it replaces ("deliver to Juja, not Mwiki"): what is left names the new one. The
     tagger's reading is evidence: only a place of the shop's map is taken out, and only when another is said."""
     known = {normalize(p) for p in places}
-    said = [s for s in tags if s.kind == "LOC" and normalize(s.text) in known]
+    # a place said with the rest of its address ("Juja, Kalimoni road, hse 4") is still that place
+    said = [s for s in tags if s.kind == "LOC" and any(f" {k} " in f" {normalize(s.text)} " for k in known)]
     old = [s for s in said if s.act == "old"]
     if not old or len(old) == len(said):
         return body
@@ -1793,15 +1835,18 @@ def _pick(
         )
         if said is not None:
             line.choose(variant.name, said)
-    if frame.payment_started is not None or (not frame.adding and frame.lines):
+    if frame.payment_started is not None:  # a new sale: the order being paid is left as it is
         frame = OrderFrame(
             fulfilment=frame.fulfilment, payment_method=frame.payment_method, payer_phone=frame.payer_phone,
             coupon_code=frame.coupon_code,
         )  # fmt: skip
     existing = next((ln for ln in frame.lines if ln.item_id == line.item_id), None)
-    added = frame.adding and bool(frame.lines)  # a line joins a basket: the whole basket is said back
+    added = bool(frame.lines)  # a line joins a basket (never replaces it): the whole basket is said back
     if existing is not None and frame.adding:
         existing.quantity = (existing.quantity or 1) + (line.quantity or 1)
+    elif existing is not None:  # a line of her basket picked again: the same line, its count as said now
+        if said_now:
+            existing.quantity, existing.quantity_said = line.quantity, True
     else:
         frame.lines = [*frame.lines, line][:MAX_CART_LINES]
     frame.quantity_hint, frame.adding, frame.wish, frame.sold_out = None, False, None, None
