@@ -90,7 +90,8 @@ def _address(area: str, rng: random.Random, fillers: dict[str, Any]) -> str:
     """A place said with the rest of its address: a street, an estate, a building, a house: all of it the place."""
     parts = fillers["addresses"]
     unit = rng.choice(parts["units"]).format(k=rng.randint(1, 120), b=rng.choice("ABCDEFGH"))
-    return rng.choice(parts["forms"]).format(
+    form: str = rng.choice(parts["forms"])
+    return form.format(
         area=area,
         street=rng.choice(parts["streets"]),
         estate=rng.choice(parts["estates"]),
