@@ -59,7 +59,7 @@ def test_a_question_about_a_thing_of_her_basket_is_answered_and_the_step_asked_a
     before = counts(pests)
     assert before == {"Ultrasonic Pest Repeller": 1, "Metal Snap Rat Trap": 2}
 
-    reply = pests.send("Before I pay, will the ultrasonic one bother my cat?")
+    reply = pests.send("Before I pay, is the ultrasonic one safe with a baby and a cat around?")
 
     assert "safe around babies, dogs and cats" in reply  # the shop's own words, from its documents
     assert "How would you like to pay KES 5,300" in reply  # the payment asked again, the order as it was
@@ -85,3 +85,14 @@ def test_a_line_changed_to_the_option_it_has_is_kept_and_said_back(pests: Chat, 
     assert counts(pests) == before  # the line kept, never taken out for its own option
     assert pests.basket()["Knapsack Sprayer 16L"][1] == {"type": "Battery Powered"}
     assert "Knapsack Sprayer 16L (Battery Powered)" in reply
+
+
+def test_a_question_about_a_line_that_also_says_her_place_keeps_the_place(pests: Chat) -> None:
+    pests.send("I'll take the ultrasonic repeller, the pack of 3, and two of the metal snap traps")
+    pests.send("delivery")
+
+    reply = pests.send("is the ultrasonic one safe with a baby and a cat around? we are in Westlands")
+
+    assert "safe around babies, dogs and cats" in reply
+    assert "Delivery (Westlands & Kilimani" in reply  # her place kept: the order built, not the place asked again
+    assert counts(pests) == {"Ultrasonic Pest Repeller": 1, "Metal Snap Rat Trap": 2}

@@ -135,6 +135,7 @@ from tulia.nlu.reader import SURE, message_reader
 from tulia.nlu.rules import catalog_evidence, product_query
 from tulia.nlu.tagger import Span
 from tulia.nlu.when import read_when, without_when
+from tulia.rag.embedded import kinds_asked
 from tulia.rag.shop_facts import answer_from_facts
 from tulia.search.catalog_index import CHEAP, CatalogIndex
 
@@ -316,22 +317,18 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         and _names_products(turn, item_words)
         and not _basket_words(frame, item_words, index)
     )
-    if (
-        frame.lines
+    # a question about a thing of her basket ("before I pay, is the ultrasonic one safe with the cat?"): no answer to
+    # the step (never a pick of the thing she asks about) and no count of a line; what else it says is kept, then it
+    # is answered and the step asked again
+    of_a_line = (
+        bool(frame.lines)
         and frame.payment_started is None
-        and not listed
+        and pending not in ("variant", "quantity")  # "naweza pata ya 5x6?" answers which one, or how many
         and edit_line is None
         and _asks_of_a_line(turn, frame, whole, item_words or things, index)
-    ):
-        # a question about a thing of her basket ("before I pay, is the ultrasonic one safe with the cat?", "what if
-        # the bread arrives spoilt?"): answered from the shop's facts or documents, then the step again; never a
-        # search that starts her basket over, nor a pick of the thing she asks about
-        if answer_beside(turn, whole):
-            turn.set(frame=frame, scratch=Scratch())
-            return turn.goto("advance")
-        if answering:  # nothing of the shop's answers it: the question journey's (a person offered), then the sale
-            turn.set(frame=frame, route="reclassify")
-            return turn.goto(END)
+    )
+    if of_a_line:  # "is it safe with a baby and a cat?" lists no things
+        delta.quantity, delta.remove, listed = None, False, []
     if aside:  # "kama moja haitatumika naweza kuirudisha?": a count in a question about something else edits no line
         delta.quantity, delta.remove = None, False
     if aside and (delta.zone is not None or delta.mode is not None) and _asks_another_fact(turn, whole):
@@ -347,7 +344,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
 
     # answers that only make sense for the question asked (a number, yes/no, an option's name): one reader
     # per open question (ANSWER_READERS)
-    reader = ANSWER_READERS.get(pending) if pending is not None and not aside else None  # a question is no answer
+    reader = ANSWER_READERS.get(pending) if pending is not None and not (aside or of_a_line) else None  # a question
     if reader is not None:
         answer = Answer(turn, frame, delta, body, message, choice, fast)
         understood = reader(answer) or understood
@@ -413,10 +410,12 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         target = (
             edit_line if edit_line is not None else frame.asking_line if pending in ("quantity", "variant") else None
         )
-        if frame.lines and not (new_item and model_product is None):
+        # the model's product, when it is a new thing, takes the count (never the basket's last line)
+        model_new = model_product is not None and not _basket_words(frame, product_query(model_product), index)
+        if frame.lines and not model_new and (not new_item or model_product is not None):
             _apply_quantity(frame, delta.quantity.value, delta.quantity.edit, target)
             echo = True
-        elif delta.quantity.edit == "set" or new_item:
+        elif delta.quantity.edit == "set" or new_item or model_new:
             frame.quantity_hint = delta.quantity.value  # the count of the item named next, not of a line
     if delta.remove and frame.lines:
         if tagged_out is not None and tagged_out < len(frame.lines):
@@ -486,12 +485,21 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         ]
         # "badilisha sprayer iwe ile ya battery" when it is the battery one already: that line's option said, the
         # line kept (a thing replaced by its own option is no thing taken out)
+        # ("replace the 5x6 net with the vaporizer" names a new thing: a replacement, as said)
+        new_things = any(item.act != "old" and line_named(item.text, frame, index) is None for item in listed)
         kept = [
-            item for item in listed if not (item.act == "old" and line_named(item.text, frame, index) in lines_optioned)
+            item
+            for item in listed
+            if new_things or not (item.act == "old" and line_named(item.text, frame, index) in lines_optioned)
         ]
         echo = echo or len(kept) < len(listed)  # the basket said back: she sees the line as she wants it
         listed = kept
 
+    if of_a_line and answer_beside(turn, whole):
+        for note in notes:
+            turn.say(text(note))
+        turn.set(frame=frame, scratch=Scratch(echo=echo))
+        return turn.goto("advance")
     if listed:  # several items: a line each, found one by one, added to the open basket (never replacing it)
         asked = "?" in body or bool(_QUESTION_LEAD.match(plain)) or state.intent == "product_question"
         frame.waiting = [
@@ -1084,15 +1092,18 @@ def _basket_words(frame: OrderFrame, words: str, index: CatalogIndex) -> bool:
 
 def _asks_of_a_line(turn: Turn, frame: OrderFrame, body: str, words: str, index: CatalogIndex) -> bool:
     """A question about a thing of her basket ("before I pay, is the ultrasonic thing safe with the cat?"): put as a
-    question, naming a line, and read as a question by the reader (or one the shop's documents are about)."""
+    question, naming a line, and read as a question by the reader (sure, or one the shop's documents are about)."""
     plain = normalize(body)
     if not (_asked(body, plain) and _names_a_line(frame, words, index)):
         return False
-    # read without the shop's words: that it names a thing of hers is known, what she does with it is asked
+    # read without the shop's words: that it names a thing of hers is known, what she does with it is asked (sure of
+    # it, or the shop's documents are about it); never its price, which is the basket's ("how much is the sugar?")
+    if "amount" in kinds_asked(body):
+        return False
     reading = message_reader().read(body)
-    return reading.label in ("product_question", "support_question") or the_documents_answer(
-        turn, body, index, covers=PASSAGE_COVERS
-    )
+    if reading.label not in ("product_question", "support_question"):
+        return False
+    return reading.confidence >= SURE or the_documents_answer(turn, body, index, covers=PASSAGE_COVERS)
 
 
 def _names_a_line(frame: OrderFrame, words: str, index: CatalogIndex) -> bool:
@@ -1842,7 +1853,7 @@ def _pick(
         )  # fmt: skip
     existing = next((ln for ln in frame.lines if ln.item_id == line.item_id), None)
     added = bool(frame.lines)  # a line joins a basket (never replaces it): the whole basket is said back
-    if existing is not None and frame.adding:
+    if existing is not None and frame.adding and (delta.add or not said_now):  # "also add 2 sugar": two more
         existing.quantity = (existing.quantity or 1) + (line.quantity or 1)
     elif existing is not None:  # a line of her basket picked again: the same line, its count as said now
         if said_now:
