@@ -83,7 +83,6 @@ def _extra_values(
 
 
 ADDRESS_SHARE = 0.3  # a new place filled with the rest of an address ("Kasarani, Kangundo road, hse no 14")
-_NEW_PLACE = re.compile(r"\{area\}")
 
 
 def _address(area: str, rng: random.Random, fillers: dict[str, Any]) -> str:
@@ -247,7 +246,7 @@ def tagged_examples(
             for n in range(count):
                 values, trade = slot_values(bare, lang, trades, rng, fillers)
                 values |= _extra_values(bare, lang, rng, fillers, trades[trade])
-                if _NEW_PLACE.search(template) and addresses.random() < ADDRESS_SHARE:
+                if "{area}" in template and addresses.random() < ADDRESS_SHARE:  # a new place ({area:old} is not)
                     values["area"] = _address(values["area"], addresses, fillers)
                 toks, tags = filled(template, values)
                 if n:

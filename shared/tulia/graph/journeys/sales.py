@@ -1082,10 +1082,15 @@ def _refuses_substitute(turn: Turn, frame: OrderFrame, body: str, fast: str | No
     return bool(said & (set(index.terms(frame.sold_out or "")) - shown))
 
 
+def _things_named(words: str, index: CatalogIndex) -> set[str]:
+    """The words that name things the shop sells."""
+    return {term for term in index.terms(words) if term in index.product_terms}
+
+
 def _basket_words(frame: OrderFrame, words: str, index: CatalogIndex) -> bool:
     """Whether every word of ``words`` that names things the shop sells is in the basket's lines
     (their names and options): words about the basket, not a new item."""
-    said = {term for term in index.terms(words) if term in index.product_terms}
+    said = _things_named(words, index)
     basket = {term for line in frame.lines for term in _line_terms(line, index)}
     return bool(said) and said <= basket
 
@@ -1108,7 +1113,7 @@ def _asks_of_a_line(turn: Turn, frame: OrderFrame, body: str, words: str, index:
 
 def _names_a_line(frame: OrderFrame, words: str, index: CatalogIndex) -> bool:
     """Whether the words name a thing of the basket (among others: "is the ultrasonic one safe with the cat?")."""
-    said = {term for term in index.terms(words) if term in index.product_terms}
+    said = _things_named(words, index)
     return any(said & _line_terms(line, index) for line in frame.lines)
 
 
@@ -1129,7 +1134,7 @@ def _clause_of_the_count(body: str) -> str | None:
 
 def _line_edited(frame: OrderFrame, words: str, index: CatalogIndex) -> int | None:
     """The one line of the basket the words name, when they name nothing else the shop sells."""
-    said = {term for term in index.terms(words) if term in index.product_terms}
+    said = _things_named(words, index)
     if not said or not frame.lines:
         return None
     terms = [_line_terms(line, index) for line in frame.lines]
