@@ -96,3 +96,12 @@ def test_a_question_about_a_line_that_also_says_her_place_keeps_the_place(pests:
     assert "safe around babies, dogs and cats" in reply
     assert "Delivery (Westlands & Kilimani" in reply  # her place kept: the order built, not the place asked again
     assert counts(pests) == {"Ultrasonic Pest Repeller": 1, "Metal Snap Rat Trap": 2}
+
+
+def test_a_question_about_swapping_a_line_takes_nothing_out(grocer: Chat) -> None:
+    grocer.send("nataka sukari Mumias 2 na mkate Festive 1")
+    grocer.send("Kasarani")
+
+    grocer.send("if the sugar doesn't fit my tin, can I change it?")  # the tagger reads the sugar taken out
+
+    assert counts(grocer) == {"Mumias Sugar 2kg": 2, "Festive White Bread 400g": 1}

@@ -36,6 +36,8 @@ from operator import add
 from pathlib import Path
 from typing import Any
 
+from tulia.nlu.frame_extract import NUMBER_WORDS
+
 WEIGHTS_FILE = Path(__file__).with_name("tagger.weights")
 MAGIC = b"TULIA-TAGGER-2\n"  # 2: a CRF (1 was a greedy perceptron over hashed features)
 MAX_TOKENS = 80  # longer messages are tagged up to here
@@ -126,9 +128,15 @@ class Gazetteer:
         return out
 
 
+# a number said in words has the shape of one ("seven", "saba", "ishirini"): a count the corpus never filled is read
+_NUMBER_WORDS = frozenset(w for w in NUMBER_WORDS if " " not in w and w != "both")
+
+
 def _shape(word: str) -> str:
     if word.isdigit():
         return "d" if len(word) < 4 else "dddd"
+    if fold(word) in _NUMBER_WORDS:
+        return "n"
     if any(c.isdigit() for c in word):
         return "dx" if word[0].isdigit() else "xd"
     if word.isupper() and len(word) > 1:

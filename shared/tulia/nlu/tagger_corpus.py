@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -99,7 +99,12 @@ def _address(area: str, rng: random.Random, fillers: dict[str, Any]) -> str:
     )
 
 
+STORY = "story"  # a number of her story ("stung {n2:story} times", "tuko watu {n2:story}"): filled, but no count
+
+
 def _tag_of(kind: str, act: str | None, first: bool) -> str:
+    if kind == "QTY" and act == STORY:
+        return "O"
     label = f"{kind}.{act or _DEFAULT_ACT[kind]}" if kind in _DEFAULT_ACT else kind
     return f"{'B' if first else 'I'}-{label}"
 
@@ -127,15 +132,20 @@ def filled(template: str, values: dict[str, str]) -> tuple[list[Token], list[str
                 tag = _tag_of(kind, act, tok.start == start or not tags or tags[-1] == "O")
                 break
         tags.append(tag)
-    _literal_counts(toks, tags)
+    stories = {
+        i
+        for i, tok in enumerate(toks)
+        if any(start <= tok.start and tok.end <= end and act == STORY for start, end, _kind, act in marks)
+    }
+    _literal_counts(toks, tags, stories)
     return toks, tags
 
 
-def _literal_counts(toks: list[Token], tags: list[str]) -> None:
+def _literal_counts(toks: list[Token], tags: list[str], stories: Collection[int] = ()) -> None:
     """A count the template writes itself, next to an item ("{item2} moja", "{n} of {item} and one {item2}"),
-    is a count too."""
+    is a count too; a number of her story (``stories``: the tokens of its slots) never is."""
     for i, tok in enumerate(toks):
-        if tags[i] != "O" or not (tok.form.isdigit() or tok.form in NUMBER_WORDS):
+        if i in stories or tags[i] != "O" or not (tok.form.isdigit() or tok.form in NUMBER_WORDS):
             continue
         beside = [tags[j] for j in (i - 1, i + 1) if 0 <= j < len(toks)]
         if any("ITEM" in tag for tag in beside):

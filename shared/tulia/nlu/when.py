@@ -146,9 +146,19 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().replace("’", "'").replace(",", " ").split())
 
 
+def _past_days(plain: str) -> str:
+    """``plain`` with each day said as gone blanked ("dripping since friday", "tangu ijumaa", "last monday",
+    "jumatatu iliyopita"): her story's day, never the one she asks for (its length kept: the spans stand)."""
+    names = "|".join(re.escape(w) for w in sorted(_WEEKDAYS, key=len, reverse=True) if len(w) > 3)
+    past = re.compile(
+        rf"(?<![\w'])(?:(?:since|tangu|last|past)\s+(?:{names})|(?:{names})\s+(?:iliyopita|ilopita|last\s+week))(?![\w'])"
+    )
+    return past.sub(lambda m: " " * len(m.group(0)), plain)
+
+
 def read_when(text: str, now: datetime) -> WhenSaid:
-    """The days and time ``text`` names, relative to ``now`` (any zone; read in EAT)."""
-    plain = _norm(text)
+    """The days and time ``text`` names, relative to ``now`` (any zone; read in EAT); a day said as gone is none."""
+    plain = _past_days(_norm(text))
     today = now.astimezone(NAIROBI).date()
     spans: list[tuple[int, int]] = []
     days = _days(plain, today, spans)

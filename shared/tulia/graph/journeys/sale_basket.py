@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
+from itertools import pairwise
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -44,7 +45,7 @@ from tulia.nlu.basket_words import ItemSaid, count_of, item_words, items_said, m
 from tulia.nlu.frame_extract import MEASURE_UNITS, NUMBER_WORDS, named_option, option_words, says_removal
 from tulia.nlu.lexicon import normalize
 from tulia.nlu.rules import catalog_evidence, product_query
-from tulia.nlu.tagger import Span
+from tulia.nlu.tagger import Span, tokens
 from tulia.search.catalog_index import CatalogIndex
 from tulia.search.text import SHOP_NOUNS
 
@@ -317,14 +318,19 @@ def _lines_named(words: str, frame: OrderFrame, index: CatalogIndex) -> list[Fra
 
 
 def listed_items(
-    text: str, index: CatalogIndex, tags: Sequence[Span] = (), basket: Sequence[str] = ()
+    text: str,
+    index: CatalogIndex,
+    tags: Sequence[Span] = (),
+    basket: Sequence[str] = (),
+    denied: Collection[int] = (),
 ) -> list[ItemSaid]:
     """The items a message lists at this shop (:func:`items_said` with the shop's words), a part that
     leaves its thing unsaid taking the kind of the part before it (:func:`_of_the_kind_before`), each with the act
     the token tagger reads for it (``tags``: "toa jogoo na kabras" takes both out). A message that replaces one
     item of the basket (``basket``: its lines' names) with another ("nataka mumias badala ya kabras", "swap the kabras
     for mumias") lists both, as the tagger read them, the replaced one first (its count is the new one's when she says
-    none); the tagger's "old" is evidence, a line of the basket it names the proof."""
+    none); the tagger's "old" is evidence, a line of the basket it names the proof. A count that is a number of her
+    story (``denied``: :func:`counts_denied`) is none."""
     items = items_said(
         text,
         lambda part: bool(catalog_evidence(part, index)),
@@ -336,6 +342,7 @@ def listed_items(
         one_item=lambda words: bool(index.full_matches(words)[0]),
         fitting=lambda words: set(index.full_matches(words)[0]),
     )
+    items = without_denied_counts(items, denied)
     items = [_of_the_kind_before(item, items[n - 1], index) if n else item for n, item in enumerate(items)]
     said = [s for s in tags if s.kind == "ITEM" and catalog_evidence(normalize(s.text), index)]
     lines = [set(index.terms(name)) for name in basket]
@@ -423,6 +430,30 @@ def without_her_story(body: str, tags: Sequence[Span], index: CatalogIndex) -> s
 
 
 _CLAUSE_END = re.compile(r"[,.;!?\n]")
+
+
+def idle_words(body: str, tags: Sequence[Span], index: CatalogIndex) -> set[str]:
+    """The words of the clauses in which neither the tagger nor the shop's words find anything, when another clause
+    holds a thing she wants ("we are 6 people in the house, I need Mumias sugar 2": "we are people in the house"),
+    but those the other clauses say too: no words to search for her thing."""
+    if not any(s.kind == "ITEM" and s.act != HERS for s in tags):
+        return set()
+    cuts = [0, *(m.end() for m in _CLAUSE_END.finditer(body)), len(body)]
+    idle: set[str] = set()
+    kept: set[str] = set()
+    for start, end in pairwise(cuts):
+        plain = normalize(body[start:end])
+        if not plain:
+            continue
+        found = (
+            any(start <= s.start < end for s in tags)
+            or catalog_evidence(plain, index)
+            or set(index.terms(plain)) & index.option_terms  # the shop's words ("..., in blue")
+        )
+        (kept if found else idle).update(plain.split())
+    return idle - kept
+
+
 _WORD = re.compile(r"[^\W\d_]{4,}")  # a word of four letters or more, no number
 
 
@@ -633,6 +664,56 @@ def _measures_beside(tags: Sequence[Span]) -> dict[int, str]:
         if span.kind == "ITEM" and words and words[-1] in MEASURE_UNITS and after.kind == "QTY":
             out[span.start] = normalize(after.text)
     return out
+
+
+_HEIGHT = re.compile(r"^(\d{1,2})['’]\d{1,2}$")  # "5'2": a height, one word to the tagger
+
+
+def counts_denied(body: str, tags: Sequence[Span]) -> set[int]:
+    """The numbers a message says that the tagger reads as no count of a thing: every time it says them, as a word
+    of her story ("got stung 6 times", "tuko watu watano": no kind, and no thing she wants next in its clause), an
+    hour, a size, a price or a place ("Githurai 45"). The
+    rules read a count from any number; the tagger weighs the words around it, so its "no count" is the evidence
+    that a count the rules read is her story's. Nothing is denied when the tagger found nothing in the message."""
+    if not tags:
+        return set()
+    denied: set[int] = set()
+    counted: set[int] = set()
+    for tok in tokens(body):
+        value = _word_value(tok.form)
+        if value is None:
+            continue
+        span = next((s for s in tags if s.start <= tok.start < s.end), None)
+        if span is None:  # no kind: a count still, the tagger having missed it, when said right after a thing she
+            # wants ("mayai sitini") or before the next thing of its clause, if she wants it ("Two small jars of the
+            # forest honey"); never beside her story's thing or none
+            before = next((s for s in reversed(tags) if s.end <= tok.start), None)
+            after = next((s for s in tags if s.start >= tok.end and s.kind != "QTY"), None)  # "one 20 litre jerrican"
+            if before is not None and before.kind == "ITEM" and before.act != HERS:
+                span = before if not body[before.end : tok.start].strip() else None
+            if span is None and after is not None and after.kind == "ITEM" and after.act != HERS:
+                span = after if not _CLAUSE_END.search(body, tok.end, after.start) else None
+        (counted if span is not None and span.kind in ("QTY", "ITEM") else denied).add(value)
+    return denied - counted
+
+
+def without_denied_counts(items: list[ItemSaid], denied: Collection[int]) -> list[ItemSaid]:
+    """Each listed item whose count is a number of her story (:func:`counts_denied`) counted again without it ("we
+    waited 6 days, 2 sugar": two; "got stung 6 times, one bee suit" with its "one" denied too: none said)."""
+    if not denied:
+        return items
+    out = []
+    for item in items:
+        if item.quantity is not None and item.quantity in denied:
+            rest = " ".join(w for w in item.text.split() if _word_value(w) not in denied)
+            item = replace(item, quantity=count_of(rest))
+        out.append(item)
+    return out
+
+
+def _word_value(word: str) -> int | None:
+    height = _HEIGHT.match(word)
+    return int(word) if word.isdigit() else int(height.group(1)) if height else NUMBER_WORDS.get(word)
 
 
 def _count_value(said: str) -> int | None:

@@ -53,6 +53,8 @@ from tulia.graph.journeys.sale_basket import (
     HERS,
     OF_WORDS,
     basket_text,
+    counts_denied,
+    idle_words,
     line_named,
     listed_items,
     names_one_thing,
@@ -241,9 +243,13 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     fast = state.understanding.get("fast") if answering else None
     index = shop_index(turn)
     recount(delta, body, index)  # "nywele brown 30 pakiti tatu": three of the colour Brown 30
+    # "got stung 6 times, i need a bee suit": a number of her story, as the tagger reads it, is no count
+    denied = counts_denied(body, tags) if pending != "quantity" else set()
+    if delta.quantity is not None and delta.quantity.value in denied:
+        delta.quantity = None
     if pending == "variant" and delta.quantity is not None and _an_option_asked(frame, delta.quantity.value):
         delta.quantity = None  # "120, medium" to "which grit?": the grit 120, not 120 packs
-    tagged_out = None if delta.add else _line_taken_out(frame, tags, index, plain)
+    tagged_out = None if delta.add else _line_taken_out(frame, tags, index, plain, "?" in body)
     if tagged_out is not None:
         delta.remove = True  # "ondoa tai, nitanunua shuleni": the tagger's act, a line of the basket the proof
     # Till or Paybill steps lock nothing: until money arrives the order can change (a new order, its
@@ -257,7 +263,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         frame.payment_started = None
     basket = [line.name for line in frame.lines]
     things = _words_of_things(body, tags, delta)  # without her address or where she collects
-    listed = listed_items(things, index, tags, basket) if frame.payment_started is None else []
+    listed = listed_items(things, index, tags, basket, denied) if frame.payment_started is None else []
     if pending == "variant" and not all(
         catalog_evidence(item.text, index) and (item.named or names_one_thing(item.text, index)) for item in listed
     ):
@@ -279,6 +285,8 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     # tatu", "make the flour three", "ondoa chumvi"): an edit of that line, not an answer to a list
     # "the tank at home leaks, lorenzetti iko?": the shower, without the clause of her story
     item_words = "" if listed else wanted_words(without_her_story(body, tags, index), delta, index)
+    if item_words and (idle := idle_words(body, tags, index)):  # "we are 6 people in the house, ...": her story
+        item_words = " ".join(w for w in item_words.split() if w not in idle)
     if things != body and item_words:  # the address's words, word by word (the delta's spans are the body's)
         address = set(normalize(body).split()) - set(normalize(things).split())
         if delta.zone is not None:
@@ -288,7 +296,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         item_words = without_appointment_words(turn, item_words)
     if delta.quantity is None and item_words:  # "mkate Festive 1": the number is the count
         item_words, trailing = count_in_words(item_words, index)
-        if trailing is not None:
+        if trailing is not None and trailing not in denied:
             delta.quantity = QuantitySaid(trailing)
     edit_line = _line_edited(frame, item_words, index) if (delta.quantity or delta.remove) else None
     if edit_line is None and delta.quantity is not None and (clause := _clause_of_the_count(body)) is not None:
@@ -1667,13 +1675,18 @@ def _drop_line(turn: Turn, frame: OrderFrame, index: int) -> Command[Any]:
     return turn.goto("advance")
 
 
-def _line_taken_out(frame: OrderFrame, tags: list[Span], index: CatalogIndex, plain: str) -> int | None:
-    """The line of the basket the token tagger reads taken out: one thing taken out, which names exactly one line."""
+def _line_taken_out(
+    frame: OrderFrame, tags: list[Span], index: CatalogIndex, plain: str, asked: bool = False
+) -> int | None:
+    """The line of the basket the token tagger reads taken out: one thing taken out, which names exactly one line,
+    in a message that says so or asks nothing (``asked``: a question mark)."""
     out = [span for span in tags if span.kind == "ITEM" and span.act == "remove"]
     if len(out) != 1 or any(span.kind == "ITEM" and span.act != "remove" for span in tags):
         return None
-    if index.only_options(option_words(out[0].text)) and not says_removal(plain):
-        return None  # "the 20 litre" answering "which size?": an option of the line, chosen, not the line taken out
+    if (index.only_options(option_words(out[0].text)) or asked) and not says_removal(plain):
+        # "the 20 litre" answering "which size?": an option of the line, chosen, not the line taken out; "can I swap
+        # the suit for a bigger size?": a question about the line, answered
+        return None
     items = set(index.full_matches(out[0].text)[0])  # the shop's things its words name (names, tags, options)
     named = [n for n, line in enumerate(frame.lines) if line.item_id in items]
     return named[0] if len(named) == 1 else None
