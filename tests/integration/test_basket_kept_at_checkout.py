@@ -105,3 +105,12 @@ def test_a_question_about_swapping_a_line_takes_nothing_out(grocer: Chat) -> Non
     grocer.send("if the sugar doesn't fit my tin, can I change it?")  # the tagger reads the sugar taken out
 
     assert counts(grocer) == {"Mumias Sugar 2kg": 2, "Festive White Bread 400g": 1}
+
+
+def test_a_removal_asked_with_a_question_mark_takes_the_line_out(grocer: Chat) -> None:
+    grocer.send("nataka sukari Mumias 2 na mkate Festive 1")
+    grocer.send("Kasarani")
+
+    grocer.send("bila mkate?")
+
+    assert counts(grocer) == {"Mumias Sugar 2kg": 2}

@@ -84,3 +84,16 @@ def test_a_listed_count_that_is_denied_is_read_again_without_it() -> None:
         ("the gloves", None),
     ]
     assert without_denied_counts(items, set()) == items
+
+
+def test_a_count_written_x2_stands_beside_the_same_number_of_her_story(grocer: Chat) -> None:
+    grocer.send("niko na watoto 2, nipe mkate Festive x2")
+    grocer.send("1")
+
+    assert counts(grocer) == {"Festive White Bread 400g": 2}
+
+
+def test_a_clause_that_describes_her_thing_is_searched(grocer: Chat) -> None:
+    reply = grocer.send("I want eggs, free range")
+
+    assert reply.index("Kienyeji Eggs Tray") < reply.index("Eggs Tray (30) - KES 450")

@@ -146,19 +146,21 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().replace("’", "'").replace(",", " ").split())
 
 
-def _past_days(plain: str) -> str:
-    """``plain`` with each day said as gone blanked ("dripping since friday", "tangu ijumaa", "last monday",
-    "jumatatu iliyopita"): her story's day, never the one she asks for (its length kept: the spans stand)."""
+def _past_days(text: str, plain: str) -> str:
+    """``plain`` (``text`` as read) with each day said as gone blanked ("dripping since friday", "tangu ijumaa",
+    "last monday", "jumatatu iliyopita"): her story's day, never the one she asks for (its length kept: the spans
+    stand). Found in ``text`` with its commas: "friday, last week I was busy" asks for Friday."""
     names = "|".join(re.escape(w) for w in sorted(_WEEKDAYS, key=len, reverse=True) if len(w) > 3)
-    past = re.compile(
-        rf"(?<![\w'])(?:(?:since|tangu|last|past)\s+(?:{names})|(?:{names})\s+(?:iliyopita|ilopita|last\s+week))(?![\w'])"
-    )
-    return past.sub(lambda m: " " * len(m.group(0)), plain)
+    gone = r"iliyopita|ilopita|last[ \t]+week"
+    past = re.compile(rf"(?<![\w'])(?:(?:since|tangu|last)[ \t]+(?:{names})|(?:{names})[ \t]+(?:{gone}))(?![\w'])")
+    for said in {_norm(m.group(0)) for m in past.finditer(text.lower().replace("’", "'"))}:
+        plain = re.sub(rf"(?<![\w']){re.escape(said)}(?![\w'])", lambda m: " " * len(m.group(0)), plain)
+    return plain
 
 
 def read_when(text: str, now: datetime) -> WhenSaid:
     """The days and time ``text`` names, relative to ``now`` (any zone; read in EAT); a day said as gone is none."""
-    plain = _past_days(_norm(text))
+    plain = _past_days(text, _norm(text))
     today = now.astimezone(NAIROBI).date()
     spans: list[tuple[int, int]] = []
     days = _days(plain, today, spans)

@@ -432,11 +432,12 @@ def without_her_story(body: str, tags: Sequence[Span], index: CatalogIndex) -> s
 _CLAUSE_END = re.compile(r"[,.;!?\n]")
 
 
-def idle_words(body: str, tags: Sequence[Span], index: CatalogIndex) -> set[str]:
-    """The words of the clauses in which neither the tagger nor the shop's words find anything, when another clause
-    holds a thing she wants ("we are 6 people in the house, I need Mumias sugar 2": "we are people in the house"),
-    but those the other clauses say too: no words to search for her thing."""
-    if not any(s.kind == "ITEM" and s.act != HERS for s in tags):
+def idle_words(body: str, tags: Sequence[Span], index: CatalogIndex, denied: Collection[int]) -> set[str]:
+    """The words of the clauses that say a number of her story (``denied``: :func:`counts_denied`) and in which
+    neither the tagger nor the shop's words find anything else, when another clause holds a thing she wants ("we are 6
+    people in the house, I need Mumias sugar 2": "we are people in the house"), but those the other clauses say too:
+    no words to search for her thing. A clause that only describes it ("..., for the outside walls") stays."""
+    if not denied or not any(s.kind == "ITEM" and s.act != HERS for s in tags):
         return set()
     cuts = [0, *(m.end() for m in _CLAUSE_END.finditer(body)), len(body)]
     idle: set[str] = set()
@@ -445,7 +446,8 @@ def idle_words(body: str, tags: Sequence[Span], index: CatalogIndex) -> set[str]
         plain = normalize(body[start:end])
         if not plain:
             continue
-        found = (
+        story = any(_word_value(w) in denied for w in plain.split())
+        found = not story or (
             any(start <= s.start < end for s in tags)
             or catalog_evidence(plain, index)
             or set(index.terms(plain)) & index.option_terms  # the shop's words ("..., in blue")
@@ -711,9 +713,15 @@ def without_denied_counts(items: list[ItemSaid], denied: Collection[int]) -> lis
     return out
 
 
+_COUNT_FORM = re.compile(r"^(?:x(\d{1,4})|(\d{1,4})(?:x|pcs?|pkts?|packets?|pieces?))$")  # "x2", "3pcs"
+
+
 def _word_value(word: str) -> int | None:
-    height = _HEIGHT.match(word)
-    return int(word) if word.isdigit() else int(height.group(1)) if height else NUMBER_WORDS.get(word)
+    if height := _HEIGHT.match(word):
+        return int(height.group(1))
+    if counted := _COUNT_FORM.match(word):
+        return int(counted.group(1) or counted.group(2))
+    return int(word) if word.isdigit() else NUMBER_WORDS.get(word)
 
 
 def _count_value(said: str) -> int | None:

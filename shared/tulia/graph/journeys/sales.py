@@ -249,7 +249,9 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         delta.quantity = None
     if pending == "variant" and delta.quantity is not None and _an_option_asked(frame, delta.quantity.value):
         delta.quantity = None  # "120, medium" to "which grit?": the grit 120, not 120 packs
-    tagged_out = None if delta.add else _line_taken_out(frame, tags, index, plain, "?" in body)
+    # "if the suit is too tight, can I swap it?": a question the reader reads, no line taken out ("bila mkate?" is one)
+    asked = "?" in body and message_reader().read(body).label in ("support_question", "product_question")
+    tagged_out = None if delta.add else _line_taken_out(frame, tags, index, plain, asked)
     if tagged_out is not None:
         delta.remove = True  # "ondoa tai, nitanunua shuleni": the tagger's act, a line of the basket the proof
     # Till or Paybill steps lock nothing: until money arrives the order can change (a new order, its
@@ -285,7 +287,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     # tatu", "make the flour three", "ondoa chumvi"): an edit of that line, not an answer to a list
     # "the tank at home leaks, lorenzetti iko?": the shower, without the clause of her story
     item_words = "" if listed else wanted_words(without_her_story(body, tags, index), delta, index)
-    if item_words and (idle := idle_words(body, tags, index)):  # "we are 6 people in the house, ...": her story
+    if item_words and (idle := idle_words(body, tags, index, denied)):  # "we are 6 people in the house, ...": her story
         item_words = " ".join(w for w in item_words.split() if w not in idle)
     if things != body and item_words:  # the address's words, word by word (the delta's spans are the body's)
         address = set(normalize(body).split()) - set(normalize(things).split())
@@ -1679,7 +1681,7 @@ def _line_taken_out(
     frame: OrderFrame, tags: list[Span], index: CatalogIndex, plain: str, asked: bool = False
 ) -> int | None:
     """The line of the basket the token tagger reads taken out: one thing taken out, which names exactly one line,
-    in a message that says so or asks nothing (``asked``: a question mark)."""
+    in a message that says so or asks nothing (``asked``: a question the reader reads, with its question mark)."""
     out = [span for span in tags if span.kind == "ITEM" and span.act == "remove"]
     if len(out) != 1 or any(span.kind == "ITEM" and span.act != "remove" for span in tags):
         return None
