@@ -56,6 +56,7 @@ def test_a_number_the_tagger_leaves_out_of_every_span_is_denied_unless_a_thing_s
     assert counts_denied("we have 3, old hives", [Span("ITEM", "add", "hives", 16, 21)]) == {3}
     assert counts_denied("nipe mayai sitini", [Span("ITEM", "add", "mayai", 5, 10)]) == set()  # right after it
     assert counts_denied("my tank 3 days leaks", [Span("ITEM", "hers", "tank", 3, 7)]) == {3}
+    assert counts_denied("tuko 5, maize bag 90 kg x5", [Span("ITEM", "add", "maize bag", 9, 18)]) == set()  # "x5"
 
 
 def test_a_number_the_tagger_reads_as_a_count_anywhere_is_never_denied() -> None:

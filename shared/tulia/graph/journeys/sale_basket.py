@@ -685,6 +685,9 @@ def counts_denied(body: str, tags: Sequence[Span]) -> set[int]:
         value = _word_value(tok.form)
         if value is None:
             continue
+        if _COUNT_FORM.match(tok.form):  # "x5", "3pcs": written as a count, whatever the tagger reads
+            counted.add(value)
+            continue
         span = next((s for s in tags if s.start <= tok.start < s.end), None)
         if span is None:  # no kind: a count still, the tagger having missed it, when said right after a thing she
             # wants ("mayai sitini") or before the next thing of its clause, if she wants it ("Two small jars of the
