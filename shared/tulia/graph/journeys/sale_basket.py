@@ -674,9 +674,9 @@ _HEIGHT = re.compile(r"^(\d{1,2})['’]\d{1,2}$")  # "5'2": a height, one word t
 def counts_denied(body: str, tags: Sequence[Span]) -> set[int]:
     """The numbers a message says that the tagger reads as no count of a thing: every time it says them, as a word
     of her story ("got stung 6 times", "tuko watu watano": no kind, and no thing she wants next in its clause), an
-    hour, a size, a price or a place ("Githurai 45"). The
-    rules read a count from any number; the tagger weighs the words around it, so its "no count" is the evidence
-    that a count the rules read is her story's. Nothing is denied when the tagger found nothing in the message."""
+    hour, a size, a price or a place ("Githurai 45"). The rules read a count from any number; the tagger weighs the
+    words around it, so its "no count" is the evidence that a count the rules read is her story's. Nothing is denied
+    when the tagger found nothing in the message."""
     if not tags:
         return set()
     denied: set[int] = set()
