@@ -47,7 +47,7 @@ KIND_OF_SLOT = {
     "item": "ITEM", "item2": "ITEM", "item3": "ITEM", "service": "SERVICE", "n": "QTY", "nw": "QTY", "n2": "QTY",
     "nw2": "QTY", "area": "LOC", "area2": "LOC", "ref": "REF", "code": "CODE", "mpesa": "MPESA", "day": "DAY",
     "time": "TIME", "person": "STAFF", "price": "PRICE", "option": "OPTION", "option2": "OPTION",
-    "pay": "PAY",
+    "level": "OPTION", "pay": "PAY",
 }  # fmt: skip
 _DEFAULT_ACT = {"ITEM": "add", "LOC": "new"}
 
@@ -77,6 +77,8 @@ def _extra_values(
         out["option"] = rng.choice(fillers["options"])
     if "{option2}" in template:  # another option ("iwe XL badala ya L")
         out["option2"] = rng.choice([o for o in fillers["options"] if o != out.get("option")])
+    if "{level}" in template:  # a numbered option, often her story's too ("my son goes into form 4"): never a count
+        out["level"] = rng.choice(fillers["levels"])
     if "{pay}" in template:
         out["pay"] = rng.choice(fillers["payments"])
     return out
