@@ -87,6 +87,22 @@ def test_a_listed_count_that_is_denied_is_read_again_without_it() -> None:
     assert without_denied_counts(items, set()) == items
 
 
+def test_a_class_is_denied_and_a_number_right_before_options_is_their_things_count() -> None:
+    said = "niko form 4, nataka top mark"
+    tags = [Span("OPTION", None, "form 4", 5, 11), Span("ITEM", "add", "top mark", 20, 28)]
+
+    assert counts_denied(said, tags) == {4}
+    assert counts_denied("5 large avocados", [Span("OPTION", None, "large avocados", 2, 16)]) == set()
+
+
+def test_a_part_left_without_its_count_that_says_only_options_describes_the_thing_before() -> None:
+    items = [ItemSaid("robota la tops", None), ItemSaid("grade 1 la uk", 1), ItemSaid("hangers 5", 5)]
+
+    again = without_denied_counts(items, {1}, describes=lambda part: part == "grade la uk")
+
+    assert [(i.text, i.quantity) for i in again] == [("robota la tops grade 1 la uk", None), ("hangers 5", 5)]
+
+
 def test_a_count_written_x2_stands_beside_the_same_number_of_her_story(grocer: Chat) -> None:
     grocer.send("niko na watoto 2, nipe mkate Festive x2")
     grocer.send("1")

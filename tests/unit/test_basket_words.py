@@ -50,6 +50,11 @@ def test_kumi_na_mbili_is_twelve_not_a_list(grocer: CatalogIndex) -> None:
     assert count_in_words("maziwa brookside 12", grocer) == ("maziwa brookside", 12)  # the journey's count
 
 
+def test_a_count_written_as_a_count_lists_and_leaves_the_name(grocer: CatalogIndex) -> None:
+    items = listed("sukari mumias 2pkts, unga jogoo x3", grocer)
+    assert [(i.quantity, item_words(i.text)) for i in items] == [(2, "sukari mumias"), (3, "unga jogoo")]
+
+
 def test_one_wish_is_not_a_list(grocer: CatalogIndex) -> None:
     assert listed("nataka Jogoo unga tatu, niletee Mwiki, nitalipa na M-Pesa", grocer) == []
     assert listed("nataka unga\nya Jogoo", grocer) == []  # one wish in two quick messages

@@ -139,6 +139,22 @@ def test_zones_named_anywhere_from_the_shops_own_list(text: str, zone: str | Non
     assert (delta.zone, delta.mode) == (zone, mode)
 
 
+@pytest.mark.parametrize(
+    ("text", "mode"),
+    [
+        ("I'll just pick them up from your shop instead. No delivery needed", "pickup"),
+        ("sitaki delivery, nitakuja mwenyewe", "pickup"),
+        ("don't deliver, I will come for it", "pickup"),
+        ("I'll drive in and have them fitted at your bay", "pickup"),
+        ("no, deliver it please", "delivery"),  # her "no" to the question, then the word
+        ("deliver, not pickup", "delivery"),
+        ("I will not collect it, bring it to Juja", "delivery"),
+    ],
+)
+def test_the_way_she_gets_it_said_away_is_the_other(text: str, mode: str) -> None:
+    assert extract_delta(text, zones=ZONES, enabled_methods=ALL_METHODS).mode == mode
+
+
 def test_everything_in_one_sentence_and_the_product_words_left() -> None:
     text = "Hi, I need 3 Oraimo FreePods Lite Earbuds delivered to Westlands. I'll pay with M-Pesa"
     delta = extract_delta(text, zones=ZONES, enabled_methods=ALL_METHODS)

@@ -38,7 +38,7 @@ from tulia.nlu.booking_words import TITLES, change_said, staff_named
 from tulia.nlu.fastpath import fast_path as detect_fast_path
 from tulia.nlu.frame_extract import C2B_WORDS, CARD_WORDS, STK_WORDS, extract_phone, extract_zone
 from tulia.nlu.lexicon import GOODBYES, GREETINGS, PERSONAL_RISK, THANKS, any_phrase, normalize
-from tulia.nlu.reader import BUYING, SURE, ReadingContext, message_reader
+from tulia.nlu.reader import BUYING, CANCELLATIONS, SURE, ReadingContext, message_reader
 from tulia.nlu.rules import MAX_TEXT, detect_language
 from tulia.nlu.shop_layer import ShopLayer
 from tulia.nlu.tagger import Gazetteer, Span, token_tagger
@@ -327,7 +327,8 @@ def _drops_the_order(turn: Turn, body: str) -> bool:
     the things of a basket of several lines ("cancel the sugar" takes the sugar out: the sale's edit, not the end of
     the order)."""
     where: ReadingContext | None = "checkout" if _at_checkout(turn.state) else None
-    asked = message_reader().sure_sentences(body, "order_cancel", where)  # order_cancel_said, with its sentences
+    # order_cancel_said, with its sentences; at a checkout either cancellation drops what waits ("... ghairi tafadhali")
+    asked = message_reader().sure_sentences(body, CANCELLATIONS if where else "order_cancel", where)
     if not (asked or change_said(body, where) == "cancel"):
         return False
     frame = turn.state.frame

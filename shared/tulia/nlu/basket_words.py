@@ -109,7 +109,14 @@ _EACH = (
     re.compile(rf"(?<!\w)(?P<n>{_COUNT_WORD_ALT})\s+(?P=n)(?!\w)"),
 )
 _EACH_SAID = re.compile(rf"(?<!\w){_EACH_WORDS}(?!\w)")
-_COUNT_TOKEN = re.compile(r"^(?:x\d{1,4}|\d{1,4}x|\d{1,4}(?:pcs|pc))$")
+_COUNT_TOKEN = re.compile(r"^(?:x(\d{1,4})|(\d{1,4})(?:x|pcs?|pkts?|packets?|pieces?))$")  # "x2", "3pcs", "2pkts"
+
+
+def count_token_value(word: str) -> int | None:
+    """The count one word writes as a count ("x2", "3pcs", "2pkts"), whatever the words around it say."""
+    if counted := _COUNT_TOKEN.match(word):
+        return int(counted.group(1) or counted.group(2))
+    return None
 
 
 def each_count(text: str) -> int | None:
@@ -156,6 +163,8 @@ def count_of(part: str) -> int | None:
         return said.value
     if _ONE.match(part):
         return 1
+    if written := [n for w in plain.split() if (n := count_token_value(w)) is not None]:
+        return written[0]  # "sukari 2pkts"
     # "breakfast 2 chapati": in a listed part, a number before words; never a measure's ("ya lita 20 iko": 20 L)
     if m := _NUMBER_BEFORE_WORDS.search(measures_in_digits(plain)):
         return int(m.group(1))

@@ -102,13 +102,16 @@ def detect_choice(text: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def language_asked(text: str, plain: str) -> str | None:
+def language_asked(text: str, plain: str, catalog: CatalogWords | None = None) -> str | None:
     """A request to be answered in a language, in any words ("from now on write to me in english"): the
-    message names exactly one language and the reader is sure it is about preferences."""
+    message names exactly one language and the reader is sure it is about preferences, the shop's words weighed as
+    evidence of buying ("KLB Kiswahili Shughuli", "Oxford English Activities": books of a bookshop)."""
+    from tulia.nlu.rules import catalog_evidence  # here: the agent's cold start imports the fast path, not the rules
+
     named = {code for code, words in LANGUAGE_NAMES.items() if any_phrase(plain, words)}
     if len(named) != 1 or len(plain.split()) > 14:
         return None
-    reading = message_reader().read(text)
+    reading = message_reader().read(text, product_terms=catalog_evidence(plain, catalog) or None)
     if reading.label == "preferences_consent" and reading.confidence >= SURE:
         return named.pop()
     return None
@@ -152,7 +155,7 @@ def fast_path(
     """Return what the message is, if the fast path can tell; ``None`` sends it to the engines.
 
     Numbers and yes/no count only when the bot is waiting for an answer. ``catalog`` gives the shop's words, read
-    only when a message holds words that ask for a person.
+    only when a message holds words that ask for a person or name a language.
     """
     plain = normalize(text)
     if not plain:
@@ -175,7 +178,7 @@ def fast_path(
         word = m.group(3)
         lang = next(code for code, words in LANGUAGE_REQUESTS.items() if word in words)
         return FastPathHit("language", language=lang)
-    if (asked := language_asked(text, plain)) is not None:
+    if (asked := language_asked(text, plain, catalog() if catalog else None)) is not None:
         return FastPathHit("language", language=asked)
     if awaiting_answer:
         choice = detect_choice(text)

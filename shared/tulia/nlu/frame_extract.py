@@ -348,6 +348,8 @@ PICKUP_WORDS = (
     "i ll come", "ill come", "i will come", "at the shop", "from the shop", "in store", "in-store", "nitakuja",
     "nitachukua", "kuchukua", "nichukue", "dukani", "nitapita", "nitafika dukani", "self collect", "pick it",
     "pick them", "pass by", "pass through", "nitapitia", "ntapitia", "ntapita", "nitapitia dukani", "nitakam kuchukua",
+    "drive in", "walk in", "come in", "drop in", "at your shop", "at your store", "at your bay", "to your shop",
+    "to your bay", "at your garage", "to your garage", "at your workshop", "at your office", "to your office",
 )
 # fmt: on
 # English "till" before a time is "until" ("till after new year", "till friday", "till 5", "till then")
@@ -586,8 +588,28 @@ _TAKES_A_COUNT = re.compile(rf"\s+(?:\d{{1,4}}|{_NUMBER_WORD_ALT})(?!\w)(?!\s+(?
 _PICKUP_VERB = re.compile(r"(?<!\w)(?:ni|tu|nt)(?:ta|na|ka)?(?:i|zi|ki|vi|li|u|m|wa)?chuku[ae](?!\w)")
 
 
+# "no delivery needed", "sitaki delivery", "don't deliver", "not pickup": the one said away is the other ("no" only
+# before the noun: "no, deliver it" is her answer and then the word)
+_SAID_AWAY = re.compile(
+    r"(?<!\w)(?:not|don t|dont|do not|without|no need to|no need for|sitaki|sihitaji|hakuna|hamna|bila|"
+    r"hakuna haja ya|hakuna haja ku)\s*$"
+)
+_NO_BEFORE = re.compile(r"(?<!\w)no\s*$")
+
+
+def _said_away(plain: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    return [
+        (a, b)
+        for a, b in spans
+        if _SAID_AWAY.search(plain, 0, a) or (_NO_BEFORE.search(plain, 0, a) and plain[a:b] in ("delivery", "pickup"))
+    ]
+
+
 def extract_mode(plain: str) -> tuple[FulfilmentMode | None, list[tuple[int, int]]]:
     pickup, delivery = _all(plain, PICKUP_WORDS), _all(plain, DELIVERY_WORDS)
+    no_delivery, no_pickup = _said_away(plain, delivery), _said_away(plain, pickup)
+    delivery = sorted([span for span in delivery if span not in no_delivery] + no_pickup)
+    pickup = sorted([span for span in pickup if span not in no_pickup] + no_delivery)
     pickup += [m.span() for m in _PICKUP_VERB.finditer(plain) if all(m.end() <= a or m.start() >= b for a, b in pickup)]
     pickup = [span for span in pickup if not _TAKES_A_COUNT.match(plain, span[1])]  # "nitachukua mbili": I'll take two
     messages = [m.span(1) for m in _SEND_A_MESSAGE.finditer(plain)]

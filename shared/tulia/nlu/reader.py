@@ -203,24 +203,33 @@ class MessageReader:
         return bool(self.sure_sentences(text, label, context, whole=whole))
 
     def sure_sentences(
-        self, text: str, label: str, context: ReadingContext | None = None, *, whole: Reading | None = None
+        self,
+        text: str,
+        label: str | tuple[str, ...],
+        context: ReadingContext | None = None,
+        *,
+        whole: Reading | None = None,
     ) -> list[str]:
         """The sentences that say ``label`` when the message says it (:meth:`sure_of`): those that say it for sure
         read alone (:data:`SURE_OF_A_SENTENCE`), else the whole message when it is sure; none when it does not say
-        it."""
+        it. Several labels are read as one, their probabilities together (at a checkout, "ghairi tafadhali" drops
+        what waits, whether the reader calls it an order's or a booking's cancellation)."""
+        labels = (label,) if isinstance(label, str) else label
         whole = whole or self.read(text, context=context)
-        sure = whole.label == label and whole.confidence >= SURE
+
+        def said(reading: Reading, least: float) -> bool:
+            return sum(reading.probabilities.get(one, 0.0) for one in labels) >= least
+
+        sure = whole.label in labels and said(whole, SURE)
         sentences = [part for part in _SENTENCE_END.split(text) if part.strip()]
         if len(sentences) < 2:
             return [text] if sure else []
-        if not sure and whole.probabilities.get(label, 0.0) < LEANS:
+        if not sure and not said(whole, LEANS):
             return []
-        said = [
-            s
-            for s in sentences
-            if (r := self.read(s, context=context)).label == label and r.confidence >= SURE_OF_A_SENTENCE
+        sure_ones = [
+            s for s in sentences if said(r := self.read(s, context=context), SURE_OF_A_SENTENCE) and r.label in labels
         ]
-        return said or ([text] if sure else [])
+        return sure_ones or ([text] if sure else [])
 
     def sure_clauses(self, text: str, labels: tuple[str, ...], context: ReadingContext | None = None) -> list[str]:
         """The clauses (parts between commas and sentence ends) that say one of ``labels`` for sure read alone

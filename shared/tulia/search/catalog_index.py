@@ -23,6 +23,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from rapidfuzz import fuzz, process
 
@@ -334,6 +335,22 @@ class CatalogIndex:
         grey colour", "size 42", "saizi L")."""
         said = [t for t in self.terms(text) if t not in CONNECTORS]
         return bool(said) and all(t in self.option_terms for t in said)
+
+    def names_by_its_own_name(self, text: str) -> bool:
+        """Whether ``text`` says one item's own name, most of its words and nothing else the shop knows ("the
+        samaritan" of "The Samaritan (John Lara)"), even where they are also another item's options (the study
+        guide's titles); "black" is no "Black Phone Case"."""
+        said = {t for t in self.terms(text) if t not in CONNECTORS and t not in STOPWORDS}
+        if not said:
+            return False
+        return any(said <= own and 2 * len(said) > len(own) for own in self._names_without_brackets)
+
+    @cached_property
+    def _names_without_brackets(self) -> list[frozenset[str]]:
+        return [
+            frozenset(t for t in self.terms(without_brackets(doc.name)) if t not in CONNECTORS and t not in STOPWORDS)
+            for doc in self.docs
+        ]
 
     def only_brand(self, text: str) -> bool:
         """Whether the shop's words in ``text`` are a brand and options only ("Basco i think?", "crown, white"):

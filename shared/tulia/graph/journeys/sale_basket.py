@@ -41,7 +41,15 @@ from tulia.graph.routing import MAX_SHORTLIST_ITEMS
 from tulia.graph.state import ConversationState
 from tulia.nlg.messages import listing, text
 from tulia.nlg.templates import money
-from tulia.nlu.basket_words import ItemSaid, count_of, item_words, items_said, measured_count, measures_said
+from tulia.nlu.basket_words import (
+    ItemSaid,
+    count_of,
+    count_token_value,
+    item_words,
+    items_said,
+    measured_count,
+    measures_said,
+)
 from tulia.nlu.frame_extract import MEASURE_UNITS, NUMBER_WORDS, named_option, option_words, says_removal
 from tulia.nlu.lexicon import normalize
 from tulia.nlu.rules import catalog_evidence, product_query
@@ -336,13 +344,12 @@ def listed_items(
         lambda part: bool(catalog_evidence(part, index)),
         index.conjoined,
         # "medium frame in blue, how much?": options in their words (sizes as codes, without the words that ask)
-        describes=lambda part: (
-            index.only_options(option_words(product_query(_the_one(part)) or _the_one(part))) or _whose(part, index)
-        ),
+        # ("..., the samaritan, ...": a title of its own, though the study guide's options are titles too)
+        describes=lambda part: not index.names_by_its_own_name(product_query(part) or part) and _describes(part, index),
         one_item=lambda words: bool(index.full_matches(words)[0]),
         fitting=lambda words: set(index.full_matches(words)[0]),
     )
-    items = without_denied_counts(items, denied)
+    items = without_denied_counts(items, denied, lambda part: _describes(part, index))
     items = [_of_the_kind_before(item, items[n - 1], index) if n else item for n, item in enumerate(items)]
     said = [s for s in tags if s.kind == "ITEM" and catalog_evidence(normalize(s.text), index)]
     lines = [set(index.terms(name)) for name in basket]
@@ -673,10 +680,10 @@ _HEIGHT = re.compile(r"^(\d{1,2})['’]\d{1,2}$")  # "5'2": a height, one word t
 
 def counts_denied(body: str, tags: Sequence[Span]) -> set[int]:
     """The numbers a message says that the tagger reads as no count of a thing: every time it says them, as a word
-    of her story ("got stung 6 times", "tuko watu watano": no kind, and no thing she wants next in its clause), an
-    hour, a size, a price or a place ("Githurai 45"). The rules read a count from any number; the tagger weighs the
-    words around it, so its "no count" is the evidence that a count the rules read is her story's. Nothing is denied
-    when the tagger found nothing in the message."""
+    of her story ("got stung 6 times", "tuko watu watano": no kind, and no thing she wants next in its clause nor
+    options right after it), an hour, a size, a class ("form 4"), a price or a place ("Githurai 45"). The rules read
+    a count from any number; the tagger weighs the words around it, so its "no count" is the evidence that a count
+    the rules read is her story's. Nothing is denied when the tagger found nothing in the message."""
     if not tags:
         return set()
     denied: set[int] = set()
@@ -685,7 +692,7 @@ def counts_denied(body: str, tags: Sequence[Span]) -> set[int]:
         value = _word_value(tok.form)
         if value is None:
             continue
-        if _COUNT_FORM.match(tok.form):  # "x5", "3pcs": written as a count, whatever the tagger reads
+        if count_token_value(tok.form) is not None:  # "x5", "3pcs": written as a count, whatever the tagger reads
             counted.add(value)
             continue
         span = next((s for s in tags if s.start <= tok.start < s.end), None)
@@ -698,32 +705,46 @@ def counts_denied(body: str, tags: Sequence[Span]) -> set[int]:
                 span = before if not body[before.end : tok.start].strip() else None
             if span is None and after is not None and after.kind == "ITEM" and after.act != HERS:
                 span = after if not _CLAUSE_END.search(body, tok.end, after.start) else None
+            # right before the options of her thing ("5 large avocados", "2 black ones"): its count
+            described = next((s for s in tags if s.start >= tok.end), None)
+            if (
+                span is None
+                and described is not None
+                and described.kind == "OPTION"
+                and not body[tok.end : described.start].strip()
+            ):
+                counted.add(value)
+                continue
         (counted if span is not None and span.kind in ("QTY", "ITEM") else denied).add(value)
     return denied - counted
 
 
-def without_denied_counts(items: list[ItemSaid], denied: Collection[int]) -> list[ItemSaid]:
+def without_denied_counts(
+    items: list[ItemSaid], denied: Collection[int], describes: Callable[[str], bool] = lambda _part: False
+) -> list[ItemSaid]:
     """Each listed item whose count is a number of her story (:func:`counts_denied`) counted again without it ("we
-    waited 6 days, 2 sugar": two; "got stung 6 times, one bee suit" with its "one" denied too: none said)."""
+    waited 6 days, 2 sugar": two; "got stung 6 times, one bee suit" with its "one" denied too: none said). A part left
+    without a count that only says options (``describes``: "..., grade 1 la UK, ...", whose "1" is the grade's) goes
+    on describing the thing before it, as :func:`items_said` would have read it without that number."""
     if not denied:
         return items
-    out = []
+    out: list[ItemSaid] = []
     for item in items:
         if item.quantity is not None and item.quantity in denied:
             rest = " ".join(w for w in item.text.split() if _word_value(w) not in denied)
             item = replace(item, quantity=count_of(rest))
+            if out and item.quantity is None and describes(rest):
+                out[-1] = replace(out[-1], text=f"{out[-1].text} {item.text}")
+                continue
         out.append(item)
     return out
-
-
-_COUNT_FORM = re.compile(r"^(?:x(\d{1,4})|(\d{1,4})(?:x|pcs?|pkts?|packets?|pieces?))$")  # "x2", "3pcs"
 
 
 def _word_value(word: str) -> int | None:
     if height := _HEIGHT.match(word):
         return int(height.group(1))
-    if counted := _COUNT_FORM.match(word):
-        return int(counted.group(1) or counted.group(2))
+    if (counted := count_token_value(word)) is not None:
+        return counted
     return int(word) if word.isdigit() else NUMBER_WORDS.get(word)
 
 
@@ -784,12 +805,13 @@ def find_listed(wish: ItemWish | ItemSaid, index: CatalogIndex, search: Search) 
     if found is None:
         return None
     named, fitting = find_wish(query, found["results"], index, confidence=found["confidence"])
+    thing, _mark, options = (wish.named or "").partition(OPTIONS_MARK)
+    named = _in_the_option_said(named, found["results"], thing, options, index)
     # her words name one, or all of them fit several: asked which. Results that only have most of her words ("grill
     # ya gate imeshika kutu mbaya red oxide": her reason and her thing in one part) wait for the tagger's words
     mostly = named is None and bool(fitting) and not index.full_matches(query)[0]
     if named is not None or (fitting and not mostly) or not wish.named:
         return query, count, named, fitting
-    thing, _mark, options = wish.named.partition(OPTIONS_MARK)
     several: Found | None = None
     head = _head_of(thing)  # "pots za maua": the pots, when nothing has all the words
     # with its options, then alone, then its head
@@ -801,6 +823,7 @@ def find_listed(wish: ItemWish | ItemSaid, index: CatalogIndex, search: Search) 
         if found is None:
             return None
         tagged, tagged_fitting = find_wish(again, found["results"], index, confidence=found["confidence"])
+        tagged = _in_the_option_said(tagged, found["results"], thing, options, index)
         if tagged is not None:
             return again, count, tagged, tagged_fitting
         if tagged_fitting and several is None:
@@ -809,6 +832,30 @@ def find_listed(wish: ItemWish | ItemSaid, index: CatalogIndex, search: Search) 
 
 
 OPTIONS_MARK = " ; "  # between the tagger's words for a thing and the options said with it (ItemSaid.named)
+
+
+def _describes(part: str, index: CatalogIndex) -> bool:
+    """Whether a listed part only says options ("medium frame in blue, how much?": sizes as codes, without the words
+    that ask) or whose the thing before is."""
+    return index.only_options(option_words(product_query(_the_one(part)) or _the_one(part))) or _whose(part, index)
+
+
+def _in_the_option_said(
+    picked: dict[str, Any] | None, results: list[dict[str, Any]], thing: str, options: str, index: CatalogIndex
+) -> dict[str, Any] | None:
+    """Of the things her words fit, the one that comes in the option she said ("cha sayansi cha Spotlight, vya gredi
+    8": the Grade 7-9 science book, not the Grade 4-6 one her words name as well); else the one picked."""
+    if picked is None or not options or not picked.get("variants") or _offers(picked, options):
+        return picked
+    offering = [r for r in results if r is not picked and _offers(r, options)]
+    better, _fits = find_wish(thing, offering, index) if offering else (None, [])
+    return better or picked
+
+
+def _offers(result: dict[str, Any], options: str) -> bool:
+    """Whether a search result comes in an option said ("gredi 8" of Grade 7, 8, 9)."""
+    variants = result.get("variants") or []
+    return any(named_option(normalize(options), list(v["options"])) is not None for v in variants)
 
 
 MOSTLY_FOUND = 0.6  # the share of a listed item's words the search's best result has, to offer its results

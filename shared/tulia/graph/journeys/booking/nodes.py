@@ -57,8 +57,8 @@ from tulia.nlu.booking_words import anyone_said, change_said, staff_named
 from tulia.nlu.frame_extract import adjective_root, extract_method, extract_zone, named_option
 from tulia.nlu.lexicon import normalize
 from tulia.nlu.order_words import order_cancel_said
-from tulia.nlu.reader import CANCELLATIONS, message_reader
-from tulia.nlu.rules import product_query
+from tulia.nlu.reader import BUYING, CANCELLATIONS, SURE, message_reader
+from tulia.nlu.rules import catalog_evidence, models_named, product_query
 from tulia.nlu.when import read_when, without_when
 
 SLOTS_SHOWN = 5
@@ -606,11 +606,13 @@ def booking_fill(
         return turn.goto("booking_offer")
     # a short answer naming an option of the one asked is that option, even where another service's name has the same
     # words ("90 minutes" for the Swedish massage's length is no "Deep Tissue Massage (90 min)")
+    # ("it's an SUV, a RAV4": her car's model is a tyre's word, but she is no buyer of tyres here), unless the whole
+    # message reads as a new wish
     answers_the_option = (
         pending == "booking_variant"
         and (missing := frame.missing_variant()) is not None
-        and len(plain.split()) <= SHORT_OPTION_ANSWER
         and named_option(plain, missing.options, frame.name or "") is not None
+        and (len(plain.split()) <= SHORT_OPTION_ANSWER or not _reads_as_a_wish(turn, body))
     )
     # the way to pay said at the summary ("card": how she pays, even where the shop sells a gift card)
     methods = shop_options(turn).methods
@@ -729,6 +731,14 @@ def _options_said(frame: BookingFrame, plain: str) -> dict[str, str]:
     """The options of the service the message names, by dimension ("two bedroom": bedrooms, 2 bedrooms)."""
     named = ((v.name, named_option(plain, v.options, frame.name or "")) for v in frame.variants)
     return {name: option for name, option in named if option is not None}
+
+
+def _reads_as_a_wish(turn: Turn, body: str) -> bool:
+    """Whether the reader is sure the message asks to buy or book something (a model's code of the catalog read as
+    the thing it is, never as an offer's code)."""
+    index = shop_index(turn)
+    reading = message_reader().read(models_named(body, index), product_terms=catalog_evidence(normalize(body), index))
+    return reading.label in BUYING and reading.confidence >= SURE
 
 
 def _names_another_service(turn: Turn, frame: BookingFrame, body: str) -> bool:
