@@ -1,11 +1,13 @@
-"""What the eighth development conversations still found (eval/goals/dev8.yaml: a textbook shop whose books come by
-grade and form, a tyre centre that books fitters), each as a test of what the customer sees: the class her child goes
-into is an option of her story, never a count ("niko form 4", "vya gredi 8"); a title listed beside others is a book
-of its own, though the study guide's options are titles too; of the books her words fit, the one in the grade she
-said; pickup said as delivery said away ("No delivery needed") or as coming to the shop's bay; an answer naming the
-option asked, with her car's model beside it, answers the booking's question; a title naming a language is the
-book, not a request to switch language; her reason and then "ghairi tafadhali" at the payment question cancels the
-order."""
+"""What the eighth and ninth development conversations still found (eval/goals/dev8.yaml, dev9.yaml: a textbook shop
+whose books come by grade and form, a tyre centre that books fitters, a honey and beekeeping shop), each as a test of
+what the customer sees: the class her child goes into is an option of her story, never a count ("niko form 4", "vya
+gredi 8"); a title listed beside others is a book of its own, though the study guide's options are titles too, while
+an option said in a part of its own ("ghee, 250g") is still the option of the thing before; of the books her words
+fit, the one in the grade she said; pickup said as delivery said away ("No delivery needed") or as coming to the
+shop's bay; an answer naming the option asked, with her car's model beside it, answers the booking's question; a title
+naming a language is the book, not a request to switch language; her reason and then "ghairi tafadhali" at the
+payment question cancels the order, a reason with "cancelled" in it and then pickup does not; "isiyopakwa rangi" (not
+painted) is the unpainted option; a tool "za kufungua mizinga" (for opening hives) is the tool, not a hive."""
 
 from __future__ import annotations
 
@@ -24,6 +26,12 @@ EVAL_PACKS = Path(__file__).resolve().parents[2] / "eval" / "packs"
 def books(seeded: Services) -> Chat:
     """A customer of a textbook shop whose books come by grade (Grade 4 to 9) and form."""
     return chat_at_pack(seeded, EVAL_PACKS / "soma-bookshop", "+254711000951")
+
+
+@pytest.fixture
+def bees(seeded: Services) -> Chat:
+    """A customer of a honey and beekeeping shop that sells hives, tools and protective gear."""
+    return chat_at_pack(seeded, EVAL_PACKS / "nyuki-asali", "+254711000953")
 
 
 @pytest.fixture
@@ -79,6 +87,24 @@ def test_titles_listed_together_are_each_a_book_though_a_guides_options_are_titl
     }
 
 
+@pytest.mark.parametrize(
+    ("pack", "said", "expected"),
+    [
+        ("dairy", "ghee, 250g, mala 2", {"Ghee": (1, {"size": "250g"}), "Mala": (2, {})}),
+        ("bakery", "cupcakes, red velvet, mandazi dozen 1", {"Cupcakes (box of 6)": (1, {"flavour": "Red Velvet"})}),
+    ],
+)
+def test_an_option_said_in_a_part_of_its_own_is_the_option_of_the_thing_before(
+    seeded: Services, pack: str, said: str, expected: dict[str, tuple[int, dict[str, str]]]
+) -> None:
+    shop = chat_at_pack(seeded, EVAL_PACKS / pack, "+254711000954")
+
+    shop.send(said)
+
+    basket = shop.basket()
+    assert {name: basket[name] for name in expected} == expected
+
+
 def test_delivery_said_away_at_the_payment_question_is_pickup(books: Chat) -> None:
     books.send("I need two copies of A Silent Song and Other Stories. Please deliver to Kilimani")
     assert books.state["frame"].fulfilment.mode == "delivery"
@@ -125,6 +151,19 @@ def test_a_books_title_naming_a_language_is_the_book_not_a_request_to_switch_lan
     assert books.state["response_language"] == "sw"
 
 
+def test_her_reason_with_a_word_for_cancelled_and_then_pickup_keeps_the_order(books: Chat, seeded: Services) -> None:
+    books.send("I need two copies of A Silent Song and Other Stories. Please deliver to Kilimani")
+    assert books.state["frame"].order is not None
+
+    reply = books.send("The school trip got cancelled, so I'll come for them myself")
+
+    order = books.state["frame"].order  # the order again, for pickup
+    assert order is not None
+    assert seeded.orders.get(books.tenant_id, order.order_id).status != "cancelled"
+    assert "Pickup at the shop: free" in reply
+    assert books.state["pending"] == "payment_method"
+
+
 @pytest.mark.parametrize(
     "said",
     [
@@ -148,3 +187,21 @@ def test_her_reason_and_then_cancel_at_the_payment_question_cancels_the_order(
 
     assert "imefutwa" in reply
     assert seeded.orders.get(books.tenant_id, order.order_id).status == "cancelled"
+
+
+def test_not_painted_said_in_swahili_is_the_unpainted_hive(bees: Chat) -> None:
+    bees.send("nataka mizinga ya Langstroth mitatu")
+    assert bees.state["pending"] == "variant"
+
+    bees.send("isiyopakwa rangi")  # which is not painted
+
+    assert bees.basket() == {"Langstroth Hive (Complete)": (3, {"finish": "Unpainted"})}
+
+
+def test_a_tool_for_opening_hives_is_the_tool_not_a_hive(bees: Chat) -> None:
+    bees.send("Nataka glovu za ngozi pair mbili, saizi M, na hive tool mbili za kufungua mizinga")
+
+    assert {name: line[0] for name, line in bees.basket().items()} == {
+        "Leather Beekeeping Gloves (Pair)": 2,
+        "J-Hook Hive Tool": 2,
+    }

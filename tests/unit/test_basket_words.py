@@ -10,6 +10,7 @@ import pytest
 from tulia.graph.journeys.sale_common import count_in_words
 from tulia.nlu.basket_words import ItemSaid, item_words, items_said, measured_count
 from tulia.nlu.frame_extract import extract_coupon, extract_delta, named_option
+from tulia.nlu.lexicon import normalize
 from tulia.nlu.rules import catalog_evidence
 from tulia.packs.loader import load_pack
 from tulia.search.catalog_index import CatalogIndex
@@ -95,6 +96,26 @@ def test_options_said_in_other_words() -> None:
     assert named_option("it's large", ["S", "M", "L"]) == "L"
     assert named_option("1 litre", ["1L", "3L", "5L"]) == "1L"
     assert named_option("the 128 one", ["64GB", "128GB"]) == "128GB"
+
+
+@pytest.mark.parametrize(
+    ("text", "option"),
+    [
+        ("isiyopakwa rangi", "Unpainted"),  # which is not painted
+        ("zile hazijapakwa rangi", "Unpainted"),  # those not yet painted
+        ("sitaki iliyopakwa rangi", "Unpainted"),
+        ("not painted please", "Unpainted"),
+        ("iliyopakwa rangi", "Painted"),
+        ("the painted one, not unpainted", "Painted"),
+    ],
+)
+def test_not_said_of_an_option_is_the_option_without_it(text: str, option: str) -> None:
+    assert named_option(normalize(text), ["Unpainted", "Painted"], "Langstroth Hive (Complete)") == option
+
+
+def test_without_said_of_an_options_thing_is_the_option_without_it() -> None:
+    assert named_option("bila sukari", ["With sugar", "Without sugar"]) == "Without sugar"
+    assert named_option("with sugar", ["With sugar", "Without sugar"]) == "With sugar"
 
 
 @pytest.mark.parametrize(

@@ -217,11 +217,13 @@ def items_said(
     describes: Callable[[str], bool] | None = None,
     one_item: Callable[[str], bool] | None = None,
     fitting: Callable[[str], set[str]] | None = None,
+    own_thing: Callable[[str, str], bool] | None = None,
 ) -> list[ItemSaid]:
     """The items a message lists, when it lists two or more things the shop sells (else ``[]``). A part
     that only names options (``describes``: "..., charcoal grey colour") goes on describing the item
     before it; a part that lists counted items without joins is cut at its counts (``one_item``: whether
-    words name one item whole, so a name's own number never cuts it)."""
+    words name one item whole, so a name's own number never cuts it; ``own_thing``: whether a part that only names
+    options says a thing's own name instead, not an option of the thing of the part before)."""
     parts: list[str] = []
     for part in (run for joined in _parts(text, conjoined) for run in _counted_runs(joined, names_product, one_item)):
         counted = count_of(part) is not None  # "a fanta", "2 sprite": an item of its own, even one named by an option
@@ -229,7 +231,13 @@ def items_said(
             parts.append(f"{head} {part}")  # "tairi ya mbele na ya nyuma": a rear tyre too
         elif parts and (
             part.split()[0] in _CONTINUES
-            or (describes is not None and not counted and describes(part))
+            or (
+                describes is not None
+                and not counted
+                and describes(part)
+                # ("fathers of nations, the samaritan": a title of its own, though the study guide's options are titles)
+                and not (own_thing is not None and own_thing(part, parts[-1]))
+            )
             or _A_SIZE_OF_IT.fullmatch(part)  # "blinds for my windows, 120 wide": its width, never 120 of a thing
         ):
             parts[-1] += " " + part  # "nataka simu / ya Samsung": one wish in two messages

@@ -102,7 +102,7 @@ def detect_choice(text: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def language_asked(text: str, plain: str, catalog: CatalogWords | None = None) -> str | None:
+def language_asked(text: str, plain: str, catalog: Callable[[], CatalogWords | None] | None = None) -> str | None:
     """A request to be answered in a language, in any words ("from now on write to me in english"): the
     message names exactly one language and the reader is sure it is about preferences, the shop's words weighed as
     evidence of buying ("KLB Kiswahili Shughuli", "Oxford English Activities": books of a bookshop)."""
@@ -111,7 +111,8 @@ def language_asked(text: str, plain: str, catalog: CatalogWords | None = None) -
     named = {code for code, words in LANGUAGE_NAMES.items() if any_phrase(plain, words)}
     if len(named) != 1 or len(plain.split()) > 14:
         return None
-    reading = message_reader().read(text, product_terms=catalog_evidence(plain, catalog) or None)
+    shop_words = catalog() if catalog is not None else None  # read only when a language is named
+    reading = message_reader().read(text, product_terms=catalog_evidence(plain, shop_words) or None)
     if reading.label == "preferences_consent" and reading.confidence >= SURE:
         return named.pop()
     return None
@@ -178,7 +179,7 @@ def fast_path(
         word = m.group(3)
         lang = next(code for code, words in LANGUAGE_REQUESTS.items() if word in words)
         return FastPathHit("language", language=lang)
-    if (asked := language_asked(text, plain, catalog() if catalog else None)) is not None:
+    if (asked := language_asked(text, plain, catalog)) is not None:
         return FastPathHit("language", language=asked)
     if awaiting_answer:
         choice = detect_choice(text)

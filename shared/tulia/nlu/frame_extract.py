@@ -348,8 +348,8 @@ PICKUP_WORDS = (
     "i ll come", "ill come", "i will come", "at the shop", "from the shop", "in store", "in-store", "nitakuja",
     "nitachukua", "kuchukua", "nichukue", "dukani", "nitapita", "nitafika dukani", "self collect", "pick it",
     "pick them", "pass by", "pass through", "nitapitia", "ntapitia", "ntapita", "nitapitia dukani", "nitakam kuchukua",
-    "drive in", "walk in", "come in", "drop in", "at your shop", "at your store", "at your bay", "to your shop",
-    "to your bay", "at your garage", "to your garage", "at your workshop", "at your office", "to your office",
+    "drive in", "to your shop", "at your bay", "to your bay", "at your garage", "to your garage", "at your workshop",
+    "to your office",
 )
 # fmt: on
 # English "till" before a time is "until" ("till after new year", "till friday", "till 5", "till then")
@@ -588,20 +588,25 @@ _TAKES_A_COUNT = re.compile(rf"\s+(?:\d{{1,4}}|{_NUMBER_WORD_ALT})(?!\w)(?!\s+(?
 _PICKUP_VERB = re.compile(r"(?<!\w)(?:ni|tu|nt)(?:ta|na|ka)?(?:i|zi|ki|vi|li|u|m|wa)?chuku[ae](?!\w)")
 
 
-# "no delivery needed", "sitaki delivery", "don't deliver", "not pickup": the one said away is the other ("no" only
-# before the noun: "no, deliver it" is her answer and then the word)
+# "no delivery needed", "sitaki delivery", "don't deliver", "not pickup": the one said away is the other; never its fee
+# ("hakuna delivery charges?", "bila delivery fee"), a time of it ("don't deliver after 6pm") or "why not"
 _SAID_AWAY = re.compile(
-    r"(?<!\w)(?:not|don t|dont|do not|without|no need to|no need for|sitaki|sihitaji|hakuna|hamna|bila|"
+    r"(?<!\w)(?<!why )(?:not|don t|dont|do not|without|no need to|no need for|sitaki|sihitaji|hakuna|hamna|bila|"
     r"hakuna haja ya|hakuna haja ku)\s*$"
 )
-_NO_BEFORE = re.compile(r"(?<!\w)no\s*$")
+_NO_BEFORE = re.compile(r"(?<!\w)no\s*$")  # "no delivery needed": only so ("no, delivery please" is her answer)
+_NEEDED = re.compile(r"\s+(?:needed|required)(?!\w)")
+_OF_IT = re.compile(
+    r"\s+(?:fees?|charges?|costs?|price|prices|ada|gharama|bei|after|before|until|till|on|at|kabla|baada|mpaka)(?!\w)"
+)
 
 
 def _said_away(plain: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return [
         (a, b)
         for a, b in spans
-        if _SAID_AWAY.search(plain, 0, a) or (_NO_BEFORE.search(plain, 0, a) and plain[a:b] in ("delivery", "pickup"))
+        if not _OF_IT.match(plain, b)
+        and (_SAID_AWAY.search(plain, 0, a) or (_NO_BEFORE.search(plain, 0, a) and _NEEDED.match(plain, b)))
     ]
 
 
@@ -968,11 +973,48 @@ def _in_thousands(text: str) -> str:
     return _THOUSANDS.sub(digits, text)
 
 
+# an option that is another's without ("Unpainted" of Painted, "Non-stick", "Without sugar", "No onions")
+_NEGATIVE_OPTION = re.compile(r"(?i)^(?:un|non[- ]?|without\s+|no\s+|bila\s+)(\w.*)$")
+# a word that says "not" of what follows or of its own verb: "not painted", "bila rangi", "isiyopakwa rangi" (which is
+# not painted), "hazijapakwa rangi" (have not been painted)
+_NEGATED = re.compile(
+    r"(?i)(?<!\w)(?:not|non|without|bila|sio|siyo|sitaki|sina|don t want|don'?t want"
+    r"|(?:isiyo|zisizo|visivyo|kisicho|lisilo|usio|yasiyo|asiye|wasio"
+    r"|hazija|haija|haiku|hazikuwa)\w*)(?!\w)"
+)
+NEGATED_WORDS = 3  # the words after a "not" it says "not" of
+_WITH = re.compile(r"(?i)^\s*(?:with|na)\s+")  # "With sugar", the other of "Without sugar"
+
+
+def _the_one_without(text: str, options: list[str], name: str) -> str | None:
+    """The option that is another's without, when she says "not" of the other ("isiyopakwa rangi": Unpainted, not
+    Painted; "bila sukari": Without sugar)."""
+    for negative in options:
+        m = _NEGATIVE_OPTION.match(without_brackets(negative).strip())
+        positive = m and next(
+            (
+                o
+                for o in options
+                if o != negative and option_words(_WITH.sub("", without_brackets(o))) == option_words(m.group(1))
+            ),
+            None,
+        )
+        if not positive:
+            continue
+        for said in _NEGATED.finditer(text):
+            after = " ".join([said.group(0), *text[said.end() :].split()[:NEGATED_WORDS]])
+            if named_option(_NEGATED.sub(" ", after), [positive], name) == positive:
+                return negative
+    return None
+
+
 def named_option(text: str, options: list[str], name: str = "") -> str | None:
     """The one option of a list the message names ("black", "nyeusi", "the 256GB one", "large", "1 litre",
     "size 4" of "Size 4 (52)", "ndefu" of "Long", "miaka 5-7" of "Age 5-7"). ``name``: the item's or service's
     name (and the shop's other words for it), whose words name it, not one of its options ("yoga" of the Private Yoga
     Session is no "Power Yoga")."""
+    if (without := _the_one_without(text, options, name)) is not None:
+        return without
     if not any(_NOT_THIS.search(f"{o} x") for o in options):  # ("Without sugar" is an option's own name)
         text = _NOT_THIS.sub(" ", text)  # "acoustic, sina electric": the one she does not have or want names nothing
     text = _REPLACED.sub(" ", text)  # "saa nzima badala ya nusu saa", "red instead of black": the old one, unsaid

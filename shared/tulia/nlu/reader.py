@@ -47,6 +47,7 @@ BUYING = ("sales_discovery", "product_question")
 CANCELLATIONS = ("order_cancel", "booking_cancel")  # at a checkout or a booking's summary, either drops what waits
 SURE = 0.70  # spec 4.1's routing threshold: a reading at least this sure is acted on
 SURE_OF_A_SENTENCE = 0.90  # one sentence of a message read alone, when the whole leans its way without being sure
+SHORT_SENTENCE = 4  # words: a sentence that says one thing ("ghairi tafadhali", "cancel it please")
 LEANS = 0.25  # the whole message's probability of a reading that one of its sentences may then make sure
 _SENTENCE_END = re.compile(r"[.!?;\n]+")
 _CLAUSE_END = re.compile(r"[.!?;,\n]+")
@@ -220,14 +221,23 @@ class MessageReader:
         def said(reading: Reading, least: float) -> bool:
             return sum(reading.probabilities.get(one, 0.0) for one in labels) >= least
 
-        sure = whole.label in labels and said(whole, SURE)
+        # one reading sure of itself, or a short message whose readings say it together ("ghairi tafadhali")
+        sure = whole.label in labels and (
+            whole.confidence >= SURE or (len(text.split()) <= SHORT_SENTENCE and said(whole, SURE))
+        )
         sentences = [part for part in _SENTENCE_END.split(text) if part.strip()]
         if len(sentences) < 2:
             return [text] if sure else []
         if not sure and not said(whole, LEANS):
             return []
+        # several labels summed only for a sentence that says nothing else ("ghairi tafadhali"); a longer one, its
+        # own reading ("the trip got cancelled, so I'll come for them myself" is no cancellation)
         sure_ones = [
-            s for s in sentences if said(r := self.read(s, context=context), SURE_OF_A_SENTENCE) and r.label in labels
+            s
+            for s in sentences
+            if (r := self.read(s, context=context)).label in labels
+            and (r.confidence if len(s.split()) > SHORT_SENTENCE else sum(r.probabilities[x] for x in labels))
+            >= SURE_OF_A_SENTENCE
         ]
         return sure_ones or ([text] if sure else [])
 

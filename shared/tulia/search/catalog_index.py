@@ -340,17 +340,29 @@ class CatalogIndex:
         """Whether ``text`` says one item's own name, most of its words and nothing else the shop knows ("the
         samaritan" of "The Samaritan (John Lara)"), even where they are also another item's options (the study
         guide's titles); "black" is no "Black Phone Case"."""
-        said = {t for t in self.terms(text) if t not in CONNECTORS and t not in STOPWORDS}
-        if not said:
-            return False
-        return any(said <= own and 2 * len(said) > len(own) for own in self._names_without_brackets)
+        said = self._name_words(text)
+        return bool(said) and any(said <= own and 2 * len(said) > len(own) for own in self._names_without_brackets)
+
+    def an_option_of_the_one_named(self, text: str, before: str) -> bool:
+        """Whether ``text`` names options of an item ``before`` names by its own name ("red velvet" after
+        "cupcakes")."""
+        said, named = self._name_words(text), {t for t in self.terms(before) if t in self.product_terms}
+        return bool(said) and any(
+            named and named <= own and said <= doc.named
+            for doc, own in zip(self.docs, self._names_without_brackets, strict=True)
+        )
+
+    def _name_words(self, text: str) -> set[str]:
+        """The words of ``text`` a name is made of: no connectors, numbers or measures ("250g")."""
+        return {
+            t
+            for t in self.terms(text)
+            if t not in CONNECTORS and t not in STOPWORDS and t not in MEASURES and not any(c.isdigit() for c in t)
+        }
 
     @cached_property
     def _names_without_brackets(self) -> list[frozenset[str]]:
-        return [
-            frozenset(t for t in self.terms(without_brackets(doc.name)) if t not in CONNECTORS and t not in STOPWORDS)
-            for doc in self.docs
-        ]
+        return [frozenset(self._name_words(without_brackets(doc.name))) for doc in self.docs]
 
     def only_brand(self, text: str) -> bool:
         """Whether the shop's words in ``text`` are a brand and options only ("Basco i think?", "crown, white"):

@@ -344,8 +344,11 @@ def listed_items(
         lambda part: bool(catalog_evidence(part, index)),
         index.conjoined,
         # "medium frame in blue, how much?": options in their words (sizes as codes, without the words that ask)
-        # ("..., the samaritan, ...": a title of its own, though the study guide's options are titles too)
-        describes=lambda part: not index.names_by_its_own_name(product_query(part) or part) and _describes(part, index),
+        describes=lambda part: _describes(part, index),
+        own_thing=lambda part, before: (
+            index.names_by_its_own_name(product_query(part) or part)
+            and not index.an_option_of_the_one_named(part, before)
+        ),
         one_item=lambda words: bool(index.full_matches(words)[0]),
         fitting=lambda words: set(index.full_matches(words)[0]),
     )
@@ -513,7 +516,8 @@ def _with_a_thing(part: list[str], thing: list[str]) -> bool:
 
 def _of_a_thing(part: list[str], thing: list[str], of: Collection[str] = _OF) -> bool:
     """Whether a thing is said right after a word for "of" (or "for") in the part ("za maua" of "pots za maua"),
-    counts or sizes between them ("mattress covers for 5 by 6 beds": covers, for the beds)."""
+    counts or sizes between them ("mattress covers for 5 by 6 beds": covers, for the beds), or what it does to it
+    ("hive tool za kufungua mizinga", "a tool for opening hives": the tool)."""
     size = len(thing)
     for n in range(1, len(part)):
         if part[n : n + size] == thing:
@@ -521,11 +525,14 @@ def _of_a_thing(part: list[str], thing: list[str], of: Collection[str] = _OF) ->
             # a size's "by" only between its numbers ("5 kwa 6"; "ya kuweka kwa tank" is for the tank)
             while before > 0 and (part[before].isdigit() or (part[before] in _BY and part[before - 1].isdigit())):
                 before -= 1
+            if before > 0 and _PURPOSE.fullmatch(part[before]):  # "hive tool za kufungua mizinga": opening them
+                before -= 1
             if part[before] in of:
                 return True
     return False
 
 
+_PURPOSE = re.compile(r"ku[a-z]{3,}|[a-z]{3,}ing")  # what a thing is for, between "of" and its object
 _BY = frozenset(("by", "x", "kwa"))  # "5 by 6", "5 x 6", "5 kwa 6": a size between "for" and its thing
 
 
