@@ -107,6 +107,8 @@ def test_options_said_in_other_words() -> None:
         ("not painted please", "Unpainted"),
         ("iliyopakwa rangi", "Painted"),
         ("the painted one, not unpainted", "Painted"),
+        ("not sure, painted i guess", "Painted"),  # a doubt, not the option said away
+        ("sina uhakika, iliyopakwa rangi", "Painted"),
     ],
 )
 def test_not_said_of_an_option_is_the_option_without_it(text: str, option: str) -> None:

@@ -983,6 +983,7 @@ _NEGATED = re.compile(
     r"|hazija|haija|haiku|hazikuwa)\w*)(?!\w)"
 )
 NEGATED_WORDS = 3  # the words after a "not" it says "not" of
+_HEDGES = frozenset("sure certain yet only just uhakika bado".split())  # "not sure", "sina uhakika", "not yet"
 _WITH = re.compile(r"(?i)^\s*(?:with|na)\s+")  # "With sugar", the other of "Without sugar"
 
 
@@ -1002,7 +1003,10 @@ def _the_one_without(text: str, options: list[str], name: str) -> str | None:
         if not positive:
             continue
         for said in _NEGATED.finditer(text):
-            after = " ".join([said.group(0), *text[said.end() :].split()[:NEGATED_WORDS]])
+            next_words = text[said.end() :].split()[:NEGATED_WORDS]
+            if next_words and next_words[0].strip(",.;!?") in _HEDGES:
+                continue  # "not sure, painted i guess": a doubt, not the option said away
+            after = " ".join([said.group(0), *next_words])
             if named_option(_NEGATED.sub(" ", after), [positive], name) == positive:
                 return negative
     return None
