@@ -946,8 +946,9 @@ def _uncontracted(text: str) -> str:
 
 _REPLACED = re.compile(r"(?i)(?<!\w)(?:badala ya|instead of|in place of)\s+[^,.;!?]*")
 _SIZE_CODES = frozenset(_SIZE_WORDS.values())  # the size words as option_words writes them ("m" of "medium")
+_NOT_WORDS = r"sina|sitaki|sio|siyo|bila|without|not|don't want|dont want"  # words that say "not" of what follows
 _NOT_THIS = re.compile(
-    r"(?i)(?<!\w)(?:sina|sitaki|sio|siyo|bila|without|not|don't want|dont want)\s+(?:the\s+|a\s+|ile\s+)?\w+"
+    rf"(?i)(?<!\w)(?:{_NOT_WORDS})\s+(?:the\s+|a\s+|ile\s+)?\w+"
     # "sky blue hapana, iwe cream": the words a "no" ends refused (Swahili says the thing first)
     r"|(?<!\w)\w+(?:\s+\w+)?\s+(?:hapana|no way)(?=\s*(?:[,.;!?]|$))"
 )
@@ -978,7 +979,7 @@ _NEGATIVE_OPTION = re.compile(r"(?i)^(?:un|non[- ]?|without\s+|no\s+|bila\s+)(\w
 # a word that says "not" of what follows or of its own verb: "not painted", "bila rangi", "isiyopakwa rangi" (which is
 # not painted), "hazijapakwa rangi" (have not been painted)
 _NEGATED = re.compile(
-    r"(?i)(?<!\w)(?:not|non|without|bila|sio|siyo|sitaki|sina|don t want|don'?t want"
+    rf"(?i)(?<!\w)(?:{_NOT_WORDS}|non|don t want"
     r"|(?:isiyo|zisizo|visivyo|kisicho|lisilo|usio|yasiyo|asiye|wasio"
     r"|hazija|haija|haiku|hazikuwa)\w*)(?!\w)"
 )

@@ -232,13 +232,12 @@ class MessageReader:
             return []
         # several labels summed only for a sentence that says nothing else ("ghairi tafadhali"); a longer one, its
         # own reading ("the trip got cancelled, so I'll come for them myself" is no cancellation)
-        sure_ones = [
-            s
-            for s in sentences
-            if (r := self.read(s, context=context)).label in labels
-            and (r.confidence if len(s.split()) > SHORT_SENTENCE else sum(r.probabilities[x] for x in labels))
-            >= SURE_OF_A_SENTENCE
-        ]
+        sure_ones = []
+        for sentence in sentences:
+            r = self.read(sentence, context=context)
+            short = len(sentence.split()) <= SHORT_SENTENCE
+            if r.label in labels and (said(r, SURE_OF_A_SENTENCE) if short else r.confidence >= SURE_OF_A_SENTENCE):
+                sure_ones.append(sentence)
         return sure_ones or ([text] if sure else [])
 
     def sure_clauses(self, text: str, labels: tuple[str, ...], context: ReadingContext | None = None) -> list[str]:

@@ -35,7 +35,7 @@ from tulia.nlu.lexicon import (
     any_phrase,
     normalize,
 )
-from tulia.nlu.reader import MessageReader, load_weights, message_reader, without_references
+from tulia.nlu.reader import MessageReader, Reading, load_weights, message_reader, without_references
 from tulia.nlu.types import JOURNEY_OF, CatalogWords, Signals, Slots, Understanding
 from tulia.search.text import CONNECTORS, MEASURES, SHOP_NOUNS, STOPWORDS, stem
 
@@ -373,6 +373,13 @@ def models_named(text: str, catalog: CatalogWords) -> str:
     return _CODE_SHAPED.sub(masked, text)
 
 
+def read_at_shop(text: str, plain: str, catalog: CatalogWords | None) -> Reading:
+    """The message reader's reading of a message at a shop: a model's code of its catalog read as the thing it is
+    (:func:`models_named`), the words that name its things as evidence of buying (:func:`catalog_evidence`)."""
+    read = models_named(text, catalog) if catalog is not None else text
+    return message_reader().read(read, product_terms=catalog_evidence(plain, catalog))
+
+
 def catalog_evidence(plain: str, catalog: CatalogWords | None) -> int | None:
     """How many words of the message name things the shop sells (its catalog's names, kinds and
     vocabulary): evidence of buying for the reader; ``None`` without a catalog. Numbers, measures, words
@@ -472,8 +479,7 @@ class RulesEngine:
         already made is part of the sale (the graph's fast path routes it before any engine)."""
         if not plain and not slots.query:  # only emoji or punctuation: a reaction, not a request
             return "spam_casual", 0.85, "emoji only"
-        read = models_named(text, catalog) if catalog is not None else text
-        reading = message_reader().read(read, product_terms=catalog_evidence(plain, catalog))
+        reading = read_at_shop(text, plain, catalog)
         notes = f"reader: {reading.label} {reading.confidence:.2f}"
         if reading.label.startswith("booking_"):
             return "sales_discovery", reading.confidence, notes

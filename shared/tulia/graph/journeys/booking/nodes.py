@@ -58,7 +58,7 @@ from tulia.nlu.frame_extract import adjective_root, extract_method, extract_zone
 from tulia.nlu.lexicon import normalize
 from tulia.nlu.order_words import order_cancel_said
 from tulia.nlu.reader import BUYING, CANCELLATIONS, SURE, message_reader
-from tulia.nlu.rules import catalog_evidence, models_named, product_query
+from tulia.nlu.rules import product_query, read_at_shop
 from tulia.nlu.when import read_when, without_when
 
 SLOTS_SHOWN = 5
@@ -736,8 +736,7 @@ def _options_said(frame: BookingFrame, plain: str) -> dict[str, str]:
 def _reads_as_a_wish(turn: Turn, body: str) -> bool:
     """Whether the reader is sure the message asks to buy or book something (a model's code of the catalog read as
     the thing it is, never as an offer's code)."""
-    index = shop_index(turn)
-    reading = message_reader().read(models_named(body, index), product_terms=catalog_evidence(normalize(body), index))
+    reading = read_at_shop(body, normalize(body), shop_index(turn))
     return reading.label in BUYING and reading.confidence >= SURE
 
 
