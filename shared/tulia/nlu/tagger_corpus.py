@@ -47,7 +47,7 @@ KIND_OF_SLOT = {
     "item": "ITEM", "item2": "ITEM", "item3": "ITEM", "service": "SERVICE", "n": "QTY", "nw": "QTY", "n2": "QTY",
     "nw2": "QTY", "area": "LOC", "area2": "LOC", "ref": "REF", "code": "CODE", "mpesa": "MPESA", "day": "DAY",
     "time": "TIME", "person": "STAFF", "price": "PRICE", "option": "OPTION", "option2": "OPTION",
-    "level": "OPTION", "pay": "PAY",
+    "level": "OPTION", "pay": "PAY", "by_measure": "OPTION", "dims": "OPTION", "piece": "PIECE",
 }  # fmt: skip
 _DEFAULT_ACT = {"ITEM": "add", "LOC": "new"}
 
@@ -81,6 +81,12 @@ def _extra_values(
         out["level"] = rng.choice(fillers["levels"])
     if "{pay}" in template:
         out["pay"] = rng.choice(fillers["payments"])
+    # a measure said of a thing ("futi 10", "3kg", "24 square feet"), a piece's two sides ("5ft by 4ft") and the
+    # word of the pieces counted ("panels", "vipande"): the measures are what the thing is sold by or its option,
+    # the piece word names no thing (the count beside it is the thing's)
+    for slot, kind in (("by_measure", "measures"), ("dims", "dimensions"), ("piece", "pieces")):
+        if f"{{{slot}}}" in template:
+            out[slot] = rng.choice(fillers[kind])
     return out
 
 
@@ -105,7 +111,7 @@ STORY = "story"  # a number of her story ("stung {n2:story} times", "tuko watu {
 
 
 def _tag_of(kind: str, act: str | None, first: bool) -> str:
-    if kind == "QTY" and act == STORY:
+    if (kind == "QTY" and act == STORY) or kind == "PIECE":
         return "O"
     label = f"{kind}.{act or _DEFAULT_ACT[kind]}" if kind in _DEFAULT_ACT else kind
     return f"{'B' if first else 'I'}-{label}"
