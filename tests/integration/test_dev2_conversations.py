@@ -139,6 +139,16 @@ def test_an_address_keeps_a_sheng_conversation_in_sheng(party: Chat) -> None:
     assert "How would you like to pay" not in reply
 
 
+def test_a_whole_address_answering_where_to_deliver_keeps_a_sheng_conversation_in_sheng(party: Chat) -> None:
+    party.send("bro nataka cake topper ya happy birthday rose gold na sparklers pakiti moja")
+    assert party.state["pending"] == "fulfilment"
+
+    reply = party.send("tao, river road, Imenti house second floor room 12")  # the words of the address are English
+
+    assert "Total ni:" in reply
+    assert "How would you like to pay" not in reply
+
+
 def test_returns_asked_with_swahili_verb_forms_get_the_returns_passage(party: Chat) -> None:
     reply = party.send("kama moja haitatumika naweza kuirudisha mnirudishie pesa?")
     assert "within 7 days" in reply  # "kuirudisha", "mnirudishie": to return it, refund me

@@ -209,3 +209,16 @@ def test_a_till_payment_waiting_for_its_code_is_logged_as_expected_not_as_an_err
     ]
     assert (line["level"], line["message"]) == ("INFO", "Till payment kept until its customer sends the code")
     assert seeded.payments.get_unmatched(SALON, "SKLWAIT001") is not None  # kept all the same
+
+
+def test_a_refund_asked_once_she_has_paid_goes_to_a_person(
+    salon_chat: Chat, seeded: Services, setup: dict[str, Any]
+) -> None:
+    cornrows_by_till(salon_chat)
+    till_confirmation(setup, seeded, "SKL4RFND01", "360.00")
+    assert "We received KES 360" in salon_chat.send("I have paid, the code is SKL4RFND01")
+
+    reply = salon_chat.send("Can I get a refund?")  # a question, as before paying; with money paid, a person's
+
+    assert "HND-" in reply
+    assert salon_chat.state["in_handoff"]

@@ -155,6 +155,9 @@ def test_zones_named_anywhere_from_the_shops_own_list(text: str, zone: str | Non
         ("why not delivery?", "delivery"),
         ("Do they come in black?", None),
         ("Are they available at your shop?", None),
+        ("nitakam kesho asubuhi na mkokoteni", "pickup"),  # Sheng: I will come
+        ("anafaa kuchukua saizi moja juu", None),  # to take a size up: which one, not where from
+        ("nitachukua ile kubwa", None),
     ],
 )
 def test_the_way_she_gets_it_said_away_is_the_other(text: str, mode: str | None) -> None:

@@ -411,13 +411,17 @@ def without_appointment_words(turn: Turn, words: str) -> str:
     return " ".join(kept) if kept else words
 
 
-ADDRESS_WORDS = 6  # an address typed as an answer is short: "donholm, savannah road", "Karen, marula lane"
+ADDRESS_WORDS = 6  # an address typed on its own is short: "donholm, savannah road", "Karen, marula lane"
+# asked where to deliver, she may write it whole: "Roysambu, Lumumba drive, Pioneer hostels room 5B"
+ADDRESS_ANSWER_WORDS = 16
 
 
 def _an_address(turn: Turn, said: str) -> bool:
-    """A short message that names one of the shop's places: an address, whatever words its streets have."""
+    """A short message that names one of the shop's places: an address, whatever words its streets have (longer
+    when it answers where to deliver)."""
     plain = normalize(said)
-    if "?" in said or not 0 < len(plain.split()) <= ADDRESS_WORDS:
+    most = ADDRESS_ANSWER_WORDS if turn.state.pending in ("fulfilment", "zone") else ADDRESS_WORDS
+    if "?" in said or not 0 < len(plain.split()) <= most:
         return False
     tenant = turn.ctx.services.tenants.get(turn.ctx.tenant_id)
     zone, _words, _span = extract_zone(plain, [(z.name, list(z.areas)) for z in tenant.delivery_zones])
@@ -674,6 +678,19 @@ def _a_sure_purchase(state: ConversationState) -> bool:
     return sum(plain.probabilities.get(label, 0.0) for label in BUYING) >= SURE
 
 
+def _a_refund_asked_of_money_paid(turn: Turn) -> bool:
+    """Words of a refund ask a person for money back when she has paid something here, or when the reader does not
+    read them as a question: "if the TENS doesn't help, can I bring it back for a refund?" before paying anything is a
+    question of the shop's policy, answered from its documents (and handed over if they do not say)."""
+    state = turn.state
+    if not (state.intent in ("support_question", "product_question") and state.intent_confidence >= SURE):
+        return True
+    result = turn.tool("order_get_status", customer_id=state.customer_id)
+    if not result["ok"]:
+        return True  # unknown: a person looks
+    return any(o["status"] in ("paid", "fulfilled") for o in result["data"]["orders"])
+
+
 def _names_goods_only(state: ConversationState) -> bool:
     """Whether a message of a sensitive topic says none of a person's own risk ("pregnant", "suicide"): the topic's
     other words may name goods ("medicine", "police whistle", "tennis court shoes"), which a sure purchase buys."""
@@ -696,7 +713,7 @@ def governor(state: ConversationState, runtime: Runtime[EngineContext]) -> Comma
     reason = escalation_reason(
         EscalationSignals(
             payment_dispute=bool(signals.get("payment_dispute")),
-            refund_request=bool(signals.get("refund_request")),
+            refund_request=bool(signals.get("refund_request")) and _a_refund_asked_of_money_paid(turn),
             delivery_complaint=bool(signals.get("delivery_complaint")),
             sensitive_topic=bool(signals.get("sensitive"))
             and not (_names_goods_only(state) and _a_sure_purchase(state)),

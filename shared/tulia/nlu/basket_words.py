@@ -13,7 +13,7 @@ Pure functions of the message and of the shop's words (passed in), in English, S
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from tulia.nlu.frame_extract import (
@@ -30,7 +30,7 @@ from tulia.nlu.frame_extract import (
     without_negated_counts,
 )
 from tulia.nlu.lexicon import normalize
-from tulia.search.measures import MEASURE, packs_of
+from tulia.search.measures import MEASURE, measured_quantity, packs_of, says_a_measure
 from tulia.search.text import CONNECTORS, OF_FORMS, canonical, in_english
 
 MAX_ITEMS = 10  # more parts than this in one message is a list to browse, not a basket to build
@@ -266,6 +266,11 @@ def items_said(
                     size = part  # "guppies za red, pairs tatu": three pairs (its pack, said with the count)
                 items[-1] = ItemSaid(f"{before.text} {size}".strip(), count)
             continue
+        if items and count is None and not names_product(part) and says_a_measure(measures_in_digits(part)):
+            items[-1] = ItemSaid(
+                f"{items[-1].text} {part}", items[-1].quantity
+            )  # "a glass top, 4ft by 2.5ft": its size
+            continue
         if names_product(part):
             named += 1
             items.append(ItemSaid(part, count))
@@ -412,3 +417,10 @@ def measured_count(part: str, item_name: str) -> int | None:
     """A measure said of an item sold in packs of a measure, as a count of packs, in digits or in words:
     "kilo mbili" of "Wire Nails 1kg" is 2, "20 metres" of "Cable (per metre)" is 20 (:func:`packs_of`)."""
     return packs_of(measures_in_digits(part), item_name)
+
+
+def quantity_by_measure(part: str, item_name: str, pieces: int | None, options: Sequence[str] = ()) -> int | None:
+    """How much of an item sold by a measure ("(per foot)", "(per sq ft)") its words say, in digits or in words:
+    "vipande 14 vya futi kumi" is 140 feet, "mirror mbili za 4ft by 3ft" 24 square feet
+    (:func:`tulia.search.measures.measured_quantity`)."""
+    return measured_quantity(measures_in_digits(part), item_name, pieces, options)

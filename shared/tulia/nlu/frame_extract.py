@@ -20,6 +20,7 @@ from tulia.domain.phone import to_mpesa_msisdn
 from tulia.domain.shop_words import REQUEST_VERBS, STOPWORDS
 from tulia.errors import InvalidInput
 from tulia.nlu.lexicon import COLOURS, normalize
+from tulia.search.measures import AREA_NAMES
 from tulia.search.text import in_english, meanings_of, stem, verb_key, without_brackets
 
 QuantityEdit = Literal["set", "add"]
@@ -160,7 +161,7 @@ BUY_VERBS = (
 MEASURE_NAMES = (
     "litres", "litre", "liters", "liter", "lita", "ltr", "kilos", "kilo", "kgs", "kg", "grams", "gramu", "gms", "gm",
     "ml",
-    "metres", "metre", "meters", "meter", "mita", "inches", "inch", "inchi", "futi", "feet", "foot",
+    "metres", "metre", "meters", "meter", "mita", "inches", "inch", "inchi", "futi", "feet", "foot", *AREA_NAMES,
 )  # fmt: skip
 _MEASURE_NAME_ALT = "|".join(sorted(MEASURE_NAMES, key=len, reverse=True))
 _PLAIN_NUMBER_WORDS = {w: n for w, n in NUMBER_WORDS.items() if " " not in w and w not in ("both", "dozen")}
@@ -170,12 +171,18 @@ _MEASURE_THEN_NUMBER = re.compile(
     rf"(\d{{1,4}}(?:\.\d+)?|{_NUMBER_WORD_ALT})(?![\w.])"
 )
 _NUMBER_WORD_THEN_MEASURE = re.compile(rf"(?<!\w)({_NUMBER_WORD_ALT})\s+({_MEASURE_NAME_ALT})(?!\w)")
+# a piece's sides then a measure said the Swahili way ("cypress 2 by 6 futi 50"): the measure is the one after
+_SIDES_THEN_MEASURE = re.compile(
+    rf"(?<![\w.])(\d{{1,3}}(?:\.\d+)?\s*(?:by|x|kwa)\s*\d{{1,3}}(?:\.\d+)?)\s+({_MEASURE_NAME_ALT})\s+"
+    rf"(\d{{1,4}}(?:\.\d+)?|{_NUMBER_WORD_ALT})(?![\w.])"
+)
 
 
 def measures_in_digits(plain: str) -> str:
     """A measure said in words or in the Swahili order with its number first, in digits: "lita tatu" ->
     "3 lita", "kilo 5" -> "5 kilo", "three litres" -> "3 litres" (then "3 lita" is the 3L option, and
     "kilo mbili" of a 1 kg pack is two packs)."""
+    plain = _SIDES_THEN_MEASURE.sub(lambda m: f"{m.group(3)} {m.group(2)} {m.group(1)}", plain)  # "50 futi 2 by 6"
     plain = _MEASURE_THEN_NUMBER.sub(lambda m: f"{_PLAIN_NUMBER_WORDS.get(m.group(2), m.group(2))} {m.group(1)}", plain)
     return _NUMBER_WORD_THEN_MEASURE.sub(lambda m: f"{_PLAIN_NUMBER_WORDS[m.group(1)]} {m.group(2)}", plain)
 
@@ -348,6 +355,7 @@ PICKUP_WORDS = (
     "i ll come", "ill come", "i will come", "at the shop", "from the shop", "in store", "in-store", "nitakuja",
     "nitachukua", "kuchukua", "nichukue", "dukani", "nitapita", "nitafika dukani", "self collect", "pick it",
     "pick them", "pass by", "pass through", "nitapitia", "ntapitia", "ntapita", "nitapitia dukani", "nitakam kuchukua",
+    "nitakam", "ntakam", "tutakam",
     "drive in", "to your shop", "at your bay", "to your bay", "at your garage", "to your garage", "at your workshop",
     "to your office",
 )
@@ -583,8 +591,11 @@ def _all(plain: str, words: tuple[str, ...]) -> list[tuple[int, int]]:
 
 
 # "nitaichukua", "tutazichukua", "nikuje nichukue": a form of "to pick up" with its subject (and object) said
-# "take" said of how many she takes, not of where she takes them from
-_TAKES_A_COUNT = re.compile(rf"\s+(?:\d{{1,4}}|{_NUMBER_WORD_ALT})(?!\w)(?!\s+(?:dukani|shop|store))")
+# "take" said of how many or which she takes ("nitachukua mbili", "kuchukua saizi moja juu", "nitachukua ile
+# kubwa"), not of where she takes them from
+_TAKES_A_COUNT = re.compile(
+    rf"\s+(?:\d{{1,4}}|{_NUMBER_WORD_ALT}|saizi|size|ile|hii|hiyo|zile|hizi|hizo)(?!\w)(?!\s+(?:dukani|shop|store))"
+)
 _PICKUP_VERB = re.compile(r"(?<!\w)(?:ni|tu|nt)(?:ta|na|ka)?(?:i|zi|ki|vi|li|u|m|wa)?chuku[ae](?!\w)")
 
 
@@ -901,6 +912,9 @@ _FRACTIONS = (
     (re.compile(r"(?<!\w)(?:robo|quarter(?: of a| a)?)\s+(?:kilo|kg)(?!\w)"), "250g"),
 )
 
+# any other half or quarter of a thing, as its options write it ("1/2 Acre"; "/" is no word)
+_HALF = re.compile(r"(?<!\w)(?:nusu|half)(?:\s+(?:of\s+)?an?|\s+ya|\s+la)?\s+(?=[a-z])")
+_QUARTER = re.compile(r"(?<!\w)(?:robo|quarter)(?:\s+(?:of\s+)?an?|\s+ya|\s+la)?\s+(?=[a-z])")
 
 # lengths of time as minutes, as services' options write them ("30 minutes", "1 hour"): "nusu saa", "half an hour",
 # "saa nzima", "an hour", "90 min" (never "saa moja" or "saa mbili": seven and eight o'clock in Swahili time)
@@ -920,6 +934,7 @@ def option_words(text: str) -> str:
         plain = fraction.sub(size, plain)
     for duration, minutes in _DURATIONS:
         plain = duration.sub(minutes, plain)
+    plain = _HALF.sub("1 2 ", _QUARTER.sub("1 4 ", plain))  # "half an acre", "robo eka": as "1/2 Acre" is written
     plain = " ".join(_AGE_GROUPS.get(w, COLOURS.get(w, w)) for w in measures_in_digits(plain).replace("-", " ").split())
     plain = DIMENSIONS.sub(dimension_words, plain)  # "5 by 6": 5x6
     plain = _DIMENSION_UNIT.sub(r"\1", plain)  # "60x80cm" as "60 by 80" is said: 60x80
@@ -1013,6 +1028,26 @@ def _the_one_without(text: str, options: list[str], name: str) -> str | None:
     return None
 
 
+def _the_other_of_two(text: str, options: list[str], name: str) -> str | None:
+    """Of two options, the one she did not say "not" of, when she names no option otherwise ("sio kiln dried" of
+    Standard and Kiln Dried: Standard)."""
+    if len(options) != 2:
+        return None
+    refused, rest, at = set(), "", 0
+    for said in _NEGATED.finditer(text):
+        next_words = text[said.end() :].split()[:NEGATED_WORDS]
+        if not next_words or next_words[0].strip(",.;!?") in _HEDGES:
+            continue
+        rest += text[at : said.start()]
+        at = said.end() + len(" ".join(text[said.end() :].split()[:NEGATED_WORDS])) + 1
+        if (no := named_option(" ".join(next_words), options, name)) is not None:
+            refused.add(no)
+    rest += text[at:]
+    if len(refused) != 1 or named_option(rest, options, name) is not None:
+        return None
+    return next(o for o in options if o not in refused)
+
+
 def named_option(text: str, options: list[str], name: str = "") -> str | None:
     """The one option of a list the message names ("black", "nyeusi", "the 256GB one", "large", "1 litre",
     "size 4" of "Size 4 (52)", "ndefu" of "Long", "miaka 5-7" of "Age 5-7"). ``name``: the item's or service's
@@ -1020,6 +1055,8 @@ def named_option(text: str, options: list[str], name: str = "") -> str | None:
     Session is no "Power Yoga")."""
     if (without := _the_one_without(text, options, name)) is not None:
         return without
+    if _NEGATED.search(text) and (other := _the_other_of_two(text, options, name)) is not None:
+        return other
     if not any(_NOT_THIS.search(f"{o} x") for o in options):  # ("Without sugar" is an option's own name)
         text = _NOT_THIS.sub(" ", text)  # "acoustic, sina electric": the one she does not have or want names nothing
     text = _REPLACED.sub(" ", text)  # "saa nzima badala ya nusu saa", "red instead of black": the old one, unsaid

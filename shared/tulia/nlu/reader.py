@@ -230,13 +230,12 @@ class MessageReader:
             return [text] if sure else []
         if not sure and not said(whole, LEANS):
             return []
-        # several labels summed only for a sentence that says nothing else ("ghairi tafadhali"); a longer one, its
-        # own reading ("the trip got cancelled, so I'll come for them myself" is no cancellation)
+        # the whole leans its way: a sentence read alone says it by the labels together ("ghairi tafadhali", "I'm so
+        # sorry, please cancel." before her reason), when they are its own reading
         sure_ones = []
         for sentence in sentences:
             r = self.read(sentence, context=context)
-            short = len(sentence.split()) <= SHORT_SENTENCE
-            if r.label in labels and (said(r, SURE_OF_A_SENTENCE) if short else r.confidence >= SURE_OF_A_SENTENCE):
+            if r.label in labels and said(r, SURE_OF_A_SENTENCE):
                 sure_ones.append(sentence)
         return sure_ones or ([text] if sure else [])
 

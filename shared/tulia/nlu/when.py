@@ -379,3 +379,10 @@ def without_when(text: str, said: WhenSaid) -> str:
     for start, end in said.spans:
         plain[start:end] = " " * (end - start)
     return " ".join("".join(plain).split())
+
+
+def when_words(text: str, said: WhenSaid) -> str:
+    """The day and time words of the message, as read ("nataka Akinyi aje jumatano saa tatu asubuhi" -> "jumatano
+    saa tatu asubuhi")."""
+    plain = _norm(text)
+    return " ".join(plain[start:end] for start, end in sorted(said.spans))

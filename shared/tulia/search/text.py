@@ -24,7 +24,8 @@ __all__ = ["GENERIC_TERMS", "GENERIC_WORDS", "STOPWORDS", "fold"]  # the shop wo
 # name's kind word comes before them ("Roofing Nails 1kg")
 MEASURES = frozenset(
     "kg kilo kilos g gm gms ml l ltr litre litres liter lita m mm cm inch inches in ft w v mah gb tb pcs pc pieces "
-    "pack packs pakiti pair set roll box bag bags tonne ton tani gauge gen kilogram kilograms gram grams".split()
+    "pack packs pakiti pair set roll box bag bags tonne ton tani gauge gen kilogram kilograms gram grams "
+    "feet foot futi sqft".split()
 )
 
 # words after a kind word that make it the head of what follows: "kava ya simu", "case for iphone"

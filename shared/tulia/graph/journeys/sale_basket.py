@@ -50,12 +50,20 @@ from tulia.nlu.basket_words import (
     measured_count,
     measures_said,
 )
-from tulia.nlu.frame_extract import MEASURE_UNITS, NUMBER_WORDS, named_option, option_words, says_removal
+from tulia.nlu.frame_extract import (
+    MEASURE_UNITS,
+    NUMBER_WORDS,
+    measures_in_digits,
+    named_option,
+    option_words,
+    says_removal,
+)
 from tulia.nlu.lexicon import normalize
 from tulia.nlu.rules import catalog_evidence, product_query
 from tulia.nlu.tagger import Span, tokens
-from tulia.search.catalog_index import CatalogIndex
-from tulia.search.text import SHOP_NOUNS
+from tulia.search.catalog_index import NEGATIONS, CatalogIndex
+from tulia.search.measures import says_a_measure
+from tulia.search.text import SHOP_NOUNS, meanings_of
 
 
 def basket_text(turn: Turn, frame: OrderFrame) -> str:
@@ -521,6 +529,8 @@ def _of_a_thing(part: list[str], thing: list[str], of: Collection[str] = _OF) ->
     size = len(thing)
     for n in range(1, len(part)):
         if part[n : n + size] == thing:
+            if size > 1 and thing[0] in of:  # the tagger's span says its "of" itself ("kitabu cha hesabu / cha
+                return True  # longhorn": Longhorn's book)
             before = n - 1
             # a size's "by" only between its numbers ("5 kwa 6"; "ya kuweka kwa tank" is for the tank)
             while before > 0 and (part[before].isdigit() or (part[before] in _BY and part[before - 1].isdigit())):
@@ -545,7 +555,10 @@ def _count_to_its_thing(items: list[ItemSaid], index: CatalogIndex, basket: Sequ
         return items
     uncounted = [n for n, item in enumerate(items) if item.quantity is None and item.named]  # the tagger's thing
     if len(uncounted) == 1 and len(items) == 2:
-        return [replace(items[uncounted[0]], quantity=items[bare[0]].quantity)]
+        # with the measure of what it counts ("clear glass 4mm, 3 panes of 3ft by 2ft": 18 square feet)
+        thing, count = items[uncounted[0]], items[bare[0]]
+        measured = says_a_measure(measures_in_digits(count.text))
+        return [replace(thing, quantity=count.quantity, text=f"{thing.text} {count.text}" if measured else thing.text)]
     if len(basket) == 1 and not uncounted:
         return [ItemSaid(normalize(basket[0]), items[bare[0]].quantity, "set")]
     return items
@@ -670,14 +683,16 @@ def _counts_beside(tags: Sequence[Span]) -> dict[int, int | None]:
 
 
 def _measures_beside(tags: Sequence[Span]) -> dict[int, str]:
-    """The number the tagger read as a count right after an item span that ends with a measure's unit ("turpentine
-    ya lita / 5"): that measure's number, said with the item (by its start), never a count of it."""
+    """The measure said right after an item span, by the item's start: the number the tagger read as a count after an
+    item span that ends with a measure's unit ("turpentine ya lita / 5"), never a count of it, or a measure it read
+    as an option ("turpentine / lita 5")."""
     spans = list(tags)
     out: dict[int, str] = {}
     for n, span in enumerate(spans[:-1]):
         words = normalize(span.text).split()
         after = spans[n + 1]
-        if span.kind == "ITEM" and words and words[-1] in MEASURE_UNITS and after.kind == "QTY":
+        counted = words and words[-1] in MEASURE_UNITS and after.kind == "QTY"
+        if span.kind == "ITEM" and (counted or (after.kind == "OPTION" and measures_said(after.text))):
             out[span.start] = normalize(after.text)
     return out
 
@@ -843,8 +858,17 @@ OPTIONS_MARK = " ; "  # between the tagger's words for a thing and the options s
 
 def _describes(part: str, index: CatalogIndex) -> bool:
     """Whether a listed part only says options ("medium frame in blue, how much?": sizes as codes, without the words
-    that ask) or whose the thing before is."""
-    return index.only_options(option_words(product_query(_the_one(part)) or _the_one(part))) or _whose(part, index)
+    that ask) or whose the thing before is; a word of several meanings says an option by any of them ("ile ya kawaida
+    sio marine": regular, normal or standard)."""
+    query = product_query(_the_one(part)) or _the_one(part)
+    if index.only_options(option_words(query)) or _whose(part, index):
+        return True
+    meant = [
+        next((" ".join(m) for m in meanings_of(word) if index.only_options(option_words(" ".join(m)))), word)
+        for word in query.split()
+        if word not in NEGATIONS  # "sio marine" says the option she does not want
+    ]
+    return meant != query.split() and index.only_options(option_words(" ".join(meant)))
 
 
 def _in_the_option_said(

@@ -18,7 +18,14 @@ from tulia.graph.nodes import t
 from tulia.graph.slots import ask
 from tulia.nlg.messages import ROW_TITLE_LIMIT, buttons, listing
 from tulia.nlg.templates import money
-from tulia.nlu.basket_words import as_digits, count_in_name, measured_count, measures_said, name_number_said
+from tulia.nlu.basket_words import (
+    as_digits,
+    count_in_name,
+    measured_count,
+    measures_said,
+    name_number_said,
+    quantity_by_measure,
+)
 from tulia.nlu.frame_extract import (
     COUNT_UNIT_WORDS,
     COUNT_UNITS,
@@ -187,7 +194,10 @@ def count_for(item: dict[str, Any], count: int | None, words: str) -> int | None
     pieces = count is not None and (count >= (size or 0) or bool(DOZEN_WORDS.intersection(words.split())))
     if count is not None and size is not None and not packs_said and pieces:
         return packs_of_pieces(count, item["name"])
-    return count or measured_count(words, item["name"])
+    # an item sold by a measure is counted in it: "vipande 14 vya futi 10" of timber by the foot is 140
+    options = [o for v in item.get("variants") or [] for o in v["options"]]
+    by_measure = quantity_by_measure(words, item["name"], count, options)
+    return by_measure or count or measured_count(words, item["name"])
 
 
 # the words that count packs ("2 trays", "pakiti tatu"), not pieces ("24 pieces", "2 dozen", "vipande 6")
@@ -451,6 +461,15 @@ def one_clear_match(
             return whole[0] if not says_all(best) and len(whole) == 1 else best
     if len(whole) == 1:
         return whole[0]
+
+    # of those that say all, the one whose name's words (its sizes aside) were all said ("hardboard" of "Hardboard 3mm
+    # 8x4", not of the Panel Pins whose tags say what they fix)
+    def words_of_its_name(r: dict[str, Any]) -> set[str]:  # its brand's too: "charger" names no Infinix Charger
+        return set(terms(" ".join(w for w in without_brackets(r["name"]).split() if w.isalpha())))
+
+    sizes_aside = [r for r in whole if (name := words_of_its_name(r)) and name <= said]
+    if len(sizes_aside) == 1:
+        return sizes_aside[0]
     packs_said = set(terms(" ".join(measures_said(query))))
     covering = []
     for r in results:

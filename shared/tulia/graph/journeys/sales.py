@@ -136,7 +136,7 @@ from tulia.nlu.lexicon import any_phrase, normalize
 from tulia.nlu.reader import SURE, message_reader
 from tulia.nlu.rules import catalog_evidence, product_query
 from tulia.nlu.tagger import Span
-from tulia.nlu.when import read_when, without_when
+from tulia.nlu.when import read_when, when_words, without_when
 from tulia.rag.embedded import kinds_asked
 from tulia.rag.shop_facts import answer_from_facts
 from tulia.search.catalog_index import CHEAP, CatalogIndex
@@ -211,11 +211,25 @@ def _method_said(turn: Turn, plain: str) -> bool:
 FillTarget = Literal["search", "take_items", "advance", "ask_item", "start_payment", "__end__"]
 
 
+def _an_option_asked_named(state: ConversationState, body: str) -> bool:
+    """Whether the message names an option of the one the sale asks for."""
+    frame = state.frame
+    if state.pending != "variant" or frame is None or frame.asking_line is None:
+        return False
+    if frame.asking_line >= len(frame.lines) or (missing := frame.lines[frame.asking_line].missing_variant()) is None:
+        return False
+    return named_option(body, missing.options, frame.lines[frame.asking_line].name) is not None
+
+
 def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Command[FillTarget]:
     """Read everything the message says about the sale into the frame."""
     turn = Turn(state, runtime, "fill_frame")
     body = message = inbound_text(state)
-    if shop_index(turn).books and (when_said := read_when(body, turn.ctx.services.clock())).said:
+    if (
+        shop_index(turn).books
+        and (when_said := read_when(body, turn.ctx.services.clock())).said
+        and not _an_option_asked_named(state, body)  # "3/4" of a 3/4 inch sprinkler is no 3 April
+    ):
         body = without_when(body, when_said)  # "at 10", "kesho saa nne" are the booking's, not a count or a product
     shop = shop_options(turn)
     # her questions beside her wish ("... a 3/4 valve. Do you deliver that far?"): answered, and never read as things
@@ -272,6 +286,11 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         # "2 black and 1 white" answers the option asked; "maclick 3, dairy meal 2" are more items; "short, the walls
         # are smooth" answers it with her reason (no thing named in it, only words of the shop's descriptions)
         listed = []
+    # "three panes of 4 by 2, so 24 square feet" asked how many of a glass sold by the square foot: her count in its
+    # measure, though its words are the shop's words for things too ("square feet" is a word of every glass)
+    measured_answer = pending == "quantity" and _measured_count(frame, body, choice) is not None
+    if measured_answer:
+        listed, delta.quantity = [], None
     if (
         listed
         and _appointment_said(turn)
@@ -286,7 +305,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     # the words of the message that may name items, and the line of the basket they name ("Jogoo ziwe
     # tatu", "make the flour three", "ondoa chumvi"): an edit of that line, not an answer to a list
     # "the tank at home leaks, lorenzetti iko?": the shower, without the clause of her story
-    item_words = "" if listed else wanted_words(without_her_story(body, tags, index), delta, index)
+    item_words = "" if listed or measured_answer else wanted_words(without_her_story(body, tags, index), delta, index)
     if item_words and (idle := idle_words(body, tags, index, denied)):  # "we are 6 people in the house, ...": her story
         item_words = " ".join(w for w in item_words.split() if w not in idle)
     if things != body and item_words:  # the address's words, word by word (the delta's spans are the body's)
@@ -479,7 +498,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
                 option_changed = option_changed or changed
                 if changed:
                     lines_changed.append(line)
-                echo = echo or changed  # a changed option
+                echo = True  # an option said of a line, changed or as it was: she sees the line as she wants it
                 line.choose(variant.name, said)
                 understood = True
     if option_changed:  # "the house colour changed, blue instead of red": that line's edit, nothing to find or drop
@@ -586,7 +605,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
         frame.adding = bool(frame.lines)
         if frame.adding and delta.quantity is not None and edit_line is None:
             frame.quantity_hint = delta.quantity.value  # the count of the thing named, not of a line
-        frame.wish = message[:300]  # as said: a booking reads its day and time from it
+        frame.wish = _wish_named_again(turn, frame.wish, message)[:300]  # as said: a booking reads its day and time
         _answer_beside(turn, beside)
         for note in notes:
             turn.say(text(note))
@@ -744,14 +763,24 @@ def _variant_chosen(a: Answer) -> bool:
     return understood
 
 
+def _measured_count(frame: OrderFrame, body: str, choice: int | None) -> int | None:
+    """The count of the line asked about, said as a measure: "mita nane" of a fabric sold by the metre, "two panels
+    of 5 by 4" of glass sold by the square foot, "kilo mbili" of nails in 1 kg packs."""
+    at = frame.asking_line if frame.asking_line is not None else len(frame.lines) - 1
+    if not 0 <= at < len(frame.lines):
+        return None
+    line = frame.lines[at]
+    options = [o for v in line.variants for o in v.options]
+    measured = basket_words.quantity_by_measure(body, line.name, choice, options)
+    if measured is None and choice is None:
+        measured = basket_words.measured_count(body, line.name)
+    return measured if measured is not None and 1 <= measured <= 1000 else None
+
+
 def _count_chosen(a: Answer) -> bool:
-    at = a.frame.asking_line
-    if a.choice is None and a.delta.quantity is None and at is not None and at < len(a.frame.lines):
-        # "mita nane" of a fabric sold by the metre: the measure is the count of what is sold
-        measured = basket_words.measured_count(a.body, a.frame.lines[at].name)
-        if measured is not None and 1 <= measured <= 1000:
-            _apply_quantity(a.frame, measured, "set", at)
-            return True
+    if a.delta.quantity is None and (measured := _measured_count(a.frame, a.body, a.choice)) is not None:
+        _apply_quantity(a.frame, measured, "set", a.frame.asking_line)
+        return True
     if a.choice is None or a.delta.quantity is not None or not 1 <= a.choice <= 1000:
         return False
     _apply_quantity(a.frame, a.choice, "set", a.frame.asking_line)
@@ -1830,6 +1859,25 @@ def shortlist_reference(
     return options[overlap.index(most)] if most and overlap.count(most) == 1 else None
 
 
+def _wish_named_again(turn: Turn, before: str | None, message: str) -> str:
+    """Her words for the thing searched. At a shop that books, naming the service instead of a row of the list keeps
+    the day, the time, the person and the place she asked for before ("nataka Akinyi aje jumatano saa tatu" then
+    "Tank and Pump Hook-up"), unless she says others."""
+    if not before or turn.state.pending != "item_selection" or not shop_index(turn).books:
+        return message
+    clock = turn.ctx.services.clock()
+    kept = []
+    if (earlier := read_when(before, clock)).said and not read_when(message, clock).said:
+        kept.append(when_words(before, earlier))
+    people = [(m.id, m.name) for m in shop_of(turn).booking_settings().people()]
+    if (person := staff_named(before, people)) is not None and staff_named(message, people) is None:
+        kept += [name for staff_id, name in people if staff_id == person]
+    zones = shop_options(turn).zones
+    if (place := extract_zone(normalize(before), zones)[1]) and extract_zone(normalize(message), zones)[0] is None:
+        kept.append(place)
+    return " ".join([*kept, message])
+
+
 def _pick(
     turn: Turn, frame: OrderFrame, item_id: str, delta: FrameDelta, *, item: dict[str, Any] | None = None
 ) -> Command[Any]:
@@ -1885,7 +1933,10 @@ def _pick(
         frame.fulfilment = Fulfilment(mode=delta.mode, zone=delta.zone, place=delta.place)
     shown = existing or line
     if shown.missing_variant() is None and (shown.quantity is not None or shown.fixed_quantity) and not added:
-        turn.say(text(named_back(shown)))  # otherwise the next question (or the basket) names it
+        # otherwise the next question (or the basket) names it; a count she said is said back ("96 x" of "vipande 8 vya
+        # futi 12": what she will pay for)
+        many = shown.quantity is not None and shown.quantity > 1
+        turn.say(text(f"{shown.quantity} x {named_back(shown)}" if many else named_back(shown)))
     turn.set(
         frame=frame,
         selected_item_ids=[ln.item_id for ln in frame.lines],

@@ -43,13 +43,25 @@ def support_start(
     return turn.goto(END)
 
 
+_ASKED = re.compile(r"[^.!?\n]*\?")  # a sentence that ends with its question mark
+
+
+def what_is_asked(message: str) -> str:
+    """The questions of a message, without what she says around them and what leads into them ("Quick one before I
+    pay: what time do you open on Monday? I'd like to pick it up on my way to work": what time do you open on
+    Monday?); the message itself when it asks nothing with a question mark."""
+    asked = [sentence.rsplit(":", 1)[-1].strip() for sentence in _ASKED.findall(message)]
+    return " ".join(a for a in asked if len(a) > 1) or message
+
+
 def kb_retrieve(
     state: ConversationState, runtime: Runtime[EngineContext]
 ) -> Command[Literal["support_rag_answer", "__end__"]]:
     turn = Turn(state, runtime, "kb_retrieve")
-    result = turn.tool("kb_retrieve", query=inbound_text(state), top_k=3)
+    asked = what_is_asked(inbound_text(state))
+    result = turn.tool("kb_retrieve", query=asked, top_k=3)
     snippets = result["data"]["snippets"] if result["ok"] else []
-    if _said_a_shop_fact(turn, inbound_text(state), snippets):
+    if _said_a_shop_fact(turn, asked, snippets):
         turn.set(question=None, question_options=[])
         return turn.goto(END)
     if not result["ok"]:
