@@ -186,3 +186,15 @@ def test_a_question_led_in_and_followed_by_her_plans_at_the_payment_question_is_
 
     assert "7:30 am to 6:00 pm" in reply  # the shop's hours, from its own settings
     assert yard.state["pending"] == "payment_method"
+
+
+def test_a_count_after_a_number_of_her_story_is_the_count(seeded: Services) -> None:
+    books = chat_at_pack(seeded, EVAL_PACKS / "soma-bookshop", "+254711000967")
+    books.send("nataka top mark ya maths moja, nitachukua dukani")
+    assert books.state["pending"] == "payment_method"
+
+    # two cousins of hers want it too; make it four
+    reply = books.send("subiri kidogo, binamu zangu wawili wanataka pia. fanya nne tafadhali")
+
+    assert books.basket() == {"Top Mark KCSE Revision Book": (4, {"subject": "Mathematics"})}
+    assert "4 x Top Mark KCSE Revision Book" in reply

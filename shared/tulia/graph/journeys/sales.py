@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -118,6 +118,7 @@ from tulia.nlu import basket_words
 from tulia.nlu.booking_words import staff_named
 from tulia.nlu.fastpath import detect_choice
 from tulia.nlu.frame_extract import (
+    NUMBER_WORDS,
     FrameDelta,
     QuantitySaid,
     extract_delta,
@@ -211,6 +212,19 @@ def _method_said(turn: Turn, plain: str) -> bool:
 FillTarget = Literal["search", "take_items", "advance", "ask_item", "start_payment", "__end__"]
 
 
+def _the_count_not_denied(tags: Sequence[Span], denied: Collection[int]) -> QuantitySaid | None:
+    """The one count the tagger reads that is no number of her story, if it reads exactly one."""
+    counts = {
+        value
+        for span in tags
+        if span.kind == "QTY"
+        and (value := NUMBER_WORDS.get(span.text.casefold(), int(span.text) if span.text.isdigit() else None))
+        is not None
+        and value not in denied
+    }
+    return QuantitySaid(counts.pop()) if len(counts) == 1 else None
+
+
 def _an_option_asked_named(state: ConversationState, body: str) -> bool:
     """Whether the message names an option of the one the sale asks for."""
     frame = state.frame
@@ -260,7 +274,8 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     # "got stung 6 times, i need a bee suit": a number of her story, as the tagger reads it, is no count
     denied = counts_denied(body, tags) if pending != "quantity" else set()
     if delta.quantity is not None and delta.quantity.value in denied:
-        delta.quantity = None
+        # "mabeshte wangu wawili ... weka tatu": her story's number first, then the one count the tagger reads
+        delta.quantity = _the_count_not_denied(tags, denied)
     if pending == "variant" and delta.quantity is not None and _an_option_asked(frame, delta.quantity.value):
         delta.quantity = None  # "120, medium" to "which grit?": the grit 120, not 120 packs
     # "if the suit is too tight, can I swap it?": a question the reader reads, no line taken out ("bila mkate?" is one)
