@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -1003,6 +1003,16 @@ _HEDGES = frozenset("sure certain yet only just uhakika bado".split())  # "not s
 _WITH = re.compile(r"(?i)^\s*(?:with|na)\s+")  # "With sugar", the other of "Without sugar"
 
 
+def _said_not(text: str) -> Iterator[tuple[int, int, list[str]]]:
+    """Each "not" she says, with the words it says it of (where it starts, where they end, the words), but a doubt
+    ("not sure, painted i guess", "sina uhakika")."""
+    for said in _NEGATED.finditer(text):
+        after = re.match(rf"(?:\s*\S+){{1,{NEGATED_WORDS}}}", text[said.end() :])
+        next_words = after.group(0).split() if after else []
+        if next_words and next_words[0].strip(",.;!?") not in _HEDGES:
+            yield said.start(), said.end() + (after.end() if after else 0), next_words
+
+
 def _the_one_without(text: str, options: list[str], name: str) -> str | None:
     """The option that is another's without, when she says "not" of the other ("isiyopakwa rangi": Unpainted, not
     Painted; "bila sukari": Without sugar)."""
@@ -1018,12 +1028,8 @@ def _the_one_without(text: str, options: list[str], name: str) -> str | None:
         )
         if not positive:
             continue
-        for said in _NEGATED.finditer(text):
-            next_words = text[said.end() :].split()[:NEGATED_WORDS]
-            if next_words and next_words[0].strip(",.;!?") in _HEDGES:
-                continue  # "not sure, painted i guess": a doubt, not the option said away
-            after = " ".join([said.group(0), *next_words])
-            if named_option(_NEGATED.sub(" ", after), [positive], name) == positive:
+        for _start, _end, next_words in _said_not(text):
+            if named_option(_NEGATED.sub(" ", " ".join(next_words)), [positive], name) == positive:
                 return negative
     return None
 
@@ -1034,12 +1040,8 @@ def _the_other_of_two(text: str, options: list[str], name: str) -> str | None:
     if len(options) != 2:
         return None
     refused, rest, at = set(), "", 0
-    for said in _NEGATED.finditer(text):
-        next_words = text[said.end() :].split()[:NEGATED_WORDS]
-        if not next_words or next_words[0].strip(",.;!?") in _HEDGES:
-            continue
-        rest += text[at : said.start()]
-        at = said.end() + len(" ".join(text[said.end() :].split()[:NEGATED_WORDS])) + 1
+    for start, end, next_words in _said_not(text):
+        rest, at = rest + text[at:start], end
         if (no := named_option(" ".join(next_words), options, name)) is not None:
             refused.add(no)
     rest += text[at:]

@@ -9,13 +9,15 @@ from collections.abc import Sequence
 
 from tulia.domain.shop_words import fold
 
-# a weight, volume or length in digits with its unit ("2 kg", "500ml", "20 metres")
-# the names of an area ("24 square feet", "sq ft", "futi za mraba", "m2"), longest first so "sq ft" is no "ft"
-AREA_NAMES = (
-    "square feet", "square foot", "sq feet", "sq ft", "sqft", "ft2", "futi za mraba", "futi mraba", "square metres",
-    "square meters", "square metre", "square meter", "sq metres", "sq m", "sqm", "m2", "mita za mraba", "mita mraba",
+# the names of an area ("24 square feet", "sq ft", "futi za mraba", "m2"), each of its kind
+_SQUARE_FEET = ("square feet", "square foot", "sq feet", "sq ft", "sqft", "ft2", "futi za mraba", "futi mraba")
+_SQUARE_METRES = (
+    "square metres", "square meters", "square metre", "square meter", "sq metres", "sq m", "sqm", "m2", "mita za mraba",
+    "mita mraba",
 )  # fmt: skip
+AREA_NAMES = tuple(sorted((*_SQUARE_FEET, *_SQUARE_METRES), key=len, reverse=True))  # "sq ft" is no "ft"
 _AREA_ALT = "|".join(re.escape(a).replace(r"\ ", r"\s+") for a in AREA_NAMES)
+# a weight, volume, length or area in digits with its unit ("2 kg", "500ml", "20 metres", "24 sq ft")
 MEASURE = re.compile(
     rf"(?<![\w.])(\d{{1,4}}(?:\.\d+)?)\s*({_AREA_ALT}|kg|kgs|kilo|kilos|g|gm|gms|gramu|grams|l|litre|litres|liter|"
     r"liters|lita|ltr|ml|m|metre|metres|meter|meters|mita|ft|feet|foot|futi)(?!\w)"
@@ -30,9 +32,7 @@ _UNIT_BASE |= dict.fromkeys(("l", "litre", "litres", "liter", "liters", "lita", 
 }
 _UNIT_BASE |= dict.fromkeys(("m", "metre", "metres", "meter", "meters", "mita"), ("mm", 1000))
 _UNIT_BASE |= dict.fromkeys(("ft", "feet", "foot", "futi"), ("ft", 1))  # feet never as metres: no whole packs
-_UNIT_BASE |= {  # an area in square feet or square metres, each its own kind
-    a: ("sqft", 1) if "f" in a else ("sqm", 1) for a in AREA_NAMES
-}
+_UNIT_BASE |= dict.fromkeys(_SQUARE_FEET, ("sqft", 1)) | dict.fromkeys(_SQUARE_METRES, ("sqm", 1))
 
 
 def _unit(said: str) -> tuple[str, float] | None:

@@ -770,6 +770,17 @@ def _word_value(word: str) -> int | None:
     return int(word) if word.isdigit() else NUMBER_WORDS.get(word)
 
 
+def the_count_not_denied(tags: Sequence[Span], denied: Collection[int]) -> int | None:
+    """The one count the tagger reads that is no number of her story, if it reads exactly one ("mabeshte wangu wawili
+    ... weka tatu": three)."""
+    counts = {
+        value
+        for span in tags
+        if span.kind == "QTY" and (value := _count_value(span.text)) is not None and value not in denied
+    }
+    return counts.pop() if len(counts) == 1 else None
+
+
 def _count_value(said: str) -> int | None:
     """A count span's value: digits, a number word ("mbili", "two"), or what the quantity reader makes of it."""
     plain = normalize(said)

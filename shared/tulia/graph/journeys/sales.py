@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -59,6 +59,7 @@ from tulia.graph.journeys.sale_basket import (
     listed_items,
     names_one_thing,
     take_items,
+    the_count_not_denied,
     without_her_story,
 )
 from tulia.graph.journeys.sale_common import (
@@ -118,7 +119,6 @@ from tulia.nlu import basket_words
 from tulia.nlu.booking_words import staff_named
 from tulia.nlu.fastpath import detect_choice
 from tulia.nlu.frame_extract import (
-    NUMBER_WORDS,
     FrameDelta,
     QuantitySaid,
     extract_delta,
@@ -212,19 +212,6 @@ def _method_said(turn: Turn, plain: str) -> bool:
 FillTarget = Literal["search", "take_items", "advance", "ask_item", "start_payment", "__end__"]
 
 
-def _the_count_not_denied(tags: Sequence[Span], denied: Collection[int]) -> QuantitySaid | None:
-    """The one count the tagger reads that is no number of her story, if it reads exactly one."""
-    counts = {
-        value
-        for span in tags
-        if span.kind == "QTY"
-        and (value := NUMBER_WORDS.get(span.text.casefold(), int(span.text) if span.text.isdigit() else None))
-        is not None
-        and value not in denied
-    }
-    return QuantitySaid(counts.pop()) if len(counts) == 1 else None
-
-
 def _an_option_asked_named(state: ConversationState, body: str) -> bool:
     """Whether the message names an option of the one the sale asks for."""
     frame = state.frame
@@ -275,7 +262,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     denied = counts_denied(body, tags) if pending != "quantity" else set()
     if delta.quantity is not None and delta.quantity.value in denied:
         # "mabeshte wangu wawili ... weka tatu": her story's number first, then the one count the tagger reads
-        delta.quantity = _the_count_not_denied(tags, denied)
+        delta.quantity = QuantitySaid(left) if (left := the_count_not_denied(tags, denied)) is not None else None
     if pending == "variant" and delta.quantity is not None and _an_option_asked(frame, delta.quantity.value):
         delta.quantity = None  # "120, medium" to "which grit?": the grit 120, not 120 packs
     # "if the suit is too tight, can I swap it?": a question the reader reads, no line taken out ("bila mkate?" is one)
