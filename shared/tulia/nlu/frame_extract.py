@@ -167,9 +167,10 @@ _MEASURE_NAME_ALT = "|".join(sorted(MEASURE_NAMES, key=len, reverse=True))
 _PLAIN_NUMBER_WORDS = {w: n for w, n in NUMBER_WORDS.items() if " " not in w and w not in ("both", "dozen")}
 _NUMBER_WORD_ALT = "|".join(sorted(_PLAIN_NUMBER_WORDS, key=len, reverse=True))
 _MEASURE_THEN_NUMBER = re.compile(
-    rf"(?<![\w.])(?<!\d )(?<!nusu )(?<!robo )(?<!half )(?<!quarter )({_MEASURE_NAME_ALT})\s+"
+    rf"(?<![\w.])(?<!nusu )(?<!robo )(?<!half )(?<!quarter )({_MEASURE_NAME_ALT})\s+"
     rf"(\d{{1,4}}(?:\.\d+)?|{_NUMBER_WORD_ALT})(?![\w.])"
 )
+_A_NUMBER_BEFORE = re.compile(r"\d\s$")
 _NUMBER_WORD_THEN_MEASURE = re.compile(rf"(?<!\w)({_NUMBER_WORD_ALT})\s+({_MEASURE_NAME_ALT})(?!\w)")
 # a piece's sides then a measure said the Swahili way ("cypress 2 by 6 futi 50"): the measure is the one after
 _SIDES_THEN_MEASURE = re.compile(
@@ -183,8 +184,20 @@ def measures_in_digits(plain: str) -> str:
     "3 lita", "kilo 5" -> "5 kilo", "three litres" -> "3 litres" (then "3 lita" is the 3L option, and
     "kilo mbili" of a 1 kg pack is two packs)."""
     plain = _SIDES_THEN_MEASURE.sub(lambda m: f"{m.group(3)} {m.group(2)} {m.group(1)}", plain)  # "50 futi 2 by 6"
-    plain = _MEASURE_THEN_NUMBER.sub(lambda m: f"{_PLAIN_NUMBER_WORDS.get(m.group(2), m.group(2))} {m.group(1)}", plain)
+    plain = _measure_then_number_in_digits(plain)
     return _NUMBER_WORD_THEN_MEASURE.sub(lambda m: f"{_PLAIN_NUMBER_WORDS[m.group(1)]} {m.group(2)}", plain)
+
+
+def _measure_then_number_in_digits(plain: str) -> str:
+    """ "mita 30" -> "30 mita", unless a number of its own comes right before the measure ("5 kilo 2": five kilos,
+    then a count); a number that is the measure said before it ("mita 8 mita 30") is not its own."""
+    out, at, said_before = [], 0, -1
+    for m in _MEASURE_THEN_NUMBER.finditer(plain):
+        if _A_NUMBER_BEFORE.search(plain, 0, m.start()) and said_before != m.start() - 1:
+            continue
+        out += [plain[at : m.start()], f"{_PLAIN_NUMBER_WORDS.get(m.group(2), m.group(2))} {m.group(1)}"]
+        at = said_before = m.end()
+    return "".join(out) + plain[at:]
 
 
 _NUM = r"(\d{1,4})"

@@ -141,7 +141,11 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             continue
         if wish.act in ("add", "set") and added_now and _an_option_of(added_now[-1], wish.text, index):
             # "the ramtons cooker with oven, ile ya gas tatu na plate moja ya stima": its burners; "grade 1 la UK" of
-            # a bale, whatever act the tagger gives a part with a number in it (no line of the basket is named)
+            # a bale, whatever act the tagger gives a part with a number in it (no line of the basket is named).
+            # "loop bands, mbili za medium na moja ya heavy": the part's count is the line's, which said none
+            if wish.quantity is not None and added_now[-1] in uncounted:
+                added_now[-1].quantity, added_now[-1].quantity_said = wish.quantity, True
+                uncounted.remove(added_now[-1])
             continue
         listed = find_listed(wish, index, search)
         if listed is None:
