@@ -18,7 +18,7 @@ STOPWORDS = frozenset(
     kesho wait ok okay sorry kindly actually just so then umm hmm eh aki bana basi ebu hebu yaani alafu halafu
     until mpaka hadi lenu yenu wenu zenu chenu vyenu kwenu lako yako wako zako chako vyako kwako liko lipo
     naeza unaeza mnaeza unaweza mnaweza tunaweza ninaweza ambayo ambao ambaye ambazo ambacho ambavyo
-    ina hata kabla if doesnt dont didnt isnt wont doesn don didn isn wasn won t
+    ina hata kabla if doesnt dont didnt isnt wont doesn don didn isn wasn won t them those these they him us
     """.split()
 )
 

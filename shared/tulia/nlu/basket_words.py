@@ -26,6 +26,7 @@ from tulia.nlu.frame_extract import (
     TENS_AND,
     compound_value,
     extract_quantity,
+    is_a_minibus,
     measures_in_digits,
     without_negated_counts,
 )
@@ -103,8 +104,10 @@ _NOT_ITEM_WORDS |= frozenset(_TIMES)
 _COUNT_WORD_ALT = "|".join(sorted((re.escape(w) for w in NUMBER_WORDS if " " not in w), key=len, reverse=True))
 _EACH_WORDS = r"(?:of each|each|kila (?:moja|mmoja|kimoja|kitu))"
 # one count for every item listed: "2 tonnes each", "2 of each", "kila moja mbili", "mbili mbili" (two each)
+# ("6 panes each 2ft by 1.5ft", "vipande 14 kila kimoja futi 10": each piece's measure, no count of each item)
+_EACH_MEASURED = rf"(?!\s+(?:\d|(?:{MEASURE_UNIT_ALT})(?!\w)))"
 _EACH = (
-    re.compile(rf"(?<!\w)(?P<n>\d{{1,3}}|{_COUNT_WORD_ALT})(?:\s+\w+)?\s+{_EACH_WORDS}(?!\w)"),
+    re.compile(rf"(?<!\w)(?P<n>\d{{1,3}}|{_COUNT_WORD_ALT})(?:\s+\w+)?\s+{_EACH_WORDS}(?!\w){_EACH_MEASURED}"),
     re.compile(rf"(?<!\w){_EACH_WORDS}\s+(?P<n>\d{{1,3}}|{_COUNT_WORD_ALT})(?!\w)"),
     re.compile(rf"(?<!\w)(?P<n>{_COUNT_WORD_ALT})\s+(?P=n)(?!\w)"),
 )
@@ -150,7 +153,7 @@ def item_words(part: str) -> str:
 # (never the second number of a size said in numbers: "265/65 R17" of a tyre, "265 65 r17" as normalised)
 # nor a size's number ("saizi 42, rangi ya navy": the size 42)
 _NUMBER_BEFORE_WORDS = re.compile(
-    rf"(?<![\w.,])(?<!\d\s)(?<!size )(?<!saizi )(?<!namba )(\d{{1,3}})\s+(?!(?:{MEASURE_UNIT_ALT})(?!\w))(?=[a-z])"
+    rf"(?<![\w.,/-])(?<!\d\s)(?<!size )(?<!saizi )(?<!namba )(\d{{1,3}})\s+(?!(?:{MEASURE_UNIT_ALT})(?!\w))(?=[a-z])"
 )
 
 
@@ -178,6 +181,8 @@ def _is_count(words: list[str], at: int) -> bool:
         return False  # "saa tatu": nine o'clock
     if word.isdigit():
         return 0 < int(word) <= MAX_QUANTITY and not (after and after[0] in MEASURE_UNITS)
+    if is_a_minibus(word, words[:at]):
+        return False
     return (word in NUMBER_WORDS and word != "both") or bool(_COUNT_TOKEN.match(word))
 
 
@@ -278,6 +283,8 @@ def items_said(
             items.append(ItemSaid(part, count))  # "a pack of nappies": an item, even one the shop lacks
         elif count is not None and describes is not None and describes(item_words(part)):
             items.append(ItemSaid(part, count))  # "three 20A breakers and one 32A": one more, of that option
+        elif not items and describes is not None and fitting is not None and describes(part) and fitting(part):
+            items.append(ItemSaid(part, count))  # "4 litres of 10W-40, an oil filter...": the options name the oil
     if len(items) < 2 or len(items) > MAX_ITEMS or not named:
         return []
     each = each_count(text)

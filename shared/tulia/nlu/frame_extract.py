@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -171,6 +171,45 @@ _MEASURE_THEN_NUMBER = re.compile(
     rf"(\d{{1,4}}(?:\.\d+)?|{_NUMBER_WORD_ALT})(?![\w.])"
 )
 _A_NUMBER_BEFORE = re.compile(r"\d\s$")
+# a measure and a half ("inchi moja na nusu", "one and a half inch", "2 kilo na nusu"): its number with .5
+_ONE_NUMBER = rf"(\d{{1,3}}|{_NUMBER_WORD_ALT})"
+_AND_A_HALF = r"(?:na nusu|and a half)"
+_MEASURE_AND_A_HALF = (
+    re.compile(rf"(?<![\w.]){_ONE_NUMBER}\s+{_AND_A_HALF}\s+({_MEASURE_NAME_ALT})(?!\w)"),
+    re.compile(rf"(?<![\w.]){_ONE_NUMBER}\s+({_MEASURE_NAME_ALT})\s+{_AND_A_HALF}(?!\w)"),
+)
+_MEASURE_NUMBER_AND_A_HALF = re.compile(rf"(?<![\w.])({_MEASURE_NAME_ALT})\s+{_ONE_NUMBER}\s+{_AND_A_HALF}(?!\w)")
+
+
+# hundreds of a measure in Swahili ("gramu mia moja", "mia tano ml"): the number in digits
+_HUNDREDS = rf"mia\s+({_NUMBER_WORD_ALT}|\d)"
+_MEASURE_HUNDREDS = (
+    re.compile(rf"(?<![\w.])({_MEASURE_NAME_ALT})\s+{_HUNDREDS}(?!\w)"),
+    re.compile(rf"(?<![\w.]){_HUNDREDS}\s+({_MEASURE_NAME_ALT})(?!\w)"),
+)
+
+
+def _hundreds(plain: str) -> str:
+    """ "gramu mia moja" -> "100 gramu", "mia tano ml" -> "500 ml"."""
+
+    def value(number: str) -> int:
+        return 100 * int(_PLAIN_NUMBER_WORDS.get(number, number))
+
+    plain = _MEASURE_HUNDREDS[0].sub(lambda m: f"{value(m.group(2))} {m.group(1)}", plain)
+    return _MEASURE_HUNDREDS[1].sub(lambda m: f"{value(m.group(1))} {m.group(2)}", plain)
+
+
+def _and_a_half(plain: str) -> str:
+    """Each measure said with "and a half" in digits first: "inchi moja na nusu" -> "1.5 inchi"."""
+
+    def value(number: str) -> str:
+        return f"{_PLAIN_NUMBER_WORDS.get(number, number)}.5"
+
+    for pattern in _MEASURE_AND_A_HALF:
+        plain = pattern.sub(lambda m: f"{value(m.group(1))} {m.group(2)}", plain)
+    return _MEASURE_NUMBER_AND_A_HALF.sub(lambda m: f"{value(m.group(2))} {m.group(1)}", plain)
+
+
 _NUMBER_WORD_THEN_MEASURE = re.compile(rf"(?<!\w)({_NUMBER_WORD_ALT})\s+({_MEASURE_NAME_ALT})(?!\w)")
 # a piece's sides then a measure said the Swahili way ("cypress 2 by 6 futi 50"): the measure is the one after
 _SIDES_THEN_MEASURE = re.compile(
@@ -183,6 +222,7 @@ def measures_in_digits(plain: str) -> str:
     """A measure said in words or in the Swahili order with its number first, in digits: "lita tatu" ->
     "3 lita", "kilo 5" -> "5 kilo", "three litres" -> "3 litres" (then "3 lita" is the 3L option, and
     "kilo mbili" of a 1 kg pack is two packs)."""
+    plain = _and_a_half(_hundreds(plain))
     plain = _SIDES_THEN_MEASURE.sub(lambda m: f"{m.group(3)} {m.group(2)} {m.group(1)}", plain)  # "50 futi 2 by 6"
     plain = _measure_then_number_in_digits(plain)
     return _NUMBER_WORD_THEN_MEASURE.sub(lambda m: f"{_PLAIN_NUMBER_WORDS[m.group(1)]} {m.group(2)}", plain)
@@ -228,7 +268,7 @@ _Q_LEADING = re.compile(
 # for 20 guests": one cake)
 _NOT_COUNTED = r"(?:mins?|minutes|hours|hrs|days|weeks|months|years|secs|seconds|shillings|kes|bob|ksh)"
 _Q_BEFORE_PLURAL = re.compile(
-    rf"(?<![\w.,])(?<!for )(?<!kwa ){_NUM}\s+(?!(?:{MEASURE_UNIT_ALT}|{_NOT_COUNTED})(?!\w))(?=[a-z][a-z']+s(?!\w))"
+    rf"(?<![\w.,/-])(?<!for )(?<!kwa ){_NUM}\s+(?!(?:{MEASURE_UNIT_ALT}|{_NOT_COUNTED})(?!\w))(?=[a-z][a-z']+s(?!\w))"
 )
 _Q_WORD = re.compile(rf"(?<![\w-])({_WORD_ALT})(?![\w-])")  # not "two-burner", "three-piece": words of a name
 # "3 dozen", "two dozens", "dazeni mbili" (Swahili: the dozen first): twelve each
@@ -307,7 +347,7 @@ def _one_before_a_noun(plain: str, start: int, end: int) -> bool:
 
 
 # an age said with its number ("turns 7", "a 3 year old", "miaka sita", "mtoto wa miezi miwili"): never a count
-_NUMBER = rf"(?:\d{{1,2}}|{_WORD_ALT})"
+_NUMBER = rf"(?:\d{{1,4}}|{_WORD_ALT})"
 _AGE = re.compile(
     rf"(?<!\w)(?:(?:turns?|turning|aged?|age(?: of)?|umri wa|miaka|mwaka|miezi|mwezi)\s+{_NUMBER}"
     rf"|{_NUMBER}[\s-]*(?:years?|yrs?|months?)[\s-]*old|\d{{1,2}}\s?yo)(?!\w|[.,]\d)"  # "miaka 7, ile ya pink"
@@ -321,7 +361,11 @@ _DURATION_OR_PEOPLE = re.compile(
     rf"(?<![\w-])(?<!to )(?:{_NUMBER}\s+(?:weeks?|days?|months?|years?|nights?|people|persons|of us|pax|guests)"
     rf"|(?<!sukuma )(?:wiki|siku|miezi|mwezi|miaka|mwaka|watu|wageni)\s+{_NUMBER}"  # never "sukuma wiki tatu"
     rf"|(?:we re|we are|were|tuko|tupo|sisi ni|family of)\s+{_NUMBER}"
-    rf"|(?:nina|tuna|nimekuwa na)\s+(?:watoto|wageni|ng ombe|mbuzi|kuku|wafanyakazi|watu)\s+{_NUMBER})(?!\w)"
+    # "I'm making pilau for 25": how many she cooks or hosts for
+    rf"|(?:making|cooking|cook|feeding|feed|hosting|host)\s+(?:\w+\s+){{0,2}}for\s+{_NUMBER}"
+    rf"|(?:nina|tuna|nimekuwa na)\s+(?:watoto|wageni|ng ombe|mbuzi|kuku|wafanyakazi|watu)\s+{_NUMBER}"
+    # "ng'ombe zangu tatu", "watoto wangu wawili": her animals or people, with whose they are
+    rf"|(?:watoto|wageni|ng ombe|mbuzi|kuku|wafanyakazi|watu)\s+(?:wangu|zangu|yangu|wetu|zetu|yetu)\s+{_NUMBER})(?!\w)"
 )
 
 
@@ -451,6 +495,12 @@ def compound_value(match: re.Match[str]) -> int:
     return _TENS[match.group(1)] + _UNITS[match.group(2)]
 
 
+def is_a_minibus(word: str, before: Sequence[str]) -> bool:
+    """Whether "matatu" is the minibus, not three: three of the "ma-" class follows its noun ("mayai matatu",
+    "madumu matatu"); after any other word ("a matatu guy", "nina matatu mbili") it is the vehicle."""
+    return word == "matatu" and not (before and before[-1].startswith("ma") and before[-1] != "matatu")
+
+
 def extract_quantity(
     plain: str, *, bare_number_is_quantity: bool = False
 ) -> tuple[QuantitySaid | None, list[tuple[int, int]]]:
@@ -522,6 +572,8 @@ def extract_quantity(
             answered = bare_number_is_quantity and m.start() == 0  # "one, deliver to Westlands" to "how many?"
             if not (counted or answered):
                 continue  # "the black one", "this one" are not counts
+        if is_a_minibus(word, before):
+            continue  # "a matatu guy", "matatu mbili za Nissan": the minibus
         if word in ("tatu", "sita", "saba", "tano", "nne", "kumi") and after[:1] == ["asubuhi"]:
             continue  # a time of day ("saa tatu asubuhi"), not a count
         if before[-1:] == ["saa"]:
@@ -625,6 +677,9 @@ _OF_IT = re.compile(
 )
 
 
+_ANOTHER_PICKUP = re.compile(r"(?<!\w)(?:the|a|an)\s+(?!(?:shop|store|duka|yard|office|counter)\s)[a-z]+\s+$")
+
+
 def _said_away(plain: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return [
         (a, b)
@@ -641,6 +696,8 @@ def extract_mode(plain: str) -> tuple[FulfilmentMode | None, list[tuple[int, int
     pickup = sorted([span for span in pickup if span not in no_pickup] + no_delivery)
     pickup += [m.span() for m in _PICKUP_VERB.finditer(plain) if all(m.end() <= a or m.start() >= b for a, b in pickup)]
     pickup = [span for span in pickup if not _TAKES_A_COUNT.match(plain, span[1])]  # "nitachukua mbili": I'll take two
+    # "at the JKIA pickup", "the school pickup": a pickup of something else, of her story
+    pickup = [span for span in pickup if not _ANOTHER_PICKUP.search(plain, 0, span[0])]
     messages = [m.span(1) for m in _SEND_A_MESSAGE.finditer(plain)]
     delivery = [span for span in delivery if span not in messages]  # "nitumie ofa" sends offers, not goods
     if pickup and not delivery:
@@ -942,7 +999,7 @@ _DURATIONS = (
 def option_words(text: str) -> str:
     """Words of an option or of a message in one form: colours in English, size words as sizes, a
     number and its unit joined ("1 litre" -> "1l", "128 gb" -> "128gb"), half and quarter measures as sizes."""
-    plain = normalize(text)
+    plain = _and_a_half(_hundreds(normalize(text)))
     for fraction, size in _FRACTIONS:
         plain = fraction.sub(size, plain)
     for duration, minutes in _DURATIONS:
@@ -1016,12 +1073,25 @@ _HEDGES = frozenset("sure certain yet only just uhakika bado".split())  # "not s
 _WITH = re.compile(r"(?i)^\s*(?:with|na)\s+")  # "With sugar", the other of "Without sugar"
 
 
+# a Swahili verb or adjective that carries its own "not" ("isiyorandwa": not planed; "haijapakwa": not painted)
+_NOT_OF_ITSELF = re.compile(
+    r"(?i)(?:isiyo|zisizo|visivyo|kisicho|lisilo|usio|yasiyo|asiye|wasio|hazija|haija|haiku)(\w{3,})"
+)
+
+
 def _said_not(text: str) -> Iterator[tuple[int, int, list[str]]]:
     """Each "not" she says, with the words it says it of (where it starts, where they end, the words), but a doubt
     ("not sure, painted i guess", "sina uhakika")."""
     for said in _NEGATED.finditer(text):
         after = re.match(rf"(?:\s*\S+){{1,{NEGATED_WORDS}}}", text[said.end() :])
         next_words = after.group(0).split() if after else []
+        if own := _NOT_OF_ITSELF.match(said.group(0)):
+            # the word's own root is what is not, with the words of its clause ("isiyopakwa rangi": not painted;
+            # "isiyorandwa, rough": not planed, and rough)
+            clause = re.match(rf"(?:\s+[^\s,.;!?]+){{0,{NEGATED_WORDS}}}", text[said.end() :])
+            words = clause.group(0).split() if clause else []
+            yield said.start(), said.end() + (clause.end() if clause else 0), [own.group(1), *words]
+            continue
         if next_words and next_words[0].strip(",.;!?") not in _HEDGES:
             yield said.start(), said.end() + (after.end() if after else 0), next_words
 

@@ -81,6 +81,30 @@ def packs_of(said_in_digits: str, item_name: str) -> int | None:
     return int(packs) if packs == int(packs) and (1 if per_measure else 2) <= packs <= 1000 else None
 
 
+def packs_of_an_option(said_in_digits: str, options: Sequence[str]) -> tuple[str, int] | None:
+    """The one measure said as packs of the largest option that makes it whole, of a thing that comes in packs of
+    several measures ("kilo mbili" of 100g, 250g, 500g or 1kg: two of the 1kg), as a shopkeeper packs it; None when
+    it is one of the options, says no measure, or no option of its kind makes it whole."""
+    said = MEASURE.findall(said_in_digits.casefold())
+    if len(said) != 1 or (base := _unit(said[0][1])) is None:
+        return None
+    amount = float(said[0][0]) * base[1]
+    sizes: list[tuple[float, str]] = []
+    for option in options:
+        own = MEASURE.findall(_plain(option))
+        own_base = _unit(own[0][1]) if len(own) == 1 else None
+        if own_base is None or own_base[0] != base[0]:
+            continue
+        sizes.append((float(own[0][0]) * own_base[1], option))
+    if not sizes or any(size == amount for size, _option in sizes):
+        return None
+    for size, option in sorted(sizes, reverse=True):
+        packs = amount / size
+        if size > 0 and packs == int(packs) and 2 <= packs <= 1000:
+            return option, int(packs)
+    return None
+
+
 def is_own_measure(said_in_digits: str, item_name: str) -> bool:
     """Whether the one measure said is the item's own: "1 litre" of "Bleach (per litre)", "2kg" of "Jogoo Maize
     Flour 2kg"."""

@@ -175,14 +175,18 @@ def _sw_root_meaning(token: str) -> tuple[str, ...] | None:
     voice ("wakaangwe" of "kukaanga")."""
     if token.endswith("ni") and len(token) > 4 and (found := SHOP_LEXICON.get((token[:-2],))):
         return found
-    roots = [token] + [token[len(p) :] for p in _CLASS_PREFIXES if token.startswith(p) and len(token) - len(p) >= 3]
-    for root in roots:
-        if root != token and (found := SHOP_LEXICON.get((root,))):
+    for form in _cited_forms(token):
+        if (found := SHOP_LEXICON.get((form,))) is not None:
             return found
-        for cited in _CITED_PREFIXES:
-            if (found := SHOP_LEXICON.get((cited + root,))) is not None:
-                return found
     return _verb_meaning(token) if len(token) >= 5 else None
+
+
+def _cited_forms(token: str) -> list[str]:
+    """The forms a lexicon may cite a Swahili adjective or noun by, beside the one said: without its class prefix
+    and with each cited prefix ("vizima": zima, nzima, kizima, mzima)."""
+    roots = [token] + [token[len(p) :] for p in _CLASS_PREFIXES if token.startswith(p) and len(token) - len(p) >= 3]
+    forms = [form for root in roots for form in [root, *(cited + root for cited in _CITED_PREFIXES)]]
+    return list(dict.fromkeys(f for f in forms if f != token))
 
 
 _BRACKETED = re.compile(r"\s*\([^)]*\)")
@@ -208,7 +212,13 @@ def verb_key(word: str) -> str:
 
 def meanings_of(text: str) -> list[tuple[str, ...]]:
     """Every English meaning of ``text``'s Swahili words of several meanings ("kubwa": big, large)."""
-    return [m for t in _TOKEN.findall(fold(text)) for m in AMBIGUOUS_LEXICON.get((stem(t),), [])]
+    out = []
+    for t in _TOKEN.findall(fold(text)):
+        said = AMBIGUOUS_LEXICON.get((stem(t),))
+        if said is None and (stem(t),) not in SHOP_LEXICON:  # "vizima" of "nzima": whole or full
+            said = next((m for f in _cited_forms(t) if (m := AMBIGUOUS_LEXICON.get((f,)))), None)
+        out += said or []
+    return out
 
 
 def in_english(text: str) -> str:
