@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Literal
 
 from langgraph.runtime import Runtime
@@ -407,7 +408,10 @@ def without_appointment_words(turn: Turn, words: str) -> str:
     for place in sorted((normalize(p) for p in shop_places(turn)), key=len, reverse=True):
         if place and len(place) >= 3:
             rest = re.sub(rf"(?<!\w){re.escape(place)}(?!\w)", " ", rest)
-    kept = [w for w in rest.split() if w not in names]
+    # a person's name, and the title she says it with ("dr omondi": no "dr", a doctor the catalog knows, left to search)
+    message = normalize(inbound_text(turn.state)).split()
+    titles = {w for w, after in pairwise(message) if w in TITLES and after in names}
+    kept = [w for w in rest.split() if w not in names and w not in titles]
     return " ".join(kept) if kept else words
 
 

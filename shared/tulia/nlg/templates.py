@@ -759,6 +759,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sw": "Hakuna nafasi ya {service}{days}. Nafasi zilizo karibu zaidi:",
         "sheng": "Hakuna time iko free ya {service}{days}. Zile ziko karibu:",
     },
+    "booking_time_taken": {
+        "en": "{when}{with_staff} is not free. The nearest free times:",
+        "sw": "{when}{with_staff} haiko wazi. Nafasi zilizo karibu zaidi:",
+        "sheng": "{when}{with_staff} haiko free. Zile ziko karibu:",
+    },
+    "booking_with_staff": {"en": " with {staff}", "sw": " na {staff}"},
     "booking_closed": {"en": "We're closed on {days}.", "sw": "Tumefunga {days}."},
     "booking_too_far": {
         "en": "We take bookings up to {n} days ahead.",

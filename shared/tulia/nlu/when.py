@@ -112,7 +112,11 @@ _WEEKDAY_THEN_DAY = re.compile(
 _DAY_AFTER_WEEKDAY = re.compile(r"\s*,?\s+(?:the\s+)?(?P<d>[0-3]?\d)(?P<th>st|nd|rd|th)?\b(?!\s*(?:am|pm|:|\.\d|h\b))")
 _DAY_MONTH = re.compile(r"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>[a-z]{3,9})\b")
 _MONTH_DAY = re.compile(r"\b(?P<mon>[a-z]{3,9})\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\b")
-_SLASH_DATE = re.compile(r"\b(?P<d>[0-3]?\d)/(?P<m>[01]?\d)(?:/(?P<y>\d{2,4}))?\b")
+# never a fraction of a measure ("1/2 inch", "3/4\"", "ile ya 3/4" said after a size): a part, not a day
+_SLASH_DATE = re.compile(
+    r"(?<!ya )(?<!za )(?<!of )\b(?P<d>[0-3]?\d)/(?P<m>[01]?\d)(?:/(?P<y>\d{2,4}))?\b"
+    r"(?!\s*(?:inch|inches|in\b|inchi|\"|mm|cm|ft|feet|futi|kg|l\b|litre|lita|hp|gauge))"
+)
 _TAREHE = re.compile(r"\btarehe\s+(?P<d>[0-3]?\d)(?:\s+(?:mwezi\s+)?(?P<mon>[a-z]{3,9}))?\b")
 
 
@@ -189,7 +193,7 @@ def _days(plain: str, today: date, spans: list[tuple[int, int]]) -> list[date]:
         name, day_index = weekday
         spans.append(name.span())
         dated: list[tuple[int, int]] = []
-        if (on := _date(plain, today, dated)) is not None:  # "jumamosi tarehe 19 desemba": the date says which
+        if (on := _date_of_the_weekday(plain, today, day_index, dated)) is not None:  # "jumamosi tarehe 19 desemba"
             spans.extend(dated)
             return [on]
         before = plain[: name.start()].split()[-1:]
@@ -233,6 +237,27 @@ def _weekday(plain: str) -> tuple[re.Match[str], int] | None:
             pattern = rf"(?<![\w']){re.escape(name)}(?![\w'])"
         if m := re.search(pattern, plain):
             return m, _WEEKDAYS[name]
+    return None
+
+
+def _date_of_the_weekday(plain: str, today: date, weekday: int, spans: list[tuple[int, int]]) -> date | None:
+    """The date said with a weekday, the one that falls on it when she says several ("my wedding is on 19th December
+    ... is next Tuesday the 8th possible?": the 8th); else the first date said."""
+    first: tuple[date, list[tuple[int, int]]] | None = None
+    for _ in range(3):
+        found: list[tuple[int, int]] = []
+        on = _date(plain, today, found)
+        if on is None:
+            break
+        if on.weekday() == weekday:
+            spans.extend(found)
+            return on
+        first = first or (on, found)
+        for a, b in found:  # that date aside, the next one
+            plain = plain[:a] + " " * (b - a) + plain[b:]
+    if first is not None:
+        spans.extend(first[1])
+        return first[0]
     return None
 
 

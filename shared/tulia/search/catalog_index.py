@@ -374,6 +374,12 @@ class CatalogIndex:
         """One item's name ("" for an item the index does not have)."""
         return next((doc.name for doc in self.docs if doc.item_id == item_id), "")
 
+    @cached_property
+    def naming_terms(self) -> frozenset[str]:
+        """Every term that names some item (its name, brand, category, tags and options): the rest of the shop's
+        terms are only in its descriptions ("Fielder" of a battery "for Vitz, Fielder, Axio")."""
+        return frozenset(t for doc in self.docs for t in doc.named)
+
     def names_of(self, item_id: str) -> frozenset[str]:
         """Every term that names one item: its name, brand, category, tags and options."""
         return next((doc.named for doc in self.docs if doc.item_id == item_id), frozenset())

@@ -49,6 +49,7 @@ from tulia.nlu.basket_words import (
     items_said,
     measured_count,
     measures_said,
+    quantity_by_measure,
 )
 from tulia.nlu.frame_extract import (
     MEASURE_UNITS,
@@ -62,7 +63,7 @@ from tulia.nlu.lexicon import normalize
 from tulia.nlu.rules import catalog_evidence, product_query
 from tulia.nlu.tagger import Span, tokens
 from tulia.search.catalog_index import NEGATIONS, CatalogIndex
-from tulia.search.measures import says_a_measure
+from tulia.search.measures import packs_of_an_option, says_a_measure
 from tulia.search.text import SHOP_NOUNS, meanings_of
 
 
@@ -145,6 +146,11 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             # "loop bands, mbili za medium na moja ya heavy": the part's count is the line's, which said none
             if wish.quantity is not None and added_now[-1] in uncounted:
                 added_now[-1].quantity, added_now[-1].quantity_said = wish.quantity, True
+                uncounted.remove(added_now[-1])
+            continue
+        if added_now and added_now[-1] in uncounted and _measures_the_last_line(added_now[-1], wish):
+            # "the obscure glass with the small dots, 6 panes each 2ft by 1.5ft": 18 square feet of that glass
+            if added_now[-1] in uncounted:
                 uncounted.remove(added_now[-1])
             continue
         listed = find_listed(wish, index, search)
@@ -237,6 +243,10 @@ def take_items(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
             said = named_option(wish.text, variant.options, " ".join([item["name"], *(item.get("tags") or [])]))
             if said is not None:
                 line.choose(variant.name, said)
+            elif counted is None and (packed := packs_of_an_option(measures_in_digits(wish.text), variant.options)):
+                # "pilau masala kilo mbili" of one that comes in 100g to 1kg packs: two of the 1kg
+                line.choose(variant.name, packed[0])
+                line.quantity, line.quantity_said = packed[1], True
         if _describes_the_last_line(frame, line, wish):  # "pots za maua tatu, za plastic, medium": its options
             for name, option in line.variant_selection.items():
                 frame.lines[-1].choose(name, option)
@@ -288,6 +298,26 @@ def _an_option_of(line: FrameLine, words: str, index: CatalogIndex) -> bool:
         return False
     for name, option in named.items():
         line.choose(name, option)
+    return True
+
+
+def _measures_the_last_line(line: FrameLine, wish: ItemWish) -> bool:
+    """Whether a part that names no thing (the tagger found none in it) only says how much of the line just added, a
+    thing sold by a measure, she wants: its pieces and their measure ("6 panes each 2ft by 1.5ft") or the whole ("30
+    metres"); the line's quantity is then that much."""
+    if wish.named or wish.act not in ("add", "set") or not says_a_measure(measures_in_digits(wish.text)):
+        return False
+    chosen = line.variant_selection
+    if any(  # "misumari ya inch 3 kilo 5, ya inch 4 kilo 3": the second names another size, another line
+        (said := named_option(wish.text, variant.options, line.name)) is not None and said != chosen.get(variant.name)
+        for variant in line.variants
+    ):
+        return False
+    options = [o for variant in line.variants for o in variant.options]
+    amount = quantity_by_measure(wish.text, line.name, wish.quantity, options)
+    if amount is None:
+        return False
+    line.quantity, line.quantity_said = amount, True
     return True
 
 
@@ -400,6 +430,9 @@ def listed_items(
         return []  # one thing wanted beside her story: the message's one wish, read as one (without her story)
     if said:  # the tagger found the message's things: a part where it found none, nor a count, needs catalog proof
         counted = [set(normalize(s.text).split()) for s in tags if s.kind == "QTY"]
+        # an option the tagger read in the part ("2kg of putty to fix them": the putty's measure) says it is a thing
+        # she wants, when its other words are the shop's
+        described = [set(normalize(s.text).split()) for s in tags if s.kind == "OPTION"]
         acted = [
             item
             for item in acted
@@ -407,7 +440,13 @@ def listed_items(
             or item.quantity is not None
             or any(count <= set(item.text.split()) for count in counted)
             or names_one_thing(item.text, index)
+            or (
+                any(option <= set(item.text.split()) for option in described)
+                and _names_the_shops_things(item.text, index)
+            )
         ]
+    if len(acted) > 1:  # beside things she names, one the shop writes only in descriptions is her story's
+        acted = [item for item in acted if not _only_described(item, index)] or acted
     acted = _count_to_its_thing(acted, index, basket)
     if not says_removal(normalize(text)):  # nothing taken out: the tagger's "remove" unsaid is a wish
         acted = [replace(item, act="add") if item.act == "remove" else item for item in acted]
@@ -420,6 +459,22 @@ def listed_items(
         return acted
     # the item replaced first, so its count is known when the one replacing it comes ("pembe, badala ya jogoo")
     return sorted(acted, key=lambda item: item.act != "old")
+
+
+def _names_the_shops_things(part: str, index: CatalogIndex) -> bool:
+    """Whether a part's words are the shop's: its things' words, or options that some of its things all have ("4
+    litres of 10W-40": the engine oil's grade and tin)."""
+    query = product_query(part) or part
+    return bool(catalog_evidence(query, index)) or bool(index.full_matches(query)[0])
+
+
+def _only_described(item: ItemSaid, index: CatalogIndex) -> bool:
+    """Whether a part's thing, by the tagger's words for it, is in no item's name, tags or options, only in their
+    descriptions ("niko na kibanda ya chai na mandazi ... nipe chai masala": the mandazi she makes; "it's a Fielder":
+    her car, which the batteries' descriptions name)."""
+    thing = item.named.partition(OPTIONS_MARK)[0]
+    said = {t for t in index.terms(thing) if t in index.product_terms}
+    return bool(said) and not said & index.naming_terms
 
 
 HERS = "hers"  # the tagger's act of a thing of her story ("my tank is leaking"), not of her wish
@@ -452,6 +507,34 @@ def without_her_story(body: str, tags: Sequence[Span], index: CatalogIndex) -> s
 
 
 _CLAUSE_END = re.compile(r"[,.;!?\n]")
+# the tagger's spans that say what she wants, or when and with whom ("Can Kevin replace it tuesday?": the repair)
+_THINGS = frozenset({"ITEM", "SERVICE", "OPTION", "QTY"})
+_OF_THINGS = _THINGS | {"STAFF", "DAY", "TIME"}
+
+
+def only_sentences_of_things(body: str, tags: Sequence[Span], index: CatalogIndex) -> str:
+    """The message without the sentences of her story before the first in which the tagger found a thing, an option,
+    a count, a person or a time (blanked, their length kept), when the rest names something the shop sells: "I
+    haven't seen a dentist in like 6 years and something feels off at the back. I want a full check-up with the full
+    mouth X-ray." wants the check-up; her story's words ("dentist", "back") are no search words. Otherwise the message
+    as it is."""
+    sentences = list(pairwise([0, *(m.end() for m in _SENTENCE_END.finditer(body)), len(body)]))
+    of_things = [
+        (start, end) for start, end in sentences if any(s.kind in _THINGS and start <= s.start < end for s in tags)
+    ]
+    # the sentences that name her things, when they name one thing of the shop whole ("... Can Dr. Omondi see me
+    # Friday at 6pm after work?": the check-up, not "see" and "work")
+    things = "".join(body[a:b] if (a, b) in of_things else " " * (b - a) for a, b in sentences)
+    if of_things and len(index.full_matches(product_query(normalize(things)) or normalize(things))[0]) == 1:
+        return things
+    for start, end in sentences:
+        if any(s.kind in _OF_THINGS and start <= s.start < end for s in tags):
+            blanked = " " * start + body[start:]
+            return blanked if start and catalog_evidence(normalize(blanked), index) else body
+    return body
+
+
+_SENTENCE_END = re.compile(r"[.;!?\n]+(?=\s|$)")
 
 
 def idle_words(body: str, tags: Sequence[Span], index: CatalogIndex, denied: Collection[int]) -> set[str]:
@@ -479,6 +562,18 @@ def idle_words(body: str, tags: Sequence[Span], index: CatalogIndex, denied: Col
 
 
 _WORD = re.compile(r"[^\W\d_]{4,}")  # a word of four letters or more, no number
+
+
+def _of_her_story(body: str, span: Span, index: CatalogIndex | None) -> bool:
+    """Whether a thing the tagger found is of her story: read so, and its clause says something of it besides its
+    count and options (``index``: the shop's words; "photocopy 200 pages" is a line of her list, whatever the act)."""
+    if span.act != HERS:
+        return False
+    if index is None:
+        return True
+    start = max((m.end() for m in _CLAUSE_END.finditer(body, 0, span.start)), default=0)
+    end = next((m.start() for m in _CLAUSE_END.finditer(body, span.end)), len(body))
+    return _tells_a_story(body[start : span.start] + " " + body[span.end : end], index)
 
 
 def _tells_a_story(rest: str, index: CatalogIndex) -> bool:
@@ -603,9 +698,11 @@ def _acts_in_order(
     for item in items:
         words = set(item.text.split())
         act, first = "add", None
-        for n in range(at, len(said)):
+        # the spans not yet taken first; else one a part before took, when this part says its words again ("misumari
+        # ya inch 3 kilo 5, ya inch 4 kilo 3": the nails again, of another size)
+        for n in [*range(at, len(said)), *range(at)]:
             if set(normalize(said[n].text).split()) <= words:
-                act, at, first = said[n].act or "add", n + 1, n
+                act, at, first = said[n].act or "add", max(at, n + 1), n
                 break
         named = ""
         if first is not None:  # the last thing the tagger found in the part: "for my studio: one shure mic" is the mic
@@ -618,6 +715,9 @@ def _acts_in_order(
                 if not set(spoken.split()) <= words or spoken in inside:
                     break
                 inside.append(spoken)
+                # the spans of this part are its own ("... mchuzi wenye pilipili nipe curry powder ..., na pilipili
+                # manga": the second part's pilipili is the manga, not the story's)
+                at = max(at, first + len(inside))
                 if span.act == HERS:
                     of_her_story.add(spoken)
                 if act == HERS and span.act not in (None, HERS):
@@ -625,10 +725,15 @@ def _acts_in_order(
             # but a thing said "of" the one before is that one's ("pots za maua": flower pots, not flowers)
             # and one said "with" the one before is its feature ("the roca rimless toilet with the soft close seat")
             part_words = item.text.split()
+            # (never of a thing of her story: "my probox ... top up with the pink coolant" wants the coolant)
             heads = [
                 t
                 for n, t in enumerate(inside)
-                if not (n and (_of_a_thing(part_words, t.split()) or _with_a_thing(part_words, t.split())))
+                if not (
+                    n
+                    and inside[n - 1] not in of_her_story
+                    and (_of_a_thing(part_words, t.split()) or _with_a_thing(part_words, t.split()))
+                )
             ]
             # and one of her story is not the one she wants, when the part names one she does ("i'd like the roca
             # toilet ... the old one's waste pipe goes into the wall": the toilet)
@@ -704,7 +809,7 @@ def _measures_beside(tags: Sequence[Span]) -> dict[int, str]:
 _HEIGHT = re.compile(r"^(\d{1,2})['’]\d{1,2}$")  # "5'2": a height, one word to the tagger
 
 
-def counts_denied(body: str, tags: Sequence[Span]) -> set[int]:
+def counts_denied(body: str, tags: Sequence[Span], index: CatalogIndex | None = None) -> set[int]:
     """The numbers a message says that the tagger reads as no count of a thing: every time it says them, as a word
     of her story ("got stung 6 times", "tuko watu watano": no kind, and no thing she wants next in its clause nor
     options right after it), an hour, a size, a class ("form 4"), a price or a place ("Githurai 45"). The rules read
@@ -727,9 +832,9 @@ def counts_denied(body: str, tags: Sequence[Span]) -> set[int]:
             # forest honey"); never beside her story's thing or none
             before = next((s for s in reversed(tags) if s.end <= tok.start), None)
             after = next((s for s in tags if s.start >= tok.end and s.kind != "QTY"), None)  # "one 20 litre jerrican"
-            if before is not None and before.kind == "ITEM" and before.act != HERS:
+            if before is not None and before.kind == "ITEM" and not _of_her_story(body, before, index):
                 span = before if not body[before.end : tok.start].strip() else None
-            if span is None and after is not None and after.kind == "ITEM" and after.act != HERS:
+            if span is None and after is not None and after.kind == "ITEM" and not _of_her_story(body, after, index):
                 span = after if not _CLAUSE_END.search(body, tok.end, after.start) else None
             # right before the options of her thing ("5 large avocados", "2 black ones"): its count
             described = next((s for s in tags if s.start >= tok.end), None)
@@ -796,8 +901,9 @@ def _count_value(said: str) -> int | None:
 MAX_LISTED_COUNT = 1000  # as a line holds at most
 
 
+# "moja ya kienyeji", "two of the large", "ya inch 4 kilo 3" (the count said after): the thing left unsaid
 _ELIDED = re.compile(
-    rf"^(?:\d{{1,3}}|{'|'.join(w for w in NUMBER_WORDS if ' ' not in w)})\s+(?:ya|za|la|cha|vya|wa|of)\s"
+    rf"^(?:(?:\d{{1,3}}|{'|'.join(w for w in NUMBER_WORDS if ' ' not in w)})\s+)?(?:ya|za|la|cha|vya|wa|of)\s"
 )
 
 
@@ -818,11 +924,45 @@ def _of_the_kind_before(item: ItemSaid, before: ItemSaid, index: CatalogIndex) -
 def wish_query(text: str, quantity: int | None, index: CatalogIndex) -> tuple[str, int | None]:
     """The search words of one listed item and its count ("sukari 2": a number after its words), without the
     words that ask for it ("mko na nyuzi za gitaa": the strings), as a wish said alone is searched."""
-    words = item_words(text)
+    words = _without_its_purpose(item_words(_from_her_wish(text, index)), index)
     query = with_pack_words(product_query(words) or words, text, index)
     if quantity is not None:
         return query, quantity
     return count_in_words(query, index)
+
+
+# the words that say she wants what follows ("1500cc petrol i need 4 litres of 10w-40": her car, then her wish)
+_HER_WISH = re.compile(
+    r"(?<!\w)(?:i need|i want|i d like|i would like|give me|send me|can i get|nataka|ninataka|nahitaji|naomba|nipe|"
+    r"nipatie|niletee)(?!\w)"
+)
+
+
+def _from_her_wish(part: str, index: CatalogIndex) -> str:
+    """A part from the last words that say she wants something on, when words of her own come before them and the
+    shop's things are named after them; else the part as it is."""
+    said = list(_HER_WISH.finditer(part))
+    if not said or not part[: said[-1].start()].strip():
+        return part
+    after = part[said[-1].end() :].strip()
+    if not after or index.full_matches(product_query(part) or part)[0]:
+        return part
+    named = catalog_evidence(normalize(after), index) or index.full_matches(product_query(after) or after)[0]
+    return after if named else part
+
+
+_PURPOSE_CLAUSE = re.compile(r"\s+(?:to|ya\s+ku\w+|for\s+\w+ing)(?:\s+\w+){0,4}$")
+
+
+def _without_its_purpose(words: str, index: CatalogIndex) -> str:
+    """A part's words without what she wants the thing for, said after it ("2kg of putty to fix them", "tape to hold
+    it down"), when the words before name the shop's things and the whole does not."""
+    if (m := _PURPOSE_CLAUSE.search(words)) is None or not m.start():
+        return words
+    before = words[: m.start()]
+    if index.full_matches(words)[0] or not index.full_matches(product_query(before) or before)[0]:
+        return words
+    return before
 
 
 Search = Callable[[str], "dict[str, Any] | None"]  # catalog_search's data for a query, or None when it failed
@@ -843,6 +983,10 @@ def find_listed(wish: ItemWish | ItemSaid, index: CatalogIndex, search: Search) 
         return None
     named, fitting = find_wish(query, found["results"], index, confidence=found["confidence"])
     thing, _mark, options = (wish.named or "").partition(OPTIONS_MARK)
+    if count is None and (from_thing := _from_the_thing(wish.text, thing)):
+        # her story before the thing hides its count from the whole part ("mbuzi za jirani zinaingia ... nipe nguzo
+        # za fence zilizotibiwa 40": the story's words fit nothing): the count said after the thing is its own
+        count = wish_query(from_thing, None, index)[1]
     named = _in_the_option_said(named, found["results"], thing, options, index)
     # her words name one, or all of them fit several: asked which. Results that only have most of her words ("grill
     # ya gate imeshika kutu mbaya red oxide": her reason and her thing in one part) wait for the tagger's words
@@ -866,6 +1010,13 @@ def find_listed(wish: ItemWish | ItemSaid, index: CatalogIndex, search: Search) 
         if tagged_fitting and several is None:
             several = (again, count, None, tagged_fitting)  # the items they fit: asked which, if nothing names one
     return several or (query, count, named, fitting)
+
+
+def _from_the_thing(part: str, thing: str) -> str:
+    """The words of a part from the tagger's words for its thing on, when words come before them; else ""."""
+    words, said = part.split(), thing.split()
+    at = next((n for n in range(1, len(words) - len(said) + 1) if words[n : n + len(said)] == said), None)
+    return " ".join(words[at:]) if said and at is not None else ""
 
 
 OPTIONS_MARK = " ; "  # between the tagger's words for a thing and the options said with it (ItemSaid.named)

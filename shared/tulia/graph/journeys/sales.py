@@ -58,6 +58,7 @@ from tulia.graph.journeys.sale_basket import (
     line_named,
     listed_items,
     names_one_thing,
+    only_sentences_of_things,
     take_items,
     the_count_not_denied,
     without_her_story,
@@ -259,7 +260,7 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     index = shop_index(turn)
     recount(delta, body, index)  # "nywele brown 30 pakiti tatu": three of the colour Brown 30
     # "got stung 6 times, i need a bee suit": a number of her story, as the tagger reads it, is no count
-    denied = counts_denied(body, tags) if pending != "quantity" else set()
+    denied = counts_denied(body, tags, index) if pending != "quantity" else set()
     if delta.quantity is not None and delta.quantity.value in denied:
         # "mabeshte wangu wawili ... weka tatu": her story's number first, then the one count the tagger reads
         delta.quantity = QuantitySaid(left) if (left := the_count_not_denied(tags, denied)) is not None else None
@@ -307,7 +308,12 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     # the words of the message that may name items, and the line of the basket they name ("Jogoo ziwe
     # tatu", "make the flour three", "ondoa chumvi"): an edit of that line, not an answer to a list
     # "the tank at home leaks, lorenzetti iko?": the shower, without the clause of her story
-    item_words = "" if listed or measured_answer else wanted_words(without_her_story(body, tags, index), delta, index)
+    unstoried = without_her_story(body, tags, index)
+    item_words = "" if listed or measured_answer else wanted_words(unstoried, delta, index)
+    # and without the words said only in the sentences of her story before her wish (blanked after reading: the
+    # extractors' spans are of the message as it was)
+    story = set(normalize(unstoried).split()) - set(normalize(only_sentences_of_things(unstoried, tags, index)).split())
+    item_words = " ".join(w for w in item_words.split() if w not in story) or item_words
     if item_words and (idle := idle_words(body, tags, index, denied)):  # "we are 6 people in the house, ...": her story
         item_words = " ".join(w for w in item_words.split() if w not in idle)
     if things != body and item_words:  # the address's words, word by word (the delta's spans are the body's)
@@ -1344,7 +1350,8 @@ def _read_pin(turn: Turn, delta: FrameDelta) -> str | None:
 
 # a landmark said with an address ("near Yaya Centre", "off Mugoya Road", "karibu na Naivas")
 _LANDMARK = re.compile(
-    r"(?i)\b(?:near|opposite|next to|off|along|behind|karibu na|mkabala na|nyuma ya|mbele ya)\s+([^,.;]{3,60})"
+    r"(?i)\b(?:near|opposite|next to|off|along|behind|karibu na|mkabala na|nyuma ya|mbele ya|uliza|ask for)"
+    r"\s+([^,.;]{3,60})"
 )
 
 
@@ -1356,7 +1363,9 @@ _COLLECT_AT = re.compile(
 )
 _ADDRESS_PARTS = re.compile(
     _LANDMARK.pattern.removeprefix("(?i)")
-    + r"|\b\w+\s+(?:road|rd|street|st|avenue|ave|drive|lane|close|crescent|highway|bypass|estate|stage)\b",
+    + r"|\b\w+\s+(?:road|rd|street|st|avenue|ave|drive|lane|close|crescent|highway|bypass|estate|stage)\b"
+    # the floor of a building ("ghorofa ya tatu", "third floor", "floor 3"): no count of anything
+    + r"|\b(?:ghorofa|floor)\s+(?:ya\s+|la\s+|no\.?\s+)?\w+|\b\w+\s+floor\b",
     re.I,
 )
 

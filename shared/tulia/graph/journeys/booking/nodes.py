@@ -287,7 +287,13 @@ def booking_offer(
         turn.set(booking=frame)
         return turn.goto("booking_advance")
     days = days_named(list(frame.when.days), lang, fallback)
-    if slots:
+    if exact and slots and frame.when.at is not None and asked_day is not None:
+        # the day and time she asked (with the person she asked for) is taken: said, before the nearest free times
+        asked = datetime.combine(date.fromisoformat(asked_day), frame.when.at, tzinfo=NAIROBI)
+        staff = dict(_people(turn)).get(frame.staff_id or "", "")
+        with_staff = t(turn, "booking_with_staff", staff=staff) if staff else ""
+        head = t(turn, "booking_time_taken", when=_when(turn, asked.isoformat()), with_staff=with_staff)
+    elif slots:
         head = t(turn, "booking_slots", service=_service_named(frame), days=days)
     elif found["later"]:
         slots = found["later"]
