@@ -307,3 +307,16 @@ def test_an_oil_named_by_its_grade_and_tin_beside_things_named_by_name(batteries
     basket = batteries.basket()
     assert basket["Petrol Engine Oil"] == (1, {"grade": "10W-40", "size": "4 Litres"})  # no "1500cc petrol" search
     assert set(basket) == {"Petrol Engine Oil", "Oil Filter", "Air Filter"}
+
+
+def test_the_floor_of_her_address_said_where_to_deliver_counts_nothing(spices: Chat) -> None:
+    spices.send("nipe pilipili manga nzima nusu kilo, na mdalasini wa vijiti gramu 250")
+    assert spices.state["pending"] == "fulfilment"
+
+    spices.send("Eastleigh Section 3, 12th Street, Amana apartments ghorofa ya tatu")  # the third floor: no three
+
+    assert spices.basket() == {
+        "Black Pepper (Pilipili Manga)": (1, {"form": "Whole", "weight": "500g"}),
+        "Cinnamon (Mdalasini)": (1, {"form": "Sticks", "weight": "250g"}),
+    }
+    assert spices.state["frame"].fulfilment.zone == "Eastleigh & Pangani"

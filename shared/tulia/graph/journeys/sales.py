@@ -1278,9 +1278,10 @@ def _without_address(body: str, tags: list[Span], place: str | None = None) -> s
         ]
         stop = min([end.start() if end else len(body), *wished])
         body = body[:at] + " " * (stop - at) + body[stop:]
+    parts = list(_ADDRESS_PARTS.finditer(body))  # read before the places are blanked ("... ghorofa ya tatu": a floor)
     for span in sorted((s for s in tags if s.kind == "LOC"), key=lambda s: -s.start):
         body = body[: span.start] + " " * (span.end - span.start) + body[span.end :]
-    for part in reversed(list(_ADDRESS_PARTS.finditer(body))):
+    for part in reversed(parts):
         body = body[: part.start()] + " " * (part.end() - part.start()) + body[part.end() :]
     return body
 
