@@ -945,8 +945,10 @@ def test_a_walk_in_booked_in_the_console_blocks_the_slot_and_a_drag_moves_it_wit
     wait_for(lambda: any("imewekwa" in m and "(11:00)" in m for m in stack.shop_texts(walk_in, salon)))
     wanted = f"A kids haircut on {day.day}/{day.month} at 11am with Wanjiru"
     offered = stack.say("+254711700062", salon, type="text", text=wanted)
-    assert offered.startswith("Free times for Kids' Haircut"), offered  # the nearest free times instead
-    assert "11:00" not in offered, offered  # Wanjiru's 11:00 is the walk-in's
+    # the time she asked is taken, said so, and the nearest free times instead
+    assert offered.startswith("Kids' Haircut on "), offered
+    assert "at 11:00 with Wanjiru is not free. The nearest free times:" in offered, offered
+    assert not re.search(r"\n\S+ \d+ \w+ 11:00", offered), offered  # no row of 11:00: Wanjiru's 11:00 is the walk-in's
     shot(page, "bookings-timeline-laptop")
 
     # dragged to 12:00 with Akinyi: asked first, then moved, and the customer is told

@@ -760,9 +760,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "sheng": "Hakuna time iko free ya {service}{days}. Zile ziko karibu:",
     },
     "booking_time_taken": {
-        "en": "{when}{with_staff} is not free. The nearest free times:",
-        "sw": "{when}{with_staff} haiko wazi. Nafasi zilizo karibu zaidi:",
-        "sheng": "{when}{with_staff} haiko free. Zile ziko karibu:",
+        "en": "{service} on {when}{with_staff} is not free. The nearest free times:",
+        "sw": "{service} {when}{with_staff} haiko wazi. Nafasi zilizo karibu zaidi:",
+        "sheng": "{service} {when}{with_staff} haiko free. Zile ziko karibu:",
     },
     "booking_with_staff": {"en": " with {staff}", "sw": " na {staff}"},
     "booking_closed": {"en": "We're closed on {days}.", "sw": "Tumefunga {days}."},

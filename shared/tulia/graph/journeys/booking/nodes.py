@@ -292,7 +292,13 @@ def booking_offer(
         asked = datetime.combine(date.fromisoformat(asked_day), frame.when.at, tzinfo=NAIROBI)
         staff = dict(_people(turn)).get(frame.staff_id or "", "")
         with_staff = t(turn, "booking_with_staff", staff=staff) if staff else ""
-        head = t(turn, "booking_time_taken", when=_when(turn, asked.isoformat()), with_staff=with_staff)
+        head = t(
+            turn,
+            "booking_time_taken",
+            service=_service_named(frame),
+            when=_when(turn, asked.isoformat()),
+            with_staff=with_staff,
+        )
     elif slots:
         head = t(turn, "booking_slots", service=_service_named(frame), days=days)
     elif found["later"]:
