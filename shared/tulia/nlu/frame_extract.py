@@ -170,7 +170,6 @@ _MEASURE_THEN_NUMBER = re.compile(
     rf"(?<![\w.])(?<!nusu )(?<!robo )(?<!half )(?<!quarter )({_MEASURE_NAME_ALT})\s+"
     rf"(\d{{1,4}}(?:\.\d+)?|{_NUMBER_WORD_ALT})(?![\w.])"
 )
-_A_NUMBER_BEFORE = re.compile(r"\d\s$")
 # a measure and a half ("inchi moja na nusu", "one and a half inch", "2 kilo na nusu"): its number with .5
 _ONE_NUMBER = rf"(\d{{1,3}}|{_NUMBER_WORD_ALT})"
 _AND_A_HALF = r"(?:na nusu|and a half)"
@@ -233,7 +232,8 @@ def _measure_then_number_in_digits(plain: str) -> str:
     then a count); a number that is the measure said before it ("mita 8 mita 30") is not its own."""
     out, at, said_before = [], 0, -1
     for m in _MEASURE_THEN_NUMBER.finditer(plain):
-        if _A_NUMBER_BEFORE.search(plain, 0, m.start()) and said_before != m.start() - 1:
+        number_before = m.start() >= 2 and plain[m.start() - 2].isdigit() and plain[m.start() - 1].isspace()
+        if number_before and said_before != m.start() - 1:
             continue
         out += [plain[at : m.start()], f"{_PLAIN_NUMBER_WORDS.get(m.group(2), m.group(2))} {m.group(1)}"]
         at = said_before = m.end()

@@ -496,8 +496,7 @@ def without_her_story(body: str, tags: Sequence[Span], index: CatalogIndex) -> s
         return body
     blanked = body
     for span in story:
-        start = max((m.end() for m in _CLAUSE_END.finditer(body, 0, span.start)), default=0)
-        end = next((m.start() for m in _CLAUSE_END.finditer(body, span.end)), len(body))
+        start, end = _clause_around(body, span)
         if any(s.kind == "ITEM" and s.act != HERS and start <= s.start < end for s in tags):
             continue  # "my tank leaks so i need a valve": her wish in the same clause stays
         if not _tells_a_story(body[start : span.start] + " " + body[span.end : end], index):
@@ -507,6 +506,14 @@ def without_her_story(body: str, tags: Sequence[Span], index: CatalogIndex) -> s
 
 
 _CLAUSE_END = re.compile(r"[,.;!?\n]")
+
+
+def _clause_around(body: str, span: Span) -> tuple[int, int]:
+    """Where the clause that holds a span starts and ends (a comma, a stop or a new line ends a clause)."""
+    start = max((m.end() for m in _CLAUSE_END.finditer(body, 0, span.start)), default=0)
+    return start, next((m.start() for m in _CLAUSE_END.finditer(body, span.end)), len(body))
+
+
 # the tagger's spans that say what she wants, or when and with whom ("Can Kevin replace it tuesday?": the repair)
 _THINGS = frozenset({"ITEM", "SERVICE", "OPTION", "QTY"})
 _OF_THINGS = _THINGS | {"STAFF", "DAY", "TIME"}
@@ -571,8 +578,7 @@ def _of_her_story(body: str, span: Span, index: CatalogIndex | None) -> bool:
         return False
     if index is None:
         return True
-    start = max((m.end() for m in _CLAUSE_END.finditer(body, 0, span.start)), default=0)
-    end = next((m.start() for m in _CLAUSE_END.finditer(body, span.end)), len(body))
+    start, end = _clause_around(body, span)
     return _tells_a_story(body[start : span.start] + " " + body[span.end : end], index)
 
 

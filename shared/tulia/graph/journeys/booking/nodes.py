@@ -296,7 +296,7 @@ def booking_offer(
             turn,
             "booking_time_taken",
             service=_service_named(frame),
-            when=_when(turn, asked.isoformat()),
+            when=slot_when(asked, lang, fallback),
             with_staff=with_staff,
         )
     elif slots:
