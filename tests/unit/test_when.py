@@ -140,3 +140,16 @@ def test_a_weekday_with_its_day_of_the_month_is_that_date(said: str, day: date) 
 )
 def test_next_week_is_the_days_only_when_said_with_it(said: str, day: date) -> None:
     assert read_when(said, SAID_AT).days == (day,)
+
+
+@pytest.mark.parametrize(
+    ("said", "days"),
+    [
+        ("nipe sprinkler mbili za 1/2 inch na hosepipe ile ya 3/4", ()),  # fractions of an inch, no days
+        ('3/4" pipe', ()),
+        ("siku ya 5/12 saa nne", (date(2026, 12, 5),)),  # "ya" before a day that is no fraction's shape
+        ("come on 5/12 at 10am", (date(2026, 12, 5),)),
+    ],
+)
+def test_a_fraction_of_a_measure_is_no_date_and_a_date_after_ya_is_one(said: str, days: tuple[date, ...]) -> None:
+    assert read_when(said, SAID_AT).days == days

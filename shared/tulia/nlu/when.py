@@ -112,11 +112,19 @@ _WEEKDAY_THEN_DAY = re.compile(
 _DAY_AFTER_WEEKDAY = re.compile(r"\s*,?\s+(?:the\s+)?(?P<d>[0-3]?\d)(?P<th>st|nd|rd|th)?\b(?!\s*(?:am|pm|:|\.\d|h\b))")
 _DAY_MONTH = re.compile(r"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>[a-z]{3,9})\b")
 _MONTH_DAY = re.compile(r"\b(?P<mon>[a-z]{3,9})\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\b")
-# never a fraction of a measure ("1/2 inch", "3/4\"", "ile ya 3/4" said after a size): a part, not a day
-_SLASH_DATE = re.compile(
-    r"(?<!ya )(?<!za )(?<!of )\b(?P<d>[0-3]?\d)/(?P<m>[01]?\d)(?:/(?P<y>\d{2,4}))?\b"
-    r"(?!\s*(?:inch|inches|in\b|inchi|\"|mm|cm|ft|feet|futi|kg|l\b|litre|lita|hp|gauge))"
-)
+_SLASH_DATE = re.compile(r"\b(?P<d>[0-3]?\d)/(?P<m>[01]?\d)(?:/(?P<y>\d{2,4}))?\b")
+# a fraction of a measure, never a day: with its unit ("1/2 inch", "3/4\"") or, in a fraction's shape, said as a
+# thing's ("ile ya 3/4" after a hose's size; but "siku ya 5/12" is the 5th of December)
+_WITH_A_UNIT = re.compile(r"\s*(?:inch|inches|in\b|inchi|\"|mm|cm|ft|feet|futi|kg|l\b|litre|lita|hp|gauge)")
+_OF_A_THING = re.compile(r"(?:ya|za|of)\s$")
+
+
+def _a_fraction(plain: str, m: re.Match[str]) -> bool:
+    numerator, denominator = int(m.group("d")), int(m.group("m"))
+    shaped = m.group("y") is None and numerator < denominator and denominator in (2, 4, 8, 16)
+    return bool(_WITH_A_UNIT.match(plain, m.end())) or (shaped and bool(_OF_A_THING.search(plain, 0, m.start())))
+
+
 _TAREHE = re.compile(r"\btarehe\s+(?P<d>[0-3]?\d)(?:\s+(?:mwezi\s+)?(?P<mon>[a-z]{3,9}))?\b")
 
 
@@ -281,7 +289,7 @@ def _date(plain: str, today: date, spans: list[tuple[int, int]]) -> date | None:
         month = _MONTHS.get(m.group("mon") or "")
         spans.append(m.span() if month or not m.group("mon") else (m.start(), m.start("mon") - 1))
         return upcoming(int(m.group("d")), month)
-    if m := _SLASH_DATE.search(plain):
+    if m := next((m for m in _SLASH_DATE.finditer(plain) if not _a_fraction(plain, m)), None):
         year = int(m.group("y")) if m.group("y") else None
         if year is not None and year < 100:
             year += 2000
