@@ -15,37 +15,24 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
-
-import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "shared"))
 
-from tulia.graph.nodes import gazetteer_for  # noqa: E402
-from tulia.nlu.tagger import Gazetteer, token_tagger  # noqa: E402
-from tulia.packs.loader import load_pack  # noqa: E402
-from tulia.search.catalog_index import CatalogIndex  # noqa: E402
+sys.path.insert(0, str(ROOT / "scripts"))
 
-GOALS = ROOT / "eval" / "goals"
-PACKS = (ROOT / "eval" / "packs", ROOT / "packs")  # the goals' shops, and the demo shops
+from train_tagger import shop_gazetteer as gazetteer  # noqa: E402
+from tulia.nlu.tagger import token_tagger  # noqa: E402
+from tulia.nlu.tagger_corpus import goal_messages  # noqa: E402
+
 SAVED = ROOT / "eval" / "tagger" / "dev-spans.tsv"
-
-
-@cache
-def gazetteer(pack: str) -> Gazetteer:
-    loaded = load_pack(next(d / pack for d in PACKS if (d / pack).is_dir()))
-    return gazetteer_for(CatalogIndex(loaded.catalog), loaded.tenant.delivery_places())
 
 
 def messages() -> Iterator[tuple[str, str, str]]:
     """(goal id, shop, message) of every development goal's opening and her own steps."""
-    for path in sorted(GOALS.glob("*.yaml")):
-        for goal in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
-            said = [goal.get("opening") or ""] + [step.get("say") or "" for step in goal.get("steps") or []]
-            for n, text in enumerate(t for t in said if t.strip()):
-                yield f"{path.stem}/{goal['id']}.{n}", goal["pack"], " ".join(text.split())
+    for key, pack, _lang, text in goal_messages(ROOT / "eval"):
+        yield key, pack, text
 
 
 def readings() -> dict[str, tuple[str, str]]:

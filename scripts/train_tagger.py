@@ -7,13 +7,16 @@
                                                           # shipped weights' over the corpus: exit 1 past the tolerance
 
 Method: ``tulia.nlu.tagger_corpus.tagged_examples`` (the reader's templates and the edit templates, filled with
-their slots kept as spans, typing's noise added word by word, each with a shop's gazetteer partly left out); a
-linear-chain CRF trained by python-crfsuite (L-BFGS, L1 penalty ``C1`` so that only the features that carry a weight
-are kept, L2 penalty ``C2``, at most ``MAX_ITERATIONS``): a convex objective, so one corpus has one answer and a
-retrain gives the same tags. Transitions the BIO scheme forbids are never taken by the decoder. First it is measured
-on a fifth of the templates it did not see (whole templates held out, so a wording it never met); then trained on
-all of them. The weights' header records the libraries' versions, the hyperparameters, the corpus digest and the
-held-out figures. python-crfsuite is a build-time tool: the shipped tagger decodes its weights in plain Python.
+their slots kept as spans, typing's noise added word by word, each with a shop's gazetteer partly left out) and the
+hand-labelled messages (``eval/tagger/gold/``: real development messages and messages helpers wrote, each read with
+its shop's gazetteer as the product reads it, each ``GOLD_REPEAT`` times); a linear-chain CRF trained by
+python-crfsuite (L-BFGS, L1 penalty ``C1`` so that only the features that carry a weight are kept, L2 penalty
+``C2``, at most ``MAX_ITERATIONS``): a convex objective, so one corpus has one answer and a retrain gives the same
+tags. Transitions the BIO scheme forbids are never taken by the decoder. First it is measured on a fifth of the
+templates it did not see (whole templates held out, so a wording it never met) and on the labelled messages of
+``HELD_OUT_SETS`` (development shops whose messages it never read); then trained on all of them. The weights' header
+records the libraries' versions, the hyperparameters, the corpus digest and the held-out figures. python-crfsuite is
+a build-time tool: the shipped tagger decodes its weights in plain Python.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import zlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import pycrfsuite
@@ -34,6 +38,7 @@ import pycrfsuite
 from tulia.nlu.tagger import (
     TAGS,
     WEIGHTS_FILE,
+    Gazetteer,
     TokenTagger,
     dump_weights,
     load_weights,
@@ -41,13 +46,23 @@ from tulia.nlu.tagger import (
     spans,
     token_features,
 )
-from tulia.nlu.tagger_corpus import GAZETTEER_DROPOUT, OWN_NAME_DROPOUT, VARIANTS, TaggedExample, tagged_examples
+from tulia.nlu.tagger_corpus import (
+    GAZETTEER_DROPOUT,
+    GOLD_REPEAT,
+    OWN_NAME_DROPOUT,
+    VARIANTS,
+    TaggedExample,
+    labelled_examples,
+    labelled_messages,
+    tagged_examples,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 C1 = 0.05  # L1: features whose weight does not pay for itself are dropped (about 11,000 are kept)
 C2 = 0.01  # L2
 MAX_ITERATIONS = 200
 HELD_OUT_EVERY = 5  # one template in five is held out for the measurement
+HELD_OUT_SETS = ("dev10", "dev11")  # the labelled messages of these development sets too: shops it never saw
 REPRODUCE_TOLERANCE = 0.995  # share of the corpus's tags a retrain must give alike
 DECIMALS = 4  # the weights are written rounded to this many places
 
@@ -60,6 +75,32 @@ def training_packs() -> list[Path]:
 
     dirs = [*sorted((ROOT / "packs").iterdir()), *sorted((ROOT / "eval" / "packs").iterdir())]
     return [d for d in dirs if d.is_dir() and d.name not in NOT_TRAINED_ON]
+
+
+@cache
+def shop_gazetteer(pack: str) -> Gazetteer:
+    """The gazetteer the product reads a message of this shop with (its catalog's names, zones and places)."""
+    from tulia.graph.nodes import gazetteer_for
+    from tulia.packs.loader import load_pack
+    from tulia.search.catalog_index import CatalogIndex
+
+    loaded = load_pack(next(d / pack for d in (ROOT / "eval" / "packs", ROOT / "packs") if (d / pack).is_dir()))
+    return gazetteer_for(CatalogIndex(loaded.catalog), loaded.tenant.delivery_places())
+
+
+def labelled(held_out: bool | None = None) -> list[TaggedExample]:
+    """The hand-labelled messages as examples (``held_out``: only those of ``HELD_OUT_SETS``, or only the rest)."""
+    from tulia.nlu.corpus import NearCopies, blind_messages
+
+    messages = labelled_messages(ROOT / "eval")
+    if held_out is not None:
+        messages = [m for m in messages if (m.key.split("/")[0] in HELD_OUT_SETS) == held_out]
+    return labelled_examples(messages, shop_gazetteer, NearCopies(blind_messages(ROOT / "eval")))
+
+
+def training_examples() -> list[TaggedExample]:
+    """What the shipped tagger is trained on: the filled templates and each labelled message ``GOLD_REPEAT`` times."""
+    return tagged_examples(ROOT / "eval", pack_dirs=training_packs()) + labelled() * GOLD_REPEAT
 
 
 def corpus_digest(examples: list[TaggedExample]) -> str:
@@ -180,7 +221,7 @@ def main() -> int:
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--reproduce", action="store_true")
     args = parser.parse_args()
-    examples = tagged_examples(ROOT / "eval", pack_dirs=training_packs())
+    examples = training_examples()
     digest = corpus_digest(examples)
     if args.check:
         shipped = str(read_header(WEIGHTS_FILE).get("corpus_sha256"))
@@ -204,10 +245,14 @@ def main() -> int:
         )
         return 0 if share >= REPRODUCE_TOLERANCE else 1
 
-    held = [ex for ex in examples if zlib.crc32(ex.template.encode()) % HELD_OUT_EVERY == 0]
-    kept = [ex for ex in examples if zlib.crc32(ex.template.encode()) % HELD_OUT_EVERY != 0]
-    held_out = measure(_tags_of(train(kept).tagger()), held)
+    templates = [ex for ex in examples if not ex.source.startswith("gold:")]
+    held = [ex for ex in templates if zlib.crc32(ex.template.encode()) % HELD_OUT_EVERY == 0]
+    kept = [ex for ex in templates if zlib.crc32(ex.template.encode()) % HELD_OUT_EVERY != 0]
+    measured = train(kept + labelled(held_out=False) * GOLD_REPEAT).tagger()
+    held_out = measure(_tags_of(measured), held)
     print("held-out templates:", held_out)
+    held_out_real = measure(_tags_of(measured), labelled(held_out=True))
+    print(f"held-out labelled messages ({', '.join(HELD_OUT_SETS)}):", held_out_real)
 
     weights = train(examples)
     header = {
@@ -224,8 +269,11 @@ def main() -> int:
             "variants": VARIANTS,
             "gazetteer_dropout": GAZETTEER_DROPOUT,
             "own_name_dropout": OWN_NAME_DROPOUT,
+            "gold_repeat": GOLD_REPEAT,
         },
+        "labelled_messages": sum(ex.source.startswith("gold:") for ex in examples) // GOLD_REPEAT,
         "held_out": held_out,
+        "held_out_labelled": {"sets": list(HELD_OUT_SETS), **held_out_real},
     }
     dump_weights(WEIGHTS_FILE, header, weights.features, weights.transitions)
     shipped = load_weights(WEIGHTS_FILE)
