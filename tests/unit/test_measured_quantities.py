@@ -8,7 +8,7 @@ import pytest
 from tulia.nlu.basket_words import quantity_by_measure
 from tulia.nlu.frame_extract import named_option
 from tulia.nlu.lexicon import normalize
-from tulia.search.measures import sold_by
+from tulia.search.measures import measured_quantity, sold_by
 
 TIMBER = "Cypress Timber (per foot)"
 GLASS = "Clear Glass Cut to Size (per sq ft)"
@@ -97,3 +97,19 @@ def test_a_half_or_a_quarter_said_in_words_is_the_option_written_as_a_fraction(s
 def test_half_of_a_litre_or_an_hour_is_still_its_measure() -> None:
     assert named_option("nusu lita", ["500ml", "1 Litre"], "Milk") == "500ml"
     assert named_option("nusu saa", ["30 minutes", "60 minutes"], "Massage") == "30 minutes"
+
+
+@pytest.mark.parametrize(
+    ("said", "name", "count"),
+    [
+        ("photocopy 200 pages", "Photocopy (per page)", 200),  # pages of a thing priced per page
+        ("lamination 3 sheets", "Lamination (per sheet)", 3),
+        ("print 12 copies", "Printing (per copy)", 12),  # "copies" of "per copy"
+        ("buffet for 40 people", "Buffet (per person)", None),  # "people" is no plural of "person" here: asked
+        ("photocopy 200 pages", "Photocopy A4", None),  # priced by the piece: the pages are no count of it
+        ("20 metres", "Solar Cable (per metre)", 20),  # a measure stays a measure's
+        ("200 pages and 30 pages", "Photocopy (per page)", None),  # two counts of it: asked
+    ],
+)
+def test_a_thing_priced_per_a_counted_thing_is_counted_in_it(said: str, name: str, count: int | None) -> None:
+    assert measured_quantity(said, name, None) == count

@@ -188,7 +188,7 @@ def measured_quantity(
     measure is said, what is said disagrees ("futi 100, vipande 14 vya futi 10") or makes no whole number of it."""
     sold = sold_by(item_name)
     if sold is None:
-        return None
+        return counted_per_piece(said_in_digits, item_name)
     kind, one = sold
     text = said_in_digits.casefold()
     own = {
@@ -230,3 +230,25 @@ def says_a_measure(said_in_digits: str) -> bool:
     """Whether the words say a measure or a piece's two sides ("3 panes of 3ft by 2ft", "futi 10" as "10 futi")."""
     text = said_in_digits.casefold()
     return MEASURE.search(text) is not None or _SIDES.search(text) is not None
+
+
+# an item priced per a thing that is counted, not measured ("Photocopy (per page)", "Lamination (per sheet)",
+# "Buffet (per person)"): "200 pages" of it is 200 of it
+_PER_PIECE = re.compile(r"(?<!\w)per\s+([a-z]{3,})(?!\w)")
+
+
+def counted_per_piece(said_in_digits: str, item_name: str) -> int | None:
+    """How many of an item priced per a counted thing the words say ("photocopy 200 pages" of "Photocopy (per
+    page)": 200); None when the item is priced by the piece or a measure, or the words count no such thing."""
+    per = _PER_PIECE.findall(_plain(item_name))
+    if len(per) != 1 or _unit(per[0]) is not None:
+        return None
+    word = per[0]
+    forms = {word, f"{word}s", f"{word}es", f"{word[:-1]}ies" if word.endswith("y") else word}
+    alternatives = "|".join(sorted(map(re.escape, forms), key=len, reverse=True))
+    counted = re.compile(rf"(?<![\w.])(\d{{1,5}})\s*(?:{alternatives})(?!\w)")
+    said = {int(m.group(1)) for m in counted.finditer(fold(said_in_digits))}
+    if len(said) != 1:
+        return None
+    many = said.pop()
+    return many if 1 <= many <= MOST_OF_A_MEASURE else None

@@ -52,6 +52,7 @@ from tulia.nlu.basket_words import (
     quantity_by_measure,
 )
 from tulia.nlu.frame_extract import (
+    COUNT_UNITS,
     MEASURE_UNITS,
     NUMBER_WORDS,
     measures_in_digits,
@@ -425,6 +426,14 @@ def listed_items(
         lambda words: index.only_options(option_words(words)),
         lambda rest: _tells_a_story(rest, index),
     )
+    if (
+        basket
+        and any(item.act == HERS for item in in_order)
+        and not any(item.act != HERS and catalog_evidence(item.text, index) for item in in_order)
+    ):
+        # her story beside a basket and no other thing ("fanya vitatu, kuna chumba kingine"): the rest is the basket's
+        unstoried = [s for s in tags if not (s.kind == "ITEM" and s.act == HERS)]
+        return listed_items(text, index, unstoried, basket, denied) if unstoried else []
     acted = wished_items(in_order)
     if len(acted) == 1 < len(in_order):
         return []  # one thing wanted beside her story: the message's one wish, read as one (without her story)
@@ -505,7 +514,10 @@ def without_her_story(body: str, tags: Sequence[Span], index: CatalogIndex) -> s
     return blanked if catalog_evidence(normalize(blanked), index) else body
 
 
-_CLAUSE_END = re.compile(r"[,.;!?\n]")
+# words that count pieces of any thing ('vipande 8', '3 bags'): the number beside them is a count
+COUNTING_WORDS = frozenset(COUNT_UNITS)
+
+_CLAUSE_END = re.compile(r"[,.;!?\n\U0001F300-\U0001FAFF\u2600-\u27BF]")  # an emoji ends a clause too
 
 
 def _clause_around(body: str, span: Span) -> tuple[int, int]:
@@ -541,7 +553,8 @@ def only_sentences_of_things(body: str, tags: Sequence[Span], index: CatalogInde
     return body
 
 
-_SENTENCE_END = re.compile(r"[.;!?\n]+(?=\s|$)")
+# a stop, or an emoji between words ("... maths inanichapa vibaya 😂 nataka top mark"): WhatsApp's full stop
+_SENTENCE_END = re.compile(r"(?:[.;!?\n]|\s[\U0001F300-\U0001FAFF\u2600-\u27BF]+)+(?=\s|$)")
 
 
 def idle_words(body: str, tags: Sequence[Span], index: CatalogIndex, denied: Collection[int]) -> set[str]:
@@ -825,7 +838,8 @@ def counts_denied(body: str, tags: Sequence[Span], index: CatalogIndex | None = 
         return set()
     denied: set[int] = set()
     counted: set[int] = set()
-    for tok in tokens(body):
+    words = tokens(body)
+    for n, tok in enumerate(words):
         value = _word_value(tok.form)
         if value is None:
             continue
@@ -833,6 +847,10 @@ def counts_denied(body: str, tags: Sequence[Span], index: CatalogIndex | None = 
             counted.add(value)
             continue
         span = next((s for s in tags if s.start <= tok.start < s.end), None)
+        beside = {words[j].form for j in (n - 1, n + 1) if 0 <= j < len(words)}
+        if span is None and beside & COUNTING_WORDS:  # "vipande 8 vya futi 12", "8 pieces": pieces counted
+            counted.add(value)
+            continue
         if span is None:  # no kind: a count still, the tagger having missed it, when said right after a thing she
             # wants ("mayai sitini") or before the next thing of its clause, if she wants it ("Two small jars of the
             # forest honey"); never beside her story's thing or none

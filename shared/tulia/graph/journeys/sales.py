@@ -314,6 +314,9 @@ def fill_frame(state: ConversationState, runtime: Runtime[EngineContext]) -> Com
     # extractors' spans are of the message as it was)
     story = set(normalize(unstoried).split()) - set(normalize(only_sentences_of_things(unstoried, tags, index)).split())
     item_words = " ".join(w for w in item_words.split() if w not in story) or item_words
+    # the words of the day and time she asks for ("next Tuesday the 8th at 11am") name no thing ("next day visit")
+    when = {w for s in tags if s.kind in ("DAY", "TIME") for w in normalize(s.text).split()}
+    item_words = " ".join(w for w in item_words.split() if w not in when) or item_words
     if item_words and (idle := idle_words(body, tags, index, denied)):  # "we are 6 people in the house, ...": her story
         item_words = " ".join(w for w in item_words.split() if w not in idle)
     if things != body and item_words:  # the address's words, word by word (the delta's spans are the body's)
