@@ -553,8 +553,7 @@ def only_sentences_of_things(body: str, tags: Sequence[Span], index: CatalogInde
     return body
 
 
-# a stop, or an emoji between words ("... maths inanichapa vibaya 😂 nataka top mark"): WhatsApp's full stop
-_SENTENCE_END = re.compile(r"(?:[.;!?\n]|\s[\U0001F300-\U0001FAFF\u2600-\u27BF]+)+(?=\s|$)")
+_SENTENCE_END = re.compile(r"[.;!?\n]+(?=\s|$)")
 
 
 def idle_words(body: str, tags: Sequence[Span], index: CatalogIndex, denied: Collection[int]) -> set[str]:
