@@ -147,6 +147,8 @@ def test_numbered_replies_count_only_when_a_question_is_pending(text: str, choic
         ("sawa", "yes"),
         ("ok", "yes"),
         ("poa", "yes"),
+        ("poa, book", "yes"),  # the act offered said after the yes, to a booking's confirmation
+        ("sawa thibitisha", "yes"),
         ("no", "no"),
         ("Hapana", "no"),
         ("la", "no"),

@@ -84,7 +84,9 @@ def _opens_with_yes(text: str, plain: str) -> bool:
 
 _YES_SEND = re.compile(
     r"^(?:" + "|".join(re.escape(w) for w in sorted(YES, key=len, reverse=True)) + r")"
-    r"(?: (?:send it|send the prompt|send|tuma|ituma|go ahead|proceed|endelea|please|pls|tafadhali|i confirm))+$"
+    # the act offered said after the yes ("poa, book" to a booking's confirmation, "sawa thibitisha")
+    r"(?: (?:send it|send the prompt|send|tuma|ituma|go ahead|proceed|endelea|please|pls|tafadhali|i confirm|"
+    r"confirm|thibitisha|book it|book me|book|nibook|ibook|bookiwa))+$"
 )
 
 
