@@ -244,7 +244,7 @@ def counted_per_piece(said_in_digits: str, item_name: str) -> int | None:
     if len(per) != 1 or _unit(per[0]) is not None:
         return None
     word = per[0]
-    forms = {word, f"{word}s", f"{word}es", f"{word[:-1]}ies" if word.endswith("y") else word}
+    forms = {word, f"{word}s", f"{word}es"} | ({f"{word[:-1]}ies"} if word.endswith("y") else set())
     alternatives = "|".join(sorted(map(re.escape, forms), key=len, reverse=True))
     counted = re.compile(rf"(?<![\w.])(\d{{1,5}})\s*(?:{alternatives})(?!\w)")
     said = {int(m.group(1)) for m in counted.finditer(fold(said_in_digits))}
